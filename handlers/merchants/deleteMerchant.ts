@@ -1,0 +1,7 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { deleteMerchant as remove } from '../../src/usecases/merchants';
+
+export const deleteMerchant: Handler<'deleteMerchant'> = async ({ db, caller, path }) => {
+  await remove(db, caller.accountId, path.merchantId);
+  return { status: 200, body: { id: path.merchantId, deleted: true } };
+};

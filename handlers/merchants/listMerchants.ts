@@ -1,0 +1,11 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { listMerchants as list } from '../../src/usecases/merchants';
+import { merchantFull } from './present';
+
+export const listMerchants: Handler<'listMerchants'> = async ({ db, caller, query }) => {
+  const page = await list(db, caller.accountId, query);
+  return {
+    status: 200,
+    body: { merchants: page.items.map(merchantFull), totalCount: page.totalCount, nextCursor: page.nextCursor },
+  };
+};

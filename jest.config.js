@@ -1,0 +1,10 @@
+/** Tests in two tiers: unit (pure domain) and integration (real Koa + real PostgreSQL over HTTP). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/tests'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
+  globalSetup: '<rootDir>/tests/support/globalSetup.mjs',
+  globalTeardown: '<rootDir>/tests/support/globalTeardown.mjs',
+  testTimeout: 30000,
+};

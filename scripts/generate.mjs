@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// make generate: spec/<version>/openapi.yaml -> generated/<version>/{openapi.json,types.ts}.
+// make check-generated (--check): regenerate into a temporary folder and fail if generated/ differs.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const VERSIONS = ['2026-02-18', '2026-02-19.preview'];
+const check = process.argv.includes('--check');
+const outRoot = check ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-gen-')) : path.join(root, 'generated');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+for (const v of VERSIONS) {
+  const dir = path.join(outRoot, v);
+  fs.mkdirSync(dir, { recursive: true });
+  const bundled = path.join(dir, 'openapi.json');
+  execFileSync(bin('redocly'), ['bundle', path.join(root, 'spec', v, 'openapi.yaml'), '-o', bundled, '--ext', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const doc = JSON.parse(fs.readFileSync(bundled, 'utf8'));
+  const fenced = { 'x-generated': `Generated from spec/${v}/ by \`make generate\`. Do not edit.`, ...doc };
+  fs.writeFileSync(bundled, JSON.stringify(fenced, null, 2) + '\n');
+  const types = path.join(dir, 'types.ts');
+  // Run from the output folder: at the repo root openapi-typescript would read redocly.yaml's apis instead.
+  execFileSync(bin('openapi-typescript'), [bundled, '-o', types, '--root-types'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const text = fs.readFileSync(types, 'utf8');
+  fs.writeFileSync(types, `// Generated from spec/${v}/ by \`make generate\`. Do not edit.\n${text}`);
+}
+
+if (check) {
+  let stale = [];
+  for (const v of VERSIONS) {
+    for (const f of ['openapi.json', 'types.ts']) {
+      const want = fs.readFileSync(path.join(outRoot, v, f), 'utf8');
+      const have = fs.existsSync(path.join(root, 'generated', v, f)) ? fs.readFileSync(path.join(root, 'generated', v, f), 'utf8') : null;
+      if (want !== have) stale.push(`generated/${v}/${f}`);
+    }
+  }
+  fs.rmSync(outRoot, { recursive: true, force: true });
+  if (stale.length) {
+    console.error(`generated/ is stale (run make generate): ${stale.join(', ')}`);
+    process.exit(1);
+  }
+  console.log('generated/ is up to date');
+}

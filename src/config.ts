@@ -1,0 +1,61 @@
+// Configuration comes only from environment variables, validated once at start so that a typo fails
+// loudly before the service takes traffic.
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  publicBaseUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Validate every response against the spec (development and tests). */
+  validateResponses: boolean;
+  /** Where the embedded PostgreSQL keeps its data when no DATABASE_URL is given. */
+  embeddedDataDir: string;
+  embeddedPort: number;
+  bodyLimitBytes: number;
+  defaultPaymentTtlSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = process.cwd()): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const databaseUrl = env.DATABASE_URL ? env.DATABASE_URL : null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port || 8080}`).replace(/\/+$/, '');
+  try {
+    const u = new URL(publicBaseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL, got "${publicBaseUrl}"`);
+  }
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const nodeEnv = env.NODE_ENV || 'development';
+  const validateResponses = env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : nodeEnv !== 'production';
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    databaseUrl,
+    publicBaseUrl,
+    logLevel,
+    validateResponses,
+    embeddedDataDir: env.EMBEDDED_PG_DIR || `${projectRoot}/.data/pg`,
+    embeddedPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
+    defaultPaymentTtlSeconds: int(env, 'PAYMENT_TTL_SECONDS', 300, 10, 30 * 24 * 3600),
+  };
+}

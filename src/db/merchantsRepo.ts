@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { CryptoSettlement, Merchant, MerchantListQuery } from '../domain/merchant';
+
+interface MerchantRow {
+  id: string;
+  account_id: string;
+  name: string;
+  email: string | null;
+  icon_url: string | null;
+  status: Merchant['status'];
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+const fromRow = (r: MerchantRow): Merchant => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  email: r.email,
+  iconUrl: r.icon_url,
+  status: r.status,
+  createdAt: r.created_at,
+  deletedAt: r.deleted_at,
+});
+
+export async function insertMerchant(db: Knex, m: Merchant): Promise<void> {
+  await db('merchants').insert({
+    id: m.id, account_id: m.accountId, name: m.name, email: m.email, icon_url: m.iconUrl,
+    status: m.status, created_at: m.createdAt, updated_at: m.createdAt,
+  });
+}
+
+export async function findMerchant(db: Knex, id: string): Promise<Merchant | undefined> {
+  const row = await db<MerchantRow>('merchants').where({ id }).first();
+  return row && fromRow(row);
+}
+
+export interface MerchantPatch {
+  name?: string;
+  email?: string;
+  iconUrl?: string | null;
+}
+
+export async function updateMerchant(db: Knex, id: string, patch: MerchantPatch): Promise<Merchant | undefined> {
+  const changes: Record<string, unknown> = { updated_at: new Date() };
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.email !== undefined) changes.email = patch.email;
+  if (patch.iconUrl !== undefined) changes.icon_url = patch.iconUrl;
+  const [row] = await db<MerchantRow>('merchants').where({ id }).whereNull('deleted_at').update(changes).returning('*');
+  return row && fromRow(row as MerchantRow);
+}
+
+export async function softDeleteMerchant(db: Knex, id: string): Promise<void> {
+  await db('merchants').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+export async function listMerchants(db: Knex, accountId: string, q: MerchantListQuery) {
+  const filtered = () => {
+    const b = db<MerchantRow>('merchants').where({ account_id: accountId }).whereNull('deleted_at');
+    if (q.status) b.andWhere({ status: q.status });
+    if (q.search) {
+      const pattern = `%${escapeLike(q.search)}%`;
+      b.andWhere((w) => w.whereILike('name', pattern).orWhereILike('id', pattern));
+    }
+    return b;
+  };
+  const page = filtered().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(q.limit + 1);
+  if (q.after) page.andWhereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.t, q.after.i]);
+  const [rows, [{ count }]] = await Promise.all([page, filtered().count<{ count: string }[]>({ count: '*' })]);
+  const items = (rows as MerchantRow[]).map(fromRow);
+  const hasMore = items.length > q.limit;
+  return { items: items.slice(0, q.limit), hasMore, totalCount: Number(count) };
+}
+
+export async function listCryptoSettlements(db: Knex, merchantId: string): Promise<CryptoSettlement[]> {
+  return db('crypto_settlements').where({ merchant_id: merchantId }).orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('id', 'asset', 'destination');
+}

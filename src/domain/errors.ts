@@ -1,0 +1,63 @@
+// The one error catalogue. Every 4xx/5xx the service answers comes from here, so the codes that tests and
+// clients rely on live in one place (and in the Error schema of spec/).
+
+export const ERRORS = {
+  params_validation: { status: 400, message: 'The request does not match the API contract.' },
+  invalid_params: { status: 400, message: 'The request is invalid.' },
+  missing_idempotency_key: { status: 400, message: 'This operation requires an Idempotency-Key header.' },
+  collect_data_required: { status: 400, message: 'The buyer must supply the collected data first.' },
+  payment_not_succeeded: { status: 400, message: 'Only a succeeded payment can be refunded.' },
+  unknown_api_version: { status: 400, message: 'Unknown API version.' },
+  invalid_api_version: { status: 400, message: 'Malformed API version.' },
+  conflicting_api_versions: { status: 400, message: 'PAY-Version, WCP-Version and Api-Version disagree.' },
+  missing_api_key: { status: 401, message: 'The Api-Key header is missing.' },
+  invalid_api_key: { status: 401, message: 'The API key is not valid.' },
+  missing_merchant_id: { status: 401, message: 'The Merchant-Id header is missing.' },
+  forbidden: { status: 403, message: 'This key may not act on that resource.' },
+  not_found: { status: 404, message: 'Not found.' },
+  payment_not_found: { status: 404, message: 'Payment not found.' },
+  merchant_not_found: { status: 404, message: 'Merchant not found.' },
+  option_not_found: { status: 404, message: 'Payment option not found.' },
+  settlement_not_found: { status: 404, message: 'Settlement not found.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed on this path.' },
+  idempotency_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still being processed.' },
+  settlement_asset_conflict: { status: 409, message: 'A settlement for this asset is already registered.' },
+  invalid_state: { status: 409, message: 'The current state does not allow this.' },
+  quote_expired: { status: 409, message: 'The payment option has expired; fetch options again.' },
+  already_refunded: { status: 409, message: 'The payment has already been refunded.' },
+  payment_expired: { status: 410, message: 'The payment has expired.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
+  idempotency_conflict: { status: 422, message: 'This Idempotency-Key was used with a different request.' },
+  invalid_account: { status: 422, message: 'Malformed CAIP-10 account.' },
+  invalid_signature: { status: 422, message: 'The signature does not match.' },
+  rate_limited: { status: 429, message: 'Too many requests.' },
+  internal_error: { status: 500, message: 'Internal error.' },
+  not_implemented: { status: 501, message: 'Not implemented yet in this release.' },
+  bad_gateway: { status: 502, message: 'An upstream service failed.' },
+  service_unavailable: { status: 503, message: 'The service is temporarily unavailable.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface Issue {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly issues?: Issue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message ?? ERRORS[code].message);
+    this.status = ERRORS[code].status;
+  }
+}
+
+export const fail = (code: ErrorCode, message?: string, issues?: Issue[]): never => {
+  throw new AppError(code, message, issues);
+};

@@ -1,0 +1,201 @@
+import Koa, { Context } from 'koa';
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { AppError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { ApiVersion, STABLE_VERSION, versionFromHeaders } from '../domain/versions';
+import * as idem from '../db/idempotencyRepo';
+import { authenticate } from './auth';
+import { Backends, Operation } from './backends';
+import { readJsonBody } from './body';
+import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
+import { toIssues } from './issues';
+import { internalError, sendError, sendJson } from './render';
+import { canonicalJson } from './canonicalJson';
+
+export interface AppDeps {
+  config: Config;
+  db: Knex;
+  log: Logger;
+  backends: Backends;
+  handlers: HandlerMap;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface State {
+  requestId: string;
+  version: ApiVersion;
+  operationId?: string;
+}
+
+/**
+ * The request pipeline, in order: request id -> version from headers -> route (404/405) -> API key (401)
+ * -> version default of the account -> Merchant-Id / Idempotency-Key presence -> body (415/413/400) ->
+ * contract validation (400 params_validation) -> idempotency (replay/409/422) -> handler -> response
+ * validation (development and tests). Errors anywhere render the one error body.
+ */
+export function createApp(deps: AppDeps): Koa {
+  const { config, db, log, backends, handlers } = deps;
+  const app = new Koa<State>();
+  app.proxy = true;
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = newId('req');
+    ctx.state.requestId = requestId;
+    ctx.state.version = STABLE_VERSION;
+    ctx.set('Request-Id', requestId);
+    try {
+      await next();
+    } catch (e) {
+      const err = e instanceof AppError ? e : internalError();
+      if (!(e instanceof AppError)) log.error({ err: e, requestId }, 'unhandled error');
+      sendError(ctx as unknown as Context, err, requestId);
+    }
+    ctx.set('PAY-Version', ctx.state.version);
+    log.info({
+      requestId, method: ctx.method, path: ctx.path, status: ctx.status, operationId: ctx.state.operationId,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+    }, 'request');
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz' && ctx.method === 'GET') {
+      sendJson(ctx as unknown as Context, 200, '{"status":"ok"}');
+      return;
+    }
+    if (ctx.path === '/readyz' && ctx.method === 'GET') {
+      try {
+        await db.raw('select 1');
+        sendJson(ctx as unknown as Context, 200, '{"status":"ready"}');
+      } catch {
+        throw new AppError('service_unavailable', 'The database is not reachable.');
+      }
+      return;
+    }
+    await next();
+  });
+
+  app.use(async (ctx) => {
+    const c = ctx as unknown as Context;
+    const headerVersion = versionFromHeaders(ctx.headers);
+    if (headerVersion) ctx.state.version = headerVersion;
+    const route = (v: ApiVersion) => backends[v].router.matchOperation({ method: ctx.method, path: ctx.path, headers: {}, query: {} });
+    let op = route(headerVersion ?? STABLE_VERSION);
+    if (!op) throw notRoutable(backends[headerVersion ?? STABLE_VERSION], ctx.method, ctx.path, ctx);
+
+    const caller = await authenticate(db, ctx.get('api-key') || undefined);
+    const version = headerVersion ?? (caller.defaultVersion as ApiVersion);
+    ctx.state.version = version;
+    if (version !== (headerVersion ?? STABLE_VERSION)) {
+      op = route(version);
+      if (!op) throw notRoutable(backends[version], ctx.method, ctx.path, ctx);
+    }
+    const operationId = op.operationId as OperationId;
+    ctx.state.operationId = operationId;
+    if (caller.keyType === 'wallet' && !allowsWalletKeys(op)) {
+      throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
+    }
+    if (requiresHeader(op, 'Merchant-Id') && !ctx.get('merchant-id')) throw new AppError('missing_merchant_id');
+    if (requiresHeader(op, 'Idempotency-Key') && !ctx.get('idempotency-key')) throw new AppError('missing_idempotency_key');
+
+    const body = op.requestBody ? await readJsonBody(c, config.bodyLimitBytes) : undefined;
+    const backend = backends[version];
+    const validation = backend.validator.validateRequest(
+      { method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string>, query: ctx.querystring, body },
+      op,
+    );
+    if (!validation.valid) {
+      throw new AppError('params_validation', undefined, toIssues(validation.errors, headerNameMap(op)));
+    }
+    const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
+    const parsed = backend.router.parseRequest({ method: ctx.method, path: ctx.path, headers: {}, query: ctx.querystring }, op);
+
+    const run = async (dbh: Knex) => {
+      const hctx = {
+        operationId, version, caller, db: dbh, config, log: log.child({ requestId: ctx.state.requestId }),
+        requestId: ctx.state.requestId,
+        path: coerced.params ?? parsed.params,
+        query: coerced.query ?? parsed.query,
+        headers: ctx.headers as Record<string, string | undefined>,
+        body,
+      } as unknown as HandlerContext<typeof operationId>;
+      const reply = await (handlers[operationId] as (h: typeof hctx) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>)(hctx);
+      if (config.validateResponses) {
+        const check = backend.validator.validateResponse(reply.body, op!, reply.status);
+        if (check.errors?.length) {
+          log.error({ operationId, status: reply.status, errors: check.errors }, 'response does not match the contract');
+          throw new AppError('internal_error', 'The response did not match the API contract.');
+        }
+      }
+      return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {} };
+    };
+
+    const idemKey = ctx.get('idempotency-key');
+    if (ctx.method !== 'POST' || !idemKey) {
+      const r = await run(db);
+      sendJson(c, r.status, r.text, r.headers);
+      return;
+    }
+    const scope = `account:${caller.accountId}`;
+    const fingerprint = createHash('sha256')
+      .update(canonicalJson({ op: operationId, path: ctx.path, merchant: ctx.get('merchant-id'), body: body ?? null }))
+      .digest('hex');
+    const claimed = await idem.claim(db, scope, idemKey, fingerprint);
+    if (claimed.kind === 'mismatch') throw new AppError('idempotency_conflict');
+    if (claimed.kind === 'in_progress') {
+      throw new AppError('idempotency_in_progress', undefined, undefined, { 'Retry-After': '1' });
+    }
+    if (claimed.kind === 'done') {
+      sendJson(c, claimed.status, claimed.body, { 'Idempotent-Replayed': 'true' });
+      return;
+    }
+    try {
+      const r = await db.transaction(async (trx) => {
+        const out = await run(trx);
+        await idem.complete(trx, scope, idemKey, out.status, out.text);
+        return out;
+      });
+      sendJson(c, r.status, r.text, r.headers);
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) {
+        // A refusal is part of the key's history: the same request gets the same answer.
+        const text = sendError(c, e, ctx.state.requestId);
+        await idem.complete(db, scope, idemKey, e.status, text);
+        return;
+      }
+      await idem.release(db, scope, idemKey).catch(() => undefined);
+      throw e;
+    }
+  });
+
+  return app as unknown as Koa;
+}
+
+function notRoutable(backend: Backends[ApiVersion], method: string, path: string, ctx: { set(k: string, v: string): void }): AppError {
+  const allowed = METHODS.filter((m) => backend.router.matchOperation({ method: m, path, headers: {}, query: {} }))
+    .map((m) => m.toUpperCase());
+  if (allowed.length && !allowed.includes(method.toUpperCase())) {
+    ctx.set('Allow', allowed.join(', '));
+    return new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
+  }
+  return new AppError('not_found', `No operation at ${method} ${path.slice(0, 200)}.`);
+}
+
+const params = (op: Operation) => (op.parameters ?? []) as { name: string; in: string; required?: boolean }[];
+
+function requiresHeader(op: Operation, name: string): boolean {
+  return params(op).some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === name.toLowerCase());
+}
+
+function headerNameMap(op: Operation): Record<string, string> {
+  return Object.fromEntries(params(op).filter((p) => p.in === 'header').map((p) => [p.name.toLowerCase(), p.name]));
+}
+
+/** Gateway operations accept App-Id/Client-Id credentials too; those are the ones open to wallet keys. */
+function allowsWalletKeys(op: Operation): boolean {
+  return ((op.security ?? []) as Record<string, unknown>[]).some((req) => 'AppId' in req);
+}

@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../logger';
+import type { Config } from '../config';
+import type { ApiVersion } from '../domain/versions';
+import type { operations as PreviewOps } from '../../generated/2026-02-19.preview/types';
+import type { operations as StableOps } from '../../generated/2026-02-18/types';
+
+// Handlers are typed against the generated operations. The preview document is a superset of the stable
+// one (checked in CI), so its request types cover both; the assertion below keeps that true at compile time.
+export type Ops = PreviewOps;
+export type OperationId = keyof Ops;
+type AssertSuperset<T extends OperationId> = T;
+export type StableOperationId = AssertSuperset<keyof StableOps>;
+
+type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type SuccessCode<K extends OperationId> = Extract<keyof Ops[K]['responses'], 200 | 201 | 202 | 204>;
+
+export type Reply<K extends OperationId> = {
+  [S in SuccessCode<K>]: { status: S; body: Json<Ops[K]['responses'][S]>; headers?: Record<string, string> };
+}[SuccessCode<K>];
+
+type Part<K extends OperationId, P extends 'path' | 'query' | 'header'> =
+  Ops[K] extends { parameters: { [X in P]?: infer T } } ? (T extends undefined ? Record<string, never> : NonNullable<T>) : Record<string, never>;
+type Body<K extends OperationId> = Ops[K] extends { requestBody?: infer R } ? Json<NonNullable<R>> : undefined;
+
+/** Who is calling: resolved by src/http/auth.ts before any handler runs. */
+export interface Caller {
+  accountId: string;
+  keyId: string;
+  keyType: 'partner' | 'wallet';
+}
+
+export interface HandlerContext<K extends OperationId> {
+  operationId: K;
+  version: ApiVersion;
+  caller: Caller;
+  path: Part<K, 'path'>;
+  query: Part<K, 'query'>;
+  /** Header names in lower case, as Node gives them. */
+  headers: Record<string, string | undefined>;
+  body: Body<K>;
+  /** A transaction when the request runs under an Idempotency-Key (the stored response commits with it). */
+  db: Knex;
+  config: Config;
+  log: Logger;
+  requestId: string;
+}
+
+export type Handler<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<Reply<K>>;
+export type HandlerMap = { [K in OperationId]: Handler<K> };

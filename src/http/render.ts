@@ -1,0 +1,31 @@
+import type { Context } from 'koa';
+import { AppError, ErrorCode, ERRORS, Issue } from '../domain/errors';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  issues?: Issue[];
+  requestId: string;
+}
+
+export function errorBody(err: AppError, requestId: string): ErrorBody {
+  const body: ErrorBody = { code: err.code, message: err.message, requestId };
+  if (err.issues?.length) body.issues = err.issues;
+  return body;
+}
+
+/** Writes a JSON body already serialised, so that what is stored for idempotent replay is what was sent. */
+export function sendJson(ctx: Context, status: number, text: string, headers: Record<string, string> = {}): void {
+  ctx.status = status;
+  ctx.type = 'application/json; charset=utf-8';
+  for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+  ctx.body = text;
+}
+
+export function sendError(ctx: Context, err: AppError, requestId: string): string {
+  const text = JSON.stringify(errorBody(err, requestId));
+  sendJson(ctx, err.status, text, err.headers);
+  return text;
+}
+
+export const internalError = () => new AppError('internal_error', ERRORS.internal_error.message);

@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { connect } from './db/connect';
+import { migrateLatest } from './db/migrate';
+import { startServer } from './server';
+import { projectRoot } from './paths';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig(process.env, projectRoot);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
+  const applied = await migrateLatest(database.db);
+  log.info({ applied, embedded: database.embedded }, 'database ready');
+  const running = await startServer(config, database.db, log);
+  log.info({ url: running.url, publicBaseUrl: config.publicBaseUrl }, 'paygate listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    await running.close().catch((e) => log.error({ err: e }, 'server close failed'));
+    await database.stop().catch((e) => log.error({ err: e }, 'database stop failed'));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`paygate failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+import { admin, client, newAccount, startTestService, TestService } from '../support/service';
+
+let svc: TestService;
+let key: string;
+let accountId: string;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  ({ apiKey: key, accountId } = await newAccount('Foundation'));
+  api = client(svc.url, { 'Api-Key': key });
+});
+afterAll(() => svc.close());
+
+const expectErrorBody = (r: { status: number; body: any; headers: Headers }, status: number, code: string) => {
+  expect(r.status).toBe(status);
+  expect(r.body).toEqual(expect.objectContaining({ code, message: expect.any(String), requestId: r.headers.get('request-id') }));
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+};
+
+describe('operational endpoints', () => {
+  it('GET /healthz and /readyz answer 200 without a key', async () => {
+    const anon = client(svc.url);
+    expect((await anon('GET', '/healthz')).status).toBe(200);
+    const ready = await anon('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready' });
+  });
+});
+
+describe('every response carries Request-Id and the error body', () => {
+  it('unknown path -> 404 not_found', async () => {
+    const r = await api('GET', '/v1/nothing-here');
+    expectErrorBody(r, 404, 'not_found');
+    expect(r.headers.get('request-id')).toMatch(/^req_[0-9A-Za-z]{22}$/);
+  });
+  it('wrong method -> 405 with Allow', async () => {
+    const r = await api('PUT', '/v1/merchants');
+    expectErrorBody(r, 405, 'method_not_allowed');
+    expect(r.headers.get('allow')).toBe('GET, POST');
+  });
+  it('request ids differ per request', async () => {
+    const a = await api('GET', '/healthz');
+    const b = await api('GET', '/healthz');
+    expect(a.headers.get('request-id')).not.toBe(b.headers.get('request-id'));
+  });
+  it('malformed JSON -> 400 invalid_params, nothing stored', async () => {
+    const before = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
+    const r = await api('POST', '/v1/merchants', { raw: '{"merchantName": ', headers: { 'content-type': 'application/json', 'Idempotency-Key': 'bad-json' } });
+    expectErrorBody(r, 400, 'invalid_params');
+    const after = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
+    expect(after[0].c).toBe(before[0].c);
+  });
+  it('wrong content type -> 415 unsupported_media_type', async () => {
+    const r = await api('POST', '/v1/merchants', { raw: 'merchantName=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' } });
+    expectErrorBody(r, 415, 'unsupported_media_type');
+  });
+  it('body over the limit -> 413 payload_too_large', async () => {
+    const r = await api('POST', '/v1/merchants', { body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' }, headers: { 'Idempotency-Key': 'big' } });
+    expectErrorBody(r, 413, 'payload_too_large');
+  });
+  it('a 5xx never leaks internals and an unimplemented operation is 501 with the error body', async () => {
+    const r = await api('GET', '/v1/payments');
+    expectErrorBody(r, 501, 'not_implemented');
+  });
+});
+
+describe('versions', () => {
+  it('uses the account default and echoes PAY-Version', async () => {
+    const r = await api('GET', '/v1/merchants');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('pay-version')).toBe('2026-02-18');
+  });
+  it('accepts PAY-Version, WCP-Version and Api-Version', async () => {
+    for (const h of ['PAY-Version', 'WCP-Version', 'Api-Version']) {
+      const r = await api('GET', '/v1/merchants', { headers: { [h]: '2026-02-19.preview' } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('pay-version')).toBe('2026-02-19.preview');
+    }
+  });
+  it('unknown -> 400 unknown_api_version, malformed -> 400 invalid_api_version, conflicting -> 400', async () => {
+    expectErrorBody(await api('GET', '/v1/merchants', { headers: { 'PAY-Version': '2024-01-01' } }), 400, 'unknown_api_version');
+    expectErrorBody(await api('GET', '/v1/merchants', { headers: { 'PAY-Version': 'v1' } }), 400, 'invalid_api_version');
+    expectErrorBody(
+      await api('GET', '/v1/merchants', { headers: { 'PAY-Version': '2026-02-18', 'WCP-Version': '2026-02-19.preview' } }),
+      400,
+      'conflicting_api_versions',
+    );
+  });
+});
+
+describe('authentication', () => {
+  it('missing key -> 401 missing_api_key; unknown key -> 401 invalid_api_key', async () => {
+    expectErrorBody(await client(svc.url)('GET', '/v1/merchants'), 401, 'missing_api_key');
+    expectErrorBody(await client(svc.url, { 'Api-Key': 'pgk_nope' })('GET', '/v1/merchants'), 401, 'invalid_api_key');
+    const forged = key.slice(0, -4) + (key.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    expectErrorBody(await client(svc.url, { 'Api-Key': forged })('GET', '/v1/merchants'), 401, 'invalid_api_key');
+  });
+  it('a revoked key stops working at once; other keys of the account keep working', async () => {
+    const extra = await admin('keys', 'create', '--account', accountId, '--type', 'partner');
+    expect(extra.keyId).toMatch(/^key_/);
+    const c = client(svc.url, { 'Api-Key': extra.apiKey });
+    expect((await c('GET', '/v1/merchants')).status).toBe(200);
+    expect(await admin('keys', 'revoke', '--key', extra.keyId)).toEqual({ keyId: extra.keyId, revoked: true });
+    expectErrorBody(await c('GET', '/v1/merchants'), 401, 'invalid_api_key');
+    expect((await api('GET', '/v1/merchants')).status).toBe(200);
+  });
+  it('keys are stored only as hashes', async () => {
+    const rows = await svc.db('api_keys').where({ account_id: accountId });
+    const dump = JSON.stringify(rows.map((r: Record<string, unknown>) => ({ ...r, secret_hash: (r.secret_hash as Buffer).toString('hex') })));
+    expect(dump).not.toContain(key.split('_')[2]);
+  });
+  it('a wallet key may not use the merchant API (403 forbidden)', async () => {
+    const wallet = await admin('keys', 'create', '--account', accountId, '--type', 'wallet');
+    expectErrorBody(await client(svc.url, { 'Api-Key': wallet.apiKey })('GET', '/v1/merchants'), 403, 'forbidden');
+  });
+  it('payment endpoints require Merchant-Id (401 missing_merchant_id)', async () => {
+    const r = await api('POST', '/v1/payments', { body: { referenceId: 'o1', amount: { unit: 'iso4217/USD', value: '1000' } } });
+    expectErrorBody(r, 401, 'missing_merchant_id');
+  });
+});
+
+describe('admin command line', () => {
+  it('reports bad usage on stderr with a non-zero exit', async () => {
+    await expect(admin('keys', 'create', '--account', accountId, '--type', 'root')).rejects.toMatchObject({ code: 2 });
+    await expect(admin('keys', 'revoke', '--key', 'key_doesnotexist')).rejects.toMatchObject({ code: 1 });
+  });
+});

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Knex } from 'knex';
+import { loadConfig } from '../../src/config';
+import { createDb } from '../../src/db/knex';
+import { createLogger } from '../../src/logger';
+import { startServer, RunningServer } from '../../src/server';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+
+export interface TestService {
+  url: string;
+  db: Knex;
+  close(): Promise<void>;
+}
+
+/** The real service (Koa + openapi-backend + PostgreSQL) on a free port, with response validation on. */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, root);
+  const db = createDb(config.databaseUrl!, 20);
+  const server: RunningServer = await startServer(config, db, createLogger(config.logLevel));
+  return {
+    url: server.url,
+    db,
+    close: async () => {
+      await server.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** The built admin command line, exactly as operators run it. */
+export async function admin(...args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], { env: process.env, cwd: root });
+  return JSON.parse(stdout);
+}
+
+export async function newAccount(name = 'Test partner'): Promise<{ accountId: string; apiKey: string; keyId: string }> {
+  return admin('accounts', 'create', '--name', name) as Promise<{ accountId: string; apiKey: string; keyId: string }>;
+}
+
+export interface Res<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export function client(baseUrl: string, defaults: Record<string, string> = {}) {
+  return async function call<T = any>(method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Res<T>> {
+    const headers: Record<string, string> = { ...defaults, ...(opts.headers ?? {}) };
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const r = await fetch(baseUrl + path, { method, headers, body });
+    const text = await r.text();
+    let parsed: unknown = undefined;
+    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+    return { status: r.status, headers: r.headers, body: parsed as T, text };
+  };
+}

@@ -1,0 +1,90 @@
+import { issueKey, parseKey, secretMatches } from '../../src/domain/apiKeys';
+import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
+import { AppError } from '../../src/domain/errors';
+import { newId } from '../../src/domain/ids';
+import { isMerchantCursor } from '../../src/domain/merchant';
+import { versionFromHeaders } from '../../src/domain/versions';
+import { canonicalJson } from '../../src/http/canonicalJson';
+import { loadConfig, ConfigError } from '../../src/config';
+
+const codeOf = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return (e as AppError).code;
+  }
+  return 'no error';
+};
+
+describe('API version resolution', () => {
+  it('takes PAY-Version, WCP-Version or Api-Version as synonyms', () => {
+    expect(versionFromHeaders({ 'pay-version': '2026-02-18' })).toBe('2026-02-18');
+    expect(versionFromHeaders({ 'wcp-version': '2026-02-19.preview' })).toBe('2026-02-19.preview');
+    expect(versionFromHeaders({ 'api-version': '2026-02-18', 'pay-version': '2026-02-18' })).toBe('2026-02-18');
+    expect(versionFromHeaders({})).toBeNull();
+  });
+  it('refuses unknown, malformed and conflicting versions', () => {
+    expect(codeOf(() => versionFromHeaders({ 'pay-version': '2025-01-01' }))).toBe('unknown_api_version');
+    expect(codeOf(() => versionFromHeaders({ 'pay-version': 'latest' }))).toBe('invalid_api_version');
+    expect(codeOf(() => versionFromHeaders({ 'pay-version': '2026-13-01' }))).toBe('invalid_api_version');
+    expect(codeOf(() => versionFromHeaders({ 'pay-version': '2026-02-18', 'wcp-version': '2026-02-19.preview' }))).toBe('conflicting_api_versions');
+  });
+});
+
+describe('API keys', () => {
+  it('are high-entropy, parse back to their id, and match only their own hash', () => {
+    const a = issueKey();
+    const b = issueKey();
+    expect(a.apiKey).not.toBe(b.apiKey);
+    const parsed = parseKey(a.apiKey)!;
+    expect(parsed.keyId).toBe(a.keyId);
+    expect(secretMatches(parsed.secret, a.secretHash)).toBe(true);
+    expect(secretMatches(parsed.secret, b.secretHash)).toBe(false);
+    expect(a.secretHash.toString('hex')).not.toContain(parsed.secret);
+  });
+  it('rejects anything that is not one of ours', () => {
+    expect(parseKey('')).toBeNull();
+    expect(parseKey('pgk_short_x')).toBeNull();
+    expect(parseKey(issueKey().apiKey + 'x')).toBeNull();
+  });
+});
+
+describe('ids', () => {
+  it('carry their prefix and are not sequential', () => {
+    const ids = Array.from({ length: 1000 }, () => newId('mrch'));
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^mrch_[0-9A-Za-z]{22}$/);
+  });
+});
+
+describe('cursors', () => {
+  it('round-trip and refuse tampering', () => {
+    const c = encodeCursor({ t: '2026-01-01T00:00:00.000Z', i: 'mrch_x' });
+    expect(decodeCursor(c, isMerchantCursor)).toEqual({ t: '2026-01-01T00:00:00.000Z', i: 'mrch_x' });
+    expect(decodeCursor('not a cursor!', isMerchantCursor)).toBeNull();
+    expect(decodeCursor(encodeCursor({ t: 'yesterday', i: 'x' }), isMerchantCursor)).toBeNull();
+    expect(decodeCursor(Buffer.from('{"t":').toString('base64url'), isMerchantCursor)).toBeNull();
+  });
+});
+
+describe('canonical JSON', () => {
+  it('does not depend on key order', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 2, y: 1 }] }, b: 1 }));
+  });
+});
+
+describe('configuration', () => {
+  it('has defaults that run locally', () => {
+    const c = loadConfig({}, '/srv/paygate');
+    expect(c.port).toBe(8080);
+    expect(c.databaseUrl).toBeNull();
+    expect(c.publicBaseUrl).toBe('http://localhost:8080');
+    expect(c.embeddedDataDir).toBe('/srv/paygate/.data/pg');
+  });
+  it('fails loudly on bad values', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+  });
+});

@@ -5,6 +5,18 @@ import { deleteMerchant } from './merchants/deleteMerchant';
 import { getMerchant } from './merchants/getMerchant';
 import { listMerchants } from './merchants/listMerchants';
 import { updateMerchant } from './merchants/updateMerchant';
+import { createPayment } from './payments/createPayment';
+import { listPayments } from './payments/listPayments';
+import { getPayment } from './payments/getPayment';
+import { cancelPayment } from './payments/cancelPayment';
+import { getPaymentStatus } from './payments/getPaymentStatus';
+import { createRefund } from './payments/createRefund';
+import { listMerchantPayments } from './payments/listMerchantPayments';
+import { listMerchantPaymentsDeprecated } from './payments/listMerchantPaymentsDeprecated';
+import { createCryptoSettlements } from './settlements/createCryptoSettlements';
+import { deleteCryptoSettlement } from './settlements/deleteCryptoSettlement';
+import { listSettlements } from './settlements/listSettlements';
+import { updateCryptoSettlement } from './settlements/updateCryptoSettlement';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -14,20 +26,20 @@ export const handlers: HandlerMap = {
   getMerchant,
   updateMerchant,
   deleteMerchant,
-  // Settlements (issue 4)
-  listSettlements: notImplemented,
-  createCryptoSettlements: notImplemented,
-  updateCryptoSettlement: notImplemented,
-  deleteCryptoSettlement: notImplemented,
-  // Payments, merchant side (issue 4)
-  createPayment: notImplemented,
-  listPayments: notImplemented,
-  getPayment: notImplemented,
-  cancelPayment: notImplemented,
-  getPaymentStatus: notImplemented,
-  createRefund: notImplemented,
-  listMerchantPayments: notImplemented,
-  listMerchantPaymentsDeprecated: notImplemented,
+  // Settlements
+  listSettlements,
+  createCryptoSettlements,
+  updateCryptoSettlement,
+  deleteCryptoSettlement,
+  // Payments, merchant side
+  createPayment,
+  listPayments,
+  getPayment,
+  cancelPayment,
+  getPaymentStatus,
+  createRefund,
+  listMerchantPayments,
+  listMerchantPaymentsDeprecated,
   // Gateway (issue 5)
   getGatewayPayment: notImplemented,
   getPaymentOptions: notImplemented,

@@ -14,6 +14,7 @@ export interface Config {
   embeddedPort: number;
   bodyLimitBytes: number;
   defaultPaymentTtlSeconds: number;
+  sweepIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,5 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     embeddedPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     defaultPaymentTtlSeconds: int(env, 'PAYMENT_TTL_SECONDS', 300, 10, 30 * 24 * 3600),
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
   };
 }

@@ -20,7 +20,7 @@ async function main() {
   const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
   const applied = await migrateLatest(database.db);
   log.info({ applied, embedded: database.embedded }, 'database ready');
-  const running = await startServer(config, database.db, log);
+  const running = await startServer(config, database.db, database.url, log);
   log.info({ url: running.url, publicBaseUrl: config.publicBaseUrl }, 'paygate listening');
 
   let stopping = false;

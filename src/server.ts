@@ -5,29 +5,42 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
 import { createBackends } from './http/backends';
+import { ChangeHub } from './db/changeHub';
+import { startExpirySweeper } from './usecases/expirySweeper';
 import { handlers } from '../handlers';
 
 export interface RunningServer {
   url: string;
   server: http.Server;
+  hub: ChangeHub;
   close(): Promise<void>;
 }
 
-/** Listens with the given database (already migrated). Used by main and by the integration tests. */
-export async function startServer(config: Config, db: Knex, log: Logger): Promise<RunningServer> {
+/**
+ * Listens with the given database (already migrated); `dbUrl` is used for the one LISTEN connection.
+ * Used by main and by the integration tests. Stateless: run as many processes as needed on one database.
+ */
+export async function startServer(config: Config, db: Knex, dbUrl: string, log: Logger): Promise<RunningServer> {
   const backends = await createBackends();
-  const app = createApp({ config, db, log, backends, handlers });
+  const hub = new ChangeHub(dbUrl, log);
+  await hub.start();
+  const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs);
+  const app = createApp({ config, db, log, backends, handlers, hub });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((e) => (e ? reject(e) : resolve()));
-        server.closeIdleConnections();
-      }),
+    hub,
+    close: async () => {
+      sweeper.stop();
+      const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+      server.closeIdleConnections();
+      await closed;
+      await hub.close();
+    },
   };
 }

@@ -4,15 +4,16 @@ import { createDb } from './knex';
 import { startEmbedded } from './embedded';
 
 /** DATABASE_URL when given; otherwise the project's embedded PostgreSQL (started if not yet running). */
-export async function connect(config: Config, onLog?: (m: string) => void): Promise<{ db: Knex; stop(): Promise<void>; embedded: boolean }> {
+export async function connect(config: Config, onLog?: (m: string) => void): Promise<{ db: Knex; url: string; stop(): Promise<void>; embedded: boolean }> {
   if (config.databaseUrl) {
     const db = createDb(config.databaseUrl);
-    return { db, embedded: false, stop: () => db.destroy() };
+    return { db, url: config.databaseUrl, embedded: false, stop: () => db.destroy() };
   }
   const embedded = await startEmbedded(config.embeddedDataDir, config.embeddedPort, onLog);
   const db = createDb(embedded.url);
   return {
     db,
+    url: embedded.url,
     embedded: true,
     stop: async () => {
       await db.destroy();

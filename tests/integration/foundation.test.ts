@@ -60,7 +60,7 @@ describe('every response carries Request-Id and the error body', () => {
     expectErrorBody(r, 413, 'payload_too_large');
   });
   it('a 5xx never leaks internals and an unimplemented operation is 501 with the error body', async () => {
-    const r = await api('GET', '/v1/payments');
+    const r = await api('GET', '/v1/gateway/payment/pay_notyet');
     expectErrorBody(r, 501, 'not_implemented');
   });
 });

@@ -20,7 +20,7 @@ export interface TestService {
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, root);
   const db = createDb(config.databaseUrl!, 20);
-  const server: RunningServer = await startServer(config, db, createLogger(config.logLevel));
+  const server: RunningServer = await startServer(config, db, config.databaseUrl!, createLogger(config.logLevel));
   return {
     url: server.url,
     db,

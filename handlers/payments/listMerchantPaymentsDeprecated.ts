@@ -1,0 +1,23 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { listPaymentsPage } from '../../src/usecases/paymentLists';
+import { legacyListItem } from './present';
+
+const SORT = { created_at: 'createdAt', last_updated_at: 'lastUpdatedAt', amount: 'amount' } as const;
+
+// Deprecated path: same listing, older snake_case shape; revenue is reported for one currency (the first).
+export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprecated'> = async ({ db, caller, path, query }) => {
+  const page = await listPaymentsPage(db, caller.accountId, {
+    merchantId: path.merchant_id, status: query.status, startTs: query.start_ts, endTs: query.end_ts, asset: query.asset,
+    network: query.network, sortBy: query.sort_by ? SORT[query.sort_by] : undefined, sortDir: query.sort_dir,
+    cursor: query.cursor, limit: query.limit,
+  });
+  const revenue = page.stats.totalRevenue[0] ?? { amount: '0', currency: 'USD' };
+  return {
+    status: 200,
+    body: {
+      data: page.rows.map((r) => legacyListItem(r.payment, r.asset)),
+      next_cursor: page.nextCursor,
+      stats: { total_customers: page.stats.totalCustomers, total_revenue: revenue, total_transactions: page.stats.totalTransactions },
+    },
+  };
+};

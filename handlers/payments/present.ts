@@ -1,0 +1,127 @@
+import type { Asset } from '../../src/domain/asset';
+import { CURRENCIES } from '../../src/domain/money';
+import { effectiveStatus, isFinal, Payment, POLL_IN_MS } from '../../src/domain/payment';
+
+// Wire shapes of a payment, shared by the merchant and gateway operations.
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export function assetDisplay(a: Asset) {
+  return {
+    assetName: a.name,
+    assetSymbol: a.symbol,
+    decimals: a.decimals,
+    ...(a.iconUrl ? { iconUrl: a.iconUrl } : {}),
+    ...(a.networkIconUrl ? { networkIconUrl: a.networkIconUrl } : {}),
+    networkName: a.networkName,
+  };
+}
+
+export const tokenAmount = (a: Asset, value: bigint) => ({ unit: `caip19/${a.id}`, value: value.toString(), display: assetDisplay(a) });
+
+export const fiatAmount = (p: Payment) => ({
+  unit: `iso4217/${p.currency}`,
+  value: p.amountMinor.toString(),
+  display: { assetName: p.currency, assetSymbol: p.currency, decimals: CURRENCIES[p.currency] ?? 2 },
+});
+
+/** `info` is populated when succeeded, null otherwise (seed 2.2). */
+export function paymentInfo(p: Payment, asset: Asset | null) {
+  if (p.status !== 'succeeded' || !asset || p.tokenAmount === null || !p.txHash) return null;
+  return { optionAmount: tokenAmount(asset, p.tokenAmount), txId: p.txHash };
+}
+
+export function statusView(p: Payment, asset: Asset | null) {
+  const status = effectiveStatus(p);
+  const final = isFinal(status);
+  return {
+    status,
+    isFinal: final,
+    pollInMs: final ? null : POLL_IN_MS,
+    failureCode: status === 'failed' ? (p.failureCode as 'declined_user' | null) : null,
+    info: paymentInfo(p, asset),
+  };
+}
+
+export function createdView(p: Payment, publicBaseUrl: string) {
+  return {
+    paymentId: p.id,
+    status: p.status,
+    expiresAt: unix(p.expiresAt),
+    isFinal: false,
+    pollInMs: POLL_IN_MS,
+    gatewayUrl: `${publicBaseUrl}/?pid=${p.id}`,
+  };
+}
+
+export function detailsView(p: Payment, asset: Asset | null) {
+  const s = statusView(p, asset);
+  return {
+    paymentId: p.id,
+    merchantId: p.merchantId,
+    referenceId: p.referenceId,
+    status: s.status,
+    failureCode: s.failureCode,
+    amount: { unit: `iso4217/${p.currency}`, value: p.amountMinor.toString() },
+    info: s.info,
+    settlement: p.settlementTxHash && asset
+      ? { successful: { amount: { unit: `caip19/${asset.id}`, ...(p.tokenAmount !== null ? { value: p.tokenAmount.toString() } : {}) }, txId: p.settlementTxHash } }
+      : null,
+    createdAt: p.createdAt.toISOString(),
+    expiresAt: unix(p.expiresAt),
+    refundedAt: p.refundedAt?.toISOString() ?? null,
+  };
+}
+
+export function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }) {
+  const status = effectiveStatus(p);
+  return {
+    paymentId: p.id,
+    merchant: { id: p.merchantId, name: merchant.name, ...(merchant.iconUrl ? { iconUrl: merchant.iconUrl } : {}) },
+    referenceId: p.referenceId,
+    status,
+    isTerminal: isFinal(status),
+    fiatAmount: fiatAmount(p),
+    ...(asset && p.tokenAmount !== null ? { tokenAmount: tokenAmount(asset, p.tokenAmount) } : {}),
+    ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),
+    ...(asset && p.txHash ? { transaction: { networkId: asset.chainId, hash: p.txHash } } : {}),
+    settlement: {
+      settled: Boolean(p.settledAt),
+      ...(p.settlementTxHash ? { txHash: p.settlementTxHash } : {}),
+    },
+    createdAt: p.createdAt.toISOString(),
+    lastUpdatedAt: p.updatedAt.toISOString(),
+    settledAt: p.settledAt?.toISOString() ?? null,
+  };
+}
+
+/** The deprecated list keeps the older snake_case shape. */
+export function legacyListItem(p: Payment, asset: Asset | null) {
+  const status = effectiveStatus(p);
+  return {
+    payment_id: p.id,
+    merchant_id: p.merchantId,
+    reference_id: p.referenceId,
+    status,
+    is_terminal: isFinal(status),
+    wallet_name: null,
+    chain_id: asset?.chainId ?? null,
+    buyer_caip10: p.buyerAccount,
+    token_caip19: asset?.id ?? null,
+    tx_hash: p.txHash,
+    nonce: null,
+    token_amount: p.tokenAmount?.toString() ?? null,
+    fiat_amount: p.amountMinor.toString(),
+    fiat_currency: p.currency,
+    created_at: p.createdAt.toISOString(),
+    last_updated_at: p.updatedAt.toISOString(),
+    settled_at: p.settledAt?.toISOString() ?? null,
+    settlement_status: p.settledAt ? 'settled' : null,
+    settlement_tx_hash: p.settlementTxHash,
+    token_symbol: asset?.symbol ?? null,
+    token_decimals: asset?.decimals ?? null,
+    token_logo: asset?.iconUrl ?? null,
+    chain_logo: asset?.networkIconUrl ?? null,
+    wallet_logo: null,
+  };
+}

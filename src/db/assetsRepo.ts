@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+
+import type { Asset } from '../domain/asset';
+
+export type { Asset };
+
+export const ASSET_COLUMNS = ['id', 'chain_id', 'symbol', 'name', 'decimals', 'network_name', 'icon_url', 'network_icon_url', 'peg_currency', 'eip712_name', 'eip712_version'];
+
+export const assetFromRow = (r: Record<string, any>, prefix = ''): Asset => ({
+  id: r[`${prefix}id`],
+  chainId: r[`${prefix}chain_id`],
+  symbol: r[`${prefix}symbol`],
+  name: r[`${prefix}name`],
+  decimals: Number(r[`${prefix}decimals`]),
+  networkName: r[`${prefix}network_name`],
+  iconUrl: r[`${prefix}icon_url`],
+  networkIconUrl: r[`${prefix}network_icon_url`],
+  pegCurrency: r[`${prefix}peg_currency`],
+  eip712Name: r[`${prefix}eip712_name`],
+  eip712Version: r[`${prefix}eip712_version`],
+});
+
+export async function findAssets(db: Knex, ids: string[]): Promise<Map<string, Asset>> {
+  if (!ids.length) return new Map();
+  const rows = await db('assets').whereIn('id', ids).andWhere({ enabled: true }).select(ASSET_COLUMNS);
+  return new Map(rows.map((r) => [r.id, assetFromRow(r)]));
+}
+
+export async function listAssets(db: Knex): Promise<Asset[]> {
+  return (await db('assets').orderBy(['chain_id', 'symbol']).select([...ASSET_COLUMNS])).map((r) => assetFromRow(r));
+}
+
+export async function upsertAsset(db: Knex, a: Asset): Promise<void> {
+  await db('assets')
+    .insert({
+      id: a.id, chain_id: a.chainId, symbol: a.symbol, name: a.name, decimals: a.decimals, network_name: a.networkName,
+      icon_url: a.iconUrl, network_icon_url: a.networkIconUrl, peg_currency: a.pegCurrency,
+      eip712_name: a.eip712Name, eip712_version: a.eip712Version, enabled: true,
+    })
+    .onConflict('id')
+    .merge();
+}

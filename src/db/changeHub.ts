@@ -1,0 +1,99 @@
+import pg from 'pg';
+import type { Logger } from '../logger';
+import { CHANGE_CHANNEL } from './paymentsRepo';
+
+/**
+ * Long-poll fan-out: ONE listening connection per process (LISTEN payment_changed), waiters kept in
+ * memory by payment id. A thousand clients waiting on unchanged payments cost no queries; a change
+ * committed by any process of the service wakes the waiters of that payment everywhere.
+ */
+export class ChangeHub {
+  private client: pg.Client | null = null;
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private closed = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly url: string, private readonly log: Logger) {}
+
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'paygate-listen' });
+    client.on('notification', (m) => {
+      if (m.payload) this.wake(m.payload);
+    });
+    client.on('error', (err) => {
+      this.log.warn({ err: err.message }, 'change listener lost its connection; reconnecting');
+      this.client = null;
+      this.wakeAll(); // nobody may miss a change while we were deaf: everyone re-reads
+      this.scheduleReconnect();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    this.client = client;
+  }
+
+  private scheduleReconnect() {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.start().catch(() => this.scheduleReconnect());
+    }, 1000);
+    this.reconnectTimer.unref();
+  }
+
+  /** Number of requests currently waiting (for metrics and benchmarks). */
+  get waiting(): number {
+    let n = 0;
+    for (const s of this.waiters.values()) n += s.size;
+    return n;
+  }
+
+  /**
+   * Registers interest in a payment before the caller reads it (so no change can slip between the read
+   * and the wait). `wait(ms)` resolves true when the payment changed, false on timeout; always call
+   * `cancel()` when done.
+   */
+  subscribe(paymentId: string) {
+    let fired = false;
+    let resolveWait: ((changed: boolean) => void) | null = null;
+    const onChange = () => {
+      fired = true;
+      resolveWait?.(true);
+    };
+    let set = this.waiters.get(paymentId);
+    if (!set) this.waiters.set(paymentId, (set = new Set()));
+    set.add(onChange);
+    let timer: NodeJS.Timeout | null = null;
+    const cancel = () => {
+      if (timer) clearTimeout(timer);
+      const s = this.waiters.get(paymentId);
+      if (s) {
+        s.delete(onChange);
+        if (!s.size) this.waiters.delete(paymentId);
+      }
+    };
+    const wait = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (fired || this.closed) return resolve(fired);
+        resolveWait = resolve;
+        timer = setTimeout(() => resolve(false), Math.max(0, ms));
+      });
+    return { wait, cancel };
+  }
+
+  private wake(paymentId: string) {
+    const set = this.waiters.get(paymentId);
+    if (set) for (const f of [...set]) f();
+  }
+
+  private wakeAll() {
+    for (const set of this.waiters.values()) for (const f of [...set]) f();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.wakeAll();
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+}

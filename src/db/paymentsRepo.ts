@@ -1,0 +1,187 @@
+import type { Knex } from 'knex';
+import { newId } from '../domain/ids';
+import { Payment, PaymentStatus, Transition, TRANSITIONS } from '../domain/payment';
+import { paymentSnapshot } from '../domain/paymentSnapshot';
+import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
+
+// Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
+// row in the same transaction, then NOTIFYs `payment_changed` (delivered on commit) so that long-polls in
+// every process wake up.
+
+export const CHANGE_CHANNEL = 'payment_changed';
+
+type Row = Record<string, any>;
+
+export const fromRow = (r: Row): Payment => ({
+  id: r.id,
+  accountId: r.account_id,
+  merchantId: r.merchant_id,
+  referenceId: r.reference_id,
+  currency: r.currency,
+  amountMinor: BigInt(r.amount_minor),
+  status: r.status,
+  failureCode: r.failure_code,
+  cancelledReason: r.cancelled_reason,
+  cancelledAt: r.cancelled_at,
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  refundedAt: r.refunded_at,
+  version: r.version,
+  checkout: r.checkout_success_url ? { successUrl: r.checkout_success_url, errorUrl: r.checkout_error_url } : null,
+  tokenAsset: r.token_asset,
+  tokenAmount: r.token_amount === null || r.token_amount === undefined ? null : BigInt(r.token_amount),
+  buyerAccount: r.buyer_account,
+  txHash: r.tx_hash,
+  settlementTxHash: r.settlement_tx_hash,
+  settledAt: r.settled_at,
+});
+
+export interface PaymentWithAsset {
+  payment: Payment;
+  asset: Asset | null;
+}
+
+const withAsset = (db: Knex) =>
+  db('payments as p')
+    .leftJoin('assets as a', 'a.id', 'p.token_asset')
+    .select('p.*', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
+
+const split = (r: Row): PaymentWithAsset => ({ payment: fromRow(r), asset: r.asset_id ? assetFromRow(r, 'asset_') : null });
+
+export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
+  const r = await withAsset(db).where('p.id', id).first();
+  return r && split(r);
+}
+
+async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: string): Promise<void> {
+  await db('payment_events').insert({
+    id: newId('evt'), payment_id: p.id, account_id: p.accountId, type, version: p.version, data: paymentSnapshot(p, asset),
+  });
+  await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
+}
+
+export async function insertPayment(db: Knex, p: Payment): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('payments').insert({
+      id: p.id, account_id: p.accountId, merchant_id: p.merchantId, reference_id: p.referenceId, currency: p.currency,
+      amount_minor: p.amountMinor.toString(), status: p.status, expires_at: p.expiresAt, created_at: p.createdAt,
+      updated_at: p.updatedAt, version: p.version, checkout_success_url: p.checkout?.successUrl ?? null,
+      checkout_error_url: p.checkout?.errorUrl ?? null,
+    });
+    await writeEvent(trx, p, null, 'payment.created');
+  });
+}
+
+/**
+ * Applies a transition if the payment is still in one of its from-states (and, leaving requires_action
+ * other than by expiry, not yet past its expiry). Returns the new state, or undefined if it did not apply.
+ */
+export async function applyTransition(db: Knex, id: string, t: Transition, set: Record<string, unknown> = {}): Promise<PaymentWithAsset | undefined> {
+  const { from, to, event } = TRANSITIONS[t];
+  return db.transaction(async (trx) => {
+    const q = trx('payments')
+      .where({ id })
+      .whereIn('status', from)
+      .update({ ...set, status: to, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
+    if (t === 'expire') q.andWhere('expires_at', '<=', trx.fn.now());
+    else if (from.includes('requires_action')) q.andWhere('expires_at', '>', trx.fn.now());
+    const n = await q;
+    if (!n) return undefined;
+    const after = (await findPayment(trx, id))!;
+    await writeEvent(trx, after.payment, after.asset, event);
+    return after;
+  });
+}
+
+/** Marks a succeeded payment refunded; exactly one of any number of racing calls succeeds. */
+export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
+  return db.transaction(async (trx) => {
+    const n = await trx('payments').where({ id, status: 'succeeded' }).whereNull('refunded_at')
+      .update({ refunded_at: trx.fn.now(), version: trx.raw('version + 1'), updated_at: trx.fn.now() });
+    if (!n) return undefined;
+    const after = (await findPayment(trx, id))!;
+    await writeEvent(trx, after.payment, after.asset, 'payment.refunded');
+    return after;
+  });
+}
+
+/** Expires open payments past their expiry, a batch at a time; safe with several sweepers at once. */
+export async function expireDue(db: Knex, batch = 200): Promise<number> {
+  const due = await db('payments').where({ status: 'requires_action' }).andWhere('expires_at', '<=', db.fn.now())
+    .orderBy('expires_at').limit(batch).pluck('id');
+  let n = 0;
+  for (const id of due) if (await applyTransition(db, id, 'expire')) n++;
+  return n;
+}
+
+export interface ListFilter {
+  accountId: string;
+  merchantId?: string;
+  statuses?: PaymentStatus[];
+  referenceId?: string;
+  startTs?: number;
+  endTs?: number;
+  network?: string;
+  tokenSymbol?: string;
+  asset?: string;
+}
+
+export type SortKey = 'createdAt' | 'lastUpdatedAt' | 'amount';
+const SORT_COLUMN: Record<SortKey, string> = { createdAt: 'p.created_at', lastUpdatedAt: 'p.updated_at', amount: 'p.amount_minor' };
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+function filtered(db: Knex, f: ListFilter) {
+  const q = db('payments as p').where('p.account_id', f.accountId);
+  if (f.merchantId) q.andWhere('p.merchant_id', f.merchantId);
+  if (f.statuses?.length) q.whereIn('p.status', f.statuses);
+  if (f.referenceId) q.andWhereLike('p.reference_id', `%${escapeLike(f.referenceId)}%`);
+  if (f.startTs !== undefined) q.andWhere('p.created_at', '>=', new Date(f.startTs * 1000));
+  if (f.endTs !== undefined) q.andWhere('p.created_at', '<', new Date(f.endTs * 1000));
+  if (f.network) q.andWhere('p.chain_id', f.network);
+  if (f.asset) q.andWhere('p.token_asset', f.asset);
+  if (f.tokenSymbol) q.whereIn('p.token_asset', db('assets').whereRaw('upper(symbol) = upper(?)', [f.tokenSymbol]).select('id'));
+  return q;
+}
+
+export interface ListPage {
+  rows: (PaymentWithAsset & { merchantName: string; merchantIconUrl: string | null })[];
+  hasMore: boolean;
+}
+
+export async function listPayments(db: Knex, f: ListFilter, sort: SortKey, dir: 'asc' | 'desc', limit: number, after?: { v: string; i: string }): Promise<ListPage> {
+  const col = SORT_COLUMN[sort];
+  const q = filtered(db, f)
+    .leftJoin('assets as a', 'a.id', 'p.token_asset')
+    .join('merchants as m', 'm.id', 'p.merchant_id')
+    .select('p.*', 'm.name as merchant_name', 'm.icon_url as merchant_icon_url', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`))
+    .orderBy([{ column: col, order: dir }, { column: 'p.id', order: dir }])
+    .limit(limit + 1);
+  if (after) {
+    const cast = sort === 'amount' ? 'numeric' : 'timestamptz';
+    q.andWhereRaw(`(${col}, p.id) ${dir === 'desc' ? '<' : '>'} (?::${cast}, ?)`, [after.v, after.i]);
+  }
+  const rows = await q;
+  return {
+    rows: rows.slice(0, limit).map((r: Row) => ({ ...split(r), merchantName: r.merchant_name, merchantIconUrl: r.merchant_icon_url })),
+    hasMore: rows.length > limit,
+  };
+}
+
+export const sortValue = (p: Payment, sort: SortKey): string =>
+  sort === 'amount' ? p.amountMinor.toString() : (sort === 'createdAt' ? p.createdAt : p.updatedAt).toISOString();
+
+/** Stats over everything the filter matches (not just the page): succeeded payments only. */
+export async function listStats(db: Knex, f: ListFilter) {
+  const base = filtered(db, f).andWhere('p.status', 'succeeded');
+  const [revenue, [totals]] = await Promise.all([
+    base.clone().groupBy('p.currency').orderBy('p.currency').select('p.currency', db.raw('sum(p.amount_minor)::text as amount')),
+    base.clone().select(db.raw('count(*)::int as transactions'), db.raw('count(distinct p.buyer_account)::int as customers')),
+  ]);
+  return {
+    totalRevenue: revenue.map((r: Row) => ({ amount: r.amount as string, currency: r.currency as string })),
+    totalTransactions: Number(totals.transactions),
+    totalCustomers: Number(totals.customers),
+  };
+}

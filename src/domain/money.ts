@@ -1,0 +1,37 @@
+// Money is never a float: integer minor units as bigint in code, numeric(78,0) in PostgreSQL, decimal
+// strings on the wire. This is the one module that parses and formats it.
+
+export class MoneyError extends Error {}
+
+/** ISO 4217 currencies we accept, with their minor-unit exponent. */
+export const CURRENCIES: Record<string, number> = {
+  USD: 2, EUR: 2, GBP: 2, CHF: 2, CAD: 2, AUD: 2, JPY: 0, SGD: 2, BRL: 2, MXN: 2,
+};
+
+export interface FiatAmount {
+  currency: string;
+  minor: bigint;
+}
+
+const MAX_MINOR = 10n ** 30n; // far beyond any real payment; keeps numeric(78,0) and bigint arithmetic comfortable
+
+/** `{unit: "iso4217/USD", value: "1000"}` -> USD 10.00. */
+export function parseFiatAmount(unit: string, value: string): FiatAmount {
+  const m = /^iso4217\/([A-Z]{3})$/.exec(unit);
+  if (!m) throw new MoneyError('unit must be iso4217/<CURRENCY_CODE>');
+  if (!(m[1] in CURRENCIES)) throw new MoneyError(`unknown currency ${m[1]}`);
+  if (!/^[1-9][0-9]*$/.test(value)) throw new MoneyError('value must be an integer in minor units, digits only, no leading zero, greater than zero');
+  const minor = BigInt(value);
+  if (minor >= MAX_MINOR) throw new MoneyError('value is too large');
+  return { currency: m[1], minor };
+}
+
+export const fiatUnit = (currency: string) => `iso4217/${currency}`;
+
+/** Converts a fiat amount to token base units at a 1:1 peg: USD 10.00 -> 10000000 for 6 decimals. */
+export function pegToTokenUnits(amount: FiatAmount, tokenDecimals: number): bigint {
+  const exp = CURRENCIES[amount.currency];
+  if (tokenDecimals >= exp) return amount.minor * 10n ** BigInt(tokenDecimals - exp);
+  const div = 10n ** BigInt(exp - tokenDecimals);
+  return (amount.minor + div - 1n) / div; // round up: the merchant never receives less than asked
+}

@@ -1,0 +1,55 @@
+// Payment states and the transitions of API-DECISIONS. Final states never change; every transition is
+// applied by a conditional UPDATE (from-state in the WHERE clause) so that racing requests cannot both win.
+
+export const PAYMENT_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const FINAL_STATUSES: readonly PaymentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
+export const isFinal = (s: PaymentStatus) => FINAL_STATUSES.includes(s);
+
+export type Transition = 'confirm' | 'chain_confirmed' | 'chain_failed' | 'merchant_cancel' | 'buyer_cancel' | 'expire' | 'decline';
+
+export const TRANSITIONS: Record<Transition, { from: PaymentStatus[]; to: PaymentStatus; event: string }> = {
+  confirm: { from: ['requires_action'], to: 'processing', event: 'payment.processing' },
+  chain_confirmed: { from: ['processing'], to: 'succeeded', event: 'payment.succeeded' },
+  chain_failed: { from: ['processing'], to: 'failed', event: 'payment.failed' },
+  merchant_cancel: { from: ['requires_action'], to: 'cancelled', event: 'payment.cancelled' },
+  buyer_cancel: { from: ['requires_action'], to: 'cancelled', event: 'payment.cancelled' },
+  expire: { from: ['requires_action'], to: 'expired', event: 'payment.expired' },
+  decline: { from: ['requires_action'], to: 'failed', event: 'payment.failed' },
+};
+
+/** Wait hint for clients polling a payment that is not final. */
+export const POLL_IN_MS = 1000;
+/** Long-poll cap: a status request never holds longer than this. */
+export const MAX_POLL_MS = 30_000;
+
+export interface Payment {
+  id: string;
+  accountId: string;
+  merchantId: string;
+  referenceId: string;
+  currency: string;
+  amountMinor: bigint;
+  status: PaymentStatus;
+  failureCode: string | null;
+  cancelledReason: string | null;
+  cancelledAt: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  refundedAt: Date | null;
+  version: number;
+  checkout: { successUrl: string; errorUrl: string } | null;
+  // Filled by the gateway once the buyer pays.
+  tokenAsset: string | null;
+  tokenAmount: bigint | null;
+  buyerAccount: string | null;
+  txHash: string | null;
+  settlementTxHash: string | null;
+  settledAt: Date | null;
+}
+
+/** The status a reader must see: a payment past its expiry is expired even before the sweeper ran. */
+export function effectiveStatus(p: Pick<Payment, 'status' | 'expiresAt'>, now = new Date()): PaymentStatus {
+  return p.status === 'requires_action' && p.expiresAt.getTime() <= now.getTime() ? 'expired' : p.status;
+}

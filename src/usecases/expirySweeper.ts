@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../logger';
+import { expireDue } from '../db/paymentsRepo';
+
+/**
+ * Expires open payments past their expiry even when nobody looks (so events go out on time). Every
+ * process runs one; they cannot double-expire because each expiry is a conditional UPDATE.
+ */
+export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number) {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      let n;
+      do n = await expireDue(db);
+      while (n >= 200);
+    } catch (e) {
+      log.warn({ err: (e as Error).message }, 'expiry sweep failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), tick };
+}

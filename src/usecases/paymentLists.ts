@@ -1,0 +1,64 @@
+import type { Knex } from 'knex';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { AppError } from '../domain/errors';
+import type { PaymentStatus } from '../domain/payment';
+import * as repo from '../db/paymentsRepo';
+import { ownedMerchant } from './merchants';
+
+// Payment lists (partner-wide, per merchant, and the deprecated per-merchant path): keyset pagination on
+// (sort key, id), so pages stay stable while payments are created; stats cover everything the filters match.
+
+export interface PaymentListQuery {
+  merchantId?: string;
+  status?: PaymentStatus[];
+  referenceId?: string;
+  startTs?: number;
+  endTs?: number;
+  network?: string;
+  tokenSymbol?: string;
+  asset?: string;
+  sortBy?: repo.SortKey;
+  sortDir?: 'asc' | 'desc';
+  cursor?: string;
+  limit?: number;
+}
+
+interface Cursor extends Record<string, unknown> {
+  s: repo.SortKey;
+  d: 'asc' | 'desc';
+  v: string;
+  i: string;
+}
+
+const isCursor = (x: unknown): x is Cursor => {
+  const c = x as Cursor;
+  return typeof c === 'object' && c !== null && ['createdAt', 'lastUpdatedAt', 'amount'].includes(c.s) && ['asc', 'desc'].includes(c.d) &&
+    typeof c.i === 'string' && typeof c.v === 'string' &&
+    (c.s === 'amount' ? /^[0-9]{1,78}$/.test(c.v) : !Number.isNaN(Date.parse(c.v)));
+};
+
+export async function listPaymentsPage(db: Knex, accountId: string, q: PaymentListQuery) {
+  if (q.merchantId) await ownedMerchant(db, accountId, q.merchantId, true);
+  const sort = q.sortBy ?? 'createdAt';
+  const dir = q.sortDir ?? 'desc';
+  let after: Cursor | undefined;
+  if (q.cursor !== undefined) {
+    const c = decodeCursor(q.cursor, isCursor);
+    if (!c || c.s !== sort || c.d !== dir) {
+      throw new AppError('params_validation', undefined, [{ field: 'cursor', message: 'is not a cursor of this listing (same sort and direction)' }]);
+    }
+    after = c;
+  }
+  if (q.startTs !== undefined && q.endTs !== undefined && q.startTs > q.endTs) {
+    throw new AppError('params_validation', undefined, [{ field: 'endTs', message: 'must not be before startTs' }]);
+  }
+  const filter: repo.ListFilter = {
+    accountId, merchantId: q.merchantId, statuses: q.status, referenceId: q.referenceId, startTs: q.startTs, endTs: q.endTs,
+    network: q.network, tokenSymbol: q.tokenSymbol, asset: q.asset?.replace(/^caip19\//, ''),
+  };
+  const limit = q.limit ?? 50;
+  const [page, stats] = await Promise.all([repo.listPayments(db, filter, sort, dir, limit, after), repo.listStats(db, filter)]);
+  const last = page.rows[page.rows.length - 1];
+  const nextCursor = page.hasMore && last ? encodeCursor({ s: sort, d: dir, v: repo.sortValue(last.payment, sort), i: last.payment.id }) : null;
+  return { rows: page.rows, nextCursor, stats };
+}

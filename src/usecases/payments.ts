@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import { AppError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { MoneyError, parseFiatAmount } from '../domain/money';
+import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
+import type { ChangeHub } from '../db/changeHub';
+import * as repo from '../db/paymentsRepo';
+import { hasSettlementFor } from '../db/settlementsRepo';
+import { ownedMerchant } from './merchants';
+
+// The merchant side of payments. Account boundary: another account's payment or merchant is 403; a
+// payment of another merchant of the same account is 404 (Merchant-Id names the merchant it is read as).
+
+const MAX_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface CreatePaymentInput {
+  referenceId: string;
+  amount: { unit: string; value: string };
+  expiresAt?: number;
+  checkout?: { successUrl: string; errorUrl: string };
+}
+
+export async function createPayment(db: Knex, config: Config, accountId: string, merchantId: string, input: CreatePaymentInput): Promise<Payment> {
+  let amount;
+  try {
+    amount = parseFiatAmount(input.amount.unit, input.amount.value);
+  } catch (e) {
+    const field = /unit|currency/.test((e as MoneyError).message) ? '/amount/unit' : '/amount/value';
+    throw new AppError('params_validation', undefined, [{ field, message: (e as MoneyError).message }]);
+  }
+  const now = new Date();
+  let expiresAt = new Date(now.getTime() + config.defaultPaymentTtlSeconds * 1000);
+  if (input.expiresAt !== undefined) {
+    const s = input.expiresAt - Math.floor(now.getTime() / 1000);
+    if (s <= 0 || s > MAX_TTL_SECONDS) {
+      throw new AppError('params_validation', undefined, [{ field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' }]);
+    }
+    expiresAt = new Date(input.expiresAt * 1000);
+  }
+  const merchant = await ownedMerchant(db, accountId, merchantId).catch((e: AppError) => {
+    throw e.code === 'merchant_not_found' ? new AppError('merchant_not_found', 'The Merchant-Id names no merchant.') : e;
+  });
+  if (merchant.status !== 'active') throw new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
+  if (!(await hasSettlementFor(db, merchantId, amount.currency))) {
+    throw new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${amount.currency}.`);
+  }
+  const p: Payment = {
+    id: newId('pay'), accountId, merchantId, referenceId: input.referenceId, currency: amount.currency, amountMinor: amount.minor,
+    status: 'requires_action', failureCode: null, cancelledReason: null, cancelledAt: null, expiresAt, createdAt: now,
+    updatedAt: now, refundedAt: null, version: 1, checkout: input.checkout ?? null, tokenAsset: null, tokenAmount: null,
+    buyerAccount: null, txHash: null, settlementTxHash: null, settledAt: null,
+  };
+  await repo.insertPayment(db, p);
+  return p;
+}
+
+/** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */
+export async function paymentForMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<repo.PaymentWithAsset> {
+  const found = await repo.findPayment(db, paymentId);
+  if (!found) throw new AppError('payment_not_found');
+  if (found.payment.accountId !== accountId) throw new AppError('forbidden', 'This payment belongs to another account.');
+  await ownedMerchant(db, accountId, merchantId, true);
+  if (found.payment.merchantId !== merchantId) throw new AppError('payment_not_found');
+  return settleExpiry(db, found);
+}
+
+/** A payment past its expiry is expired whether or not the sweeper got to it yet. */
+export async function settleExpiry(db: Knex, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
+  if (effectiveStatus(pw.payment) === pw.payment.status) return pw;
+  return (await repo.applyTransition(db, pw.payment.id, 'expire')) ?? (await repo.findPayment(db, pw.payment.id))!;
+}
+
+/**
+ * Long-poll: answers at once when final or when maxPollMs is 0/absent; otherwise holds until the payment
+ * changes (woken by the change hub), it expires, or the capped wait runs out. Waiting costs no queries.
+ */
+export async function pollStatus(db: Knex, hub: ChangeHub, load: () => Promise<repo.PaymentWithAsset>, maxPollMs?: number) {
+  if (!maxPollMs) return load();
+  const first = await load();
+  if (isFinal(first.payment.status)) return first;
+  const sub = hub.subscribe(first.payment.id);
+  try {
+    const again = await repo.findPayment(db, first.payment.id); // after subscribing: nothing can slip through
+    if (!again || again.payment.version !== first.payment.version) return load();
+    const untilExpiry = first.payment.expiresAt.getTime() - Date.now() + 5;
+    await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
+    return load();
+  } finally {
+    sub.cancel();
+  }
+}
+
+export async function cancelByMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
+  const current = await paymentForMerchant(db, accountId, merchantId, paymentId);
+  const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', { cancelled_reason: 'cancelled_by_merchant', cancelled_at: db.fn.now() });
+  if (!done) {
+    const now = await paymentForMerchant(db, accountId, merchantId, paymentId);
+    throw new AppError('invalid_state', `A ${now.payment.status} payment cannot be cancelled.`);
+  }
+  void current;
+  return done.payment;
+}
+
+export async function refund(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
+  const current = await paymentForMerchant(db, accountId, merchantId, paymentId);
+  if (current.payment.status !== 'succeeded') throw new AppError('payment_not_succeeded', `A ${current.payment.status} payment cannot be refunded.`);
+  const done = await repo.markRefunded(db, paymentId);
+  if (!done) throw new AppError('already_refunded');
+  return done.payment;
+}

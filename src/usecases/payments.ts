@@ -38,9 +38,8 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
     }
     expiresAt = new Date(input.expiresAt * 1000);
   }
-  const merchant = await ownedMerchant(db, accountId, merchantId).catch((e: AppError) => {
-    throw e.code === 'merchant_not_found' ? new AppError('merchant_not_found', 'The Merchant-Id names no merchant.') : e;
-  });
+  const merchant = await ownedMerchant(db, accountId, merchantId, true);
+  if (merchant.deletedAt) throw new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');
   if (merchant.status !== 'active') throw new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
   if (!(await hasSettlementFor(db, merchantId, amount.currency))) {
     throw new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${amount.currency}.`);
@@ -92,13 +91,12 @@ export async function pollStatus(db: Knex, hub: ChangeHub, load: () => Promise<r
 }
 
 export async function cancelByMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
-  const current = await paymentForMerchant(db, accountId, merchantId, paymentId);
+  await paymentForMerchant(db, accountId, merchantId, paymentId);
   const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', { cancelled_reason: 'cancelled_by_merchant', cancelled_at: db.fn.now() });
   if (!done) {
     const now = await paymentForMerchant(db, accountId, merchantId, paymentId);
     throw new AppError('invalid_state', `A ${now.payment.status} payment cannot be cancelled.`);
   }
-  void current;
   return done.payment;
 }
 

@@ -1,0 +1,304 @@
+import { client, newAccount, startTestService, TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+
+let svc: TestService;
+let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
+
+beforeAll(async () => {
+  svc = await startTestService({ PUBLIC_BASE_URL: 'https://pay.example.com', SWEEP_INTERVAL_MS: '200' });
+  m = await merchantWithSettlement(svc, 'Payments');
+});
+afterAll(() => svc.close());
+
+const usd = (value = '1000') => ({ unit: 'iso4217/USD', value });
+const create = (body: Record<string, unknown>, c = m.asMerchant, headers: Record<string, string> = {}) => c('POST', '/v1/payments', { body, headers });
+const newPayment = async (extra: Record<string, unknown> = {}) => {
+  const r = await create({ referenceId: uniqueKey('order'), amount: usd(), ...extra });
+  if (r.status !== 201) throw new Error(r.text);
+  return r.body.paymentId as string;
+};
+const events = (paymentId: string) => svc.db('payment_events').where({ payment_id: paymentId }).orderBy('version');
+/** Test fixture: the gateway issue drives payments to success; until then tests put the row there. */
+const markSucceeded = (paymentId: string) =>
+  svc.db('payments').where({ id: paymentId }).update({ status: 'succeeded', version: svc.db.raw('version + 1'), buyer_account: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7' });
+
+describe('POST /v1/payments', () => {
+  it('creates a payment: 201 per API-DECISIONS, stored with its created event', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const r = await create({ referenceId: 'order-1', amount: usd('1000') });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      paymentId: expect.stringMatching(/^pay_/), status: 'requires_action', expiresAt: expect.any(Number), isFinal: false, pollInMs: expect.any(Number),
+      gatewayUrl: `https://pay.example.com/?pid=${r.body.paymentId}`,
+    });
+    expect(r.body.expiresAt).toBeGreaterThanOrEqual(before + 299);
+    expect(r.body.expiresAt).toBeLessThanOrEqual(before + 301);
+    const row = await svc.db('payments').where({ id: r.body.paymentId }).first();
+    expect(row).toMatchObject({ merchant_id: m.merchantId, reference_id: 'order-1', currency: 'USD', amount_minor: '1000', status: 'requires_action', version: 1 });
+    expect(await events(r.body.paymentId)).toEqual([expect.objectContaining({ type: 'payment.created', version: 1 })]);
+  });
+
+  it('keeps huge amounts exact (no floats)', async () => {
+    const big = '123456789012345678901234567';
+    const id = (await create({ referenceId: 'big', amount: usd(big) })).body.paymentId;
+    expect((await svc.db('payments').where({ id }).first()).amount_minor).toBe(big);
+    expect((await m.asMerchant('GET', `/v1/payments/${id}`)).body.amount).toEqual(usd(big));
+  });
+
+  it('honours a given expiresAt', async () => {
+    const at = Math.floor(Date.now() / 1000) + 3600;
+    expect((await create({ referenceId: 'x', amount: usd(), expiresAt: at })).body.expiresAt).toBe(at);
+  });
+
+  it.each([
+    ['a unit that is not iso4217', { referenceId: 'x', amount: { unit: 'USD', value: '1000' } }, '/amount/unit'],
+    ['an unknown currency', { referenceId: 'x', amount: { unit: 'iso4217/XYZ', value: '1000' } }, '/amount/unit'],
+    ['a leading zero', { referenceId: 'x', amount: usd('0100') }, '/amount/value'],
+    ['zero', { referenceId: 'x', amount: usd('0') }, '/amount/value'],
+    ['a decimal point', { referenceId: 'x', amount: usd('10.00') }, '/amount/value'],
+    ['a JSON number', { referenceId: 'x', amount: { unit: 'iso4217/USD', value: 1000 } }, '/amount/value'],
+    ['no referenceId', { amount: usd() }, '/referenceId'],
+    ['an expiry in the past', { referenceId: 'x', amount: usd(), expiresAt: 1000 }, '/expiresAt'],
+    ['checkout outside the preview', { referenceId: 'x', amount: usd(), checkout: { successUrl: 'https://a.io/s', errorUrl: 'https://a.io/e' } }, '/checkout'],
+  ])('refuses %s with 400 params_validation', async (_w, body, field) => {
+    const before = await svc.db('payments').where({ merchant_id: m.merchantId }).count<{ c: string }[]>({ c: '*' });
+    const r = await create(body);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('params_validation');
+    expect(r.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    expect(await svc.db('payments').where({ merchant_id: m.merchantId }).count<{ c: string }[]>({ c: '*' })).toEqual(before);
+  });
+
+  it('accepts checkout URLs in the preview version, HTTPS only', async () => {
+    const preview = { 'PAY-Version': '2026-02-19.preview' };
+    const ok = await create({ referenceId: 'c', amount: usd(), checkout: { successUrl: 'https://shop.example/ok', errorUrl: 'https://shop.example/ko' } }, m.asMerchant, preview);
+    expect(ok.status).toBe(201);
+    expect(await svc.db('payments').where({ id: ok.body.paymentId }).first()).toMatchObject({ checkout_success_url: 'https://shop.example/ok' });
+    const http = await create({ referenceId: 'c', amount: usd(), checkout: { successUrl: 'http://shop.example/ok', errorUrl: 'https://shop.example/ko' } }, m.asMerchant, preview);
+    expect(http.status).toBe(400);
+  });
+
+  it('refuses merchants that cannot take payments with 409 invalid_state', async () => {
+    const bare = (await m.api('POST', '/v1/merchants', { body: { merchantName: 'Bare', merchantEmail: 'b@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id;
+    const asBare = client(svc.url, { 'Api-Key': m.apiKey, 'Merchant-Id': bare });
+    const none = await create({ referenceId: 'x', amount: usd() }, asBare);
+    expect(none.status).toBe(409);
+    expect(none.body.code).toBe('invalid_state');
+    const eur = await create({ referenceId: 'x', amount: { unit: 'iso4217/EUR', value: '500' } });
+    expect(eur.status).toBe(409);
+    const doomed = await merchantWithSettlement(svc, 'Doomed');
+    await doomed.api('DELETE', `/v1/merchants/${doomed.merchantId}`);
+    const deleted = await create({ referenceId: 'x', amount: usd() }, doomed.asMerchant);
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.code).toBe('invalid_state');
+  });
+
+  it('another account\'s merchant -> 403; an unknown one -> 404', async () => {
+    const intruder = await newAccount('Intruder');
+    const r = await create({ referenceId: 'x', amount: usd() }, client(svc.url, { 'Api-Key': intruder.apiKey, 'Merchant-Id': m.merchantId }));
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe('forbidden');
+    const unknown = await create({ referenceId: 'x', amount: usd() }, client(svc.url, { 'Api-Key': m.apiKey, 'Merchant-Id': 'mrch_nope' }));
+    expect(unknown.status).toBe(404);
+  });
+
+  it('replays with an optional Idempotency-Key', async () => {
+    const key = uniqueKey();
+    const a = await create({ referenceId: 'idem', amount: usd() }, m.asMerchant, { 'Idempotency-Key': key });
+    const b = await create({ referenceId: 'idem', amount: usd() }, m.asMerchant, { 'Idempotency-Key': key });
+    expect(b.text).toBe(a.text);
+    expect(await svc.db('payments').where({ reference_id: 'idem' }).count<{ c: string }[]>({ c: '*' })).toEqual([{ c: '1' }]);
+  });
+});
+
+describe('GET /v1/payments/{id} and /status', () => {
+  it('shows details and status to the owning merchant', async () => {
+    const id = await newPayment({ referenceId: 'details-1' });
+    const d = await m.asMerchant('GET', `/v1/payments/${id}`);
+    expect(d.status).toBe(200);
+    expect(d.body).toMatchObject({ paymentId: id, merchantId: m.merchantId, referenceId: 'details-1', status: 'requires_action', failureCode: null, info: null, settlement: null, amount: usd(), refundedAt: null });
+    const s = await m.asMerchant('GET', `/v1/payments/${id}/status`);
+    expect(s.body).toEqual({ status: 'requires_action', isFinal: false, pollInMs: 1000, failureCode: null, info: null });
+  });
+  it('403 for another account, 404 for another merchant of the same account or an unknown id', async () => {
+    const id = await newPayment();
+    const intruder = await newAccount('Peeker');
+    const r = await client(svc.url, { 'Api-Key': intruder.apiKey, 'Merchant-Id': m.merchantId })('GET', `/v1/payments/${id}`);
+    expect(r.status).toBe(403);
+    const sibling = (await m.api('POST', '/v1/merchants', { body: { merchantName: 'Sib', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id;
+    const other = await client(svc.url, { 'Api-Key': m.apiKey, 'Merchant-Id': sibling })('GET', `/v1/payments/${id}/status`);
+    expect(other.status).toBe(404);
+    expect(other.body.code).toBe('payment_not_found');
+    expect((await m.asMerchant('GET', '/v1/payments/pay_nope')).body.code).toBe('payment_not_found');
+  });
+});
+
+describe('cancel (merchant)', () => {
+  it('cancels from requires_action only, writing one event', async () => {
+    const id = await newPayment();
+    const r = await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ paymentId: id, status: 'cancelled', cancelledReason: 'cancelled_by_merchant', cancelledAt: expect.any(String) });
+    const again = await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('invalid_state');
+    expect((await m.asMerchant('GET', `/v1/payments/${id}/status`)).body).toMatchObject({ status: 'cancelled', isFinal: true, pollInMs: null });
+    expect((await events(id)).map((e: { type: string; version: number }) => [e.type, e.version])).toEqual([['payment.created', 1], ['payment.cancelled', 2]]);
+  });
+});
+
+describe('expiry', () => {
+  it('a reader never sees a stale status: past expiresAt is expired at once', async () => {
+    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
+    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 1000) }); // skip the wait
+    const s = await m.asMerchant('GET', `/v1/payments/${id}/status`);
+    expect(s.body).toMatchObject({ status: 'expired', isFinal: true, pollInMs: null });
+    expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).body.code).toBe('invalid_state');
+    expect((await events(id)).map((e: { type: string }) => e.type)).toEqual(['payment.created', 'payment.expired']);
+  });
+  it('the sweeper expires payments nobody looks at', async () => {
+    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
+    for (let i = 0; i < 50 && (await svc.db('payments').where({ id }).first()).status !== 'expired'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await svc.db('payments').where({ id }).first()).status).toBe('expired');
+    expect((await events(id)).map((e: { type: string }) => e.type)).toEqual(['payment.created', 'payment.expired']);
+  });
+});
+
+describe('long-poll status', () => {
+  it('answers at once for a final payment', async () => {
+    const id = await newPayment();
+    await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
+    const t = Date.now();
+    const r = await m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=20000`);
+    expect(r.body.status).toBe('cancelled');
+    expect(Date.now() - t).toBeLessThan(15000);
+  });
+  it('holds until the payment changes, including a change made by another process', async () => {
+    const second = await startTestService(); // another service process on the same database
+    try {
+      const id = await newPayment();
+      const t = Date.now();
+      const poll = m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=25000`);
+      await new Promise((r) => setTimeout(r, 300));
+      const cancel = await client(second.url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId })('POST', `/v1/payments/${id}/cancel`);
+      expect(cancel.status).toBe(200);
+      const r = await poll;
+      expect(r.body).toMatchObject({ status: 'cancelled', isFinal: true });
+      expect(Date.now() - t).toBeLessThan(20000); // woken, not timed out
+    } finally {
+      await second.close();
+    }
+  });
+  it('wakes at expiry', async () => {
+    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 2 });
+    const r = await m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=25000`);
+    expect(r.body.status).toBe('expired');
+  });
+  it('returns the unchanged status when the wait runs out, and refuses a negative wait', async () => {
+    const id = await newPayment();
+    expect((await m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=300`)).body.status).toBe('requires_action');
+    const neg = await m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=-1`);
+    expect(neg.status).toBe(400);
+    expect(neg.body.code).toBe('params_validation');
+  });
+});
+
+describe('POST /v1/refunds', () => {
+  it('only a succeeded payment can be refunded', async () => {
+    const id = await newPayment();
+    const r = await m.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('payment_not_succeeded');
+    expect((await m.asMerchant('POST', '/v1/refunds', { body: { paymentId: 'pay_nope' } })).status).toBe(404);
+  });
+  it('50 concurrent refunds of one payment: exactly one succeeds, the rest 409 already_refunded', async () => {
+    const id = await newPayment();
+    await markSucceeded(id);
+    const results = await Promise.all(Array.from({ length: 50 }, () => m.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } })));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    expect(ok[0].body).toEqual({ paymentId: id, refundedAt: expect.any(String) });
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect(r.body.code).toBe('already_refunded');
+    }
+    expect((await m.asMerchant('GET', `/v1/payments/${id}`)).body.refundedAt).toBe(ok[0].body.refundedAt);
+    expect((await events(id)).filter((e: { type: string }) => e.type === 'payment.refunded')).toHaveLength(1);
+  });
+});
+
+describe('lists', () => {
+  let shop: Awaited<ReturnType<typeof merchantWithSettlement>>;
+  let second: string;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    shop = await merchantWithSettlement(svc, 'Lister');
+    const s2 = await shop.api('POST', '/v1/merchants', { body: { merchantName: 'Second', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
+    second = s2.body.merchant.id;
+    await shop.api('POST', `/v1/merchants/${second}/settlements/crypto`, {
+      body: { settlements: [{ asset: 'eip155:10/erc20:0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', destination: 'eip155:10:0x52908400098527886E0F7030069857D2E4169EE7' }] },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
+    for (let i = 0; i < 12; i++) {
+      const r = await shop.asMerchant('POST', '/v1/payments', { body: { referenceId: `ORD-${i % 3 === 0 ? 'A' : 'B'}-${i}`, amount: usd(String(100 + i)) } });
+      ids.push(r.body.paymentId);
+    }
+    const other = await client(svc.url, { 'Api-Key': shop.apiKey, 'Merchant-Id': second })('POST', '/v1/payments', { body: { referenceId: 'SECOND-1', amount: usd('999') } });
+    ids.push(other.body.paymentId);
+    await shop.asMerchant('POST', `/v1/payments/${ids[0]}/cancel`);
+    await markSucceeded(ids[1]);
+    await markSucceeded(ids[2]);
+  });
+
+  it('GET /v1/payments lists the whole account newest first, with stats', async () => {
+    const r = await shop.api('GET', '/v1/payments');
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((p: { paymentId: string }) => p.paymentId)).toEqual([...ids].reverse());
+    expect(r.body.data[0]).toMatchObject({ paymentId: ids[12], merchant: { id: second, name: 'Second' }, referenceId: 'SECOND-1', status: 'requires_action', isTerminal: false, fiatAmount: { unit: 'iso4217/USD', value: '999' } });
+    expect(r.body.stats).toEqual({ totalRevenue: [{ amount: String(101 + 102), currency: 'USD' }], totalTransactions: 2, totalCustomers: 1 });
+    expect(r.body.nextCursor).toBeNull();
+  });
+
+  it('filters by merchant, status (repeatable), referenceId substring, and time', async () => {
+    const byMerchant = await shop.api('GET', `/v1/payments?merchantId=${second}`);
+    expect(byMerchant.body.data.map((p: { paymentId: string }) => p.paymentId)).toEqual([ids[12]]);
+    const st = await shop.api('GET', '/v1/payments?status=cancelled&status=succeeded');
+    expect(st.body.data.map((p: { paymentId: string }) => p.paymentId).sort()).toEqual([ids[0], ids[1], ids[2]].sort());
+    const ref = await shop.api('GET', '/v1/payments?referenceId=-A-');
+    expect(ref.body.data).toHaveLength(4);
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    expect((await shop.api('GET', `/v1/payments?startTs=${future}`)).body.data).toEqual([]);
+    expect((await shop.api('GET', `/v1/payments?endTs=${future}`)).body.data).toHaveLength(13);
+    const intruder = await newAccount('ListPeek');
+    expect((await client(svc.url, { 'Api-Key': intruder.apiKey })('GET', `/v1/payments?merchantId=${second}`)).status).toBe(403);
+  });
+
+  it('pages with stable cursors under inserts, in any sort', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: { status: number; body: { data: { paymentId: string }[]; nextCursor: string | null } } = await shop.asMerchant('GET', `/v1/merchants/payments?limit=5&sortBy=amount&sortDir=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.data.map((p) => p.paymentId));
+      cursor = r.body.nextCursor;
+      await shop.asMerchant('POST', '/v1/payments', { body: { referenceId: 'late', amount: usd('1') } });
+    } while (cursor);
+    expect(seen.slice(0, 12)).toEqual(ids.slice(0, 12));
+    const mismatch = await shop.asMerchant('GET', `/v1/merchants/payments?limit=5&sortBy=amount&sortDir=desc&cursor=${
+      (await shop.asMerchant('GET', '/v1/merchants/payments?limit=1&sortBy=amount&sortDir=asc')).body.nextCursor}`);
+    expect(mismatch.status).toBe(400);
+  });
+
+  it('the deprecated per-merchant path keeps the snake_case shape', async () => {
+    const r = await shop.api('GET', `/v1/merchants/${second}/payments`);
+    expect(r.status).toBe(200);
+    expect(r.body.data[0]).toMatchObject({ payment_id: ids[12], merchant_id: second, reference_id: 'SECOND-1', status: 'requires_action', is_terminal: false, fiat_amount: '999', fiat_currency: 'USD' });
+    expect(r.body.stats).toMatchObject({ total_transactions: 0, total_customers: 0 });
+  });
+
+  it.each([['limit=0'], ['limit=201'], ['status=paid'], ['sortBy=name'], ['cursor=zzz'], ['startTs=abc']])('refuses %s with 400', async (qs) => {
+    const r = await shop.api('GET', `/v1/payments?${qs}`);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('params_validation');
+  });
+});

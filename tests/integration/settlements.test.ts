@@ -1,0 +1,127 @@
+import { client, newAccount, startTestService, TestService } from '../support/service';
+import { EURC_BASE, USDC_BASE, USDC_ETH, WALLET, WALLET2, uniqueKey } from '../support/fixtures';
+
+let svc: TestService;
+let api: ReturnType<typeof client>;
+let other: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  api = client(svc.url, { 'Api-Key': (await newAccount('Settler')).apiKey });
+  other = client(svc.url, { 'Api-Key': (await newAccount('Outsider')).apiKey });
+});
+afterAll(() => svc.close());
+
+const newMerchant = async () =>
+  (await api('POST', '/v1/merchants', { body: { merchantName: 'S', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id as string;
+const post = (mid: string, settlements: unknown[], key = uniqueKey(), c = api) =>
+  c('POST', `/v1/merchants/${mid}/settlements/crypto`, { body: { settlements }, headers: { 'Idempotency-Key': key } });
+const stored = async (mid: string) => svc.db('crypto_settlements').where({ merchant_id: mid }).orderBy('asset');
+
+describe('asset registry', () => {
+  it('is seeded with the major stablecoins and their real contracts', async () => {
+    const rows = await svc.db('assets').select('id', 'symbol', 'decimals', 'peg_currency', 'network_name');
+    const ids = rows.map((r: { id: string }) => r.id);
+    for (const chain of ['1', '8453', '10', '42161', '137']) expect(ids.some((i: string) => i.startsWith(`eip155:${chain}/`) && rows.find((r: { id: string }) => r.id === i).symbol === 'USDC')).toBe(true);
+    expect(ids).toEqual(expect.arrayContaining([
+      USDC_BASE, USDC_ETH, EURC_BASE,
+      'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      'eip155:137/erc20:0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+      'eip155:1/erc20:0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c',
+    ]));
+    expect(rows.find((r: { id: string }) => r.id === EURC_BASE)).toMatchObject({ peg_currency: 'EUR', decimals: 6, network_name: 'Base' });
+  });
+});
+
+describe('POST /v1/merchants/{id}/settlements/crypto', () => {
+  it('creates entries in bulk with canonical (EIP-55) addresses; the merchant shows them', async () => {
+    const mid = await newMerchant();
+    const r = await post(mid, [
+      { asset: USDC_BASE.toLowerCase().replace('erc20:0x', 'erc20:0x'), destination: `eip155:8453:${WALLET.toLowerCase()}` },
+      { asset: USDC_ETH, destination: `eip155:1:${WALLET2}` },
+    ]);
+    expect(r.status).toBe(201);
+    expect(r.body.settlements).toEqual([
+      { id: expect.stringMatching(/^crypto_/), asset: USDC_BASE, destination: `eip155:8453:${WALLET}` },
+      { id: expect.stringMatching(/^crypto_/), asset: USDC_ETH, destination: 'eip155:1:0xde709f2102306220921060314715629080e2fb77' },
+    ]);
+    const m = await api('GET', `/v1/merchants/${mid}`);
+    expect(m.body.merchant.settlements.crypto).toHaveLength(2);
+    expect(m.body.merchant.settlements.fiat).toEqual([]);
+    const list = await api('GET', `/v1/merchants/${mid}/settlements`);
+    expect(list.body).toEqual({ crypto: r.body.settlements, fiat: [] });
+  });
+
+  it.each([
+    ['an unknown asset', [{ asset: 'eip155:8453/erc20:0x0000000000000000000000000000000000000001', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
+    ['a destination on another chain', [{ asset: USDC_BASE, destination: `eip155:1:${WALLET}` }], '/settlements/0/destination'],
+    ['a bad EIP-55 checksum', [{ asset: USDC_BASE, destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169Ee7' }], '/settlements/0/destination'],
+    ['a malformed asset', [{ asset: 'eip155:8453/erc20:0x12', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
+    ['a non-erc20 EVM asset', [{ asset: 'eip155:8453/slip44:60', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
+    ['a chain reference with a leading zero', [{ asset: 'eip155:08453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
+    ['a good entry followed by a bad one', [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }, { asset: USDC_ETH, destination: 'eip155:1:nope' }], '/settlements/1/destination'],
+    ['no entries', [], '/settlements'],
+    ['51 entries', Array.from({ length: 51 }, () => ({ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` })), '/settlements'],
+  ])('refuses %s with 400 and stores nothing', async (_w, entries, field) => {
+    const mid = await newMerchant();
+    const r = await post(mid, entries);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('params_validation');
+    expect(r.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    expect(await stored(mid)).toEqual([]);
+  });
+
+  it('an asset already registered -> 409 settlement_asset_conflict, and nothing from that request is stored', async () => {
+    const mid = await newMerchant();
+    expect((await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).status).toBe(201);
+    const r = await post(mid, [{ asset: USDC_ETH, destination: `eip155:1:${WALLET}` }, { asset: USDC_BASE, destination: `eip155:8453:${WALLET2}` }]);
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('settlement_asset_conflict');
+    expect((await stored(mid)).map((s: { asset: string }) => s.asset)).toEqual([USDC_BASE]);
+    const twice = await post(mid, [{ asset: EURC_BASE, destination: `eip155:8453:${WALLET}` }, { asset: EURC_BASE, destination: `eip155:8453:${WALLET2}` }]);
+    expect(twice.status).toBe(409);
+    expect(await stored(mid)).toHaveLength(1);
+  });
+
+  it('requires an Idempotency-Key and replays on retry', async () => {
+    const mid = await newMerchant();
+    const noKey = await api('POST', `/v1/merchants/${mid}/settlements/crypto`, { body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] } });
+    expect(noKey.body.code).toBe('missing_idempotency_key');
+    const key = uniqueKey();
+    const a = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], key);
+    const b = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], key);
+    expect(b.text).toBe(a.text);
+    expect(await stored(mid)).toHaveLength(1);
+  });
+
+  it('another account gets 403; an unknown merchant 404', async () => {
+    const mid = await newMerchant();
+    const r = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], uniqueKey(), other);
+    expect(r.status).toBe(403);
+    expect((await post('mrch_nope', [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).body.code).toBe('merchant_not_found');
+    expect(await stored(mid)).toEqual([]);
+  });
+});
+
+describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
+  it('changes the destination on the same chain only, and removes entries', async () => {
+    const mid = await newMerchant();
+    const [s] = (await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).body.settlements;
+    const moved = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:8453:${WALLET2}` } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toEqual({ id: s.id, asset: USDC_BASE, destination: 'eip155:8453:0xde709f2102306220921060314715629080e2fb77' });
+    const wrongChain = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:1:${WALLET}` } });
+    expect(wrongChain.status).toBe(400);
+    expect(wrongChain.body.issues[0].field).toBe('/destination');
+    expect((await stored(mid))[0].destination).toBe('eip155:8453:0xde709f2102306220921060314715629080e2fb77');
+    expect((await other('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:8453:${WALLET}` } })).status).toBe(403);
+
+    expect((await other('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`)).status).toBe(403);
+    const del = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`);
+    expect(del.body).toEqual({ id: s.id, deleted: true });
+    expect(await stored(mid)).toEqual([]);
+    const again = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.code).toBe('settlement_not_found');
+  });
+});

@@ -43,6 +43,7 @@ exports.up = async function up(knex) {
     t.text('asset').notNullable(); // canonical CAIP-19
     t.text('chain_id').notNullable(); // CAIP-2 of both asset and destination
     t.text('destination').notNullable(); // canonical CAIP-10
+    t.specificType('seq', 'bigserial'); // creation order: entries created together share created_at
     t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
     t.unique(['merchant_id', 'asset']);
   });

@@ -75,6 +75,6 @@ export async function listMerchants(db: Knex, accountId: string, q: MerchantList
 }
 
 export async function listCryptoSettlements(db: Knex, merchantId: string): Promise<CryptoSettlement[]> {
-  return db('crypto_settlements').where({ merchant_id: merchantId }).orderBy([{ column: 'created_at' }, { column: 'id' }])
+  return db('crypto_settlements').where({ merchant_id: merchantId }).orderBy('seq')
     .select('id', 'asset', 'destination');
 }

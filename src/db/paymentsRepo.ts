@@ -61,16 +61,19 @@ async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: strin
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
 
+/** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
 export async function insertPayment(db: Knex, p: Payment): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx('payments').insert({
-      id: p.id, account_id: p.accountId, merchant_id: p.merchantId, reference_id: p.referenceId, currency: p.currency,
-      amount_minor: p.amountMinor.toString(), status: p.status, expires_at: p.expiresAt, created_at: p.createdAt,
-      updated_at: p.updatedAt, version: p.version, checkout_success_url: p.checkout?.successUrl ?? null,
-      checkout_error_url: p.checkout?.errorUrl ?? null,
-    });
-    await writeEvent(trx, p, null, 'payment.created');
-  });
+  const row = {
+    id: p.id, account_id: p.accountId, merchant_id: p.merchantId, reference_id: p.referenceId, currency: p.currency,
+    amount_minor: p.amountMinor.toString(), status: p.status, expires_at: p.expiresAt, created_at: p.createdAt,
+    updated_at: p.updatedAt, version: p.version, checkout_success_url: p.checkout?.successUrl ?? null,
+    checkout_error_url: p.checkout?.errorUrl ?? null,
+  };
+  const event = { id: newId('evt'), payment_id: p.id, account_id: p.accountId, type: 'payment.created', version: p.version, data: JSON.stringify(paymentSnapshot(p, null)) };
+  await db
+    .with('p', (q) => q.insert(row).into('payments').returning('id'))
+    .insert(db.select(db.raw('?, p.id, ?, ?, ?, ?::jsonb', [event.id, event.account_id, event.type, event.version, event.data])).from('p'))
+    .into(db.raw('payment_events (id, payment_id, account_id, type, version, data)'));
 }
 
 /**

@@ -12,6 +12,7 @@ import { Backends, Operation } from './backends';
 import { readJsonBody } from './body';
 import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
 import { toIssues } from './issues';
+import { Router } from './router';
 import { internalError, sendError, sendJson } from './render';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
@@ -41,6 +42,7 @@ interface State {
  */
 export function createApp(deps: AppDeps): Koa {
   const { config, db, log, backends, handlers, hub } = deps;
+  const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
   const app = new Koa<State>();
   app.proxy = true;
 
@@ -85,16 +87,16 @@ export function createApp(deps: AppDeps): Koa {
     const c = ctx as unknown as Context;
     const headerVersion = versionFromHeaders(ctx.headers);
     if (headerVersion) ctx.state.version = headerVersion;
-    const route = (v: ApiVersion) => backends[v].router.matchOperation({ method: ctx.method, path: ctx.path, headers: {}, query: {} });
+    const route = (v: ApiVersion) => routers[v].match(ctx.method, ctx.path);
     let op = route(headerVersion ?? STABLE_VERSION);
-    if (!op) throw notRoutable(backends[headerVersion ?? STABLE_VERSION], ctx.method, ctx.path, ctx);
+    if (!op) throw notRoutable(routers[headerVersion ?? STABLE_VERSION], ctx.method, ctx.path);
 
     const caller = await authenticate(db, ctx.get('api-key') || undefined);
     const version = headerVersion ?? (caller.defaultVersion as ApiVersion);
     ctx.state.version = version;
     if (version !== (headerVersion ?? STABLE_VERSION)) {
       op = route(version);
-      if (!op) throw notRoutable(backends[version], ctx.method, ctx.path, ctx);
+      if (!op) throw notRoutable(routers[version], ctx.method, ctx.path);
     }
     const operationId = op.operationId as OperationId;
     ctx.state.operationId = operationId;
@@ -114,14 +116,19 @@ export function createApp(deps: AppDeps): Koa {
       throw new AppError('params_validation', undefined, toIssues(validation.errors, headerNameMap(op)));
     }
     const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
-    const parsed = backend.router.parseRequest({ method: ctx.method, path: ctx.path, headers: {}, query: ctx.querystring }, op);
+    let { params: pathParams, query } = coerced;
+    if (!pathParams || !query) {
+      const parsed = backend.router.parseRequest({ method: ctx.method, path: ctx.path, headers: {}, query: ctx.querystring }, op);
+      pathParams ??= parsed.params;
+      query ??= parsed.query as Record<string, unknown>;
+    }
 
     const run = async (dbh: Knex) => {
       const hctx = {
         operationId, version, caller, db: dbh, config, hub, log: log.child({ requestId: ctx.state.requestId }),
         requestId: ctx.state.requestId,
-        path: coerced.params ?? parsed.params,
-        query: coerced.query ?? parsed.query,
+        path: pathParams,
+        query,
         headers: ctx.headers as Record<string, string | undefined>,
         body,
       } as unknown as HandlerContext<typeof operationId>;
@@ -177,11 +184,9 @@ export function createApp(deps: AppDeps): Koa {
   return app as unknown as Koa;
 }
 
-function notRoutable(backend: Backends[ApiVersion], method: string, path: string, ctx: { set(k: string, v: string): void }): AppError {
-  const allowed = METHODS.filter((m) => backend.router.matchOperation({ method: m, path, headers: {}, query: {} }))
-    .map((m) => m.toUpperCase());
+function notRoutable(router: Router, method: string, path: string): AppError {
+  const allowed = METHODS.map((m) => m.toUpperCase()).filter((m) => router.allowed(path).includes(m));
   if (allowed.length && !allowed.includes(method.toUpperCase())) {
-    ctx.set('Allow', allowed.join(', '));
     return new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
   }
   return new AppError('not_found', `No operation at ${method} ${path.slice(0, 200)}.`);

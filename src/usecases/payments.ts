@@ -59,8 +59,11 @@ export async function paymentForMerchant(db: Knex, accountId: string, merchantId
   const found = await repo.findPayment(db, paymentId);
   if (!found) throw new AppError('payment_not_found');
   if (found.payment.accountId !== accountId) throw new AppError('forbidden', 'This payment belongs to another account.');
-  await ownedMerchant(db, accountId, merchantId, true);
-  if (found.payment.merchantId !== merchantId) throw new AppError('payment_not_found');
+  if (found.payment.merchantId !== merchantId) {
+    // Read as another merchant: 403 if that merchant is not the caller's, else this merchant has no such payment.
+    await ownedMerchant(db, accountId, merchantId, true);
+    throw new AppError('payment_not_found');
+  }
   return settleExpiry(db, found);
 }
 

@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install start build generate check-generated lint-spec typecheck migrate test test-unit test-integration clean
+.PHONY: install start build generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll
 
 install: $(NPM_STAMP)
 
@@ -37,3 +37,10 @@ test: install check-generated lint-spec typecheck build
 
 clean:
 	rm -rf dist
+
+# Benchmarks (not tests): ratios against baselines measured in the same run. See bench/.
+bench: build
+	node bench/http.mjs
+
+bench-longpoll: build
+	node bench/longpoll.mjs

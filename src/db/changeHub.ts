@@ -10,6 +10,7 @@ import { CHANGE_CHANNEL } from './paymentsRepo';
 export class ChangeHub {
   private client: pg.Client | null = null;
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly reads = new Map<string, Promise<unknown>>();
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
@@ -80,7 +81,23 @@ export class ChangeHub {
     return { wait, cancel };
   }
 
+  /**
+   * Single-flight read: concurrent readers of one payment share one query, so waking thousands of
+   * waiters costs one read, not thousands. A change notification drops the shared read in flight, so
+   * nobody woken by a change can be handed data read before it.
+   */
+  read<T>(paymentId: string, fn: () => Promise<T>): Promise<T> {
+    const inflight = this.reads.get(paymentId) as Promise<T> | undefined;
+    if (inflight) return inflight;
+    const p = fn().finally(() => {
+      if (this.reads.get(paymentId) === p) this.reads.delete(paymentId);
+    });
+    this.reads.set(paymentId, p);
+    return p;
+  }
+
   private wake(paymentId: string) {
+    this.reads.delete(paymentId);
     const set = this.waiters.get(paymentId);
     if (set) for (const f of [...set]) f();
   }

@@ -75,19 +75,18 @@ export async function settleExpiry(db: Knex, pw: repo.PaymentWithAsset): Promise
 
 /**
  * Long-poll: answers at once when final or when maxPollMs is 0/absent; otherwise holds until the payment
- * changes (woken by the change hub), it expires, or the capped wait runs out. Waiting costs no queries.
+ * changes (woken by the change hub), it expires, or the capped wait runs out. Waiting costs no queries,
+ * and the waiters woken by one change share a single read.
  */
-export async function pollStatus(db: Knex, hub: ChangeHub, load: () => Promise<repo.PaymentWithAsset>, maxPollMs?: number) {
+export async function pollStatus(db: Knex, hub: ChangeHub, paymentId: string, load: () => Promise<repo.PaymentWithAsset>, maxPollMs?: number) {
   if (!maxPollMs) return load();
-  const first = await load();
-  if (isFinal(first.payment.status)) return first;
-  const sub = hub.subscribe(first.payment.id);
+  const sub = hub.subscribe(paymentId); // before the first read: no change can slip between read and wait
   try {
-    const again = await repo.findPayment(db, first.payment.id); // after subscribing: nothing can slip through
-    if (!again || again.payment.version !== first.payment.version) return load();
+    const first = await load(); // authorises the caller
+    if (isFinal(first.payment.status)) return first;
     const untilExpiry = first.payment.expiresAt.getTime() - Date.now() + 5;
     await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
-    return load();
+    return await hub.read(paymentId, async () => settleExpiry(db, (await repo.findPayment(db, paymentId))!));
   } finally {
     sub.cancel();
   }

@@ -27,6 +27,16 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs);
   const app = createApp({ config, db, log, backends, handlers, hub });
   const server = http.createServer(app.callback());
+  // In-flight requests, so that shutdown can let them finish before the database goes away.
+  let inflight = 0;
+  let drained: (() => void) | null = null;
+  server.on('request', (_req, res) => {
+    inflight++;
+    res.once('close', () => {
+      inflight--;
+      if (inflight === 0) drained?.();
+    });
+  });
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -35,12 +45,15 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
     url: `http://127.0.0.1:${port}`,
     server,
     hub,
+    /** Graceful: stop accepting, answer waiting long-polls now, let in-flight requests finish. */
     close: async () => {
       sweeper.stop();
       const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
       server.closeIdleConnections();
+      await hub.close(); // wakes every long-poll: each answers the current status
+      if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      server.closeIdleConnections();
       await closed;
-      await hub.close();
     },
   };
 }

@@ -189,6 +189,16 @@ describe('long-poll status', () => {
       await second.close();
     }
   });
+  it('graceful shutdown answers waiting long-polls instead of dropping them', async () => {
+    const third = await startTestService();
+    const id = await newPayment();
+    const poll = client(third.url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId })('GET', `/v1/payments/${id}/status?maxPollMs=25000`);
+    await new Promise((r) => setTimeout(r, 300));
+    await third.close();
+    const r = await poll;
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe('requires_action');
+  });
   it('wakes at expiry', async () => {
     const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 2 });
     const r = await m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=25000`);

@@ -125,3 +125,16 @@ describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
     expect(again.body.code).toBe('settlement_not_found');
   });
 });
+
+describe('operators add assets without code changes', () => {
+  it('admin assets add registers an asset that settlements can use at once', async () => {
+    const { admin } = await import('../support/service');
+    const asset = 'eip155:8453/erc20:0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb'; // DAI on Base
+    const added = await admin('assets', 'add', '--asset', asset.toLowerCase().replace('erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb', 'erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb'),
+      '--symbol', 'DAI', '--name', 'Dai Stablecoin', '--decimals', '18', '--network-name', 'Base', '--peg', 'USD');
+    expect(added).toMatchObject({ id: asset, symbol: 'DAI', decimals: 18, pegCurrency: 'USD' });
+    const mid = await newMerchant();
+    expect((await post(mid, [{ asset, destination: `eip155:8453:${WALLET}` }])).status).toBe(201);
+    await expect(admin('assets', 'add', '--asset', 'nope', '--symbol', 'X', '--name', 'X', '--decimals', '6', '--network-name', 'X')).rejects.toMatchObject({ code: 2 });
+  });
+});

@@ -14,6 +14,13 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
 3. Cursors are issued by the service. The schema can state their shape, not their provenance (a
    well-formed string the service never issued is refused with 400 `params_validation`, by design), so
    a valid case that carries a `cursor` gets a real one, issued during seeding (CONTRACT_CURSOR).
+
+And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
+earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
+merchant name into `Sdk-Name` (maxLength 128), and still label the case valid; the service then rightly
+answers 400 and ST202 blames it. The hook asks Schemathesis to revalidate every component filled from such a draw, so
+a case is labelled by what is really sent. Nothing is filtered: a case that is invalid becomes negative
+and must then be rejected (ST201).
 """
 
 import os
@@ -39,6 +46,12 @@ def _find(container, name):
 
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    meta = case.meta
+    if meta is not None:
+        for draw in tuple(meta.pool_draws) + tuple(getattr(meta, "semantic_draws", ()) or ()):
+            location = getattr(draw, "location", None)
+            if location in ParameterLocation._value2member_map_:
+                meta.mark_dirty(ParameterLocation(location))
     headers = case.headers
     if headers and _positive(case, ParameterLocation.HEADER):
         version = os.environ["CONTRACT_VERSION"]

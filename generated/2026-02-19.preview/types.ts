@@ -517,7 +517,7 @@ export interface components {
         };
         /**
          * MerchantName
-         * @description Merchant display name.
+         * @description Merchant display name: 1 to 256 characters, no control characters (U+0000 to U+001F, U+007F; a name is one line of text, and PostgreSQL text cannot hold U+0000).
          * @example Blue Bottle Coffee
          */
         MerchantName: string;
@@ -1483,7 +1483,7 @@ export interface components {
         /** @description Only merchants with this status (exact match). */
         MerchantStatusFilter: components["schemas"]["MerchantStatus"];
         /**
-         * @description Case-insensitive text search over merchant name or id.
+         * @description Case-insensitive text search over merchant name or id; no control characters.
          * @example coffee
          */
         MerchantSearch: string;
@@ -1773,7 +1773,7 @@ export interface operations {
                 /** @description Only merchants with this status (exact match). */
                 status?: components["parameters"]["MerchantStatusFilter"];
                 /**
-                 * @description Case-insensitive text search over merchant name or id.
+                 * @description Case-insensitive text search over merchant name or id; no control characters.
                  * @example coffee
                  */
                 search?: components["parameters"]["MerchantSearch"];

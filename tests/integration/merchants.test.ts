@@ -57,6 +57,9 @@ describe('POST /v1/merchants', () => {
     ['e-mail with an xn-- label that is not Punycode', { merchantName: 'x', merchantEmail: 'a@xn--zz.example.com' }, '/merchantEmail'],
     ['e-mail with a local part over 64 characters', { merchantName: 'x', merchantEmail: `${'a'.repeat(65)}@b.co` }, '/merchantEmail'],
     ['e-mail with a domain label over 63 characters', { merchantName: 'x', merchantEmail: `a@${'b'.repeat(64)}.co` }, '/merchantEmail'],
+    // Found by the contract gate: PostgreSQL text cannot hold U+0000, which made this a 500.
+    ['name with a NUL character', { merchantName: 'a\u0000b', merchantEmail: 'a@b.co' }, '/merchantName'],
+    ['name with a line break', { merchantName: 'a\nb', merchantEmail: 'a@b.co' }, '/merchantName'],
     ['plain-http icon', { ...valid(), iconUrl: 'http://cdn.example.com/a.png' }, '/iconUrl'],
     ['icon that is not a URL', { ...valid(), iconUrl: 'https://' }, '/iconUrl'],
     ['unknown field', { ...valid(), merchantPhone: '1' }, '/merchantPhone'],
@@ -162,7 +165,7 @@ describe('PATCH /v1/merchants/{id}', () => {
   });
   it('needs at least one field and validates each', async () => {
     const id = (await create(valid('Strict'))).body.merchant.id;
-    for (const body of [{}, { merchantName: '' }, { iconUrl: 'http://x.io/a.png' }, { merchantEmail: null }]) {
+    for (const body of [{}, { merchantName: '' }, { merchantName: 'nul\u0000' }, { iconUrl: 'http://x.io/a.png' }, { merchantEmail: null }]) {
       const r = await api('PATCH', `/v1/merchants/${id}`, { body });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('params_validation');
@@ -253,7 +256,7 @@ describe('GET /v1/merchants', () => {
   });
 
   it.each([
-    ['limit=0'], ['limit=101'], ['limit=abc'], ['status=closed'], ['search='], [`search=${'s'.repeat(257)}`], ['cursor=garbage!'], [`cursor=${Buffer.from('{"t":"x","i":1}').toString('base64url')}`],
+    ['limit=0'], ['limit=101'], ['search=a%00b'], ['limit=abc'], ['status=closed'], ['search='], [`search=${'s'.repeat(257)}`], ['cursor=garbage!'], [`cursor=${Buffer.from('{"t":"x","i":1}').toString('base64url')}`],
   ])('refuses %s with 400 params_validation', async (qs) => {
     const r = await lister('GET', `/v1/merchants?${qs}`);
     expect(r.status).toBe(400);

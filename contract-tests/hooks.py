@@ -18,9 +18,12 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
 And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
 earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
 merchant name into `Sdk-Name` (maxLength 128), and still label the case valid; the service then rightly
-answers 400 and ST202 blames it. The hook asks Schemathesis to revalidate every component filled from such a draw, so
+answers 400 and ST202 blames it. Seen in the stateful phase only; there the hook asks Schemathesis to revalidate every component, so
 a case is labelled by what is really sent. Nothing is filtered: a case that is invalid becomes negative
-and must then be rejected (ST201).
+and must then be rejected (ST201). The same pool puts merchant names such as "Ą" into `Sdk-Name`; HTTP
+header values are Latin-1 bytes, so Python cannot even send that request and the whole stateful phase
+aborts ("'latin-1' codec can't encode"). Such a value never reaches the service; the hook drops that
+optional header from the step instead (required headers are left alone and would surface as errors).
 """
 
 import os
@@ -30,6 +33,14 @@ import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 
 VERSION_SYNONYMS = ("WCP-Version", "Api-Version")
+
+
+def _latin1(value):
+    try:
+        value.encode("latin-1")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def _positive(case, location):
@@ -47,11 +58,14 @@ def _find(container, name):
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     meta = case.meta
-    if meta is not None:
-        for draw in tuple(meta.pool_draws) + tuple(getattr(meta, "semantic_draws", ()) or ()):
-            location = getattr(draw, "location", None)
-            if location in ParameterLocation._value2member_map_:
-                meta.mark_dirty(ParameterLocation(location))
+    if meta is not None and meta.phase.name.value == "stateful":
+        if case.headers:
+            required = {p.name.lower() for p in case.operation.headers if p.is_required}
+            for name, value in list(case.headers.items()):
+                if isinstance(value, str) and name.lower() not in required and not _latin1(value):
+                    del case.headers[name]
+        for location in list(meta.components):
+            meta.mark_dirty(location)
     headers = case.headers
     if headers and _positive(case, ParameterLocation.HEADER):
         version = os.environ["CONTRACT_VERSION"]

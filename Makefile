@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install start build generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll
+.PHONY: install start build generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -44,3 +44,33 @@ bench: build
 
 bench-longpoll: build
 	node bench/longpoll.mjs
+
+# --- Contract gate (README "Contract gate"): the service must never drift from spec/. ---
+# Pinned tools, installed into git-ignored folders: Schemathesis (PyPI) in .venv/contract, oasdiff (Go) in .tools.
+VENV := .venv/contract
+SCHEMATHESIS_STAMP := $(VENV)/.install-stamp
+OASDIFF_VERSION := v1.33.0
+OASDIFF := .tools/oasdiff-$(OASDIFF_VERSION)
+
+$(SCHEMATHESIS_STAMP): contract-tests/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r contract-tests/requirements.txt
+	@touch $@
+
+# oasdiff v1.34+ needs a module (pb33f/go-yaml v0.1.1) the Go proxy does not serve; v1.33.0 builds.
+$(OASDIFF):
+	mkdir -p .tools
+	GOBIN=$(CURDIR)/.tools/bin GOFLAGS=-mod=mod go install github.com/oasdiff/oasdiff@$(OASDIFF_VERSION)
+	mv .tools/bin/oasdiff $@
+
+contract-tools: install $(SCHEMATHESIS_STAMP) $(OASDIFF)
+
+# The preview must be a compatible superset of the stable version: no breaking change (ERR) allowed.
+contract-diff: $(OASDIFF)
+	@echo "== oasdiff changelog 2026-02-18 -> 2026-02-19.preview"
+	$(OASDIFF) changelog generated/2026-02-18/openapi.json generated/2026-02-19.preview/openapi.json
+	@echo "== oasdiff breaking (fails on ERR)"
+	$(OASDIFF) breaking generated/2026-02-18/openapi.json generated/2026-02-19.preview/openapi.json --fail-on ERR
+
+contract: contract-tools check-generated lint-spec build contract-diff
+	node contract-tests/run.mjs

@@ -517,14 +517,14 @@ export interface components {
         };
         /**
          * MerchantName
-         * @description Merchant display name.
+         * @description Merchant display name: 1 to 256 characters, no control characters (U+0000 to U+001F, U+007F; a name is one line of text, and PostgreSQL text cannot hold U+0000).
          * @example Blue Bottle Coffee
          */
         MerchantName: string;
         /**
          * MerchantEmailInput
          * Format: email
-         * @description Contact e-mail: no leading dot, no consecutive dots, a local part of letters, digits and `_ ' + - .` ending in a letter, digit, `_`, `+` or `-`, then `@` and a domain whose last label has at least 2 letters.
+         * @description Contact e-mail: a local part of at most 64 characters (letters, digits and `_ ' + - .`, no leading dot, no consecutive dots, ending in a letter, digit, `_`, `+` or `-`), then `@` and a domain of labels of at most 63 letters, digits and inner hyphens, whose last label has at least 2 letters. A label may have `--` in its third and fourth characters only as an IDNA A-label (`xn--` followed by valid Punycode), as RFC 5890 reserves such labels.
          * @example billing@bluebottle.example
          */
         MerchantEmailInput: string;
@@ -1483,7 +1483,7 @@ export interface components {
         /** @description Only merchants with this status (exact match). */
         MerchantStatusFilter: components["schemas"]["MerchantStatus"];
         /**
-         * @description Case-insensitive text search over merchant name or id.
+         * @description Case-insensitive text search over merchant name or id; no control characters.
          * @example coffee
          */
         MerchantSearch: string;
@@ -1495,17 +1495,17 @@ export interface components {
          * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
          * @example 2026-02-18
          */
-        PayVersion: string;
+        PayVersion: "2026-02-18" | "2026-02-19.preview";
         /**
          * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
          * @example 2026-02-18
          */
-        WcpVersion: string;
+        WcpVersion: "2026-02-18" | "2026-02-19.preview";
         /**
          * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
          * @example 2026-02-18
          */
-        ApiVersion: string;
+        ApiVersion: "2026-02-18" | "2026-02-19.preview";
         /**
          * @description Name of the calling SDK, for diagnostics.
          * @example paygate-node
@@ -1773,7 +1773,7 @@ export interface operations {
                 /** @description Only merchants with this status (exact match). */
                 status?: components["parameters"]["MerchantStatusFilter"];
                 /**
-                 * @description Case-insensitive text search over merchant name or id.
+                 * @description Case-insensitive text search over merchant name or id; no control characters.
                  * @example coffee
                  */
                 search?: components["parameters"]["MerchantSearch"];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import OpenAPIBackend, { Document, Operation } from 'openapi-backend';
 import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { addPaygateFormats } from './formats';
 import { projectRoot } from '../paths';
 import { ApiVersion, VERSIONS } from '../domain/versions';
 
@@ -29,7 +29,7 @@ export async function createBackend(version: ApiVersion): Promise<OpenAPIBackend
     ajvOpts: { strict: false, useDefaults: true },
     customizeAjv: (_ajv, opts) => {
       const ajv = new Ajv2020({ ...opts, strict: false, allErrors: true });
-      addFormats(ajv);
+      addPaygateFormats(ajv as never);
       return ajv as unknown as typeof _ajv;
     },
   });

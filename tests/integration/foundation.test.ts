@@ -4,11 +4,14 @@ let svc: TestService;
 let key: string;
 let accountId: string;
 let api: ReturnType<typeof client>;
+// Requests that break the contract on purpose go straight to the service (see tests/support/service.ts).
+let direct: ReturnType<typeof client>;
 
 beforeAll(async () => {
   svc = await startTestService();
   ({ apiKey: key, accountId } = await newAccount('Foundation'));
   api = client(svc.url, { 'Api-Key': key });
+  direct = client(svc.directUrl, { 'Api-Key': key });
 });
 afterAll(() => svc.close());
 
@@ -20,7 +23,8 @@ const expectErrorBody = (r: { status: number; body: any; headers: Headers }, sta
 
 describe('operational endpoints', () => {
   it('GET /healthz and /readyz answer 200 without a key', async () => {
-    const anon = client(svc.url);
+    // Operational endpoints are not part of the API document: straight to the service.
+    const anon = client(svc.directUrl);
     expect((await anon('GET', '/healthz')).status).toBe(200);
     const ready = await anon('GET', '/readyz');
     expect(ready.status).toBe(200);
@@ -30,37 +34,38 @@ describe('operational endpoints', () => {
 
 describe('every response carries Request-Id and the error body', () => {
   it('unknown path -> 404 not_found', async () => {
-    const r = await api('GET', '/v1/nothing-here');
+    const r = await direct('GET', '/v1/nothing-here');
     expectErrorBody(r, 404, 'not_found');
     expect(r.headers.get('request-id')).toMatch(/^req_[0-9A-Za-z]{22}$/);
   });
   it('wrong method -> 405 with Allow', async () => {
-    const r = await api('PUT', '/v1/merchants');
+    const r = await direct('PUT', '/v1/merchants');
     expectErrorBody(r, 405, 'method_not_allowed');
     expect(r.headers.get('allow')).toBe('GET, POST');
   });
   it('request ids differ per request', async () => {
-    const a = await api('GET', '/healthz');
-    const b = await api('GET', '/healthz');
+    const a = await direct('GET', '/healthz');
+    const b = await direct('GET', '/healthz');
     expect(a.headers.get('request-id')).not.toBe(b.headers.get('request-id'));
   });
   it('malformed JSON -> 400 invalid_params, nothing stored', async () => {
     const before = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
-    const r = await api('POST', '/v1/merchants', { raw: '{"merchantName": ', headers: { 'content-type': 'application/json', 'Idempotency-Key': 'bad-json' } });
+    const r = await direct('POST', '/v1/merchants', { raw: '{"merchantName": ', headers: { 'content-type': 'application/json', 'Idempotency-Key': 'bad-json' } });
     expectErrorBody(r, 400, 'invalid_params');
     const after = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
     expect(after[0].c).toBe(before[0].c);
   });
   it('wrong content type -> 415 unsupported_media_type', async () => {
-    const r = await api('POST', '/v1/merchants', { raw: 'merchantName=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' } });
+    const r = await direct('POST', '/v1/merchants', { raw: 'merchantName=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' } });
     expectErrorBody(r, 415, 'unsupported_media_type');
   });
   it('body over the limit -> 413 payload_too_large', async () => {
-    const r = await api('POST', '/v1/merchants', { body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' }, headers: { 'Idempotency-Key': 'big' } });
+    const r = await direct('POST', '/v1/merchants', { body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' }, headers: { 'Idempotency-Key': 'big' } });
     expectErrorBody(r, 413, 'payload_too_large');
   });
   it('a 5xx never leaks internals and an unimplemented operation is 501 with the error body', async () => {
-    const r = await api('GET', '/v1/gateway/payment/pay_notyet');
+    // Direct: a proxying Prism answers an upstream 501 with a mock of its own.
+    const r = await direct('GET', '/v1/gateway/payment/pay_notyet');
     expectErrorBody(r, 501, 'not_implemented');
   });
 });
@@ -79,10 +84,10 @@ describe('versions', () => {
     }
   });
   it('unknown -> 400 unknown_api_version, malformed -> 400 invalid_api_version, conflicting -> 400', async () => {
-    expectErrorBody(await api('GET', '/v1/merchants', { headers: { 'PAY-Version': '2024-01-01' } }), 400, 'unknown_api_version');
-    expectErrorBody(await api('GET', '/v1/merchants', { headers: { 'PAY-Version': 'v1' } }), 400, 'invalid_api_version');
+    expectErrorBody(await direct('GET', '/v1/merchants', { headers: { 'PAY-Version': '2024-01-01' } }), 400, 'unknown_api_version');
+    expectErrorBody(await direct('GET', '/v1/merchants', { headers: { 'PAY-Version': 'v1' } }), 400, 'invalid_api_version');
     expectErrorBody(
-      await api('GET', '/v1/merchants', { headers: { 'PAY-Version': '2026-02-18', 'WCP-Version': '2026-02-19.preview' } }),
+      await direct('GET', '/v1/merchants', { headers: { 'PAY-Version': '2026-02-18', 'WCP-Version': '2026-02-19.preview' } }),
       400,
       'conflicting_api_versions',
     );
@@ -91,7 +96,7 @@ describe('versions', () => {
 
 describe('authentication', () => {
   it('missing key -> 401 missing_api_key; unknown key -> 401 invalid_api_key', async () => {
-    expectErrorBody(await client(svc.url)('GET', '/v1/merchants'), 401, 'missing_api_key');
+    expectErrorBody(await client(svc.directUrl)('GET', '/v1/merchants'), 401, 'missing_api_key');
     expectErrorBody(await client(svc.url, { 'Api-Key': 'pgk_nope' })('GET', '/v1/merchants'), 401, 'invalid_api_key');
     const forged = key.slice(0, -4) + (key.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     expectErrorBody(await client(svc.url, { 'Api-Key': forged })('GET', '/v1/merchants'), 401, 'invalid_api_key');
@@ -115,7 +120,7 @@ describe('authentication', () => {
     expectErrorBody(await client(svc.url, { 'Api-Key': wallet.apiKey })('GET', '/v1/merchants'), 403, 'forbidden');
   });
   it('payment endpoints require Merchant-Id (401 missing_merchant_id)', async () => {
-    const r = await api('POST', '/v1/payments', { body: { referenceId: 'o1', amount: { unit: 'iso4217/USD', value: '1000' } } });
+    const r = await direct('POST', '/v1/payments', { body: { referenceId: 'o1', amount: { unit: 'iso4217/USD', value: '1000' } } });
     expectErrorBody(r, 401, 'missing_merchant_id');
   });
 });

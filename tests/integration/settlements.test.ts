@@ -3,11 +3,15 @@ import { EURC_BASE, USDC_BASE, USDC_ETH, WALLET, WALLET2, uniqueKey } from '../s
 
 let svc: TestService;
 let api: ReturnType<typeof client>;
+/** Straight to the service, for requests that break the contract on purpose (the gate's Prism would answer them). */
+let direct: ReturnType<typeof client>;
 let other: ReturnType<typeof client>;
 
 beforeAll(async () => {
   svc = await startTestService();
-  api = client(svc.url, { 'Api-Key': (await newAccount('Settler')).apiKey });
+  const key = (await newAccount('Settler')).apiKey;
+  api = client(svc.url, { 'Api-Key': key });
+  direct = client(svc.directUrl, { 'Api-Key': key });
   other = client(svc.url, { 'Api-Key': (await newAccount('Outsider')).apiKey });
 });
 afterAll(() => svc.close());
@@ -64,7 +68,7 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
     ['51 entries', Array.from({ length: 51 }, () => ({ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` })), '/settlements'],
   ])('refuses %s with 400 and stores nothing', async (_w, entries, field) => {
     const mid = await newMerchant();
-    const r = await post(mid, entries);
+    const r = await post(mid, entries, uniqueKey(), direct);
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('params_validation');
     expect(r.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
@@ -85,7 +89,7 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
 
   it('requires an Idempotency-Key and replays on retry', async () => {
     const mid = await newMerchant();
-    const noKey = await api('POST', `/v1/merchants/${mid}/settlements/crypto`, { body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] } });
+    const noKey = await direct('POST', `/v1/merchants/${mid}/settlements/crypto`, { body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] } });
     expect(noKey.body.code).toBe('missing_idempotency_key');
     const key = uniqueKey();
     const a = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], key);

@@ -11,18 +11,38 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 
 export interface TestService {
+  /** Where requests that follow the contract go (through the Prism proxy in the contract gate). */
   url: string;
+  /**
+   * Where requests that deliberately break the contract go (bad input, missing headers, wrong methods):
+   * always the service itself, because a validating proxy would answer them in its place.
+   */
+  directUrl: string;
   db: Knex;
   close(): Promise<void>;
 }
 
-/** The real service (Koa + openapi-backend + PostgreSQL) on a free port, with response validation on. */
+/** True when the tests run against a service started elsewhere (TEST_BASE_URL, the contract gate). */
+export const externalService = Boolean(process.env.TEST_BASE_URL);
+
+/**
+ * The real service (Koa + openapi-backend + PostgreSQL) on a free port, with response validation on.
+ * With TEST_BASE_URL set (the contract gate), no server is started: tests talk to that URL (Prism in front
+ * of the gate's service), TEST_DIRECT_URL (default: the same) for contract-breaking requests, and read the
+ * gate's database through DATABASE_URL. Tests that need their own service environment must skip then.
+ */
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  if (externalService) {
+    if (Object.keys(env).length) throw new Error('startTestService(env) cannot apply env to an external service (TEST_BASE_URL); skip the test there');
+    const db = createDb(process.env.DATABASE_URL!, 20);
+    return { url: process.env.TEST_BASE_URL!, directUrl: process.env.TEST_DIRECT_URL ?? process.env.TEST_BASE_URL!, db, close: () => db.destroy() };
+  }
   const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, root);
   const db = createDb(config.databaseUrl!, 20);
   const server: RunningServer = await startServer(config, db, config.databaseUrl!, createLogger(config.logLevel));
   return {
     url: server.url,
+    directUrl: server.url,
     db,
     close: async () => {
       await server.close();

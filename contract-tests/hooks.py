@@ -1,0 +1,82 @@
+"""Schemathesis hooks of the contract gate.
+
+They only encode cross-request and cross-parameter rules that JSON Schema cannot state, and only for
+cases Schemathesis generated as *valid* (positive) in that location; negative cases are sent untouched.
+Schemathesis revalidates a case after `before_call` edits it, so the checks judge what is really sent.
+
+1. Version synonyms must agree. `PAY-Version`, `WCP-Version` and `Api-Version` are synonyms; each one
+   alone may be any known version, but several that differ are refused (400
+   `conflicting_api_versions`). The gate pins `PAY-Version` with `-H`, so a valid case that also carries
+   a synonym gets the same value.
+2. An `Idempotency-Key` names one request. Reusing a key with a different request is refused (422
+   `idempotency_conflict`), by design. Generators repeat values (examples, boundary values), so each
+   valid case gets a fresh key; replay and conflict behaviour are covered by the integration tests.
+3. Cursors are issued by the service. The schema can state their shape, not their provenance (a
+   well-formed string the service never issued is refused with 400 `params_validation`, by design), so
+   a valid case that carries a `cursor` gets a real one, issued during seeding (CONTRACT_CURSOR).
+
+And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
+earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
+merchant name into `Sdk-Name` (maxLength 128), and still label the case valid; the service then rightly
+answers 400 and ST202 blames it. Seen in the stateful phase only; there the hook asks Schemathesis to revalidate every component, so
+a case is labelled by what is really sent. Nothing is filtered: a case that is invalid becomes negative
+and must then be rejected (ST201). The same pool puts merchant names such as "Ą" into `Sdk-Name`; HTTP
+header values are Latin-1 bytes, so Python cannot even send that request and the whole stateful phase
+aborts ("'latin-1' codec can't encode"). Such a value never reaches the service; the hook drops that
+optional header from the step instead (required headers are left alone and would surface as errors).
+"""
+
+import os
+import uuid
+
+import schemathesis
+from schemathesis.core.parameters import ParameterLocation
+
+VERSION_SYNONYMS = ("WCP-Version", "Api-Version")
+
+
+def _latin1(value):
+    try:
+        value.encode("latin-1")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _positive(case, location):
+    meta = case.meta
+    return meta is None or not meta.is_negative_at(location)
+
+
+def _find(container, name):
+    for key in container:
+        if key.lower() == name.lower():
+            return key
+    return None
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    meta = case.meta
+    if meta is not None and meta.phase.name.value == "stateful":
+        if case.headers:
+            required = {p.name.lower() for p in case.operation.headers if p.is_required}
+            for name, value in list(case.headers.items()):
+                if isinstance(value, str) and name.lower() not in required and not _latin1(value):
+                    del case.headers[name]
+        for location in list(meta.components):
+            meta.mark_dirty(location)
+    headers = case.headers
+    if headers and _positive(case, ParameterLocation.HEADER):
+        version = os.environ["CONTRACT_VERSION"]
+        for name in VERSION_SYNONYMS:
+            key = _find(headers, name)
+            if key is not None:
+                headers[key] = version
+        key = _find(headers, "Idempotency-Key")
+        if key is not None:
+            headers[key] = f"st-{uuid.uuid4().hex}"
+    query = case.query
+    cursor = os.environ.get("CONTRACT_CURSOR")
+    if query and cursor and "cursor" in query and _positive(case, ParameterLocation.QUERY):
+        query["cursor"] = cursor

@@ -1,0 +1,64 @@
+// Seeds what the fuzzers need, through the admin command and the API, as a partner would:
+// an account with a partner key and a wallet key, a merchant, a crypto settlement and a payment.
+// A step may answer 501 only when its operation is on not-implemented.txt: then it is skipped and the
+// seed goes on; once the endpoint lands (and leaves the list) the same step must succeed.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { notImplemented } from './notImplemented.mjs';
+import { root } from './stack.mjs';
+
+const run = promisify(execFile);
+
+async function admin(env, ...args) {
+  const { stdout } = await run(process.execPath, [path.join(root, 'dist/src/cli/admin.js'), ...args], { env, cwd: root });
+  return JSON.parse(stdout);
+}
+
+export async function seed({ url, env, version = '2026-02-18' }) {
+  const pending = notImplemented();
+  const partner = await admin(env, 'accounts', 'create', '--name', 'Contract gate partner');
+  const wallet = await admin(env, 'keys', 'create', '--account', partner.accountId, '--type', 'wallet');
+  const other = await admin(env, 'accounts', 'create', '--name', 'Contract gate other partner');
+  const out = { accountId: partner.accountId, partnerKey: partner.apiKey, walletKey: wallet.apiKey, otherPartnerKey: other.apiKey, skipped: [] };
+
+  const call = async (operationId, method, p, { body, headers = {} } = {}) => {
+    const r = await fetch(url + p, {
+      method,
+      headers: { 'Api-Key': partner.apiKey, 'PAY-Version': version, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (r.status === 501 && pending.has(operationId)) {
+      out.skipped.push(operationId);
+      return null;
+    }
+    if (r.status >= 300) throw new Error(`seed: ${operationId} ${method} ${p} answered ${r.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text);
+  };
+
+  const m = await call('createMerchant', 'POST', '/v1/merchants', {
+    body: { merchantName: 'Contract Gate Coffee', merchantEmail: 'owner@contract-gate.example.com', iconUrl: 'https://cdn.example.com/logo.png' },
+    headers: { 'Idempotency-Key': 'contract-seed-merchant' },
+  });
+  out.merchantId = m.merchant.id;
+  // A second merchant, so that a one-item page of the list has a next page: its cursor is a real one.
+  await call('createMerchant', 'POST', '/v1/merchants', {
+    body: { merchantName: 'Contract Gate Tea', merchantEmail: 'owner@tea.contract-gate.example.com' },
+    headers: { 'Idempotency-Key': 'contract-seed-merchant-2' },
+  });
+  out.cursor = (await call('listMerchants', 'GET', '/v1/merchants?limit=1')).nextCursor;
+
+  const s = await call('createCryptoSettlements', 'POST', `/v1/merchants/${out.merchantId}/settlements/crypto`, {
+    body: { settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: 'eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F' }] },
+    headers: { 'Idempotency-Key': 'contract-seed-settlement' },
+  });
+  if (s) out.settlementId = s.settlements[0].id;
+
+  const p = await call('createPayment', 'POST', '/v1/payments', {
+    body: { referenceId: 'contract-seed-1', amount: { unit: 'iso4217/USD', value: '1000' } },
+    headers: { 'Merchant-Id': out.merchantId, 'Idempotency-Key': 'contract-seed-payment' },
+  });
+  if (p) out.paymentId = p.paymentId;
+  return out;
+}

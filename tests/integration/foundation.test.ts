@@ -59,9 +59,9 @@ describe('every response carries Request-Id and the error body', () => {
     const r = await api('POST', '/v1/merchants', { body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' }, headers: { 'Idempotency-Key': 'big' } });
     expectErrorBody(r, 413, 'payload_too_large');
   });
-  it('a 5xx never leaks internals and an unimplemented operation is 501 with the error body', async () => {
+  it('an unknown payment on the gateway is 404 payment_not_found with the error body', async () => {
     const r = await api('GET', '/v1/gateway/payment/pay_notyet');
-    expectErrorBody(r, 501, 'not_implemented');
+    expectErrorBody(r, 404, 'payment_not_found');
   });
 });
 

@@ -34,7 +34,8 @@ export const COLLECT_SCHEMA = {
   anyOf: [{ required: ['pobCountry', 'pobAddress'] }, { required: ['porCountry', 'porAddress'] }],
 };
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+// strictRequired would reject the anyOf branches, whose required properties are defined one level up.
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
 addFormats(ajv);
 const validate = ajv.compile(COLLECT_SCHEMA);
 

@@ -4,7 +4,8 @@ import { expireDue } from '../db/paymentsRepo';
 
 /**
  * Expires open payments past their expiry even when nobody looks (so events go out on time). Every
- * process runs one; they cannot double-expire because each expiry is a conditional UPDATE.
+ * process runs one; they cannot double-expire because each expiry is a conditional UPDATE. Each tick may
+ * also run `alsoEachTick` (the chain jobs re-enqueue payments stranded in processing).
  */
 export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number, alsoEachTick?: () => Promise<unknown>) {
   let running = false;

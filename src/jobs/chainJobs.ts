@@ -31,8 +31,11 @@ export async function startChainJobs(db: Knex, dbUrl: string, chain: ChainPort, 
   await boss.createQueue(SUBMIT, { name: SUBMIT, retryLimit: 5, retryDelay: 1 });
   await boss.createQueue(CONFIRM, { name: CONFIRM, retryLimit: 5, retryDelay: 1 });
 
+  let submitWorker: string | undefined;
   const enqueueSubmit = async (paymentId: string) => {
     await boss.send(SUBMIT, { paymentId }, { singletonKey: paymentId });
+    // Wake this process's worker now rather than at its next poll (other processes still poll).
+    if (submitWorker) boss.notifyWorker(submitWorker);
   };
 
   // A batch fails or succeeds as a whole in pg-boss, so each job's outcome is handled on its own: a job
@@ -40,7 +43,8 @@ export async function startChainJobs(db: Knex, dbUrl: string, chain: ChainPort, 
   const later = (queue: string, data: Job, ms: number) =>
     (data.attempt ?? 0) < 600 ? boss.send(queue, { ...data, attempt: (data.attempt ?? 0) + 1 }, { startAfter: new Date(Date.now() + ms) }) : undefined;
 
-  await boss.work<Job>(SUBMIT, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
+  // A worker fetches one batch per poll (0.5 s at most apart): the batch size bounds the throughput.
+  submitWorker = await boss.work<Job>(SUBMIT, { pollingIntervalSeconds: 0.5, batchSize: 100 }, async (jobs) => {
     await Promise.all(jobs.map(async ({ data }) => {
       try {
         const txHash = await submitPayment(db, chain, data.paymentId);
@@ -54,7 +58,7 @@ export async function startChainJobs(db: Knex, dbUrl: string, chain: ChainPort, 
     }));
   });
 
-  await boss.work<Job>(CONFIRM, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
+  await boss.work<Job>(CONFIRM, { pollingIntervalSeconds: 0.5, batchSize: 100 }, async (jobs) => {
     await Promise.all(jobs.map(async ({ data }) => {
       let outcome: 'pending' | 'done' = 'pending';
       try {

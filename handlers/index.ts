@@ -1,5 +1,4 @@
 import type { HandlerMap } from '../src/http/handlerTypes';
-import { notImplemented } from './notImplemented';
 import { createMerchant } from './merchants/createMerchant';
 import { deleteMerchant } from './merchants/deleteMerchant';
 import { getMerchant } from './merchants/getMerchant';
@@ -17,6 +16,13 @@ import { createCryptoSettlements } from './settlements/createCryptoSettlements';
 import { deleteCryptoSettlement } from './settlements/deleteCryptoSettlement';
 import { listSettlements } from './settlements/listSettlements';
 import { updateCryptoSettlement } from './settlements/updateCryptoSettlement';
+import { getGatewayPayment } from './gateway/getGatewayPayment';
+import { getPaymentOptions } from './gateway/getPaymentOptions';
+import { fetchPaymentActions } from './gateway/fetchPaymentActions';
+import { confirmPayment } from './gateway/confirmPayment';
+import { cancelGatewayPayment } from './gateway/cancelGatewayPayment';
+import { declineGatewayPayment } from './gateway/declineGatewayPayment';
+import { getGatewayPaymentStatus } from './gateway/getGatewayPaymentStatus';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -40,11 +46,12 @@ export const handlers: HandlerMap = {
   createRefund,
   listMerchantPayments,
   listMerchantPaymentsDeprecated,
-  // Gateway (issue 5)
-  getGatewayPayment: notImplemented,
-  getPaymentOptions: notImplemented,
-  fetchPaymentActions: notImplemented,
-  confirmPayment: notImplemented,
-  cancelGatewayPayment: notImplemented,
-  getGatewayPaymentStatus: notImplemented,
+  // Gateway (wallet side)
+  getGatewayPayment,
+  getPaymentOptions,
+  fetchPaymentActions,
+  confirmPayment,
+  cancelGatewayPayment,
+  declineGatewayPayment,
+  getGatewayPaymentStatus,
 };

@@ -15,6 +15,28 @@ export interface Config {
   bodyLimitBytes: number;
   defaultPaymentTtlSeconds: number;
   sweepIntervalMs: number;
+  /** Lifetime of a gateway option (quote); never beyond the payment's own expiry. */
+  quoteTtlSeconds: number;
+  /** Simulated chain: how long a submitted transaction takes to confirm. */
+  chainConfirmationDelayMs: number;
+  /** AES-256-GCM key sealing collected buyer data. */
+  dataEncryptionKey: Buffer;
+  /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
+  collectDataThresholdMinor: bigint;
+}
+
+// A fixed, public key: only for development and tests, refused in production.
+const DEV_DATA_KEY = Buffer.alloc(32, 7);
+
+function dataKey(env: NodeJS.ProcessEnv, nodeEnv: string): Buffer {
+  const raw = env.DATA_ENCRYPTION_KEY;
+  if (!raw) {
+    if (nodeEnv === 'production') throw new ConfigError('DATA_ENCRYPTION_KEY is required in production (32 bytes, hex or base64)');
+    return DEV_DATA_KEY;
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError('DATA_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
+  return key;
 }
 
 export class ConfigError extends Error {}
@@ -59,5 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     defaultPaymentTtlSeconds: int(env, 'PAYMENT_TTL_SECONDS', 300, 10, 30 * 24 * 3600),
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
+    quoteTtlSeconds: int(env, 'QUOTE_TTL_SECONDS', 120, 5, 3600),
+    chainConfirmationDelayMs: int(env, 'CHAIN_CONFIRMATION_DELAY_MS', 1000, 0, 600_000),
+    dataEncryptionKey: dataKey(env, nodeEnv),
+    collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
   };
 }

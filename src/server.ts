@@ -8,6 +8,8 @@ import { createBackends } from './http/backends';
 import { ChangeHub } from './db/changeHub';
 import { startExpirySweeper } from './usecases/expirySweeper';
 import { handlers } from '../handlers';
+import { SimulatedChain } from './chain/simulated';
+import { startChainJobs } from './jobs/chainJobs';
 
 export interface RunningServer {
   url: string;
@@ -24,8 +26,9 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const backends = await createBackends();
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();
-  const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs);
-  const app = createApp({ config, db, log, backends, handlers, hub });
+  const chainJobs = await startChainJobs(db, dbUrl, new SimulatedChain(db, config.chainConfirmationDelayMs), log, config.chainConfirmationDelayMs);
+  const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, () => chainJobs.rescue());
+  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs });
   const server = http.createServer(app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
   let inflight = 0;
@@ -54,6 +57,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
       if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
       server.closeIdleConnections();
       await closed;
+      await chainJobs.stop();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest } from '../db/migrate';
-import { createAccount, createKey, revokeKey } from '../db/accountsRepo';
+import { createAccount, createApp, createKey, revokeKey, setCollectThreshold } from '../db/accountsRepo';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';
 import { CURRENCIES } from '../domain/money';
@@ -13,6 +13,8 @@ import { projectRoot } from '../paths';
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
 //   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
+//   admin apps create --account <id> --name NAME            -> {"appId","clientId"} (gateway App-Id + Client-Id)
+//   admin accounts set-threshold --account <id> --minor N   -> {"accountId","collectDataThresholdMinor"}
 //   admin assets list                                       -> [{id, symbol, ...}]
 //   admin assets add --asset <caip19> --symbol S --name N --decimals 6 --network-name Base --peg USD
 //         [--icon-url U] [--network-icon-url U] [--eip712-name N --eip712-version V]   -> the asset
@@ -23,7 +25,7 @@ const OPTIONS = {
   name: { type: 'string' }, account: { type: 'string' }, type: { type: 'string' }, key: { type: 'string' },
   asset: { type: 'string' }, symbol: { type: 'string' }, decimals: { type: 'string' }, 'network-name': { type: 'string' },
   peg: { type: 'string' }, 'icon-url': { type: 'string' }, 'network-icon-url': { type: 'string' },
-  'eip712-name': { type: 'string' }, 'eip712-version': { type: 'string' },
+  'eip712-name': { type: 'string' }, 'eip712-version': { type: 'string' }, minor: { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string>>;
@@ -55,6 +57,20 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex) => Promise<unknown>> = 
   'keys revoke': (v) => {
     const key = need(v, 'key');
     return async (db) => ((await revokeKey(db, key)) ? { keyId: key, revoked: true } : Promise.reject(new Error(`no key ${key}`)));
+  },
+  'apps create': (v) => {
+    const account = need(v, 'account');
+    const name = need(v, 'name');
+    if (name.length > 256) throw new UsageError('--name is at most 256 characters');
+    return async (db) => (await createApp(db, account, name)) ?? Promise.reject(new Error(`no account ${account}`));
+  },
+  'accounts set-threshold': (v) => {
+    const account = need(v, 'account');
+    const minor = need(v, 'minor');
+    if (!/^[1-9][0-9]{0,29}$/.test(minor)) throw new UsageError('--minor must be a positive integer (minor units)');
+    return async (db) => ((await setCollectThreshold(db, account, BigInt(minor)))
+      ? { accountId: account, collectDataThresholdMinor: minor }
+      : Promise.reject(new Error(`no account ${account}`)));
   },
   'assets list': () => (db) => listAssets(db),
   'assets add': (v) => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { issueKey, KeyType } from '../domain/apiKeys';
+import { issueClientId, issueKey, KeyType } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
 import { STABLE_VERSION } from '../domain/versions';
 
@@ -45,4 +45,33 @@ export async function findKey(db: Knex, keyId: string): Promise<KeyRow | undefin
     .join('accounts as a', 'a.id', 'k.account_id')
     .where('k.id', keyId)
     .first('k.id', 'k.account_id', 'k.type', 'k.secret_hash', 'k.revoked_at', 'a.default_version');
+}
+
+/** Null when the account does not exist. */
+export async function createApp(db: Knex, accountId: string, name: string) {
+  const account = await db('accounts').where({ id: accountId }).first('id');
+  if (!account) return null;
+  const appId = newId('app');
+  const { clientId, clientHash } = issueClientId();
+  await db('apps').insert({ id: appId, account_id: accountId, name, client_hash: clientHash });
+  return { appId, clientId };
+}
+
+export async function findApp(db: Knex, appId: string) {
+  return db('apps as p')
+    .join('accounts as a', 'a.id', 'p.account_id')
+    .where('p.id', appId)
+    .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version') as Promise<
+      { id: string; account_id: string; client_hash: Buffer; revoked_at: Date | null; default_version: string } | undefined
+    >;
+}
+
+/** False when the account does not exist. */
+export async function setCollectThreshold(db: Knex, accountId: string, minor: bigint): Promise<boolean> {
+  return (await db('accounts').where({ id: accountId }).update({ collect_data_threshold_minor: minor.toString() })) > 0;
+}
+
+export async function collectThreshold(db: Knex, accountId: string): Promise<bigint | null> {
+  const r = await db('accounts').where({ id: accountId }).first('collect_data_threshold_minor');
+  return r?.collect_data_threshold_minor ? BigInt(r.collect_data_threshold_minor) : null;
 }

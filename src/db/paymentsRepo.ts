@@ -35,6 +35,7 @@ export const fromRow = (r: Row): Payment => ({
   txHash: r.tx_hash,
   settlementTxHash: r.settlement_tx_hash,
   settledAt: r.settled_at,
+  optionId: r.option_id ?? null,
 });
 
 export interface PaymentWithAsset {

@@ -31,3 +31,14 @@ export function secretMatches(secret: string, storedHash: Buffer): boolean {
   const h = hashSecret(secret);
   return h.length === storedHash.length && timingSafeEqual(h, storedHash);
 }
+
+/** An app's client id (`pgc_<secret>`): shown once, stored as its SHA-256 like an API key's secret. */
+export function issueClientId(): { clientId: string; clientHash: Buffer } {
+  const secret = randomBase62(43);
+  return { clientId: `pgc_${secret}`, clientHash: hashSecret(secret) };
+}
+
+export function clientIdMatches(presented: string, storedHash: Buffer): boolean {
+  const m = /^pgc_([0-9A-Za-z]{43})$/.exec(presented);
+  return m ? secretMatches(m[1], storedHash) : false;
+}

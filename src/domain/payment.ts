@@ -47,6 +47,8 @@ export interface Payment {
   txHash: string | null;
   settlementTxHash: string | null;
   settledAt: Date | null;
+  /** The gateway option the buyer confirmed. */
+  optionId: string | null;
 }
 
 /** The status a reader must see: a payment past its expiry is expired even before the sweeper ran. */

@@ -7,7 +7,8 @@ import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { ApiVersion, STABLE_VERSION, versionFromHeaders } from '../domain/versions';
 import * as idem from '../db/idempotencyRepo';
-import { authenticate } from './auth';
+import { authenticate, authenticateGateway } from './auth';
+import type { ChainWork } from '../domain/chain';
 import { Backends, Operation } from './backends';
 import { readJsonBody } from './body';
 import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
@@ -24,6 +25,7 @@ export interface AppDeps {
   backends: Backends;
   handlers: HandlerMap;
   hub: ChangeHub;
+  chainWork: ChainWork;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -41,7 +43,7 @@ interface State {
  * validation (development and tests). Errors anywhere render the one error body.
  */
 export function createApp(deps: AppDeps): Koa {
-  const { config, db, log, backends, handlers, hub } = deps;
+  const { config, db, log, backends, handlers, hub, chainWork } = deps;
   const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
   const app = new Koa<State>();
   app.proxy = true;
@@ -91,7 +93,10 @@ export function createApp(deps: AppDeps): Koa {
     let op = route(headerVersion ?? STABLE_VERSION);
     if (!op) throw notRoutable(routers[headerVersion ?? STABLE_VERSION], ctx.method, ctx.path);
 
-    const caller = await authenticate(db, ctx.get('api-key') || undefined);
+    const gateway = isGatewayOperation(op);
+    const caller = gateway
+      ? await authenticateGateway(db, { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined })
+      : await authenticate(db, ctx.get('api-key') || undefined);
     const version = headerVersion ?? (caller.defaultVersion as ApiVersion);
     ctx.state.version = version;
     if (version !== (headerVersion ?? STABLE_VERSION)) {
@@ -100,7 +105,7 @@ export function createApp(deps: AppDeps): Koa {
     }
     const operationId = op.operationId as OperationId;
     ctx.state.operationId = operationId;
-    if (caller.keyType === 'wallet' && !allowsWalletKeys(op)) {
+    if (caller.keyType !== 'partner' && !isGatewayOperation(op)) {
       throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
     }
     if (requiresHeader(op, 'Merchant-Id') && !ctx.get('merchant-id')) throw new AppError('missing_merchant_id');
@@ -125,7 +130,7 @@ export function createApp(deps: AppDeps): Koa {
 
     const run = async (dbh: Knex) => {
       const hctx = {
-        operationId, version, caller, db: dbh, config, hub, log: log.child({ requestId: ctx.state.requestId }),
+        operationId, version, caller, db: dbh, config, hub, chainWork, log: log.child({ requestId: ctx.state.requestId }),
         requestId: ctx.state.requestId,
         path: pathParams,
         query,
@@ -149,7 +154,8 @@ export function createApp(deps: AppDeps): Koa {
       sendJson(c, r.status, r.text, r.headers);
       return;
     }
-    const scope = `account:${caller.accountId}`;
+    // Gateway callers are third parties acting on any account's payments: their keys are theirs alone.
+    const scope = gateway ? `caller:${caller.keyId}` : `account:${caller.accountId}`;
     const fingerprint = createHash('sha256')
       .update(canonicalJson({ op: operationId, path: ctx.path, merchant: ctx.get('merchant-id'), body: body ?? null }))
       .digest('hex');
@@ -203,6 +209,6 @@ function headerNameMap(op: Operation): Record<string, string> {
 }
 
 /** Gateway operations accept App-Id/Client-Id credentials too; those are the ones open to wallet keys. */
-function allowsWalletKeys(op: Operation): boolean {
+function isGatewayOperation(op: Operation): boolean {
   return ((op.security ?? []) as Record<string, unknown>[]).some((req) => 'AppId' in req);
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { parseKey, secretMatches } from '../domain/apiKeys';
+import { clientIdMatches, parseKey, secretMatches } from '../domain/apiKeys';
 import { AppError } from '../domain/errors';
-import { findKey } from '../db/accountsRepo';
+import { findApp, findKey } from '../db/accountsRepo';
 import type { Caller } from './handlerTypes';
 
 export interface Authenticated extends Caller {
@@ -19,4 +19,18 @@ export async function authenticate(db: Knex, apiKey: string | undefined): Promis
   const row = await findKey(db, parsed.keyId);
   if (!row || row.revoked_at || !secretMatches(parsed.secret, row.secret_hash)) throw new AppError('invalid_api_key');
   return { accountId: row.account_id, keyId: row.id, keyType: row.type, defaultVersion: row.default_version };
+}
+
+/**
+ * Gateway operations: an Api-Key (wallet or partner) when one is sent, otherwise App-Id + Client-Id of a
+ * registered app. A wrong pair is 401 invalid_api_key, like a wrong key.
+ */
+export async function authenticateGateway(db: Knex, h: { apiKey?: string; appId?: string; clientId?: string }): Promise<Authenticated> {
+  if (h.apiKey || !h.appId) return authenticate(db, h.apiKey);
+  if (!h.clientId) throw new AppError('invalid_api_key', 'App-Id needs its Client-Id.');
+  const app = /^app_[0-9A-Za-z]{22}$/.test(h.appId) ? await findApp(db, h.appId) : undefined;
+  if (!app || app.revoked_at || !clientIdMatches(h.clientId.trim(), app.client_hash)) {
+    throw new AppError('invalid_api_key', 'The App-Id and Client-Id are not valid.');
+  }
+  return { accountId: app.account_id, keyId: app.id, keyType: 'app', defaultVersion: app.default_version };
 }

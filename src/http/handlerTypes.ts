@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import type { ChangeHub } from '../db/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
+import type { ChainWork } from '../domain/chain';
 import type { operations as PreviewOps } from '../../generated/2026-02-19.preview/types';
 import type { operations as StableOps } from '../../generated/2026-02-18/types';
 
@@ -28,7 +29,8 @@ type Body<K extends OperationId> = Ops[K] extends { requestBody?: infer R } ? Js
 export interface Caller {
   accountId: string;
   keyId: string;
-  keyType: 'partner' | 'wallet';
+  /** `app` = App-Id + Client-Id (keyId is then the app id); apps and wallet keys reach the gateway only. */
+  keyType: 'partner' | 'wallet' | 'app';
 }
 
 export interface HandlerContext<K extends OperationId> {
@@ -45,6 +47,8 @@ export interface HandlerContext<K extends OperationId> {
   config: Config;
   /** Wakes long-polls when a payment changes (LISTEN/NOTIFY). */
   hub: ChangeHub;
+  /** Hands confirmed payments to the chain worker. */
+  chainWork: ChainWork;
   log: Logger;
   requestId: string;
 }

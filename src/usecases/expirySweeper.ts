@@ -4,9 +4,10 @@ import { expireDue } from '../db/paymentsRepo';
 
 /**
  * Expires open payments past their expiry even when nobody looks (so events go out on time). Every
- * process runs one; they cannot double-expire because each expiry is a conditional UPDATE.
+ * process runs one; they cannot double-expire because each expiry is a conditional UPDATE. Each tick may
+ * also run `alsoEachTick` (the chain jobs re-enqueue payments stranded in processing).
  */
-export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number) {
+export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number, alsoEachTick?: () => Promise<unknown>) {
   let running = false;
   const tick = async () => {
     if (running) return;
@@ -15,6 +16,7 @@ export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number) {
       let n;
       do n = await expireDue(db);
       while (n >= 200);
+      await alsoEachTick?.();
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'expiry sweep failed; will retry');
     } finally {

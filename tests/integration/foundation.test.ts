@@ -63,10 +63,9 @@ describe('every response carries Request-Id and the error body', () => {
     const r = await direct('POST', '/v1/merchants', { body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' }, headers: { 'Idempotency-Key': 'big' } });
     expectErrorBody(r, 413, 'payload_too_large');
   });
-  it('a 5xx never leaks internals and an unimplemented operation is 501 with the error body', async () => {
-    // Direct: a proxying Prism answers an upstream 501 with a mock of its own.
-    const r = await direct('GET', '/v1/gateway/payment/pay_notyet');
-    expectErrorBody(r, 501, 'not_implemented');
+  it('an unknown payment on the gateway is 404 payment_not_found with the error body', async () => {
+    const r = await api('GET', '/v1/gateway/payment/pay_notyet');
+    expectErrorBody(r, 404, 'payment_not_found');
   });
 });
 

@@ -1,0 +1,8 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { declineByBuyer } from '../../src/usecases/gatewayPayments';
+import { statusView } from '../payments/present';
+
+export const declineGatewayPayment: Handler<'declineGatewayPayment'> = async ({ db, config, path }) => {
+  const { payment, asset } = await declineByBuyer(db, config.publicBaseUrl, path.id);
+  return { status: 200, body: statusView(payment, asset) };
+};

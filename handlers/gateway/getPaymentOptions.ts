@@ -1,0 +1,17 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { offerOptions } from '../../src/usecases/gatewayOptions';
+import { collectDataView, gatewayPaymentView, optionView } from './present';
+
+// `refresh` is accepted and needs no special handling: every call quotes afresh (new ids, nonces, expiry).
+export const getPaymentOptions: Handler<'getPaymentOptions'> = async ({ db, config, path, query, body }) => {
+  const r = await offerOptions(db, config, path.id, body.accounts);
+  const collectData = r.collectData && collectDataView(r.collectData);
+  return {
+    status: 200,
+    body: {
+      options: r.options.map((o) => optionView(o, r.etaS, collectData)),
+      ...(collectData ? { collectData } : {}),
+      ...(query.includePaymentInfo ? { info: gatewayPaymentView(r.payment, r.merchant) } : {}),
+    },
+  };
+};

@@ -1,0 +1,55 @@
+import type { Payment } from '../../src/domain/payment';
+import { effectiveStatus } from '../../src/domain/payment';
+import type { OfferedOption } from '../../src/usecases/gatewayOptions';
+import type { CallerInfo } from '../../src/usecases/gatewayConfirm';
+import type { Caller } from '../../src/http/handlerTypes';
+import type { components } from '../../generated/2026-02-19.preview/types';
+import type { collectDataFor } from '../../src/domain/collectData';
+import { fiatAmount, tokenAmount } from '../payments/present';
+
+type CollectData = components['schemas']['CollectData'];
+
+/** The generated type reads an open `schema` object as `Record<string, never>`; ours is a JSON Schema. */
+export const collectDataView = (c: ReturnType<typeof collectDataFor>) => c as unknown as CollectData;
+
+// Wire shapes of the gateway operations.
+
+export function gatewayPaymentView(p: Payment, merchant: { name: string; iconUrl: string | null }) {
+  return {
+    status: effectiveStatus(p),
+    amount: fiatAmount(p),
+    expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
+    merchant: { name: merchant.name, iconUrl: merchant.iconUrl },
+  };
+}
+
+export function walletRpcAction(o: OfferedOption | { chainId: string; account: string; typedData: string }) {
+  return {
+    type: 'walletRpc' as const,
+    data: { chain_id: o.chainId, method: 'eth_signTypedData_v4', params: [o.account.slice(o.account.lastIndexOf(':') + 1), o.typedData] },
+  };
+}
+
+export function optionView(o: OfferedOption, etaS: number, collectData: CollectData | undefined) {
+  return {
+    id: o.id,
+    account: o.account,
+    amount: tokenAmount(o.assetInfo, o.tokenAmount),
+    actions: [walletRpcAction(o)],
+    etaS,
+    expiresAt: Math.floor(o.expiresAt.getTime() / 1000),
+    ...(collectData ? { collectData } : {}),
+  };
+}
+
+/** Who called, recorded on the payment at confirm (for support and per-wallet statistics). */
+export function callerInfo(caller: Caller, headers: Record<string, string | undefined>): CallerInfo {
+  return {
+    keyId: caller.keyId,
+    keyType: caller.keyType,
+    ...(headers['app-id'] ? { appId: headers['app-id'].slice(0, 128) } : {}),
+    ...(headers['sdk-name'] ? { sdkName: headers['sdk-name'] } : {}),
+    ...(headers['sdk-version'] ? { sdkVersion: headers['sdk-version'] } : {}),
+    ...(headers['sdk-platform'] ? { sdkPlatform: headers['sdk-platform'] } : {}),
+  };
+}

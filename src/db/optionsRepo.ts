@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
+
+// Gateway options exactly as offered (the typed-data string handed to the wallet is what confirm verifies
+// against), and the merchant settlements an option can be made from.
+
+export interface StoredOption {
+  id: string;
+  paymentId: string;
+  account: string;
+  asset: string;
+  chainId: string;
+  tokenAmount: bigint;
+  typedData: string;
+  nonce: string;
+  collectData: boolean;
+  collectedData: Buffer | null;
+  expiresAt: Date;
+}
+
+export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<void> {
+  if (!opts.length) return;
+  await db('payment_options').insert(opts.map((o) => ({
+    id: o.id, payment_id: o.paymentId, account: o.account, asset: o.asset, chain_id: o.chainId, token_amount: o.tokenAmount.toString(),
+    typed_data: o.typedData, nonce: o.nonce, collect_data: o.collectData, collected_data: o.collectedData, expires_at: o.expiresAt,
+  })));
+}
+
+export async function findOption(db: Knex, id: string): Promise<StoredOption | undefined> {
+  const r = await db('payment_options').where({ id }).first();
+  return r && {
+    id: r.id, paymentId: r.payment_id, account: r.account, asset: r.asset, chainId: r.chain_id, tokenAmount: BigInt(r.token_amount),
+    typedData: r.typed_data, nonce: r.nonce, collectData: r.collect_data, collectedData: r.collected_data, expiresAt: r.expires_at,
+  };
+}
+
+export async function storeCollected(db: Knex, id: string, sealed: Buffer): Promise<void> {
+  await db('payment_options').where({ id }).update({ collected_data: sealed });
+}
+
+/** Settlements a wallet can pay by EIP-3009: enabled asset, with an EIP-712 domain, pegged to `currency`. */
+export async function payableSettlements(db: Knex, merchantId: string, currency: string): Promise<{ asset: Asset; destination: string }[]> {
+  const rows = await db('crypto_settlements as s')
+    .join('assets as a', 'a.id', 's.asset')
+    .where({ 's.merchant_id': merchantId, 'a.peg_currency': currency, 'a.enabled': true })
+    .whereNotNull('a.eip712_name')
+    .whereNotNull('a.eip712_version')
+    .orderBy('s.created_at')
+    .select('s.destination', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
+  return rows.map((r) => ({ asset: assetFromRow(r, 'asset_'), destination: r.destination }));
+}

@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import type { ChainWork } from '../domain/chain';
+import { verifyTransferAuthorization } from '../domain/eip3009';
+import { AppError } from '../domain/errors';
+import { parseAccountId } from '../domain/caip';
+import { seal } from '../domain/sealed';
+import * as repo from '../db/paymentsRepo';
+import { StoredOption } from '../db/optionsRepo';
+import { checkQuote, openOption, validCollected } from './gatewayOptions';
+import { gatewayPayment, notOpen } from './gatewayPayments';
+
+// Confirm: everything is verified before anything moves; then one conditional UPDATE decides. Racing or
+// repeated confirms of the same option all answer the payment's state; only the winner enqueues chain work.
+
+export interface ConfirmInput {
+  optionId: string;
+  results: { type: string; data: string[] }[];
+  collectedData?: unknown;
+}
+
+export interface CallerInfo {
+  keyId: string;
+  keyType: string;
+  appId?: string;
+  sdkName?: string;
+  sdkVersion?: string;
+  sdkPlatform?: string;
+}
+
+/** The payment after this option was (or had already been) confirmed; else the refusal. */
+async function alreadyConfirmed(db: Knex, config: Config, paymentId: string, opt: StoredOption): Promise<repo.PaymentWithAsset> {
+  const now = await gatewayPayment(db, config.publicBaseUrl, paymentId);
+  if (now.payment.optionId === opt.id && now.payment.status !== 'requires_action') return now;
+  throw notOpen(now.payment);
+}
+
+function signatureOf(input: ConfirmInput): string {
+  // One walletRpc action per option today, hence exactly one result.
+  const [r, ...more] = input.results;
+  if (!r || more.length || r.type !== 'walletRpc' || r.data.length !== 1) {
+    throw new AppError('params_validation', undefined, [{ field: '/results', message: 'must hold one walletRpc result (the signature) per action, in order' }]);
+  }
+  return r.data[0];
+}
+
+export async function confirmPayment(db: Knex, config: Config, chainWork: ChainWork, rawId: string, input: ConfirmInput, caller: CallerInfo) {
+  const { pw, opt } = await openOption(db, config, rawId, input.optionId);
+  const paymentId = pw.payment.id;
+  if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);
+  checkQuote(opt);
+  const signature = signatureOf(input);
+  const signer = parseAccountId(opt.account).address;
+  if (!(await verifyTransferAuthorization(opt.typedData, signer, signature))) {
+    throw new AppError('invalid_signature', 'The signature does not recover the option\'s account for the offered typed data.');
+  }
+  let collected: Buffer | null = null;
+  if (opt.collectData) {
+    if (input.collectedData !== undefined) collected = seal(config.dataEncryptionKey, JSON.stringify(validCollected(input.collectedData, '/collectedData')));
+    else if (opt.collectedData) collected = opt.collectedData;
+    else throw new AppError('collect_data_required');
+  }
+  const done = await repo.applyTransition(db, paymentId, 'confirm', {
+    option_id: opt.id,
+    token_asset: opt.asset,
+    token_amount: opt.tokenAmount.toString(),
+    chain_id: opt.chainId,
+    buyer_account: opt.account,
+    tx_nonce: opt.nonce,
+    signature,
+    caller_info: JSON.stringify(caller),
+    collected_data: collected,
+  });
+  if (!done) return alreadyConfirmed(db, config, paymentId, opt);
+  await chainWork.enqueueSubmit(paymentId);
+  return done;
+}

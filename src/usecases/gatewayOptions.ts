@@ -1,0 +1,117 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import type { Asset } from '../domain/asset';
+import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
+import { collectDataFor, collectedIssues, DEFAULT_COLLECT_THRESHOLD_MINOR, normaliseCollected } from '../domain/collectData';
+import { buildTransferAuthorization, randomNonce, serialiseTypedData } from '../domain/eip3009';
+import { AppError, Issue } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { pegToTokenUnits } from '../domain/money';
+import { Payment } from '../domain/payment';
+import { seal } from '../domain/sealed';
+import { collectThreshold } from '../db/accountsRepo';
+import { findOption, insertOptions, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
+import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
+
+// Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
+// an EIP-3009 authorization and priced by peg. Each is stored as offered; the wallet signs its typed data.
+
+/** Time a submitted authorization stays valid after its quote expires (room for the chain submission). */
+const SUBMIT_MARGIN_S = 600;
+const ETA_S = 5;
+
+export interface OfferedOption extends StoredOption {
+  assetInfo: Asset;
+}
+
+function parseAccounts(accounts: string[]): AccountId[] {
+  const issues: Issue[] = [];
+  const parsed = accounts.map((a, i) => {
+    try {
+      return parseAccountId(a);
+    } catch (e) {
+      issues.push({ field: `/accounts/${i}`, message: (e as CaipError).message });
+      return null;
+    }
+  });
+  if (issues.length) throw new AppError('invalid_account', undefined, issues);
+  return parsed as AccountId[];
+}
+
+export async function needsCollectedData(db: Knex, config: Config, p: Payment): Promise<boolean> {
+  const threshold = (await collectThreshold(db, p.accountId)) ?? config.collectDataThresholdMinor ?? DEFAULT_COLLECT_THRESHOLD_MINOR;
+  return p.amountMinor >= threshold;
+}
+
+export async function offerOptions(db: Knex, config: Config, rawId: string, accounts: string[]) {
+  const parsed = parseAccounts(accounts);
+  const pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, rawId);
+  const p = pw.payment;
+  if (p.status !== 'requires_action') throw notOpen(p);
+  const collect = await needsCollectedData(db, config, p);
+  const settlements = await payableSettlements(db, p.merchantId, p.currency);
+  const now = Math.floor(Date.now() / 1000);
+  const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
+  const seen = new Set<string>();
+  const offered: OfferedOption[] = [];
+  for (const account of parsed) {
+    if (seen.has(account.id)) continue;
+    seen.add(account.id);
+    for (const { asset, destination } of settlements) {
+      if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
+      const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
+      const nonce = randomNonce();
+      const typedData = serialiseTypedData(buildTransferAuthorization({
+        domainName: asset.eip712Name!, domainVersion: asset.eip712Version!, chainId: Number(account.chain.reference),
+        token: parseAssetId(asset.id).assetReference, from: account.address, to: parseAccountId(destination).address,
+        value, validAfter: 0, validBefore: expiresAt + SUBMIT_MARGIN_S, nonce,
+      }));
+      offered.push({
+        id: newId('opt'), paymentId: p.id, account: account.id, asset: asset.id, chainId: asset.chainId, tokenAmount: value,
+        typedData, nonce, collectData: collect, collectedData: null, expiresAt: new Date(expiresAt * 1000), assetInfo: asset,
+      });
+    }
+  }
+  await insertOptions(db, offered.map(({ assetInfo: _a, ...o }) => o));
+  const collectData = collect ? collectDataFor(config.publicBaseUrl, p.id, parsed.map((a) => a.id)) : undefined;
+  return { ...pw, options: offered, collectData, etaS: ETA_S };
+}
+
+/** The option, checked to belong to this open payment and still quoted. */
+export async function openOption(db: Knex, config: Config, rawId: string, optionId: string) {
+  const pw = await gatewayPayment(db, config.publicBaseUrl, rawId);
+  const opt = await findOption(db, optionId);
+  if (!opt || opt.paymentId !== pw.payment.id) throw new AppError('option_not_found');
+  return { pw, opt };
+}
+
+export function checkQuote(opt: StoredOption): void {
+  if (opt.expiresAt.getTime() <= Date.now()) throw new AppError('quote_expired');
+}
+
+/** Validated flat data, or issues under `base` (400 params_validation). */
+export function validCollected(input: unknown, base: string): Record<string, unknown> {
+  const flat = normaliseCollected(input);
+  if (!flat) throw new AppError('params_validation', undefined, [{ field: base, message: 'must be {fields: [{id, value}]} or an object keyed by field id' }]);
+  const issues = collectedIssues(flat, base);
+  if (issues.length) throw new AppError('params_validation', undefined, issues);
+  return flat;
+}
+
+const hasData = (d: unknown) => d !== null && d !== undefined && !(typeof d === 'string' && d === '') &&
+  !(typeof d === 'object' && !Array.isArray(d) && Object.keys(d as object).length === 0);
+
+/**
+ * fetch: the option's actions. When the option collects buyer data, `data` may carry it (stored sealed,
+ * so confirm need not repeat it); without it, and none stored yet, 400 collect_data_required.
+ */
+export async function fetchActions(db: Knex, config: Config, rawId: string, optionId: string, data: unknown) {
+  const { pw, opt } = await openOption(db, config, rawId, optionId);
+  if (pw.payment.status !== 'requires_action') throw notOpen(pw.payment);
+  checkQuote(opt);
+  if (opt.collectData) {
+    if (hasData(data)) await storeCollected(db, opt.id, seal(config.dataEncryptionKey, JSON.stringify(validCollected(data, '/data'))));
+    else if (!opt.collectedData) throw new AppError('collect_data_required');
+  }
+  return opt;
+}

@@ -1,0 +1,81 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { buildTransferAuthorization, randomNonce, serialiseTypedData, verifyTransferAuthorization } from '../../src/domain/eip3009';
+import { collectedIssues, normaliseCollected } from '../../src/domain/collectData';
+import { resolveGatewayPaymentId } from '../../src/domain/gatewayId';
+import { seal, unseal } from '../../src/domain/sealed';
+
+const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const other = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const MERCHANT = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+const typedData = (value = 10_000_000n) => serialiseTypedData(buildTransferAuthorization({
+  domainName: 'USD Coin', domainVersion: '2', chainId: 8453, token: USDC.toLowerCase(), from: buyer.address, to: MERCHANT,
+  value, validAfter: 0, validBefore: 1_900_000_000, nonce: randomNonce(),
+}));
+const sign = (json: string, who = buyer) => who.signTypedData(JSON.parse(json));
+
+describe('EIP-3009 typed data', () => {
+  it('is a TransferWithAuthorization on the token domain, with checksummed addresses and decimal strings', () => {
+    const td = JSON.parse(typedData());
+    expect(td.primaryType).toBe('TransferWithAuthorization');
+    expect(td.domain).toEqual({ name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC });
+    expect(td.message).toMatchObject({ from: buyer.address, to: MERCHANT, value: '10000000', validAfter: '0', validBefore: '1900000000' });
+    expect(td.message.nonce).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(Object.keys(td.types)).toEqual(['EIP712Domain', 'TransferWithAuthorization']);
+  });
+  it('verifies a signature by the buyer over exactly the stored typed data', async () => {
+    const json = typedData();
+    expect(await verifyTransferAuthorization(json, buyer.address, await sign(json))).toBe(true);
+    expect(await verifyTransferAuthorization(json, buyer.address.toLowerCase(), await sign(json))).toBe(true);
+  });
+  it('refuses another signer, tampered typed data, a tampered or malformed signature', async () => {
+    const json = typedData();
+    expect(await verifyTransferAuthorization(json, buyer.address, await sign(json, other))).toBe(false);
+    const tampered = JSON.stringify({ ...JSON.parse(json), message: { ...JSON.parse(json).message, value: '1' } });
+    expect(await verifyTransferAuthorization(json, buyer.address, await sign(tampered))).toBe(false);
+    const sig = await sign(json);
+    const flipped = sig.slice(0, 10) + (sig[10] === 'a' ? 'b' : 'a') + sig.slice(11);
+    expect(await verifyTransferAuthorization(json, buyer.address, flipped)).toBe(false);
+    expect(await verifyTransferAuthorization(json, buyer.address, '0x1234')).toBe(false);
+    expect(await verifyTransferAuthorization('{not json', buyer.address, sig)).toBe(false);
+  });
+  it('a signature by the right key over typed data naming someone else as payer does not verify', async () => {
+    const json = typedData();
+    expect(await verifyTransferAuthorization(json, other.address, await sign(json, other))).toBe(false);
+  });
+});
+
+describe('collected data', () => {
+  const ok = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: 'London', tosConfirmed: true };
+  it('accepts both wire forms', () => {
+    expect(normaliseCollected(ok)).toEqual(ok);
+    expect(normaliseCollected({ fields: Object.entries(ok).map(([id, value]) => ({ id, value })) })).toEqual(ok);
+    expect(collectedIssues(ok)).toEqual([]);
+  });
+  it('reports each problem as a JSON pointer', () => {
+    expect(collectedIssues({ ...ok, dob: '10/12/1815', tosConfirmed: false, extra: 1 }).map((i) => i.field).sort())
+      .toEqual(['/collectedData/dob', '/collectedData/extra', '/collectedData/tosConfirmed']);
+    expect(collectedIssues({ fullName: 'A', dob: '2000-01-01', tosConfirmed: true }).map((i) => i.field)).toEqual(['/collectedData']);
+    expect(collectedIssues({ ...ok, porAddress: 'x'.repeat(201) }).map((i) => i.field)).toContain('/collectedData/porAddress');
+  });
+});
+
+describe('gateway ids and sealed data', () => {
+  it('takes a payment id, or its own buyer link URL-encoded, and nothing else', () => {
+    const base = 'https://pay.example.com';
+    expect(resolveGatewayPaymentId('pay_abc', base)).toBe('pay_abc');
+    expect(resolveGatewayPaymentId(encodeURIComponent(`${base}/?pid=pay_abc`), base)).toBe('pay_abc');
+    expect(resolveGatewayPaymentId(`${base}/?pid=pay_abc`, base)).toBe('pay_abc');
+    expect(resolveGatewayPaymentId(encodeURIComponent('https://evil.example/?pid=pay_abc'), base)).toBeNull();
+    expect(resolveGatewayPaymentId('mrch_abc', base)).toBeNull();
+  });
+  it('seals with AES-256-GCM and detects tampering', () => {
+    const key = Buffer.alloc(32, 1);
+    const s = seal(key, '{"fullName":"Ada"}');
+    expect(s.toString('utf8')).not.toContain('Ada');
+    expect(unseal(key, s)).toBe('{"fullName":"Ada"}');
+    s[s.length - 1] ^= 1;
+    expect(() => unseal(key, s)).toThrow();
+  });
+});

@@ -13,7 +13,16 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    valid case gets a fresh key; replay and conflict behaviour are covered by the integration tests.
 3. Cursors are issued by the service. The schema can state their shape, not their provenance (a
    well-formed string the service never issued is refused with 400 `params_validation`, by design), so
-   a valid case that carries a `cursor` gets a real one, issued during seeding (CONTRACT_CURSOR).
+   a valid case that carries a `cursor` gets a real one, issued during seeding (CONTRACT_CURSOR for the
+   merchant list, CONTRACT_PAYMENTS_CURSOR for the payment lists). A payments cursor also names the sort
+   it was issued for (keyset pagination), so such a case is given that sort (createdAt, desc).
+4. Semantics the schema cannot state, for valid bodies only: a settlement's asset must be one the registry
+   knows and its destination on the asset's chain (the seed settles USDC on Base, so valid entries use that
+   asset and a Base destination); a payment's `expiresAt` must lie in the future (at most 30 days). The
+   refusals themselves (unknown asset, other chain, past expiry) are covered by the integration tests.
+   Gateway option requests name buyer accounts as CAIP-10 strings; the schema leaves them free-form so
+   that a malformed one is answered 422 `invalid_account` (a wallet-facing code), so valid cases use a
+   well-formed Base account.
 
 And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
 earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
@@ -27,12 +36,16 @@ optional header from the step instead (required headers are left alone and would
 """
 
 import os
+import time
 import uuid
 
 import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 
 VERSION_SYNONYMS = ("WCP-Version", "Api-Version")
+USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+BASE_DESTINATION = "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
+BUYER_ACCOUNT = "eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7"
 
 
 def _latin1(value):
@@ -77,6 +90,25 @@ def before_call(ctx, case, **kwargs):
         if key is not None:
             headers[key] = f"st-{uuid.uuid4().hex}"
     query = case.query
-    cursor = os.environ.get("CONTRACT_CURSOR")
-    if query and cursor and "cursor" in query and _positive(case, ParameterLocation.QUERY):
-        query["cursor"] = cursor
+    path = case.operation.path
+    if query and "cursor" in query and _positive(case, ParameterLocation.QUERY):
+        if path == "/v1/merchants":
+            query["cursor"] = os.environ.get("CONTRACT_CURSOR") or query["cursor"]
+        elif os.environ.get("CONTRACT_PAYMENTS_CURSOR"):
+            query["cursor"] = os.environ["CONTRACT_PAYMENTS_CURSOR"]
+            snake = "sort_by" in query or path.endswith("{merchant_id}/payments")
+            query["sort_by" if snake else "sortBy"] = "created_at" if snake else "createdAt"
+            query["sort_dir" if snake else "sortDir"] = "desc"
+    body = case.body
+    if isinstance(body, dict) and _positive(case, ParameterLocation.BODY):
+        if path.endswith("/settlements/crypto") and isinstance(body.get("settlements"), list):
+            for entry in body["settlements"]:
+                if isinstance(entry, dict):
+                    entry["asset"] = USDC_BASE
+                    entry["destination"] = BASE_DESTINATION
+        elif path.endswith("/settlements/crypto/{id}") and "destination" in body:
+            body["destination"] = BASE_DESTINATION
+        elif path.endswith("/options") and isinstance(body.get("accounts"), list):
+            body["accounts"] = [BUYER_ACCOUNT for _ in body["accounts"]]
+        elif path == "/v1/payments" and isinstance(body.get("expiresAt"), int):
+            body["expiresAt"] = int(time.time()) + 3600

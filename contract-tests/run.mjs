@@ -92,7 +92,7 @@ async function main() {
     console.log(`\ncontract: Schemathesis ${v}: ${fuzzed.length} operations (${pending.size} excluded as not implemented)`);
     const started = Date.now();
     const code = await run(schemathesis, args, {
-      env: { ...process.env, CONTRACT_API_KEY: seeded.partnerKey, CONTRACT_VERSION: v, CONTRACT_CURSOR: seeded.cursor ?? '' },
+      env: { ...process.env, CONTRACT_API_KEY: seeded.partnerKey, CONTRACT_VERSION: v, CONTRACT_CURSOR: seeded.cursor ?? '', CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '' },
       log: path.join(reports, `schemathesis-${v}.log`),
     });
     const report = readJsonReport(dir);

@@ -60,5 +60,12 @@ export async function seed({ url, env, version = '2026-02-18' }) {
     headers: { 'Merchant-Id': out.merchantId, 'Idempotency-Key': 'contract-seed-payment' },
   });
   if (p) out.paymentId = p.paymentId;
+  // A second payment, so that a one-item page of the payment lists has a next page (default sort).
+  await call('createPayment', 'POST', '/v1/payments', {
+    body: { referenceId: 'contract-seed-2', amount: { unit: 'iso4217/USD', value: '2500' } },
+    headers: { 'Merchant-Id': out.merchantId, 'Idempotency-Key': 'contract-seed-payment-2' },
+  });
+  const page = await call('listPayments', 'GET', '/v1/payments?limit=1');
+  if (page) out.paymentsCursor = page.nextCursor;
   return out;
 }

@@ -964,7 +964,7 @@ export interface components {
          */
         FiatAmount: {
             /**
-             * @description `iso4217/` followed by the ISO 4217 currency code.
+             * @description `iso4217/` followed by a supported ISO 4217 currency code (USD, EUR, GBP, CHF, CAD, AUD, JPY, SGD, BRL, MXN).
              * @example iso4217/USD
              */
             unit: string;
@@ -3064,6 +3064,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];

@@ -13,7 +13,7 @@ export interface FiatAmount {
   minor: bigint;
 }
 
-const MAX_MINOR = 10n ** 30n; // far beyond any real payment; keeps numeric(78,0) and bigint arithmetic comfortable
+const MAX_MINOR = 10n ** 31n; // 31 digits, as the spec's pattern allows: far beyond any real payment
 
 /** `{unit: "iso4217/USD", value: "1000"}` -> USD 10.00. */
 export function parseFiatAmount(unit: string, value: string): FiatAmount {

@@ -110,5 +110,5 @@ def before_call(ctx, case, **kwargs):
             body["destination"] = BASE_DESTINATION
         elif path.endswith("/options") and isinstance(body.get("accounts"), list):
             body["accounts"] = [BUYER_ACCOUNT for _ in body["accounts"]]
-        elif path == "/v1/payments" and isinstance(body.get("expiresAt"), int):
+        elif path == "/v1/payments" and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600

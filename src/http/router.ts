@@ -3,7 +3,7 @@ import type { Operation } from 'openapi-backend';
 
 // openapi-backend's matchOperation rebuilds its operation list and compiles a RegExp per path on every
 // call (~0.4 ms a request here). This router precompiles once, with the same rules: an exact path wins,
-// then templated paths, most static characters first.
+// then templated paths, most static characters first; a concrete path shadows the templates it would match.
 
 interface Route {
   method: string;
@@ -40,16 +40,17 @@ export class Router {
   match(method: string, rawPath: string): Operation | undefined {
     const path = this.normalise(rawPath);
     const m = method.toUpperCase();
-    const exact = this.exact.get(path)?.get(m);
-    if (exact) return exact;
+    // A concrete path shadows templated ones (OpenAPI): /v1/merchants/payments is never /v1/merchants/{id}.
+    const exact = this.exact.get(path);
+    if (exact) return exact.get(m);
     return this.templated.find((r) => r.method === m && r.regex.test(path))?.op;
   }
 
   /** Methods that exist for this path (for 405 and Allow). */
   allowed(rawPath: string): string[] {
     const path = this.normalise(rawPath);
-    const out = new Set<string>(this.exact.get(path)?.keys() ?? []);
-    for (const r of this.templated) if (r.regex.test(path)) out.add(r.method);
-    return [...out];
+    const exact = this.exact.get(path);
+    if (exact) return [...exact.keys()];
+    return [...new Set(this.templated.filter((r) => r.regex.test(path)).map((r) => r.method))];
   }
 }

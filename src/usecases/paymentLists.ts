@@ -49,9 +49,6 @@ export async function listPaymentsPage(db: Knex, accountId: string, q: PaymentLi
     }
     after = c;
   }
-  if (q.startTs !== undefined && q.endTs !== undefined && q.startTs > q.endTs) {
-    throw new AppError('params_validation', undefined, [{ field: 'endTs', message: 'must not be before startTs' }]);
-  }
   const filter: repo.ListFilter = {
     accountId, merchantId: q.merchantId, statuses: q.status, referenceId: q.referenceId, startTs: q.startTs, endTs: q.endTs,
     network: q.network, tokenSymbol: q.tokenSymbol, asset: q.asset?.replace(/^caip19\//, ''),

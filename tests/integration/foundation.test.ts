@@ -43,6 +43,11 @@ describe('every response carries Request-Id and the error body', () => {
     expectErrorBody(r, 405, 'method_not_allowed');
     expect(r.headers.get('allow')).toBe('GET, POST');
   });
+  it('a concrete path shadows the templated one: DELETE /v1/merchants/payments is 405, not a merchant', async () => {
+    const r = await direct('DELETE', '/v1/merchants/payments');
+    expectErrorBody(r, 405, 'method_not_allowed');
+    expect(r.headers.get('allow')).toBe('GET');
+  });
   it('request ids differ per request', async () => {
     const a = await direct('GET', '/healthz');
     const b = await direct('GET', '/healthz');

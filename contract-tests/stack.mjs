@@ -70,6 +70,8 @@ export async function startStack({ logFile }) {
     const port = await freePort();
     const env = {
       ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1',
+      // The integration suite runs against this service too: same settings as its in-process services.
+      ...JSON.parse(fs.readFileSync(path.join(root, 'tests/support/service-env.json'), 'utf8')),
       NODE_ENV: 'development', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.CONTRACT_LOG_LEVEL ?? 'info',
     };
     const log = fs.openSync(logFile, 'w');

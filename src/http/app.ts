@@ -57,8 +57,12 @@ export function createApp(deps: AppDeps): Koa {
     try {
       await next();
     } catch (e) {
-      const err = e instanceof AppError ? e : internalError();
-      if (!(e instanceof AppError)) log.error({ err: e, requestId }, 'unhandled error');
+      // PostgreSQL refuses NUL in text (22021): the schemas keep it out of stored fields; anything that
+      // still carries one is bad input, never a 500.
+      const err = e instanceof AppError ? e
+        : (e as { code?: string }).code === '22021' ? new AppError('invalid_params', 'Text may not contain NUL (U+0000) characters.')
+        : internalError();
+      if (err.code === 'internal_error') log.error({ err: e, requestId }, 'unhandled error');
       sendError(ctx as unknown as Context, err, requestId);
     }
     ctx.set('PAY-Version', ctx.state.version);

@@ -13,7 +13,7 @@ let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 let gw: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  svc = await startTestService({ PUBLIC_BASE_URL: 'https://pay.example.com', CHAIN_CONFIRMATION_DELAY_MS: '200' });
+  svc = await startTestService(); // PUBLIC_BASE_URL https://pay.example.com, 200 ms chain delay (service-env.json)
   m = await merchantWithSettlement(svc, 'Gateway Shop');
   const wallet = await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet');
   gw = client(svc.url, { 'Api-Key': wallet.apiKey });

@@ -10,7 +10,7 @@ const BASE = 'https://pay.example.com';
 const ownServiceIt = externalService ? it.skip : it;
 
 beforeAll(async () => {
-  svc = await startTestService(externalService ? {} : { PUBLIC_BASE_URL: BASE, SWEEP_INTERVAL_MS: '200' });
+  svc = await startTestService(); // PUBLIC_BASE_URL and a 200 ms sweeper from service-env.json
   m = await merchantWithSettlement(svc, 'Payments');
   direct = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId });
 });
@@ -35,7 +35,7 @@ describe('POST /v1/payments', () => {
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       paymentId: expect.stringMatching(/^pay_/), status: 'requires_action', expiresAt: expect.any(Number), isFinal: false, pollInMs: expect.any(Number),
-      gatewayUrl: externalService ? expect.stringMatching(new RegExp(`/\\?pid=${r.body.paymentId}$`)) : `${BASE}/?pid=${r.body.paymentId}`,
+      gatewayUrl: `${BASE}/?pid=${r.body.paymentId}`,
     });
     expect(r.body.expiresAt).toBeGreaterThanOrEqual(before + 299);
     expect(r.body.expiresAt).toBeLessThanOrEqual(before + 301);
@@ -65,6 +65,7 @@ describe('POST /v1/payments', () => {
     ['a JSON number', { referenceId: 'x', amount: { unit: 'iso4217/USD', value: 1000 } }, '/amount/value'],
     ['no referenceId', { amount: usd() }, '/referenceId'],
     ['an expiry in the past', { referenceId: 'x', amount: usd(), expiresAt: 1000 }, '/expiresAt'],
+    ['a NUL in referenceId (found by Schemathesis: PostgreSQL text cannot hold it)', { referenceId: 'a\u0000b', amount: usd() }, '/referenceId'],
     ['checkout outside the preview', { referenceId: 'x', amount: usd(), checkout: { successUrl: 'https://a.io/s', errorUrl: 'https://a.io/e' } }, '/checkout'],
   ])('refuses %s with 400 params_validation', async (_w, body, field) => {
     const before = await svc.db('payments').where({ merchant_id: m.merchantId }).count<{ c: string }[]>({ c: '*' });
@@ -162,7 +163,7 @@ describe('expiry', () => {
     expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).body.code).toBe('invalid_state');
     expect((await events(id)).map((e: { type: string }) => e.type)).toEqual(['payment.created', 'payment.expired']);
   });
-  ownServiceIt('the sweeper expires payments nobody looks at', async () => {
+  it('the sweeper expires payments nobody looks at', async () => {
     const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
     for (let i = 0; i < 50 && (await svc.db('payments').where({ id }).first()).status !== 'expired'; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await svc.db('payments').where({ id }).first()).status).toBe('expired');
@@ -312,7 +313,7 @@ describe('lists', () => {
     expect(r.body.stats).toMatchObject({ total_transactions: 0, total_customers: 0 });
   });
 
-  it.each([['limit=0'], ['limit=201'], ['status=paid'], ['sortBy=name'], ['cursor=zzz'], ['startTs=abc']])('refuses %s with 400', async (qs) => {
+  it.each([['limit=0'], ['limit=201'], ['status=paid'], ['sortBy=name'], ['cursor=zzz'], ['startTs=abc'], ['network=Z%C2%AF%00'], ['startTs=9223372036854775807']])('refuses %s with 400', async (qs) => {
     const r = await client(svc.directUrl, { 'Api-Key': shop.apiKey })('GET', `/v1/payments?${qs}`);
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('params_validation');

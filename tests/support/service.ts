@@ -6,6 +6,10 @@ import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { startServer, RunningServer } from '../../src/server';
+import SERVICE_ENV from './service-env.json';
+
+/** The environment every test service runs with, in process or started by the contract gate (stack.mjs). */
+export { SERVICE_ENV };
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -33,11 +37,12 @@ export const externalService = Boolean(process.env.TEST_BASE_URL);
  */
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   if (externalService) {
-    if (Object.keys(env).length) throw new Error('startTestService(env) cannot apply env to an external service (TEST_BASE_URL); skip the test there');
+    const differs = Object.entries(env).filter(([k, v]) => (SERVICE_ENV as Record<string, string>)[k] !== v);
+    if (differs.length) throw new Error('startTestService(env) cannot apply env to an external service (TEST_BASE_URL); skip the test there');
     const db = createDb(process.env.DATABASE_URL!, 20);
     return { url: process.env.TEST_BASE_URL!, directUrl: process.env.TEST_DIRECT_URL ?? process.env.TEST_BASE_URL!, db, close: () => db.destroy() };
   }
-  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }, root);
+  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...SERVICE_ENV, ...env }, root);
   const db = createDb(config.databaseUrl!, 20);
   const server: RunningServer = await startServer(config, db, config.databaseUrl!, createLogger(config.logLevel));
   return {

@@ -1609,7 +1609,7 @@ export interface components {
          */
         MaxPollMs: number;
         /**
-         * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+         * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
          * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
          */
         GatewayPaymentId: string;
@@ -3586,7 +3586,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -3681,7 +3681,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -3824,7 +3824,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -3934,7 +3934,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -4035,7 +4035,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -4118,7 +4118,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -4211,7 +4211,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];

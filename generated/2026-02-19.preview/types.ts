@@ -1629,7 +1629,7 @@ export interface components {
          */
         MaxPollMs: number;
         /**
-         * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+         * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
          * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
          */
         GatewayPaymentId: string;
@@ -3611,7 +3611,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -3706,7 +3706,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -3849,7 +3849,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -3959,7 +3959,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -4060,7 +4060,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -4143,7 +4143,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];
@@ -4236,7 +4236,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. URL characters only (ASCII).
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
                  * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
                  */
                 id: components["parameters"]["GatewayPaymentId"];

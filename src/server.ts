@@ -29,7 +29,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const chainJobs = await startChainJobs(db, dbUrl, new SimulatedChain(db, config.chainConfirmationDelayMs), log, config.chainConfirmationDelayMs);
   const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, () => chainJobs.rescue());
   const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs });
-  // Gateway ids may be URL-encoded buyer links (up to 2048 characters): allow long request lines.
+  // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
   let inflight = 0;

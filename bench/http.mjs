@@ -2,7 +2,7 @@
 // PostgreSQL: (a) Koa + one knex INSERT vs POST /v1/payments, (b) Koa + one SELECT by primary key vs
 // GET /v1/payments/{id}/status. Prints requests/s, p50/p99 and the ratio to the baseline.
 // Run: make bench   (BENCH_SECONDS=10 by default)
-import { fmt, freePort, load, node, root, startChild, startPostgres, stopChild } from './lib.mjs';
+import { fmt, freePort, load, node, root, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const pg = await startPostgres();
 const children = [];
@@ -12,7 +12,7 @@ try {
   const svcPort = await freePort();
   const basePort = await freePort();
   const env = { DATABASE_URL: pg.url, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  children.push(await startChild('dist/src/main.js', { ...env, PORT: String(svcPort) }, `http://127.0.0.1:${svcPort}/readyz`));
+  children.push(await startChild('dist/src/main.js', serviceEnv(pg.url, svcPort), `http://127.0.0.1:${svcPort}/readyz`));
   children.push(await startChild('bench/baseline-server.mjs', { ...env, PORT: String(basePort) }, `http://127.0.0.1:${basePort}/`));
   const svc = `http://127.0.0.1:${svcPort}`;
   const h = { 'Api-Key': acct.apiKey, 'content-type': 'application/json' };

@@ -1,5 +1,6 @@
 // Shared bench plumbing: a throwaway embedded PostgreSQL, child processes, autocannon runs.
 import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -66,5 +67,11 @@ export async function load(opts) {
   const errors = r.errors + r.timeouts + (r.non2xx || 0);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
 }
+
+/** The service's environment in benchmarks: production mode (no response validation), quiet logs. */
+export const serviceEnv = (databaseUrl, port) => ({
+  DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production',
+  DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+});
 
 export const fmt = (x) => (Math.round(x * 100) / 100).toString();

@@ -4,7 +4,7 @@
 // Run: make bench-longpoll   (BENCH_LONGPOLL_N=5000 by default)
 import http from 'node:http';
 import pgLib from 'pg';
-import { fmt, freePort, node, rssMb, startChild, startPostgres, stopChild } from './lib.mjs';
+import { fmt, freePort, node, rssMb, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const N = Number(process.env.BENCH_LONGPOLL_N || 5000);
 const pg = await startPostgres();
@@ -13,7 +13,7 @@ try {
   node('dist/src/cli/migrate.js', { DATABASE_URL: pg.url });
   const acct = JSON.parse(node('dist/src/cli/admin.js', { DATABASE_URL: pg.url }, ['accounts', 'create', '--name', 'Bench']));
   const port = await freePort();
-  child = await startChild('dist/src/main.js', { DATABASE_URL: pg.url, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production' }, `http://127.0.0.1:${port}/readyz`);
+  child = await startChild('dist/src/main.js', serviceEnv(pg.url, port), `http://127.0.0.1:${port}/readyz`);
   const svc = `http://127.0.0.1:${port}`;
   const h = { 'Api-Key': acct.apiKey, 'content-type': 'application/json' };
   const m = await (await fetch(`${svc}/v1/merchants`, { method: 'POST', headers: { ...h, 'Idempotency-Key': 'b' }, body: JSON.stringify({ merchantName: 'B', merchantEmail: 'b@x.io' }) })).json();

@@ -35,9 +35,15 @@ export async function createKey(db: Knex, accountId: string, type: KeyType) {
 }
 
 /** False when no such key. Revoking twice keeps the first revocation time. */
+/** Channel on which a revocation is announced, so that every process drops the key from its cache at once. */
+export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
+
 export async function revokeKey(db: Knex, keyId: string): Promise<boolean> {
-  const n = await db('api_keys').where({ id: keyId }).update({ revoked_at: db.raw('coalesce(revoked_at, now())') });
-  return n > 0;
+  return db.transaction(async (trx) => {
+    const n = await trx('api_keys').where({ id: keyId }).update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
+    if (n) await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
+    return n > 0;
+  });
 }
 
 export async function findKey(db: Knex, keyId: string): Promise<KeyRow | undefined> {

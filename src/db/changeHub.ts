@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../logger';
 import { CHANGE_CHANNEL } from './paymentsRepo';
+import { KEY_REVOKED_CHANNEL } from './accountsRepo';
 
 /**
  * Long-poll fan-out: ONE listening connection per process (LISTEN payment_changed), waiters kept in
@@ -11,6 +12,7 @@ export class ChangeHub {
   private client: pg.Client | null = null;
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly reads = new Map<string, Promise<unknown>>();
+  private readonly revocationListeners: ((keyId: string | null) => void)[] = [];
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
@@ -19,16 +21,20 @@ export class ChangeHub {
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url, application_name: 'paygate-listen' });
     client.on('notification', (m) => {
-      if (m.payload) this.wake(m.payload);
+      if (!m.payload) return;
+      if (m.channel === KEY_REVOKED_CHANNEL) for (const f of this.revocationListeners) f(m.payload);
+      else this.wake(m.payload);
     });
     client.on('error', (err) => {
       this.log.warn({ err: err.message }, 'change listener lost its connection; reconnecting');
       this.client = null;
       this.wakeAll(); // nobody may miss a change while we were deaf: everyone re-reads
+      for (const f of this.revocationListeners) f(null); // nor a revocation: caches start over
       this.scheduleReconnect();
     });
     await client.connect();
     await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    await client.query(`LISTEN ${KEY_REVOKED_CHANNEL}`);
     this.client = client;
   }
 
@@ -39,6 +45,11 @@ export class ChangeHub {
       this.start().catch(() => this.scheduleReconnect());
     }, 1000);
     this.reconnectTimer.unref();
+  }
+
+  /** Called with a revoked key id, or null when revocations may have been missed (reconnect). */
+  onKeyRevoked(f: (keyId: string | null) => void): void {
+    this.revocationListeners.push(f);
   }
 
   /** Number of requests currently waiting (for metrics and benchmarks). */

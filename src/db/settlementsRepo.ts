@@ -26,12 +26,3 @@ export async function updateDestination(db: Knex, id: string, destination: strin
 export async function deleteSettlement(db: Knex, merchantId: string, id: string): Promise<boolean> {
   return (await db('crypto_settlements').where({ merchant_id: merchantId, id }).delete()) > 0;
 }
-
-/** Does the merchant settle any enabled asset pegged to this currency? */
-export async function hasSettlementFor(db: Knex, merchantId: string, currency: string): Promise<boolean> {
-  const row = await db('crypto_settlements as s')
-    .join('assets as a', 'a.id', 's.asset')
-    .where({ 's.merchant_id': merchantId, 'a.peg_currency': currency, 'a.enabled': true })
-    .first(db.raw('1 as ok'));
-  return Boolean(row);
-}

@@ -14,6 +14,7 @@ import { readJsonBody } from './body';
 import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
 import { toIssues } from './issues';
 import { Router } from './router';
+import { KeyCache } from './keyCache';
 import { internalError, sendError, sendJson } from './render';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
@@ -45,6 +46,8 @@ interface State {
 export function createApp(deps: AppDeps): Koa {
   const { config, db, log, backends, handlers, hub, chainWork } = deps;
   const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
+  const keys = new KeyCache();
+  hub.onKeyRevoked((keyId) => keys.revoke(keyId));
   const app = new Koa<State>();
   app.proxy = true;
 
@@ -99,8 +102,8 @@ export function createApp(deps: AppDeps): Koa {
 
     const gateway = isGatewayOperation(op);
     const caller = gateway
-      ? await authenticateGateway(db, { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined })
-      : await authenticate(db, ctx.get('api-key') || undefined);
+      ? await authenticateGateway(db, { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined }, keys)
+      : await authenticate(db, ctx.get('api-key') || undefined, keys);
     const version = headerVersion ?? (caller.defaultVersion as ApiVersion);
     ctx.state.version = version;
     if (version !== (headerVersion ?? STABLE_VERSION)) {

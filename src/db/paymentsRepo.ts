@@ -43,16 +43,15 @@ export interface PaymentWithAsset {
   asset: Asset | null;
 }
 
-const withAsset = (db: Knex) =>
-  db('payments as p')
-    .leftJoin('assets as a', 'a.id', 'p.token_asset')
-    .select('p.*', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
-
 const split = (r: Row): PaymentWithAsset => ({ payment: fromRow(r), asset: r.asset_id ? assetFromRow(r, 'asset_') : null });
 
+// The hottest read of the service (status, details, long-poll wake-ups): SQL built once, not per call.
+const FIND_PAYMENT_SQL = `SELECT p.*, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
+  FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`;
+
 export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
-  const r = await withAsset(db).where('p.id', id).first();
-  return r && split(r);
+  const { rows } = await db.raw(FIND_PAYMENT_SQL, [id]);
+  return rows[0] && split(rows[0]);
 }
 
 async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: string): Promise<void> {
@@ -62,19 +61,20 @@ async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: strin
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
 
+const INSERT_PAYMENT_SQL = `WITH p AS (
+    INSERT INTO payments (id, account_id, merchant_id, reference_id, currency, amount_minor, status, expires_at,
+                          created_at, updated_at, version, checkout_success_url, checkout_error_url)
+    VALUES (?, ?, ?, ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?) RETURNING id)
+  INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
+  SELECT ?, p.id, ?, 'payment.created', ?, ?::jsonb FROM p`;
+
 /** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
 export async function insertPayment(db: Knex, p: Payment): Promise<void> {
-  const row = {
-    id: p.id, account_id: p.accountId, merchant_id: p.merchantId, reference_id: p.referenceId, currency: p.currency,
-    amount_minor: p.amountMinor.toString(), status: p.status, expires_at: p.expiresAt, created_at: p.createdAt,
-    updated_at: p.updatedAt, version: p.version, checkout_success_url: p.checkout?.successUrl ?? null,
-    checkout_error_url: p.checkout?.errorUrl ?? null,
-  };
-  const event = { id: newId('evt'), payment_id: p.id, account_id: p.accountId, type: 'payment.created', version: p.version, data: JSON.stringify(paymentSnapshot(p, null)) };
-  await db
-    .with('p', (q) => q.insert(row).into('payments').returning('id'))
-    .insert(db.select(db.raw('?, p.id, ?, ?, ?, ?::jsonb', [event.id, event.account_id, event.type, event.version, event.data])).from('p'))
-    .into(db.raw('payment_events (id, payment_id, account_id, type, version, data)'));
+  await db.raw(INSERT_PAYMENT_SQL, [
+    p.id, p.accountId, p.merchantId, p.referenceId, p.currency, p.amountMinor.toString(), p.status, p.expiresAt,
+    p.createdAt, p.updatedAt, p.version, p.checkout?.successUrl ?? null, p.checkout?.errorUrl ?? null,
+    newId('evt'), p.accountId, p.version, JSON.stringify(paymentSnapshot(p, null)),
+  ]);
 }
 
 /**

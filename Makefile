@@ -33,7 +33,9 @@ start: build
 	npm start
 
 test: install check-generated lint-spec typecheck build
-	NODE_ENV=test npx --no-install jest --runInBand
+	@mkdir -p coverage
+	NODE_ENV=test npx --no-install jest --runInBand --json --outputFile=coverage/jest-results.json
+	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 
 clean:
 	rm -rf dist

@@ -7,6 +7,7 @@ import { createApp } from './http/app';
 import { createBackends } from './http/backends';
 import { ChangeHub } from './db/changeHub';
 import { startExpirySweeper } from './usecases/expirySweeper';
+import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';
 import { SimulatedChain } from './chain/simulated';
 import { startChainJobs } from './jobs/chainJobs';
@@ -27,7 +28,11 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();
   const chainJobs = await startChainJobs(db, dbUrl, new SimulatedChain(db, config.chainConfirmationDelayMs), log, config.chainConfirmationDelayMs);
-  const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, () => chainJobs.rescue());
+  // Each tick also removes idempotency records past their 24 h retention (an indexed range delete).
+  const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
+    await chainJobs.rescue();
+    await purgeExpired(db);
+  });
   const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());

@@ -118,6 +118,15 @@ describe('POST /v1/merchants', () => {
     expect(b.body.merchant.id).not.toBe(a.body.merchant.id);
   });
 
+  it('records past their retention are purged by the background sweep, live ones kept', async () => {
+    const live = ikey();
+    expect((await create(valid('Kept record'), live)).status).toBe(201);
+    await svc.db('idempotency_keys').insert({ scope: `account:${accountId}`, key: 'stale-record', fingerprint: 'x', state: 'done', response_status: 201, response_body: '{}', expires_at: new Date(Date.now() - 1000) });
+    for (let i = 0; i < 40 && (await svc.db('idempotency_keys').where({ key: 'stale-record' }).first()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await svc.db('idempotency_keys').where({ key: 'stale-record' }).first()).toBeUndefined();
+    expect(await svc.db('idempotency_keys').where({ key: live }).first()).toBeDefined();
+  });
+
   it('50 parallel creates with one key make exactly one merchant', async () => {
     const key = ikey();
     const results = await Promise.all(Array.from({ length: 50 }, () => create(valid('Racer'), key)));

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, startThrowawayPostgres } from '../scripts/throwaway-pg.mjs';
+import { ensureTestTls } from '../scripts/test-tls.mjs';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -41,6 +42,7 @@ export async function startStack({ logFile }) {
   };
   try {
     const databaseUrl = pg.url;
+    ensureTestTls(); // WEBHOOK_CA_FILE of the service environment
     const port = await freePort();
     const env = {
       ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1',

@@ -23,6 +23,16 @@ import { confirmPayment } from './gateway/confirmPayment';
 import { cancelGatewayPayment } from './gateway/cancelGatewayPayment';
 import { declineGatewayPayment } from './gateway/declineGatewayPayment';
 import { getGatewayPaymentStatus } from './gateway/getGatewayPaymentStatus';
+import { createWebhookEndpoint } from './webhooks/createWebhookEndpoint';
+import { listWebhookEndpoints } from './webhooks/listWebhookEndpoints';
+import { getWebhookEndpoint } from './webhooks/getWebhookEndpoint';
+import { updateWebhookEndpoint } from './webhooks/updateWebhookEndpoint';
+import { deleteWebhookEndpoint } from './webhooks/deleteWebhookEndpoint';
+import { rotateWebhookEndpointSecret } from './webhooks/rotateWebhookEndpointSecret';
+import { listEvents } from './webhooks/listEvents';
+import { getEvent } from './webhooks/getEvent';
+import { listEventAttempts } from './webhooks/listEventAttempts';
+import { redeliverEvent } from './webhooks/redeliverEvent';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -54,4 +64,15 @@ export const handlers: HandlerMap = {
   cancelGatewayPayment,
   declineGatewayPayment,
   getGatewayPaymentStatus,
+  // Webhooks (2026-02-19.preview)
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  listEvents,
+  getEvent,
+  listEventAttempts,
+  redeliverEvent,
 };

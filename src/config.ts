@@ -1,6 +1,9 @@
 // Configuration comes only from environment variables, validated once at start so that a typo fails
 // loudly before the service takes traffic.
 
+import fs from 'node:fs';
+import path from 'node:path';
+
 export interface Config {
   port: number;
   host: string;
@@ -23,6 +26,26 @@ export interface Config {
   dataEncryptionKey: Buffer;
   /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
   collectDataThresholdMinor: bigint;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** One delivery attempt's deadline (connect, TLS, answer). */
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** Retry window of a delivery (3 days): then it fails. */
+  maxAgeMs: number;
+  /** An endpoint whose every attempt failed for this long is disabled. */
+  disableAfterMs: number;
+  /** Allow loopback, private, link-local and unique-local addresses (tests, internal receivers). */
+  allowPrivateNetworks: boolean;
+  /** When set, deliveries go to these hosts only (an egress allowlist); others fail without a request. */
+  allowedHosts: string[] | null;
+  /** Extra trusted CA certificates (PEM), for receivers behind an internal PKI. */
+  caPem: string | null;
+  /** How often undispatched events are looked for when no change notification arrives. */
+  dispatchIntervalMs: number;
 }
 
 // A fixed, public key: only for development and tests, refused in production.
@@ -50,6 +73,38 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+function webhookConfig(env: NodeJS.ProcessEnv, projectRoot: string): WebhookConfig {
+  const hosts = (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  let caPem: string | null = null;
+  if (env.WEBHOOK_CA_FILE) {
+    try {
+      caPem = fs.readFileSync(path.resolve(projectRoot, env.WEBHOOK_CA_FILE), 'utf8');
+    } catch (e) {
+      throw new ConfigError(`WEBHOOK_CA_FILE cannot be read: ${(e as Error).message}`);
+    }
+  }
+  return {
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    retryMaxDelayMs: int(env, 'WEBHOOK_RETRY_MAX_DELAY_MS', 6 * 3600 * 1000, 10, DAY_MS),
+    maxAgeMs: int(env, 'WEBHOOK_MAX_AGE_MS', 3 * DAY_MS, 100, 30 * DAY_MS),
+    disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_MS', 3 * DAY_MS, 100, 30 * DAY_MS),
+    allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+    allowedHosts: hosts.length ? hosts : null,
+    caPem,
+    dispatchIntervalMs: int(env, 'WEBHOOK_DISPATCH_INTERVAL_MS', 1000, 50, 60_000),
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = process.cwd()): Config {
@@ -85,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     chainConfirmationDelayMs: int(env, 'CHAIN_CONFIRMATION_DELAY_MS', 1000, 0, 600_000),
     dataEncryptionKey: dataKey(env, nodeEnv),
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
+    webhooks: webhookConfig(env, projectRoot),
   };
 }

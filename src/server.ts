@@ -11,6 +11,8 @@ import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';
 import { SimulatedChain } from './chain/simulated';
 import { startChainJobs } from './jobs/chainJobs';
+import { startQueue } from './jobs/queue';
+import { startWebhookJobs } from './jobs/webhookJobs';
 
 export interface RunningServer {
   url: string;
@@ -27,13 +29,15 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const backends = await createBackends();
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();
-  const chainJobs = await startChainJobs(db, dbUrl, new SimulatedChain(db, config.chainConfirmationDelayMs), log, config.chainConfirmationDelayMs);
+  const boss = await startQueue(dbUrl, log);
+  const chainJobs = await startChainJobs(boss, db, new SimulatedChain(db, config.chainConfirmationDelayMs), log, config.chainConfirmationDelayMs);
+  const webhookJobs = await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log);
   // Each tick also removes idempotency records past their 24 h retention (an indexed range delete).
   const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
     await chainJobs.rescue();
     await purgeExpired(db);
   });
-  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs });
+  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, webhookWork: webhookJobs });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
@@ -64,6 +68,8 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
       server.closeIdleConnections();
       await closed;
       await chainJobs.stop();
+      await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };
 }

@@ -490,12 +490,17 @@ export interface components {
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
          *     | `option_not_found` | 404 | No such payment option for this payment. |
          *     | `settlement_not_found` | 404 | No such crypto settlement for this merchant. |
+         *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
+         *     | `event_not_found` | 404 | No such event. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
          *     | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. |
          *     | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. |
          *     | `invalid_state` | 409 | The payment or merchant state does not allow this operation. |
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
+         *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
+         *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
+         *     | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event's type. |
          *     | `payment_expired` | 410 | The payment expired. |
          *     | `payload_too_large` | 413 | The request body is too large. |
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |

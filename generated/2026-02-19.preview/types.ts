@@ -406,6 +406,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The account's webhook endpoints (at most 16), newest first. Secrets are never listed.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a loopback, private, link-local or otherwise non-public address are refused unless the operator allows them. An account may have at most 16 endpoints. Requires `Idempotency-Key`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint of the account, without its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the endpoint: nothing more is delivered to it and pending deliveries stop. Its past events and attempts stay listed. Deleting again returns the same body.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Issues a new signing secret, returned once. For `overlapSeconds` (default 86400, at most 604800; 0 ends it at once) the previous secret stays valid: each delivery then carries two signatures in `webhook-signature`, one per secret, so receivers can switch over without dropping events. A second rotation within the overlap replaces the previous secret.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The account's payment events, newest first (ties broken by id), as they are delivered to webhook endpoints at the version of this request. Filter by `type` and `paymentId`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the account, exactly as delivered at the version of this request.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an event's deliveries and attempts
+         * @description Every delivery of the event (one per subscribed endpoint, plus redeliveries) with its state, and every attempt, oldest first: when, how long, the HTTP status or the network error.
+         */
+        get: operations["listEventAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver an event
+         * @description Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -490,12 +642,17 @@ export interface components {
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
          *     | `option_not_found` | 404 | No such payment option for this payment. |
          *     | `settlement_not_found` | 404 | No such crypto settlement for this merchant. |
+         *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
+         *     | `event_not_found` | 404 | No such event. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
          *     | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. |
          *     | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. |
          *     | `invalid_state` | 409 | The payment or merchant state does not allow this operation. |
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
+         *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
+         *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
+         *     | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event's type. |
          *     | `payment_expired` | 410 | The payment expired. |
          *     | `payload_too_large` | 413 | The request body is too large. |
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |
@@ -1341,6 +1498,222 @@ export interface components {
             results: components["schemas"]["ActionResult"][];
             collectedData?: components["schemas"]["CollectedData"];
         };
+        /**
+         * WebhookEndpointId
+         * @description Webhook endpoint id.
+         * @example we_4kTq9ZbV2mXr8HcN1pLs3d
+         */
+        WebhookEndpointId: string;
+        /**
+         * WebhookUrl
+         * Format: uri
+         * @description Where events are POSTed: an absolute `https` URL without credentials or fragment, at most 2048 characters. Its host must resolve to public addresses only (unless the operator allows private ones); this is checked again at every delivery.
+         * @example https://partner.example/hooks/paygate
+         */
+        WebhookUrl: string;
+        /**
+         * WebhookEventType
+         * @description The kind of payment event. One event is written in the same transaction as each change of a payment:
+         *     `payment.created`, then one of `payment.processing` (confirm accepted), `payment.succeeded`,
+         *     `payment.failed` (chain failure or the buyer declined), `payment.expired`, `payment.cancelled`
+         *     (merchant or buyer), and `payment.refunded` after a refund. `payment.settled` is emitted when an
+         *     intermediate settlement transfer completes; the direct flow this release runs (the buyer pays the
+         *     merchant's destination) has no such transfer and never emits it.
+         * @enum {string}
+         */
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.refunded";
+        /**
+         * WebhookEventTypes
+         * @description The event types this endpoint receives (at least one, each once).
+         */
+        WebhookEventTypes: components["schemas"]["WebhookEventType"][];
+        /**
+         * WebhookEndpoint
+         * @description A URL that receives the account's payment events. The signing secret is never part of it.
+         */
+        WebhookEndpoint: {
+            id: components["schemas"]["WebhookEndpointId"];
+            url: components["schemas"]["WebhookUrl"];
+            description: string | null;
+            enabledEvents: components["schemas"]["WebhookEventTypes"];
+            /**
+             * @description The API version events are rendered in for this endpoint (the version of the request that created it).
+             * @example 2026-02-19.preview
+             */
+            apiVersion: string;
+            /**
+             * @description `disabled` endpoints receive nothing; the service disables an endpoint whose deliveries kept failing (see `disabledReason`).
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** @description Why the endpoint is disabled (`disabled by the partner`, or the failure that disabled it); null when enabled. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description While set and in the future, deliveries are also signed with the previous secret.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** ListWebhookEndpointsResponse */
+        ListWebhookEndpointsResponse: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        /**
+         * WebhookDescription
+         * @description A note for the partner's own use (no control characters).
+         */
+        WebhookDescription: string;
+        /** CreateWebhookEndpointRequest */
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            enabledEvents: components["schemas"]["WebhookEventTypes"];
+            description?: components["schemas"]["WebhookDescription"];
+        };
+        /** WebhookEndpointWithSecretResponse */
+        WebhookEndpointWithSecretResponse: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description The signing secret, shown only here: `whsec_` followed by the base64 of 24 random bytes. The HMAC key is the base64-decoded part (Standard Webhooks). */
+            secret: string;
+        };
+        /** WebhookEndpointResponse */
+        WebhookEndpointResponse: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+        };
+        /** UpdateWebhookEndpointRequest */
+        UpdateWebhookEndpointRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            enabledEvents?: components["schemas"]["WebhookEventTypes"];
+            /** @description A new note, or null to remove it. */
+            description?: components["schemas"]["WebhookDescription"] | null;
+            /**
+             * @description `enabled` re-enables the endpoint (and clears `disabledReason`); `disabled` stops deliveries to it.
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        /** RotateWebhookSecretRequest */
+        RotateWebhookSecretRequest: {
+            /**
+             * @description How long the previous secret stays valid (0 to 7 days).
+             * @default 86400
+             */
+            overlapSeconds: number;
+        };
+        /**
+         * PaymentEventSnapshot
+         * @description The payment as it was right after the change the event records. `version` grows by one with each change of the payment: a receiver that has seen a higher version of the payment can drop the event.
+         */
+        PaymentEventSnapshot: {
+            paymentId: components["schemas"]["PaymentId"];
+            merchantId: components["schemas"]["MerchantId"];
+            referenceId: string;
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            failureCode: components["schemas"]["FailureCode"];
+            amount: components["schemas"]["FiatAmount"];
+            /** @description What the buyer pays in the token's smallest unit, once an option is confirmed; else null. */
+            tokenAmount: {
+                unit: string;
+                value: string;
+            } | null;
+            txId: string | null;
+            /** @enum {string|null} */
+            cancelledReason: "cancelled_by_merchant" | "cancelled_by_user" | null;
+            /** Format: date-time */
+            refundedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: components["schemas"]["UnixTimestamp"];
+            /** @description The payment's version after this change (1 for `payment.created`). */
+            version: number;
+        };
+        /**
+         * WebhookEvent
+         * @description A payment event, exactly the JSON body POSTed to webhook endpoints. The `webhook-id` header equals `id` (the same on every retry and redelivery: use it to drop duplicates).
+         */
+        WebhookEvent: {
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the change happened (written in the same transaction).
+             */
+            createdAt: string;
+            /** @description The API version of this representation. */
+            apiVersion: string;
+            data: {
+                payment: components["schemas"]["PaymentEventSnapshot"];
+            };
+        };
+        /** ListEventsResponse */
+        ListEventsResponse: {
+            events: components["schemas"]["WebhookEvent"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** EventResponse */
+        EventResponse: {
+            event: components["schemas"]["WebhookEvent"];
+        };
+        /**
+         * WebhookDelivery
+         * @description One event on its way to one endpoint. `pending` deliveries are retried with exponential backoff and jitter (from 5 s up to 6 h apart) for up to 3 days, then `failed`; `cancelled` when the endpoint was disabled or deleted first.
+         */
+        WebhookDelivery: {
+            id: string;
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "cancelled";
+            /** @description True when queued by `redeliverEvent`. */
+            redelivery: boolean;
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (pending only).
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * WebhookAttempt
+         * @description One HTTP request to an endpoint. Only a 2xx answer within the timeout counts as delivered.
+         */
+        WebhookAttempt: {
+            id: string;
+            deliveryId: string;
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            /** Format: date-time */
+            attemptedAt: string;
+            durationMs: number;
+            /** @description The receiver's HTTP status; null when no answer came (network error, timeout, refused address). */
+            responseStatus: number | null;
+            /** @description Why the attempt failed; null when it succeeded. */
+            error: string | null;
+            succeeded: boolean;
+        };
+        /** EventAttemptsResponse */
+        EventAttemptsResponse: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Oldest first, at most the 200 most recent. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        /** RedeliverEventRequest */
+        RedeliverEventRequest: {
+            endpointId?: components["schemas"]["WebhookEndpointId"];
+        };
+        /** RedeliverEventResponse */
+        RedeliverEventResponse: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
     };
     responses: {
         /** @description Bad request: the request is invalid (schema, values or version headers). */
@@ -1638,6 +2011,21 @@ export interface components {
          * @example true
          */
         IncludePaymentInfo: boolean;
+        /** @description Webhook endpoint id (`we_…`). */
+        WebhookEndpointId: components["schemas"]["WebhookEndpointId"];
+        /** @description Only events of this type. */
+        EventTypeFilter: components["schemas"]["WebhookEventType"];
+        /** @description Only events of this payment. */
+        EventPaymentIdFilter: components["schemas"]["PaymentId"];
+        /** @description Opaque cursor from `nextCursor` of the previous page. */
+        EventsCursor: string;
+        /** @description Page size, 1 to 100. */
+        EventsLimit: number;
+        /**
+         * @description Event id (`evt_…`).
+         * @example evt_7VwQ2nM4xK8pR1tY6zB3cD
+         */
+        EventId: string;
     };
     requestBodies: never;
     headers: {
@@ -1720,6 +2108,27 @@ export type SchemaFetchActionsResponse = components['schemas']['FetchActionsResp
 export type SchemaActionResult = components['schemas']['ActionResult'];
 export type SchemaCollectedData = components['schemas']['CollectedData'];
 export type SchemaConfirmPaymentRequest = components['schemas']['ConfirmPaymentRequest'];
+export type SchemaWebhookEndpointId = components['schemas']['WebhookEndpointId'];
+export type SchemaWebhookUrl = components['schemas']['WebhookUrl'];
+export type SchemaWebhookEventType = components['schemas']['WebhookEventType'];
+export type SchemaWebhookEventTypes = components['schemas']['WebhookEventTypes'];
+export type SchemaWebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type SchemaListWebhookEndpointsResponse = components['schemas']['ListWebhookEndpointsResponse'];
+export type SchemaWebhookDescription = components['schemas']['WebhookDescription'];
+export type SchemaCreateWebhookEndpointRequest = components['schemas']['CreateWebhookEndpointRequest'];
+export type SchemaWebhookEndpointWithSecretResponse = components['schemas']['WebhookEndpointWithSecretResponse'];
+export type SchemaWebhookEndpointResponse = components['schemas']['WebhookEndpointResponse'];
+export type SchemaUpdateWebhookEndpointRequest = components['schemas']['UpdateWebhookEndpointRequest'];
+export type SchemaRotateWebhookSecretRequest = components['schemas']['RotateWebhookSecretRequest'];
+export type SchemaPaymentEventSnapshot = components['schemas']['PaymentEventSnapshot'];
+export type SchemaWebhookEvent = components['schemas']['WebhookEvent'];
+export type SchemaListEventsResponse = components['schemas']['ListEventsResponse'];
+export type SchemaEventResponse = components['schemas']['EventResponse'];
+export type SchemaWebhookDelivery = components['schemas']['WebhookDelivery'];
+export type SchemaWebhookAttempt = components['schemas']['WebhookAttempt'];
+export type SchemaEventAttemptsResponse = components['schemas']['EventAttemptsResponse'];
+export type SchemaRedeliverEventRequest = components['schemas']['RedeliverEventRequest'];
+export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEventResponse'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -1769,6 +2178,12 @@ export type ParameterPaymentId = components['parameters']['PaymentId'];
 export type ParameterMaxPollMs = components['parameters']['MaxPollMs'];
 export type ParameterGatewayPaymentId = components['parameters']['GatewayPaymentId'];
 export type ParameterIncludePaymentInfo = components['parameters']['IncludePaymentInfo'];
+export type ParameterWebhookEndpointId = components['parameters']['WebhookEndpointId'];
+export type ParameterEventTypeFilter = components['parameters']['EventTypeFilter'];
+export type ParameterEventPaymentIdFilter = components['parameters']['EventPaymentIdFilter'];
+export type ParameterEventsCursor = components['parameters']['EventsCursor'];
+export type ParameterEventsLimit = components['parameters']['EventsLimit'];
+export type ParameterEventId = components['parameters']['EventId'];
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderPayVersion = components['headers']['PayVersion'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
@@ -4271,6 +4686,959 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *           "url": "https://partner.example/hooks/paygate",
+                     *           "description": "Order updates",
+                     *           "enabledEvents": [
+                     *             "payment.succeeded",
+                     *             "payment.failed"
+                     *           ],
+                     *           "apiVersion": "2026-02-19.preview",
+                     *           "status": "enabled",
+                     *           "disabledReason": null,
+                     *           "disabledAt": null,
+                     *           "previousSecretExpiresAt": null,
+                     *           "createdAt": "2026-02-19T10:00:00.000Z",
+                     *           "updatedAt": "2026-02-19T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListWebhookEndpointsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The endpoint to register. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://partner.example/hooks/paygate",
+                 *       "description": "Order updates",
+                 *       "enabledEvents": [
+                 *         "payment.succeeded",
+                 *         "payment.failed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret (shown once). */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "url": "https://partner.example/hooks/paygate",
+                     *         "description": "Order updates",
+                     *         "enabledEvents": [
+                     *           "payment.succeeded",
+                     *           "payment.failed"
+                     *         ],
+                     *         "apiVersion": "2026-02-19.preview",
+                     *         "status": "enabled",
+                     *         "disabledReason": null,
+                     *         "disabledAt": null,
+                     *         "previousSecretExpiresAt": null,
+                     *         "createdAt": "2026-02-19T10:00:00.000Z",
+                     *         "updatedAt": "2026-02-19T10:00:00.000Z"
+                     *       },
+                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /** @description Webhook endpoint id (`we_…`). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "url": "https://partner.example/hooks/paygate",
+                     *         "description": "Order updates",
+                     *         "enabledEvents": [
+                     *           "payment.succeeded",
+                     *           "payment.failed"
+                     *         ],
+                     *         "apiVersion": "2026-02-19.preview",
+                     *         "status": "enabled",
+                     *         "disabledReason": null,
+                     *         "disabledAt": null,
+                     *         "previousSecretExpiresAt": null,
+                     *         "createdAt": "2026-02-19T10:00:00.000Z",
+                     *         "updatedAt": "2026-02-19T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /** @description Webhook endpoint id (`we_…`). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /** @description Webhook endpoint id (`we_…`). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change (at least one). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabledEvents": [
+                 *         "payment.succeeded",
+                 *         "payment.failed",
+                 *         "payment.refunded"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "url": "https://partner.example/hooks/paygate",
+                     *         "description": "Order updates",
+                     *         "enabledEvents": [
+                     *           "payment.succeeded",
+                     *           "payment.failed"
+                     *         ],
+                     *         "apiVersion": "2026-02-19.preview",
+                     *         "status": "enabled",
+                     *         "disabledReason": null,
+                     *         "disabledAt": null,
+                     *         "previousSecretExpiresAt": null,
+                     *         "createdAt": "2026-02-19T10:00:00.000Z",
+                     *         "updatedAt": "2026-02-19T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /** @description Webhook endpoint id (`we_…`). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /** @description How long the previous secret stays valid. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlapSeconds": 86400
+                 *     }
+                 */
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its new secret. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "id": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "url": "https://partner.example/hooks/paygate",
+                     *         "description": "Order updates",
+                     *         "enabledEvents": [
+                     *           "payment.succeeded",
+                     *           "payment.failed"
+                     *         ],
+                     *         "apiVersion": "2026-02-19.preview",
+                     *         "status": "enabled",
+                     *         "disabledReason": null,
+                     *         "disabledAt": null,
+                     *         "previousSecretExpiresAt": "2026-02-20T10:00:00.000Z",
+                     *         "createdAt": "2026-02-19T10:00:00.000Z",
+                     *         "updatedAt": "2026-02-19T10:00:00.000Z"
+                     *       },
+                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of this type. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Only events of this payment. */
+                paymentId?: components["parameters"]["EventPaymentIdFilter"];
+                /** @description Opaque cursor from `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["EventsCursor"];
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["EventsLimit"];
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_7VwQ2nM4xK8pR1tY6zB3cD",
+                     *           "type": "payment.succeeded",
+                     *           "createdAt": "2026-02-19T10:05:00.000Z",
+                     *           "apiVersion": "2026-02-19.preview",
+                     *           "data": {
+                     *             "payment": {
+                     *               "paymentId": "pay_5tGh8JkL2mNb4VcX6zQw1e",
+                     *               "merchantId": "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D",
+                     *               "referenceId": "order-1042",
+                     *               "status": "succeeded",
+                     *               "isFinal": true,
+                     *               "failureCode": null,
+                     *               "amount": {
+                     *                 "unit": "iso4217/USD",
+                     *                 "value": "1000"
+                     *               },
+                     *               "tokenAmount": {
+                     *                 "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                 "value": "10000000"
+                     *               },
+                     *               "txId": "0x4a7c9e2b1d3f5a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c",
+                     *               "cancelledReason": null,
+                     *               "refundedAt": null,
+                     *               "createdAt": "2026-02-19T10:00:00.000Z",
+                     *               "expiresAt": 1771495500,
+                     *               "version": 3
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Event id (`evt_…`).
+                 * @example evt_7VwQ2nM4xK8pR1tY6zB3cD
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event": {
+                     *         "id": "evt_7VwQ2nM4xK8pR1tY6zB3cD",
+                     *         "type": "payment.succeeded",
+                     *         "createdAt": "2026-02-19T10:05:00.000Z",
+                     *         "apiVersion": "2026-02-19.preview",
+                     *         "data": {
+                     *           "payment": {
+                     *             "paymentId": "pay_5tGh8JkL2mNb4VcX6zQw1e",
+                     *             "merchantId": "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D",
+                     *             "referenceId": "order-1042",
+                     *             "status": "succeeded",
+                     *             "isFinal": true,
+                     *             "failureCode": null,
+                     *             "amount": {
+                     *               "unit": "iso4217/USD",
+                     *               "value": "1000"
+                     *             },
+                     *             "tokenAmount": {
+                     *               "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "value": "10000000"
+                     *             },
+                     *             "txId": "0x4a7c9e2b1d3f5a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c",
+                     *             "cancelledReason": null,
+                     *             "refundedAt": null,
+                     *             "createdAt": "2026-02-19T10:00:00.000Z",
+                     *             "expiresAt": 1771495500,
+                     *             "version": 3
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventAttempts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Event id (`evt_…`).
+                 * @example evt_7VwQ2nM4xK8pR1tY6zB3cD
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries and attempts. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "whd_2bN8vC4xZ6mQ1wE3rT5yU7",
+                     *           "endpointId": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *           "status": "succeeded",
+                     *           "redelivery": false,
+                     *           "attempts": 2,
+                     *           "nextAttemptAt": null,
+                     *           "createdAt": "2026-02-19T10:05:00.000Z",
+                     *           "updatedAt": "2026-02-19T10:05:07.000Z"
+                     *         }
+                     *       ],
+                     *       "attempts": [
+                     *         {
+                     *           "id": "wha_9pL3kJ5hG7fD2sA4qW6eR8",
+                     *           "deliveryId": "whd_2bN8vC4xZ6mQ1wE3rT5yU7",
+                     *           "endpointId": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *           "attemptedAt": "2026-02-19T10:05:00.120Z",
+                     *           "durationMs": 10004,
+                     *           "responseStatus": null,
+                     *           "error": "timeout after 10000 ms",
+                     *           "succeeded": false
+                     *         },
+                     *         {
+                     *           "id": "wha_1qA3zS5xD7cF9vG2bH4nJ6",
+                     *           "deliveryId": "whd_2bN8vC4xZ6mQ1wE3rT5yU7",
+                     *           "endpointId": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *           "attemptedAt": "2026-02-19T10:05:07.300Z",
+                     *           "durationMs": 85,
+                     *           "responseStatus": 200,
+                     *           "error": null,
+                     *           "succeeded": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventAttemptsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Event id (`evt_…`).
+                 * @example evt_7VwQ2nM4xK8pR1tY6zB3cD
+                 */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /** @description Which endpoint to redeliver to; by default every enabled endpoint subscribed to the event type. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "we_4kTq9ZbV2mXr8HcN1pLs3d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RedeliverEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued deliveries. */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "whd_6tR8yU1iO3pA5sD7fG9hJ2",
+                     *           "endpointId": "we_4kTq9ZbV2mXr8HcN1pLs3d",
+                     *           "status": "pending",
+                     *           "redelivery": true,
+                     *           "attempts": 0,
+                     *           "nextAttemptAt": "2026-02-19T11:00:00.000Z",
+                     *           "createdAt": "2026-02-19T11:00:00.000Z",
+                     *           "updatedAt": "2026-02-19T11:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RedeliverEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

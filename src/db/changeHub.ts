@@ -13,6 +13,7 @@ export class ChangeHub {
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly reads = new Map<string, Promise<unknown>>();
   private readonly revocationListeners: ((keyId: string | null) => void)[] = [];
+  private readonly changeListeners: (() => void)[] = [];
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
@@ -23,7 +24,10 @@ export class ChangeHub {
     client.on('notification', (m) => {
       if (!m.payload) return;
       if (m.channel === KEY_REVOKED_CHANNEL) for (const f of this.revocationListeners) f(m.payload);
-      else this.wake(m.payload);
+      else {
+        this.wake(m.payload);
+        for (const f of this.changeListeners) f();
+      }
     });
     client.on('error', (err) => {
       this.log.warn({ err: err.message }, 'change listener lost its connection; reconnecting');
@@ -50,6 +54,11 @@ export class ChangeHub {
   /** Called with a revoked key id, or null when revocations may have been missed (reconnect). */
   onKeyRevoked(f: (keyId: string | null) => void): void {
     this.revocationListeners.push(f);
+  }
+
+  /** Called on every payment change notification (the webhook dispatcher wakes on it). */
+  onPaymentChanged(f: () => void): void {
+    this.changeListeners.push(f);
   }
 
   /** Number of requests currently waiting (for metrics and benchmarks). */

@@ -18,6 +18,7 @@ import { KeyCache } from './keyCache';
 import { internalError, sendError, sendJson } from './render';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
+import type { WebhookWork } from '../jobs/webhookJobs';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +28,7 @@ export interface AppDeps {
   handlers: HandlerMap;
   hub: ChangeHub;
   chainWork: ChainWork;
+  webhookWork: WebhookWork;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -44,7 +46,7 @@ interface State {
  * validation (development and tests). Errors anywhere render the one error body.
  */
 export function createApp(deps: AppDeps): Koa {
-  const { config, db, log, backends, handlers, hub, chainWork } = deps;
+  const { config, db, log, backends, handlers, hub, chainWork, webhookWork } = deps;
   const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
   const keys = new KeyCache();
   hub.onKeyRevoked((keyId) => keys.revoke(keyId));
@@ -135,9 +137,18 @@ export function createApp(deps: AppDeps): Koa {
       query ??= parsed.query as Record<string, unknown>;
     }
 
+    // Work handed on only once the request's writes are visible (e.g. delivery jobs for new rows).
+    const committed: (() => Promise<void>)[] = [];
+    const runCommitted = () => {
+      for (const f of committed.splice(0)) {
+        f().catch((e) => log.warn({ err: (e as Error).message, requestId: ctx.state.requestId }, 'after-commit work failed; it will be rescued'));
+      }
+    };
     const run = async (dbh: Knex) => {
       const hctx = {
-        operationId, version, caller, db: dbh, config, hub, chainWork, log: log.child({ requestId: ctx.state.requestId }),
+        operationId, version, caller, db: dbh, config, hub, chainWork, webhookWork,
+        afterCommit: (f: () => Promise<void>) => void committed.push(f),
+        log: log.child({ requestId: ctx.state.requestId }),
         requestId: ctx.state.requestId,
         path: pathParams,
         query,
@@ -158,6 +169,7 @@ export function createApp(deps: AppDeps): Koa {
     const idemKey = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !idemKey) {
       const r = await run(db);
+      runCommitted();
       sendJson(c, r.status, r.text, r.headers);
       return;
     }
@@ -181,6 +193,7 @@ export function createApp(deps: AppDeps): Koa {
         await idem.complete(trx, scope, idemKey, out.status, out.text);
         return out;
       });
+      runCommitted();
       sendJson(c, r.status, r.text, r.headers);
     } catch (e) {
       if (e instanceof AppError && e.status < 500) {

@@ -4,6 +4,7 @@ import type { ChangeHub } from '../db/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
 import type { ChainWork } from '../domain/chain';
+import type { WebhookWork } from '../jobs/webhookJobs';
 import type { operations as PreviewOps } from '../../generated/2026-02-19.preview/types';
 import type { operations as StableOps } from '../../generated/2026-02-18/types';
 
@@ -49,6 +50,10 @@ export interface HandlerContext<K extends OperationId> {
   hub: ChangeHub;
   /** Hands confirmed payments to the chain worker. */
   chainWork: ChainWork;
+  /** Hands new webhook deliveries to the delivery workers. */
+  webhookWork: WebhookWork;
+  /** Runs `f` once the request's transaction has committed (at once when there is none). */
+  afterCommit(f: () => Promise<void>): void;
   log: Logger;
   requestId: string;
 }

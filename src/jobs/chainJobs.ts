@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
 import type { ChainPort, ChainWork } from '../domain/chain';
 import { NotYetVisible, settleTransaction, strandedPayments, submitPayment } from '../usecases/gatewayChain';
@@ -24,10 +24,7 @@ export interface ChainJobs extends ChainWork {
   stop(): Promise<void>;
 }
 
-export async function startChainJobs(db: Knex, dbUrl: string, chain: ChainPort, log: Logger, confirmationDelayMs: number): Promise<ChainJobs> {
-  const boss = new PgBoss({ connectionString: dbUrl, schema: 'pgboss', max: 4, application_name: 'paygate-jobs', schedule: false });
-  boss.on('error', (e) => log.warn({ err: (e as Error).message }, 'job queue error'));
-  await boss.start();
+export async function startChainJobs(boss: PgBoss, db: Knex, chain: ChainPort, log: Logger, confirmationDelayMs: number): Promise<ChainJobs> {
   await boss.createQueue(SUBMIT, { name: SUBMIT, retryLimit: 5, retryDelay: 1 });
   await boss.createQueue(CONFIRM, { name: CONFIRM, retryLimit: 5, retryDelay: 1 });
 
@@ -77,6 +74,9 @@ export async function startChainJobs(db: Knex, dbUrl: string, chain: ChainPort, 
       for (const id of ids) await enqueueSubmit(id);
       return ids.length;
     },
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 5000 }),
+    stop: async () => {
+      await boss.offWork(SUBMIT);
+      await boss.offWork(CONFIRM);
+    },
   };
 }

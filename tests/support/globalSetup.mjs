@@ -3,8 +3,10 @@
 import path from 'node:path';
 import knex from 'knex';
 import { startThrowawayPostgres } from '../../scripts/throwaway-pg.mjs';
+import { ensureTestTls } from '../../scripts/test-tls.mjs';
 
 export default async function globalSetup() {
+  ensureTestTls(); // webhook receivers listen on HTTPS
   if (process.env.TEST_DATABASE_URL) {
     process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
   } else {

@@ -1,0 +1,254 @@
+import type { Knex } from 'knex';
+import { newId } from '../domain/ids';
+
+// Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
+// Every multi-row change is one statement or one transaction, and every claim is conditional, so any
+// number of processes may dispatch and deliver at once.
+
+export interface EndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  api_version: string;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  secret: Buffer;
+  previous_secret: Buffer | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface EventRow {
+  id: string;
+  payment_id: string;
+  account_id: string;
+  type: string;
+  version: number;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  account_id: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  redelivery: boolean;
+  attempts: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempted_at: Date;
+  duration_ms: number;
+  response_status: number | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export const MAX_ENDPOINTS_PER_ACCOUNT = 16;
+
+// ---- Endpoints ----
+
+export async function insertEndpoint(db: Knex, row: Omit<EndpointRow, 'disabled_reason' | 'disabled_at' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
+  const [created] = await db<EndpointRow>('webhook_endpoints').insert(row).returning('*');
+  return created;
+}
+
+/** Live endpoints of the account, locked so that concurrent creations count each other. */
+export async function countEndpointsForUpdate(db: Knex, accountId: string): Promise<number> {
+  await db.raw('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
+  const [{ n }] = await db('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at').count<{ n: string }[]>({ n: '*' });
+  return Number(n);
+}
+
+export async function findEndpoint(db: Knex, id: string): Promise<EndpointRow | undefined> {
+  return db<EndpointRow>('webhook_endpoints').where({ id }).first();
+}
+
+export async function listEndpoints(db: Knex, accountId: string): Promise<EndpointRow[]> {
+  return db<EndpointRow>('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at')
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+}
+
+export async function updateEndpoint(db: Knex, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
+  const [row] = await db<EndpointRow>('webhook_endpoints').where({ id }).whereNull('deleted_at')
+    .update({ ...changes, updated_at: new Date() }).returning('*');
+  return row;
+}
+
+/** Stops what is still queued for an endpoint that was disabled or deleted. */
+export async function cancelPendingDeliveries(db: Knex, endpointId: string): Promise<number> {
+  return db('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' })
+    .update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date() });
+}
+
+// ---- Events ----
+
+export async function findEvent(db: Knex, id: string): Promise<EventRow | undefined> {
+  return db<EventRow>('payment_events').where({ id }).first();
+}
+
+export interface EventListQuery {
+  type?: string;
+  paymentId?: string;
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+export async function listEvents(db: Knex, accountId: string, q: EventListQuery): Promise<EventRow[]> {
+  const query = db<EventRow>('payment_events').where({ account_id: accountId });
+  if (q.type) query.where({ type: q.type });
+  if (q.paymentId) query.where({ payment_id: q.paymentId });
+  if (q.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.id]);
+  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(q.limit);
+}
+
+// ---- Fan-out ----
+
+// Takes undispatched events (SKIP LOCKED: dispatchers in other processes take other rows), creates one
+// delivery per enabled endpoint subscribed to the event's type, and marks the events, in one statement.
+const DISPATCH_SQL = `
+  WITH batch AS (
+    SELECT id, account_id, type FROM payment_events WHERE dispatched_at IS NULL
+    ORDER BY created_at, id LIMIT ? FOR UPDATE SKIP LOCKED
+  ), marked AS (
+    UPDATE payment_events e SET dispatched_at = now() FROM batch WHERE e.id = batch.id RETURNING e.id
+  )
+  , ins AS (
+    INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, redelivery, next_attempt_at, enqueued_at)
+    SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), b.id, w.id, b.account_id, 'pending', false, now(), now()
+    FROM batch b JOIN webhook_endpoints w
+      ON w.account_id = b.account_id AND w.deleted_at IS NULL AND w.status = 'enabled' AND b.type = ANY (w.enabled_events)
+    ON CONFLICT DO NOTHING
+    RETURNING id)
+  SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT coalesce(array_agg(id), '{}') FROM ins) AS ids`;
+
+/** Fans out up to `limit` events; returns the new deliveries' ids and how many events were taken. */
+export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliveryIds: string[]; events: number }> {
+  const { rows } = await db.raw(DISPATCH_SQL, [limit]);
+  return { deliveryIds: rows[0].ids as string[], events: rows[0].events as number };
+}
+
+export async function insertRedeliveries(db: Knex, event: EventRow, endpointIds: string[]): Promise<DeliveryRow[]> {
+  if (endpointIds.length === 0) return [];
+  const now = new Date();
+  return db<DeliveryRow>('webhook_deliveries').insert(endpointIds.map((endpointId) => ({
+    id: newId('whd'), event_id: event.id, endpoint_id: endpointId, account_id: event.account_id,
+    status: 'pending' as const, redelivery: true, attempts: 0, next_attempt_at: now, enqueued_at: now, created_at: now, updated_at: now,
+  }))).returning('*');
+}
+
+export async function listDeliveries(db: Knex, eventId: string): Promise<DeliveryRow[]> {
+  return db<DeliveryRow>('webhook_deliveries').where({ event_id: eventId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+}
+
+export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRow[]> {
+  const newest = await db<AttemptRow>('webhook_attempts').where({ event_id: eventId })
+    .orderBy([{ column: 'attempted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200);
+  return newest.reverse();
+}
+
+// ---- Delivery ----
+
+/**
+ * Takes a due, pending delivery for one attempt: the lease keeps other workers (and duplicate jobs) off it
+ * while the request runs, and runs out by itself if this process dies.
+ */
+export async function claimDelivery(db: Knex, id: string, leaseMs: number): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.raw(`
+    UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond')
+    WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+      AND (locked_until IS NULL OR locked_until < now())
+    RETURNING *`, [leaseMs, id]);
+  return rows[0];
+}
+
+export interface AttemptOutcome {
+  attemptId: string;
+  attemptedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  error: string | null;
+  succeeded: boolean;
+  /** For a failure: when to try again, or null to give up. */
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Records one attempt and its consequences in one transaction: the delivery's new state, and the
+ * endpoint's failure streak, disabling it (and cancelling what it still has queued) once the streak is
+ * older than `disableAfterMs`. Returns whether the endpoint was disabled now.
+ */
+export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, disableAfterMs: number): Promise<{ disabled: boolean }> {
+  return db.transaction(async (trx) => {
+    await trx('webhook_attempts').insert({
+      id: o.attemptId, delivery_id: d.id, event_id: d.event_id, endpoint_id: d.endpoint_id, attempted_at: o.attemptedAt,
+      duration_ms: o.durationMs, response_status: o.responseStatus, error: o.error, succeeded: o.succeeded,
+    });
+    const status = o.succeeded ? 'succeeded' : o.nextAttemptAt ? 'pending' : 'failed';
+    await trx('webhook_deliveries').where({ id: d.id, status: 'pending' }).update({
+      status, attempts: trx.raw('attempts + 1'), next_attempt_at: status === 'pending' ? o.nextAttemptAt : null,
+      locked_until: null, enqueued_at: status === 'pending' ? new Date() : null, updated_at: new Date(),
+    });
+    if (o.succeeded) {
+      await trx('webhook_endpoints').where({ id: d.endpoint_id }).whereNotNull('failing_since').update({ failing_since: null });
+      return { disabled: false };
+    }
+    const { rows } = await trx.raw(`
+      UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?::timestamptz),
+        status = CASE WHEN coalesce(failing_since, ?::timestamptz) <= now() - (? * interval '1 millisecond') THEN 'disabled' ELSE status END
+      WHERE id = ? AND deleted_at IS NULL
+      RETURNING status, failing_since`, [o.attemptedAt, o.attemptedAt, disableAfterMs, d.endpoint_id]);
+    const row = rows[0] as { status: string; failing_since: Date } | undefined;
+    if (!row || row.status !== 'disabled') return { disabled: false };
+    const changed = await trx('webhook_endpoints').where({ id: d.endpoint_id }).whereNull('disabled_at').update({
+      disabled_at: new Date(), updated_at: new Date(),
+      disabled_reason: `Every delivery attempt failed since ${row.failing_since.toISOString()}; last error: ${o.error ?? 'unknown'}`,
+    });
+    if (changed) await cancelPendingDeliveries(trx, d.endpoint_id);
+    return { disabled: changed > 0 };
+  });
+}
+
+/** Cancels a claimed delivery whose endpoint can no longer receive it. */
+export async function cancelDelivery(db: Knex, id: string): Promise<void> {
+  await db('webhook_deliveries').where({ id, status: 'pending' })
+    .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, updated_at: new Date() });
+}
+
+/**
+ * Pending deliveries that are due but were never picked up (a job lost with its process, or a send that
+ * never happened after a commit): they are marked as enqueued again and returned to be sent.
+ */
+export async function strandedDeliveries(db: Knex, graceMs: number, limit = 500): Promise<string[]> {
+  const { rows } = await db.raw(`
+    UPDATE webhook_deliveries SET enqueued_at = now()
+    WHERE id IN (
+      SELECT id FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= now()
+        AND (locked_until IS NULL OR locked_until < now())
+        AND (enqueued_at IS NULL OR enqueued_at < now() - (? * interval '1 millisecond'))
+      ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
+    RETURNING id`, [graceMs, limit]);
+  return rows.map((r: { id: string }) => r.id);
+}
+
+/** Deliveries waiting for an attempt (the metrics backlog). */
+export async function pendingDeliveryCount(db: Knex): Promise<number> {
+  const [{ n }] = await db('webhook_deliveries').where({ status: 'pending' }).count<{ n: string }[]>({ n: '*' });
+  return Number(n);
+}

@@ -1,0 +1,38 @@
+import ipaddr from 'ipaddr.js';
+
+// Webhook URLs are chosen by partners, so the service must not be steered into its own network (SSRF):
+// only public unicast addresses are reachable unless the operator allows private ones. The check runs at
+// registration and again on every connection (DNS may change in between).
+
+/** Why the address may not be used, or null when it is a public unicast address. */
+export function forbiddenAddressReason(address: string, allowPrivate: boolean): string | null {
+  if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
+  const range = ipaddr.process(address).range(); // IPv4-mapped IPv6 is judged as IPv4
+  if (range === 'unicast') return null;
+  const privateRanges = ['loopback', 'private', 'linkLocal', 'uniqueLocal'];
+  if (allowPrivate && privateRanges.includes(range)) return null;
+  return `${address} is a ${range} address`;
+}
+
+export interface WebhookUrlCheck {
+  url: URL | null;
+  problem: string | null;
+}
+
+/** Syntax rules of a webhook URL (the spec's pattern plus what only a URL parser can tell). */
+export function parseWebhookUrl(raw: string): WebhookUrlCheck {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { url: null, problem: 'is not a valid URL' };
+  }
+  if (url.protocol !== 'https:') return { url: null, problem: 'must use https' };
+  if (url.username || url.password) return { url: null, problem: 'must not carry credentials' };
+  if (url.hash) return { url: null, problem: 'must not have a fragment' };
+  if (!url.hostname) return { url: null, problem: 'must name a host' };
+  return { url, problem: null };
+}
+
+/** A bracketed IPv6 host as the URL API gives it, unbracketed. */
+export const bareHost = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1');

@@ -1,0 +1,95 @@
+import dns from 'node:dns';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import tls from 'node:tls';
+import type { WebhookConfig } from '../config';
+import { bareHost, forbiddenAddressReason } from '../domain/webhookAddress';
+
+// One HTTP attempt of a webhook delivery. The destination is checked on every connection (the egress
+// allowlist, then each resolved address against private networks, inside the socket's own DNS lookup so a
+// host cannot be re-pointed between check and connect). Redirects are not followed; only a 2xx within the
+// timeout counts. The receiver's body is drained, never stored.
+
+export interface SendResult {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+class Refused extends Error {}
+
+export function createWebhookSender(cfg: WebhookConfig) {
+  const guardedLookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as dns.LookupAddress[];
+      for (const a of list) {
+        const reason = forbiddenAddressReason(a.address, cfg.allowPrivateNetworks);
+        if (reason) return callback(new Refused(`refused: ${hostname} resolves to ${reason}`), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 16,
+    lookup: guardedLookup,
+    ca: cfg.caPem ? [...tls.rootCertificates, cfg.caPem] : undefined,
+  });
+
+  function preflight(url: URL): string | null {
+    const host = bareHost(url.hostname).toLowerCase();
+    if (url.protocol !== 'https:') return 'refused: not an https URL';
+    if (cfg.allowedHosts && !cfg.allowedHosts.includes(host)) return `refused: ${host} is not in WEBHOOK_ALLOWED_HOSTS`;
+    if (isIP(host)) {
+      const reason = forbiddenAddressReason(host, cfg.allowPrivateNetworks);
+      if (reason) return `refused: ${reason}`;
+    }
+    return null;
+  }
+
+  async function send(rawUrl: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = Date.now();
+    const done = (status: number | null, error: string | null): SendResult => ({ status, error, durationMs: Date.now() - started });
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return done(null, 'refused: invalid URL');
+    }
+    const refused = preflight(url);
+    if (refused) return done(null, refused);
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      const finish = (r: SendResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const req = https.request(url, {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'paygate-webhooks/1' },
+      }, (res) => {
+        res.on('data', () => undefined); // drain: keep-alive needs the body consumed
+        res.on('end', () => {
+          const status = res.statusCode ?? null;
+          const ok = status !== null && status >= 200 && status < 300;
+          finish(done(status, ok ? null : status !== null && status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`));
+        });
+        res.on('error', (e) => finish(done(res.statusCode ?? null, e.message)));
+      });
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`timeout after ${cfg.timeoutMs} ms`));
+      }, cfg.timeoutMs);
+      req.on('error', (e) => finish(done(null, e instanceof Refused ? e.message : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500))));
+      req.end(body);
+    });
+  }
+
+  return { send, close: () => agent.destroy() };
+}
+
+export type WebhookSender = ReturnType<typeof createWebhookSender>;

@@ -1,0 +1,123 @@
+import dns from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type { Knex } from 'knex';
+import type { WebhookConfig } from '../config';
+import { AppError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { seal } from '../domain/sealed';
+import { bareHost, forbiddenAddressReason, parseWebhookUrl } from '../domain/webhookAddress';
+import { newWebhookSecret } from '../domain/webhookSignature';
+import * as repo from '../db/webhooksRepo';
+import type { EndpointRow } from '../db/webhooksRepo';
+
+// Webhook endpoints of a partner account (2026-02-19.preview): registration with an SSRF check, changes,
+// deletion, and secret rotation with an overlap during which both secrets sign.
+
+export interface EndpointDeps {
+  db: Knex;
+  webhooks: WebhookConfig;
+  dataKey: Buffer;
+}
+
+const DNS_TIMEOUT_MS = 2000;
+
+/** The URL rules the schema cannot state: parseable, https, and a host that is not in a private network. */
+export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<string> {
+  const { url, problem } = parseWebhookUrl(raw);
+  const refuse = (message: string) => new AppError('params_validation', undefined, [{ field: '/url', message }]);
+  if (!url) throw refuse(problem!);
+  const host = bareHost(url.hostname).toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    if (!cfg.allowPrivateNetworks) throw refuse(`${host} is a loopback host`);
+    return url.toString();
+  }
+  // A host that does not resolve now is accepted (DNS may be set up later); every delivery checks again.
+  const addresses = isIP(host) ? [host] : await Promise.race([
+    dns.lookup(host, { all: true, verbatim: true }).then((a) => a.map((x) => x.address)).catch(() => [] as string[]),
+    new Promise<string[]>((resolve) => setTimeout(() => resolve([]), DNS_TIMEOUT_MS).unref()),
+  ]);
+  for (const a of addresses) {
+    const reason = forbiddenAddressReason(a, cfg.allowPrivateNetworks);
+    if (reason) throw refuse(`must not point to a private or reserved network (${reason})`);
+  }
+  return url.toString();
+}
+
+/** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */
+export async function endpointOfAccount(db: Knex, accountId: string, id: string): Promise<EndpointRow> {
+  const row = await repo.findEndpoint(db, id);
+  if (!row || row.deleted_at) throw new AppError('webhook_endpoint_not_found');
+  if (row.account_id !== accountId) throw new AppError('forbidden');
+  return row;
+}
+
+export interface CreateEndpointInput {
+  url: string;
+  enabledEvents: string[];
+  description?: string;
+}
+
+export async function createEndpoint(deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const url = await checkWebhookUrl(input.url, deps.webhooks);
+  const secret = newWebhookSecret();
+  const endpoint = await deps.db.transaction(async (trx) => {
+    if (await repo.countEndpointsForUpdate(trx, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
+    const now = new Date();
+    return repo.insertEndpoint(trx, {
+      id: newId('we'), account_id: accountId, url, description: input.description ?? null,
+      enabled_events: [...new Set(input.enabledEvents)], api_version: apiVersion,
+      secret: seal(deps.dataKey, secret), created_at: now, updated_at: now,
+    });
+  });
+  return { endpoint, secret };
+}
+
+export interface UpdateEndpointInput {
+  url?: string;
+  enabledEvents?: string[];
+  description?: string | null;
+  status?: 'enabled' | 'disabled';
+}
+
+export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput): Promise<EndpointRow> {
+  const current = await endpointOfAccount(deps.db, accountId, id);
+  const changes: Partial<EndpointRow> = {};
+  if (input.url !== undefined) changes.url = await checkWebhookUrl(input.url, deps.webhooks);
+  if (input.enabledEvents !== undefined) changes.enabled_events = [...new Set(input.enabledEvents)];
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.status === 'enabled' && current.status === 'disabled') {
+    Object.assign(changes, { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null });
+  } else if (input.status === 'disabled' && current.status === 'enabled') {
+    Object.assign(changes, { status: 'disabled', disabled_reason: 'disabled by the partner', disabled_at: new Date() });
+  }
+  return deps.db.transaction(async (trx) => {
+    const row = await repo.updateEndpoint(trx, id, changes);
+    if (!row) throw new AppError('webhook_endpoint_not_found');
+    if (changes.status === 'disabled') await repo.cancelPendingDeliveries(trx, id);
+    return row;
+  });
+}
+
+/** Idempotent: deleting a deleted endpoint of the account answers the same. */
+export async function deleteEndpoint(db: Knex, accountId: string, id: string): Promise<void> {
+  const row = await repo.findEndpoint(db, id);
+  if (!row) throw new AppError('webhook_endpoint_not_found');
+  if (row.account_id !== accountId) throw new AppError('forbidden');
+  if (row.deleted_at) return;
+  await db.transaction(async (trx) => {
+    await trx('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+    await repo.cancelPendingDeliveries(trx, id);
+  });
+}
+
+export async function rotateSecret(deps: EndpointDeps, accountId: string, id: string, overlapSeconds: number): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const current = await endpointOfAccount(deps.db, accountId, id);
+  const secret = newWebhookSecret();
+  const endpoint = await repo.updateEndpoint(deps.db, id, {
+    secret: seal(deps.dataKey, secret),
+    previous_secret: overlapSeconds > 0 ? current.secret : null,
+    previous_secret_expires_at: overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null,
+  });
+  if (!endpoint) throw new AppError('webhook_endpoint_not_found');
+  return { endpoint, secret };
+}

@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { AppError } from '../domain/errors';
+import * as repo from '../db/webhooksRepo';
+import type { DeliveryRow, EventRow } from '../db/webhooksRepo';
+
+// Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. The body a
+// webhook endpoint receives is `renderEvent` at the endpoint's version: the same JSON these reads return.
+
+export interface WebhookEventBody {
+  id: string;
+  type: string;
+  createdAt: string;
+  apiVersion: string;
+  data: { payment: Record<string, unknown> };
+}
+
+/** The event at an API version. Both versions share the payment snapshot's shape today. */
+export function renderEvent(e: EventRow, apiVersion: string): WebhookEventBody {
+  return { id: e.id, type: e.type, createdAt: e.created_at.toISOString(), apiVersion, data: { payment: e.data } };
+}
+
+export async function eventOfAccount(db: Knex, accountId: string, id: string): Promise<EventRow> {
+  const e = await repo.findEvent(db, id);
+  if (!e) throw new AppError('event_not_found');
+  if (e.account_id !== accountId) throw new AppError('forbidden');
+  return e;
+}
+
+interface EventCursor {
+  createdAt: string;
+  id: string;
+  [k: string]: unknown;
+}
+
+const isEventCursor = (v: unknown): v is EventCursor =>
+  typeof v === 'object' && v !== null && typeof (v as EventCursor).id === 'string' && /^evt_[0-9A-Za-z]+$/.test((v as EventCursor).id) &&
+  typeof (v as EventCursor).createdAt === 'string' && !Number.isNaN(Date.parse((v as EventCursor).createdAt));
+
+export interface ListEventsInput {
+  type?: string;
+  paymentId?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export async function listEvents(db: Knex, accountId: string, q: ListEventsInput): Promise<{ items: EventRow[]; nextCursor: string | null }> {
+  const limit = q.limit ?? 20;
+  let after: EventCursor | undefined;
+  if (q.cursor !== undefined) {
+    const c = decodeCursor(q.cursor, isEventCursor);
+    if (!c) throw new AppError('params_validation', undefined, [{ field: 'cursor', message: 'is not a cursor this service issued' }]);
+    after = c;
+  }
+  const rows = await repo.listEvents(db, accountId, { type: q.type, paymentId: q.paymentId, after, limit: limit + 1 });
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }) : null };
+}
+
+/** Queues the event again to one endpoint, or to every enabled endpoint subscribed to its type. */
+export async function redeliver(db: Knex, accountId: string, eventId: string, endpointId: string | undefined): Promise<DeliveryRow[]> {
+  const event = await eventOfAccount(db, accountId, eventId);
+  let targets: string[];
+  if (endpointId) {
+    const ep = await repo.findEndpoint(db, endpointId);
+    if (!ep || ep.deleted_at) throw new AppError('webhook_endpoint_not_found');
+    if (ep.account_id !== accountId) throw new AppError('forbidden');
+    if (ep.status !== 'enabled') throw new AppError('webhook_endpoint_disabled');
+    targets = [ep.id];
+  } else {
+    targets = (await repo.listEndpoints(db, accountId)).filter((ep) => ep.status === 'enabled' && ep.enabled_events.includes(event.type)).map((ep) => ep.id);
+    if (targets.length === 0) throw new AppError('no_webhook_endpoint');
+  }
+  return repo.insertRedeliveries(db, event, targets);
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+// A real HTTPS webhook receiver on loopback (certificate from scripts/test-tls.mjs, which the service trusts
+// through WEBHOOK_CA_FILE). It keeps every request with its raw body; `respond` decides each answer (a status,
+// or 'hang' to never answer).
+
+export interface Received {
+  headers: Record<string, string>;
+  raw: string;
+  body: any;
+  at: number;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  respond: (r: Received, nth: number) => number | 'hang';
+  /** Resolves once `pred` holds for the received list (polls every 25 ms). */
+  until(pred: (all: Received[]) => boolean, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+const tls = path.resolve(__dirname, '../../.data/test-tls');
+
+export async function startReceiver(pathname = '/hooks'): Promise<Receiver> {
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const rec: Receiver = {
+    url: '',
+    received: [],
+    respond: () => 200,
+    until: async (pred, timeoutMs = 20000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!pred(rec.received)) {
+        if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${timeoutMs} ms; got ${rec.received.map((r) => `${r.body?.type}#${r.body?.data?.payment?.version}`).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return rec.received;
+    },
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+  const server = https.createServer({ key: fs.readFileSync(path.join(tls, 'key.pem')), cert: fs.readFileSync(path.join(tls, 'cert.pem')) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = null;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        /* kept raw */
+      }
+      const r: Received = { headers: req.headers as Record<string, string>, raw, body, at: Date.now() };
+      rec.received.push(r);
+      const answer = rec.respond(r, rec.received.length);
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  rec.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}${pathname}`;
+  return rec;
+}

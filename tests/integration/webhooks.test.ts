@@ -335,3 +335,39 @@ describe('delivery', () => {
     expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'params_validation' });
   });
 });
+
+describe('the README Koa receiver example', () => {
+  it('accepts paygate deliveries, rejects forged ones, and applies each payment version once', async () => {
+    const https = await import('node:https');
+    const fs = await import('node:fs');
+    const { createReceiver } = await import('../../examples/webhook-receiver/koa');
+    const p = await partner();
+    const applied: string[] = [];
+    let secret = '';
+    // The secret is known only once the endpoint exists, so the app is made per request here.
+    const server = https.createServer({ key: fs.readFileSync('.data/test-tls/key.pem'), cert: fs.readFileSync('.data/test-tls/cert.pem') }, (req, res) =>
+      createReceiver([secret], async (e) => void applied.push(`${e.type}#${e.data.payment.version}`)).callback()(req, res));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/hooks/paygate`;
+      secret = (await endpoint(p, url, ['payment.created', 'payment.cancelled'])).secret;
+      const id = await newPayment(p);
+      await p.asMerchant('POST', `/v1/payments/${id}/cancel`);
+      for (let i = 0; i < 100 && applied.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(applied.sort()).toEqual(['payment.cancelled#2', 'payment.created#1']);
+      // A forged delivery (no valid signature) is refused.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = https.request(url, { method: 'POST', ca: fs.readFileSync('.data/test-tls/cert.pem'), headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+      expect(status).toBe(400);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

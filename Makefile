@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install start build generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll contract contract-tools contract-diff
+.PHONY: install start build docs generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -11,8 +11,14 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
+# The service serves dist/docs/<version>.html at /docs/<version>: every build renders them (skipped when fresh).
 build: install
 	npm run --silent build
+	node scripts/build-docs.mjs
+
+# The API reference per version (Redocly build-docs, Redoc inlined: works offline), always re-rendered.
+docs: install
+	node scripts/build-docs.mjs --force
 
 generate: install
 	node scripts/generate.mjs

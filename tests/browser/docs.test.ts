@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser: DOM types for it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestService, TestService } from '../support/service';

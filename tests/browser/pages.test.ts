@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser: DOM types for it.
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { privateKeyToAccount } from 'viem/accounts';

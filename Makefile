@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install start build generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -11,8 +11,14 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
+# The service serves dist/docs/<version>.html at /docs/<version>: every build renders them (skipped when fresh).
 build: install
 	npm run --silent build
+	node scripts/build-docs.mjs
+
+# The API reference per version (Redocly build-docs, Redoc inlined: works offline), always re-rendered.
+docs: install
+	node scripts/build-docs.mjs --force
 
 generate: install
 	node scripts/generate.mjs
@@ -36,6 +42,21 @@ test: install check-generated lint-spec typecheck build
 	@mkdir -p coverage
 	NODE_ENV=test npx --no-install jest --runInBand --json --outputFile=coverage/jest-results.json
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
+	@$(MAKE) --no-print-directory test-browser
+
+# Debian's Chromium for the browser tests (tests/browser, playwright-core): installed as root when missing.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update
+	apt-get install -y chromium
+
+chromium: $(CHROMIUM)
+
+# The docs and hosted pages in headless Chromium against the real service (jest.browser.config.js).
+test-browser: install build $(CHROMIUM)
+	@mkdir -p coverage
+	@NODE_ENV=test npx --no-install jest -c jest.browser.config.js --runInBand --json --outputFile=coverage/browser-results.json; rc=$$?; \
+	  node -e "const r=require('./coverage/browser-results.json'); console.log('browser: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed')"; exit $$rc
 
 clean:
 	rm -rf dist

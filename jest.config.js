@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
+  // tests/browser need Chromium: make test-browser runs them (jest.browser.config.js) after this suite.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/browser/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   globalSetup: '<rootDir>/tests/support/globalSetup.mjs',
   globalTeardown: '<rootDir>/tests/support/globalTeardown.mjs',

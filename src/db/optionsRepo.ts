@@ -49,3 +49,25 @@ export async function payableSettlements(db: Knex, merchantId: string, currency:
     .select('s.destination', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
   return rows.map((r) => ({ asset: assetFromRow(r, 'asset_'), destination: r.destination }));
 }
+
+/**
+ * Buyer data from the hosted collect page: sealed onto the payment's data-collecting options of the given
+ * accounts (all accounts when none are given). Returns how many options now carry it.
+ */
+export async function storeCollectedForPayment(db: Knex, paymentId: string, accounts: string[], sealed: Buffer): Promise<number> {
+  const q = db('payment_options').where({ payment_id: paymentId, collect_data: true });
+  if (accounts.length) q.whereIn('account', accounts);
+  return q.update({ collected_data: sealed });
+}
+
+/** The latest data each account already gave for this payment, so that a fresh quote need not ask again. */
+export async function collectedByAccount(db: Knex, paymentId: string, accounts: string[]): Promise<Map<string, Buffer>> {
+  const rows: { account: string; collected_data: Buffer }[] = await db('payment_options')
+    .distinctOn('account')
+    .where({ payment_id: paymentId })
+    .whereIn('account', accounts)
+    .whereNotNull('collected_data')
+    .orderBy([{ column: 'account' }, { column: 'created_at', order: 'desc' }])
+    .select('account', 'collected_data');
+  return new Map(rows.map((r) => [r.account, r.collected_data]));
+}

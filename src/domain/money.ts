@@ -35,3 +35,15 @@ export function pegToTokenUnits(amount: FiatAmount, tokenDecimals: number): bigi
   const div = 10n ** BigInt(exp - tokenDecimals);
   return (amount.minor + div - 1n) / div; // round up: the merchant never receives less than asked
 }
+
+const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥' };
+
+/** For people: USD 123456 -> "$1,234.56", CHF 500 -> "CHF 5.00". Exact (string arithmetic, no float). */
+export function formatFiat(amount: FiatAmount): string {
+  const exp = CURRENCIES[amount.currency] ?? 2;
+  const digits = amount.minor.toString().padStart(exp + 1, '0');
+  const whole = digits.slice(0, digits.length - exp).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const text = exp ? `${whole}.${digits.slice(digits.length - exp)}` : whole;
+  const symbol = SYMBOLS[amount.currency];
+  return symbol ? `${symbol}${text}` : `${amount.currency} ${text}`;
+}

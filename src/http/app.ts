@@ -19,6 +19,9 @@ import { internalError, sendError, sendJson } from './render';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
 import type { WebhookWork } from '../jobs/webhookJobs';
+import { projectRoot } from '../paths';
+import { docsRoutes } from './docs';
+import { hostedRoutes } from './hosted/routes';
 
 export interface AppDeps {
   config: Config;
@@ -77,7 +80,13 @@ export function createApp(deps: AppDeps): Koa {
     }, 'request');
   });
 
+  // Non-API routes: the rendered API reference (/docs/<version>) and the hosted buyer pages.
+  const serveDocs = docsRoutes(projectRoot);
+  const serveHosted = hostedRoutes({ root: projectRoot, config, db, hub });
+
   app.use(async (ctx, next) => {
+    const c = ctx as unknown as Context;
+    if (serveDocs(c) || (await serveHosted(c))) return;
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
       sendJson(ctx as unknown as Context, 200, '{"status":"ok"}');
       return;

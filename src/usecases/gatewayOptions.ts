@@ -10,7 +10,7 @@ import { pegToTokenUnits } from '../domain/money';
 import { Payment } from '../domain/payment';
 import { seal } from '../domain/sealed';
 import { collectThreshold } from '../db/accountsRepo';
-import { findOption, insertOptions, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
+import { collectedByAccount, findOption, insertOptions, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
@@ -54,6 +54,8 @@ export async function offerOptions(db: Knex, config: Config, rawId: string, acco
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
   const offered: OfferedOption[] = [];
+  // Data the buyer already gave (hosted collect page, or fetch) carries over to a fresh quote.
+  const given = collect ? await collectedByAccount(db, p.id, parsed.map((a) => a.id)) : new Map<string, Buffer>();
   for (const account of parsed) {
     if (seen.has(account.id)) continue;
     seen.add(account.id);
@@ -68,7 +70,7 @@ export async function offerOptions(db: Knex, config: Config, rawId: string, acco
       }));
       offered.push({
         id: newId('opt'), paymentId: p.id, account: account.id, asset: asset.id, chainId: asset.chainId, tokenAmount: value,
-        typedData, nonce, collectData: collect, collectedData: null, expiresAt: new Date(expiresAt * 1000), assetInfo: asset,
+        typedData, nonce, collectData: collect, collectedData: given.get(account.id) ?? null, expiresAt: new Date(expiresAt * 1000), assetInfo: asset,
       });
     }
   }

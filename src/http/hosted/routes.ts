@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import type { Config } from '../../config';
+import type { ChangeHub } from '../../db/changeHub';
+import { AppError } from '../../domain/errors';
+import { resolveGatewayPaymentId } from '../../domain/gatewayId';
+import { effectiveStatus, isFinal, MAX_POLL_MS, POLL_IN_MS } from '../../domain/payment';
+import { gatewayPayment, gatewayPaymentWithMerchant } from '../../usecases/gatewayPayments';
+import { needsCollectedData } from '../../usecases/gatewayOptions';
+import { pollStatus } from '../../usecases/payments';
+import { submitCollected } from '../../usecases/hostedCollect';
+import { readJsonBody } from '../body';
+import { sendJson } from '../render';
+import { collectClosedBody, collectFormBody } from './collectPage';
+import { sendNotFoundPage, sendPage } from './html';
+import { payPageBody, redirectFor, STATUS_TEXT } from './payPage';
+
+// Non-API routes of the hosted buyer pages. No API key: the payment id in the link is the capability,
+// and these routes reveal only what the page shows (merchant, amount, status, the checkout redirect).
+
+const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+function loadAssets(dir: string): Map<string, { type: string; body: Buffer }> {
+  const out = new Map<string, { type: string; body: Buffer }>();
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const type = ASSET_TYPES[path.extname(name)];
+    if (type) out.set(name, { type, body: fs.readFileSync(path.join(dir, name)) });
+  }
+  return out;
+}
+
+export interface HostedDeps {
+  root: string;
+  config: Config;
+  db: Knex;
+  hub: ChangeHub;
+}
+
+export function hostedRoutes({ root, config, db, hub }: HostedDeps) {
+  const assets = loadAssets(path.join(root, 'public', 'hosted'));
+  const paymentId = (raw: unknown) => (typeof raw === 'string' ? resolveGatewayPaymentId(raw, config.publicBaseUrl) : null);
+  const accountsOf = (raw: unknown) => (typeof raw === 'string' ? raw.split(',').map((a) => a.trim()).filter(Boolean).slice(0, 20) : []);
+
+  /** A page for a payment, or the friendly 404 page when the id is malformed or unknown. */
+  async function withPayment(ctx: Context, render: (pw: Awaited<ReturnType<typeof gatewayPaymentWithMerchant>>) => Promise<void>) {
+    const id = paymentId(ctx.query.pid);
+    if (!id) return sendNotFoundPage(ctx);
+    let pw;
+    try {
+      pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, id);
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'payment_not_found') return sendNotFoundPage(ctx);
+      throw e;
+    }
+    await render(pw);
+  }
+
+  async function payPage(ctx: Context) {
+    await withPayment(ctx, async ({ payment, merchant }) => sendPage(ctx, {
+      title: `Pay ${merchant.name}`, script: 'pay.js', body: await payPageBody(payment, merchant, `${config.publicBaseUrl}/?pid=${payment.id}`),
+    }));
+  }
+
+  async function statusJson(ctx: Context, rawId: string) {
+    const id = paymentId(rawId);
+    if (!id) throw new AppError('payment_not_found');
+    const raw = ctx.query.maxPollMs;
+    if (raw !== undefined && (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw))) {
+      throw new AppError('params_validation', undefined, [{ field: 'maxPollMs', message: `must be an integer from 0 to ${MAX_POLL_MS}` }]);
+    }
+    const { payment } = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, id), raw ? Math.min(Number(raw), MAX_POLL_MS) : 0);
+    const status = effectiveStatus(payment);
+    const final = isFinal(status);
+    sendJson(ctx, 200, JSON.stringify({
+      status, isFinal: final, pollInMs: final ? null : POLL_IN_MS, statusText: STATUS_TEXT[status], redirectUrl: redirectFor(payment),
+    }), { 'Cache-Control': 'no-store' });
+  }
+
+  async function collectPage(ctx: Context) {
+    await withPayment(ctx, async ({ payment, merchant }) => {
+      const status = effectiveStatus(payment);
+      const body = status !== 'requires_action' ? collectClosedBody(`This payment is ${status.replace('_', ' ')}: nothing more is needed.`)
+        : !(await needsCollectedData(db, config, payment)) ? collectClosedBody('This payment needs no details from you.')
+        : collectFormBody(payment, merchant.name, accountsOf(ctx.query.accounts));
+      sendPage(ctx, { title: `Your details for ${merchant.name}`, script: 'collect.js', body });
+    });
+  }
+
+  async function collectSubmit(ctx: Context) {
+    const body = await readJsonBody(ctx, config.bodyLimitBytes) as { pid?: unknown; accounts?: unknown; data?: unknown } | undefined;
+    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.pid !== 'string') {
+      throw new AppError('params_validation', undefined, [{ field: '/pid', message: 'is required' }]);
+    }
+    const id = paymentId(body.pid);
+    if (!id) throw new AppError('payment_not_found');
+    await submitCollected(db, config, id, accountsOf(body.accounts), body.data);
+    sendJson(ctx, 200, '{"stored":true}', { 'Cache-Control': 'no-store' });
+  }
+
+  /** True when it answered the request (or threw an AppError for it). */
+  return async function serveHosted(ctx: Context): Promise<boolean> {
+    const get = ctx.method === 'GET' || ctx.method === 'HEAD';
+    if (ctx.path === '/' && get) return payPage(ctx).then(() => true);
+    if (ctx.path === '/collect' && get) return collectPage(ctx).then(() => true);
+    if (ctx.path === '/collect' && ctx.method === 'POST') return collectSubmit(ctx).then(() => true);
+    const status = /^\/pay\/([^/]{1,600})\/status$/.exec(ctx.path);
+    if (status && get) return statusJson(ctx, status[1]).then(() => true);
+    if (ctx.path.startsWith('/assets/hosted/') && get) {
+      const a = assets.get(ctx.path.slice('/assets/hosted/'.length));
+      if (!a) throw new AppError('not_found');
+      ctx.status = 200;
+      ctx.type = a.type;
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.body = a.body;
+      return true;
+    }
+    return false;
+  };
+}

@@ -1,0 +1,178 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser: DOM types for it.
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Page } from 'playwright-core';
+import { admin, client, startTestService, TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { Browser, launch, SHOTS } from './browser';
+
+// The hosted buyer pages in a real browser: what the buyer sees, the QR code, the live status and the
+// checkout redirect; the data-collection form refusing bad input (in the browser and at the server).
+
+const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const BUYER_BASE = `eip155:8453:${buyer.address}`;
+const SHOP = 'https://shop.example';
+
+let svc: TestService;
+let browser: Browser;
+let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
+let gw: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  browser = await launch(svc.directUrl);
+  m = await merchantWithSettlement(svc, 'Blue <b>Bottle</b> Coffee');
+  gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+  await admin('accounts', 'set-threshold', '--account', m.accountId, '--minor', '50000'); // USD 500.00
+});
+afterAll(async () => {
+  await browser?.close();
+  await svc?.close();
+});
+
+/** A preview payment with checkout URLs; returns its id and buyer link. */
+async function newPayment(value: string, checkout = true) {
+  const r = await m.asMerchant('POST', '/v1/payments', {
+    headers: { 'PAY-Version': '2026-02-19.preview' },
+    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value }, ...(checkout ? { checkout: { successUrl: `${SHOP}/thanks?o=1`, errorUrl: `${SHOP}/sorry?o=1` } } : {}) },
+  });
+  if (r.status !== 201) throw new Error(r.text);
+  return { id: r.body.paymentId as string, link: r.body.gatewayUrl as string };
+}
+
+/** A page whose navigations to the shop land on a stub (the test machine has no internet). */
+async function shopPage(): Promise<Page> {
+  const page = await browser.page();
+  await page.route(`${SHOP}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>shop</h1>' }));
+  return page;
+}
+
+const options = async (id: string) => {
+  const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [BUYER_BASE] } });
+  if (o.status !== 200) throw new Error(o.text);
+  return o.body;
+};
+async function pay(id: string) {
+  const opt = (await options(id)).options[0];
+  const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+  return gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+}
+
+describe('the gatewayUrl page', () => {
+  it('shows merchant and amount; its QR code decodes to the link', async () => {
+    const { id, link } = await newPayment('123456');
+    const page = await shopPage();
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    expect(await page.innerText('#merchant-name')).toBe('Blue <b>Bottle</b> Coffee');
+    expect(await page.innerText('#amount')).toBe('$1,234.56');
+    expect(await page.innerText('#status')).toBe('Waiting for payment');
+    await page.screenshot({ path: `${SHOTS}/pay-page.png`, fullPage: true });
+    const png = PNG.sync.read(await page.locator('#qr svg').screenshot());
+    const qr = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(qr?.data).toBe(link);
+    expect(link).toBe(`https://pay.example.com/?pid=${id}`);
+    await page.close();
+  });
+
+  it('updates live when the merchant cancels, then redirects to the checkout error URL', async () => {
+    const { id } = await newPayment('1000');
+    const page = await shopPage();
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
+    await page.waitForTimeout(300); // the page is now long-polling
+    expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200);
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'cancelled', undefined, { timeout: 5000 });
+    expect(await page.innerText('#status')).toContain('This payment was cancelled.');
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true); // no reload
+    await page.screenshot({ path: `${SHOTS}/pay-page-cancelled.png` });
+    await page.waitForURL(`${SHOP}/sorry?o=1`, { timeout: 5000 });
+    await page.close();
+  });
+
+  it('follows a wallet payment to succeeded and redirects to the checkout success URL', async () => {
+    const { id } = await newPayment('2500');
+    const page = await shopPage();
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.waitForTimeout(300);
+    expect((await pay(id)).status).toBe(200);
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'succeeded', undefined, { timeout: 10_000 });
+    await page.waitForURL(`${SHOP}/thanks?o=1`, { timeout: 5000 });
+    await page.close();
+  });
+
+  it('without checkout URLs a final payment stays on the page; an unknown pid is a friendly 404 page', async () => {
+    const { id } = await newPayment('1000', false);
+    await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
+    const page = await browser.page();
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.waitForTimeout(2000);
+    expect(page.url()).toBe(`${svc.directUrl}/?pid=${id}`);
+    expect(await page.innerText('#status')).toBe('This payment was cancelled.');
+    const r = await page.goto(`${svc.directUrl}/?pid=pay_nothing_here`);
+    expect(r!.status()).toBe(404);
+    expect(await page.innerText('h1')).toBe('Payment not found');
+    await page.screenshot({ path: `${SHOTS}/not-found.png` });
+    await page.close();
+  });
+});
+
+describe('the data-collection page', () => {
+  async function openForm() {
+    const { id } = await newPayment('60000');
+    const url = new URL((await options(id)).collectData.url);
+    const page = await browser.page();
+    const posts: number[] = [];
+    page.on('response', (r) => { if (r.url().endsWith('/collect') && r.request().method() === 'POST') posts.push(r.status()); });
+    await page.goto(`${svc.directUrl}${url.pathname}${url.search}`);
+    return { id, page, posts };
+  }
+  const fill = async (page: Page, v: Record<string, string>) => {
+    for (const [k, val] of Object.entries(v)) await page.fill(`#f-${k}`, val);
+  };
+
+  it('refuses invalid input in the browser before sending anything', async () => {
+    const { page, posts } = await openForm();
+    await page.screenshot({ path: `${SHOTS}/collect-form.png`, fullPage: true });
+    await page.click('button[type=submit]');
+    expect(await page.$eval('#f-fullName', (e) => (e as HTMLInputElement).validity.valueMissing)).toBe(true);
+    await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'gb', porAddress: 'London' });
+    await page.check('#f-tosConfirmed');
+    await page.click('button[type=submit]');
+    expect(await page.$eval('#f-porCountry', (e) => (e as HTMLInputElement).validity.patternMismatch)).toBe(true);
+    await fill(page, { porCountry: '', porAddress: '' });
+    await page.click('button[type=submit]');
+    expect(await page.$eval('#f-pobCountry', (e) => (e as HTMLInputElement).validationMessage)).toMatch(/place of birth/);
+    await page.waitForTimeout(200);
+    expect(posts).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the server\'s refusal when the browser checks are bypassed', async () => {
+    const { page, posts } = await openForm();
+    await page.evaluate(() => { (document.getElementById('collect') as HTMLFormElement).noValidate = true; });
+    await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'gb', porAddress: 'London' }); // tos unticked
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#errors:not([hidden])');
+    const text = await page.innerText('#errors');
+    expect(text).toContain('Country of residence: must match pattern');
+    expect(text).toContain('I accept the terms of service');
+    expect(posts).toEqual([400]);
+    await page.screenshot({ path: `${SHOTS}/collect-server-errors.png`, fullPage: true });
+    await page.close();
+  });
+
+  it('accepts valid input, and the wallet then confirms without sending the data', async () => {
+    const { id, page, posts } = await openForm();
+    await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London' });
+    await page.check('#f-tosConfirmed');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#done:not([hidden])');
+    expect(posts).toEqual([200]);
+    await page.screenshot({ path: `${SHOTS}/collect-done.png` });
+    const c = await pay(id);
+    expect({ status: c.status, payment: c.body.status }).toEqual({ status: 200, payment: 'processing' });
+    await page.close();
+  });
+});

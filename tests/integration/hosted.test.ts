@@ -1,0 +1,149 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { admin, client, startTestService, TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+
+// The non-API routes over HTTP: the rendered docs and the hosted buyer pages (their browser behaviour is
+// in tests/browser). They are not contract operations, so they go to the service directly (svc.directUrl).
+
+const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+const BUYER_BASE = `eip155:8453:${buyer.address}`;
+const DATA = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London', tosConfirmed: true };
+
+let svc: TestService;
+let web: ReturnType<typeof client>;
+let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
+let gw: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  web = client(svc.directUrl);
+  m = await merchantWithSettlement(svc, 'Hosted <script>alert(1)</script> & Co');
+  gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+});
+afterAll(() => svc.close());
+
+const newPayment = async (value = '1234') => {
+  const r = await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } } });
+  if (r.status !== 201) throw new Error(r.text);
+  return r.body.paymentId as string;
+};
+
+describe('/docs', () => {
+  it('/docs redirects to the stable version', async () => {
+    const r = await fetch(`${svc.directUrl}/docs`, { redirect: 'manual' });
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe('/docs/2026-02-18');
+  });
+
+  it.each(['2026-02-18', '2026-02-19.preview'])('/docs/%s is the rendered reference, self-contained, under a hash-based CSP', async (v) => {
+    const r = await web('GET', `/docs/${v}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(r.text).toContain(`paygate API ${v}`);
+    expect(r.text).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
+    const csp = r.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain("script-src 'unsafe-inline'");
+  });
+
+  it('an unknown version is 404 not_found, another method 405', async () => {
+    expect((await web('GET', '/docs/2020-01-01')).body).toMatchObject({ code: 'not_found' });
+    const post = await web('POST', '/docs/2026-02-18');
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('the gatewayUrl page', () => {
+  it('shows the merchant (escaped) and the amount, under a strict CSP', async () => {
+    const id = await newPayment('123456');
+    const r = await web('GET', `/?pid=${id}`);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('Hosted &lt;script&gt;alert(1)&lt;/script&gt; &amp; Co');
+    expect(r.text).not.toContain('<script>alert(1)');
+    expect(r.text).toContain('$1,234.56');
+    expect(r.text).toContain('<svg');
+    expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(r.text).not.toMatch(/<script>/); // no inline script at all
+  });
+
+  it.each([['unknown', '?pid=pay_doesnotexist'], ['malformed', '?pid=%3Cscript%3E'], ['missing', ''], ['foreign link', '?pid=https%3A%2F%2Fevil.example%2F%3Fpid%3Dpay_x']])(
+    'a %s pid is a friendly 404 page', async (_name, q) => {
+      const r = await web('GET', `/${q}`);
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toContain('text/html');
+      expect(r.text).toContain('Payment not found');
+      expect(r.text).not.toContain('<script>');
+    });
+
+  it('/pay/<id>/status long-polls: a cancel through the API wakes it', async () => {
+    const id = await newPayment();
+    const now = await web('GET', `/pay/${id}/status`);
+    expect(now.body).toEqual({ status: 'requires_action', isFinal: false, pollInMs: 1000, statusText: 'Waiting for payment', redirectUrl: null });
+    const started = Date.now();
+    const waiting = web('GET', `/pay/${id}/status?maxPollMs=10000`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200);
+    expect((await waiting).body).toMatchObject({ status: 'cancelled', isFinal: true, pollInMs: null });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('/pay/<id>/status: unknown is 404 payment_not_found, a bad maxPollMs 400', async () => {
+    expect((await web('GET', '/pay/pay_nope/status')).body.code).toBe('payment_not_found');
+    const bad = await web('GET', `/pay/${await newPayment()}/status?maxPollMs=-1`);
+    expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'params_validation' });
+  });
+});
+
+describe('the data-collection page', () => {
+  beforeAll(() => admin('accounts', 'set-threshold', '--account', m.accountId, '--minor', '500'));
+  const offer = async (id: string) => {
+    const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [BUYER_BASE] } });
+    if (o.status !== 200) throw new Error(o.text);
+    return o.body;
+  };
+  const post = (body: unknown) => web('POST', '/collect', { body });
+
+  it('renders a form from the schema at the collectData url', async () => {
+    const id = await newPayment('1000');
+    const url = new URL((await offer(id)).collectData.url);
+    const r = await web('GET', url.pathname + url.search);
+    expect(r.status).toBe(200);
+    for (const f of ['fullName', 'dob', 'pobCountry', 'pobAddress', 'porCountry', 'porAddress', 'tosConfirmed']) expect(r.text).toContain(`name="${f}"`);
+    expect(r.text).toContain('pattern="^[A-Z]{2}$"');
+    expect(r.text).toContain('maxlength="200"');
+  });
+
+  it('refuses invalid data with the gateway\'s issues; valid data reaches confirm, which then needs none', async () => {
+    const id = await newPayment('1000');
+    const o = await offer(id);
+    const bad = await post({ pid: id, accounts: BUYER_BASE, data: { ...DATA, dob: 'yesterday', porCountry: 'gb', tosConfirmed: false } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('params_validation');
+    expect(bad.body.issues.map((i: any) => i.field).sort()).toEqual(['/data/dob', '/data/porCountry', '/data/tosConfirmed']);
+    expect((await post({ pid: id, accounts: BUYER_BASE, data: { fullName: 'A', dob: '2000-01-01', tosConfirmed: true } })).status).toBe(400);
+    expect((await post({ pid: 'pay_nope', data: DATA })).body.code).toBe('payment_not_found');
+
+    expect((await post({ pid: id, accounts: BUYER_BASE, data: DATA })).body).toEqual({ stored: true });
+    // A fresh quote for the same account inherits the data: the wallet confirms without sending it.
+    const again = (await offer(id)).options[0];
+    const sig = await buyer.signTypedData(JSON.parse(again.actions[0].data.params[1]));
+    const c = await gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId: again.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+    expect(c.status).toBe(200);
+    expect(c.body.status).toBe('processing');
+    const stored = (await svc.db('payments').where({ id }).first()).collected_data as Buffer;
+    expect(stored.toString('latin1')).not.toContain('Lovelace');
+    expect(o.options[0].id).not.toBe(again.id);
+  });
+
+  it('a payment below the threshold or no longer open takes no data', async () => {
+    const small = await newPayment('100');
+    expect((await post({ pid: small, data: DATA })).body.code).toBe('invalid_state');
+    expect((await web('GET', `/collect?pid=${small}`)).text).toContain('needs no details');
+    const big = await newPayment('1000');
+    await offer(big);
+    await m.asMerchant('POST', `/v1/payments/${big}/cancel`);
+    expect((await post({ pid: big, data: DATA })).body.code).toBe('invalid_state');
+    expect((await web('POST', '/collect', { raw: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+  });
+});

@@ -21,7 +21,35 @@ const storage = path.join(root, config.storageDir);
 const jar = path.join(storage, `${config.version}.jar`);
 const wrapper = path.join(root, 'node_modules/.bin/openapi-generator-cli');
 // The wrapper finds openapitools.json through PWD; the generators read their paths from these variables.
-const wrapperEnv = (out) => ({ ...process.env, PWD: root, PAYGATE_SDK_SPEC: path.join(root, 'generated', VERSION, 'openapi.json'), PAYGATE_SDK_OUT: out });
+const wrapperEnv = (out, spec = '') => ({ ...process.env, PWD: root, PAYGATE_SDK_SPEC: spec, PAYGATE_SDK_OUT: out });
+
+/**
+ * The generators' input: the bundled document with each `allOf` of plain object schemas merged into one
+ * object schema (same instances valid). Why: openapi-generator 7.23 drops OpenAPI 3.1 nullability
+ * (`type: [string, "null"]`) from properties it copies out of an `allOf` member, so e.g. the Python model
+ * of MerchantWithSettlements refused `iconUrl: null`; its REF_AS_PARENT_IN_ALLOF normalizer instead emits
+ * a Python parent model whose from_dict returns None. Merging ourselves sidesteps both.
+ */
+function generatorInput(dir) {
+  const doc = JSON.parse(fs.readFileSync(path.join(root, 'generated', VERSION, 'openapi.json'), 'utf8'));
+  const schemas = doc.components.schemas;
+  const resolve = (s) => (s.$ref?.startsWith('#/components/schemas/') ? schemas[s.$ref.split('/').pop()] : s);
+  const plainObject = (s) => s && s.type === 'object' && Object.keys(s).every((k) => ['type', 'properties', 'required', 'title', 'description'].includes(k));
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!schema.allOf) continue;
+    const parts = schema.allOf.map(resolve);
+    if (!parts.every(plainObject) || Object.keys(schema).some((k) => !['allOf', 'title', 'description'].includes(k))) continue;
+    schemas[name] = {
+      ...(schema.title ? { title: schema.title } : {}), ...(schema.description ? { description: schema.description } : {}),
+      type: 'object',
+      required: [...new Set(parts.flatMap((p) => p.required ?? []))],
+      properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+    };
+  }
+  const file = path.join(dir, 'openapi.generator-input.json');
+  fs.writeFileSync(file, JSON.stringify(doc, null, 2));
+  return file;
+}
 
 function sha256(file) {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -48,6 +76,8 @@ function ensureJar() {
 }
 
 function generate(outRoot) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sdk-input-'));
+  const spec = generatorInput(work);
   for (const sdk of SDKS) {
     const dir = path.join(outRoot, sdk);
     fs.rmSync(dir, { recursive: true, force: true }); // the generator never deletes files of removed operations
@@ -57,11 +87,13 @@ function generate(outRoot) {
     fs.copyFileSync(path.join(root, 'sdk-config', `${sdk}.ignore`), path.join(dir, '.openapi-generator-ignore'));
   }
   try {
-    execFileSync(wrapper, ['generate'], { cwd: root, env: wrapperEnv(outRoot), stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+    execFileSync(wrapper, ['generate'], { cwd: root, env: wrapperEnv(outRoot, spec), stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
   } catch (e) {
     process.stderr.write(e.stdout ?? '');
     process.stderr.write(e.stderr ?? '');
     throw new Error('openapi-generator failed');
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
   }
   for (const sdk of SDKS) {
     const readme = path.join(outRoot, sdk, 'README.md');

@@ -19,7 +19,7 @@ import json
 
 from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
-from typing import Any, ClassVar, Dict, List
+from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.merchant_settlements import MerchantSettlements
 from paygate_client.models.merchant_status import MerchantStatus
@@ -33,9 +33,9 @@ class MerchantWithSettlements(BaseModel):
     """ # noqa: E501
     id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Merchant id, `mrch_` followed by an opaque string.")
     name: StrictStr
-    email: StrictStr = Field(description="Contact e-mail; null when none is set.")
+    email: Optional[StrictStr] = Field(description="Contact e-mail; null when none is set.")
     status: MerchantStatus
-    icon_url: Annotated[str, Field(strict=True)] = Field(description="Logo URL (HTTPS); null when unset.", alias="iconUrl")
+    icon_url: Optional[Annotated[str, Field(strict=True)]] = Field(description="Logo URL (HTTPS); null when unset.", alias="iconUrl")
     created_at: datetime = Field(description="Creation time, ISO 8601 UTC with milliseconds.", alias="createdAt")
     settlements: MerchantSettlements
     __properties: ClassVar[List[str]] = ["id", "name", "email", "status", "iconUrl", "createdAt", "settlements"]
@@ -53,6 +53,9 @@ class MerchantWithSettlements(BaseModel):
     @field_validator('icon_url')
     def icon_url_validate_regular_expression(cls, value):
         """Validates the regular expression"""
+        if value is None:
+            return value
+
         if not isinstance(value, str):
             value = str(value)
 
@@ -102,6 +105,16 @@ class MerchantWithSettlements(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of settlements
         if self.settlements:
             _dict['settlements'] = self.settlements.to_dict()
+        # set to None if email (nullable) is None
+        # and model_fields_set contains the field
+        if self.email is None and "email" in self.model_fields_set:
+            _dict['email'] = None
+
+        # set to None if icon_url (nullable) is None
+        # and model_fields_set contains the field
+        if self.icon_url is None and "icon_url" in self.model_fields_set:
+            _dict['iconUrl'] = None
+
         return _dict
 
     @classmethod

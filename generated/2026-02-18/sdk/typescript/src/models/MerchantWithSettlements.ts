@@ -51,7 +51,7 @@ export interface MerchantWithSettlements {
      * @type {string}
      * @memberof MerchantWithSettlements
      */
-    email: string;
+    email: string | null;
     /**
      * 
      * @type {MerchantStatus}
@@ -63,7 +63,7 @@ export interface MerchantWithSettlements {
      * @type {string}
      * @memberof MerchantWithSettlements
      */
-    iconUrl: string;
+    iconUrl: string | null;
     /**
      * Creation time, ISO 8601 UTC with milliseconds.
      * @type {Date}

@@ -1,13 +1,15 @@
 # paygate: `make start` runs the service, `make test` runs every test. Both install what they need.
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
+SDK_VENV := .venv/sdk
+SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 
-.PHONY: install start build docs chromium test-browser generate check-generated lint-spec typecheck migrate test clean bench bench-longpoll contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser generate check-generated sdks check-sdks lint-spec typecheck migrate test test-sdks clean bench bench-longpoll contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
 # npm ci from the lock file, again whenever the lock file changes.
-$(NPM_STAMP): package.json package-lock.json
+$(NPM_STAMP): package.json package-lock.json clients/typescript/package.json
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
@@ -26,11 +28,22 @@ generate: install
 check-generated: install
 	node scripts/generate.mjs --check
 
+# Client SDKs (README "Client SDKs"): openapi-generator from openapitools.json; needs Java 17.
+sdks: install
+	node scripts/generate-sdks.mjs
+
+check-sdks: install
+	node scripts/generate-sdks.mjs --check
+
 lint-spec: install
 	npx --no-install redocly lint --format=summary
 
+# The service and @paygate/client; the quickstart (its own program: DOM lib for the generated SDK it imports);
+# the generated typescript-fetch SDK with its own tsconfig, as its users compile it.
 typecheck: install
 	npx --no-install tsc -p tsconfig.json --noEmit
+	npx --no-install tsc -p examples/quickstart/tsconfig.json
+	npx --no-install tsc -p generated/2026-02-18/sdk/typescript/tsconfig.json --noEmit
 
 migrate: build
 	npm run --silent migrate
@@ -38,11 +51,13 @@ migrate: build
 start: build
 	npm start
 
-test: install check-generated lint-spec typecheck build
+test: install check-generated check-sdks lint-spec typecheck build $(SDK_VENV_STAMP)
 	@mkdir -p coverage
 	NODE_ENV=test npx --no-install jest --runInBand --json --outputFile=coverage/jest-results.json
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
+	node sdk-tests/run.mjs
 	@$(MAKE) --no-print-directory test-browser
+	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
 
 # Debian's Chromium for the browser tests (tests/browser, playwright-core): installed as root when missing.
 CHROMIUM := /usr/bin/chromium
@@ -57,6 +72,16 @@ test-browser: install build $(CHROMIUM)
 	@mkdir -p coverage
 	@NODE_ENV=test npx --no-install jest -c jest.browser.config.js --runInBand --json --outputFile=coverage/browser-results.json; rc=$$?; \
 	  node -e "const r=require('./coverage/browser-results.json'); console.log('browser: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed')"; exit $$rc
+
+# The quickstart (both TypeScript clients) and the Python SDK smoke test against the built service on a
+# throwaway PostgreSQL; pytest and the Python SDK's dependencies, pinned, in .venv/sdk.
+$(SDK_VENV_STAMP): sdk-tests/requirements.txt
+	python3 -m venv $(SDK_VENV)
+	$(SDK_VENV)/bin/pip install --quiet --disable-pip-version-check -r sdk-tests/requirements.txt
+	@touch $@
+
+test-sdks: install typecheck build $(SDK_VENV_STAMP)
+	node sdk-tests/run.mjs
 
 clean:
 	rm -rf dist

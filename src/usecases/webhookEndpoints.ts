@@ -21,7 +21,10 @@ export interface EndpointDeps {
 
 const DNS_TIMEOUT_MS = 2000;
 
-/** The URL rules the schema cannot state: parseable, https, and a host that is not in a private network. */
+/**
+ * The URL rules the schema cannot state: parseable, https, and a host that is not in a private network.
+ * The URL is kept as the partner wrote it (normalising could push it past the schema's length limit).
+ */
 export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<string> {
   const { url, problem } = parseWebhookUrl(raw);
   const refuse = (message: string) => new AppError('params_validation', undefined, [{ field: '/url', message }]);
@@ -29,7 +32,7 @@ export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<
   const host = bareHost(url.hostname).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) {
     if (!cfg.allowPrivateNetworks) throw refuse(`${host} is a loopback host`);
-    return url.toString();
+    return raw;
   }
   // A host that does not resolve now is accepted (DNS may be set up later); every delivery checks again.
   const addresses = isIP(host) ? [host] : await Promise.race([
@@ -40,7 +43,7 @@ export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<
     const reason = forbiddenAddressReason(a, cfg.allowPrivateNetworks);
     if (reason) throw refuse(`must not point to a private or reserved network (${reason})`);
   }
-  return url.toString();
+  return raw;
 }
 
 /** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */

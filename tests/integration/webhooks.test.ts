@@ -119,6 +119,20 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     expect({ status: stable.status, code: stable.body.code }).toEqual({ status: 404, code: 'not_found' });
   });
 
+  it('keeps the URL exactly as written, up to the 2048-character limit', async () => {
+    const p = await partner();
+    const long = `https://${'a'.repeat(63)}.${'b'.repeat(63)}.example`;
+    const url = long + '/' + 'p'.repeat(2048 - long.length - 1);
+    const bare = `https://${Array.from({ length: 31 }, () => 'c'.repeat(63)).join('.')}.${'d'.repeat(2048 - 8 - 31 * 64)}`;
+    expect([url.length, bare.length]).toEqual([2048, 2048]);
+    for (const u of [url, bare]) {
+      const r = await p.hooks('POST', '/v1/webhook-endpoints', { body: { url: u, enabledEvents: ['payment.created'] }, headers: { 'Idempotency-Key': uniqueKey() } });
+      expect(r.status).toBe(201);
+      expect(r.body.endpoint.url).toBe(u); // not normalised (a trailing "/" would break the limit)
+      expect((await p.hooks('GET', '/v1/webhook-endpoints')).status).toBe(200);
+    }
+  });
+
   it('keeps accounts apart: another account gets 403 on endpoints and events', async () => {
     const p = await partner();
     const { endpoint: ep } = await endpoint(p, rx.url, ['payment.created']);

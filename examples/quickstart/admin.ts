@@ -1,0 +1,18 @@
+// The operator's side: accounts and keys come from the admin command line, never from the API.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+
+/** `node dist/src/cli/admin.js …` (built by `make start`); it reads DATABASE_URL or the local embedded database. */
+export function admin(...args: string[]): Record<string, string> {
+  const out = execFileSync(process.execPath, [path.join(root, 'dist/src/cli/admin.js'), ...args], { cwd: root, env: process.env, encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+/** A partner account (its key calls the merchant API) and a wallet key of the same account (gateway API only). */
+export function newPartner(name: string): { accountId: string; partnerKey: string; walletKey: string } {
+  const account = admin('accounts', 'create', '--name', name);
+  const wallet = admin('keys', 'create', '--account', account.accountId, '--type', 'wallet');
+  return { accountId: account.accountId, partnerKey: account.apiKey, walletKey: wallet.apiKey };
+}

@@ -23,6 +23,14 @@ export interface Config {
   dataEncryptionKey: Buffer;
   /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
   collectDataThresholdMinor: bigint;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** How long a metric read from the database (payment counts) is reused by later scrapes. */
+  metricsDbCacheMs: number;
+  /** Connections of this process's query pool (at least 2: migrations hold one for their lock), plus 1 LISTEN and up to 4 job-queue ones. */
+  dbPoolMax: number;
+  /** On SIGTERM: how long to keep accepting (readiness already failing) before closing the listener. */
+  shutdownDelayMs: number;
 }
 
 // A fixed, public key: only for development and tests, refused in production.
@@ -37,6 +45,14 @@ function dataKey(env: NodeJS.ProcessEnv, nodeEnv: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError('DATA_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
   return key;
+}
+
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+  const t = env.METRICS_TOKEN;
+  if (!t) return null;
+  // It travels in an Authorization header: no whitespace, and long enough not to be guessed.
+  if (!/^[\x21-\x7e]{16,}$/.test(t)) throw new ConfigError('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
+  return t;
 }
 
 export class ConfigError extends Error {}
@@ -85,5 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     chainConfirmationDelayMs: int(env, 'CHAIN_CONFIRMATION_DELAY_MS', 1000, 0, 600_000),
     dataEncryptionKey: dataKey(env, nodeEnv),
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
+    metricsToken: metricsToken(env),
+    metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
+    dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
   };
 }

@@ -27,11 +27,12 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness fails, then in-flight requests finish');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     await running.close().catch((e) => log.error({ err: e }, 'server close failed'));
     await database.stop().catch((e) => log.error({ err: e }, 'database stop failed'));
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

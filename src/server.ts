@@ -11,11 +11,14 @@ import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';
 import { SimulatedChain } from './chain/simulated';
 import { startChainJobs } from './jobs/chainJobs';
+import { Metrics } from './metrics';
 
 export interface RunningServer {
   url: string;
   server: http.Server;
   hub: ChangeHub;
+  /** This instance's metrics: `metrics.addCollector(...)` adds gauges computed on scrape. */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -33,7 +36,9 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
     await chainJobs.rescue();
     await purgeExpired(db);
   });
-  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs });
+  const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
+  let draining = false;
+  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, metrics, draining: () => draining });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
@@ -54,16 +59,25 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
     url: `http://127.0.0.1:${port}`,
     server,
     hub,
-    /** Graceful: stop accepting, answer waiting long-polls now, let in-flight requests finish. */
+    metrics,
+    /**
+     * Graceful: readiness fails at once (load balancers stop sending); after shutdownDelayMs the listener
+     * closes (new connections are refused), waiting long-polls answer the current status now, in-flight
+     * requests finish and their keep-alive connections close; then the sweeper and job workers stop.
+     * The caller destroys the database pool afterwards.
+     */
     close: async () => {
-      sweeper.stop();
+      if (draining) return;
+      draining = true;
+      if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
       const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
       server.closeIdleConnections();
       await hub.close(); // wakes every long-poll: each answers the current status
       if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
       server.closeIdleConnections();
       await closed;
-      await chainJobs.stop();
+      await sweeper.stop(); // waits for a tick in progress
+      await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
     },
   };
 }

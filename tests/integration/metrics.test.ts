@@ -111,7 +111,7 @@ describe('a service on a database of its own', () => {
 
   ownServiceIt('METRICS_TOKEN: /metrics needs the bearer token (401 invalid_token otherwise); health stays open', async () => {
     const anon = client(svc.directUrl);
-    for (const headers of [{}, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: TOKEN }, { Authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: TOKEN }, { Authorization: `Basic ${TOKEN}` }]) {
       const r = await anon('GET', '/metrics', { headers });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ code: 'invalid_token', message: expect.any(String), requestId: r.headers.get('request-id') });

@@ -84,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const nodeEnv = env.NODE_ENV || 'development';
+  // The embedded PostgreSQL is for development: in production every process would start its own database.
+  if (nodeEnv === 'production' && !databaseUrl) throw new ConfigError('DATABASE_URL is required in production (the embedded PostgreSQL is for development only)');
   const validateResponses = env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : nodeEnv !== 'production';
   return {
     port,

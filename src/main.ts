@@ -17,6 +17,9 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_BASE_URL) {
+    log.warn({ publicBaseUrl: config.publicBaseUrl }, 'PUBLIC_BASE_URL is not set: buyer links point at localhost');
+  }
   const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
   const applied = await migrateLatest(database.db);
   log.info({ applied, embedded: database.embedded }, 'database ready');

@@ -38,6 +38,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   });
   const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   let draining = false;
+  let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
   const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, metrics, draining: () => draining });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
@@ -66,8 +67,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
      * requests finish and their keep-alive connections close; then the sweeper and job workers stop.
      * The caller destroys the database pool afterwards.
      */
-    close: async () => {
-      if (draining) return;
+    close: () => (closing ??= (async () => {
       draining = true;
       if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
       const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
@@ -78,6 +78,6 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
       await closed;
       await sweeper.stop(); // waits for a tick in progress
       await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
-    },
+    })()),
   };
 }

@@ -27,6 +27,14 @@ export interface Config {
   /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
   collectDataThresholdMinor: bigint;
   webhooks: WebhookConfig;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** How long a metric read from the database (payment counts) is reused by later scrapes. */
+  metricsDbCacheMs: number;
+  /** Connections of this process's query pool (at least 2: migrations hold one for their lock), plus 1 LISTEN and up to 4 job-queue ones. */
+  dbPoolMax: number;
+  /** On SIGTERM: how long to keep accepting (readiness already failing) before closing the listener. */
+  shutdownDelayMs: number;
 }
 
 export interface WebhookConfig {
@@ -60,6 +68,14 @@ function dataKey(env: NodeJS.ProcessEnv, nodeEnv: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   if (key.length !== 32) throw new ConfigError('DATA_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
   return key;
+}
+
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+  const t = env.METRICS_TOKEN;
+  if (!t) return null;
+  // It travels in an Authorization header: no whitespace, and long enough not to be guessed.
+  if (!/^[\x21-\x7e]{16,}$/.test(t)) throw new ConfigError('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
+  return t;
 }
 
 export class ConfigError extends Error {}
@@ -123,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const nodeEnv = env.NODE_ENV || 'development';
+  // The embedded PostgreSQL is for development: in production every process would start its own database.
+  if (nodeEnv === 'production' && !databaseUrl) throw new ConfigError('DATABASE_URL is required in production (the embedded PostgreSQL is for development only)');
   const validateResponses = env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : nodeEnv !== 'production';
   return {
     port,
@@ -141,5 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     dataEncryptionKey: dataKey(env, nodeEnv),
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
     webhooks: webhookConfig(env, projectRoot),
+    metricsToken: metricsToken(env),
+    metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
+    dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
+    shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
   };
 }

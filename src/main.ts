@@ -17,6 +17,9 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_BASE_URL) {
+    log.warn({ publicBaseUrl: config.publicBaseUrl }, 'PUBLIC_BASE_URL is not set: buyer links point at localhost');
+  }
   const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
   const applied = await migrateLatest(database.db);
   log.info({ applied, embedded: database.embedded }, 'database ready');
@@ -27,11 +30,12 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: readiness fails, then in-flight requests finish');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     await running.close().catch((e) => log.error({ err: e }, 'server close failed'));
     await database.stop().catch((e) => log.error({ err: e }, 'database stop failed'));
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

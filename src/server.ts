@@ -13,11 +13,15 @@ import { SimulatedChain } from './chain/simulated';
 import { startChainJobs } from './jobs/chainJobs';
 import { startQueue } from './jobs/queue';
 import { startWebhookJobs } from './jobs/webhookJobs';
+import { Metrics } from './metrics';
+import { pendingDeliveryCount } from './db/webhooksRepo';
 
 export interface RunningServer {
   url: string;
   server: http.Server;
   hub: ChangeHub;
+  /** This instance's metrics: `metrics.addCollector(...)` adds gauges computed on scrape. */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -37,7 +41,11 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
     await chainJobs.rescue();
     await purgeExpired(db);
   });
-  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, webhookWork: webhookJobs });
+  const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
+  metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () => pendingDeliveryCount(db));
+  let draining = false;
+  let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
+  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, metrics, draining: () => draining, webhookWork: webhookJobs });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
@@ -58,18 +66,26 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
     url: `http://127.0.0.1:${port}`,
     server,
     hub,
-    /** Graceful: stop accepting, answer waiting long-polls now, let in-flight requests finish. */
-    close: async () => {
-      sweeper.stop();
+    metrics,
+    /**
+     * Graceful: readiness fails at once (load balancers stop sending); after shutdownDelayMs the listener
+     * closes (new connections are refused), waiting long-polls answer the current status now, in-flight
+     * requests finish and their keep-alive connections close; then the sweeper and job workers stop.
+     * The caller destroys the database pool afterwards.
+     */
+    close: () => (closing ??= (async () => {
+      draining = true;
+      if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
       const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
       server.closeIdleConnections();
       await hub.close(); // wakes every long-poll: each answers the current status
       if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
       server.closeIdleConnections();
       await closed;
-      await chainJobs.stop();
+      await sweeper.stop(); // waits for a tick in progress
+      await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
       await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-    },
+    })()),
   };
 }

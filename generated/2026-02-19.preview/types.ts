@@ -636,6 +636,7 @@ export interface components {
          *     | `missing_api_key` | 401 | No API key was sent. |
          *     | `invalid_api_key` | 401 | The API key is unknown or revoked. |
          *     | `missing_merchant_id` | 401 | This operation requires the `Merchant-Id` header. |
+         *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |

@@ -15,6 +15,8 @@ export class ChangeHub {
   private readonly revocationListeners: ((keyId: string | null) => void)[] = [];
   private readonly changeListeners: (() => void)[] = [];
   private closed = false;
+  /** Live subscriptions, counted as they come and go (a scrape must not walk the waiter sets). */
+  private subscribed = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly url: string, private readonly log: Logger) {}
@@ -63,9 +65,7 @@ export class ChangeHub {
 
   /** Number of requests currently waiting (for metrics and benchmarks). */
   get waiting(): number {
-    let n = 0;
-    for (const s of this.waiters.values()) n += s.size;
-    return n;
+    return this.subscribed;
   }
 
   /**
@@ -83,9 +83,14 @@ export class ChangeHub {
     let set = this.waiters.get(paymentId);
     if (!set) this.waiters.set(paymentId, (set = new Set()));
     set.add(onChange);
+    this.subscribed++;
     let timer: NodeJS.Timeout | null = null;
+    let cancelled = false;
     const cancel = () => {
       if (timer) clearTimeout(timer);
+      if (cancelled) return;
+      cancelled = true;
+      this.subscribed--;
       const s = this.waiters.get(paymentId);
       if (s) {
         s.delete(onChange);

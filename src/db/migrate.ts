@@ -3,10 +3,20 @@ import type { Knex } from 'knex';
 import { projectRoot } from '../paths';
 
 // Forward-only, timestamped migrations in migrations/ (plain CommonJS so every entry point, built or
-// under test, loads the same files). Several processes may start at once: knex takes a lock table.
+// under test, loads the same files).
 export const migrationsDir = path.join(projectRoot, 'migrations');
 
+/**
+ * Several processes may start at once. Knex's own lock row does not cover that: on a fresh database
+ * every process races to create knex's bookkeeping tables and all but one fail ("relation already
+ * exists"). So the whole run is serialised with a PostgreSQL advisory lock held by a transaction on one
+ * pool connection (the migrations run on another, hence a pool of at least 2); the processes that
+ * waited find nothing left to do.
+ */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
-  return applied as string[];
+  return db.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('paygate:migrations'))");
+    const [, applied] = await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
+    return applied as string[];
+  });
 }

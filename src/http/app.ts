@@ -22,6 +22,8 @@ import type { WebhookWork } from '../jobs/webhookJobs';
 import { projectRoot } from '../paths';
 import { docsRoutes } from './docs';
 import { hostedRoutes } from './hosted/routes';
+import type { Metrics } from '../metrics';
+import { opsRoutes } from './ops';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +34,9 @@ export interface AppDeps {
   hub: ChangeHub;
   chainWork: ChainWork;
   webhookWork: WebhookWork;
+  metrics: Metrics;
+  /** True once graceful shutdown has begun (server.ts). */
+  draining: () => boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -40,6 +45,8 @@ interface State {
   requestId: string;
   version: ApiVersion;
   operationId?: string;
+  /** Name of a non-API route (healthz, metrics, ...): the metrics label when there is no operationId. */
+  route?: string;
 }
 
 /**
@@ -49,7 +56,7 @@ interface State {
  * validation (development and tests). Errors anywhere render the one error body.
  */
 export function createApp(deps: AppDeps): Koa {
-  const { config, db, log, backends, handlers, hub, chainWork, webhookWork } = deps;
+  const { config, db, log, backends, handlers, hub, chainWork, webhookWork, metrics, draining } = deps;
   const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
   const keys = new KeyCache();
   hub.onKeyRevoked((keyId) => keys.revoke(keyId));
@@ -74,30 +81,26 @@ export function createApp(deps: AppDeps): Koa {
       sendError(ctx as unknown as Context, err, requestId);
     }
     ctx.set('PAY-Version', ctx.state.version);
-    log.info({
-      requestId, method: ctx.method, path: ctx.path, status: ctx.status, operationId: ctx.state.operationId,
-      ms: Number(process.hrtime.bigint() - started) / 1e6,
-    }, 'request');
+    // While draining, every response closes its connection, so keep-alive clients reconnect elsewhere.
+    if (draining()) ctx.set('Connection', 'close');
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, operationId: ctx.state.operationId, ms }, 'request');
+    metrics.observe(ctx.state.operationId ?? ctx.state.route ?? 'unmatched', ctx.method, ctx.status, ms / 1e3);
   });
+
+  app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }) as unknown as Koa.Middleware<State>);
 
   // Non-API routes: the rendered API reference (/docs/<version>) and the hosted buyer pages.
   const serveDocs = docsRoutes(projectRoot);
   const serveHosted = hostedRoutes({ root: projectRoot, config, db, hub });
-
   app.use(async (ctx, next) => {
     const c = ctx as unknown as Context;
-    if (serveDocs(c) || (await serveHosted(c))) return;
-    if (ctx.path === '/healthz' && ctx.method === 'GET') {
-      sendJson(ctx as unknown as Context, 200, '{"status":"ok"}');
+    if (serveDocs(c)) {
+      ctx.state.route = 'docs';
       return;
     }
-    if (ctx.path === '/readyz' && ctx.method === 'GET') {
-      try {
-        await db.raw('select 1');
-        sendJson(ctx as unknown as Context, 200, '{"status":"ready"}');
-      } catch {
-        throw new AppError('service_unavailable', 'The database is not reachable.');
-      }
+    if (await serveHosted(c)) {
+      ctx.state.route = 'hosted';
       return;
     }
     await next();
@@ -110,6 +113,7 @@ export function createApp(deps: AppDeps): Koa {
     const route = (v: ApiVersion) => routers[v].match(ctx.method, ctx.path);
     let op = route(headerVersion ?? STABLE_VERSION);
     if (!op) throw notRoutable(routers[headerVersion ?? STABLE_VERSION], ctx.method, ctx.path);
+    ctx.state.operationId = op.operationId; // known before auth, so a 401 is logged and counted under its operation
 
     const gateway = isGatewayOperation(op);
     const caller = gateway

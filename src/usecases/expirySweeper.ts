@@ -8,10 +8,9 @@ import { expireDue } from '../db/paymentsRepo';
  * also run `alsoEachTick` (the chain jobs re-enqueue payments stranded in processing).
  */
 export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number, alsoEachTick?: () => Promise<unknown>) {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
+  let running: Promise<void> | null = null;
+  const tick = () => (running ??= sweep().finally(() => (running = null)));
+  const sweep = async () => {
     try {
       let n;
       do n = await expireDue(db);
@@ -19,11 +18,14 @@ export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number, al
       await alsoEachTick?.();
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'expiry sweep failed; will retry');
-    } finally {
-      running = false;
     }
   };
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer), tick };
+  /** No further ticks; resolves once a tick in progress has finished (before the pool is destroyed). */
+  const stop = async () => {
+    clearInterval(timer);
+    await running;
+  };
+  return { stop, tick };
 }

@@ -3,6 +3,7 @@ import { verifyWebhook, WebhookVerificationError } from '../../clients/typescrip
 import { admin, client, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { Received, Receiver, startReceiver } from '../support/webhookReceiver';
+import { parseExposition, sampleValue } from '../support/prometheus';
 
 // Webhooks end to end with real HTTPS receivers on loopback: management API (preview), every event type
 // signed per Standard Webhooks, retries until the receiver recovers, secret rotation, redelivery, and
@@ -256,6 +257,24 @@ describe('delivery', () => {
       expect(attempts.attempts[0].error).toBe('HTTP 503');
     } finally {
       await flaky.close();
+    }
+  });
+
+  it('counts pending deliveries in the /metrics webhook backlog', async () => {
+    const p = await partner();
+    const stuck = await startReceiver();
+    try {
+      stuck.respond = () => 503;
+      await endpoint(p, stuck.url, ['payment.created']);
+      await newPayment(p);
+      await stuck.until((all) => all.length >= 1);
+      const pending = Number((await svc.db('webhook_deliveries').where({ status: 'pending' }).count('* as n'))[0].n);
+      expect(pending).toBeGreaterThanOrEqual(1);
+      const scrape = await fetch(`${svc.directUrl}/metrics`);
+      const backlog = sampleValue(parseExposition(await scrape.text()), 'paygate_webhook_delivery_backlog');
+      expect(backlog).toBeGreaterThanOrEqual(1);
+    } finally {
+      await stuck.close();
     }
   });
 

@@ -62,6 +62,12 @@ export async function admin(...args: string[]): Promise<Record<string, string>> 
   return JSON.parse(stdout);
 }
 
+/** The admin command line against another database (a test's own, see freshDb.ts). */
+export async function adminOn(databaseUrl: string, ...args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: root });
+  return JSON.parse(stdout);
+}
+
 export async function newAccount(name = 'Test partner'): Promise<{ accountId: string; apiKey: string; keyId: string }> {
   return admin('accounts', 'create', '--name', name) as Promise<{ accountId: string; apiKey: string; keyId: string }>;
 }

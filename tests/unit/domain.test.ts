@@ -86,5 +86,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     expect(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(ConfigError);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in it, sixteen+' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DB_POOL_MAX: '1' })).toThrow(ConfigError); // migrations hold one connection for their lock
+  });
+  it('production needs a shared database and a real data key', () => {
+    const key = 'ab'.repeat(32);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: key })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate' })).toThrow(/DATA_ENCRYPTION_KEY/);
+    const c = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', DATA_ENCRYPTION_KEY: key, METRICS_TOKEN: 'x'.repeat(32) });
+    expect(c).toMatchObject({ metricsToken: 'x'.repeat(32), dbPoolMax: 10, shutdownDelayMs: 0, metricsDbCacheMs: 5000, validateResponses: false });
   });
 });

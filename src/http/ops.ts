@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Knex } from 'knex';
+import { AppError } from '../domain/errors';
+import type { Metrics } from '../metrics';
+import { sendJson } from './render';
+
+// Operational endpoints, outside the API document: answered before API routing, without an API key.
+// Each sets `ctx.state.route` so request metrics label them by name (see metrics.ts).
+
+export interface OpsDeps {
+  db: Knex;
+  metrics: Metrics;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** True once shutdown has begun: readiness fails so load balancers stop sending new work. */
+  draining: () => boolean;
+}
+
+export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
+  const tokenDigest = metricsToken ? digest(metricsToken) : null;
+  return async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET') return next();
+    switch (ctx.path) {
+      case '/healthz':
+        ctx.state.route = 'healthz';
+        sendJson(ctx, 200, '{"status":"ok"}');
+        return;
+      case '/readyz':
+        ctx.state.route = 'readyz';
+        if (draining()) throw new AppError('service_unavailable', 'The service is shutting down.');
+        try {
+          await db.raw('select 1');
+        } catch {
+          throw new AppError('service_unavailable', 'The database is not reachable.');
+        }
+        sendJson(ctx, 200, '{"status":"ready"}');
+        return;
+      case '/metrics':
+        ctx.state.route = 'metrics';
+        if (tokenDigest && !bearerMatches(ctx.get('authorization'), tokenDigest)) {
+          throw new AppError('invalid_token', undefined, undefined, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        }
+        ctx.status = 200;
+        ctx.type = metrics.contentType;
+        ctx.body = await metrics.render();
+        return;
+      default:
+        return next();
+    }
+  };
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Compares digests in constant time, so response timing says nothing about the token. */
+function bearerMatches(header: string, expected: Buffer): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m !== null && timingSafeEqual(digest(m[1]), expected);
+}

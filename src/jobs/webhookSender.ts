@@ -17,6 +17,7 @@ export interface SendResult {
 }
 
 class Refused extends Error {}
+class TimedOut extends Error {}
 
 export function createWebhookSender(cfg: WebhookConfig) {
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -82,9 +83,9 @@ export function createWebhookSender(cfg: WebhookConfig) {
         res.on('error', (e) => finish(done(res.statusCode ?? null, e.message)));
       });
       const timer = setTimeout(() => {
-        req.destroy(new Error(`timeout after ${cfg.timeoutMs} ms`));
+        req.destroy(new TimedOut(`timeout after ${cfg.timeoutMs} ms`));
       }, cfg.timeoutMs);
-      req.on('error', (e) => finish(done(null, e instanceof Refused ? e.message : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500))));
+      req.on('error', (e) => finish(done(null, e instanceof Refused || e instanceof TimedOut ? e.message : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500))));
       req.end(body);
     });
   }

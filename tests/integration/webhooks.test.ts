@@ -260,6 +260,28 @@ describe('delivery', () => {
     }
   });
 
+  it('gives up on a receiver that does not answer within the timeout, and tries again', async () => {
+    const p = await partner();
+    const slow = await startReceiver();
+    try {
+      slow.respond = (_r, nth) => (nth === 1 ? 'hang' : 200); // WEBHOOK_TIMEOUT_MS is 3000 in the test services
+      await endpoint(p, slow.url, ['payment.created']);
+      await newPayment(p);
+      const all = await slow.until((got) => got.length >= 2, 20000);
+      expect(all[1].at - all[0].at).toBeGreaterThanOrEqual(3000);
+      const eventId = all[0].headers['webhook-id'];
+      let attempts: any[] = [];
+      for (let i = 0; i < 40 && attempts.length < 2; i++) {
+        attempts = (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body.attempts;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(attempts.map((a) => [a.responseStatus, a.error, a.succeeded])).toEqual([[null, 'timeout after 3000 ms', false], [200, null, true]]);
+      expect(attempts[0].durationMs).toBeGreaterThanOrEqual(3000);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('counts pending deliveries in the /metrics webhook backlog', async () => {
     const p = await partner();
     const stuck = await startReceiver();

@@ -119,7 +119,7 @@ function webhookConfig(env: NodeJS.ProcessEnv, projectRoot: string): WebhookConf
     allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     allowedHosts: hosts.length ? hosts : null,
     caPem,
-    dispatchIntervalMs: int(env, 'WEBHOOK_DISPATCH_INTERVAL_MS', 1000, 50, 60_000),
+    dispatchIntervalMs: int(env, 'WEBHOOK_DISPATCH_INTERVAL_MS', 250, 50, 60_000),
   };
 }
 

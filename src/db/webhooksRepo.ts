@@ -165,16 +165,34 @@ export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRo
 // ---- Delivery ----
 
 /**
- * Takes a due, pending delivery for one attempt: the lease keeps other workers (and duplicate jobs) off it
- * while the request runs, and runs out by itself if this process dies.
+ * Takes a due, pending delivery for one attempt, with its endpoint and event, in one statement: the lease
+ * keeps other workers (and duplicate jobs) off it while the request runs, and runs out by itself if this
+ * process dies.
  */
-export async function claimDelivery(db: Knex, id: string, leaseMs: number): Promise<DeliveryRow | undefined> {
+export async function claimDelivery(db: Knex, id: string, leaseMs: number): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow } | undefined> {
   const { rows } = await db.raw(`
-    UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond')
-    WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
-      AND (locked_until IS NULL OR locked_until < now())
-    RETURNING *`, [leaseMs, id]);
-  return rows[0];
+    WITH c AS (
+      UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond')
+      WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+        AND (locked_until IS NULL OR locked_until < now())
+      RETURNING *)
+    SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event
+    FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`, [leaseMs, id]);
+  if (!rows[0]) return undefined;
+  // row_to_json gives timestamps as text and bytea as \x hex: back to the row types.
+  const date = (v: string | null) => (v === null ? null : new Date(v));
+  const bytes = (v: string | null) => (v === null ? null : Buffer.from(v.slice(2), 'hex'));
+  const d = rows[0].delivery;
+  const w = rows[0].endpoint;
+  const e = rows[0].event;
+  return {
+    delivery: { ...d, next_attempt_at: date(d.next_attempt_at), created_at: new Date(d.created_at), updated_at: new Date(d.updated_at) },
+    endpoint: {
+      ...w, secret: bytes(w.secret)!, previous_secret: bytes(w.previous_secret), previous_secret_expires_at: date(w.previous_secret_expires_at),
+      disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
+    },
+    event: { ...e, created_at: new Date(e.created_at) },
+  };
 }
 
 export interface AttemptOutcome {
@@ -194,20 +212,30 @@ export interface AttemptOutcome {
  * older than `disableAfterMs`. Returns whether the endpoint was disabled now.
  */
 export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, disableAfterMs: number): Promise<{ disabled: boolean }> {
+  if (o.succeeded) {
+    // The common case in one statement (atomic on its own): the attempt, the delivery, the endpoint's streak.
+    await db.raw(`
+      WITH a AS (
+        INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
+        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, true)),
+      d AS (
+        UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, locked_until = NULL,
+          enqueued_at = NULL, updated_at = now()
+        WHERE id = ? AND status = 'pending')
+      UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL`,
+    [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, d.endpoint_id]);
+    return { disabled: false };
+  }
   return db.transaction(async (trx) => {
     await trx('webhook_attempts').insert({
       id: o.attemptId, delivery_id: d.id, event_id: d.event_id, endpoint_id: d.endpoint_id, attempted_at: o.attemptedAt,
       duration_ms: o.durationMs, response_status: o.responseStatus, error: o.error, succeeded: o.succeeded,
     });
-    const status = o.succeeded ? 'succeeded' : o.nextAttemptAt ? 'pending' : 'failed';
+    const status = o.nextAttemptAt ? 'pending' : 'failed';
     await trx('webhook_deliveries').where({ id: d.id, status: 'pending' }).update({
       status, attempts: trx.raw('attempts + 1'), next_attempt_at: status === 'pending' ? o.nextAttemptAt : null,
       locked_until: null, enqueued_at: status === 'pending' ? new Date() : null, updated_at: new Date(),
     });
-    if (o.succeeded) {
-      await trx('webhook_endpoints').where({ id: d.endpoint_id }).whereNotNull('failing_since').update({ failing_since: null });
-      return { disabled: false };
-    }
     const { rows } = await trx.raw(`
       UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?::timestamptz),
         status = CASE WHEN coalesce(failing_since, ?::timestamptz) <= now() - (? * interval '1 millisecond') THEN 'disabled' ELSE status END

@@ -22,6 +22,7 @@ import { createWebhookSender, WebhookSender } from './webhookSender';
 
 const QUEUE = 'webhook-deliver';
 const CONCURRENCY = 32; // requests in flight per process
+const BATCH = 50;
 
 export interface WebhookWork {
   /** Hands deliveries created by a request (redelivery) to the workers. */
@@ -53,14 +54,13 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   };
 
   async function deliver(deliveryId: string): Promise<void> {
-    const d = await repo.claimDelivery(db, deliveryId, leaseMs);
-    if (!d) return; // not due, already done, or another worker holds it
-    const endpoint = await repo.findEndpoint(db, d.endpoint_id);
-    if (!endpoint || endpoint.deleted_at || endpoint.status !== 'enabled') {
+    const claimed = await repo.claimDelivery(db, deliveryId, leaseMs);
+    if (!claimed) return; // not due, already done, or another worker holds it
+    const { delivery: d, endpoint, event } = claimed;
+    if (endpoint.deleted_at || endpoint.status !== 'enabled') {
       await repo.cancelDelivery(db, d.id);
       return;
     }
-    const event = (await repo.findEvent(db, d.event_id))!;
     const body = JSON.stringify(renderEvent(event, endpoint.api_version));
     const secrets = [unseal(dataKey, endpoint.secret)];
     if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > new Date()) {
@@ -80,7 +80,9 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   }
 
   // The job only starts the attempt: a slow receiver must not hold up the other jobs of its batch.
-  worker = await boss.work<{ deliveryId: string }>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 16 }, async (jobs) => {
+  worker = await boss.work<{ deliveryId: string }>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: BATCH }, async (jobs) => {
+    // pg-boss waits a polling interval after each batch unless notified: a full batch means more are waiting.
+    if (jobs.length === BATCH && worker) boss.notifyWorker(worker);
     for (const { data } of jobs) {
       if (stopped) return;
       await slot();

@@ -29,7 +29,9 @@ exports.up = async function up(knex) {
     t.binary('previous_secret');
     t.timestamp('previous_secret_expires_at', { useTz: true, precision: 3 });
     // Start of the current run of failed attempts (null after a success): persistent failure disables the endpoint.
+    // The run restarts when the previous failure is older than the longest retry delay (a quiet period).
     t.timestamp('failing_since', { useTz: true, precision: 3 });
+    t.timestamp('last_failed_at', { useTz: true, precision: 3 });
     t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('deleted_at', { useTz: true, precision: 3 });
@@ -45,8 +47,10 @@ exports.up = async function up(knex) {
     t.boolean('redelivery').notNullable().defaultTo(false);
     t.integer('attempts').notNullable().defaultTo(0);
     t.timestamp('next_attempt_at', { useTz: true, precision: 3 });
-    // A worker holds a delivery while its request runs; a crashed worker's lease simply runs out.
+    // A worker holds a delivery while its request runs; a crashed worker's lease simply runs out. Its writes
+    // carry the lease token, so a worker whose lease was taken over cannot overwrite the new holder's state.
     t.timestamp('locked_until', { useTz: true, precision: 3 });
+    t.text('lease_token');
     t.timestamp('enqueued_at', { useTz: true, precision: 3 });
     t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());

@@ -46,7 +46,7 @@ export interface WebhookConfig {
   maxAgeMs: number;
   /** An endpoint whose every attempt failed for this long is disabled. */
   disableAfterMs: number;
-  /** Allow loopback, private, link-local and unique-local addresses (tests, internal receivers). */
+  /** Allow loopback, RFC 1918 and unique-local addresses (tests, internal receivers); link-local never. */
   allowPrivateNetworks: boolean;
   /** When set, deliveries go to these hosts only (an egress allowlist); others fail without a request. */
   allowedHosts: string[] | null;
@@ -54,6 +54,8 @@ export interface WebhookConfig {
   caPem: string | null;
   /** How often undispatched events are looked for when no change notification arrives. */
   dispatchIntervalMs: number;
+  /** A worker holds a delivery for timeoutMs plus this; then another process may take it over. */
+  leaseMarginMs: number;
 }
 
 // A fixed, public key: only for development and tests, refused in production.
@@ -120,6 +122,7 @@ function webhookConfig(env: NodeJS.ProcessEnv, projectRoot: string): WebhookConf
     allowedHosts: hosts.length ? hosts : null,
     caPem,
     dispatchIntervalMs: int(env, 'WEBHOOK_DISPATCH_INTERVAL_MS', 250, 50, 60_000),
+    leaseMarginMs: int(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, 1000, 600_000),
   };
 }
 

@@ -421,7 +421,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a loopback, private, link-local or otherwise non-public address are refused unless the operator allows them. An account may have at most 16 endpoints. Requires `Idempotency-Key`.
+         * @description Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them). An account may have at most 16 endpoints. Requires `Idempotency-Key`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;

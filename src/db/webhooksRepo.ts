@@ -19,6 +19,7 @@ export interface EndpointRow {
   previous_secret: Buffer | null;
   previous_secret_expires_at: Date | null;
   failing_since: Date | null;
+  last_failed_at: Date | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -63,7 +64,7 @@ export const MAX_ENDPOINTS_PER_ACCOUNT = 16;
 
 // ---- Endpoints ----
 
-export async function insertEndpoint(db: Knex, row: Omit<EndpointRow, 'disabled_reason' | 'disabled_at' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
+export async function insertEndpoint(db: Knex, row: Omit<EndpointRow, 'disabled_reason' | 'disabled_at' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since' | 'last_failed_at' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
   const [created] = await db<EndpointRow>('webhook_endpoints').insert(row).returning('*');
   return created;
 }
@@ -88,6 +89,21 @@ export async function updateEndpoint(db: Knex, id: string, changes: Partial<Endp
   const [row] = await db<EndpointRow>('webhook_endpoints').where({ id }).whereNull('deleted_at')
     .update({ ...changes, updated_at: new Date() }).returning('*');
   return row;
+}
+
+/**
+ * Replaces the secret in one statement: the previous secret is the one stored at that instant, so two
+ * rotations at once cannot hand a caller a secret that is neither current nor previous.
+ */
+export async function rotateEndpointSecret(db: Knex, id: string, sealedSecret: Buffer, overlapSeconds: number): Promise<EndpointRow | undefined> {
+  const { rows } = await db.raw(`
+    UPDATE webhook_endpoints SET
+      previous_secret = CASE WHEN ? > 0 THEN secret END,
+      previous_secret_expires_at = CASE WHEN ? > 0 THEN now() + (? * interval '1 second') END,
+      secret = ?, updated_at = now()
+    WHERE id = ? AND deleted_at IS NULL
+    RETURNING *`, [overlapSeconds, overlapSeconds, overlapSeconds, sealedSecret, id]);
+  return rows[0];
 }
 
 /** Stops what is still queued for an endpoint that was disabled or deleted. */
@@ -169,15 +185,15 @@ export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRo
  * keeps other workers (and duplicate jobs) off it while the request runs, and runs out by itself if this
  * process dies.
  */
-export async function claimDelivery(db: Knex, id: string, leaseMs: number): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow } | undefined> {
+export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow } | undefined> {
   const { rows } = await db.raw(`
     WITH c AS (
-      UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond')
+      UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
       WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
         AND (locked_until IS NULL OR locked_until < now())
       RETURNING *)
     SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event
-    FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`, [leaseMs, id]);
+    FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`, [leaseMs, token, id]);
   if (!rows[0]) return undefined;
   // row_to_json gives timestamps as text and bytea as \x hex: back to the row types.
   const date = (v: string | null) => (v === null ? null : new Date(v));
@@ -189,13 +205,15 @@ export async function claimDelivery(db: Knex, id: string, leaseMs: number): Prom
     delivery: { ...d, next_attempt_at: date(d.next_attempt_at), created_at: new Date(d.created_at), updated_at: new Date(d.updated_at) },
     endpoint: {
       ...w, secret: bytes(w.secret)!, previous_secret: bytes(w.previous_secret), previous_secret_expires_at: date(w.previous_secret_expires_at),
-      disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
+      disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
     },
     event: { ...e, created_at: new Date(e.created_at) },
   };
 }
 
 export interface AttemptOutcome {
+  /** The claim's lease token: state is written only while this worker still holds the delivery. */
+  leaseToken: string;
   attemptId: string;
   attemptedAt: Date;
   durationMs: number;
@@ -211,7 +229,14 @@ export interface AttemptOutcome {
  * endpoint's failure streak, disabling it (and cancelling what it still has queued) once the streak is
  * older than `disableAfterMs`. Returns whether the endpoint was disabled now.
  */
-export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, disableAfterMs: number): Promise<{ disabled: boolean }> {
+export interface FailurePolicy {
+  /** A failure run older than this disables the endpoint. */
+  disableAfterMs: number;
+  /** A failure this long after the previous one starts a new run (a quiet period is no evidence of an outage). */
+  streakGapMs: number;
+}
+
+export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
   if (o.succeeded) {
     // The common case in one statement (atomic on its own): the attempt, the delivery, the endpoint's streak.
     await db.raw(`
@@ -220,10 +245,10 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
         VALUES (?, ?, ?, ?, ?, ?, ?, NULL, true)),
       d AS (
         UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, locked_until = NULL,
-          enqueued_at = NULL, updated_at = now()
-        WHERE id = ? AND status = 'pending')
-      UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL`,
-    [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, d.endpoint_id]);
+          lease_token = NULL, enqueued_at = NULL, updated_at = now()
+        WHERE id = ? AND status = 'pending' AND lease_token = ?)
+      UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id = ? AND failing_since IS NOT NULL`,
+    [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, o.leaseToken, d.endpoint_id]);
     return { disabled: false };
   }
   return db.transaction(async (trx) => {
@@ -232,15 +257,23 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
       duration_ms: o.durationMs, response_status: o.responseStatus, error: o.error, succeeded: o.succeeded,
     });
     const status = o.nextAttemptAt ? 'pending' : 'failed';
-    await trx('webhook_deliveries').where({ id: d.id, status: 'pending' }).update({
+    // A worker whose lease was taken over (it outlived it) changes nothing: the new holder decides.
+    const held = await trx('webhook_deliveries').where({ id: d.id, status: 'pending', lease_token: o.leaseToken }).update({
       status, attempts: trx.raw('attempts + 1'), next_attempt_at: status === 'pending' ? o.nextAttemptAt : null,
-      locked_until: null, enqueued_at: status === 'pending' ? new Date() : null, updated_at: new Date(),
+      // The retry job is scheduled for next_attempt_at: count it as enqueued then, so the rescue leaves it alone.
+      locked_until: null, lease_token: null, enqueued_at: status === 'pending' ? o.nextAttemptAt : null, updated_at: new Date(),
     });
+    if (!held) return { disabled: false };
     const { rows } = await trx.raw(`
-      UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?::timestamptz),
-        status = CASE WHEN coalesce(failing_since, ?::timestamptz) <= now() - (? * interval '1 millisecond') THEN 'disabled' ELSE status END
-      WHERE id = ? AND deleted_at IS NULL
-      RETURNING status, failing_since`, [o.attemptedAt, o.attemptedAt, disableAfterMs, d.endpoint_id]);
+      WITH run AS (
+        SELECT id, CASE WHEN failing_since IS NULL OR last_failed_at IS NULL
+                          OR last_failed_at < ?::timestamptz - (? * interval '1 millisecond')
+                        THEN ?::timestamptz ELSE failing_since END AS since
+        FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL FOR UPDATE)
+      UPDATE webhook_endpoints w SET failing_since = run.since, last_failed_at = ?::timestamptz,
+        status = CASE WHEN run.since <= now() - (? * interval '1 millisecond') THEN 'disabled' ELSE w.status END
+      FROM run WHERE w.id = run.id
+      RETURNING w.status, w.failing_since`, [o.attemptedAt, policy.streakGapMs, o.attemptedAt, d.endpoint_id, o.attemptedAt, policy.disableAfterMs]);
     const row = rows[0] as { status: string; failing_since: Date } | undefined;
     if (!row || row.status !== 'disabled') return { disabled: false };
     const changed = await trx('webhook_endpoints').where({ id: d.endpoint_id }).whereNull('disabled_at').update({
@@ -253,9 +286,9 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
 }
 
 /** Cancels a claimed delivery whose endpoint can no longer receive it. */
-export async function cancelDelivery(db: Knex, id: string): Promise<void> {
-  await db('webhook_deliveries').where({ id, status: 'pending' })
-    .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, updated_at: new Date() });
+export async function cancelDelivery(db: Knex, id: string, leaseToken: string): Promise<void> {
+  await db('webhook_deliveries').where({ id, status: 'pending', lease_token: leaseToken })
+    .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, lease_token: null, updated_at: new Date() });
 }
 
 /**

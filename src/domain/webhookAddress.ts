@@ -1,15 +1,22 @@
 import ipaddr from 'ipaddr.js';
 
 // Webhook URLs are chosen by partners, so the service must not be steered into its own network (SSRF):
-// only public unicast addresses are reachable unless the operator allows private ones. The check runs at
-// registration and again on every connection (DNS may change in between).
+// only public unicast addresses are reachable unless the operator allows private ones (loopback, RFC 1918,
+// unique-local). Link-local (cloud metadata at 169.254.169.254) and IPv4-compatible IPv6 (::a.b.c.d, which
+// tunnels can route to IPv4 loopback) are never allowed. The check runs at registration and again on every
+// connection (DNS may change in between).
 
 /** Why the address may not be used, or null when it is a public unicast address. */
 export function forbiddenAddressReason(address: string, allowPrivate: boolean): string | null {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
-  const range = ipaddr.process(address).range(); // IPv4-mapped IPv6 is judged as IPv4
-  if (range === 'unicast') return null;
-  const privateRanges = ['loopback', 'private', 'linkLocal', 'uniqueLocal'];
+  const parsed = ipaddr.process(address); // IPv4-mapped IPv6 is judged as IPv4
+  const range = parsed.range();
+  if (range === 'unicast') {
+    // ipaddr.js calls ::/96 (other than :: and ::1) unicast.
+    const v4compatible = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0);
+    return v4compatible ? `${address} is an IPv4-compatible IPv6 address (::/96)` : null;
+  }
+  const privateRanges = ['loopback', 'private', 'uniqueLocal'];
   if (allowPrivate && privateRanges.includes(range)) return null;
   return `${address} is a ${range} address`;
 }

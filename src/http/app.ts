@@ -19,6 +19,7 @@ import { internalError, sendError, sendJson } from './render';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
 import type { WebhookWork } from '../jobs/webhookJobs';
+import { seal, unseal } from '../domain/sealed';
 import { projectRoot } from '../paths';
 import { docsRoutes } from './docs';
 import { hostedRoutes } from './hosted/routes';
@@ -168,7 +169,7 @@ export function createApp(deps: AppDeps): Koa {
         headers: ctx.headers as Record<string, string | undefined>,
         body,
       } as unknown as HandlerContext<typeof operationId>;
-      const reply = await (handlers[operationId] as (h: typeof hctx) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>)(hctx);
+      const reply = await (handlers[operationId] as (h: typeof hctx) => Promise<{ status: number; body: unknown; headers?: Record<string, string>; secret?: boolean }>)(hctx);
       if (config.validateResponses) {
         const check = backend.validator.validateResponse(reply.body, op!, reply.status);
         if (check.errors?.length) {
@@ -176,7 +177,7 @@ export function createApp(deps: AppDeps): Koa {
           throw new AppError('internal_error', 'The response did not match the API contract.');
         }
       }
-      return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {} };
+      return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
     };
 
     const idemKey = ctx.get('idempotency-key');
@@ -197,13 +198,14 @@ export function createApp(deps: AppDeps): Koa {
       throw new AppError('idempotency_in_progress', undefined, undefined, { 'Retry-After': '1' });
     }
     if (claimed.kind === 'done') {
-      sendJson(c, claimed.status, claimed.body, { 'Idempotent-Replayed': 'true' });
+      sendJson(c, claimed.status, openStored(config.dataEncryptionKey, claimed.body), { 'Idempotent-Replayed': 'true' });
       return;
     }
     try {
       const r = await db.transaction(async (trx) => {
         const out = await run(trx);
-        await idem.complete(trx, scope, idemKey, out.status, out.text);
+        // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
+        await idem.complete(trx, scope, idemKey, out.status, out.secret ? sealStored(config.dataEncryptionKey, out.text) : out.text);
         return out;
       });
       runCommitted();
@@ -222,6 +224,10 @@ export function createApp(deps: AppDeps): Koa {
 
   return app as unknown as Koa;
 }
+
+const SEALED = 'sealed:';
+const sealStored = (key: Buffer, text: string) => SEALED + seal(key, text).toString('base64');
+const openStored = (key: Buffer, body: string) => (body.startsWith(SEALED) ? unseal(key, Buffer.from(body.slice(SEALED.length), 'base64')) : body);
 
 function notRoutable(router: Router, method: string, path: string): AppError {
   const allowed = METHODS.map((m) => m.toUpperCase()).filter((m) => router.allowed(path).includes(m));

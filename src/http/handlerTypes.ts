@@ -19,7 +19,8 @@ type Json<R> = R extends { content: { 'application/json': infer B } } ? B : neve
 type SuccessCode<K extends OperationId> = Extract<keyof Ops[K]['responses'], 200 | 201 | 202 | 204>;
 
 export type Reply<K extends OperationId> = {
-  [S in SuccessCode<K>]: { status: S; body: Json<Ops[K]['responses'][S]>; headers?: Record<string, string> };
+  /** `secret`: the body carries a secret, so a stored idempotent copy of it is sealed. */
+  [S in SuccessCode<K>]: { status: S; body: Json<Ops[K]['responses'][S]>; headers?: Record<string, string>; secret?: boolean };
 }[SuccessCode<K>];
 
 type Part<K extends OperationId, P extends 'path' | 'query' | 'header'> =

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type PgBoss from 'pg-boss';
 import type { WebhookConfig } from '../config';
@@ -35,7 +36,9 @@ export interface WebhookJobs extends WebhookWork {
 
 export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfig, dataKey: Buffer, hub: ChangeHub, log: Logger): Promise<WebhookJobs> {
   const sender: WebhookSender = createWebhookSender(cfg);
-  const leaseMs = cfg.timeoutMs + 5000;
+  // Long enough to send (bounded by the timeout) and then record under load; a dead worker's lease runs out.
+  const leaseMs = cfg.timeoutMs + cfg.leaseMarginMs;
+  const failurePolicy = { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 };
   const policy = { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs };
   await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: Math.ceil(leaseMs / 1000) + 30 });
 
@@ -54,11 +57,12 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   };
 
   async function deliver(deliveryId: string): Promise<void> {
-    const claimed = await repo.claimDelivery(db, deliveryId, leaseMs);
+    const leaseToken = randomUUID();
+    const claimed = await repo.claimDelivery(db, deliveryId, leaseMs, leaseToken);
     if (!claimed) return; // not due, already done, or another worker holds it
     const { delivery: d, endpoint, event } = claimed;
     if (endpoint.deleted_at || endpoint.status !== 'enabled') {
-      await repo.cancelDelivery(db, d.id);
+      await repo.cancelDelivery(db, d.id, leaseToken);
       return;
     }
     const body = JSON.stringify(renderEvent(event, endpoint.api_version));
@@ -72,8 +76,8 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
     const succeeded = r.error === null;
     const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, new Date());
     const { disabled } = await repo.recordAttempt(db, d, {
-      attemptId: newId('wha'), attemptedAt, durationMs: r.durationMs, responseStatus: r.status, error: r.error, succeeded, nextAttemptAt: next,
-    }, cfg.disableAfterMs);
+      leaseToken, attemptId: newId('wha'), attemptedAt, durationMs: r.durationMs, responseStatus: r.status, error: r.error, succeeded, nextAttemptAt: next,
+    }, failurePolicy);
     log.info({ deliveryId: d.id, eventId: event.id, endpointId: endpoint.id, attempt: d.attempts + 1, status: r.status, error: r.error, ms: r.durationMs, nextAttemptAt: next }, 'webhook attempt');
     if (disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
     if (next) await boss.send(QUEUE, { deliveryId: d.id }, { startAfter: next });
@@ -86,6 +90,7 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
     for (const { data } of jobs) {
       if (stopped) return;
       await slot();
+      if (stopped) return; // stop() may have begun while this job waited for a slot
       const p = deliver(data.deliveryId)
         .catch((e) => log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued'))
         .finally(() => {
@@ -99,15 +104,18 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   });
 
   // Dispatch and rescue run on a timer and whenever a payment changes; one pass at a time per process.
-  let running = false;
+  let running: Promise<void> | null = null;
   let again = false;
   let lastRescue = 0;
-  async function pass(): Promise<void> {
+  function pass(): Promise<void> {
     if (running) {
       again = true;
-      return;
+      return running;
     }
-    running = true;
+    running = passes().finally(() => (running = null));
+    return running;
+  }
+  async function passes(): Promise<void> {
     try {
       do {
         again = false;
@@ -123,8 +131,6 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
       } while (again && !stopped);
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'webhook dispatch failed; retrying on the next tick');
-    } finally {
-      running = false;
     }
   }
   const timer = setInterval(() => void pass(), cfg.dispatchIntervalMs);
@@ -139,6 +145,7 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
       await boss.offWork(QUEUE);
       await Promise.allSettled([...inflight]);
       sender.close();

@@ -89,7 +89,7 @@ export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: 
   if (input.enabledEvents !== undefined) changes.enabled_events = [...new Set(input.enabledEvents)];
   if (input.description !== undefined) changes.description = input.description;
   if (input.status === 'enabled' && current.status === 'disabled') {
-    Object.assign(changes, { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null });
+    Object.assign(changes, { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null, last_failed_at: null });
   } else if (input.status === 'disabled' && current.status === 'enabled') {
     Object.assign(changes, { status: 'disabled', disabled_reason: 'disabled by the partner', disabled_at: new Date() });
   }
@@ -114,13 +114,9 @@ export async function deleteEndpoint(db: Knex, accountId: string, id: string): P
 }
 
 export async function rotateSecret(deps: EndpointDeps, accountId: string, id: string, overlapSeconds: number): Promise<{ endpoint: EndpointRow; secret: string }> {
-  const current = await endpointOfAccount(deps.db, accountId, id);
+  await endpointOfAccount(deps.db, accountId, id);
   const secret = newWebhookSecret();
-  const endpoint = await repo.updateEndpoint(deps.db, id, {
-    secret: seal(deps.dataKey, secret),
-    previous_secret: overlapSeconds > 0 ? current.secret : null,
-    previous_secret_expires_at: overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null,
-  });
+  const endpoint = await repo.rotateEndpointSecret(deps.db, id, seal(deps.dataKey, secret), overlapSeconds);
   if (!endpoint) throw new AppError('webhook_endpoint_not_found');
   return { endpoint, secret };
 }

@@ -33,9 +33,11 @@ interface EventCursor {
   [k: string]: unknown;
 }
 
+// Exactly what encodeCursor wrote (toISOString): Date.parse accepts forms PostgreSQL refuses ("12", +275760-…).
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const isEventCursor = (v: unknown): v is EventCursor =>
-  typeof v === 'object' && v !== null && typeof (v as EventCursor).id === 'string' && /^evt_[0-9A-Za-z]+$/.test((v as EventCursor).id) &&
-  typeof (v as EventCursor).createdAt === 'string' && !Number.isNaN(Date.parse((v as EventCursor).createdAt));
+  typeof v === 'object' && v !== null && typeof (v as EventCursor).id === 'string' && /^evt_[0-9A-Za-z]{1,64}$/.test((v as EventCursor).id) &&
+  typeof (v as EventCursor).createdAt === 'string' && ISO_MS.test((v as EventCursor).createdAt) && !Number.isNaN(Date.parse((v as EventCursor).createdAt));
 
 export interface ListEventsInput {
   type?: string;

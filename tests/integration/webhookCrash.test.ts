@@ -9,7 +9,7 @@ import { createDb } from '../../src/db/knex';
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const maybe = externalService ? describe.skip : describe;
-const FAST = { WEBHOOK_TIMEOUT_MS: '1000' }; // a killed worker's lease (timeout + 5 s) runs out sooner
+const FAST = { WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MARGIN_MS: '4000' }; // a killed worker's lease runs out in 5 s
 
 maybe('webhooks survive crashes and run in several processes', () => {
   const db = createDb(process.env.DATABASE_URL!, 4);

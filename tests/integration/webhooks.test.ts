@@ -64,11 +64,20 @@ const hasTypes = (paymentId: string, types: string[]) => (all: Received[]) => {
 describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
   it('creates an endpoint and shows its secret once; get, list, update and delete never show it', async () => {
     const p = await partner();
-    const created = await p.hooks('POST', '/v1/webhook-endpoints', {
+    const idemKey = uniqueKey();
+    const create = () => p.hooks('POST', '/v1/webhook-endpoints', {
       body: { url: rx.url, enabledEvents: ['payment.succeeded', 'payment.failed'], description: 'orders' },
-      headers: { 'Idempotency-Key': uniqueKey() },
+      headers: { 'Idempotency-Key': idemKey },
     });
+    const created = await create();
     expect(created.status).toBe(201);
+    // A retry replays the same response (secret included), but the stored copy is sealed, not clear text.
+    const replay = await create();
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(created.text);
+    const stored = await svc.db('idempotency_keys').where({ key: idemKey }).first();
+    expect(stored.response_body).toMatch(/^sealed:/);
+    expect(stored.response_body).not.toContain(created.body.secret.slice(6));
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const ep = created.body.endpoint;
     expect(ep).toMatchObject({ url: rx.url, description: 'orders', enabledEvents: ['payment.succeeded', 'payment.failed'], apiVersion: '2026-02-19.preview', status: 'enabled', disabledReason: null });
@@ -86,8 +95,8 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     expect(patched.body.endpoint).toMatchObject({ enabledEvents: ['payment.refunded'], description: null });
 
     // The secret is stored sealed, never in clear.
-    const stored = await svc.db('webhook_endpoints').where({ id: ep.id }).first();
-    expect(Buffer.from(stored.secret).toString('latin1')).not.toContain(created.body.secret.slice(6));
+    const row = await svc.db('webhook_endpoints').where({ id: ep.id }).first();
+    expect(Buffer.from(row.secret).toString('latin1')).not.toContain(created.body.secret.slice(6));
 
     expect((await p.hooks('DELETE', `/v1/webhook-endpoints/${ep.id}`)).body).toEqual({ id: ep.id, deleted: true });
     expect((await p.hooks('DELETE', `/v1/webhook-endpoints/${ep.id}`)).status).toBe(200);
@@ -114,6 +123,10 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     const noKey = await post({ url: rx.url, enabledEvents: ['payment.created'] }, {});
     expect({ status: noKey.status, code: noKey.body.code }).toEqual({ status: 400, code: 'missing_idempotency_key' });
     expect(await svc.db('webhook_endpoints').where({ account_id: p.accountId }).count('* as n')).toEqual([{ n: '0' }]);
+
+    // An empty diagnostic header is not a name (the gate found it accepted).
+    const emptySdk = await p.hooks('GET', '/v1/webhook-endpoints', { headers: { 'Sdk-Name': '' } });
+    expect({ status: emptySdk.status, code: emptySdk.body.code }).toEqual({ status: 400, code: 'params_validation' });
 
     // Preview only: the stable version has no such operation.
     const stable = await client(svc.directUrl, { 'Api-Key': p.apiKey, 'PAY-Version': '2026-02-18' })('GET', '/v1/webhook-endpoints');
@@ -327,6 +340,18 @@ describe('delivery', () => {
     expect(() => verifyWebhook(after.raw, after.headers, newSecret)).toThrow(WebhookVerificationError);
   });
 
+  it('two rotations at once leave both returned secrets valid (one current, one previous)', async () => {
+    const p = await partner();
+    const { endpoint: ep } = await endpoint(p, rx.url, ['payment.cancelled']);
+    const [a, b] = await Promise.all([1, 2].map(() => p.hooks('POST', `/v1/webhook-endpoints/${ep.id}/rotate-secret`, { body: { overlapSeconds: 600 } })));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const id = await newPayment(p);
+    await p.asMerchant('POST', `/v1/payments/${id}/cancel`);
+    const [got] = forPayment(await rx.until(hasTypes(id, ['payment.cancelled'])), id);
+    expect(verifyWebhook(got.raw, got.headers, a.body.secret).id).toBe(got.body.id);
+    expect(verifyWebhook(got.raw, got.headers, b.body.secret).id).toBe(got.body.id);
+  });
+
   it('redelivers an event with the same id; a receiver ordering by version drops the stale copy', async () => {
     const p = await partner();
     const ordered = await startReceiver();
@@ -386,8 +411,11 @@ describe('delivery', () => {
     expect(new Set(seen).size).toBe(4);
     const cancelledOnly = await p.hooks('GET', '/v1/events?type=payment.cancelled');
     expect(cancelledOnly.body.events.map((e: any) => e.data.payment.paymentId)).toEqual([ids[0]]);
-    const bad = await p.hooks('GET', '/v1/events?cursor=bm90LWEtY3Vyc29y');
-    expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'params_validation' });
+    const edited = (createdAt: string) => Buffer.from(JSON.stringify({ createdAt, id: 'evt_abc' })).toString('base64url');
+    for (const cursor of ['bm90LWEtY3Vyc29y', edited('12'), edited('+275760-09-13T00:00:00.000Z'), edited('2026-01-01')]) {
+      const bad = await p.hooks('GET', `/v1/events?cursor=${cursor}`);
+      expect({ cursor, status: bad.status, code: bad.body.code }).toEqual({ cursor, status: 400, code: 'params_validation' });
+    }
   });
 });
 

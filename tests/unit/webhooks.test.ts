@@ -43,6 +43,12 @@ describe('verifyWebhook (the receiver helper of the TypeScript client)', () => {
     expect(() => verifyWebhook(JSON.parse(raw), headers, secret, { nowSeconds: now })).toThrow(/not parsed JSON/);
   });
 
+  it('refuses to verify with an empty or short secret (an unset variable must not accept forgeries)', () => {
+    for (const bad of ['', 'whsec_', 'whsec_AAAA', [] as string[], [secret, '']]) {
+      expect(() => verifyWebhook(raw, headers, bad, { nowSeconds: now })).toThrow(/at least 16 bytes/);
+    }
+  });
+
   it('refuses a wrong secret, a tampered body or id, an old or future timestamp, and missing headers', () => {
     expect(() => verifyWebhook(raw, headers, newWebhookSecret(), { nowSeconds: now })).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(raw.replace('succeeded', 'failed'), headers, secret, { nowSeconds: now })).toThrow(WebhookVerificationError);
@@ -96,11 +102,14 @@ describe('webhook URL and address rules', () => {
   it('allows public unicast addresses only, private ones when the operator says so', () => {
     expect(forbiddenAddressReason('93.184.216.34', false)).toBeNull();
     expect(forbiddenAddressReason('2606:4700::1111', false)).toBeNull();
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:10.0.0.1']) {
-      expect(forbiddenAddressReason(a, false)).toMatch(/loopback|private|linkLocal|uniqueLocal/);
+    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '::1', 'fd00::1', '::ffff:10.0.0.1']) {
+      expect(forbiddenAddressReason(a, false)).toMatch(/loopback|private|uniqueLocal/);
       expect(forbiddenAddressReason(a, true)).toBeNull();
     }
-    for (const a of ['0.0.0.0', '100.64.0.1', '224.0.0.1', '255.255.255.255', '192.0.2.1']) expect(forbiddenAddressReason(a, true)).not.toBeNull();
+    // Never, whatever the operator allows: link-local (cloud metadata), IPv4-compatible IPv6, and the rest.
+    for (const a of ['169.254.169.254', 'fe80::1', '::7f00:1', '::a00:1', '0.0.0.0', '::', '100.64.0.1', '224.0.0.1', '255.255.255.255', '192.0.2.1']) {
+      expect(forbiddenAddressReason(a, true)).not.toBeNull();
+    }
   });
 
   it('parses https URLs without credentials or fragments', () => {

@@ -54,8 +54,13 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, 
   const tolerance = options.toleranceSeconds ?? 300;
   if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError('webhook-timestamp is outside the tolerance (replayed or clock skew).');
 
+  const keys = (Array.isArray(secrets) ? secrets : [secrets]).map(keyOf);
+  // An empty or short key (an unset environment variable, say) would let anyone sign: refuse to run with it.
+  if (keys.length === 0 || keys.some((k) => k.length < 16)) {
+    throw new Error('verifyWebhook: each secret must be the endpoint\'s whsec_… secret (at least 16 bytes); got an empty or short one.');
+  }
   const signed = `${id}.${timestamp}.${body}`;
-  const expected = (Array.isArray(secrets) ? secrets : [secrets]).map((s) => createHmac('sha256', keyOf(s)).update(signed).digest());
+  const expected = keys.map((k) => createHmac('sha256', k).update(signed).digest());
   const given = signature.split(' ')
     .map((entry) => entry.split(','))
     .filter(([v, sig]) => v === 'v1' && sig)

@@ -109,20 +109,18 @@ async function main() {
     const latencies = [];
     const db = knex({ client: 'pg', connection: pg.url });
     const rows = await db('payment_events').select('id', 'created_at');
-    await db.destroy();
     for (const r of rows) if (arrivals.has(r.id)) latencies.push(arrivals.get(r.id) - new Date(r.created_at).getTime());
     // Backlog drain: N events written straight into the outbox in one statement (as if N changes had just
     // committed while nothing was delivering), then the time until the receiver has them all.
     arrivals.clear();
-    const db2 = knex({ client: 'pg', connection: pg.url });
-    const one = await db2('payments').first('id', 'account_id');
+    const one = await db('payments').first('id', 'account_id');
     const drainStart = Date.now();
-    await db2.raw(`INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
+    await db.raw(`INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
       SELECT 'evt_drain' || g, ?, ?, 'payment.created', 1000 + g, '{"paymentId":"x"}'::jsonb FROM generate_series(1, ?) g`, [one.id, one.account_id, N]);
     const drainDeadline = Date.now() + 120_000;
     while (arrivals.size < N && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 20));
     const drainRate = arrivals.size / ((Math.max(...arrivals.values()) - drainStart) / 1000);
-    await db2.destroy();
+    await db.destroy();
 
     console.log(`webhooks: ${delivered}/${N} events delivered; creation took ${fmt((createdBy - started) / 1000)} s, last delivery ${fmt((finished - createdBy) / 1000)} s after the last creation`);
     console.log(`  baseline (receiver alone, ${CONCURRENCY} keep-alive sockets): ${fmt(baselineRate)} POST/s`);

@@ -14,3 +14,8 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string, 
     return null;
   }
 }
+
+// A cursor's time exactly as encodeCursor wrote it (Date#toISOString). Date.parse alone accepts forms that
+// PostgreSQL refuses ("12", "+275760-09-13T00:00:00.000Z"), which would turn a tampered cursor into a 500.
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+export const isCursorTime = (v: unknown): v is string => typeof v === 'string' && ISO_MS.test(v) && !Number.isNaN(Date.parse(v));

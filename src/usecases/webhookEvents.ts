@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import * as repo from '../db/webhooksRepo';
 import type { DeliveryRow, EventRow } from '../db/webhooksRepo';
+import { endpointOfAccount } from './webhookEndpoints';
 
 // Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. The body a
 // webhook endpoint receives is `renderEvent` at the endpoint's version: the same JSON these reads return.
@@ -33,11 +34,9 @@ interface EventCursor {
   [k: string]: unknown;
 }
 
-// Exactly what encodeCursor wrote (toISOString): Date.parse accepts forms PostgreSQL refuses ("12", +275760-…).
-const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const isEventCursor = (v: unknown): v is EventCursor =>
   typeof v === 'object' && v !== null && typeof (v as EventCursor).id === 'string' && /^evt_[0-9A-Za-z]{1,64}$/.test((v as EventCursor).id) &&
-  typeof (v as EventCursor).createdAt === 'string' && ISO_MS.test((v as EventCursor).createdAt) && !Number.isNaN(Date.parse((v as EventCursor).createdAt));
+  isCursorTime((v as EventCursor).createdAt);
 
 export interface ListEventsInput {
   type?: string;
@@ -65,9 +64,7 @@ export async function redeliver(db: Knex, accountId: string, eventId: string, en
   const event = await eventOfAccount(db, accountId, eventId);
   let targets: string[];
   if (endpointId) {
-    const ep = await repo.findEndpoint(db, endpointId);
-    if (!ep || ep.deleted_at) throw new AppError('webhook_endpoint_not_found');
-    if (ep.account_id !== accountId) throw new AppError('forbidden');
+    const ep = await endpointOfAccount(db, accountId, endpointId);
     if (ep.status !== 'enabled') throw new AppError('webhook_endpoint_disabled');
     targets = [ep.id];
   } else {

@@ -1,53 +1,20 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import type { Socket } from 'node:net';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
-import { admin, client, externalService, SERVICE_ENV } from '../support/service';
+import { admin, client, externalService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { spawnService } from '../support/serviceProcess';
+import { eventually } from '../support/eventually';
 
 // Graceful shutdown of the real built service process (node dist/src/main.js), as an orchestrator does
 // it: SIGTERM while a long-poll waits, a request is half-sent, an idle keep-alive connection is open and
 // chain work is queued (the test's last step shows it left in the queue). Needs its own process, so it skips against an external service (contract gate).
 
 const ownServiceIt = externalService ? it.skip : it;
-const root = path.resolve(__dirname, '../..');
 const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const DELAY_MS = 600; // SHUTDOWN_DELAY_MS: readiness fails this long before the listener closes
 const usd = { unit: 'iso4217/USD', value: '1000' };
-
-interface Spawned {
-  proc: ChildProcess;
-  url: string;
-  logs: { level: number; msg: string }[];
-  exited: Promise<{ code: number | null; at: number }>;
-}
-
-/** Starts the built service on a free port and resolves once it logs its URL. */
-function spawnService(env: Record<string, string>): Promise<Spawned> {
-  const proc = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
-    cwd: root, env: { ...process.env, ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs: Spawned['logs'] = [];
-  let stderr = '';
-  proc.stderr!.on('data', (c) => (stderr += c));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => proc.on('exit', (code) => resolve({ code, at: Date.now() })));
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    proc.stdout!.on('data', (chunk) => {
-      buf += chunk;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        logs.push(line);
-        if (line.msg === 'paygate listening') resolve({ proc, url: line.url, logs, exited });
-      }
-    });
-    void exited.then(({ code }) => reject(new Error(`service exited (${code}) before listening: ${stderr}`)));
-  });
-}
 
 /** A plain GET on a new connection: its status, headers and body, or the connection error code. */
 function getOnce(url: string): Promise<{ status?: number; headers?: http.IncomingHttpHeaders; body?: any; error?: string }> {
@@ -61,14 +28,7 @@ function getOnce(url: string): Promise<{ status?: number; headers?: http.Incomin
   });
 }
 
-const until = async <T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = <T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 5000) => eventually(f, ok, ms, 20);
 const closedSocket = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 describe('graceful shutdown of the built service (SIGTERM)', () => {

@@ -3,6 +3,7 @@ import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { spawnService, ServiceProcess } from '../support/serviceProcess';
 import { Receiver, startReceiver } from '../support/webhookReceiver';
 import { createDb } from '../../src/db/knex';
+import { eventually } from '../support/eventually';
 
 // At-least-once delivery across crashes and processes, with the real service as OS processes killed with
 // SIGKILL (no shutdown code runs). Skipped under the contract gate, whose single service shares the database.
@@ -56,12 +57,7 @@ maybe('webhooks survive crashes and run in several processes', () => {
     expect(all[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(all[1].raw).toBe(first.raw);
     const hooks = client(b.url, { 'Api-Key': m.apiKey, ...PREVIEW });
-    let state: any;
-    for (let i = 0; i < 50; i++) {
-      state = (await hooks('GET', `/v1/events/${first.body.id}/attempts`)).body;
-      if (state.deliveries[0].status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const state = await eventually(async () => (await hooks('GET', `/v1/events/${first.body.id}/attempts`)).body, (b) => b.deliveries[0].status === 'succeeded');
     expect(state.deliveries).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
     expect(state.attempts).toMatchObject([{ responseStatus: 200, succeeded: true }]);
   }, 60000);

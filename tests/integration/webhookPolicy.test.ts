@@ -1,6 +1,7 @@
 import { client, externalService, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver } from '../support/webhookReceiver';
+import { eventually } from '../support/eventually';
 
 // Webhook policy under production settings (private networks refused) with a short retry window and
 // disable threshold. Its own file: every service in a test file shares the database and works the same
@@ -45,12 +46,7 @@ describe('webhook endpoint URLs and persistent failure', () => {
     await strict.db('webhook_endpoints').where({ id: ep.id }).update({ url: down.url });
     try {
       const r = await asMerchant('POST', '/v1/payments', { body: { referenceId: 'r', amount: { unit: 'iso4217/USD', value: '100' } } });
-      let endpointNow: any;
-      for (let i = 0; i < 100; i++) {
-        endpointNow = (await hooks('GET', `/v1/webhook-endpoints/${ep.id}`)).body.endpoint;
-        if (endpointNow.status === 'disabled') break;
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      const endpointNow = await eventually(async () => (await hooks('GET', `/v1/webhook-endpoints/${ep.id}`)).body.endpoint, (e) => e.status === 'disabled', 10000, 100);
       expect(endpointNow.status).toBe('disabled');
       expect(endpointNow.disabledReason).toMatch(/^Every delivery attempt failed since .+; last error: refused: 127\.0\.0\.1 is a loopback address$/);
       expect(down.received).toEqual([]); // never connected

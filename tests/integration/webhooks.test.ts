@@ -4,6 +4,7 @@ import { admin, client, newAccount, startTestService, TestService } from '../sup
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { Received, Receiver, startReceiver } from '../support/webhookReceiver';
 import { parseExposition, sampleValue } from '../support/prometheus';
+import { eventually } from '../support/eventually';
 
 // Webhooks end to end with real HTTPS receivers on loopback: management API (preview), every event type
 // signed per Standard Webhooks, retries until the receiver recovers, secret rotation, redelivery, and
@@ -259,12 +260,7 @@ describe('delivery', () => {
       const gaps = all.slice(1).map((r, i) => r.at - all[i].at);
       expect(gaps.every((g) => g >= 90)).toBe(true); // backoff: 200 ms base, half of it at least
       const eventId = all[0].headers['webhook-id'];
-      let attempts: any;
-      for (let i = 0; i < 40; i++) {
-        attempts = (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body;
-        if (attempts.deliveries[0]?.status === 'succeeded') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const attempts = await eventually(async () => (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body, (b) => b.deliveries[0]?.status === 'succeeded', 2000);
       expect(attempts.deliveries).toMatchObject([{ status: 'succeeded', attempts: 4 }]);
       expect(attempts.attempts.map((a: any) => [a.responseStatus, a.succeeded])).toEqual([[503, false], [503, false], [503, false], [200, true]]);
       expect(attempts.attempts[0].error).toBe('HTTP 503');
@@ -283,11 +279,7 @@ describe('delivery', () => {
       const all = await slow.until((got) => got.length >= 2, 20000);
       expect(all[1].at - all[0].at).toBeGreaterThanOrEqual(3000);
       const eventId = all[0].headers['webhook-id'];
-      let attempts: any[] = [];
-      for (let i = 0; i < 40 && attempts.length < 2; i++) {
-        attempts = (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body.attempts;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const attempts: any[] = await eventually(async () => (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body.attempts, (a) => a.length >= 2, 2000);
       expect(attempts.map((a) => [a.responseStatus, a.error, a.succeeded])).toEqual([[null, 'timeout after 3000 ms', false], [200, null, true]]);
       expect(attempts[0].durationMs).toBeGreaterThanOrEqual(3000);
     } finally {
@@ -436,7 +428,7 @@ describe('the README Koa receiver example', () => {
       secret = (await endpoint(p, url, ['payment.created', 'payment.cancelled'])).secret;
       const id = await newPayment(p);
       await p.asMerchant('POST', `/v1/payments/${id}/cancel`);
-      for (let i = 0; i < 100 && applied.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      await eventually(async () => applied.length, (n) => n >= 2);
       expect(applied.sort()).toEqual(['payment.cancelled#2', 'payment.created#1']);
       // A forged delivery (no valid signature) is refused.
       const status = await new Promise<number>((resolve, reject) => {

@@ -1,62 +1,48 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import SERVICE_ENV from './service-env.json';
 
 // The built service as its own OS process (node dist/src/main.js) on the test database, for tests that
-// kill it: a crash must be a real process dying, not a closed server object.
+// signal or kill it: a shutdown or a crash must be a real process ending, not a closed server object.
 
 const root = path.resolve(__dirname, '../..');
 
 export interface ServiceProcess {
+  proc: ChildProcess;
   url: string;
-  child: ChildProcess;
-  output: () => string;
+  /** Every JSON log line so far. */
+  logs: { level: number; msg: string }[];
+  exited: Promise<{ code: number | null; at: number }>;
+  /** Sends `signal` (default SIGKILL: a crash) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
+/** Starts the built service on a free port (PORT=0) and resolves once it logs the URL it listens on. */
+export function spawnService(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const proc = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
+    cwd: root, env: { ...process.env, ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
-}
-
-export async function spawnService(env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const port = await freePort();
-  let out = '';
-  const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
-    cwd: root,
-    env: { ...process.env, ...SERVICE_ENV, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${out}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`service not ready:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    child,
-    output: () => out,
-    kill: async (signal = 'SIGKILL') => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill(signal);
-      await exited;
-    },
+  const logs: ServiceProcess['logs'] = [];
+  let stderr = '';
+  proc.stderr!.on('data', (c) => (stderr += c));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) => proc.on('exit', (code) => resolve({ code, at: Date.now() })));
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill(signal);
+    await exited;
   };
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (chunk) => {
+      buf += chunk;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        logs.push(line);
+        if (line.msg === 'paygate listening') resolve({ proc, url: line.url, logs, exited, kill });
+      }
+    });
+    void exited.then(({ code }) => reject(new Error(`service exited (${code}) before listening: ${stderr}`)));
+  });
 }

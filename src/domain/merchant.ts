@@ -1,5 +1,6 @@
 // Merchants: the entity that receives payments. Status transitions other than creation (active) are not
 // exposed by the seed; soft deletion hides a merchant from listings and stops new payments.
+import { isCursorTime } from './cursor';
 
 export type MerchantStatus = 'active' | 'inactive' | 'suspended';
 
@@ -35,7 +36,7 @@ export interface MerchantCursor extends Record<string, unknown> {
 
 export const isMerchantCursor = (v: unknown): v is MerchantCursor =>
   typeof v === 'object' && v !== null &&
-  typeof (v as MerchantCursor).t === 'string' && !Number.isNaN(Date.parse((v as MerchantCursor).t)) &&
+  isCursorTime((v as MerchantCursor).t) &&
   typeof (v as MerchantCursor).i === 'string' && (v as MerchantCursor).i.length <= 64;
 
 export const toIso = (d: Date) => d.toISOString();

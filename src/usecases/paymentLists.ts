@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import type { PaymentStatus } from '../domain/payment';
 import * as repo from '../db/paymentsRepo';
@@ -34,7 +34,7 @@ const isCursor = (x: unknown): x is Cursor => {
   const c = x as Cursor;
   return typeof c === 'object' && c !== null && ['createdAt', 'lastUpdatedAt', 'amount'].includes(c.s) && ['asc', 'desc'].includes(c.d) &&
     typeof c.i === 'string' && typeof c.v === 'string' &&
-    (c.s === 'amount' ? /^[0-9]{1,78}$/.test(c.v) : !Number.isNaN(Date.parse(c.v)));
+    (c.s === 'amount' ? /^[0-9]{1,78}$/.test(c.v) : isCursorTime(c.v));
 };
 
 export async function listPaymentsPage(db: Knex, accountId: string, q: PaymentListQuery) {

@@ -273,6 +273,7 @@ describe('GET /v1/merchants', () => {
 
   it.each([
     ['limit=0'], ['limit=101'], ['search=a%00b'], ['limit=abc'], ['status=closed'], ['search='], [`search=${'s'.repeat(257)}`], ['cursor=garbage!'], [`cursor=${Buffer.from('{"t":"x","i":1}').toString('base64url')}`],
+    [`cursor=${Buffer.from('{"t":"12","i":"mrch_x"}').toString('base64url')}`], [`cursor=${Buffer.from('{"t":"+275760-09-13T00:00:00.000Z","i":"x"}').toString('base64url')}`],
   ])('refuses %s with 400 params_validation', async (qs) => {
     const r = await listerDirect('GET', `/v1/merchants?${qs}`);
     expect(r.status).toBe(400);

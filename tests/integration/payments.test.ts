@@ -313,7 +313,8 @@ describe('lists', () => {
     expect(r.body.stats).toMatchObject({ total_transactions: 0, total_customers: 0 });
   });
 
-  it.each([['limit=0'], ['limit=201'], ['status=paid'], ['sortBy=name'], ['cursor=zzz'], ['startTs=abc'], ['network=Z%C2%AF%00'], ['startTs=9223372036854775807']])('refuses %s with 400', async (qs) => {
+  it.each([['limit=0'], ['limit=201'], ['status=paid'], ['sortBy=name'], ['cursor=zzz'], ['startTs=abc'], ['network=Z%C2%AF%00'], ['startTs=9223372036854775807'],
+    [`cursor=${Buffer.from('{"s":"createdAt","d":"desc","i":"pay_x","v":"12"}').toString('base64url')}`]])('refuses %s with 400', async (qs) => {
     const r = await client(svc.directUrl, { 'Api-Key': shop.apiKey })('GET', `/v1/payments?${qs}`);
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('params_validation');

@@ -20,8 +20,13 @@ export interface Config {
   sweepIntervalMs: number;
   /** Lifetime of a gateway option (quote); never beyond the payment's own expiry. */
   quoteTtlSeconds: number;
-  /** Simulated chain: how long a submitted transaction takes to confirm. */
-  chainConfirmationDelayMs: number;
+  /** The EVM chains this instance settles on (CHAINS); empty when the development chain is used. */
+  chains: ChainSettings[];
+  /** The embedded development chain: used when no chain is configured, never in production. */
+  devnet: DevnetSettings | null;
+  /** Relayer: how often pending transactions are checked, and when an unmined one is replaced. */
+  chainPollIntervalMs: number;
+  chainStuckAfterMs: number;
   /** AES-256-GCM key sealing collected buyer data. */
   dataEncryptionKey: Buffer;
   /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
@@ -56,6 +61,85 @@ export interface WebhookConfig {
   dispatchIntervalMs: number;
   /** A worker holds a delivery for timeoutMs plus this; then another process may take it over. */
   leaseMarginMs: number;
+}
+
+export interface ChainSettings {
+  /** Numeric EVM chain id and its CAIP-2 form. */
+  chainId: number;
+  caip2: string;
+  rpcUrl: string;
+  /** Blocks (the receipt's included) before a transaction counts: `succeeded` is published only then. */
+  confirmations: number;
+  /** Relayer keys (0x-prefixed 32-byte hex); each is also a collector address in collector mode. */
+  relayerKeys: `0x${string}`[];
+  /** Fee cap: a transaction never offers more than this per gas (replacements included). */
+  maxFeePerGasWei: bigint | null;
+  /** A relayer whose native balance falls under this is reported (log warning and metric). */
+  relayerBalanceFloorWei: bigint;
+}
+
+export interface DevnetSettings {
+  /** Attach to a development chain already running (tests); otherwise anvil is started on `port`. */
+  rpcUrl: string | null;
+  dir: string;
+  port: number;
+  /** 0: a block per transaction (automine); otherwise interval mining. */
+  blockTimeS: number;
+  confirmations: number;
+  /** Relayer keys; by default one generated key kept in `dir`. */
+  relayerKeys: `0x${string}`[] | null;
+}
+
+const HEX_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+function keys(env: NodeJS.ProcessEnv, name: string): `0x${string}`[] | null {
+  const raw = env[name];
+  if (!raw) return null;
+  const list = raw.split(',').map((k) => k.trim()).filter(Boolean);
+  // Never echo a key back, even a malformed one.
+  if (!list.length || list.some((k) => !HEX_KEY.test(k))) throw new ConfigError(`${name} must be a comma-separated list of 0x-prefixed 32-byte hex private keys`);
+  return list as `0x${string}`[];
+}
+
+function wei(env: NodeJS.ProcessEnv, name: string): bigint | null {
+  const raw = env[name];
+  if (!raw) return null;
+  if (!/^\d{1,40}$/.test(raw)) throw new ConfigError(`${name} must be an integer amount in wei, got "${raw}"`);
+  return BigInt(raw);
+}
+
+function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
+  const ids = (env.CHAINS ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  return ids.map((id) => {
+    if (!/^[1-9]\d{0,15}$/.test(id)) throw new ConfigError(`CHAINS must list numeric EVM chain ids (e.g. 84532,8453), got "${id}"`);
+    const p = `CHAIN_${id}_`;
+    const rpcUrl = env[`${p}RPC_URL`];
+    if (!rpcUrl || !/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`${p}RPC_URL must be the http(s) URL of an RPC node of chain ${id}`);
+    const relayerKeys = keys(env, `${p}RELAYER_KEYS`);
+    if (!relayerKeys) throw new ConfigError(`${p}RELAYER_KEYS is required: at least one relayer private key for chain ${id}`);
+    return {
+      chainId: Number(id), caip2: `eip155:${id}`, rpcUrl, relayerKeys,
+      confirmations: int(env, `${p}CONFIRMATIONS`, 3, 1, 1000),
+      maxFeePerGasWei: wei(env, `${p}MAX_FEE_PER_GAS_WEI`),
+      relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
+    };
+  });
+}
+
+function devnetSettings(env: NodeJS.ProcessEnv, nodeEnv: string, projectRoot: string, chains: ChainSettings[]): DevnetSettings | null {
+  if (chains.length) return null;
+  // A development chain in production would take signatures for a chain that holds nothing of value.
+  if (nodeEnv === 'production') return null;
+  const rpcUrl = env.DEVNET_RPC_URL || null;
+  if (rpcUrl && !/^https?:\/\//.test(rpcUrl)) throw new ConfigError('DEVNET_RPC_URL must be an http(s) URL');
+  return {
+    rpcUrl,
+    dir: env.DEVNET_DIR || `${projectRoot}/.data/devnet`,
+    port: int(env, 'DEVNET_PORT', 8545, 1024, 65535),
+    blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
+    confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
+    relayerKeys: keys(env, 'DEVNET_RELAYER_KEYS'),
+  };
 }
 
 // A fixed, public key: only for development and tests, refused in production.
@@ -144,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
   const nodeEnv = env.NODE_ENV || 'development';
   // The embedded PostgreSQL is for development: in production every process would start its own database.
   if (nodeEnv === 'production' && !databaseUrl) throw new ConfigError('DATABASE_URL is required in production (the embedded PostgreSQL is for development only)');
+  const chains = chainSettings(env);
   const validateResponses = env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : nodeEnv !== 'production';
   return {
     port,
@@ -158,7 +243,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     defaultPaymentTtlSeconds: int(env, 'PAYMENT_TTL_SECONDS', 300, 10, 30 * 24 * 3600),
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100, 3_600_000),
     quoteTtlSeconds: int(env, 'QUOTE_TTL_SECONDS', 120, 5, 3600),
-    chainConfirmationDelayMs: int(env, 'CHAIN_CONFIRMATION_DELAY_MS', 1000, 0, 600_000),
+    chains,
+    devnet: devnetSettings(env, nodeEnv, projectRoot, chains),
+    chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
+    chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
     dataEncryptionKey: dataKey(env, nodeEnv),
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
     webhooks: webhookConfig(env, projectRoot),

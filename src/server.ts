@@ -9,12 +9,13 @@ import { ChangeHub } from './db/changeHub';
 import { startExpirySweeper } from './usecases/expirySweeper';
 import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';
-import { SimulatedChain } from './chain/simulated';
+import { startChains } from './chain/chains';
 import { startChainJobs } from './jobs/chainJobs';
 import { startQueue } from './jobs/queue';
 import { startWebhookJobs } from './jobs/webhookJobs';
 import { Metrics } from './metrics';
 import { pendingDeliveryCount } from './db/webhooksRepo';
+import { addChainMetrics } from './chain/chainMetrics';
 
 export interface RunningServer {
   url: string;
@@ -34,7 +35,8 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();
   const boss = await startQueue(dbUrl, log);
-  const chainJobs = await startChainJobs(boss, db, new SimulatedChain(db, config.chainConfirmationDelayMs), log, config.chainConfirmationDelayMs);
+  const chains = await startChains(config, db, log);
+  const chainJobs = await startChainJobs(boss, db, chains.chains, { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs }, log);
   const webhookJobs = await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log);
   // Each tick also removes idempotency records past their 24 h retention (an indexed range delete).
   const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
@@ -42,6 +44,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
     await purgeExpired(db);
   });
   const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
+  addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);
   metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () => pendingDeliveryCount(db));
   let draining = false;
   let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
@@ -86,6 +89,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
       await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
       await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      await chains.stop(); // a development chain started by this process writes its state and exits
     })()),
   };
 }

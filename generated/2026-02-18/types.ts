@@ -508,6 +508,12 @@ export interface components {
          *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. |
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
          *     | `invalid_signature` | 422 | A signature does not verify against the option. |
+         *     | `insufficient_funds` | 422 | Confirm: the buyer's token balance is below the option's amount (the payment stays payable). |
+         *     | `authorization_used` | 422 | Confirm: the authorization's nonce was already used or cancelled on chain. |
+         *     | `authorization_expired` | 422 | Confirm: the authorization's validity window has passed; fetch options again. |
+         *     | `authorization_not_yet_valid` | 422 | Confirm: the authorization's `validAfter` is in the future. |
+         *     | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). |
+         *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
          *     | `rate_limited` | 429 | Too many requests; see `Retry-After`. |
          *     | `internal_error` | 500 | Unexpected server error (never carries internals). |
          *     | `not_implemented` | 501 | The operation is not implemented in this release. |
@@ -1022,9 +1028,22 @@ export interface components {
         /**
          * FailureCode
          * @description Why the payment failed; non-null only when `status` is `failed`.
+         *
+         *     | Code | Meaning |
+         *     |---|---|
+         *     | `declined_user` | The buyer declined in the wallet. |
+         *     | `insufficient_funds` | The buyer's balance was too low when the transfer was submitted. |
+         *     | `authorization_used` | The authorization was used or cancelled on chain before it was submitted. |
+         *     | `authorization_expired` | The authorization expired before the transfer was included in a block. |
+         *     | `authorization_not_yet_valid` | The authorization was not valid yet when it was submitted. |
+         *     | `invalid_signature` | The token refused the signature. |
+         *     | `token_refused` | The token refused the transfer (blacklisted account or paused token). |
+         *     | `transaction_reverted` | The transfer reverted on chain for another reason. |
+         *
+         *     New codes may be added; treat an unknown code as a failure.
          * @enum {string|null}
          */
-        FailureCode: "declined_user" | null;
+        FailureCode: "declined_user" | "insufficient_funds" | "authorization_used" | "authorization_expired" | "authorization_not_yet_valid" | "invalid_signature" | "token_refused" | "transaction_reverted" | null;
         /**
          * PaymentInfo
          * @description What was paid; set once the payment has succeeded.

@@ -1,6 +1,9 @@
 import type { Asset } from '../../src/domain/asset';
 import { CURRENCIES } from '../../src/domain/money';
 import { effectiveStatus, isFinal, Payment, POLL_IN_MS } from '../../src/domain/payment';
+import type { components } from '../../generated/2026-02-18/types';
+
+type FailureCode = NonNullable<components['schemas']['FailureCode']>;
 
 // Wire shapes of a payment, shared by the merchant and gateway operations.
 
@@ -38,7 +41,7 @@ export function statusView(p: Payment, asset: Asset | null) {
     status,
     isFinal: final,
     pollInMs: final ? null : POLL_IN_MS,
-    failureCode: status === 'failed' ? (p.failureCode as 'declined_user' | null) : null,
+    failureCode: status === 'failed' ? (p.failureCode as FailureCode | null) : null,
     info: paymentInfo(p, asset),
   };
 }
@@ -65,7 +68,7 @@ export function detailsView(p: Payment, asset: Asset | null) {
     amount: { unit: `iso4217/${p.currency}`, value: p.amountMinor.toString() },
     info: s.info,
     settlement: p.settlementTxHash && asset
-      ? { successful: { amount: { unit: `caip19/${asset.id}`, ...(p.tokenAmount !== null ? { value: p.tokenAmount.toString() } : {}) }, txId: p.settlementTxHash } }
+      ? { successful: { amount: { unit: `caip19/${asset.id}`, value: (p.settlementAmount ?? p.tokenAmount ?? 0n).toString() }, txId: p.settlementTxHash } }
       : null,
     createdAt: p.createdAt.toISOString(),
     expiresAt: unix(p.expiresAt),
@@ -85,8 +88,10 @@ export function listItem(p: Payment, asset: Asset | null, merchant: { name: stri
     ...(asset && p.tokenAmount !== null ? { tokenAmount: tokenAmount(asset, p.tokenAmount) } : {}),
     ...(p.buyerAccount ? { buyer: { accountCaip10: p.buyerAccount } } : {}),
     ...(asset && p.txHash ? { transaction: { networkId: asset.chainId, hash: p.txHash } } : {}),
+    ...(asset && p.settledAt && p.feeAmount !== null ? { fees: { total: tokenAmount(asset, p.feeAmount) } } : {}),
     settlement: {
       settled: Boolean(p.settledAt),
+      ...(asset && p.settledAt && p.settlementAmount !== null ? { amount: tokenAmount(asset, p.settlementAmount) } : {}),
       ...(p.settlementTxHash ? { txHash: p.settlementTxHash } : {}),
     },
     createdAt: p.createdAt.toISOString(),

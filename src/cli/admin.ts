@@ -3,7 +3,10 @@ import type { Knex } from 'knex';
 import { loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest } from '../db/migrate';
-import { createAccount, createApp, createKey, revokeKey, setCollectThreshold } from '../db/accountsRepo';
+import fs from 'node:fs';
+import { getAddress, isAddress } from 'viem';
+import { createAccount, createApp, createKey, revokeKey, setCollectThreshold, setFee, setSettlementMode } from '../db/accountsRepo';
+import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';
 import { CURRENCIES } from '../domain/money';
@@ -15,6 +18,10 @@ import { projectRoot } from '../paths';
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
 //   admin apps create --account <id> --name NAME            -> {"appId","clientId"} (gateway App-Id + Client-Id)
 //   admin accounts set-threshold --account <id> --minor N   -> {"accountId","collectDataThresholdMinor"}
+//   admin accounts set-fee --account <id> --base-minor N --percent P  -> fee per payment: N minor units + P % (default 0)
+//   admin accounts set-mode --account <id> --mode collector|direct    -> how payments settle (default collector)
+//   admin devnet info                                       -> {"chainId","rpcUrl","assets":[...]} (the development chain)
+//   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units)
 //   admin assets list                                       -> [{id, symbol, ...}]
 //   admin assets add --asset <caip19> --symbol S --name N --decimals 6 --network-name Base --peg USD
 //         [--icon-url U] [--network-icon-url U] [--eip712-name N --eip712-version V]   -> the asset
@@ -26,6 +33,7 @@ const OPTIONS = {
   asset: { type: 'string' }, symbol: { type: 'string' }, decimals: { type: 'string' }, 'network-name': { type: 'string' },
   peg: { type: 'string' }, 'icon-url': { type: 'string' }, 'network-icon-url': { type: 'string' },
   'eip712-name': { type: 'string' }, 'eip712-version': { type: 'string' }, minor: { type: 'string' },
+  'base-minor': { type: 'string' }, percent: { type: 'string' }, mode: { type: 'string' }, address: { type: 'string' }, amount: { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string>>;
@@ -72,6 +80,27 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex) => Promise<unknown>> = 
       ? { accountId: account, collectDataThresholdMinor: minor }
       : Promise.reject(new Error(`no account ${account}`)));
   },
+  'accounts set-fee': (v) => {
+    const account = need(v, 'account');
+    const base = v['base-minor']?.trim() ?? '0';
+    if (!/^(0|[1-9][0-9]{0,29})$/.test(base)) throw new UsageError('--base-minor must be a non-negative integer (minor units of the payment currency)');
+    const percent = v.percent?.trim() ?? '0';
+    // Basis points from a decimal string, exactly: "1.5" -> 150; at most two decimals, at most 100 %.
+    const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(percent);
+    const bps = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : NaN;
+    if (!m || bps > 10_000) throw new UsageError('--percent must be a decimal from 0 to 100 with at most two decimals');
+    return async (db) => ((await setFee(db, account, BigInt(base), bps))
+      ? { accountId: account, feeBaseMinor: base, feePercent: percent }
+      : Promise.reject(new Error(`no account ${account}`)));
+  },
+  'accounts set-mode': (v) => {
+    const account = need(v, 'account');
+    const mode = need(v, 'mode');
+    if (mode !== 'collector' && mode !== 'direct') throw new UsageError('--mode must be collector or direct');
+    return async (db) => ((await setSettlementMode(db, account, mode))
+      ? { accountId: account, settlementMode: mode }
+      : Promise.reject(new Error(`no account ${account}`)));
+  },
   'assets list': () => (db) => listAssets(db),
   'assets add': (v) => {
     let id;
@@ -93,10 +122,38 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex) => Promise<unknown>> = 
   },
 };
 
+function runningDevnet(): DevnetInfo {
+  const config = loadConfig(process.env, projectRoot);
+  if (!config.devnet) throw new Error('no development chain: chains are configured (CHAINS) or NODE_ENV is production');
+  const file = devnetInfoFile(config.devnet.dir);
+  if (!fs.existsSync(file)) throw new Error('the development chain has not been started here: run make start first');
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** Commands on the development chain: no database involved. */
+const DEVNET_COMMANDS: Record<string, (v: Values) => () => Promise<unknown>> = {
+  'devnet info': () => async () => runningDevnet(),
+  'devnet fund': (v) => {
+    const address = need(v, 'address');
+    if (!isAddress(address, { strict: false })) throw new UsageError('--address must be a 0x-prefixed 20-byte hex address');
+    const asset = need(v, 'asset');
+    const amount = need(v, 'amount');
+    if (!/^[1-9][0-9]{0,40}$/.test(amount)) throw new UsageError('--amount must be a positive integer (smallest units of the token)');
+    return async () => {
+      const info = runningDevnet();
+      if (!info.assets.some((a) => a.asset === asset)) throw new UsageError(`--asset must be one of ${info.assets.map((a) => a.asset).join(', ')}`);
+      const token = getAddress(parseAssetId(asset).assetReference);
+      return { txHash: await devnetMint(info.rpcUrl, token, getAddress(address), BigInt(amount)) };
+    };
+  },
+};
+
 async function main(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  const devnetCommand = DEVNET_COMMANDS[positionals.join(' ')];
+  if (devnetCommand) return devnetCommand(values as Values)();
   const command = COMMANDS[positionals.join(' ')];
-  if (!command) throw new UsageError(`usage: admin ${Object.keys(COMMANDS).join(' | ')}  (see src/cli/admin.ts)`);
+  if (!command) throw new UsageError(`usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`);
   const run = command(values as Values);
   const database = await connect(loadConfig(process.env, projectRoot));
   try {

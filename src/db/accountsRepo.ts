@@ -81,3 +81,25 @@ export async function collectThreshold(db: Knex, accountId: string): Promise<big
   const r = await db('accounts').where({ id: accountId }).first('collect_data_threshold_minor');
   return r?.collect_data_threshold_minor ? BigInt(r.collect_data_threshold_minor) : null;
 }
+
+export type SettlementMode = 'collector' | 'direct';
+
+export interface SettlementTerms {
+  mode: SettlementMode;
+  /** Fee: a base in minor units of the payment currency plus a percentage in basis points. */
+  feeBaseMinor: bigint;
+  feeBps: number;
+}
+
+export async function settlementTerms(db: Knex, accountId: string): Promise<SettlementTerms> {
+  const r = await db('accounts').where({ id: accountId }).first('settlement_mode', 'fee_base_minor', 'fee_bps');
+  return { mode: r?.settlement_mode ?? 'collector', feeBaseMinor: BigInt(r?.fee_base_minor ?? 0), feeBps: Number(r?.fee_bps ?? 0) };
+}
+
+export async function setFee(db: Knex, accountId: string, baseMinor: bigint, bps: number): Promise<boolean> {
+  return (await db('accounts').where({ id: accountId }).update({ fee_base_minor: baseMinor.toString(), fee_bps: bps })) > 0;
+}
+
+export async function setSettlementMode(db: Knex, accountId: string, mode: SettlementMode): Promise<boolean> {
+  return (await db('accounts').where({ id: accountId }).update({ settlement_mode: mode })) > 0;
+}

@@ -16,6 +16,8 @@ export interface StoredOption {
   collectData: boolean;
   collectedData: Buffer | null;
   expiresAt: Date;
+  /** The relayer key that submits this option's authorization (its `to` in collector mode). */
+  relayer: string | null;
 }
 
 export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<void> {
@@ -23,6 +25,7 @@ export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<voi
   await db('payment_options').insert(opts.map((o) => ({
     id: o.id, payment_id: o.paymentId, account: o.account, asset: o.asset, chain_id: o.chainId, token_amount: o.tokenAmount.toString(),
     typed_data: o.typedData, nonce: o.nonce, collect_data: o.collectData, collected_data: o.collectedData, expires_at: o.expiresAt,
+    relayer: o.relayer,
   })));
 }
 
@@ -31,6 +34,7 @@ export async function findOption(db: Knex, id: string): Promise<StoredOption | u
   return r && {
     id: r.id, paymentId: r.payment_id, account: r.account, asset: r.asset, chainId: r.chain_id, tokenAmount: BigInt(r.token_amount),
     typedData: r.typed_data, nonce: r.nonce, collectData: r.collect_data, collectedData: r.collected_data, expiresAt: r.expires_at,
+    relayer: r.relayer ?? null,
   };
 }
 
@@ -70,4 +74,10 @@ export async function collectedByAccount(db: Knex, paymentId: string, accounts: 
     .orderBy([{ column: 'account' }, { column: 'created_at', order: 'desc' }])
     .select('account', 'collected_data');
   return new Map(rows.map((r) => [r.account, r.collected_data]));
+}
+
+/** Where the merchant's funds in this asset go now (settlement time, not payment time); null if nowhere. */
+export async function currentDestination(db: Knex, merchantId: string, asset: string): Promise<string | null> {
+  const r = await db('crypto_settlements').where({ merchant_id: merchantId, asset }).first('destination');
+  return r?.destination ?? null;
 }

@@ -35,6 +35,8 @@ export const fromRow = (r: Row): Payment => ({
   txHash: r.tx_hash,
   settlementTxHash: r.settlement_tx_hash,
   settledAt: r.settled_at,
+  feeAmount: r.fee_amount === null || r.fee_amount === undefined ? null : BigInt(r.fee_amount),
+  settlementAmount: r.settlement_amount === null || r.settlement_amount === undefined ? null : BigInt(r.settlement_amount),
   optionId: r.option_id ?? null,
 });
 
@@ -108,6 +110,55 @@ export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAss
     await writeEvent(trx, after.payment, after.asset, 'payment.refunded');
     return after;
   });
+}
+
+/** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
+export async function markSettled(db: Knex, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
+  return db.transaction(async (trx) => {
+    const n = await trx('payments').where({ id, status: 'succeeded' }).whereNull('settled_at')
+      .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
+    if (!n) return undefined;
+    const after = (await findPayment(trx, id))!;
+    await writeEvent(trx, after.payment, after.asset, 'payment.settled');
+    return after;
+  });
+}
+
+/** What the settlement transfer sends where (recorded when it is signed; shown once it is confirmed). */
+export async function recordSettlementPlan(db: Knex, id: string, plan: { fee: bigint; amount: bigint; destination: string }): Promise<void> {
+  await db('payments').where({ id }).update({ fee_amount: plan.fee.toString(), settlement_amount: plan.amount.toString(), settlement_destination: plan.destination });
+}
+
+/** The buyer's signature as confirmed (normalised). */
+export async function paymentSignature(db: Knex, id: string): Promise<string | null> {
+  const r = await db('payments').where({ id }).first('signature');
+  return r?.signature ?? null;
+}
+
+/**
+ * The reconciler's work: processing payments whose authorization has no live transaction (a crash between
+ * confirm and enqueue, a lost job, a dropped transaction), and succeeded collector-mode payments not yet
+ * settled and without a settlement transaction. Only those idle for `idleS`, so fresh work is left to its job.
+ */
+export async function strandedPayments(db: Knex, idleS: number, limit = 100): Promise<{ submit: string[]; settle: string[] }> {
+  const { rows: submit } = await db.raw(`SELECT p.id FROM payments p WHERE p.status = 'processing'
+      AND p.updated_at < now() - make_interval(secs => ?)
+      AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect','direct') AND c.status <> 'dropped')
+    ORDER BY p.updated_at LIMIT ?`, [idleS, limit]);
+  const { rows: settle } = await db.raw(`SELECT p.id FROM payments p
+      JOIN chain_transactions c ON c.payment_id = p.id AND c.purpose = 'collect' AND c.status = 'confirmed'
+    WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.updated_at < now() - make_interval(secs => ?)
+      AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status <> 'dropped')
+    ORDER BY p.updated_at LIMIT ?`, [idleS, limit]);
+  return { submit: submit.map((r: Row) => r.id), settle: settle.map((r: Row) => r.id) };
+}
+
+/** Succeeded collector-mode payments whose settlement is not confirmed yet (a metric). */
+export async function settlementBacklog(db: Knex): Promise<number> {
+  const { rows } = await db.raw(`SELECT count(*)::int AS n FROM payments p
+    JOIN chain_transactions c ON c.payment_id = p.id AND c.purpose = 'collect' AND c.status = 'confirmed'
+    WHERE p.status = 'succeeded' AND p.settled_at IS NULL`);
+  return Number(rows[0].n);
 }
 
 /** Expires open payments past their expiry, a batch at a time; safe with several sweepers at once. */

@@ -1,30 +1,51 @@
-// The chain port: what the payment flow needs from a blockchain, whatever the adapter (simulated by
-// default; a real one submits `transferWithAuthorization` through an RPC node with a relayer key).
+// The chain port: what the payment flow needs from an EVM chain. The adapter (src/chain/evm.ts) talks to
+// an RPC node; the relayer (src/jobs/chainJobs.ts with src/db/relayerRepo.ts) signs and tracks transactions.
 
-export interface Eip3009Submission {
-  paymentId: string;
-  /** CAIP-2 chain id. */
-  chainId: string;
-  token: string;
-  from: string;
-  to: string;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: string;
-  signature: string;
+/**
+ * Why an authorization cannot succeed on chain, as the token would say it. Each is a documented error
+ * code at confirm (the payment stays payable) and a failure code when a submitted transaction fails.
+ */
+export const CHAIN_REFUSALS = [
+  'insufficient_funds', // the buyer's token balance is below the amount
+  'authorization_used', // the authorization's nonce was used or cancelled
+  'authorization_expired', // validBefore has passed
+  'authorization_not_yet_valid', // validAfter is in the future
+  'invalid_signature', // the token does not accept the signature (wrong signer, domain or form)
+  'token_refused', // blacklisted account or paused token
+  'transaction_reverted', // any other revert
+] as const;
+export type ChainRefusal = (typeof CHAIN_REFUSALS)[number];
+
+/** FiatToken v2.2 (and OpenZeppelin ERC20) revert strings, mapped to refusals; first match wins. */
+const REVERTS: [RegExp, ChainRefusal][] = [
+  [/authorization is used or canceled/i, 'authorization_used'],
+  [/authorization is expired/i, 'authorization_expired'],
+  [/authorization is not yet valid/i, 'authorization_not_yet_valid'],
+  [/transfer amount exceeds balance|insufficient balance/i, 'insufficient_funds'],
+  [/invalid signature|ECRecover|invalid signature (s|v) value/i, 'invalid_signature'],
+  [/blacklisted|paused/i, 'token_refused'],
+];
+
+export function refusalOf(revertText: string): ChainRefusal {
+  for (const [re, code] of REVERTS) if (re.test(revertText)) return code;
+  return 'transaction_reverted';
 }
 
-export type Confirmation = 'pending' | 'confirmed' | 'failed';
+/** The RPC node could not be asked (down, timing out, rate-limiting): retry later, never fail a payment for it. */
+export class ChainUnavailable extends Error {}
 
-export interface ChainPort {
-  /** Submits the authorization; idempotent per payment (a second call returns the first tx hash). */
-  submit(s: Eip3009Submission): Promise<{ txHash: string }>;
-  /** Where the transaction stands now. */
-  confirmation(paymentId: string, txHash: string): Promise<Confirmation>;
-}
+export type AuthorizationCheck = { ok: true; signature: `0x${string}` } | { ok: false; refusal: ChainRefusal; reason: string };
 
-/** What a request hands to the background: "this payment was confirmed, move it on the chain". */
+/** What requests need from the chains: who submits an option's authorization, the checks before confirm, and the hand-off. */
 export interface ChainWork {
+  /** The relayer key (EIP-55 address) that submits on this chain, or null when this instance cannot settle there. */
+  relayerFor(chainId: string, seed: string): string | null;
+  /**
+   * Before anything moves: the signature (ECDSA normalised to the form tokens accept, or ERC-1271 for
+   * smart-contract wallets) and a simulation of the submission against the chain's latest state.
+   * Throws ChainUnavailable when the node cannot be asked.
+   */
+  checkAuthorization(chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck>;
+  /** "This payment was confirmed: move it on the chain." */
   enqueueSubmit(paymentId: string): Promise<void>;
 }

@@ -47,3 +47,13 @@ export function formatFiat(amount: FiatAmount): string {
   const symbol = SYMBOLS[amount.currency];
   return symbol ? `${symbol}${text}` : `${amount.currency} ${text}`;
 }
+
+/**
+ * The service's fee on a payment of `amount` token units: a base (minor units of the payment currency,
+ * converted by the token's peg) plus `bps` basis points of the amount, rounded down, never above the amount.
+ */
+export function feeInTokenUnits(amount: bigint, currency: string, tokenDecimals: number, baseMinor: bigint, bps: number): bigint {
+  const base = baseMinor > 0n ? pegToTokenUnits({ currency, minor: baseMinor }, tokenDecimals) : 0n;
+  const fee = base + (amount * BigInt(bps)) / 10_000n;
+  return fee > amount ? amount : fee;
+}

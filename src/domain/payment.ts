@@ -47,6 +47,9 @@ export interface Payment {
   txHash: string | null;
   settlementTxHash: string | null;
   settledAt: Date | null;
+  /** Collector mode: the service's fee and what was sent to the merchant (token units), once settling. */
+  feeAmount: bigint | null;
+  settlementAmount: bigint | null;
   /** The gateway option the buyer confirmed. */
   optionId: string | null;
 }

@@ -1,82 +1,154 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type PgBoss from 'pg-boss';
+import { getAddress, type Hex } from 'viem';
 import type { Logger } from '../logger';
-import type { ChainPort, ChainWork } from '../domain/chain';
-import { NotYetVisible, settleTransaction, strandedPayments, submitPayment } from '../usecases/gatewayChain';
+import type { Chains } from '../chain/chains';
+import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../domain/chain';
+import { canonicalSignature, verifyTransferAuthorization, type TransferAuthorization } from '../domain/eip3009';
+import { strandedPayments } from '../db/paymentsRepo';
+import { releaseMonitorLease, takeMonitorLease } from '../db/relayerRepo';
+import { monitorChain, NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
 
-// Chain work runs on a PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes may work
-// the same queues; a job is retried if its process dies). Requests only enqueue; nothing waits on a timer
-// inside a request. Every step is idempotent (one submission per payment, conditional transitions), so
-// a duplicate job is harmless.
+// Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
+// queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
+// policy: at most one queued job per payment (singletonKey), so the reconciler cannot pile up duplicates
+// (on a `standard` queue pg-boss 10 ignores singletonKey). Every step is idempotent anyway: the stored
+// transactions and the unique authorization key decide, not the jobs.
 
-const SUBMIT = 'chain-submit';
-const CONFIRM = 'chain-confirm';
+const SUBMIT = 'payment-submit';
+const SETTLE = 'payment-settle';
+/** A reconciled payment has had no progress for this long: its job was lost or its process died. */
+const STRANDED_AFTER_S = 30;
 
 interface Job {
   paymentId: string;
-  txHash?: string;
   attempt?: number;
 }
 
 export interface ChainJobs extends ChainWork {
-  /** Re-enqueues processing payments that never reached the chain. */
-  rescue(): Promise<number>;
+  /** Re-enqueues payments whose chain work was lost (called by the sweeper). */
+  rescue(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startChainJobs(boss: PgBoss, db: Knex, chain: ChainPort, log: Logger, confirmationDelayMs: number): Promise<ChainJobs> {
-  await boss.createQueue(SUBMIT, { name: SUBMIT, retryLimit: 5, retryDelay: 1 });
-  await boss.createQueue(CONFIRM, { name: CONFIRM, retryLimit: 5, retryDelay: 1 });
+export interface ChainJobSettings {
+  pollIntervalMs: number;
+  stuckAfterMs: number;
+}
 
-  let submitWorker: string | undefined;
-  const enqueueSubmit = async (paymentId: string) => {
-    await boss.send(SUBMIT, { paymentId }, { singletonKey: paymentId });
-    // Wake this process's worker now rather than at its next poll (other processes still poll).
-    if (submitWorker) boss.notifyWorker(submitWorker);
+export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
+  for (const name of [SUBMIT, SETTLE]) await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
+  const workers = new Map<string, string>();
+  const send = async (queue: string, data: Job, delayMs = 0) => {
+    await boss.send(queue, data, { singletonKey: data.paymentId, ...(delayMs ? { startAfter: new Date(Date.now() + delayMs) } : {}) });
+    const w = workers.get(queue);
+    if (w && !delayMs) boss.notifyWorker(w); // this process's worker now, rather than at its next poll
   };
+  const enqueueSubmit = (paymentId: string) => send(SUBMIT, { paymentId });
+  const enqueueSettle = (paymentId: string) => send(SETTLE, { paymentId });
 
-  // A batch fails or succeeds as a whole in pg-boss, so each job's outcome is handled on its own: a job
-  // that must be tried again is sent again with a delay (bounded by its attempt count).
-  const later = (queue: string, data: Job, ms: number) =>
-    (data.attempt ?? 0) < 600 ? boss.send(queue, { ...data, attempt: (data.attempt ?? 0) + 1 }, { startAfter: new Date(Date.now() + ms) }) : undefined;
+  const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>();
+  const deps: RelayerDeps = { db, chains, log, stuckAfterMs: settings.stuckAfterMs, enqueueSettle, enqueueSubmit };
+  const nudge = (chainId: string) => monitors.get(chainId)?.wake();
 
-  // A worker fetches one batch per poll (0.5 s at most apart): the batch size bounds the throughput.
-  submitWorker = await boss.work<Job>(SUBMIT, { pollingIntervalSeconds: 0.5, batchSize: 100 }, async (jobs) => {
-    await Promise.all(jobs.map(async ({ data }) => {
-      try {
-        const txHash = await submitPayment(db, chain, data.paymentId);
-        if (!txHash) return;
-        log.info({ paymentId: data.paymentId, txHash }, 'payment submitted to the chain');
-        await boss.send(CONFIRM, { paymentId: data.paymentId, txHash }, { startAfter: new Date(Date.now() + confirmationDelayMs) });
-      } catch (e) {
-        if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId: data.paymentId }, 'chain submission failed; will retry');
-        await later(SUBMIT, data, 1000);
-      }
-    }));
-  });
+  // An RPC outage or a confirm not yet committed: the same job later, backing off to 30 s, never failing the payment.
+  const retryLater = (queue: string, data: Job) => {
+    const attempt = (data.attempt ?? 0) + 1;
+    return send(queue, { ...data, attempt }, Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)));
+  };
+  const worker = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>) =>
+    boss.work<Job>(queue, { pollingIntervalSeconds: 0.5, batchSize: 50 }, async (jobs) => {
+      await Promise.all(jobs.map(async ({ data }) => {
+        try {
+          const hash = await step(deps, data.paymentId);
+          if (hash) for (const c of chains.all) nudge(c.caip2);
+        } catch (e) {
+          if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId: data.paymentId, queue }, 'chain step failed; will retry');
+          await retryLater(queue, data);
+        }
+      }));
+    });
+  workers.set(SUBMIT, await worker(SUBMIT, submitPayment));
+  workers.set(SETTLE, await worker(SETTLE, settlePayment));
 
-  await boss.work<Job>(CONFIRM, { pollingIntervalSeconds: 0.5, batchSize: 100 }, async (jobs) => {
-    await Promise.all(jobs.map(async ({ data }) => {
-      let outcome: 'pending' | 'done' = 'pending';
-      try {
-        outcome = await settleTransaction(db, chain, data.paymentId, data.txHash!);
-      } catch (e) {
-        log.warn({ err: (e as Error).message, paymentId: data.paymentId }, 'confirmation check failed; will retry');
-      }
-      if (outcome === 'pending') await later(CONFIRM, data, 500);
-    }));
-  });
+  const holder = randomUUID();
+  for (const chain of chains.all) monitors.set(chain.caip2, startMonitor(chain.caip2, async () => {
+    if (!(await takeMonitorLease(db, chain.caip2, holder, Math.max(10_000, settings.pollIntervalMs * 5)))) return 0;
+    return monitorChain(deps, chain);
+  }, settings.pollIntervalMs, log));
+
+  const checkAuthorization = async (chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck> => {
+    const chain = chains.get(chainId);
+    if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
+    const td = JSON.parse(typedDataJson) as TransferAuthorization;
+    let sig: Hex | null = null;
+    const canonical = canonicalSignature(signature);
+    if (canonical && (await verifyTransferAuthorization(typedDataJson, td.message.from, canonical))) sig = canonical;
+    else if (/^0x(?:[0-9a-fA-F]{2}){1,4096}$/.test(signature) && (await chain.hasCode(td.message.from)) && (await chain.verifyContractSignature(td, signature as Hex))) {
+      sig = signature as Hex; // a smart-contract wallet (ERC-1271)
+    }
+    if (!sig) return { ok: false, refusal: 'invalid_signature', reason: 'the signature does not recover the authorization\'s signer' };
+    const sim = await chain.simulate(getAddress(submitter), chain.authorizationCall(td, sig));
+    return sim.ok ? { ok: true, signature: sig } : sim;
+  };
 
   return {
     enqueueSubmit,
+    checkAuthorization,
+    relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     rescue: async () => {
-      const ids = await strandedPayments(db, 30);
-      for (const id of ids) await enqueueSubmit(id);
-      return ids.length;
+      const { submit, settle } = await strandedPayments(db, STRANDED_AFTER_S);
+      for (const id of submit) await enqueueSubmit(id);
+      for (const id of settle) await enqueueSettle(id);
     },
     stop: async () => {
+      for (const m of monitors.values()) await m.stop();
+      for (const c of chains.all) await releaseMonitorLease(db, c.caip2, holder).catch(() => undefined);
       await boss.offWork(SUBMIT);
-      await boss.offWork(CONFIRM);
+      await boss.offWork(SETTLE);
+    },
+  };
+}
+
+/** Runs `tick` every interval (sooner when woken, faster while transactions are open); one tick at a time. */
+function startMonitor(chainId: string, tick: () => Promise<number>, intervalMs: number, log: Logger) {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(run, ms);
+    timer.unref();
+  };
+  const run = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        await tick();
+      } catch (e) {
+        log.warn({ chainId, err: (e as Error).message }, 'chain monitor pass failed; will retry');
+      }
+    })().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        schedule(0);
+      } else schedule(intervalMs);
+    });
+  };
+  schedule(intervalMs);
+  return {
+    wake: () => schedule(0),
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
     },
   };
 }

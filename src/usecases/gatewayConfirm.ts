@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config';
-import type { ChainWork } from '../domain/chain';
-import { verifyTransferAuthorization } from '../domain/eip3009';
+import { ChainUnavailable, type ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
-import { parseAccountId } from '../domain/caip';
 import { seal } from '../domain/sealed';
 import * as repo from '../db/paymentsRepo';
 import { StoredOption } from '../db/optionsRepo';
 import { checkQuote, openOption, validCollected } from './gatewayOptions';
 import { gatewayPayment, notOpen } from './gatewayPayments';
 
-// Confirm: everything is verified before anything moves; then one conditional UPDATE decides. Racing or
+// Confirm: everything is verified before anything moves (the signature, then the submission simulated
+// against the chain: balance, authorization state, validity window); then one conditional UPDATE decides.
+// An authorization that cannot succeed is refused with its code and the payment stays payable. Racing or
 // repeated confirms of the same option all answer the payment's state; only the winner enqueues chain work.
 
 export interface ConfirmInput {
@@ -44,16 +44,32 @@ function signatureOf(input: ConfirmInput): string {
   return r.data[0];
 }
 
+const REFUSAL_MESSAGES: Record<string, string> = {
+  invalid_signature: 'The signature does not recover the option\'s account for the offered typed data.',
+  insufficient_funds: 'The buyer\'s token balance is below the amount of this option.',
+  authorization_used: 'This authorization was already used or cancelled on chain.',
+  authorization_expired: 'This authorization\'s validity window has passed: ask for options again.',
+  authorization_not_yet_valid: 'This authorization is not valid yet.',
+  token_refused: 'The token refuses this transfer (blacklisted account or paused token).',
+  transaction_reverted: 'The token would revert this authorization.',
+};
+
 export async function confirmPayment(db: Knex, config: Config, chainWork: ChainWork, rawId: string, input: ConfirmInput, caller: CallerInfo) {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
   if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);
   checkQuote(opt);
-  const signature = signatureOf(input);
-  const signer = parseAccountId(opt.account).address;
-  if (!(await verifyTransferAuthorization(opt.typedData, signer, signature))) {
-    throw new AppError('invalid_signature', 'The signature does not recover the option\'s account for the offered typed data.');
+  const given = signatureOf(input);
+  if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
+  let check;
+  try {
+    check = await chainWork.checkAuthorization(opt.chainId, opt.typedData, given, opt.relayer);
+  } catch (e) {
+    if (e instanceof ChainUnavailable) throw new AppError('service_unavailable', 'The chain\'s RPC node cannot be reached; try again shortly.');
+    throw e;
   }
+  if (!check.ok) throw new AppError(check.refusal, REFUSAL_MESSAGES[check.refusal]);
+  const signature = check.signature;
   let collected: Buffer | null = null;
   if (opt.collectData) {
     if (input.collectedData !== undefined) collected = seal(config.dataEncryptionKey, JSON.stringify(validCollected(input.collectedData, '/collectedData')));

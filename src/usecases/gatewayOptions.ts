@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config';
+import type { ChainWork } from '../domain/chain';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
 import { collectDataFor, collectedIssues, DEFAULT_COLLECT_THRESHOLD_MINOR, normaliseCollected } from '../domain/collectData';
@@ -9,12 +10,15 @@ import { newId } from '../domain/ids';
 import { pegToTokenUnits } from '../domain/money';
 import { Payment } from '../domain/payment';
 import { seal } from '../domain/sealed';
-import { collectThreshold } from '../db/accountsRepo';
+import { collectThreshold, settlementTerms } from '../db/accountsRepo';
 import { collectedByAccount, findOption, insertOptions, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
-// an EIP-3009 authorization and priced by peg. Each is stored as offered; the wallet signs its typed data.
+// an EIP-3009 authorization, priced by peg, on a chain this instance settles on. Each is stored as offered;
+// the wallet signs its typed data. Collector mode (the default): `ReceiveWithAuthorization` to one of this
+// service's relayer keys, which later sends amount minus fee to the merchant. Direct mode (per account):
+// `TransferWithAuthorization` straight to the merchant's destination.
 
 /** Time a submitted authorization stays valid after its quote expires (room for the chain submission). */
 const SUBMIT_MARGIN_S = 600;
@@ -43,13 +47,13 @@ export async function needsCollectedData(db: Knex, config: Config, p: Payment): 
   return p.amountMinor >= threshold;
 }
 
-export async function offerOptions(db: Knex, config: Config, rawId: string, accounts: string[]) {
+export async function offerOptions(db: Knex, config: Config, chainWork: ChainWork, rawId: string, accounts: string[]) {
   const parsed = parseAccounts(accounts);
   const pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, rawId);
   const p = pw.payment;
   if (p.status !== 'requires_action') throw notOpen(p);
   const collect = await needsCollectedData(db, config, p);
-  const settlements = await payableSettlements(db, p.merchantId, p.currency);
+  const [settlements, terms] = await Promise.all([payableSettlements(db, p.merchantId, p.currency), settlementTerms(db, p.accountId)]);
   const now = Math.floor(Date.now() / 1000);
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
@@ -61,16 +65,20 @@ export async function offerOptions(db: Knex, config: Config, rawId: string, acco
     seen.add(account.id);
     for (const { asset, destination } of settlements) {
       if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
+      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`);
+      if (!relayer) continue; // not a chain this instance settles on
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();
+      const collector = terms.mode === 'collector';
       const typedData = serialiseTypedData(buildTransferAuthorization({
+        kind: collector ? 'ReceiveWithAuthorization' : 'TransferWithAuthorization',
         domainName: asset.eip712Name!, domainVersion: asset.eip712Version!, chainId: Number(account.chain.reference),
-        token: parseAssetId(asset.id).assetReference, from: account.address, to: parseAccountId(destination).address,
+        token: parseAssetId(asset.id).assetReference, from: account.address, to: collector ? relayer : parseAccountId(destination).address,
         value, validAfter: 0, validBefore: expiresAt + SUBMIT_MARGIN_S, nonce,
       }));
       offered.push({
         id: newId('opt'), paymentId: p.id, account: account.id, asset: asset.id, chainId: asset.chainId, tokenAmount: value,
-        typedData, nonce, collectData: collect, collectedData: given.get(account.id) ?? null, expiresAt: new Date(expiresAt * 1000), assetInfo: asset,
+        typedData, nonce, collectData: collect, collectedData: given.get(account.id) ?? null, expiresAt: new Date(expiresAt * 1000), assetInfo: asset, relayer,
       });
     }
   }

@@ -50,7 +50,7 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
     id: newId('pay'), accountId, merchantId, referenceId: input.referenceId, currency: amount.currency, amountMinor: amount.minor,
     status: 'requires_action', failureCode: null, cancelledReason: null, cancelledAt: null, expiresAt, createdAt: now,
     updatedAt: now, refundedAt: null, version: 1, checkout: input.checkout ?? null, tokenAsset: null, tokenAmount: null,
-    buyerAccount: null, txHash: null, settlementTxHash: null, settledAt: null, optionId: null,
+    buyerAccount: null, txHash: null, settlementTxHash: null, settledAt: null, feeAmount: null, settlementAmount: null, optionId: null,
   };
   await repo.insertPayment(db, p);
   return p;

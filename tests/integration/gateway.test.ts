@@ -1,19 +1,23 @@
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, startTestService, TestService } from '../support/service';
-import { merchantWithSettlement, USDC_BASE, WALLET, uniqueKey } from '../support/fixtures';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { DEVNET_USDC, USDC_TOKEN, balanceOf, newBuyer, receiptOf } from '../support/chain';
 
-// The wallet side, played by a viem local account with a fixed test key, over HTTP only.
+// The wallet side, played by a viem local account funded on the development chain, over HTTP only.
+// Every payment here moves real tokens on anvil.
 
-const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const stranger = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
-const BUYER_BASE = `eip155:8453:${buyer.address}`;
+let buyer: PrivateKeyAccount;
+let BUYER_BASE: string;
 
 let svc: TestService;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 let gw: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  svc = await startTestService(); // PUBLIC_BASE_URL https://pay.example.com, 200 ms chain delay (service-env.json)
+  svc = await startTestService(); // PUBLIC_BASE_URL https://pay.example.com (service-env.json)
+  buyer = await newBuyer(1_000_000_000n); // USDC 1,000.00
+  BUYER_BASE = `eip155:31337:${buyer.address}`;
   m = await merchantWithSettlement(svc, 'Gateway Shop');
   const wallet = await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet');
   gw = client(svc.url, { 'Api-Key': wallet.apiKey });
@@ -25,7 +29,7 @@ const newPayment = async (value = '1000', asMerchant = m.asMerchant) => {
   if (r.status !== 201) throw new Error(r.text);
   return r.body.paymentId as string;
 };
-const options = (id: string, accounts = [BUYER_BASE], c = gw) => c('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { body: { accounts } });
+const options = (id: string, accounts?: string[], c = gw) => c('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { body: { accounts: accounts ?? [BUYER_BASE] } });
 const firstOption = async (id: string, c = gw) => {
   const r = await options(id, [BUYER_BASE], c);
   if (r.status !== 200 || !r.body.options?.length) throw new Error(r.text);
@@ -41,6 +45,14 @@ const untilFinal = async (id: string) => {
     if (r.body.isFinal) return r;
   }
   throw new Error('never final');
+};
+const untilSettled = async (id: string) => {
+  for (let i = 0; i < 100; i++) {
+    const r = await m.asMerchant('GET', `/v1/payments/${id}`);
+    if (r.body.settlement) return r.body;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('never settled');
 };
 const expectRefused = async (r: { status: number; body: any }, status: number, code: string, id: string) => {
   expect({ status: r.status, code: r.body.code }).toEqual({ status, code });
@@ -62,17 +74,22 @@ describe('a wallet pays end to end', () => {
     const opt = o.body.options[0];
     expect(opt).toMatchObject({
       id: expect.stringMatching(/^opt_/), account: BUYER_BASE, etaS: expect.any(Number),
-      amount: { unit: `caip19/${USDC_BASE}`, value: '10000000', display: { assetSymbol: 'USDC', decimals: 6, networkName: 'Base' } },
+      amount: { unit: `caip19/${DEVNET_USDC}`, value: '10000000', display: { assetSymbol: 'USDC', decimals: 6, networkName: 'paygate devnet' } },
     });
     const now = Date.now() / 1000;
     expect(opt.expiresAt).toBeGreaterThan(now + 100);
     expect(opt.expiresAt).toBeLessThanOrEqual(now + 121);
     const action = opt.actions[0];
-    expect(action).toMatchObject({ type: 'walletRpc', data: { chain_id: 'eip155:8453', method: 'eth_signTypedData_v4' } });
+    expect(action).toMatchObject({ type: 'walletRpc', data: { chain_id: 'eip155:31337', method: 'eth_signTypedData_v4' } });
     expect(action.data.params[0]).toBe(buyer.address);
     const td = JSON.parse(action.data.params[1]);
-    expect(td.domain).toEqual({ name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' });
-    expect(td.message).toMatchObject({ from: buyer.address, to: WALLET, value: '10000000' });
+    // Collector mode: the buyer authorizes a transfer to this service's relayer, which only it may submit.
+    expect(td.primaryType).toBe('ReceiveWithAuthorization');
+    expect(td.domain).toEqual({ name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: USDC_TOKEN });
+    const collector = td.message.to;
+    expect(collector).not.toBe(m.wallet);
+    expect(td.message).toMatchObject({ from: buyer.address, value: '10000000' });
+    const buyerBefore = await balanceOf(buyer.address);
 
     const fetched = await gw('POST', `/v1/gateway/payment/${id}/fetch`, { body: { optionId: opt.id, data: null } });
     expect(fetched.body.actions).toEqual(opt.actions);
@@ -86,22 +103,32 @@ describe('a wallet pays end to end', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: 'processing', isFinal: false, pollInMs: expect.any(Number) });
     const confirmed = await row(id);
-    expect(confirmed).toMatchObject({ status: 'processing', option_id: opt.id, token_asset: USDC_BASE, token_amount: '10000000', chain_id: 'eip155:8453', buyer_account: BUYER_BASE, tx_nonce: td.message.nonce });
+    expect(confirmed).toMatchObject({ status: 'processing', option_id: opt.id, token_asset: DEVNET_USDC, token_amount: '10000000', chain_id: 'eip155:31337', buyer_account: BUYER_BASE, tx_nonce: td.message.nonce });
     expect(confirmed.caller_info).toMatchObject({ keyType: 'wallet', sdkName: 'test-wallet', sdkVersion: '1.2.3', sdkPlatform: 'node' });
 
     const done = await untilFinal(id);
     expect(done.body).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null, info: { optionAmount: opt.amount, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
-    const details = await m.asMerchant('GET', `/v1/payments/${id}`);
-    expect(details.body).toMatchObject({ status: 'succeeded', info: { optionAmount: opt.amount, txId: done.body.info.txId }, settlement: null });
+    // On chain: the buyer's transfer to the collector succeeded, in the transaction the API names.
+    const paid = await receiptOf(done.body.info.txId);
+    expect(paid.status).toBe('success');
+    expect(paid.to).toBe(USDC_TOKEN.toLowerCase());
+    expect(await balanceOf(buyer.address)).toBe(buyerBefore - 10_000_000n);
+    // Then the settlement: amount minus fee (zero by default) from the collector to the merchant's wallet.
+    const details = await untilSettled(id);
+    expect(details).toMatchObject({ status: 'succeeded', info: { optionAmount: opt.amount, txId: done.body.info.txId },
+      settlement: { successful: { amount: { unit: `caip19/${DEVNET_USDC}`, value: '10000000' }, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } } });
+    expect((await receiptOf(details.settlement.successful.txId)).status).toBe('success');
+    expect(await balanceOf(m.wallet)).toBe(10_000_000n);
     const list = await m.api('GET', '/v1/payments?status=succeeded');
     expect(list.body.data.find((p: any) => p.paymentId === id)).toMatchObject({
       tokenAmount: { value: '10000000' }, buyer: { accountCaip10: BUYER_BASE }, transaction: { hash: done.body.info.txId },
+      fees: { total: { value: '0' } }, settlement: { settled: true, amount: { value: '10000000' }, txHash: details.settlement.successful.txId },
     });
-    const sub = await svc.db('chain_submissions').where({ payment_id: id });
-    expect(sub).toHaveLength(1);
-    expect(sub[0].authorization).toMatchObject({ from: buyer.address, to: WALLET, value: '10000000', nonce: td.message.nonce });
+    const txs = await svc.db('chain_transactions').where({ payment_id: id }).orderBy('id');
+    expect(txs.map((t) => [t.purpose, t.status, t.sender])).toEqual([['collect', 'confirmed', collector], ['settle', 'confirmed', collector]]);
+    expect(await svc.db('payment_authorizations').where({ payment_id: id })).toEqual([expect.objectContaining({ from_address: buyer.address, auth_nonce: td.message.nonce })]);
     const types = (await svc.db('payment_events').where({ payment_id: id }).orderBy('version')).map((e) => e.type);
-    expect(types).toEqual(['payment.created', 'payment.processing', 'payment.succeeded']);
+    expect(types).toEqual(['payment.created', 'payment.processing', 'payment.succeeded', 'payment.settled']);
 
     expect((await m.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } })).status).toBe(200);
     expect((await m.asMerchant('GET', `/v1/payments/${id}`)).body.refundedAt).toEqual(expect.any(String));
@@ -118,7 +145,7 @@ describe('a wallet pays end to end', () => {
     expect(['processing', 'succeeded']).toContain(again.body.status);
     const waited = await confirm(id, opt.id, sig, {}, gw, '?maxPollMs=10000');
     expect(waited.body.status).toBe('succeeded');
-    expect(await svc.db('chain_submissions').where({ payment_id: id })).toHaveLength(1);
+    expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'collect' })).toHaveLength(1);
   });
 
   it('20 racing confirms: one submission, one processing event, the same answer for all', async () => {
@@ -130,7 +157,7 @@ describe('a wallet pays end to end', () => {
     for (const r of rs) expect(['processing', 'succeeded']).toContain(r.body.status);
     await untilFinal(id);
     expect(await svc.db('payment_events').where({ payment_id: id, type: 'payment.processing' })).toHaveLength(1);
-    expect(await svc.db('chain_submissions').where({ payment_id: id })).toHaveLength(1);
+    expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'collect' })).toHaveLength(1);
     // Another option of the same payment can no longer be confirmed.
     const late = await firstOption(id).catch(() => null);
     expect(late).toBeNull();
@@ -161,11 +188,11 @@ describe('a wallet pays end to end', () => {
 describe('options', () => {
   it('a malformed account is 422 invalid_account; accounts the merchant cannot take get no option', async () => {
     const id = await newPayment();
-    const bad = await options(id, [BUYER_BASE, 'eip155:8453:0xnothex']);
+    const bad = await options(id, [BUYER_BASE, 'eip155:31337:0xnothex']);
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe('invalid_account');
     expect(bad.body.issues).toEqual([expect.objectContaining({ field: '/accounts/1' })]);
-    const none = await options(id, [`eip155:1:${buyer.address}`, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv']);
+    const none = await options(id, [`eip155:8453:${buyer.address}`, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv']);
     expect(none.status).toBe(200);
     expect(none.body.options).toEqual([]);
   });

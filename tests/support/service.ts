@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Knex } from 'knex';
+import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
@@ -42,7 +43,11 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     const db = createDb(process.env.DATABASE_URL!, 20);
     return { url: process.env.TEST_BASE_URL!, directUrl: process.env.TEST_DIRECT_URL ?? process.env.TEST_BASE_URL!, db, close: () => db.destroy() };
   }
-  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...SERVICE_ENV, ...env }, root);
+  // Relayer keys of its own (funded with devnet gas at start), so services on other databases never share nonces.
+  const config = loadConfig({
+    ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DEVNET_RELAYER_KEYS: generatePrivateKey(), ...SERVICE_ENV, ...env,
+  }, root);
   const db = createDb(config.databaseUrl!, 20);
   const server: RunningServer = await startServer(config, db, config.databaseUrl!, createLogger(config.logLevel));
   return {

@@ -10,7 +10,7 @@ const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const MERCHANT = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 const typedData = (value = 10_000_000n) => serialiseTypedData(buildTransferAuthorization({
-  domainName: 'USD Coin', domainVersion: '2', chainId: 8453, token: USDC.toLowerCase(), from: buyer.address, to: MERCHANT,
+  kind: 'TransferWithAuthorization', domainName: 'USD Coin', domainVersion: '2', chainId: 8453, token: USDC.toLowerCase(), from: buyer.address, to: MERCHANT,
   value, validAfter: 0, validBefore: 1_900_000_000, nonce: randomNonce(),
 }));
 const sign = (json: string, who = buyer) => who.signTypedData(JSON.parse(json));

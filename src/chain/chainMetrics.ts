@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import { Gauge } from 'prom-client';
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
+import { settlementBacklog } from '../db/paymentsRepo';
+import { pendingStats } from '../db/relayerRepo';
+import type { Chains } from './chains';
+
+// What an operator watches on the relayer: gas left per key (an empty gas wallet stops every payment),
+// transactions waiting and the oldest one's age (stuck nonces), and payments received but not yet settled.
+// Read on scrape, at most once per cache period; a relayer under its balance floor is also logged.
+
+export function addChainMetrics(metrics: Metrics, db: Knex, chains: Chains, log: Logger, cacheMs: number): void {
+  const registers = [metrics.registry];
+  const warned = new Set<string>();
+  const cache = <T>(read: () => Promise<T>) => {
+    let at = -Infinity;
+    let last: Promise<T | undefined> | null = null;
+    return () => {
+      if (last && Date.now() - at < cacheMs) return last;
+      at = Date.now();
+      last = read().catch((e) => {
+        log.warn({ err: (e as Error).message }, 'chain metric read failed');
+        return undefined;
+      });
+      return last;
+    };
+  };
+  const balances = cache(async () => {
+    const out: { chainId: string; relayer: string; wei: bigint }[] = [];
+    for (const chain of chains.all) for (const relayer of chain.relayers) {
+      const wei = await chain.nativeBalance(relayer);
+      out.push({ chainId: chain.caip2, relayer, wei });
+      const key = `${chain.caip2}/${relayer}`;
+      if (wei < chain.balanceFloorWei && !warned.has(key)) {
+        warned.add(key);
+        log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString(), floorWei: chain.balanceFloorWei.toString() }, 'relayer balance is under its floor: fund it or payments will stop');
+      } else if (wei >= chain.balanceFloorWei) warned.delete(key);
+    }
+    return out;
+  });
+  new Gauge({
+    name: 'paygate_relayer_balance_wei', help: 'Native balance (gas) of each relayer key, in wei.', labelNames: ['chain', 'relayer'], registers,
+    async collect() {
+      const v = await balances();
+      this.reset();
+      for (const b of v ?? []) this.set({ chain: b.chainId, relayer: b.relayer }, Number(b.wei));
+    },
+  });
+  new Gauge({
+    name: 'paygate_relayer_balance_below_floor', help: '1 when a relayer key holds less gas than its configured floor.', labelNames: ['chain', 'relayer'], registers,
+    async collect() {
+      const v = await balances();
+      this.reset();
+      for (const b of v ?? []) this.set({ chain: b.chainId, relayer: b.relayer }, b.wei < (chains.get(b.chainId)?.balanceFloorWei ?? 0n) ? 1 : 0);
+    },
+  });
+  const pending = cache(() => pendingStats(db));
+  new Gauge({
+    name: 'paygate_relayer_pending_transactions', help: 'Signed transactions not yet final, per chain and relayer.', labelNames: ['chain', 'relayer'], registers,
+    async collect() {
+      const v = await pending();
+      this.reset();
+      for (const p of v ?? []) this.set({ chain: p.chainId, relayer: p.sender }, p.pending);
+    },
+  });
+  new Gauge({
+    name: 'paygate_relayer_oldest_pending_seconds', help: 'Age of the oldest transaction not yet final, per chain and relayer.', labelNames: ['chain', 'relayer'], registers,
+    async collect() {
+      const v = await pending();
+      this.reset();
+      for (const p of v ?? []) this.set({ chain: p.chainId, relayer: p.sender }, p.oldestAgeS);
+    },
+  });
+  metrics.addCollector('paygate_settlement_backlog', 'Payments received by the collector and not yet settled to the merchant.', () => settlementBacklog(db));
+}

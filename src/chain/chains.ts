@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import type { Knex } from 'knex';
+import type { Hex } from 'viem';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { upsertAsset } from '../db/assetsRepo';
+import {
+  DEVNET_CAIP2, DEVNET_CHAIN_ID, devnetAssets, devnetInfo, devnetInfoFile, devnetRelayerKeys, devnetSetBalance, ensureDevnetTokens, startAnvil,
+  type RunningAnvil,
+} from './devnet';
+import { EvmChain } from './evm';
+
+// The chains this instance settles on: the configured ones (CHAINS), or the development chain when none
+// is configured outside production. Options are offered only on these; settlements may name any asset.
+
+export class Chains {
+  private readonly byId: Map<string, EvmChain>;
+
+  constructor(list: EvmChain[]) {
+    this.byId = new Map(list.map((c) => [c.caip2, c]));
+  }
+
+  get(caip2: string): EvmChain | undefined {
+    return this.byId.get(caip2);
+  }
+
+  get all(): EvmChain[] {
+    return [...this.byId.values()];
+  }
+}
+
+export interface StartedChains {
+  chains: Chains;
+  /** The development chain's RPC URL when it is in use. */
+  devnetRpcUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Connects the configured chains; for the development chain, starts anvil (or attaches to a running one),
+ * deploys the tokens if needed, registers them as assets, and gives the relayer keys gas.
+ */
+export async function startChains(config: Config, db: Knex, log: Logger): Promise<StartedChains> {
+  if (!config.devnet) {
+    if (!config.chains.length) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
+    const list = config.chains.map((c) => new EvmChain(c.caip2, c.chainId, c.rpcUrl, c.relayerKeys, c.confirmations, c.maxFeePerGasWei, c.relayerBalanceFloorWei));
+    return { chains: new Chains(list), devnetRpcUrl: null, stop: async () => {} };
+  }
+  const d = config.devnet;
+  let anvil: RunningAnvil | null = null;
+  let rpcUrl = d.rpcUrl;
+  if (!rpcUrl) {
+    anvil = await startAnvil({ dir: d.dir, port: d.port, blockTimeS: d.blockTimeS, log: (l) => log.debug({ anvil: l.trim() }, 'devnet') });
+    rpcUrl = anvil.rpcUrl;
+  }
+  await ensureDevnetTokens(rpcUrl);
+  const keys: Hex[] = d.relayerKeys ?? devnetRelayerKeys(d.dir);
+  const chain = new EvmChain(DEVNET_CAIP2, DEVNET_CHAIN_ID, rpcUrl, keys, d.confirmations, null, 10n ** 18n);
+  for (const r of chain.relayers) if ((await chain.nativeBalance(r)) < 10n ** 20n) await devnetSetBalance(rpcUrl, r);
+  for (const a of devnetAssets()) {
+    await upsertAsset(db, {
+      id: a.asset, chainId: DEVNET_CAIP2, symbol: a.symbol, name: a.name, decimals: a.decimals, networkName: 'paygate devnet',
+      iconUrl: null, networkIconUrl: null, pegCurrency: a.pegCurrency, eip712Name: a.eip712Name, eip712Version: a.eip712Version,
+    });
+  }
+  fs.mkdirSync(d.dir, { recursive: true });
+  fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(rpcUrl)) + '\n');
+  log.info({ chainId: DEVNET_CAIP2, rpcUrl, relayers: chain.relayers, reused: anvil ? anvil.child === null : true }, 'development chain ready (anvil, FiatToken v2.2 USDC and EURC)');
+  return { chains: new Chains([chain]), devnetRpcUrl: rpcUrl, stop: async () => { await anvil?.stop(); } };
+}

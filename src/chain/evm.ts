@@ -1,0 +1,208 @@
+import {
+  BaseError, ContractFunctionRevertedError, createPublicClient, decodeFunctionData, defineChain, encodeFunctionData, getAddress,
+  http, keccak256, parseAbi, parseSignature, type Address, type Hex, type PublicClient,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { ChainUnavailable, refusalOf, type ChainRefusal } from '../domain/chain';
+import type { TransferAuthorization } from '../domain/eip3009';
+
+// One EVM chain as the relayer sees it: an RPC node (requests batched per tick, bounded by a timeout) and
+// the relayer keys. Reads and simulations only; nonces and the record of what was signed live in
+// PostgreSQL (src/db/relayerRepo.ts), so this holds no state that a crash could lose.
+
+/** The EIP-3009 and ERC-20 functions the relayer calls (FiatToken v2.2 has both signature forms). */
+export const TOKEN_ABI = parseAbi([
+  'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+  'function receiveWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function balanceOf(address account) view returns (uint256)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+]);
+
+export interface ChainCall {
+  to: Address;
+  data: Hex;
+}
+
+export interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export type Simulation = { ok: true; gas: bigint } | { ok: false; refusal: ChainRefusal; reason: string };
+
+export type Broadcast = 'sent' | 'known' | 'nonce_too_low';
+
+function unavailable(e: unknown): ChainUnavailable {
+  const msg = e instanceof BaseError ? e.shortMessage : e instanceof Error ? e.message : String(e);
+  return new ChainUnavailable(msg);
+}
+
+/** A revert (the node executed the call and it failed) rather than a node that could not answer. */
+function revertText(e: unknown): string | null {
+  if (!(e instanceof BaseError)) return null;
+  const reverted = e.walk((x) => x instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+  if (reverted) return reverted.reason ?? reverted.shortMessage;
+  const text = `${e.shortMessage} ${e.details ?? ''} ${e.message}`;
+  return /revert|execution reverted|exceeds balance|invalid opcode/i.test(text) ? text : null;
+}
+
+export class EvmChain {
+  readonly pub: PublicClient;
+  private readonly accounts = new Map<Address, PrivateKeyAccount>();
+
+  constructor(
+    readonly caip2: string,
+    readonly chainId: number,
+    rpcUrl: string,
+    relayerKeys: Hex[],
+    readonly confirmations: number,
+    readonly maxFeePerGas: bigint | null,
+    readonly balanceFloorWei: bigint,
+  ) {
+    const chain = defineChain({ id: chainId, name: caip2, nativeCurrency: { name: 'native', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    // Requests made in the same tick share one HTTP round trip (the monitor asks for many receipts).
+    this.pub = createPublicClient({ chain, transport: http(rpcUrl, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }) }) as PublicClient;
+    for (const k of relayerKeys) {
+      const a = privateKeyToAccount(k);
+      this.accounts.set(a.address, a);
+    }
+  }
+
+  get relayers(): Address[] {
+    return [...this.accounts.keys()];
+  }
+
+  holds(address: string): boolean {
+    return this.accounts.has(getAddress(address));
+  }
+
+  /** Spreads payments over the relayer keys (stable per seed, so a repeated quote names the same key). */
+  pickRelayer(seed: string): Address {
+    const keys = this.relayers;
+    return keys[Number(BigInt(keccak256(new TextEncoder().encode(seed))) % BigInt(keys.length))];
+  }
+
+  /**
+   * The token call that executes an authorization: the v, r, s form for an ECDSA signature (every
+   * EIP-3009 token has it), the bytes form (ERC-1271 smart-contract wallets, FiatToken v2.2+) otherwise.
+   */
+  authorizationCall(td: TransferAuthorization, signature: Hex): ChainCall {
+    const m = td.message;
+    const functionName = td.primaryType === 'ReceiveWithAuthorization' ? 'receiveWithAuthorization' : 'transferWithAuthorization';
+    const head = [getAddress(m.from), getAddress(m.to), BigInt(m.value), BigInt(m.validAfter), BigInt(m.validBefore), m.nonce] as const;
+    let data: Hex;
+    if (signature.length === 132) {
+      const { r, s, yParity } = parseSignature(signature);
+      const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 9);
+      data = encodeFunctionData({ abi, functionName, args: [...head, 27 + yParity, r, s] } as never);
+    } else {
+      const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 7);
+      data = encodeFunctionData({ abi, functionName, args: [...head, signature] } as never);
+    }
+    return { to: getAddress(td.domain.verifyingContract), data };
+  }
+
+  transferCall(token: string, to: string, amount: bigint): ChainCall {
+    return { to: getAddress(token), data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [getAddress(to), amount] }) };
+  }
+
+  /** Runs the call from `sender` against the latest state: the gas it needs, or why it would fail. */
+  async simulate(sender: Address, call: ChainCall): Promise<Simulation> {
+    try {
+      const gas = await this.pub.estimateGas({ account: sender, to: call.to, data: call.data });
+      return { ok: true, gas };
+    } catch (e) {
+      let text = revertText(e);
+      if (text === null) throw unavailable(e);
+      // estimateGas may not carry the reason: eth_call does.
+      try {
+        await this.pub.call({ account: sender, to: call.to, data: call.data });
+      } catch (e2) {
+        text = revertText(e2) ?? text;
+      }
+      return { ok: false, refusal: refusalOf(text), reason: text.slice(0, 300) };
+    }
+  }
+
+  /** ERC-1271 (and ERC-6492) signature check for smart-contract wallets; EOAs are checked without the node. */
+  async verifyContractSignature(td: TransferAuthorization, signature: Hex): Promise<boolean> {
+    try {
+      return await this.pub.verifyTypedData({ ...(td as any), address: getAddress(td.message.from), signature });
+    } catch (e) {
+      if (revertText(e) !== null) return false;
+      throw unavailable(e);
+    }
+  }
+
+  async hasCode(address: string): Promise<boolean> {
+    try {
+      return ((await this.pub.getCode({ address: getAddress(address) })) ?? '0x') !== '0x';
+    } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  /** EIP-1559 fees now, capped by the configured maximum. */
+  async fees(): Promise<Fees> {
+    try {
+      const f = await this.pub.estimateFeesPerGas();
+      return this.capped({ maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! });
+    } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  capped(f: Fees): Fees {
+    if (this.maxFeePerGas === null || f.maxFeePerGas <= this.maxFeePerGas) return f;
+    const maxFeePerGas = this.maxFeePerGas;
+    return { maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : f.maxPriorityFeePerGas };
+  }
+
+  /** Signs locally (no node involved): the raw bytes and their hash are stored before anything is sent. */
+  async sign(sender: Address, nonce: number, call: ChainCall, gas: bigint, fees: Fees): Promise<{ raw: Hex; hash: Hex }> {
+    const account = this.accounts.get(sender);
+    if (!account) throw new Error(`this process holds no key for relayer ${sender}`);
+    const raw = await account.signTransaction({
+      type: 'eip1559', chainId: this.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees,
+    });
+    return { raw, hash: keccak256(raw) };
+  }
+
+  async broadcast(raw: Hex): Promise<Broadcast> {
+    try {
+      await this.pub.sendRawTransaction({ serializedTransaction: raw });
+      return 'sent';
+    } catch (e) {
+      const text = e instanceof BaseError ? `${e.shortMessage} ${e.details ?? ''}` : String(e);
+      if (/already known|known transaction|already imported|AlreadyKnown/i.test(text)) return 'known';
+      if (/nonce too low|nonce has already been used|NonceTooLow|transaction already mined/i.test(text)) return 'nonce_too_low';
+      throw unavailable(e);
+    }
+  }
+
+  async call<T>(f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  pendingNonce(address: Address): Promise<number> {
+    return this.call(() => this.pub.getTransactionCount({ address, blockTag: 'pending' }));
+  }
+
+  async tokenBalance(token: string, holder: string): Promise<bigint> {
+    return this.call(() => this.pub.readContract({ address: getAddress(token), abi: TOKEN_ABI, functionName: 'balanceOf', args: [getAddress(holder)] }));
+  }
+
+  nativeBalance(address: Address): Promise<bigint> {
+    return this.call(() => this.pub.getBalance({ address }));
+  }
+}
+
+/** The authorization carried by a stored calldata (tests and diagnostics). */
+export const decodeTokenCall = (data: Hex) => decodeFunctionData({ abi: TOKEN_ABI, data });

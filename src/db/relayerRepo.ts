@@ -1,0 +1,177 @@
+import type { Knex } from 'knex';
+
+// The relayer's memory: nonces per (chain, sender) and every transaction it signed, stored before it is
+// broadcast. A nonce is taken under a row lock in the same transaction that stores the signed bytes, so
+// concurrent processes never sign two transactions for one nonce and a crash never leaves a nonce that
+// nobody will send (the monitor re-broadcasts whatever is stored and not yet mined).
+
+export type TxPurpose = 'collect' | 'direct' | 'settle';
+export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
+
+export interface ChainTx {
+  id: string;
+  chainId: string;
+  sender: string;
+  nonce: number;
+  purpose: TxPurpose;
+  paymentId: string;
+  to: `0x${string}`;
+  calldata: `0x${string}`;
+  gasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  raw: `0x${string}`;
+  hash: `0x${string}`;
+  previousHashes: `0x${string}`[];
+  status: TxStatus;
+  blockNumber: bigint | null;
+  blockHash: string | null;
+  signedAt: Date;
+  broadcastAt: Date | null;
+}
+
+type Row = Record<string, any>;
+const fromRow = (r: Row): ChainTx => ({
+  id: String(r.id), chainId: r.chain_id, sender: r.sender, nonce: Number(r.nonce), purpose: r.purpose, paymentId: r.payment_id,
+  to: r.to_address, calldata: r.calldata, gasLimit: BigInt(r.gas_limit), maxFeePerGas: BigInt(r.max_fee_per_gas),
+  maxPriorityFeePerGas: BigInt(r.max_priority_fee_per_gas), raw: r.raw_tx, hash: r.tx_hash, previousHashes: r.previous_hashes ?? [],
+  status: r.status, blockNumber: r.block_number === null ? null : BigInt(r.block_number), blockHash: r.block_hash,
+  signedAt: r.signed_at, broadcastAt: r.broadcast_at,
+});
+
+export interface NewTx {
+  chainId: string;
+  sender: string;
+  purpose: TxPurpose;
+  paymentId: string;
+  to: `0x${string}`;
+  calldata: `0x${string}`;
+  gasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface Authorization {
+  chainId: string;
+  token: string;
+  from: string;
+  nonce: string;
+}
+
+export class AuthorizationTaken extends Error {}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
+
+/**
+ * Takes the sender's next nonce, signs with it and stores the signed transaction, all in one database
+ * transaction. `chainNonce` (the node's pending count) is used only the first time a sender is seen.
+ * Returns null when the payment already has a live transaction of this purpose (a duplicate job).
+ * With `authorization`, also claims it: one submission per (chain, token, signer, nonce), ever.
+ */
+export async function storeSignedTx(
+  db: Knex, tx: NewTx, chainNonce: () => Promise<number>, sign: (nonce: number) => Promise<{ raw: `0x${string}`; hash: `0x${string}` }>,
+  authorization?: Authorization,
+): Promise<ChainTx | null> {
+  const existing = await db('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).first('next_nonce');
+  if (!existing) {
+    const n = await chainNonce();
+    await db('relayer_nonces').insert({ chain_id: tx.chainId, sender: tx.sender, next_nonce: n }).onConflict(['chain_id', 'sender']).ignore();
+  }
+  try {
+    return await db.transaction(async (trx) => {
+      if (authorization) {
+        await trx('payment_authorizations')
+          .insert({ chain_id: authorization.chainId, token: authorization.token, from_address: authorization.from, auth_nonce: authorization.nonce, payment_id: tx.paymentId })
+          .onConflict(['chain_id', 'token', 'from_address', 'auth_nonce']).ignore();
+        const owner = await trx('payment_authorizations')
+          .where({ chain_id: authorization.chainId, token: authorization.token, from_address: authorization.from, auth_nonce: authorization.nonce }).first('payment_id');
+        if (owner.payment_id !== tx.paymentId) throw new AuthorizationTaken(owner.payment_id);
+      }
+      const live = await trx('chain_transactions').where({ payment_id: tx.paymentId, purpose: tx.purpose }).whereNot('status', 'dropped').first('id');
+      if (live) return null;
+      const { next_nonce: next } = await trx('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).forUpdate().first('next_nonce');
+      const nonce = Number(next);
+      const { raw, hash } = await sign(nonce);
+      const [row] = await trx('chain_transactions').insert({
+        chain_id: tx.chainId, sender: tx.sender, nonce, purpose: tx.purpose, payment_id: tx.paymentId, to_address: tx.to, calldata: tx.calldata,
+        gas_limit: tx.gasLimit.toString(), max_fee_per_gas: tx.maxFeePerGas.toString(), max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),
+        raw_tx: raw, tx_hash: hash,
+      }).returning('*');
+      await trx('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).update({ next_nonce: nonce + 1 });
+      return fromRow(row);
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) return null; // a concurrent job stored this payment's transaction first
+    throw e;
+  }
+}
+
+/** Transactions not yet final on a chain, oldest nonce first per sender (re-broadcast order). */
+export async function openTransactions(db: Knex, chainId: string, limit = 500): Promise<ChainTx[]> {
+  const rows = await db('chain_transactions').where({ chain_id: chainId }).whereIn('status', ['pending', 'mined'])
+    .orderBy([{ column: 'sender' }, { column: 'nonce' }]).limit(limit);
+  return rows.map(fromRow);
+}
+
+export async function liveTransaction(db: Knex, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
+  const r = await db('chain_transactions').where({ payment_id: paymentId, purpose }).whereNot('status', 'dropped').first();
+  return r && fromRow(r);
+}
+
+export async function markBroadcast(db: Knex, id: string): Promise<void> {
+  await db('chain_transactions').where({ id }).update({ broadcast_at: db.fn.now() });
+}
+
+export async function markMined(db: Knex, id: string, minedHash: string, blockNumber: bigint, blockHash: string): Promise<void> {
+  await db('chain_transactions').where({ id }).whereIn('status', ['pending', 'mined']).update({
+    status: 'mined', block_number: blockNumber.toString(), block_hash: blockHash,
+    // The mined hash becomes the current one; the others stay as previous hashes.
+    tx_hash: minedHash, previous_hashes: db.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [minedHash]),
+  });
+}
+
+/** A reorg took the transaction out of the chain: back to pending, to be broadcast again. */
+export async function markReorged(db: Knex, id: string): Promise<void> {
+  await db('chain_transactions').where({ id, status: 'mined' }).update({ status: 'pending', block_number: null, block_hash: null, broadcast_at: null });
+}
+
+/** Final: confirmed or reverted at the confirmation depth; dropped when its nonce went to another transaction. */
+export async function finish(db: Knex, id: string, status: 'confirmed' | 'reverted' | 'dropped'): Promise<boolean> {
+  const n = await db('chain_transactions').where({ id }).whereIn('status', ['pending', 'mined']).update({ status, finished_at: db.fn.now() });
+  return n > 0;
+}
+
+/** A fee-bumped replacement at the same nonce: the old hash stays known (either may be mined). */
+export async function replace(db: Knex, id: string, raw: string, hash: string, fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }): Promise<void> {
+  await db('chain_transactions').where({ id, status: 'pending' }).update({
+    raw_tx: raw, tx_hash: hash, previous_hashes: db.raw('array_append(previous_hashes, tx_hash)'),
+    max_fee_per_gas: fees.maxFeePerGas.toString(), max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
+    signed_at: db.fn.now(), broadcast_at: null,
+  });
+}
+
+/** After a transaction lost its nonce to another: continue from the node's count. */
+export async function resyncNonce(db: Knex, chainId: string, sender: string, chainNonce: number): Promise<void> {
+  await db('relayer_nonces').where({ chain_id: chainId, sender }).update({ next_nonce: db.raw('greatest(next_nonce, ?)', [chainNonce]) });
+}
+
+/** One process at a time watches a chain: the lease is renewed every tick and taken over when it lapses. */
+export async function takeMonitorLease(db: Knex, chainId: string, holder: string, ms: number): Promise<boolean> {
+  const { rows } = await db.raw(
+    `INSERT INTO chain_monitors (chain_id, holder, lease_until) VALUES (?, ?, now() + make_interval(secs => ?))
+     ON CONFLICT (chain_id) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
+       WHERE chain_monitors.holder = EXCLUDED.holder OR chain_monitors.lease_until < now()
+     RETURNING holder`, [chainId, holder, ms / 1000]);
+  return rows.length > 0;
+}
+
+export async function releaseMonitorLease(db: Knex, chainId: string, holder: string): Promise<void> {
+  await db('chain_monitors').where({ chain_id: chainId, holder }).del();
+}
+
+/** For metrics: pending transactions per chain and sender, and the age of the oldest. */
+export async function pendingStats(db: Knex): Promise<{ chainId: string; sender: string; pending: number; oldestAgeS: number }[]> {
+  const rows = await db('chain_transactions').whereIn('status', ['pending', 'mined']).groupBy('chain_id', 'sender')
+    .select('chain_id', 'sender', db.raw('count(*)::int as pending'), db.raw('extract(epoch from now() - min(created_at))::float8 as age'));
+  return rows.map((r: Row) => ({ chainId: r.chain_id, sender: r.sender, pending: Number(r.pending), oldestAgeS: Number(r.age) }));
+}

@@ -1,0 +1,252 @@
+import type { Knex } from 'knex';
+import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
+import type { Logger } from '../logger';
+import type { Chains } from '../chain/chains';
+import type { EvmChain, Fees } from '../chain/evm';
+import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
+import type { TransferAuthorization } from '../domain/eip3009';
+import { parseAccountId, parseAssetId } from '../domain/caip';
+import { feeInTokenUnits } from '../domain/money';
+import * as payments from '../db/paymentsRepo';
+import * as relayer from '../db/relayerRepo';
+import { findOption, currentDestination } from '../db/optionsRepo';
+import { settlementTerms } from '../db/accountsRepo';
+
+// What the relayer does with a confirmed payment, in three steps that each survive a crash:
+//   submit:  simulate the authorization, sign it under a nonce from PostgreSQL, store, then broadcast;
+//   monitor: per chain, one process at a time: receipts, confirmation depth and the block re-checked
+//            (reorgs), re-broadcast of what the node lost, fee-bumped replacement of what is stuck;
+//   settle:  (collector mode) amount minus fee from the collector to the merchant's current destination.
+// The payment moves only on final outcomes, each in the transaction that records the outcome.
+
+export class NotYetVisible extends Error {}
+
+export interface RelayerDeps {
+  db: Knex;
+  chains: Chains;
+  log: Logger;
+  /** A pending transaction older than this is replaced with higher fees. */
+  stuckAfterMs: number;
+  /** After a collect transaction is final: settle it. */
+  enqueueSettle(paymentId: string): Promise<void>;
+  /** After a submission lost its nonce: submit again. */
+  enqueueSubmit(paymentId: string): Promise<void>;
+}
+
+const REBROADCAST_MS = 15_000;
+/** Gas estimates get headroom: state may change between simulation and inclusion. */
+const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
+
+async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Knex) {
+  const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failure_code: code });
+  if (done) deps.log.warn({ paymentId, failureCode: code, reason }, 'payment failed on chain');
+}
+
+async function broadcast(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  try {
+    const r = await chain.broadcast(tx.raw);
+    if (r !== 'nonce_too_low') await relayer.markBroadcast(deps.db, tx.id);
+    // nonce_too_low: the monitor looks for a receipt first, and only then treats the nonce as lost.
+  } catch (e) {
+    if (!(e instanceof ChainUnavailable)) throw e;
+    deps.log.warn({ chainId: chain.caip2, txHash: tx.hash, err: e.message }, 'broadcast failed; the monitor will send it again');
+  }
+}
+
+/** Submits a processing payment's authorization; the transaction hash, or null when there is nothing to do. */
+export async function submitPayment(deps: RelayerDeps, paymentId: string): Promise<string | null> {
+  const { db, chains, log } = deps;
+  const found = await payments.findPayment(db, paymentId);
+  if (!found) return null;
+  const p = found.payment;
+  // The confirm that enqueued this may not have committed yet: try again shortly.
+  if (p.status === 'requires_action') throw new NotYetVisible(paymentId);
+  if (p.status !== 'processing' || !p.optionId) return null;
+  const [opt, signature] = await Promise.all([findOption(db, p.optionId), payments.paymentSignature(db, paymentId)]);
+  if (!opt || !signature) return null;
+  const chain = chains.get(opt.chainId);
+  if (!chain) {
+    log.error({ paymentId, chainId: opt.chainId }, 'a confirmed payment is on a chain this instance is not configured for');
+    return null;
+  }
+  const td = JSON.parse(opt.typedData) as TransferAuthorization;
+  const purpose: relayer.TxPurpose = td.primaryType === 'ReceiveWithAuthorization' ? 'collect' : 'direct';
+  const sender = getAddress(purpose === 'collect' ? td.message.to : opt.relayer ?? chain.pickRelayer(paymentId));
+  if (!chain.holds(sender)) {
+    log.error({ paymentId, relayer: sender }, 'this process holds no key for the relayer that must submit; another process may');
+    throw new ChainUnavailable(`no key for ${sender}`);
+  }
+  const live = await relayer.liveTransaction(db, paymentId, purpose);
+  if (live) return live.hash;
+  const call = chain.authorizationCall(td, signature as Hex);
+  const sim = await chain.simulate(sender, call);
+  if (!sim.ok) {
+    await failPayment(deps, paymentId, sim.refusal, sim.reason);
+    return null;
+  }
+  const fees = await chain.fees();
+  const auth = { chainId: chain.caip2, token: call.to, from: getAddress(td.message.from), nonce: td.message.nonce.toLowerCase() };
+  let stored: relayer.ChainTx | null;
+  try {
+    stored = await relayer.storeSignedTx(db, {
+      chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit: withHeadroom(sim.gas), ...fees,
+    }, () => chain.pendingNonce(sender), (nonce) => chain.sign(sender, nonce, call, withHeadroom(sim.gas), fees), auth);
+  } catch (e) {
+    if (!(e instanceof relayer.AuthorizationTaken)) throw e;
+    await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${e.message}`);
+    return null;
+  }
+  if (!stored) return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
+  await broadcast(deps, chain, stored);
+  log.info({ paymentId, chainId: chain.caip2, txHash: stored.hash, nonce: stored.nonce, sender }, 'authorization submitted');
+  return stored.hash;
+}
+
+/** Collector mode: sends amount minus fee to the merchant's destination as it is now. */
+export async function settlePayment(deps: RelayerDeps, paymentId: string): Promise<string | null> {
+  const { db, chains, log } = deps;
+  const found = await payments.findPayment(db, paymentId);
+  if (!found || !found.asset) return null;
+  const p = found.payment;
+  if (p.status !== 'succeeded' || p.settledAt || p.tokenAmount === null) return null;
+  const collect = await relayer.liveTransaction(db, paymentId, 'collect');
+  if (!collect || collect.status !== 'confirmed') return null;
+  if (await relayer.liveTransaction(db, paymentId, 'settle')) return null;
+  const chain = chains.get(found.asset.chainId);
+  if (!chain) return null;
+  const destination = await currentDestination(db, p.merchantId, found.asset.id);
+  if (!destination) {
+    log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
+    return null;
+  }
+  const terms = await settlementTerms(db, p.accountId);
+  const fee = feeInTokenUnits(p.tokenAmount, p.currency, found.asset.decimals, terms.feeBaseMinor, terms.feeBps);
+  const amount = p.tokenAmount - fee;
+  if (amount <= 0n) {
+    log.warn({ paymentId }, 'settlement held: the fee takes the whole amount');
+    return null;
+  }
+  const sender = getAddress(collect.sender);
+  const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
+  const sim = await chain.simulate(sender, call);
+  if (!sim.ok) {
+    log.error({ paymentId, refusal: sim.refusal, reason: sim.reason }, 'settlement transfer would fail; held for the reconciler');
+    return null;
+  }
+  const fees = await chain.fees();
+  const gas = withHeadroom(sim.gas);
+  const stored = await relayer.storeSignedTx(db, { chainId: chain.caip2, sender, purpose: 'settle', paymentId, to: call.to, calldata: call.data, gasLimit: gas, ...fees },
+    () => chain.pendingNonce(sender), (nonce) => chain.sign(sender, nonce, call, gas, fees));
+  if (!stored) return null;
+  await payments.recordSettlementPlan(db, paymentId, { fee, amount, destination });
+  await broadcast(deps, chain, stored);
+  log.info({ paymentId, txHash: stored.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
+  return stored.hash;
+}
+
+async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionReceipt | null> {
+  const found = await Promise.all(hashes.map((hash) => chain.pub.getTransactionReceipt({ hash }).catch((e) => {
+    if ((e as Error).name === 'TransactionReceiptNotFoundError') return null;
+    throw new ChainUnavailable((e as Error).message);
+  })));
+  return found.find((r) => r !== null) ?? null;
+}
+
+/** A final receipt moves the payment, in the transaction that marks the chain transaction final. */
+async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+  const { db, log } = deps;
+  if (receipt.status === 'success') {
+    await db.transaction(async (trx) => {
+      if (!(await relayer.finish(trx, tx.id, 'confirmed'))) return;
+      if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
+      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { tx_hash: receipt.transactionHash });
+    });
+    log.info({ paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() }, 'transaction confirmed');
+    if (tx.purpose === 'collect') await deps.enqueueSettle(tx.paymentId);
+    return;
+  }
+  // Why it reverted, as far as the chain can tell now (the same call, simulated again).
+  const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
+  const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
+  await db.transaction(async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'reverted'))) return;
+    if (tx.purpose !== 'settle') await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
+  });
+  if (tx.purpose === 'settle') log.error({ paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal }, 'settlement transfer reverted; the payment stays unsettled');
+}
+
+async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  const now = await chain.fees();
+  const bump = (old: bigint) => (old * 1125n) / 1000n + 1n; // pools want at least +10 %
+  const next: Fees = chain.capped({
+    maxFeePerGas: now.maxFeePerGas > bump(tx.maxFeePerGas) ? now.maxFeePerGas : bump(tx.maxFeePerGas),
+    maxPriorityFeePerGas: now.maxPriorityFeePerGas > bump(tx.maxPriorityFeePerGas) ? now.maxPriorityFeePerGas : bump(tx.maxPriorityFeePerGas),
+  });
+  if (next.maxFeePerGas <= tx.maxFeePerGas) {
+    await broadcast(deps, chain, tx); // at the fee cap: wait for fees to fall
+    return;
+  }
+  const signed = await chain.sign(getAddress(tx.sender), tx.nonce, { to: tx.to, data: tx.calldata }, tx.gasLimit, next);
+  await relayer.replace(deps.db, tx.id, signed.raw, signed.hash, next);
+  deps.log.warn({ paymentId: tx.paymentId, nonce: tx.nonce, oldHash: tx.hash, newHash: signed.hash }, 'stuck transaction replaced with higher fees');
+  await broadcast(deps, chain, { ...tx, raw: signed.raw, hash: signed.hash });
+}
+
+/** One pass over a chain's open transactions; returns how many are still open. */
+export async function monitorChain(deps: RelayerDeps, chain: EvmChain): Promise<number> {
+  const { db } = deps;
+  const open = await relayer.openTransactions(db, chain.caip2);
+  if (!open.length) return 0;
+  const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
+  const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
+  const blocks = new Map<bigint, Promise<Hex | null>>();
+  const canonicalHash = (n: bigint) => {
+    if (!blocks.has(n)) blocks.set(n, chain.call(() => chain.pub.getBlock({ blockNumber: n })).then((b) => b.hash));
+    return blocks.get(n)!;
+  };
+  let stillOpen = 0;
+  for (const [i, tx] of open.entries()) {
+    const receipt = receipts[i];
+    if (!receipt) {
+      stillOpen++;
+      if (tx.status === 'mined') {
+        // A reorg took it out: the same signed bytes are still valid at that nonce; send them again.
+        deps.log.warn({ paymentId: tx.paymentId, txHash: tx.hash, block: tx.blockNumber?.toString() }, 'transaction reorged out; broadcasting again');
+        await relayer.markReorged(db, tx.id);
+        tx.broadcastAt = null;
+      }
+      if (tx.broadcastAt === null || Date.now() - tx.broadcastAt.getTime() > REBROADCAST_MS) {
+        const r = await chain.broadcast(tx.raw).catch((e) => (e instanceof ChainUnavailable ? null : Promise.reject(e)));
+        if (r === 'sent' || r === 'known') await relayer.markBroadcast(db, tx.id);
+        if (r === 'nonce_too_low') await lostNonce(deps, chain, tx);
+      } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs) {
+        await replaceStuck(deps, chain, tx);
+      }
+      continue;
+    }
+    if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
+      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash);
+    }
+    const depth = head - receipt.blockNumber + 1n;
+    if (depth < BigInt(chain.confirmations)) {
+      stillOpen++;
+      continue;
+    }
+    // At depth: is the receipt's block still the chain's block at that height?
+    if ((await canonicalHash(receipt.blockNumber)) !== receipt.blockHash) {
+      stillOpen++;
+      continue;
+    }
+    await finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
+  }
+  return stillOpen;
+}
+
+/** The node says the nonce is used, and none of our transactions at it has a receipt: it went elsewhere. */
+async function lostNonce(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  if (!(await relayer.finish(deps.db, tx.id, 'dropped'))) return;
+  await relayer.resyncNonce(deps.db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
+  deps.log.error({ paymentId: tx.paymentId, nonce: tx.nonce, sender: tx.sender }, 'relayer nonce used by another transaction (is the key used elsewhere?); submitting again');
+  if (tx.purpose === 'settle') await deps.enqueueSettle(tx.paymentId);
+  else await deps.enqueueSubmit(tx.paymentId);
+}

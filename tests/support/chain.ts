@@ -1,0 +1,42 @@
+import { createPublicClient, createTestClient, getAddress, http, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { devnetAssetId, devnetChain, devnetMint, devnetTokenAddress } from '../../src/chain/devnet';
+import { TOKEN_ABI } from '../../src/chain/evm';
+
+// The development chain the test run shares (started by globalSetup): fund buyers, read balances and
+// receipts, and drive mining and reorgs as anvil allows.
+
+export const DEVNET_USDC = devnetAssetId('USDC');
+export const DEVNET_EURC = devnetAssetId('EURC');
+export const USDC_TOKEN = devnetTokenAddress('USDC');
+
+export const rpcUrl = () => {
+  const url = process.env.DEVNET_RPC_URL;
+  if (!url) throw new Error('DEVNET_RPC_URL is not set: the jest globalSetup starts the development chain');
+  return url;
+};
+
+export const chainClient = () => createPublicClient({ chain: devnetChain(rpcUrl()), transport: http(rpcUrl()) });
+export const anvil = () => createTestClient({ mode: 'anvil', chain: devnetChain(rpcUrl()), transport: http(rpcUrl()) });
+
+let minting: Promise<unknown> = Promise.resolve();
+/** Mints devnet tokens to `to` (one mint at a time: they share the deployer's nonce). */
+export function fund(to: string, amount: bigint, symbol = 'USDC'): Promise<Hex> {
+  const next = minting.then(() => devnetMint(rpcUrl(), devnetTokenAddress(symbol), getAddress(to), amount));
+  minting = next.catch(() => undefined);
+  return next;
+}
+
+/** A new buyer key; with `amount`, funded with that many USDC units. */
+export async function newBuyer(amount?: bigint) {
+  const account = privateKeyToAccount(generatePrivateKey());
+  if (amount) await fund(account.address, amount);
+  return account;
+}
+
+export const newWallet = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
+export const balanceOf = (holder: string, symbol = 'USDC') =>
+  chainClient().readContract({ address: devnetTokenAddress(symbol), abi: TOKEN_ABI, functionName: 'balanceOf', args: [getAddress(holder)] });
+
+export const receiptOf = (hash: string) => chainClient().getTransactionReceipt({ hash: hash as Hex });

@@ -1,10 +1,11 @@
-import { privateKeyToAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { verifyWebhook, WebhookVerificationError } from '../../clients/typescript/src/webhooks';
 import { admin, client, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { Received, Receiver, startReceiver } from '../support/webhookReceiver';
 import { parseExposition, sampleValue } from '../support/prometheus';
 import { eventually } from '../support/eventually';
+import { DEVNET_USDC, newBuyer } from '../support/chain';
 
 // Webhooks end to end with real HTTPS receivers on loopback: management API (preview), every event type
 // signed per Standard Webhooks, retries until the receiver recovers, secret rotation, redelivery, and
@@ -12,12 +13,13 @@ import { eventually } from '../support/eventually';
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const ALL_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.settled', 'payment.refunded'];
-const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 
+let buyer: PrivateKeyAccount; // funded on the development chain: payments here move real tokens
 let svc: TestService;
 let rx: Receiver;
 beforeAll(async () => {
   svc = await startTestService();
+  buyer = await newBuyer(1_000_000_000n);
   rx = await startReceiver();
 });
 afterAll(async () => {
@@ -48,8 +50,9 @@ async function newPayment(p: Partner, extra: Record<string, unknown> = {}) {
 async function pay(p: Partner, paymentId: string) {
   const wallet = await admin('keys', 'create', '--account', p.accountId, '--type', 'wallet');
   const gw = client(svc.directUrl, { 'Api-Key': wallet.apiKey });
-  const o = await gw('POST', `/v1/gateway/payment/${paymentId}/options`, { body: { accounts: [`eip155:8453:${buyer.address}`] } });
-  const opt = o.body.options[0];
+  const o = await gw('POST', `/v1/gateway/payment/${paymentId}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
+  const opt = o.body.options?.[0];
+  if (!opt) throw new Error(`no option: ${o.text}`);
   const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
   const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, { body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] } });
   if (c.status !== 200) throw new Error(c.text);
@@ -185,7 +188,8 @@ describe('delivery', () => {
 
     const paid = await newPayment(p);
     const gw = await pay(p, paid);
-    await rx.until(hasTypes(paid, ['payment.succeeded']));
+    // Paid on chain, then settled to the merchant's wallet: both arrive before the refund is recorded.
+    await rx.until(hasTypes(paid, ['payment.succeeded', 'payment.settled']));
     expect((await p.asMerchant('POST', '/v1/refunds', { body: { paymentId: paid } })).status).toBe(200);
     const cancelled = await newPayment(p);
     await p.asMerchant('POST', `/v1/payments/${cancelled}/cancel`);
@@ -193,7 +197,7 @@ describe('delivery', () => {
     expect((await gw('POST', `/v1/gateway/payment/${declined}/decline`)).status).toBe(200);
     const expiring = await newPayment(p, { expiresAt: Math.floor(Date.now() / 1000) + 2 });
 
-    await rx.until(hasTypes(paid, ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.refunded']));
+    await rx.until(hasTypes(paid, ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.settled', 'payment.refunded']));
     await rx.until(hasTypes(cancelled, ['payment.created', 'payment.cancelled']));
     await rx.until(hasTypes(declined, ['payment.created', 'payment.failed']));
     await rx.until(hasTypes(expiring, ['payment.created', 'payment.expired']), 15000);
@@ -208,17 +212,29 @@ describe('delivery', () => {
     }
     // Each payment's events carry versions 1..n in the order of its changes, with a matching snapshot.
     const versions = (id: string) => forPayment(mine, id).map((r) => [r.body.data.payment.version, r.body.type, r.body.data.payment.status]).sort((a, b) => a[0] - b[0]);
-    expect(versions(paid)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.processing', 'processing'], [3, 'payment.succeeded', 'succeeded'], [4, 'payment.refunded', 'succeeded']]);
+    expect(versions(paid)).toEqual([
+      [1, 'payment.created', 'requires_action'], [2, 'payment.processing', 'processing'], [3, 'payment.succeeded', 'succeeded'],
+      [4, 'payment.settled', 'succeeded'], [5, 'payment.refunded', 'succeeded'],
+    ]);
     expect(versions(cancelled)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.cancelled', 'cancelled']]);
     expect(versions(declined)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.failed', 'failed']]);
     expect(versions(expiring)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.expired', 'expired']]);
     expect(forPayment(mine, paid).find((r) => r.body.type === 'payment.refunded')!.body.data.payment.refundedAt).not.toBeNull();
+    // payment.settled arrived after payment.succeeded: the merchant's share was transferred on chain.
+    const succeeded = forPayment(mine, paid).find((r) => r.body.type === 'payment.succeeded')!;
+    const settled = forPayment(mine, paid).find((r) => r.body.type === 'payment.settled')!;
+    expect(settled.at).toBeGreaterThanOrEqual(succeeded.at);
+    expect(settled.body.data.payment).toMatchObject({
+      status: 'succeeded', isFinal: true, tokenAmount: { unit: `caip19/${DEVNET_USDC}`, value: '15000000' }, txId: succeeded.body.data.payment.txId,
+    });
+    const details = await p.asMerchant('GET', `/v1/payments/${paid}`);
+    expect(details.body.settlement).toMatchObject({ successful: { amount: { unit: `caip19/${DEVNET_USDC}`, value: '15000000' }, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
 
     // The events API shows the same bodies, and each delivery succeeded on its first attempt.
     const listed = await p.hooks('GET', `/v1/events?paymentId=${paid}`);
-    expect(listed.body.events.map((e: any) => e.data.payment.version)).toEqual([4, 3, 2, 1]);
+    expect(listed.body.events.map((e: any) => e.data.payment.version)).toEqual([5, 4, 3, 2, 1]);
     const sent = forPayment(mine, paid).find((r) => r.body.type === 'payment.succeeded')!;
-    expect(JSON.stringify(listed.body.events[1])).toBe(sent.raw);
+    expect(JSON.stringify(listed.body.events[2])).toBe(sent.raw);
     const attempts = await p.hooks('GET', `/v1/events/${sent.body.id}/attempts`);
     expect(attempts.body.deliveries).toMatchObject([{ status: 'succeeded', attempts: 1, redelivery: false, nextAttemptAt: null }]);
     expect(attempts.body.attempts).toMatchObject([{ responseStatus: 200, succeeded: true, error: null }]);

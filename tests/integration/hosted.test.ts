@@ -1,21 +1,24 @@
-import { privateKeyToAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { newBuyer } from '../support/chain';
 
 // The non-API routes over HTTP: the rendered docs and the hosted buyer pages (their browser behaviour is
 // in tests/browser). They are not contract operations, so they go to the service directly (svc.directUrl).
 
-const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const BUYER_BASE = `eip155:8453:${buyer.address}`;
 const DATA = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London', tosConfirmed: true };
 
 let svc: TestService;
 let web: ReturnType<typeof client>;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 let gw: ReturnType<typeof client>;
+let buyer: PrivateKeyAccount; // funded on the development chain: confirm simulates the transfer
+let BUYER_BASE: string;
 
 beforeAll(async () => {
   svc = await startTestService();
+  buyer = await newBuyer(1_000_000_000n);
+  BUYER_BASE = `eip155:31337:${buyer.address}`;
   web = client(svc.directUrl);
   m = await merchantWithSettlement(svc, 'Hosted <script>alert(1)</script> & Co');
   gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });

@@ -34,6 +34,7 @@ export interface RelayerDeps {
 }
 
 const REBROADCAST_MS = 15_000;
+const FRESH_MS = 3_000;
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
@@ -215,6 +216,8 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain): Promise<
         await relayer.markReorged(db, tx.id);
         tx.broadcastAt = null;
       }
+      // Just signed by a submitter that is about to broadcast it itself: leave it this pass.
+      if (tx.broadcastAt === null && Date.now() - tx.signedAt.getTime() < FRESH_MS) continue;
       if (tx.broadcastAt === null || Date.now() - tx.broadcastAt.getTime() > REBROADCAST_MS) {
         const r = await chain.broadcast(tx.raw).catch((e) => (e instanceof ChainUnavailable ? null : Promise.reject(e)));
         if (r === 'sent' || r === 'known') await relayer.markBroadcast(db, tx.id);
@@ -244,6 +247,8 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain): Promise<
 
 /** The node says the nonce is used, and none of our transactions at it has a receipt: it went elsewhere. */
 async function lostNonce(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  // Mined since this pass read its receipts (a submitter's broadcast): the next pass will see it.
+  if (await receiptOf(chain, [tx.hash, ...tx.previousHashes])) return;
   if (!(await relayer.finish(deps.db, tx.id, 'dropped'))) return;
   await relayer.resyncNonce(deps.db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
   deps.log.error({ paymentId: tx.paymentId, nonce: tx.nonce, sender: tx.sender }, 'relayer nonce used by another transaction (is the key used elsewhere?); submitting again');

@@ -1,0 +1,299 @@
+import { getAddress, parseSignature, serializeSignature, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { admin, client, externalService, startTestService, TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { anvil, balanceOf, chainClient, DEVNET_USDC, fund, newBuyer, newWallet, receiptOf } from '../support/chain';
+import { spawnService, type ServiceProcess } from '../support/serviceProcess';
+
+// The money path on a real chain (the run's anvil): what is refused before anything moves, what happens
+// when the chain misbehaves (expiry before inclusion, reorgs), fees and destinations at settlement, direct
+// mode, and the relayer under concurrency and crashes. Each scenario asserts on the API, the database and
+// the chain itself.
+
+/** Retries `read` until it stops throwing; after `ms`, its last error fails the test. */
+async function eventually<T>(read: () => Promise<T>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await read();
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const describeLocal = externalService ? describe.skip : describe;
+
+type Shop = Awaited<ReturnType<typeof merchantWithSettlement>>;
+
+async function setup(svc: { url: string } & Partial<TestService>) {
+  const shop = await merchantWithSettlement(svc as TestService, 'Chain Shop');
+  const wallet = await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet');
+  return { shop, gw: client(svc.url, { 'Api-Key': wallet.apiKey }) };
+}
+
+function flow(url: string, shop: Shop, gw: ReturnType<typeof client>) {
+  const pay = async (value = '1000') => {
+    const r = await shop.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } } });
+    if (r.status !== 201) throw new Error(r.text);
+    return r.body.paymentId as string;
+  };
+  const option = async (id: string, buyer: PrivateKeyAccount) => {
+    const r = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
+    if (r.status !== 200 || !r.body.options?.length) throw new Error(r.text);
+    const opt = r.body.options[0];
+    return { opt, td: JSON.parse(opt.actions[0].data.params[1]) };
+  };
+  const confirm = (id: string, optionId: string, sig: string) =>
+    gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId, results: [{ type: 'walletRpc', data: [sig] }] } });
+  const details = async (id: string) => (await shop.asMerchant('GET', `/v1/payments/${id}`)).body;
+  const until = (id: string, ok: (d: any) => boolean, timeoutMs = 20_000) => eventually(async () => {
+    const d = await details(id);
+    if (!ok(d)) throw new Error(`payment ${id}: ${JSON.stringify({ status: d.status, settlement: d.settlement })}`);
+    return d;
+  }, timeoutMs);
+  return { pay, option, confirm, details, until, url };
+}
+
+describeLocal('on the development chain', () => {
+  let svc: TestService;
+  let f: ReturnType<typeof flow>;
+  let shop: Shop;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    const s = await setup(svc);
+    shop = s.shop;
+    f = flow(svc.url, shop, s.gw);
+  });
+  afterAll(() => svc.close());
+
+  it('an unfunded buyer is refused at confirm (422 insufficient_funds); funded, the same option pays', async () => {
+    const buyer = await newBuyer();
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    const sig = await buyer.signTypedData(td);
+    const refused = await f.confirm(id, opt.id, sig);
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 422, code: 'insufficient_funds' });
+    expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
+    expect(await svc.db('chain_transactions').where({ payment_id: id })).toHaveLength(0);
+
+    await fund(buyer.address, 10_000_000n);
+    expect((await f.confirm(id, opt.id, sig)).body.status).toBe('processing');
+    const done = await f.until(id, (d) => d.status === 'succeeded');
+    expect((await receiptOf(done.info.txId)).status).toBe('success');
+    expect(await balanceOf(buyer.address)).toBe(0n);
+  });
+
+  it('a high-s signature with v 0/1 is normalised to the form the token accepts, and pays', async () => {
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    const sig = parseSignature(await buyer.signTypedData(td));
+    const highS = `0x${(N - BigInt(sig.s)).toString(16).padStart(64, '0')}` as Hex;
+    const malleable = serializeSignature({ r: sig.r, s: highS, yParity: sig.yParity === 0 ? 1 : 0 }).slice(0, 130) + (sig.yParity === 0 ? '01' : '00');
+    expect((await f.confirm(id, opt.id, malleable)).body.status).toBe('processing');
+    const stored = (await svc.db('payments').where({ id }).first()).signature as Hex;
+    expect(BigInt(parseSignature(stored).s) <= N / 2n).toBe(true);
+    expect((await receiptOf((await f.until(id, (d) => d.status === 'succeeded')).info.txId)).status).toBe('success');
+  });
+
+  it('fee (base + percent) is kept; the destination current at settlement time receives amount − fee', async () => {
+    const buyer = await newBuyer(100_000_000n);
+    expect(await admin('accounts', 'set-fee', '--account', shop.accountId, '--base-minor', '10', '--percent', '1.5'))
+      .toEqual({ accountId: shop.accountId, feeBaseMinor: '10', feePercent: '1.5' });
+    try {
+      const id = await f.pay('1000'); // USD 10.00 -> fee 0.10 + 1.5 % = 0.25 USDC
+      const { opt, td } = await f.option(id, buyer);
+      const moved = newWallet();
+      const [s] = (await shop.api('GET', `/v1/merchants/${shop.merchantId}/settlements`)).body.crypto;
+      expect((await shop.api('PUT', `/v1/merchants/${shop.merchantId}/settlements/crypto/${s.id}`, { body: { destination: `eip155:31337:${moved}` } })).status).toBe(200);
+      expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
+      const d = await f.until(id, (x) => x.settlement !== null);
+      expect(d.settlement.successful.amount).toEqual({ unit: `caip19/${DEVNET_USDC}`, value: '9750000' });
+      expect(await balanceOf(moved)).toBe(9_750_000n);
+      const item = (await shop.api('GET', `/v1/payments?merchantId=${shop.merchantId}&status=succeeded`)).body.data.find((p: any) => p.paymentId === id);
+      expect(item).toMatchObject({ fees: { total: { value: '250000' } }, settlement: { settled: true, amount: { value: '9750000' }, txHash: d.settlement.successful.txId } });
+      expect(await svc.db('payments').where({ id }).first()).toMatchObject({ fee_amount: '250000', settlement_amount: '9750000', settlement_destination: `eip155:31337:${moved}` });
+    } finally {
+      await admin('accounts', 'set-fee', '--account', shop.accountId, '--base-minor', '0', '--percent', '0');
+    }
+  });
+
+  it('direct mode: TransferWithAuthorization straight to the merchant, no settlement transfer', async () => {
+    const direct = await merchantWithSettlement(svc, 'Direct Shop');
+    expect(await admin('accounts', 'set-mode', '--account', direct.accountId, '--mode', 'direct')).toEqual({ accountId: direct.accountId, settlementMode: 'direct' });
+    const wallet = await admin('keys', 'create', '--account', direct.accountId, '--type', 'wallet');
+    const g = flow(svc.url, direct, client(svc.url, { 'Api-Key': wallet.apiKey }));
+    const buyer = await newBuyer(10_000_000n);
+    const id = await g.pay('500');
+    const { opt, td } = await g.option(id, buyer);
+    expect(td.primaryType).toBe('TransferWithAuthorization');
+    expect(td.message.to).toBe(getAddress(direct.wallet));
+    expect((await g.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
+    const d = await g.until(id, (x) => x.status === 'succeeded');
+    expect(await balanceOf(direct.wallet)).toBe(5_000_000n);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await g.details(id)).settlement).toBeNull();
+    expect((await svc.db('chain_transactions').where({ payment_id: id })).map((t) => t.purpose)).toEqual(['direct']);
+    expect((await receiptOf(d.info.txId)).status).toBe('success');
+  });
+
+  it('relayer metrics: gas per key, pending transactions, settlement backlog', async () => {
+    const text = await (await fetch(`${svc.url}/metrics`)).text();
+    expect(text).toMatch(/paygate_relayer_balance_wei\{chain="eip155:31337",relayer="0x[0-9a-fA-F]{40}"\} [1-9]/);
+    expect(text).toMatch(/paygate_relayer_balance_below_floor\{chain="eip155:31337",relayer="0x[0-9a-fA-F]{40}"\} 0/);
+    expect(text).toMatch(/paygate_settlement_backlog \d+/);
+  });
+});
+
+describeLocal('when the chain misbehaves (own service and relayer key; chain state restored after)', () => {
+  let svc: TestService;
+  let f: ReturnType<typeof flow>;
+  let snapshot: Hex;
+
+  beforeEach(async () => {
+    snapshot = await anvil().snapshot();
+    svc = await startTestService({ DEVNET_CONFIRMATIONS: '3' });
+    const s = await setup(svc);
+    f = flow(svc.url, s.shop, s.gw);
+  });
+  afterEach(async () => {
+    await svc.close();
+    await anvil().setAutomine(true);
+    await anvil().revert({ id: snapshot });
+  });
+
+  it('an authorization that expires between confirm and inclusion ends failed with authorization_expired', async () => {
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    await anvil().setAutomine(false);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    await eventually(async () => expect((await svc.db('chain_transactions').where({ payment_id: id }).first())?.broadcast_at).toBeTruthy());
+    // The next block is past the authorization's validBefore.
+    await anvil().setNextBlockTimestamp({ timestamp: BigInt(td.message.validBefore) + 10n });
+    await anvil().mine({ blocks: 3 });
+    const d = await f.until(id, (x) => x.status === 'failed');
+    expect(d.failureCode).toBe('authorization_expired');
+    const tx = await svc.db('chain_transactions').where({ payment_id: id }).first();
+    expect(tx.status).toBe('reverted');
+    expect((await receiptOf(tx.tx_hash)).status).toBe('reverted');
+    expect(await balanceOf(buyer.address)).toBe(10_000_000n);
+  });
+
+  it('a reorg before the confirmation depth: included again, succeeded at depth, exactly one settlement', async () => {
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    const first = await eventually(async () => {
+      const t = await svc.db('chain_transactions').where({ payment_id: id, purpose: 'collect' }).first();
+      if (t?.status !== 'mined') throw new Error('not mined yet');
+      return t;
+    });
+    // Replace the block that holds it (depth 1 of the 3 needed) with an empty one.
+    await chainClient().request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+    expect(await receiptOf(first.tx_hash).catch(() => null)).toBeNull();
+    await eventually(async () => {
+      const t = await svc.db('chain_transactions').where({ id: first.id }).first();
+      if (t.status !== 'mined' || t.block_hash === first.block_hash) throw new Error('not included again yet');
+    });
+    expect((await f.details(id)).status).toBe('processing'); // not at depth yet
+    await anvil().mine({ blocks: 3 });
+    const done = await f.until(id, (x) => x.status === 'succeeded');
+    const r = await receiptOf(done.info.txId);
+    expect(r.status).toBe('success');
+    expect(r.blockHash).not.toBe(first.block_hash);
+    await anvil().mine({ blocks: 3 });
+    const settled = await f.until(id, (x) => x.settlement !== null);
+    expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'settle' })).toHaveLength(1);
+    expect((await receiptOf(settled.settlement.successful.txId)).status).toBe('success');
+    expect(await svc.db('payment_events').where({ payment_id: id, type: 'payment.settled' })).toHaveLength(1);
+  });
+});
+
+describeLocal('the relayer under concurrency and crashes (service processes, one relayer key)', () => {
+  const relayerKey = generatePrivateKey();
+  const relayer = privateKeyToAccount(relayerKey).address;
+  const procs: ServiceProcess[] = [];
+  afterAll(async () => {
+    await anvil().setAutomine(true);
+    if (process.env.DEBUG_CHAIN_TEST) for (const p of procs) for (const l of p.logs) if (l.level >= 30 && l.msg !== "request") console.log(JSON.stringify(l));
+    for (const p of procs) await p.kill('SIGTERM');
+  });
+  const start = async () => {
+    const p = await spawnService({ DEVNET_RELAYER_KEYS: relayerKey, NODE_ENV: 'test' });
+    procs.push(p);
+    return p;
+  };
+  const chainNonce = () => chainClient().getTransactionCount({ address: relayer });
+
+  it('two processes, 50 concurrent confirms: all succeed and settle, no nonce gap, no duplicate submission', async () => {
+    const [a, b] = [await start(), await start()];
+    const s = await setup({ url: a.url });
+    const fa = flow(a.url, s.shop, s.gw);
+    const gb = client(b.url, { 'Api-Key': (await admin('keys', 'create', '--account', s.shop.accountId, '--type', 'wallet')).apiKey });
+    const fb = flow(b.url, s.shop, gb);
+    const before = await chainNonce();
+    const buyers = await Promise.all(Array.from({ length: 50 }, () => newBuyer(10_000_000n)));
+    const ids = await Promise.all(buyers.map(() => fa.pay('1000')));
+    const results = await Promise.all(buyers.map(async (buyer, i) => {
+      const via = i % 2 ? fb : fa;
+      const { opt, td } = await via.option(ids[i], buyer);
+      return via.confirm(ids[i], opt.id, await buyer.signTypedData(td));
+    }));
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 60_000);
+    const { db } = await startTestServiceDb();
+    try {
+      const txs = await db('chain_transactions').where({ sender: relayer }).orderBy('nonce');
+      expect(txs).toHaveLength(100);
+      expect(txs.map((t) => Number(t.nonce))).toEqual(Array.from({ length: 100 }, (_, i) => before + i));
+      expect(new Set(txs.map((t) => `${t.payment_id}/${t.purpose}`)).size).toBe(100);
+      expect(txs.every((t) => t.status === 'confirmed')).toBe(true);
+    } finally {
+      await db.destroy();
+    }
+    expect(await chainNonce()).toBe(before + 100);
+  }, 120_000);
+
+  it('SIGKILL right after a broadcast: after a restart the same transaction is found, no second one is sent', async () => {
+    const p = await start();
+    const s = await setup({ url: p.url });
+    const fp = flow(p.url, s.shop, s.gw);
+    const buyer = await newBuyer(10_000_000n);
+    const id = await fp.pay('1000');
+    const { opt, td } = await fp.option(id, buyer);
+    const before = await chainNonce();
+    await anvil().setAutomine(false);
+    expect((await fp.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    const { db } = await startTestServiceDb();
+    try {
+      const sent = await eventually(async () => {
+        const t = await db('chain_transactions').where({ payment_id: id }).first();
+        if (!t?.broadcast_at) throw new Error('not broadcast yet');
+        return t;
+      });
+      await p.kill('SIGKILL');
+      const again = await start();
+      await anvil().setAutomine(true);
+      await anvil().mine({ blocks: 1 });
+      const shopThere = { ...s.shop, asMerchant: client(again.url, { 'Api-Key': s.shop.apiKey, 'Merchant-Id': s.shop.merchantId }) };
+      const done = await flow(again.url, shopThere, s.gw).until(id, (x) => x.settlement !== null, 30_000);
+      expect(done.info.txId).toBe(sent.tx_hash);
+      expect(await db('chain_transactions').where({ payment_id: id, purpose: 'collect' })).toHaveLength(1);
+      expect(await chainNonce()).toBe(before + 2); // the collect transaction and the settlement, nothing else
+    } finally {
+      await db.destroy();
+    }
+  }, 90_000);
+});
+
+/** A database handle on the test database (the spawned processes' database). */
+async function startTestServiceDb() {
+  const { createDb } = await import('../../src/db/knex');
+  return { db: createDb(process.env.DATABASE_URL!, 2) };
+}

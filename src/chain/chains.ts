@@ -44,6 +44,12 @@ export async function startChains(config: Config, db: Knex, log: Logger): Promis
   if (!config.devnet) {
     if (!config.chains.length) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
     const list = config.chains.map((c) => new EvmChain(c.caip2, c.chainId, c.rpcUrl, c.relayerKeys, c.confirmations, c.maxFeePerGasWei, c.relayerBalanceFloorWei));
+    // An unreachable node does not stop the start (payments wait and retry); an empty gas wallet is said at once.
+    for (const chain of list) for (const relayer of chain.relayers) {
+      const wei = await chain.nativeBalance(relayer).catch(() => null);
+      if (wei === null) log.warn({ chainId: chain.caip2 }, 'the chain\'s RPC node does not answer; chain work will retry');
+      else if (wei < chain.balanceFloorWei) log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
+    }
     return { chains: new Chains(list), devnetRpcUrl: null, stop: async () => {} };
   }
   const d = config.devnet;

@@ -337,7 +337,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment
-         * @description Submits the results of the option's actions (one per action, in order) and, if the option asks for it, the buyer's collected data. The service verifies that each signature recovers the option's account and matches amount, token, chain, validity window and nonce before anything moves, then submits the payment to the chain. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+         * @description Submits the results of the option's actions (one per action, in order) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient, validity window and nonce; ERC-1271 for smart-contract wallets; high-`s` and `v` 0/1 forms are normalised), and simulates the submission against the chain: an authorization that cannot succeed is refused with 422 `insufficient_funds`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `token_refused` or `transaction_reverted`, and the payment stays payable. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
          */
         post: operations["confirmPayment"];
         delete?: never;

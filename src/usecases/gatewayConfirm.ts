@@ -65,7 +65,7 @@ export async function confirmPayment(db: Knex, config: Config, chainWork: ChainW
   try {
     check = await chainWork.checkAuthorization(opt.chainId, opt.typedData, given, opt.relayer);
   } catch (e) {
-    if (e instanceof ChainUnavailable) throw new AppError('service_unavailable', 'The chain\'s RPC node cannot be reached; try again shortly.');
+    if (e instanceof ChainUnavailable) throw new AppError('service_unavailable', 'The chain\'s RPC node cannot be reached; try again shortly.', undefined, { 'Retry-After': '2' });
     throw e;
   }
   if (!check.ok) throw new AppError(check.refusal, REFUSAL_MESSAGES[check.refusal]);

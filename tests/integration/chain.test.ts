@@ -4,6 +4,7 @@ import { admin, client, externalService, startTestService, TestService } from '.
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { anvil, balanceOf, chainClient, DEVNET_USDC, fund, newBuyer, newWallet, receiptOf } from '../support/chain';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
+import { startRpcProxy } from '../support/rpcProxy';
 
 // The money path on a real chain (the run's anvil): what is refused before anything moves, what happens
 // when the chain misbehaves (expiry before inclusion, reorgs), fees and destinations at settlement, direct
@@ -212,6 +213,55 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
     expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'settle' })).toHaveLength(1);
     expect((await receiptOf(settled.settlement.successful.txId)).status).toBe('success');
     expect(await svc.db('payment_events').where({ payment_id: id, type: 'payment.settled' })).toHaveLength(1);
+  });
+});
+
+describeLocal('an RPC node in trouble: payments wait, then succeed; none fails', () => {
+  let svc: TestService;
+  let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
+  let f: ReturnType<typeof flow>;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(process.env.DEVNET_RPC_URL!);
+    svc = await startTestService({ DEVNET_RPC_URL: proxy.url });
+    const s = await setup(svc);
+    f = flow(svc.url, s.shop, s.gw);
+  });
+  afterAll(async () => {
+    await svc.close();
+    await proxy.close();
+  });
+
+  it('broadcasts refused by the node: the signed transaction waits and is sent when the node is back', async () => {
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    proxy.refuse('eth_sendRawTransaction');
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    const stored = await eventually(async () => {
+      const t = await svc.db('chain_transactions').where({ payment_id: id }).first();
+      if (!t) throw new Error('not signed yet');
+      return t;
+    });
+    await new Promise((r) => setTimeout(r, 1500)); // several monitor passes, each failing to broadcast
+    expect((await f.details(id)).status).toBe('processing');
+    expect(await receiptOf(stored.tx_hash).catch(() => null)).toBeNull();
+    proxy.up();
+    const done = await f.until(id, (x) => x.settlement !== null);
+    expect(done.info.txId).toBe(stored.tx_hash); // the bytes signed before the outage, not a second signature
+  });
+
+  it('the node down entirely at confirm: 503 service_unavailable, the payment stays payable', async () => {
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    const sig = await buyer.signTypedData(td);
+    proxy.down();
+    const r = await f.confirm(id, opt.id, sig);
+    expect({ status: r.status, code: r.body.code }).toEqual({ status: 503, code: 'service_unavailable' });
+    expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
+    proxy.up();
+    expect((await f.confirm(id, opt.id, sig)).body.status).toBe('processing');
+    expect((await f.until(id, (x) => x.status === 'succeeded')).status).toBe('succeeded');
   });
 });
 

@@ -1,18 +1,22 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
-import { admin, client, externalService } from '../support/service';
-import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { spawnService } from '../support/serviceProcess';
+import { adminOn, client, externalService } from '../support/service';
+import { uniqueKey } from '../support/fixtures';
+import { freshDatabase } from '../support/freshDb';
+import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
+import { DEVNET_USDC, anvil, balanceOf, newBuyer, newWallet } from '../support/chain';
 
 // Graceful shutdown of the real built service process (node dist/src/main.js), as an orchestrator does
 // it: SIGTERM while a long-poll waits, a request is half-sent, an idle keep-alive connection is open and
-// chain work is queued (the test's last step shows it left in the queue). Needs its own process, so it skips against an external service (contract gate).
+// chain work is open (a real devnet transaction mined but short of its confirmation depth). The test's
+// last steps show that work left intact and finished by the next process. Needs its own processes (on a
+// database of their own, so no other test's chain work runs in them), so it skips against an external
+// service (contract gate).
 
 const ownServiceIt = externalService ? it.skip : it;
-const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const DELAY_MS = 600; // SHUTDOWN_DELAY_MS: readiness fails this long before the listener closes
 const usd = { unit: 'iso4217/USD', value: '1000' };
 
@@ -33,21 +37,38 @@ const closedSocket = (s: Socket) => new Promise<void>((resolve) => (s.destroyed 
 
 describe('graceful shutdown of the built service (SIGTERM)', () => {
   ownServiceIt('answers the long-poll, finishes in-flight work, refuses new connections, exits 0, loses nothing', async () => {
-    const svc = await spawnService({ SHUTDOWN_DELAY_MS: String(DELAY_MS), CHAIN_CONFIRMATION_DELAY_MS: '2000', NODE_ENV: 'test' });
-    const db = createDb(process.env.DATABASE_URL!, 2);
+    const fresh = await freshDatabase('paygate_shutdown');
+    // Both processes of this test share one relayer key (the collector that receives the buyer's funds and
+    // settles them), and wait for 3 blocks: anvil mines one per transaction, so a transaction stays short
+    // of its depth until the test mines more.
+    const env = { DATABASE_URL: fresh.url, DEVNET_RELAYER_KEYS: generatePrivateKey(), DEVNET_CONFIRMATIONS: '3', NODE_ENV: 'test' };
+    const svc = await spawnService({ ...env, SHUTDOWN_DELAY_MS: String(DELAY_MS) });
+    let next: ServiceProcess | null = null;
+    const db = createDb(fresh.url, 2);
     try {
-      const m = await merchantWithSettlement({ url: svc.url } as never, 'Shutdown');
-      const wallet = await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet');
+      const acct = await adminOn(fresh.url, 'accounts', 'create', '--name', 'Shutdown');
+      const api = client(svc.url, { 'Api-Key': acct.apiKey });
+      const merchantId = (await api('POST', '/v1/merchants', { body: { merchantName: 'Shutdown', merchantEmail: 'm@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id as string;
+      const payout = newWallet();
+      const settlement = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+        body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${payout}` }] }, headers: { 'Idempotency-Key': uniqueKey() },
+      });
+      expect(settlement.status).toBe(201);
+      const m = { apiKey: acct.apiKey, merchantId, asMerchant: client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId }) };
+      const wallet = await adminOn(fresh.url, 'keys', 'create', '--account', acct.accountId, '--type', 'wallet');
       const gw = client(svc.url, { 'Api-Key': wallet.apiKey });
       const newPayment = async () => (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('sd'), amount: usd } })).body.paymentId as string;
 
-      // 1. Chain work queued: a payment confirmed by the buyer (processing; its chain job runs after 2 s).
+      // 1. Chain work open: a payment confirmed by a funded buyer, its transfer mined (1 block of 3).
+      const buyer = await newBuyer(100_000_000n);
       const paid = await newPayment();
-      const opts = await gw('POST', `/v1/gateway/payment/${paid}/options`, { body: { accounts: [`eip155:8453:${buyer.address}`] } });
+      const opts = await gw('POST', `/v1/gateway/payment/${paid}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
       const opt = opts.body.options[0];
       const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
       const confirmed = await gw('POST', `/v1/gateway/payment/${paid}/confirm`, { body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] } });
       expect(confirmed.body.status).toBe('processing');
+      const collect = () => db('chain_transactions').where({ payment_id: paid }).select('purpose', 'status', 'tx_hash');
+      expect(await until(collect, (rows) => rows[0]?.status === 'mined')).toEqual([{ purpose: 'collect', status: 'mined', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }]);
 
       // 2. A long-poll waiting (seen in the waiters gauge).
       const polled = await newPayment();
@@ -115,18 +136,35 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
       const created = done.body.paymentId as string;
       expect(await db('payment_events').where({ payment_id: created }).select('type', 'version')).toEqual([{ type: 'payment.created', version: 1 }]);
       expect(await db('idempotency_keys').where({ key: idemKey }).select('state', 'response_status')).toEqual([{ state: 'done', response_status: 201 }]);
-      expect(await db('idempotency_keys').where({ scope: `account:${m.accountId}`, state: 'in_progress' }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '0' }]);
+      expect(await db('idempotency_keys').where({ scope: `account:${acct.accountId}`, state: 'in_progress' }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '0' }]);
+      expect((await db('payments').where({ id: paid }).first()).status).toBe('processing');
       expect((await db('payments').where({ id: polled }).first()).status).toBe('requires_action');
 
-      // The chain work stopped cleanly: the submission that ran finished, the confirmation job not yet due
-      // stays queued (not active, not failed) for any other process; nothing was interrupted mid-job.
-      expect((await db('payments').where({ id: paid }).first()).status).toBe('processing');
-      expect(await db('chain_submissions').where({ payment_id: paid }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '1' }]);
+      // The chain work stopped cleanly: the submission job finished, its transaction is stored as mined and
+      // not yet final (nothing interrupted mid-job, nothing failed); no settlement began.
+      const [tx] = await collect();
+      expect(await collect()).toEqual([{ purpose: 'collect', status: 'mined', tx_hash: tx.tx_hash }]);
       const jobs = await db.raw("SELECT name, state FROM pgboss.job WHERE data->>'paymentId' = ? ORDER BY name", [paid]);
-      expect(jobs.rows).toEqual([{ name: 'chain-confirm', state: 'created' }, { name: 'chain-submit', state: 'completed' }]);
+      expect(jobs.rows).toEqual([{ name: 'payment-submit', state: 'completed' }]);
+
+      // Nothing lost: the next process (same database, same relayer key) takes the open transaction up as
+      // the chain grows, confirms the payment and settles it to the merchant.
+      next = await spawnService(env);
+      const settled = await eventually(async () => {
+        await anvil().mine({ blocks: 1 });
+        return db('payments').where({ id: paid }).first();
+      }, (p) => p.settled_at !== null, 30_000, 300);
+      expect(settled).toMatchObject({ status: 'succeeded', tx_hash: tx.tx_hash, settlement_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(await db('chain_transactions').where({ payment_id: paid }).orderBy('id').select('purpose', 'status'))
+        .toEqual([{ purpose: 'collect', status: 'confirmed' }, { purpose: 'settle', status: 'confirmed' }]);
+      expect((await db('payment_events').where({ payment_id: paid }).orderBy('version')).map((e) => e.type))
+        .toEqual(['payment.created', 'payment.processing', 'payment.succeeded', 'payment.settled']);
+      expect(await balanceOf(payout)).toBe(10_000_000n);
     } finally {
       if (svc.proc.exitCode === null) svc.proc.kill('SIGKILL');
+      await next?.kill();
       await db.destroy();
+      await fresh.drop();
     }
-  }, 60_000); // the service process starts in seconds, slower on a loaded machine
+  }, 120_000); // two service processes start, each in seconds, slower on a loaded machine
 });

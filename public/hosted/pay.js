@@ -30,6 +30,8 @@
         show(s);
         if (s.isFinal) return leave(s.redirectUrl);
         backoff = 0;
+        // The server says when to ask again; a long-poll that returns early never turns into a busy loop.
+        await sleep(Math.max(s.pollInMs || 0, 250));
       } catch (e) {
         backoff = Math.min(backoff ? backoff * 2 : 1000, 15000); // offline or restarting: retry, gently
         await sleep(backoff);

@@ -86,7 +86,8 @@ export async function pollStatus(db: Knex, hub: ChangeHub, paymentId: string, lo
   try {
     const first = await load(); // authorises the caller
     if (isFinal(first.payment.status)) return first;
-    const untilExpiry = first.payment.expiresAt.getTime() - Date.now() + 5;
+    // Only an open payment expires: a processing one past its expiresAt waits for the chain like any other.
+    const untilExpiry = first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - Date.now() + 5 : Infinity;
     await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
     return await hub.read(paymentId, async () => settleExpiry(db, (await repo.findPayment(db, paymentId))!));
   } finally {

@@ -1,5 +1,8 @@
-import { client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { eventually } from '../support/eventually';
+import { newBuyer } from '../support/chain';
 
 let svc: TestService;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
@@ -8,9 +11,12 @@ let direct: ReturnType<typeof client>;
 const BASE = 'https://pay.example.com';
 /** Tests that need this file's own service (its environment, or stopping it) skip against an external one. */
 const ownServiceIt = externalService ? it.skip : it;
+/** Pays the payments that must succeed, with real tokens on the development chain. */
+let buyer: PrivateKeyAccount;
 
 beforeAll(async () => {
   svc = await startTestService(); // PUBLIC_BASE_URL and a 200 ms sweeper from service-env.json
+  buyer = await newBuyer(1_000_000_000n);
   m = await merchantWithSettlement(svc, 'Payments');
   direct = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId });
 });
@@ -24,9 +30,20 @@ const newPayment = async (extra: Record<string, unknown> = {}) => {
   return r.body.paymentId as string;
 };
 const events = (paymentId: string) => svc.db('payment_events').where({ payment_id: paymentId }).orderBy('version');
-/** Test fixture: the gateway issue drives payments to success; until then tests put the row there. */
-const markSucceeded = (paymentId: string) =>
-  svc.db('payments').where({ id: paymentId }).update({ status: 'succeeded', version: svc.db.raw('version + 1'), buyer_account: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7' });
+const walletKeys = new Map<string, string>();
+/** The buyer pays through the gateway (a wallet key of the payment's account), on chain; resolves once it succeeded. */
+const paySucceeded = async (paymentId: string, accountId: string) => {
+  if (!walletKeys.has(accountId)) walletKeys.set(accountId, (await admin('keys', 'create', '--account', accountId, '--type', 'wallet')).apiKey);
+  const gw = client(svc.url, { 'Api-Key': walletKeys.get(accountId)! });
+  const o = await gw('POST', `/v1/gateway/payment/${paymentId}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
+  const opt = o.body.options?.[0];
+  if (!opt) throw new Error(`no option for ${paymentId}: ${o.text}`);
+  const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+  const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, { body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+  if (c.status !== 200) throw new Error(c.text);
+  const final = await eventually(async () => (await gw('GET', `/v1/gateway/payment/${paymentId}/status?maxPollMs=5000`)).body, (b) => b.isFinal, 20_000);
+  if (final.status !== 'succeeded') throw new Error(`payment ${paymentId} ended ${JSON.stringify(final)}`);
+};
 
 describe('POST /v1/payments', () => {
   it('creates a payment: 201 per API-DECISIONS, stored with its created event', async () => {
@@ -230,7 +247,7 @@ describe('POST /v1/refunds', () => {
   });
   it('50 concurrent refunds of one payment: exactly one succeeds, the rest 409 already_refunded', async () => {
     const id = await newPayment();
-    await markSucceeded(id);
+    await paySucceeded(id, m.accountId);
     const results = await Promise.all(Array.from({ length: 50 }, () => m.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } })));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
@@ -263,8 +280,8 @@ describe('lists', () => {
     const other = await client(svc.url, { 'Api-Key': shop.apiKey, 'Merchant-Id': second })('POST', '/v1/payments', { body: { referenceId: 'SECOND-1', amount: usd('999') } });
     ids.push(other.body.paymentId);
     await shop.asMerchant('POST', `/v1/payments/${ids[0]}/cancel`);
-    await markSucceeded(ids[1]);
-    await markSucceeded(ids[2]);
+    await paySucceeded(ids[1], shop.accountId);
+    await paySucceeded(ids[2], shop.accountId);
   });
 
   it('GET /v1/payments lists the whole account newest first, with stats', async () => {

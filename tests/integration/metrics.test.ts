@@ -3,7 +3,8 @@ import { createDb } from '../../src/db/knex';
 import { adminOn, client, externalService, startTestService, TestService } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { parseExposition, sampleValue } from '../support/prometheus';
-import { merchantWithSettlement, USDC_BASE, WALLET, uniqueKey } from '../support/fixtures';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { DEVNET_USDC, newWallet } from '../support/chain';
 
 // /metrics is an operational endpoint outside the API document: every request here goes to the service
 // directly (svc.directUrl), never through the contract gate's validating proxy.
@@ -139,7 +140,7 @@ describe('a service on a database of its own', () => {
     const merchant = await api('POST', '/v1/merchants', { body: { merchantName: 'Counted', merchantEmail: 'c@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
     const merchantId = merchant.body.merchant.id as string;
     const settled = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
-      body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] }, headers: { 'Idempotency-Key': uniqueKey() },
+      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] }, headers: { 'Idempotency-Key': uniqueKey() },
     });
     expect(settled.status).toBe(201);
     const shop = client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId });

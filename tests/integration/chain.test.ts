@@ -26,6 +26,8 @@ async function eventually<T>(read: () => Promise<T>, ms = 15_000): Promise<T> {
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const describeLocal = externalService ? describe.skip : describe;
+// Real processes, a real chain and block waits: generous limits on a shared 2-core machine (not timings).
+jest.setTimeout(120_000);
 
 type Shop = Awaited<ReturnType<typeof merchantWithSettlement>>;
 
@@ -155,12 +157,15 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
   let f: ReturnType<typeof flow>;
   let snapshot: Hex;
 
+  let shop: Shop;
   beforeEach(async () => {
     snapshot = await anvil().snapshot();
     svc = await startTestService({ DEVNET_CONFIRMATIONS: '3' });
     const s = await setup(svc);
+    shop = s.shop;
     f = flow(svc.url, s.shop, s.gw);
   });
+  const shopStatus = (id: string, maxPollMs: number) => shop.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=${maxPollMs}`);
   afterEach(async () => {
     await svc.close();
     await anvil().setAutomine(true);
@@ -183,6 +188,19 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
     expect(tx.status).toBe('reverted');
     expect((await receiptOf(tx.tx_hash)).status).toBe('reverted');
     expect(await balanceOf(buyer.address)).toBe(10_000_000n);
+  });
+
+  it('a processing payment past its expiresAt: a status long-poll waits for the chain instead of answering at once', async () => {
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    await anvil().setAutomine(false);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 60_000) });
+    const waiting = f.details(id).then(() => shopStatus(id, 15_000));
+    await new Promise((r) => setTimeout(r, 500));
+    await anvil().mine({ blocks: 3 });
+    expect((await waiting).body.status).toBe('succeeded');
   });
 
   it('a reorg before the confirmation depth: included again, succeeded at depth, exactly one settlement', async () => {

@@ -222,7 +222,8 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain): Promise<
         const r = await chain.broadcast(tx.raw).catch((e) => (e instanceof ChainUnavailable ? null : Promise.reject(e)));
         if (r === 'sent' || r === 'known') await relayer.markBroadcast(db, tx.id);
         if (r === 'nonce_too_low') await lostNonce(deps, chain, tx);
-      } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs) {
+      } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs && chain.holds(tx.sender)) {
+        // (Only a process holding the key can sign the replacement; another one will.)
         await replaceStuck(deps, chain, tx);
       }
       continue;

@@ -106,10 +106,10 @@ export async function storeSignedTx(
   }
 }
 
-/** Transactions not yet final on a chain, oldest nonce first per sender (re-broadcast order). */
-export async function openTransactions(db: Knex, chainId: string, limit = 500): Promise<ChainTx[]> {
-  const rows = await db('chain_transactions').where({ chain_id: chainId }).whereIn('status', ['pending', 'mined'])
-    .orderBy([{ column: 'sender' }, { column: 'nonce' }]).limit(limit);
+/** A sender's transactions not yet final on a chain, oldest nonce first (re-broadcast order). */
+export async function openTransactions(db: Knex, chainId: string, sender: string, limit = 500): Promise<ChainTx[]> {
+  const rows = await db('chain_transactions').where({ chain_id: chainId, sender }).whereIn('status', ['pending', 'mined'])
+    .orderBy('nonce').limit(limit);
   return rows.map(fromRow);
 }
 
@@ -155,7 +155,11 @@ export async function resyncNonce(db: Knex, chainId: string, sender: string, cha
   await db('relayer_nonces').where({ chain_id: chainId, sender }).update({ next_nonce: db.raw('greatest(next_nonce, ?)', [chainNonce]) });
 }
 
-/** One process at a time watches a chain: the lease is renewed every tick and taken over when it lapses. */
+/**
+ * One process at a time watches a relayer key on a chain (`chain_monitors.chain_id` holds "<caip2>/<address>"),
+ * and only a process that holds the key (it may have to sign a replacement). The lease is renewed every
+ * pass and taken over when it lapses.
+ */
 export async function takeMonitorLease(db: Knex, chainId: string, holder: string, ms: number): Promise<boolean> {
   const { rows } = await db.raw(
     `INSERT INTO chain_monitors (chain_id, holder, lease_until) VALUES (?, ?, now() + make_interval(secs => ?))

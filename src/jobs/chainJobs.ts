@@ -48,9 +48,9 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
   const enqueueSubmit = (paymentId: string) => send(SUBMIT, { paymentId });
   const enqueueSettle = (paymentId: string) => send(SETTLE, { paymentId });
 
-  const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>();
+  const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
   const deps: RelayerDeps = { db, chains, log, stuckAfterMs: settings.stuckAfterMs, enqueueSettle, enqueueSubmit };
-  const nudge = (chainId: string) => monitors.get(chainId)?.wake();
+  const nudgeAll = () => { for (const m of monitors.values()) m.wake(); };
 
   // An RPC outage or a confirm not yet committed: the same job later, backing off to 30 s, never failing the payment.
   const retryLater = (queue: string, data: Job) => {
@@ -62,7 +62,7 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
       await Promise.all(jobs.map(async ({ data }) => {
         try {
           const hash = await step(deps, data.paymentId);
-          if (hash) for (const c of chains.all) nudge(c.caip2);
+          if (hash) nudgeAll();
         } catch (e) {
           if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId: data.paymentId, queue }, 'chain step failed; will retry');
           await retryLater(queue, data);
@@ -73,10 +73,13 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
   workers.set(SETTLE, await worker(SETTLE, settlePayment));
 
   const holder = randomUUID();
-  for (const chain of chains.all) monitors.set(chain.caip2, startMonitor(chain.caip2, async () => {
-    if (!(await takeMonitorLease(db, chain.caip2, holder, Math.max(10_000, settings.pollIntervalMs * 5)))) return 0;
-    return monitorChain(deps, chain);
-  }, settings.pollIntervalMs, log));
+  for (const chain of chains.all) for (const relayer of chain.relayers) {
+    const key = `${chain.caip2}/${relayer}`;
+    monitors.set(key, startMonitor(key, async () => {
+      if (!(await takeMonitorLease(db, key, holder, Math.max(10_000, settings.pollIntervalMs * 5)))) return 0;
+      return monitorChain(deps, chain, relayer);
+    }, settings.pollIntervalMs, log));
+  }
 
   const checkAuthorization = async (chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck> => {
     const chain = chains.get(chainId);
@@ -104,7 +107,7 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
     },
     stop: async () => {
       for (const m of monitors.values()) await m.stop();
-      for (const c of chains.all) await releaseMonitorLease(db, c.caip2, holder).catch(() => undefined);
+      for (const key of monitors.keys()) await releaseMonitorLease(db, key, holder).catch(() => undefined);
       await boss.offWork(SUBMIT);
       await boss.offWork(SETTLE);
     },

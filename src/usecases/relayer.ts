@@ -193,10 +193,10 @@ async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.Chai
   await broadcast(deps, chain, { ...tx, raw: signed.raw, hash: signed.hash });
 }
 
-/** One pass over a chain's open transactions; returns how many are still open. */
-export async function monitorChain(deps: RelayerDeps, chain: EvmChain): Promise<number> {
+/** One pass over the open transactions of one relayer key on a chain; returns how many are still open. */
+export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: string): Promise<number> {
   const { db } = deps;
-  const open = await relayer.openTransactions(db, chain.caip2);
+  const open = await relayer.openTransactions(db, chain.caip2, sender);
   if (!open.length) return 0;
   const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
   const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
@@ -222,8 +222,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain): Promise<
         const r = await chain.broadcast(tx.raw).catch((e) => (e instanceof ChainUnavailable ? null : Promise.reject(e)));
         if (r === 'sent' || r === 'known') await relayer.markBroadcast(db, tx.id);
         if (r === 'nonce_too_low') await lostNonce(deps, chain, tx);
-      } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs && chain.holds(tx.sender)) {
-        // (Only a process holding the key can sign the replacement; another one will.)
+      } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs) {
         await replaceStuck(deps, chain, tx);
       }
       continue;

@@ -203,6 +203,40 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
     expect((await waiting).body.status).toBe('succeeded');
   });
 
+  it('a transaction stuck in the pool is replaced at the same nonce with higher fees; the replacement pays', async () => {
+    const stuck = await startTestService({ CHAIN_STUCK_AFTER_MS: '1000' });
+    try {
+      const s = await setup(stuck);
+      const g = flow(stuck.url, s.shop, s.gw);
+      const buyer = await newBuyer(10_000_000n);
+      const id = await g.pay('1000');
+      const { opt, td } = await g.option(id, buyer);
+      await anvil().setAutomine(false);
+      expect((await g.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+      const first = await eventually(async () => {
+        const t = await stuck.db('chain_transactions').where({ payment_id: id }).first();
+        if (!t?.broadcast_at) throw new Error('not broadcast yet');
+        return t;
+      });
+      const replaced = await eventually(async () => {
+        const t = await stuck.db('chain_transactions').where({ id: first.id }).first();
+        if (!t.previous_hashes.length) throw new Error('not replaced yet');
+        return t;
+      });
+      expect(replaced.nonce).toBe(first.nonce);
+      expect(replaced.previous_hashes).toEqual([first.tx_hash]);
+      expect(BigInt(replaced.max_fee_per_gas)).toBeGreaterThanOrEqual((BigInt(first.max_fee_per_gas) * 1125n) / 1000n);
+      await eventually(async () => expect((await stuck.db('chain_transactions').where({ id: first.id }).first()).broadcast_at).toBeTruthy());
+      await anvil().mine({ blocks: 1 });
+      const done = await g.until(id, (x) => x.status === 'succeeded');
+      expect(done.info.txId).not.toBe(first.tx_hash);
+      expect(await receiptOf(first.tx_hash).catch(() => null)).toBeNull();
+      expect((await receiptOf(done.info.txId)).status).toBe('success');
+    } finally {
+      await stuck.close();
+    }
+  });
+
   it('a reorg before the confirmation depth: included again, succeeded at depth, exactly one settlement', async () => {
     const buyer = await newBuyer(10_000_000n);
     const id = await f.pay('1000');

@@ -39,17 +39,7 @@ const fromRow = (r: Row): ChainTx => ({
   signedAt: r.signed_at, broadcastAt: r.broadcast_at,
 });
 
-export interface NewTx {
-  chainId: string;
-  sender: string;
-  purpose: TxPurpose;
-  paymentId: string;
-  to: `0x${string}`;
-  calldata: `0x${string}`;
-  gasLimit: bigint;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
+export type NewTx = Pick<ChainTx, 'chainId' | 'sender' | 'purpose' | 'paymentId' | 'to' | 'calldata' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'>;
 
 export interface Authorization {
   chainId: string;

@@ -11,7 +11,7 @@ let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 beforeAll(async () => {
   svc = await startTestService();
   m = await merchantWithSettlement(svc, 'Client Shop');
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
 describe('@paygate/client', () => {

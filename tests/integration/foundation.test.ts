@@ -12,7 +12,7 @@ beforeAll(async () => {
   ({ apiKey: key, accountId } = await newAccount('Foundation'));
   api = client(svc.url, { 'Api-Key': key });
   direct = client(svc.directUrl, { 'Api-Key': key });
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
 const expectErrorBody = (r: { status: number; body: any; headers: Headers }, status: number, code: string) => {

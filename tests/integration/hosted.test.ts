@@ -22,7 +22,7 @@ beforeAll(async () => {
   web = client(svc.directUrl);
   m = await merchantWithSettlement(svc, 'Hosted <script>alert(1)</script> & Co');
   gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
 const newPayment = async (value = '1234') => {

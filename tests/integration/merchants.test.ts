@@ -16,7 +16,7 @@ beforeAll(async () => {
   api = client(svc.url, { 'Api-Key': a.apiKey });
   direct = client(svc.directUrl, { 'Api-Key': a.apiKey });
   other = client(svc.url, { 'Api-Key': (await newAccount('Merchants B')).apiKey });
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
 const create = (body: Record<string, unknown>, key = ikey(), c = api) => c('POST', '/v1/merchants', { body, headers: { 'Idempotency-Key': key } });

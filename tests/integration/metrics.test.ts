@@ -27,7 +27,7 @@ describe('GET /metrics on the shared test service', () => {
     svc = await startTestService();
     m = await merchantWithSettlement(svc, 'Metrics');
     anon = client(svc.directUrl);
-  });
+  }, 60_000); // starts a service (and the admin command): slow on a busy machine
   afterAll(() => svc.close());
 
   it('answers the Prometheus text format with the service metrics and the default process metrics', async () => {
@@ -104,7 +104,7 @@ describe('a service on a database of its own', () => {
     await migrator.destroy();
     // No sweeper during the test: an overdue payment must count as expired by the reading rule alone.
     svc = await startTestService({ DATABASE_URL: db.url, METRICS_TOKEN: TOKEN, METRICS_DB_CACHE_MS: String(CACHE_MS), SWEEP_INTERVAL_MS: '3600000' });
-  });
+  }, 60_000); // starts a service (and the admin command): slow on a busy machine
   afterAll(async () => {
     await svc?.close();
     await db?.drop();

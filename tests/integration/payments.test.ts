@@ -19,7 +19,7 @@ beforeAll(async () => {
   buyer = await newBuyer(1_000_000_000n);
   m = await merchantWithSettlement(svc, 'Payments');
   direct = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId });
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
 const usd = (value = '1000') => ({ unit: 'iso4217/USD', value });
@@ -282,7 +282,7 @@ describe('lists', () => {
     await shop.asMerchant('POST', `/v1/payments/${ids[0]}/cancel`);
     await paySucceeded(ids[1], shop.accountId);
     await paySucceeded(ids[2], shop.accountId);
-  });
+  }, 60_000); // the admin command and two payments paid on chain: slow on a busy machine
 
   it('GET /v1/payments lists the whole account newest first, with stats', async () => {
     const r = await shop.api('GET', '/v1/payments');

@@ -13,7 +13,7 @@ beforeAll(async () => {
   api = client(svc.url, { 'Api-Key': key });
   direct = client(svc.directUrl, { 'Api-Key': key });
   other = client(svc.url, { 'Api-Key': (await newAccount('Outsider')).apiKey });
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
 const newMerchant = async () =>

@@ -30,7 +30,7 @@ maybe('webhook delivery lease and failure run', () => {
     const event = await db('payment_events').where({ account_id: (await db('webhook_endpoints').where({ id: endpointId }).first()).account_id }).first();
     await db('webhook_endpoints').where({ id: endpointId }).update({ status: 'enabled', disabled_reason: null, disabled_at: null });
     [delivery] = await repo.insertRedeliveries(db, event, [endpointId]);
-  });
+  }, 60_000); // starts a service (and the admin command): slow on a busy machine
   afterAll(() => db.destroy());
 
   const outcome = (leaseToken: string, succeeded: boolean, at = new Date()) => ({

@@ -15,7 +15,7 @@ describe('webhook endpoint URLs and persistent failure', () => {
     if (externalService) return;
     // Production defaults: private networks refused; short retry window and disable threshold to see them act.
     strict = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_MAX_AGE_MS: '1500', WEBHOOK_DISABLE_AFTER_MS: '1000' });
-  });
+  }, 60_000); // starts a service (and the admin command): slow on a busy machine
   afterAll(async () => strict?.close());
   const maybe = externalService ? it.skip : it;
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
   svc = await startTestService();
   buyer = await newBuyer(1_000_000_000n);
   rx = await startReceiver();
-});
+}, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(async () => {
   await rx.close();
   await svc.close();

@@ -2,26 +2,30 @@
 // Code passed to page.evaluate runs in the browser: DOM types for it.
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import type { Page } from 'playwright-core';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { newBuyer } from '../support/chain';
 import { Browser, launch, SHOTS } from './browser';
 
 // The hosted buyer pages in a real browser: what the buyer sees, the QR code, the live status and the
 // checkout redirect; the data-collection form refusing bad input (in the browser and at the server).
 
-const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const BUYER_BASE = `eip155:8453:${buyer.address}`;
 const SHOP = 'https://shop.example';
 
 let svc: TestService;
 let browser: Browser;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 let gw: ReturnType<typeof client>;
+/** The wallet's buyer, funded on the development chain: its payments move real tokens. */
+let buyer: PrivateKeyAccount;
+let BUYER_ACCOUNT: string;
 
 beforeAll(async () => {
   svc = await startTestService();
+  buyer = await newBuyer(1_000_000_000n); // USDC 1,000.00
+  BUYER_ACCOUNT = `eip155:31337:${buyer.address}`;
   browser = await launch(svc.directUrl);
   m = await merchantWithSettlement(svc, 'Blue <b>Bottle</b> Coffee');
   gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
@@ -50,7 +54,7 @@ async function shopPage(): Promise<Page> {
 }
 
 const options = async (id: string) => {
-  const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [BUYER_BASE] } });
+  const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [BUYER_ACCOUNT] } });
   if (o.status !== 200) throw new Error(o.text);
   return o.body;
 };

@@ -1,8 +1,11 @@
 // The service under test for the contract gate: a throwaway embedded PostgreSQL (fresh temp dir, free
 // port, migrated by the service at start) and the built service (`node dist/src/main.js`) on a free
-// port, ready when /readyz answers 200. stop() tears both down; it is safe to call more than once.
+// port, ready when /readyz answers 200. The service starts its own development chain (anvil, with its
+// state, relayer key and devnet.json in a fresh temp dir, on a free port), so stacks never share one.
+// stop() tears everything down; it is safe to call more than once.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort, startThrowawayPostgres } from '../scripts/throwaway-pg.mjs';
 import { ensureTestTls } from '../scripts/test-tls.mjs';
@@ -24,37 +27,68 @@ export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status ===
   }
 }
 
-/** Starts PostgreSQL and the service; logs of the service go to logFile. */
+/**
+ * Starts PostgreSQL and the service (which starts its development chain); logs of the service go to logFile.
+ * Returns `env`, the service's environment, for the admin command (`devnet info`, `devnet fund` read the
+ * chain's devnet.json in DEVNET_DIR); and `devnet` ({ dir, rpcUrl }).
+ *
+ * It also exports DEVNET_DIR and DEVNET_RPC_URL to this process's environment, so that whatever the caller
+ * starts next reaches the same chain: the integration suite run against this stack (its globalSetup attaches
+ * to DEVNET_RPC_URL instead of starting another chain, and its tests fund buyers there) and the clients.
+ * stop() restores them.
+ */
 export async function startStack({ logFile }) {
   const pg = await startThrowawayPostgres({ database: 'paygate_contract' });
+  const devnetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-stack-devnet-'));
+  const exported = { DEVNET_DIR: process.env.DEVNET_DIR, DEVNET_RPC_URL: process.env.DEVNET_RPC_URL };
   let service;
   let stopped = false;
+  // The service leads a process group of its own, with the anvil it starts: a service that must be killed
+  // (or that died) never leaves its chain running.
+  const killGroup = () => {
+    try {
+      process.kill(-service.pid, 'SIGKILL');
+    } catch { /* already gone */ }
+  };
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     if (service && service.exitCode === null) {
       const exited = new Promise((r) => service.once('exit', r));
-      service.kill('SIGTERM');
+      service.kill('SIGTERM'); // the service stops its chain (anvil writes its state and exits)
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (service.exitCode === null) service.kill('SIGKILL');
+    }
+    if (service?.pid) killGroup();
+    for (const [k, v] of Object.entries(exported)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     }
     await pg.stop();
+    fs.rmSync(devnetDir, { recursive: true, force: true });
   };
   try {
     const databaseUrl = pg.url;
     ensureTestTls(); // WEBHOOK_CA_FILE of the service environment
     const port = await freePort();
+    const devnetPort = await freePort();
     const env = {
       ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1',
       // The integration suite runs against this service too: same settings as its in-process services.
       ...JSON.parse(fs.readFileSync(path.join(root, 'tests/support/service-env.json'), 'utf8')),
       NODE_ENV: 'development', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.CONTRACT_LOG_LEVEL ?? 'info',
+      // A development chain of its own: never one a caller's environment points at, never a shared port or folder.
+      DEVNET_DIR: devnetDir, DEVNET_PORT: String(devnetPort),
     };
+    for (const k of ['DEVNET_RPC_URL', 'DEVNET_RELAYER_KEYS', 'DEVNET_CONFIRMATIONS', 'DEVNET_BLOCK_TIME_S', 'CHAINS']) delete env[k];
     const log = fs.openSync(logFile, 'w');
-    service = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], { cwd: root, env, stdio: ['ignore', log, log] });
+    service = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], { cwd: root, env, stdio: ['ignore', log, log], detached: true });
+    service.once('exit', () => killGroup()); // a service that died takes its chain with it
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(`${url}/readyz`, { child: service });
-    return { url, databaseUrl, env, stop };
+    await waitFor(`${url}/readyz`, { child: service, timeoutMs: 120_000 }); // starting the chain and deploying the tokens takes a while on a busy machine
+    const rpcUrl = JSON.parse(fs.readFileSync(path.join(devnetDir, 'devnet.json'), 'utf8')).rpcUrl;
+    process.env.DEVNET_DIR = devnetDir;
+    process.env.DEVNET_RPC_URL = rpcUrl;
+    return { url, databaseUrl, env, devnet: { dir: devnetDir, rpcUrl }, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// make test-sdks: the clients against the built service on a throwaway PostgreSQL (contract-tests/stack.mjs):
+// make test-sdks: the clients against the built service on a throwaway PostgreSQL and its own development
+// chain (contract-tests/stack.mjs); the buyers are funded there and pay with real transactions:
 //   1. the quickstart, twice: merchant side on @paygate/client and wallet on the generated typescript-fetch
 //      SDK, then the other way round (examples/quickstart, run with tsx);
 //   2. the pytest smoke test of the generated Python client (sdk-tests/python, in .venv/sdk).
@@ -48,7 +49,8 @@ async function main() {
   try {
     console.log('sdks: starting PostgreSQL and the service');
     stack = await startStack({ logFile: path.join(reports, 'service.log') });
-    const env = { ...process.env, PAYGATE_URL: stack.url, DATABASE_URL: stack.databaseUrl };
+    // DEVNET_DIR: the admin command's `devnet info` and `devnet fund` reach the stack's development chain.
+    const env = { ...process.env, PAYGATE_URL: stack.url, DATABASE_URL: stack.databaseUrl, DEVNET_DIR: stack.devnet.dir };
 
     for (const variant of ['thin', 'sdk']) {
       console.log(`\nsdks: quickstart --variant ${variant}`);

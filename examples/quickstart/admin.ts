@@ -4,7 +4,10 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 
-/** `node dist/src/cli/admin.js …` (built by `make start`); it reads DATABASE_URL or the local embedded database. */
+/**
+ * `node dist/src/cli/admin.js …` (built by `make start`); it reads DATABASE_URL or the local embedded database,
+ * and DEVNET_DIR (default .data/devnet) for the development chain the service started.
+ */
 export function admin(...args: string[]): Record<string, string> {
   const out = execFileSync(process.execPath, [path.join(root, 'dist/src/cli/admin.js'), ...args], { cwd: root, env: process.env, encoding: 'utf8' });
   return JSON.parse(out);
@@ -15,4 +18,20 @@ export function newPartner(name: string): { accountId: string; partnerKey: strin
   const account = admin('accounts', 'create', '--name', name);
   const wallet = admin('keys', 'create', '--account', account.accountId, '--type', 'wallet');
   return { accountId: account.accountId, partnerKey: account.apiKey, walletKey: wallet.apiKey };
+}
+
+/** The development chain the service runs without chain settings (`admin devnet info`): its id, RPC URL and tokens. */
+export interface DevnetInfo {
+  chainId: string;
+  rpcUrl: string;
+  assets: { asset: string; symbol: string; decimals: number; pegCurrency: string }[];
+}
+
+export function devnetInfo(): DevnetInfo {
+  return admin('devnet', 'info') as unknown as DevnetInfo;
+}
+
+/** Mints `amount` smallest units of a development-chain token to `address` (`admin devnet fund`); the mint's transaction hash. */
+export function devnetFund(address: string, asset: string, amount: string): string {
+  return admin('devnet', 'fund', '--address', address, '--asset', asset, '--amount', amount).txHash;
 }

@@ -9,7 +9,8 @@ export interface MerchantSide {
   createMerchant(name: string, email: string): Promise<string>;
   addSettlement(merchantId: string, asset: string, destination: string): Promise<string>;
   createPayment(merchantId: string, referenceId: string, amount: Amount): Promise<{ paymentId: string; gatewayUrl: string; status: string }>;
-  getPayment(merchantId: string, paymentId: string): Promise<{ status: string; txId?: string; refundedAt?: string }>;
+  /** `settlementTxId`: the transfer of amount minus fee to the merchant's destination, once it is confirmed. */
+  getPayment(merchantId: string, paymentId: string): Promise<{ status: string; txId?: string; settlementTxId?: string; refundedAt?: string }>;
   refund(merchantId: string, paymentId: string): Promise<void>;
 }
 
@@ -47,7 +48,7 @@ export function thinMerchant(baseUrl: string, apiKey: string): MerchantSide {
     },
     async getPayment(merchantId, paymentId) {
       const p = must(await paygate.GET('/v1/payments/{id}', { params: { path: { id: paymentId }, header: { 'Merchant-Id': merchantId } } }), 'getPayment');
-      return { status: p.status, txId: p.info?.txId ?? undefined, refundedAt: p.refundedAt ?? undefined };
+      return { status: p.status, txId: p.info?.txId ?? undefined, settlementTxId: p.settlement?.successful?.txId, refundedAt: p.refundedAt ?? undefined };
     },
     async refund(merchantId, paymentId) {
       must(await paygate.POST('/v1/refunds', {
@@ -86,7 +87,7 @@ export function sdkMerchant(baseUrl: string, apiKey: string): MerchantSide {
     },
     async getPayment(merchantId, paymentId) {
       const p = await payments.getPayment({ id: paymentId, merchantId });
-      return { status: p.status, txId: p.info?.txId ?? undefined, refundedAt: p.refundedAt?.toISOString() };
+      return { status: p.status, txId: p.info?.txId ?? undefined, settlementTxId: p.settlement?.successful?.txId, refundedAt: p.refundedAt?.toISOString() };
     },
     async refund(merchantId, paymentId) {
       await payments.createRefund({ merchantId, idempotencyKey: idempotencyKey('refund', paymentId), createRefundRequest: { paymentId } });

@@ -1,5 +1,6 @@
-"""Fixtures of the Python SDK smoke test: a live service (PAYGATE_URL) and a partner account made with the
-admin command (it reads DATABASE_URL), as an operator would. sdk-tests/run.mjs provides both."""
+"""Fixtures of the Python SDK smoke test: a live service (PAYGATE_URL), a partner account and a wallet key made
+with the admin command (it reads DATABASE_URL), as an operator would, and the service's development chain
+(`admin devnet info`, which reads DEVNET_DIR). sdk-tests/run.mjs provides all three."""
 import json
 import os
 import pathlib
@@ -28,9 +29,25 @@ def client_for(api_key: str) -> pg.ApiClient:
 
 
 @pytest.fixture(scope="session")
-def partner() -> pg.ApiClient:
-    account = admin("accounts", "create", "--name", f"Python SDK smoke {uuid.uuid4()}")
+def account() -> dict:
+    return admin("accounts", "create", "--name", f"Python SDK smoke {uuid.uuid4()}")
+
+
+@pytest.fixture(scope="session")
+def partner(account) -> pg.ApiClient:
     return client_for(account["apiKey"])
+
+
+@pytest.fixture(scope="session")
+def wallet(account) -> pg.ApiClient:
+    """A wallet key of the same account: it may call the gateway API only."""
+    return client_for(admin("keys", "create", "--account", account["accountId"], "--type", "wallet")["apiKey"])
+
+
+@pytest.fixture(scope="session")
+def devnet() -> dict:
+    """{"chainId", "rpcUrl", "assets": [{"asset", "symbol", "decimals", "pegCurrency"}]}"""
+    return admin("devnet", "info")
 
 
 @pytest.fixture

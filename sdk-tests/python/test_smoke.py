@@ -1,16 +1,44 @@
 """The generated Python client (generated/2026-02-18/sdk/python) against the live service: what it sends
-is accepted, and what the service answers parses into the SDK's models with the right values."""
+is accepted, and what the service answers parses into the SDK's models with the right values. Payments
+are paid for real on the service's development chain: a buyer funded with `admin devnet fund` signs the
+option's EIP-712 authorization with eth-account."""
 import datetime
+import json
+import re
 import time
+import urllib.request
 
 import pytest
+from eth_account import Account
 
 import paygate_client as pg
 from paygate_client.exceptions import UnauthorizedException
-from conftest import client_for
+from conftest import admin, client_for
 
-USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-DESTINATION = "eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7"
+MERCHANT_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7"
+TX_HASH = re.compile(r"^0x[0-9a-f]{64}$")
+
+
+def usdc(devnet: dict) -> str:
+    return next(a["asset"] for a in devnet["assets"] if a["symbol"] == "USDC")
+
+
+def balance_of(devnet: dict, holder: str) -> int:
+    """The holder's USDC balance, read from the chain (ERC-20 balanceOf over JSON-RPC eth_call)."""
+    token = usdc(devnet).split(":")[-1]
+    call = {"to": token, "data": "0x70a08231" + holder[2:].lower().rjust(64, "0")}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [call, "latest"]}).encode()
+    request = urllib.request.Request(devnet["rpcUrl"], data=body, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return int(json.load(answer)["result"], 16)
+
+
+def settle_usdc(partner: pg.ApiClient, devnet: dict, merchant: pg.Merchant, key: str, address: str = MERCHANT_ADDRESS) -> pg.CreateCryptoSettlementsResponse:
+    entry = pg.CryptoSettlementInput(asset=usdc(devnet), destination=f"{devnet['chainId']}:{address}")
+    return pg.SettlementsApi(partner).create_crypto_settlements(
+        merchant_id=merchant.id, idempotency_key=f"{key}-settlement",
+        create_crypto_settlements_request=pg.CreateCryptoSettlementsRequest(settlements=[entry]),
+    )
 
 
 def new_merchant(partner: pg.ApiClient, key: str, name: str = "Python Coffee") -> pg.Merchant:
@@ -30,13 +58,10 @@ def test_creates_a_merchant_and_replays_it_for_the_same_idempotency_key(partner,
     assert details.merchant.id == merchant.id and details.merchant.name == "Python Coffee"
 
 
-def test_creates_a_payment_for_a_merchant_that_settles_usdc_on_base(partner, key):
+def test_creates_a_payment_for_a_merchant_that_settles_usdc_on_the_development_chain(partner, devnet, key):
     merchant = new_merchant(partner, key, "Python Tea")
-    settled = pg.SettlementsApi(partner).create_crypto_settlements(
-        merchant_id=merchant.id, idempotency_key=f"{key}-settlement",
-        create_crypto_settlements_request=pg.CreateCryptoSettlementsRequest(settlements=[pg.CryptoSettlementInput(asset=USDC_BASE, destination=DESTINATION)]),
-    )
-    assert [(s.asset, s.destination) for s in settled.settlements] == [(USDC_BASE, DESTINATION)]
+    settled = settle_usdc(partner, devnet, merchant, key)
+    assert [(s.asset, s.destination) for s in settled.settlements] == [(usdc(devnet), f"{devnet['chainId']}:{MERCHANT_ADDRESS}")]
 
     payments = pg.PaymentsApi(partner)
     created = payments.create_payment(
@@ -52,6 +77,55 @@ def test_creates_a_payment_for_a_merchant_that_settles_usdc_on_base(partner, key
     assert (details.payment_id, details.merchant_id, details.reference_id) == (created.payment_id, merchant.id, "py-order-1")
     assert (details.amount.unit, details.amount.value, details.status) == ("iso4217/USD", "1250", pg.PaymentStatus.REQUIRES_ACTION)
     assert details.refunded_at is None
+
+
+def test_a_wallet_pays_on_chain_and_the_merchant_sees_it_succeed_and_settle(partner, wallet, devnet, key):
+    payout = Account.create().address  # a fresh merchant wallet: its balance is this payment's settlement
+    merchant = new_merchant(partner, key, "Python Bakery")
+    settle_usdc(partner, devnet, merchant, key, payout)
+    payments = pg.PaymentsApi(partner)
+    created = payments.create_payment(
+        merchant_id=merchant.id, idempotency_key=f"{key}-payment",
+        create_payment_request=pg.CreatePaymentRequest(reference_id="py-paid-1", amount=pg.FiatAmount(unit="iso4217/USD", value="1250")),
+    )
+
+    # The wallet: a fresh key, funded with the development chain's USDC through the admin command.
+    buyer = Account.create()
+    gateway = pg.GatewayApi(wallet)
+    offered = gateway.get_payment_options(id=created.payment_id, payment_options_request=pg.PaymentOptionsRequest(accounts=[f"{devnet['chainId']}:{buyer.address}"]))
+    assert len(offered.options) == 1
+    option = offered.options[0]
+    assert (option.amount.unit, option.amount.value) == (f"caip19/{usdc(devnet)}", "12500000")
+    action = option.actions[0].actual_instance
+    assert isinstance(action, pg.WalletRpcAction)
+    assert (action.data.chain_id, action.data.method, action.data.params[0]) == (devnet["chainId"], "eth_signTypedData_v4", buyer.address)
+    funded = admin("devnet", "fund", "--address", buyer.address, "--asset", usdc(devnet), "--amount", option.amount.value)
+    assert TX_HASH.match(funded["txHash"])
+
+    signature = Account.sign_typed_data(buyer.key, full_message=json.loads(action.data.params[1])).signature.to_0x_hex()
+    confirmed = gateway.confirm_payment(
+        id=created.payment_id,
+        confirm_payment_request=pg.ConfirmPaymentRequest(option_id=option.id, results=[pg.ActionResult(type="walletRpc", data=[signature])]),
+    )
+    assert confirmed.status in (pg.PaymentStatus.PROCESSING, pg.PaymentStatus.SUCCEEDED)
+    status = confirmed
+    deadline = time.time() + 60
+    while not status.is_final and time.time() < deadline:
+        status = gateway.get_gateway_payment_status(id=created.payment_id, max_poll_ms=5000)
+    assert status.status == pg.PaymentStatus.SUCCEEDED
+    assert TX_HASH.match(status.info.tx_id)
+    assert status.info.option_amount.value == "12500000"
+
+    # The merchant sees the same transaction, then the settlement of amount minus fee (none) to its wallet.
+    details = payments.get_payment(id=created.payment_id, merchant_id=merchant.id)
+    while details.settlement is None and time.time() < deadline:
+        time.sleep(0.5)
+        details = payments.get_payment(id=created.payment_id, merchant_id=merchant.id)
+    assert (details.status, details.info.tx_id) == (pg.PaymentStatus.SUCCEEDED, status.info.tx_id)
+    settled = details.settlement.successful
+    assert (settled.amount.unit, settled.amount.value) == (f"caip19/{usdc(devnet)}", "12500000")
+    assert TX_HASH.match(settled.tx_id) and settled.tx_id != status.info.tx_id
+    assert (balance_of(devnet, buyer.address), balance_of(devnet, payout)) == (0, 12_500_000)
 
 
 def test_an_unknown_key_raises_with_the_error_body():

@@ -49,8 +49,13 @@ function operationsOf(version) {
 
 const summary = [];
 let failed = false;
-let passedCount = 0; // Schemathesis cases and integration tests, for the closing line
-let failedCount = 0;
+// Counts per part, for the closing line and counts.json (read by .ci/run): one part per Schemathesis version
+// (cases) and one for the integration suite through Prism (tests). A part that never ran, or whose report
+// is missing, counts as 1 failed: never as zero passed.
+const parts = new Map([
+  ...VERSIONS.map((v) => [`schemathesis ${v}`, { unit: 'cases', passed: 0, failed: 1, note: 'not run' }]),
+  ['prism', { passed: 0, failed: 1, note: 'not run' }],
+]);
 let stack;
 let prismProc;
 
@@ -105,9 +110,12 @@ async function main() {
       `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? SEED ?? '?'}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}`);
     if (code !== 0 || !report || report.errors > 0) failed = true;
     if (report && typeof report.cases === 'number') {
-      const f = Number(report.failures) || 0;
-      passedCount += report.cases - f;
-      failedCount += f + (report.errors || 0);
+      // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
+      // an exit code that says failure with nothing counted (e.g. a crash after the report) is one failure.
+      const nFailed = report.failedCases + report.engineErrors;
+      parts.set(`schemathesis ${v}`, { unit: 'cases', passed: Math.max(report.cases - report.failedCases, 0), failed: nFailed || (ok ? 0 : 1) });
+    } else {
+      parts.set(`schemathesis ${v}`, { unit: 'cases', passed: 0, failed: 1, note: report ? 'no case count in its JSON report' : 'no JSON report' });
     }
   }
 
@@ -138,10 +146,11 @@ async function main() {
   if (violations.length || jestCode !== 0) failed = true;
   try {
     const r = JSON.parse(fs.readFileSync(jestJson, 'utf8'));
-    passedCount += r.numPassedTests;
-    failedCount += r.numFailedTests + violations.length;
+    // Suites that could not run count as failed tests; so do Prism's violations.
+    const nFailed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) + violations.length;
+    parts.set('prism', { passed: r.numPassedTests, failed: nFailed || (jestCode === 0 ? 0 : 1), skipped: r.numPendingTests ?? 0 });
   } catch {
-    failedCount += 1;
+    parts.set('prism', { passed: 0, failed: 1, note: 'no jest report' });
   }
 }
 
@@ -152,10 +161,15 @@ function readJsonReport(dir) {
     const r = JSON.parse(text);
     r.seed = /"seed":\s*(\d+)/.exec(text)?.[1] ?? r.seed; // too big for a JS number
     const cases = r.test_cases?.generated ?? '?';
+    const failures = Array.isArray(r.failures) ? r.failures.length : r.failures;
+    const engineErrors = Array.isArray(r.errors) ? r.errors.length : 0;
     return {
-      failures: Array.isArray(r.failures) ? r.failures.length : r.failures,
+      failures,
+      // Cases with a failure (at least one per unique failure) or an error, and the engine's own errors.
+      failedCases: Math.max((r.test_cases?.with_failures ?? 0) + (r.test_cases?.errored ?? 0), Number(failures) || 0),
+      engineErrors,
       // Engine errors plus cases that could not be run: neither may hide an untested operation.
-      errors: (Array.isArray(r.errors) ? r.errors.length : 0) + (r.test_cases?.errored ?? 0),
+      errors: engineErrors + (r.test_cases?.errored ?? 0),
       cases, seed: r.seed,
       checks: `checks: all (${CHECKS})`,
     };
@@ -179,7 +193,11 @@ console.log(`  reports: contract-tests/reports/`);
 console.log(failed ? 'contract: FAIL' : 'contract: PASS');
 // A plain closing line CI can read: Schemathesis prints pytest-style closing lines ("=== 1 warning in 40s ===")
 // that name no passed test, so the gate closes with its own count (cases and integration tests).
+const passedCount = [...parts.values()].reduce((n, p) => n + p.passed, 0);
+let failedCount = [...parts.values()].reduce((n, p) => n + p.failed, 0);
 if (failed && failedCount === 0) failedCount = 1; // a failure that is not a test case (a crash, an engine error)
-fs.writeFileSync(path.join(reports, 'counts.json'), JSON.stringify({ passed: passedCount, failed: failedCount }));
+fs.writeFileSync(path.join(reports, 'counts.json'), JSON.stringify({
+  passed: passedCount, failed: failedCount, parts: [...parts].map(([name, p]) => ({ name, ...p })),
+}, null, 2) + '\n');
 console.log(`contract: ${passedCount} passed, ${failedCount} failed`);
 process.exit(failed ? 1 : 0);

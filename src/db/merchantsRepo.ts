@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { canBeStoredId } from '../domain/ids';
 import type { CryptoSettlement, Merchant, MerchantListQuery } from '../domain/merchant';
 
 interface MerchantRow {
@@ -37,11 +38,13 @@ const MERCHANT_FOR_CURRENCY_SQL = `SELECT m.*, EXISTS (
 
 /** The merchant and whether it settles an enabled asset pegged to `currency`, in one query (payment creation). */
 export async function findMerchantForCurrency(db: Knex, id: string, currency: string): Promise<(Merchant & { settlesCurrency: boolean }) | undefined> {
+  if (!canBeStoredId(id)) return undefined;
   const { rows } = await db.raw(MERCHANT_FOR_CURRENCY_SQL, [currency, id]);
   return rows[0] && { ...fromRow(rows[0] as MerchantRow), settlesCurrency: Boolean(rows[0].settles_currency) };
 }
 
 export async function findMerchant(db: Knex, id: string): Promise<Merchant | undefined> {
+  if (!canBeStoredId(id)) return undefined;
   const row = await db<MerchantRow>('merchants').where({ id }).first();
   return row && fromRow(row);
 }

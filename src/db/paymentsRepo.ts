@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
+import { canBeStoredId, newId } from '../domain/ids';
 import { Payment, PaymentStatus, Transition, TRANSITIONS } from '../domain/payment';
 import { paymentSnapshot } from '../domain/paymentSnapshot';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
@@ -52,6 +52,7 @@ const FIND_PAYMENT_SQL = `SELECT p.*, ${ASSET_COLUMNS.map((c) => `a.${c} AS asse
   FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`;
 
 export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
+  if (!canBeStoredId(id)) return undefined;
   const { rows } = await db.raw(FIND_PAYMENT_SQL, [id]);
   return rows[0] && split(rows[0]);
 }

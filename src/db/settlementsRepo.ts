@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { canBeStoredId } from '../domain/ids';
 import type { CryptoSettlement } from '../domain/merchant';
 
 export interface SettlementRow extends CryptoSettlement {
@@ -16,6 +17,7 @@ export async function settlementAssets(db: Knex, merchantId: string): Promise<st
 }
 
 export async function findSettlement(db: Knex, merchantId: string, id: string): Promise<SettlementRow | undefined> {
+  if (!canBeStoredId(merchantId) || !canBeStoredId(id)) return undefined;
   return db('crypto_settlements').where({ merchant_id: merchantId, id }).first(COLS);
 }
 

@@ -31,3 +31,10 @@ export type IdPrefix = 'mrch' | 'pay' | 'opt' | 'crypto' | 'evt' | 'we' | 'whd' 
 
 /** 22 base62 characters carry ~131 bits of randomness. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(22)}`;
+
+/**
+ * Whether `text` could be a stored id at all. PostgreSQL text cannot hold NUL (a query with one fails
+ * with 22021), so no stored id contains it: lookups answer "not found" for such an id without asking
+ * the database, as for any other unknown id (the spec allows any text in id parameters).
+ */
+export const canBeStoredId = (text: string): boolean => !text.includes('\u0000');

@@ -163,6 +163,17 @@ describe('GET /v1/merchants/{id}', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('merchant_not_found');
   });
+  it('an id with a NUL (schema-valid) is an unknown merchant: 404, not 400 (PostgreSQL text cannot hold NUL)', async () => {
+    const paths = ['/v1/merchants/mrch_%00x', '/v1/merchants/%00/settlements', '/v1/merchants/mrch_%00/payments'];
+    for (const path of paths) {
+      const r = await api('GET', path);
+      expect([path, r.status, r.body.code]).toEqual([path, 404, 'merchant_not_found']);
+    }
+    const patched = await api('PATCH', '/v1/merchants/mrch_%00', { body: { merchantName: 'Nobody' } });
+    expect([patched.status, patched.body.code]).toEqual([404, 'merchant_not_found']);
+    const deleted = await api('DELETE', '/v1/merchants/mrch_%00');
+    expect([deleted.status, deleted.body.code]).toEqual([404, 'merchant_not_found']);
+  });
 });
 
 describe('PATCH /v1/merchants/{id}', () => {

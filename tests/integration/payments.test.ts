@@ -155,6 +155,12 @@ describe('GET /v1/payments/{id} and /status', () => {
     expect(other.body.code).toBe('payment_not_found');
     expect((await m.asMerchant('GET', '/v1/payments/pay_nope')).body.code).toBe('payment_not_found');
   });
+  it('an id with a NUL (schema-valid) is an unknown payment: 404, not 400 (PostgreSQL text cannot hold NUL)', async () => {
+    for (const [method, path] of [['GET', '/v1/payments/pay_%00x'], ['GET', '/v1/payments/%00/status'], ['POST', '/v1/payments/pay_%00/cancel']]) {
+      const r = await m.asMerchant(method, path);
+      expect([path, r.status, r.body.code]).toEqual([path, 404, 'payment_not_found']);
+    }
+  });
 });
 
 describe('cancel (merchant)', () => {
@@ -305,6 +311,15 @@ describe('lists', () => {
     expect((await shop.api('GET', `/v1/payments?endTs=${future}`)).body.data).toHaveLength(13);
     const intruder = await newAccount('ListPeek');
     expect((await client(svc.url, { 'Api-Key': intruder.apiKey })('GET', `/v1/payments?merchantId=${second}`)).status).toBe(403);
+  });
+
+  it('a merchantId filter with a NUL (schema-valid; found by Schemathesis) matches no merchant: 404 like any unknown id', async () => {
+    for (const qs of ['merchantId=%00', 'merchantId=mrch_%00abc', `merchantId=${second}%00`]) {
+      const r = await shop.api('GET', `/v1/payments?${qs}`);
+      expect([qs, r.status, r.body.code]).toEqual([qs, 404, 'merchant_not_found']);
+    }
+    const unknown = await shop.api('GET', '/v1/payments?merchantId=mrch_unknown');
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'merchant_not_found']);
   });
 
   it('pages with stable cursors under inserts, in any sort', async () => {

@@ -130,6 +130,13 @@ describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('settlement_not_found');
   });
+  it('a settlement id with a NUL (schema-valid) is an unknown settlement: 404, not 400', async () => {
+    const mid = await newMerchant();
+    const put = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/crypto_%00`, { body: { destination: `eip155:8453:${WALLET}` } });
+    expect([put.status, put.body.code]).toEqual([404, 'settlement_not_found']);
+    const del = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/%00`);
+    expect([del.status, del.body.code]).toEqual([404, 'settlement_not_found']);
+  });
 });
 
 describe('operators add assets without code changes', () => {

@@ -14,7 +14,9 @@ describe('webhook endpoint URLs and persistent failure', () => {
   beforeAll(async () => {
     if (externalService) return;
     // Production defaults: private networks refused; short retry window and disable threshold to see them act.
-    strict = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_MAX_AGE_MS: '1500', WEBHOOK_DISABLE_AFTER_MS: '1000' });
+    // The window is well beyond the threshold: attempts come about every 0.5 s (the queue's polling), so with a
+    // 1.5 s window the last one could fall just short of 1 s of failures and the endpoint stayed enabled.
+    strict = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_MAX_AGE_MS: '3000', WEBHOOK_DISABLE_AFTER_MS: '1000' });
   }, 60_000); // starts a service (and the admin command): slow on a busy machine
   afterAll(async () => strict?.close());
   const maybe = externalService ? it.skip : it;

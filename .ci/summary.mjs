@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// The only lines .ci/run prints besides a failing step's log tail: per step, the test counts read from
+// the report files the step writes, and at the end the closing line `ci: N passed, N failed`.
+//
+//   node .ci/summary.mjs test <exit code of make test>
+//   node .ci/summary.mjs contract <exit code of make contract, or not-run>
+//   node .ci/summary.mjs total <exit code of make test> <exit code of make contract, or not-run>
+//     (the closing line; exits 1 when anything failed)
+//
+// Never zero-passed success: a report that is missing or unreadable (the step crashed, or never ran)
+// counts as 1 failed; so does a report in which no test passed, and a step that exited non-zero although
+// its reports show no failed test.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+process.chdir(path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+
+const readJson = (file) => {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const isCount = (n) => Number.isInteger(n) && n >= 0;
+
+/** One counted line: `label: P [unit ]passed, F failed[, S skipped][ (note)]`. Zero passed and zero failed is 1 failed. */
+function counted(label, { passed, failed, skipped = 0, unit = '', note: why = '' }) {
+  let note = why ? ` (${why})` : '';
+  if (passed === 0 && failed === 0) {
+    failed = 1;
+    note = ' (no test ran, counted as 1 failed)';
+  }
+  const text = `${label}: ${passed} ${unit ? `${unit} ` : ''}passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${note}`;
+  return { text, passed, failed };
+}
+const missing = (label, file, why = 'missing or unreadable') =>
+  ({ text: `${label}: no report (${file} ${why}), counted as 1 failed`, passed: 0, failed: 1 });
+
+/** A `jest --json` report. Suites that could not run (numRuntimeErrorTestSuites) count as failed tests. */
+function jestReport(label, file) {
+  const r = readJson(file);
+  if (!r || !isCount(r.numPassedTests) || !isCount(r.numFailedTests)) return missing(label, file);
+  let failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+  if (r.success === false && failed === 0) failed = 1;
+  return counted(label, { passed: r.numPassedTests, failed, skipped: r.numPendingTests ?? 0 });
+}
+
+/** `{passed, failed}` written by sdk-tests/run.mjs. */
+function countsReport(label, file) {
+  const r = readJson(file);
+  if (!r || !isCount(r.passed) || !isCount(r.failed)) return missing(label, file);
+  return counted(label, r);
+}
+
+/** contract-tests/run.mjs: `{passed, failed, parts: [{name, unit?, passed, failed, skipped?}]}`, one part per
+ * Schemathesis version and one for the integration suite through Prism. */
+function contractReport() {
+  const file = 'contract-tests/reports/counts.json';
+  const r = readJson(file);
+  if (!r || !Array.isArray(r.parts) || r.parts.length === 0) return [missing('contract', file)];
+  return r.parts.map((p) => (isCount(p?.passed) && isCount(p?.failed)
+    ? counted(p.name, p)
+    : missing(String(p?.name ?? 'contract'), file, 'has no counts for it')));
+}
+
+function stepLines(step, code) {
+  if (step === 'contract' && code === 'not-run') {
+    return [{ text: 'contract: not run (make test failed), counted as 1 failed', passed: 0, failed: 1 }];
+  }
+  const lines = step === 'test'
+    ? [jestReport('jest', 'coverage/jest-results.json'), countsReport('sdks', 'sdk-tests/reports/counts.json'),
+      jestReport('browser', 'coverage/browser-results.json')]
+    : contractReport();
+  if (code !== '0' && lines.every((l) => l.failed === 0)) {
+    lines.push({ text: `make ${step}: exit ${code} although its reports show no failed test, counted as 1 failed`, passed: 0, failed: 1 });
+  }
+  return lines;
+}
+
+const [what, ...codes] = process.argv.slice(2);
+if (what === 'test' || what === 'contract') {
+  for (const l of stepLines(what, codes[0] ?? '?')) console.log(l.text);
+} else if (what === 'total') {
+  const all = [...stepLines('test', codes[0] ?? '?'), ...stepLines('contract', codes[1] ?? '?')];
+  const passed = all.reduce((n, l) => n + l.passed, 0);
+  const failed = all.reduce((n, l) => n + l.failed, 0);
+  console.log(`ci: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+} else {
+  console.error('usage: node .ci/summary.mjs test|contract <exit code> | total <test exit code> <contract exit code>');
+  process.exit(2);
+}

@@ -1480,13 +1480,17 @@ export interface components {
         };
         /**
          * CollectedData
-         * @description Buyer data for `collectData`, either as `{"fields": [{"id", "value"}]}` or as a flat object keyed by field id. It must satisfy the option's `collectData.schema`.
+         * @description Buyer data for `collectData`, either as `{"fields": [{"id", "value"}]}` or as a flat object keyed by field id. Only the ids of `collectData.fields` are accepted, each once. In the `fields` form the string forms of checkboxes and dates are converted first; the result must satisfy the option's `collectData.schema`.
          */
         CollectedData: {
             fields: {
                 id: string;
-                /** @description The value (string, boolean or number). */
-                value: unknown;
+                /**
+                 * @description The field's value. As in the hosted contract, every value may be a string: a checkbox as `"true"` or `"false"`, a date as `YYYY-MM-DD` (an RFC 3339 date-time gives its date). A checkbox may also be sent as a JSON boolean.
+                 * @example true
+                 * @example 1815-12-10
+                 */
+                value: string | boolean;
             }[];
         } | Record<string, never>;
         /**

@@ -47,6 +47,23 @@ export function collectDataFor(publicBaseUrl: string, paymentId: string, account
 const FIELD_TYPES: ReadonlyMap<string, string> = new Map(COLLECT_FIELDS.map((f) => [f.id, f.type]));
 const KNOWN_IDS = COLLECT_FIELDS.map((f) => f.id).join(', ');
 
+// RFC 3339 date or date-time: the date as written (a date of birth has no time zone of its own).
+const DATE_STRING = /^(\d{4}-\d{2}-\d{2})(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * The `{fields: [{id, value}]}` form types every value as a string (the hosted contract sends
+ * `{"id": "tosConfirmed", "value": "true"}`): a checkbox's "true"/"false" becomes the boolean and a
+ * date-time keeps its date, so the schema sees the values the flat form would carry.
+ */
+function fromStringForm(id: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const type = FIELD_TYPES.get(id);
+  const v = value.trim();
+  if (type === 'checkbox' && (v === 'true' || v === 'false')) return v === 'true';
+  if (type === 'date') return DATE_STRING.exec(v)?.[1] ?? value;
+  return value;
+}
+
 export type Collected = { ok: true; json: string; data: Record<string, unknown> } | { ok: false; issues: Issue[] };
 
 /**
@@ -73,7 +90,7 @@ export function collectedJson(input: unknown, base = '/collectedData'): Collecte
       const id = f && typeof f === 'object' && !Array.isArray(f) ? (f as { id?: unknown }).id : undefined;
       if (typeof id !== 'string') return void issues.push({ field: `${base}/fields/${i}`, message: 'must be {id, value} with a string id' });
       const value = (f as { value?: unknown }).value;
-      take(id, value, value === undefined ? `${base}/fields/${i}/value` : `${base}/fields/${i}/id`);
+      take(id, fromStringForm(id, value), value === undefined ? `${base}/fields/${i}/value` : `${base}/fields/${i}/id`);
     });
   } else {
     for (const [id, value] of Object.entries(input)) take(id, value, `${base}/${pointerToken(id)}`);

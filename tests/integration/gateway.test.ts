@@ -314,6 +314,27 @@ describe('data collection above the threshold', () => {
     expect(opened((await row(id)).collected_data)).toEqual(data);
   });
 
+  it('takes the string forms of the hosted contract ("true", a date-time) in the fields form, and seals the normalised values', async () => {
+    const id = await newPayment('1000', shop.asMerchant);
+    const opt = await firstOption(id);
+    const strings = { ...data, tosConfirmed: 'true', dob: '1815-12-10T00:00:00.000Z' };
+    const ok = await confirm(id, opt.id, await signAction(opt), { collectedData: asFields(strings) });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ status: 'processing', isFinal: false });
+    expect(opened((await row(id)).collected_data)).toEqual({ ...data, tosConfirmed: true, dob: '1815-12-10' });
+
+    const id2 = await newPayment('1000', shop.asMerchant);
+    const opt2 = await firstOption(id2);
+    const declined = await confirm(id2, opt2.id, await signAction(opt2), { collectedData: asFields({ ...data, tosConfirmed: 'false' }) });
+    await expectRefused(declined, 400, 'params_validation', id2);
+    expect(declined.body.issues).toEqual([{ field: '/collectedData/tosConfirmed', message: expect.any(String) }]);
+    // fetch takes them too, and confirm then needs nothing more.
+    const f = await gw('POST', `/v1/gateway/payment/${id2}/fetch`, { body: { optionId: opt2.id, data: asFields(strings) } });
+    expect(f.status).toBe(200);
+    expect(opened((await svc.db('payment_options').where({ id: opt2.id }).first()).collected_data)).toEqual({ ...data, tosConfirmed: true, dob: '1815-12-10' });
+    expect((await confirm(id2, opt2.id, await signAction(opt2))).body.status).toBe('processing');
+  });
+
   it('below the threshold nothing is collected', async () => {
     const id = await newPayment('499', shop.asMerchant);
     const o = await options(id);

@@ -138,7 +138,7 @@ describe('the data-collection page', () => {
     expect(o.options[0].id).not.toBe(again.id);
   });
 
-  it('POST /collect refuses a __proto__ (or unknown) field id with issues and stores nothing', async () => {
+  it('POST /collect refuses a __proto__ (or unknown) field id with issues and stores nothing; takes the string forms', async () => {
     const id = await newPayment('1000');
     const o = await offer(id);
     const options = () => svc.db('payment_options').where({ payment_id: id }).select('collected_data');
@@ -155,7 +155,8 @@ describe('the data-collection page', () => {
       .toEqual({ status: 400, code: 'params_validation', issues: [{ field: '/data/fields/0/id', message: expect.stringContaining('not a known field') }] });
     expect((await options()).map((r) => r.collected_data)).toEqual(o.options.map(() => null));
 
-    expect((await post({ pid: id, accounts: BUYER_BASE, data: DATA })).body).toEqual({ stored: true });
+    const strings = { fields: Object.entries({ ...DATA, tosConfirmed: 'true' }).map(([fid, value]) => ({ id: fid, value })) };
+    expect((await post({ pid: id, accounts: BUYER_BASE, data: strings })).body).toEqual({ stored: true });
     const key = loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey;
     for (const r of await options()) expect(JSON.parse(unseal(key, r.collected_data))).toEqual(DATA);
   });

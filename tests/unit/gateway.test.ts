@@ -54,6 +54,14 @@ describe('collected data', () => {
     expect(collectedJson(fields(ok))).toEqual({ ok: true, json: JSON.stringify(ok), data: ok });
     expect(collectedIssues(ok)).toEqual([]);
   });
+  it('takes the string forms of a checkbox and a date in the fields form', () => {
+    const r = collectedJson(fields({ ...ok, tosConfirmed: 'true', dob: '1815-12-10T00:00:00.000Z' }));
+    expect(r).toEqual({ ok: true, json: JSON.stringify(ok), data: ok });
+    const no = collectedJson(fields({ ...ok, tosConfirmed: 'false' }));
+    expect(no.ok ? [] : no.issues.map((i) => i.field)).toEqual(['/collectedData/tosConfirmed']);
+    const yes = collectedJson(fields({ ...ok, tosConfirmed: 'yes' }));
+    expect(yes.ok).toBe(false);
+  });
   it('refuses unknown and repeated field ids, __proto__ above all, before the schema sees anything', () => {
     const proto = collectedJson({ fields: [{ id: '__proto__', value: ok }] });
     expect(proto).toEqual({ ok: false, issues: [{ field: '/collectedData/fields/0/id', message: expect.stringContaining('not a known field') }] });

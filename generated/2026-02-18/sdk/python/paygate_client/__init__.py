@@ -44,6 +44,7 @@ __all__ = [
     "CollectedData",
     "CollectedDataFields",
     "CollectedDataFieldsFieldsInner",
+    "CollectedDataFieldsFieldsInnerValue",
     "ConfirmPaymentRequest",
     "CreateCryptoSettlementsRequest",
     "CreateCryptoSettlementsResponse",
@@ -135,6 +136,7 @@ from paygate_client.models.collect_data_fields_inner import CollectDataFieldsInn
 from paygate_client.models.collected_data import CollectedData as CollectedData
 from paygate_client.models.collected_data_fields import CollectedDataFields as CollectedDataFields
 from paygate_client.models.collected_data_fields_fields_inner import CollectedDataFieldsFieldsInner as CollectedDataFieldsFieldsInner
+from paygate_client.models.collected_data_fields_fields_inner_value import CollectedDataFieldsFieldsInnerValue as CollectedDataFieldsFieldsInnerValue
 from paygate_client.models.confirm_payment_request import ConfirmPaymentRequest as ConfirmPaymentRequest
 from paygate_client.models.create_crypto_settlements_request import CreateCryptoSettlementsRequest as CreateCryptoSettlementsRequest
 from paygate_client.models.create_crypto_settlements_response import CreateCryptoSettlementsResponse as CreateCryptoSettlementsResponse

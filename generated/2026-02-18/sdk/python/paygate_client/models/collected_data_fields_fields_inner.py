@@ -18,7 +18,8 @@ import re  # noqa: F401
 import json
 
 from pydantic import BaseModel, ConfigDict, StrictStr
-from typing import Any, ClassVar, Dict, List, Optional
+from typing import Any, ClassVar, Dict, List
+from paygate_client.models.collected_data_fields_fields_inner_value import CollectedDataFieldsFieldsInnerValue
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -28,7 +29,7 @@ class CollectedDataFieldsFieldsInner(BaseModel):
     CollectedDataFieldsFieldsInner
     """ # noqa: E501
     id: StrictStr
-    value: Optional[Any]
+    value: CollectedDataFieldsFieldsInnerValue
     __properties: ClassVar[List[str]] = ["id", "value"]
 
     model_config = ConfigDict(
@@ -70,11 +71,9 @@ class CollectedDataFieldsFieldsInner(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
-        # set to None if value (nullable) is None
-        # and model_fields_set contains the field
-        if self.value is None and "value" in self.model_fields_set:
-            _dict['value'] = None
-
+        # override the default output from pydantic by calling `to_dict()` of value
+        if self.value:
+            _dict['value'] = self.value.to_dict()
         return _dict
 
     @classmethod
@@ -88,7 +87,7 @@ class CollectedDataFieldsFieldsInner(BaseModel):
 
         _obj = cls.model_validate({
             "id": obj.get("id"),
-            "value": obj.get("value")
+            "value": CollectedDataFieldsFieldsInnerValue.from_dict(obj["value"]) if obj.get("value") is not None else None
         })
         return _obj
 

@@ -29,7 +29,7 @@ import {
 } from './CollectedDataFieldsFieldsInner';
 
 /**
- * Buyer data for `collectData`, either as `{"fields": [{"id", "value"}]}` or as a flat object keyed by field id. It must satisfy the option's `collectData.schema`.
+ * Buyer data for `collectData`, either as `{"fields": [{"id", "value"}]}` or as a flat object keyed by field id. Only the ids of `collectData.fields` are accepted, each once. In the `fields` form the string forms of checkboxes and dates are converted first; the result must satisfy the option's `collectData.schema`.
  * @export
  * @interface CollectedData
  */

@@ -13,6 +13,14 @@
  */
 
 import { mapValues } from '../runtime';
+import type { CollectedDataFieldsFieldsInnerValue } from './CollectedDataFieldsFieldsInnerValue';
+import {
+    CollectedDataFieldsFieldsInnerValueFromJSON,
+    CollectedDataFieldsFieldsInnerValueFromJSONTyped,
+    CollectedDataFieldsFieldsInnerValueToJSON,
+    CollectedDataFieldsFieldsInnerValueToJSONTyped,
+} from './CollectedDataFieldsFieldsInnerValue';
+
 /**
  * 
  * @export
@@ -27,10 +35,10 @@ export interface CollectedDataFieldsFieldsInner {
     id: string;
     /**
      * 
-     * @type {any}
+     * @type {CollectedDataFieldsFieldsInnerValue}
      * @memberof CollectedDataFieldsFieldsInner
      */
-    value: any | null;
+    value: CollectedDataFieldsFieldsInnerValue;
 }
 
 /**
@@ -53,7 +61,7 @@ export function CollectedDataFieldsFieldsInnerFromJSONTyped(json: any, ignoreDis
     return {
         
         'id': json['id'],
-        'value': json['value'],
+        'value': CollectedDataFieldsFieldsInnerValueFromJSON(json['value']),
     };
 }
 
@@ -69,7 +77,7 @@ export function CollectedDataFieldsFieldsInnerToJSONTyped(value?: CollectedDataF
     return {
         
         'id': value['id'],
-        'value': value['value'],
+        'value': CollectedDataFieldsFieldsInnerValueToJSON(value['value']),
     };
 }
 

@@ -626,7 +626,7 @@ export interface components {
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
          *     | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. |
-         *     | `invalid_params` | 400 | The request is well-formed but a value is not acceptable. |
+         *     | `invalid_params` | 400 | The body is not valid JSON, nests arrays and objects deeper than 32 levels, or a value is not acceptable. |
          *     | `missing_idempotency_key` | 400 | This operation requires the `Idempotency-Key` header. |
          *     | `collect_data_required` | 400 | The option needs buyer data that was not supplied. |
          *     | `payment_not_succeeded` | 400 | Only a succeeded payment can be refunded. |

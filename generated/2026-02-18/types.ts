@@ -1389,11 +1389,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Service unavailable (for example the database is down); retry later. */
+        /** @description Service unavailable: the database is down, restarting, out of connections or did not answer in time. Nothing was done; retry after the seconds in `Retry-After` (with the same `Idempotency-Key`). */
         ServiceUnavailable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {

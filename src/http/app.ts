@@ -15,7 +15,8 @@ import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
 import { toIssues } from './issues';
 import { Router } from './router';
 import { KeyCache } from './keyCache';
-import { internalError, sendError, sendJson } from './render';
+import { databaseUnavailable, internalError, sendError, sendJson } from './render';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
 import type { WebhookWork } from '../jobs/webhookJobs';
@@ -77,8 +78,10 @@ export function createApp(deps: AppDeps): Koa {
       // still carries one is bad input, never a 500.
       const err = e instanceof AppError ? e
         : (e as { code?: string }).code === '22021' ? new AppError('invalid_params', 'Text may not contain NUL (U+0000) characters.')
+        : isDatabaseUnavailable(e) ? databaseUnavailable()
         : internalError();
       if (err.code === 'internal_error') log.error({ err: e, requestId }, 'unhandled error');
+      else if (err.status === 503) log.warn({ err: (e as Error).message, code: (e as { code?: string }).code, requestId }, 'database unavailable');
       sendError(ctx as unknown as Context, err, requestId);
     }
     ctx.set('PAY-Version', ctx.state.version);

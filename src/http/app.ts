@@ -76,12 +76,13 @@ export function createApp(deps: AppDeps): Koa {
     } catch (e) {
       // PostgreSQL refuses NUL in text (22021): the schemas keep it out of stored fields; anything that
       // still carries one is bad input, never a 500.
+      const unavailable = !(e instanceof AppError) && isDatabaseUnavailable(e);
       const err = e instanceof AppError ? e
         : (e as { code?: string }).code === '22021' ? new AppError('invalid_params', 'Text may not contain NUL (U+0000) characters.')
-        : isDatabaseUnavailable(e) ? databaseUnavailable()
+        : unavailable ? databaseUnavailable()
         : internalError();
       if (err.code === 'internal_error') log.error({ err: e, requestId }, 'unhandled error');
-      else if (err.status === 503) log.warn({ err: (e as Error).message, code: (e as { code?: string }).code, requestId }, 'database unavailable');
+      else if (unavailable) log.warn({ err: (e as Error).message, code: (e as { code?: string }).code, requestId }, 'database unavailable');
       sendError(ctx as unknown as Context, err, requestId);
     }
     ctx.set('PAY-Version', ctx.state.version);

@@ -50,7 +50,7 @@ export async function offerOptions(db: Knex, config: Config, rawId: string, acco
   if (p.status !== 'requires_action') throw notOpen(p);
   const collect = await needsCollectedData(db, config, p);
   const settlements = await payableSettlements(db, p.merchantId, p.currency);
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(p.asOf.getTime() / 1000); // the database's clock, which checkQuote judges by
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
   const offered: OfferedOption[] = [];
@@ -87,8 +87,9 @@ export async function openOption(db: Knex, config: Config, rawId: string, option
   return { pw, opt };
 }
 
-export function checkQuote(opt: StoredOption): void {
-  if (opt.expiresAt.getTime() <= Date.now()) throw new AppError('quote_expired');
+/** 409 quote_expired once the quote's expiry has passed by the database's clock (the time the option was read). */
+export function checkQuote(opt: Pick<StoredOption, 'expiresAt'> & { asOf: Date }): void {
+  if (opt.expiresAt.getTime() <= opt.asOf.getTime()) throw new AppError('quote_expired');
 }
 
 /**

@@ -1,6 +1,8 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { startReceiver } from '../support/webhookReceiver';
+import { verifyWebhook } from '../../clients/typescript/src/webhooks';
 
 // Expiry is decided by the database's clock: a process whose clock runs 10 minutes ahead or behind (the
 // in-process service shares this test's clock, which is skewed here) must decide exactly as the database
@@ -82,5 +84,31 @@ describe('expiry follows the database clock, not the process clock', () => {
     expect(events).toEqual(['payment.created', 'payment.expired']);
     const buyerSide = await gw('POST', `/v1/gateway/payment/${created.paymentId}/cancel`);
     expect({ status: buyerSide.status, code: buyerSide.body.code }).toEqual({ status: 410, code: 'payment_expired' });
+  });
+
+  it('a webhook delivery judges the previous secret\'s overlap, and stamps its time, by the database', async () => {
+    const rx = await startReceiver();
+    try {
+      const preview = { 'Api-Key': m.apiKey, 'PAY-Version': '2026-02-19.preview' };
+      const hooks = client(svc.directUrl, preview);
+      const created = await hooks('POST', '/v1/webhook-endpoints', { body: { url: rx.url, enabledEvents: ['payment.cancelled'] }, headers: { 'Idempotency-Key': uniqueKey() } });
+      expect(created.status).toBe(201);
+      const rotated = await hooks('POST', `/v1/webhook-endpoints/${created.body.endpoint.id}/rotate-secret`, { body: { overlapSeconds: 120 } });
+      expect(rotated.status).toBe(200);
+      skewProcessClock(MINUTES_10); // past the overlap by the process's clock, inside it by the database's
+      const { paymentId } = await newPayment();
+      expect((await client(svc.directUrl, { ...preview, 'Merchant-Id': m.merchantId })('POST', `/v1/payments/${paymentId}/cancel`)).status).toBe(200);
+      const [delivery] = (await rx.until((all) => all.some((r) => r.body?.data?.payment?.paymentId === paymentId), 20_000))
+        .filter((r) => r.body?.data?.payment?.paymentId === paymentId);
+      const now = await dbNowSeconds();
+      jest.useRealTimers();
+      expect(delivery.headers['webhook-signature'].split(' ')).toHaveLength(2); // still signed with both secrets
+      expect(Math.abs(Number(delivery.headers['webhook-timestamp']) - now)).toBeLessThan(60);
+      expect(verifyWebhook(delivery.raw, delivery.headers, created.body.secret).id).toBe(delivery.body.id);
+      expect(verifyWebhook(delivery.raw, delivery.headers, rotated.body.secret).id).toBe(delivery.body.id);
+    } finally {
+      jest.useRealTimers();
+      await rx.close();
+    }
   });
 });

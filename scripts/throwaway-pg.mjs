@@ -16,7 +16,10 @@ export const freePort = () =>
     s.on('error', reject);
   });
 
-/** Starts the cluster and creates `database`; returns its URL and an idempotent stop() that removes it. */
+/**
+ * Starts the cluster and creates `database`; returns its URL, an idempotent stop() that removes it, and
+ * halt()/resume() that stop the server and start it again on the same data and port (outage tests).
+ */
 export async function startThrowawayPostgres({ database, fast = true, maxConnections = 200, extraFlags = [] }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-${database}-`));
   fs.chmodSync(dir, 0o755); // the postgres user (when run as root) must traverse it
@@ -26,7 +29,7 @@ export async function startThrowawayPostgres({ database, fast = true, maxConnect
     port,
     user: 'postgres',
     password: 'throwaway',
-    persistent: false,
+    persistent: true, // its stop() would delete the data, and halt() must keep it: stop() below removes the folder
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     postgresFlags: [
@@ -49,5 +52,10 @@ export async function startThrowawayPostgres({ database, fast = true, maxConnect
     await stop();
     throw e;
   }
-  return { url: `postgres://postgres:throwaway@127.0.0.1:${port}/${database}`, stop };
+  return {
+    url: `postgres://postgres:throwaway@127.0.0.1:${port}/${database}`,
+    stop,
+    halt: () => pg.stop(), // SIGINT: a fast shutdown, which terminates every session (57P01)
+    resume: () => pg.start(),
+  };
 }

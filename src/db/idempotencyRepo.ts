@@ -1,11 +1,18 @@
 import type { Knex } from 'knex';
 
-// IETF Idempotency-Key draft: the first response is stored and replayed; the record is claimed in its own
-// short transaction (so concurrent retries see "in progress"), and completed in the transaction of the
-// work itself (so a crash can never leave work done without its stored response). A claim abandoned by a
-// crashed process can be taken over after LOCK_TIMEOUT; records expire after RETENTION.
+// IETF Idempotency-Key draft: the first response is stored and replayed. A key is claimed by the
+// transaction that runs the request: it takes a transaction-scoped advisory lock on the key, writes the
+// record, runs the work and stores the response, all in that one transaction. So the claim lives exactly
+// as long as its holder: while the first request runs, others cannot take the lock (409 in progress),
+// however long it takes; a holder that fails or dies (process killed, connection lost) rolls back, which
+// releases the lock and removes its record, and the next request runs the work. Work is never done without
+// its stored response, and never done twice. Records expire after RETENTION.
 export const RETENTION_HOURS = 24;
-const LOCK_TIMEOUT_SECONDS = 60;
+/**
+ * Only for records of the previous release, which committed its claim before the work: such a claim
+ * (state in_progress) could be taken over after this long. This release never commits one.
+ */
+const LEGACY_LOCK_TIMEOUT_SECONDS = 60;
 
 export type Claim =
   | { kind: 'claimed' }
@@ -13,8 +20,26 @@ export type Claim =
   | { kind: 'in_progress' }
   | { kind: 'done'; status: number; body: string };
 
-export async function claim(db: Knex, scope: string, key: string, fingerprint: string): Promise<Claim> {
-  const { rows } = await db.raw(
+/** What a live, committed record of the key says (a stored response, or another request), or null. */
+export async function lookup(db: Knex, scope: string, key: string, fingerprint: string): Promise<Claim | null> {
+  const row = await db('idempotency_keys').where({ scope, key }).andWhere('expires_at', '>=', db.fn.now())
+    .first('fingerprint', 'state', 'response_status', 'response_body');
+  if (!row) return null;
+  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+  if (row.state === 'done') return { kind: 'done', status: row.response_status, body: row.response_body };
+  return null;
+}
+
+/**
+ * Claims the key for `trx`, the transaction that will run the request and `complete` it. Use only `trx`
+ * inside (a second pool connection while holding one could starve the pool). Not claimed: the key's
+ * record or its live holder says what to answer.
+ */
+export async function claim(trx: Knex.Transaction, scope: string, key: string, fingerprint: string): Promise<Claim> {
+  const { rows: [{ locked }] } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`idempotency:${scope}\n${key}`]);
+  if (!locked) return { kind: 'in_progress' }; // its holder's transaction is alive
+  // Holding the lock, in a new statement (so a snapshot taken after the previous holder committed).
+  const { rows } = await trx.raw(
     `INSERT INTO idempotency_keys (scope, key, fingerprint, state, locked_at, expires_at)
      VALUES (?, ?, ?, 'in_progress', now(), now() + make_interval(hours => ?))
      ON CONFLICT (scope, key) DO UPDATE
@@ -25,23 +50,15 @@ export async function claim(db: Knex, scope: string, key: string, fingerprint: s
               AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
               AND idempotency_keys.locked_at < now() - make_interval(secs => ?))
      RETURNING key`,
-    [scope, key, fingerprint, RETENTION_HOURS, LOCK_TIMEOUT_SECONDS],
+    [scope, key, fingerprint, RETENTION_HOURS, LEGACY_LOCK_TIMEOUT_SECONDS],
   );
   if (rows.length) return { kind: 'claimed' };
-  const row = await db('idempotency_keys').where({ scope, key }).first('fingerprint', 'state', 'response_status', 'response_body');
-  if (!row) return claim(db, scope, key, fingerprint); // expired and removed in between: claim again
-  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-  if (row.state !== 'done') return { kind: 'in_progress' };
-  return { kind: 'done', status: row.response_status, body: row.response_body };
+  return (await lookup(trx, scope, key, fingerprint)) ?? { kind: 'in_progress' }; // finished meanwhile, or a legacy claim
 }
 
-export async function complete(db: Knex, scope: string, key: string, status: number, body: string): Promise<void> {
-  await db('idempotency_keys').where({ scope, key }).update({ state: 'done', response_status: status, response_body: body });
-}
-
-/** Releases a claim whose work failed unexpectedly, so that a retry can run it again. */
-export async function release(db: Knex, scope: string, key: string): Promise<void> {
-  await db('idempotency_keys').where({ scope, key, state: 'in_progress' }).delete();
+/** Stores the response, in the claiming transaction: it commits with the work, or not at all. */
+export async function complete(trx: Knex, scope: string, key: string, status: number, body: string): Promise<void> {
+  await trx('idempotency_keys').where({ scope, key }).update({ state: 'done', response_status: status, response_body: body });
 }
 
 export async function purgeExpired(db: Knex): Promise<number> {

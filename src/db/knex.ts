@@ -7,11 +7,42 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
 export type Db = Knex;
 
-export function createDb(url: string, poolMax = 10): Knex {
+export interface DbTimeouts {
+  /** How long a query waits for a pool connection (or for a new connection to open) before failing. */
+  acquireTimeoutMs?: number;
+  /** PostgreSQL statement_timeout of every pooled connection; 0 or absent: none. */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * The query pool. Bounded waits make a database that is down or stalled an answer within seconds (503
+ * service_unavailable, see src/db/unavailable.ts) instead of requests that hang: a connection is waited
+ * for at most acquireTimeoutMs (also the connect timeout), a statement runs at most statementTimeoutMs.
+ */
+export function createDb(url: string, poolMax = 10, { acquireTimeoutMs = 10_000, statementTimeoutMs = 0 }: DbTimeouts = {}): Knex {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, application_name: 'paygate' },
+    connection: {
+      connectionString: url,
+      application_name: 'paygate',
+      connectionTimeoutMillis: acquireTimeoutMs,
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    },
     pool: { min: 0, max: poolMax },
-    acquireConnectionTimeout: 10000,
+    acquireConnectionTimeout: acquireTimeoutMs,
+    // Knex would print pool errors with console.log; they reach the caller, which logs them as it should.
+    log: { warn() {}, error() {}, debug() {}, deprecate() {} },
   });
+}
+
+/**
+ * A small pool on the same database without the statement timeout, or `db` itself when it has none:
+ * migrations may legitimately run (or wait for another process's) longer than any API statement.
+ */
+export function withoutStatementTimeout(db: Knex): Knex {
+  const config = db.client.config as Knex.Config;
+  const connection = config.connection as Record<string, unknown> | undefined;
+  if (!connection || typeof connection !== 'object' || !connection.statement_timeout) return db;
+  const { statement_timeout: _none, ...rest } = connection;
+  return knexFactory({ ...config, connection: rest, pool: { min: 0, max: 2 } });
 }

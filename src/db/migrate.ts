@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { projectRoot } from '../paths';
+import { withoutStatementTimeout } from './knex';
 
 // Forward-only, timestamped migrations in migrations/ (plain CommonJS so every entry point, built or
 // under test, loads the same files).
@@ -13,10 +14,17 @@ export const migrationsDir = path.join(projectRoot, 'migrations');
  * pool connection (the migrations run on another, hence a pool of at least 2); the processes that
  * waited find nothing left to do.
  */
-export async function migrateLatest(db: Knex): Promise<string[]> {
-  return db.transaction(async (trx) => {
-    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('paygate:migrations'))");
-    const [, applied] = await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
-    return applied as string[];
-  });
+export async function migrateLatest(pool: Knex): Promise<string[]> {
+  // Not bound by the query pool's statement timeout: a migration (or the wait for another process's) may
+  // take longer than any API statement.
+  const db = withoutStatementTimeout(pool);
+  try {
+    return await db.transaction(async (trx) => {
+      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('paygate:migrations'))");
+      const [, applied] = await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
+      return applied as string[];
+    });
+  } finally {
+    if (db !== pool) await db.destroy();
+  }
 }

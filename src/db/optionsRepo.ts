@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
+import { readAt } from './clock';
 
 // Gateway options exactly as offered (the typed-data string handed to the wallet is what confirm verifies
 // against), and the merchant settlements an option can be made from.
@@ -29,9 +30,11 @@ export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<voi
   })));
 }
 
-export async function findOption(db: Knex, id: string): Promise<StoredOption | undefined> {
-  const r = await db('payment_options').where({ id }).first();
+/** The option as stored, and `asOf`: the database's time of the read, which its expiry is judged by. */
+export async function findOption(db: Knex, id: string): Promise<(StoredOption & { asOf: Date }) | undefined> {
+  const r = await db('payment_options').where({ id }).first('*', db.raw('now() AS db_now'));
   return r && {
+    asOf: readAt(r),
     id: r.id, paymentId: r.payment_id, account: r.account, asset: r.asset, chainId: r.chain_id, tokenAmount: BigInt(r.token_amount),
     typedData: r.typed_data, nonce: r.nonce, collectData: r.collect_data, collectedData: r.collected_data, expiresAt: r.expires_at,
     relayer: r.relayer ?? null,

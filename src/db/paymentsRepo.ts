@@ -3,6 +3,7 @@ import { canBeStoredId, newId } from '../domain/ids';
 import { Payment, PaymentStatus, Transition, TRANSITIONS } from '../domain/payment';
 import { paymentSnapshot } from '../domain/paymentSnapshot';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
+import { readAt } from './clock';
 
 // Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
 // row in the same transaction, then NOTIFYs `payment_changed` (delivered on commit) so that long-polls in
@@ -38,6 +39,7 @@ export const fromRow = (r: Row): Payment => ({
   feeAmount: r.fee_amount === null || r.fee_amount === undefined ? null : BigInt(r.fee_amount),
   settlementAmount: r.settlement_amount === null || r.settlement_amount === undefined ? null : BigInt(r.settlement_amount),
   optionId: r.option_id ?? null,
+  asOf: readAt(r),
 });
 
 export interface PaymentWithAsset {
@@ -48,7 +50,7 @@ export interface PaymentWithAsset {
 const split = (r: Row): PaymentWithAsset => ({ payment: fromRow(r), asset: r.asset_id ? assetFromRow(r, 'asset_') : null });
 
 // The hottest read of the service (status, details, long-poll wake-ups): SQL built once, not per call.
-const FIND_PAYMENT_SQL = `SELECT p.*, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
+const FIND_PAYMENT_SQL = `SELECT p.*, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
   FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`;
 
 export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
@@ -211,7 +213,7 @@ export async function listPayments(db: Knex, f: ListFilter, sort: SortKey, dir: 
   const q = filtered(db, f)
     .leftJoin('assets as a', 'a.id', 'p.token_asset')
     .join('merchants as m', 'm.id', 'p.merchant_id')
-    .select('p.*', 'm.name as merchant_name', 'm.icon_url as merchant_icon_url', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`))
+    .select('p.*', db.raw('now() AS db_now'), 'm.name as merchant_name', 'm.icon_url as merchant_icon_url', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`))
     .orderBy([{ column: col, order: dir }, { column: 'p.id', order: dir }])
     .limit(limit + 1);
   if (after) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readAt } from './clock';
 import { newId } from '../domain/ids';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
@@ -185,14 +186,14 @@ export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRo
  * keeps other workers (and duplicate jobs) off it while the request runs, and runs out by itself if this
  * process dies.
  */
-export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow } | undefined> {
+export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow; asOf: Date } | undefined> {
   const { rows } = await db.raw(`
     WITH c AS (
       UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
       WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
         AND (locked_until IS NULL OR locked_until < now())
       RETURNING *)
-    SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event
+    SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event, now() AS db_now
     FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`, [leaseMs, token, id]);
   if (!rows[0]) return undefined;
   // row_to_json gives timestamps as text and bytea as \x hex: back to the row types.
@@ -208,6 +209,7 @@ export async function claimDelivery(db: Knex, id: string, leaseMs: number, token
       disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
     },
     event: { ...e, created_at: new Date(e.created_at) },
+    asOf: readAt(rows[0]), // the database's time of the claim: the previous secret's expiry and the retry window are judged by it
   };
 }
 

@@ -44,20 +44,65 @@ export function collectDataFor(publicBaseUrl: string, paymentId: string, account
   return { fields: COLLECT_FIELDS, schema: COLLECT_SCHEMA, url: `${publicBaseUrl}/collect?${q}` };
 }
 
-/** `{fields: [{id, value}]}` or the flat object -> the flat object; null when it is neither. */
-export function normaliseCollected(input: unknown): Record<string, unknown> | null {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return null;
+const FIELD_TYPES: ReadonlyMap<string, string> = new Map(COLLECT_FIELDS.map((f) => [f.id, f.type]));
+const KNOWN_IDS = COLLECT_FIELDS.map((f) => f.id).join(', ');
+
+// RFC 3339 date or date-time: the date as written (a date of birth has no time zone of its own).
+const DATE_STRING = /^(\d{4}-\d{2}-\d{2})(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * The `{fields: [{id, value}]}` form types every value as a string (the hosted contract sends
+ * `{"id": "tosConfirmed", "value": "true"}`): a checkbox's "true"/"false" becomes the boolean and a
+ * date-time keeps its date, so the schema sees the values the flat form would carry.
+ */
+function fromStringForm(id: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const type = FIELD_TYPES.get(id);
+  const v = value.trim();
+  if (type === 'checkbox' && (v === 'true' || v === 'false')) return v === 'true';
+  if (type === 'date') return DATE_STRING.exec(v)?.[1] ?? value;
+  return value;
+}
+
+export type Collected = { ok: true; json: string; data: Record<string, unknown> } | { ok: false; issues: Issue[] };
+
+/**
+ * `{fields: [{id, value}]}` or the flat object -> the JSON text to store and the object the schema checked
+ * (parsed back from that text: `JSON.stringify(data) === json`, so what is sealed is exactly what was
+ * validated). Only known field ids are taken, into a record without a prototype: an id like `__proto__`
+ * must never reach an object's prototype, where Ajv would still see its properties but JSON would not.
+ */
+export function collectedJson(input: unknown, base = '/collectedData'): Collected {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, issues: [{ field: base, message: 'must be {fields: [{id, value}]} or an object keyed by field id' }] };
+  }
+  const record: Record<string, unknown> = Object.create(null);
+  const issues: Issue[] = [];
+  const take = (id: string, value: unknown, field: string) => {
+    if (!FIELD_TYPES.has(id)) issues.push({ field, message: `is not a known field (${KNOWN_IDS})` });
+    else if (Object.prototype.hasOwnProperty.call(record, id)) issues.push({ field, message: `gives ${id} a second time` });
+    else if (value === undefined) issues.push({ field, message: 'has no value' });
+    else record[id] = value;
+  };
   const fields = (input as { fields?: unknown }).fields;
   if (Array.isArray(fields) && Object.keys(input).length === 1) {
-    const out: Record<string, unknown> = {};
-    for (const f of fields) {
-      if (!f || typeof f !== 'object' || typeof (f as { id?: unknown }).id !== 'string') return null;
-      out[(f as { id: string }).id] = (f as { value?: unknown }).value;
-    }
-    return out;
+    fields.forEach((f: unknown, i) => {
+      const id = f && typeof f === 'object' && !Array.isArray(f) ? (f as { id?: unknown }).id : undefined;
+      if (typeof id !== 'string') return void issues.push({ field: `${base}/fields/${i}`, message: 'must be {id, value} with a string id' });
+      const value = (f as { value?: unknown }).value;
+      take(id, fromStringForm(id, value), value === undefined ? `${base}/fields/${i}/value` : `${base}/fields/${i}/id`);
+    });
+  } else {
+    for (const [id, value] of Object.entries(input)) take(id, value, `${base}/${pointerToken(id)}`);
   }
-  return input as Record<string, unknown>;
+  if (issues.length) return { ok: false, issues };
+  const json = JSON.stringify(record);
+  const data = JSON.parse(json) as Record<string, unknown>;
+  const schemaIssues = collectedIssues(data, base);
+  return schemaIssues.length ? { ok: false, issues: schemaIssues } : { ok: true, json, data };
 }
+
+const pointerToken = (s: string) => s.slice(0, 100).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Issues against the schema (fields as JSON pointers under `base`); empty when valid. */
 export function collectedIssues(data: Record<string, unknown>, base = '/collectedData'): Issue[] {

@@ -52,9 +52,14 @@ export interface Payment {
   settlementAmount: bigint | null;
   /** The gateway option the buyer confirmed. */
   optionId: string | null;
+  /**
+   * The database's time when this state was read (or written): expiry is judged against it, never against
+   * this process's clock, so every process agrees with the database's own `expires_at <= now()`.
+   */
+  asOf: Date;
 }
 
 /** The status a reader must see: a payment past its expiry is expired even before the sweeper ran. */
-export function effectiveStatus(p: Pick<Payment, 'status' | 'expiresAt'>, now = new Date()): PaymentStatus {
+export function effectiveStatus(p: Pick<Payment, 'status' | 'expiresAt' | 'asOf'>, now: Date = p.asOf): PaymentStatus {
   return p.status === 'requires_action' && p.expiresAt.getTime() <= now.getTime() ? 'expired' : p.status;
 }

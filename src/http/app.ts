@@ -15,7 +15,8 @@ import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
 import { toIssues } from './issues';
 import { Router } from './router';
 import { KeyCache } from './keyCache';
-import { internalError, sendError, sendJson } from './render';
+import { databaseUnavailable, errorBody, internalError, sendError, sendJson } from './render';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
 import type { WebhookWork } from '../jobs/webhookJobs';
@@ -53,7 +54,8 @@ interface State {
 /**
  * The request pipeline, in order: request id -> version from headers -> route (404/405) -> API key (401)
  * -> version default of the account -> Merchant-Id / Idempotency-Key presence -> body (415/413/400) ->
- * contract validation (400 params_validation) -> idempotency (replay/409/422) -> handler -> response
+ * contract validation (400 params_validation) -> idempotency (replay/409/422; the handler then runs in the
+ * transaction holding the key's claim) -> handler -> response
  * validation (development and tests). Errors anywhere render the one error body.
  */
 export function createApp(deps: AppDeps): Koa {
@@ -75,10 +77,13 @@ export function createApp(deps: AppDeps): Koa {
     } catch (e) {
       // PostgreSQL refuses NUL in text (22021): the schemas keep it out of stored fields; anything that
       // still carries one is bad input, never a 500.
+      const unavailable = !(e instanceof AppError) && isDatabaseUnavailable(e);
       const err = e instanceof AppError ? e
         : (e as { code?: string }).code === '22021' ? new AppError('invalid_params', 'Text may not contain NUL (U+0000) characters.')
+        : unavailable ? databaseUnavailable()
         : internalError();
       if (err.code === 'internal_error') log.error({ err: e, requestId }, 'unhandled error');
+      else if (unavailable) log.warn({ err: (e as Error).message, code: (e as { code?: string }).code, requestId }, 'database unavailable');
       sendError(ctx as unknown as Context, err, requestId);
     }
     ctx.set('PAY-Version', ctx.state.version);
@@ -192,33 +197,39 @@ export function createApp(deps: AppDeps): Koa {
     const fingerprint = createHash('sha256')
       .update(canonicalJson({ op: operationId, path: ctx.path, merchant: ctx.get('merchant-id'), body: body ?? null }))
       .digest('hex');
-    const claimed = await idem.claim(db, scope, idemKey, fingerprint);
-    if (claimed.kind === 'mismatch') throw new AppError('idempotency_conflict');
-    if (claimed.kind === 'in_progress') {
-      throw new AppError('idempotency_in_progress', undefined, undefined, { 'Retry-After': '1' });
-    }
-    if (claimed.kind === 'done') {
-      sendJson(c, claimed.status, openStored(config.dataEncryptionKey, claimed.body), { 'Idempotent-Replayed': 'true' });
-      return;
-    }
-    try {
-      const r = await db.transaction(async (trx) => {
-        const out = await run(trx);
+    const seen = await idem.lookup(db, scope, idemKey, fingerprint);
+    const outcome = seen ?? await db.transaction(async (trx) => {
+      const claimed = await idem.claim(trx, scope, idemKey, fingerprint);
+      if (claimed.kind !== 'claimed') return claimed;
+      try {
+        // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
+        const out = await trx.transaction((sp) => run(sp));
         // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
         await idem.complete(trx, scope, idemKey, out.status, out.secret ? sealStored(config.dataEncryptionKey, out.text) : out.text);
-        return out;
-      });
-      runCommitted();
-      sendJson(c, r.status, r.text, r.headers);
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) {
+        return { kind: 'ran' as const, out };
+      } catch (e) {
+        // Anything else rolls the whole transaction back: no record is left, a retry runs the work.
+        if (!(e instanceof AppError) || e.status >= 500) throw e;
         // A refusal is part of the key's history: the same request gets the same answer.
-        const text = sendError(c, e, ctx.state.requestId);
-        await idem.complete(db, scope, idemKey, e.status, text);
-        return;
+        const text = JSON.stringify(errorBody(e, ctx.state.requestId));
+        await idem.complete(trx, scope, idemKey, e.status, text);
+        return { kind: 'refused' as const, error: e, text };
       }
-      await idem.release(db, scope, idemKey).catch(() => undefined);
-      throw e;
+    });
+    switch (outcome.kind) {
+      case 'mismatch':
+        throw new AppError('idempotency_conflict');
+      case 'in_progress':
+        throw new AppError('idempotency_in_progress', undefined, undefined, { 'Retry-After': '1' });
+      case 'done':
+        sendJson(c, outcome.status, openStored(config.dataEncryptionKey, outcome.body), { 'Idempotent-Replayed': 'true' });
+        return;
+      case 'refused':
+        sendJson(c, outcome.error.status, outcome.text, outcome.error.headers);
+        return;
+      case 'ran':
+        runCommitted();
+        sendJson(c, outcome.out.status, outcome.out.text, outcome.out.headers);
     }
   });
 

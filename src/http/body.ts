@@ -5,8 +5,33 @@ import { AppError } from '../domain/errors';
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/;
 
 /**
+ * Deepest nesting of arrays and objects a JSON body may have. No request of the API comes near it; deeper
+ * bodies would reach code that walks JSON recursively (the idempotency fingerprint, validators) and
+ * overflow the stack, a 500 for what is bad input.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when `text` nests arrays/objects deeper than `max` (a linear scan, before anything is parsed). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
  * Reads a JSON request body within the configured limit. Returns undefined when there is none.
- * Wrong media type -> 415, too large -> 413, malformed JSON -> 400 invalid_params.
+ * Wrong media type -> 415, too large -> 413, malformed JSON or nested deeper than MAX_JSON_DEPTH -> 400
+ * invalid_params.
  */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   const length = ctx.request.length;
@@ -25,6 +50,9 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
     throw new AppError('invalid_params', 'The request body could not be read.');
   }
   if (text.trim() === '') return undefined;
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new AppError('invalid_params', `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -3,7 +3,8 @@ import type { Context, Next } from 'koa';
 import type { Knex } from 'knex';
 import { AppError } from '../domain/errors';
 import type { Metrics } from '../metrics';
-import { sendJson } from './render';
+import { databaseUnavailable, sendJson } from './render';
+import { DB_RETRY_AFTER_SECONDS } from '../db/unavailable';
 
 // Operational endpoints, outside the API document: answered before API routing, without an API key.
 // Each sets `ctx.state.route` so request metrics label them by name (see metrics.ts).
@@ -28,11 +29,11 @@ export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
         return;
       case '/readyz':
         ctx.state.route = 'readyz';
-        if (draining()) throw new AppError('service_unavailable', 'The service is shutting down.');
+        if (draining()) throw new AppError('service_unavailable', 'The service is shutting down.', undefined, { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) });
         try {
           await db.raw('select 1');
         } catch {
-          throw new AppError('service_unavailable', 'The database is not reachable.');
+          throw databaseUnavailable('The database is not reachable.');
         }
         sendJson(ctx, 200, '{"status":"ready"}');
         return;

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { AppError, ErrorCode, ERRORS, Issue } from '../domain/errors';
+import { DB_RETRY_AFTER_SECONDS } from '../db/unavailable';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -29,3 +30,7 @@ export function sendError(ctx: Context, err: AppError, requestId: string): strin
 }
 
 export const internalError = () => new AppError('internal_error', ERRORS.internal_error.message);
+
+/** 503: the database is down, restarting, out of connections or too slow; the client should retry. */
+export const databaseUnavailable = (message = 'The database is unavailable; retry later.') =>
+  new AppError('service_unavailable', message, undefined, { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) });

@@ -61,20 +61,24 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
     const claimed = await repo.claimDelivery(db, deliveryId, leaseMs, leaseToken);
     if (!claimed) return; // not due, already done, or another worker holds it
     const { delivery: d, endpoint, event } = claimed;
+    // The database's clock, advanced by the time measured here since the claim: the expiry of the previous
+    // secret and the retry window are judged by it, like the SQL that compares these times with now().
+    const claimedAt = performance.now();
+    const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
     if (endpoint.deleted_at || endpoint.status !== 'enabled') {
       await repo.cancelDelivery(db, d.id, leaseToken);
       return;
     }
     const body = JSON.stringify(renderEvent(event, endpoint.api_version));
     const secrets = [unseal(dataKey, endpoint.secret)];
-    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > new Date()) {
+    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > claimed.asOf) {
       secrets.push(unseal(dataKey, endpoint.previous_secret));
     }
-    const attemptedAt = new Date();
+    const attemptedAt = dbClock();
     const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
     const r = await sender.send(endpoint.url, headers, body);
     const succeeded = r.error === null;
-    const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, new Date());
+    const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, dbClock());
     const { disabled } = await repo.recordAttempt(db, d, {
       leaseToken, attemptId: newId('wha'), attemptedAt, durationMs: r.durationMs, responseStatus: r.status, error: r.error, succeeded, nextAttemptAt: next,
     }, failurePolicy);

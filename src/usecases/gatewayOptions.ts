@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { ChainWork } from '../domain/chain';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
-import { collectDataFor, collectedIssues, DEFAULT_COLLECT_THRESHOLD_MINOR, normaliseCollected } from '../domain/collectData';
+import { collectDataFor, collectedJson, DEFAULT_COLLECT_THRESHOLD_MINOR } from '../domain/collectData';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData } from '../domain/eip3009';
 import { AppError, Issue } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -54,7 +54,7 @@ export async function offerOptions(db: Knex, config: Config, chainWork: ChainWor
   if (p.status !== 'requires_action') throw notOpen(p);
   const collect = await needsCollectedData(db, config, p);
   const [settlements, terms] = await Promise.all([payableSettlements(db, p.merchantId, p.currency), settlementTerms(db, p.accountId)]);
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(p.asOf.getTime() / 1000); // the database's clock, which checkQuote judges by
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
   const offered: OfferedOption[] = [];
@@ -95,17 +95,26 @@ export async function openOption(db: Knex, config: Config, rawId: string, option
   return { pw, opt };
 }
 
-export function checkQuote(opt: StoredOption): void {
-  if (opt.expiresAt.getTime() <= Date.now()) throw new AppError('quote_expired');
+/** 409 quote_expired once the quote's expiry has passed by the database's clock (the time the option was read). */
+export function checkQuote(opt: Pick<StoredOption, 'expiresAt'> & { asOf: Date }): void {
+  if (opt.expiresAt.getTime() <= opt.asOf.getTime()) throw new AppError('quote_expired');
 }
 
-/** Validated flat data, or issues under `base` (400 params_validation). */
+/**
+ * Validated flat data, or issues under `base` (400 params_validation). Its JSON text is exactly what was
+ * validated: seal `JSON.stringify(...)` of it (or `validCollectedJson`).
+ */
 export function validCollected(input: unknown, base: string): Record<string, unknown> {
-  const flat = normaliseCollected(input);
-  if (!flat) throw new AppError('params_validation', undefined, [{ field: base, message: 'must be {fields: [{id, value}]} or an object keyed by field id' }]);
-  const issues = collectedIssues(flat, base);
-  if (issues.length) throw new AppError('params_validation', undefined, issues);
-  return flat;
+  const c = collectedJson(input, base);
+  if (!c.ok) throw new AppError('params_validation', undefined, c.issues);
+  return c.data;
+}
+
+/** The JSON text to seal: validated as it is stored. */
+export function validCollectedJson(input: unknown, base: string): string {
+  const c = collectedJson(input, base);
+  if (!c.ok) throw new AppError('params_validation', undefined, c.issues);
+  return c.json;
 }
 
 const hasData = (d: unknown) => d !== null && d !== undefined && !(typeof d === 'string' && d === '') &&
@@ -120,7 +129,7 @@ export async function fetchActions(db: Knex, config: Config, rawId: string, opti
   if (pw.payment.status !== 'requires_action') throw notOpen(pw.payment);
   checkQuote(opt);
   if (opt.collectData) {
-    if (hasData(data)) await storeCollected(db, opt.id, seal(config.dataEncryptionKey, JSON.stringify(validCollected(data, '/data'))));
+    if (hasData(data)) await storeCollected(db, opt.id, seal(config.dataEncryptionKey, validCollectedJson(data, '/data')));
     else if (!opt.collectedData) throw new AppError('collect_data_required');
   }
   return opt;

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors';
 import { seal } from '../domain/sealed';
 import { storeCollectedForPayment } from '../db/optionsRepo';
 import { gatewayPayment, notOpen } from './gatewayPayments';
-import { needsCollectedData, validCollected } from './gatewayOptions';
+import { needsCollectedData, validCollectedJson } from './gatewayOptions';
 
 // The hosted collect page hands the buyer's data to the confirm flow: validated with the gateway's Ajv
 // schema, sealed like fetch and confirm seal it, and stored on the payment's options for the buyer's
@@ -14,7 +14,7 @@ export async function submitCollected(db: Knex, config: Config, pid: string, acc
   const { payment } = await gatewayPayment(db, config.publicBaseUrl, pid);
   if (payment.status !== 'requires_action') throw notOpen(payment);
   if (!(await needsCollectedData(db, config, payment))) throw new AppError('invalid_state', 'This payment needs no buyer data.');
-  const flat = validCollected(data, '/data');
-  const stored = await storeCollectedForPayment(db, payment.id, accounts, seal(config.dataEncryptionKey, JSON.stringify(flat)));
+  const json = validCollectedJson(data, '/data');
+  const stored = await storeCollectedForPayment(db, payment.id, accounts, seal(config.dataEncryptionKey, json));
   if (!stored) throw new AppError('invalid_state', 'No payment option asks for this data yet: open the payment in your wallet first.');
 }

@@ -6,6 +6,7 @@ import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
 import type { ChangeHub } from '../db/changeHub';
 import * as repo from '../db/paymentsRepo';
+import { dbNow } from '../db/clock';
 import { findMerchantForCurrency } from '../db/merchantsRepo';
 import { ownedMerchant } from './merchants';
 
@@ -29,7 +30,7 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
     const field = /unit|currency/.test((e as MoneyError).message) ? '/amount/unit' : '/amount/value';
     throw new AppError('params_validation', undefined, [{ field, message: (e as MoneyError).message }]);
   }
-  const now = new Date();
+  const now = await dbNow(db); // the clock expiry is judged by
   let expiresAt = new Date(now.getTime() + config.defaultPaymentTtlSeconds * 1000);
   if (input.expiresAt !== undefined) {
     const s = input.expiresAt - Math.floor(now.getTime() / 1000);
@@ -50,7 +51,7 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
     id: newId('pay'), accountId, merchantId, referenceId: input.referenceId, currency: amount.currency, amountMinor: amount.minor,
     status: 'requires_action', failureCode: null, cancelledReason: null, cancelledAt: null, expiresAt, createdAt: now,
     updatedAt: now, refundedAt: null, version: 1, checkout: input.checkout ?? null, tokenAsset: null, tokenAmount: null,
-    buyerAccount: null, txHash: null, settlementTxHash: null, settledAt: null, feeAmount: null, settlementAmount: null, optionId: null,
+    buyerAccount: null, txHash: null, settlementTxHash: null, settledAt: null, feeAmount: null, settlementAmount: null, optionId: null, asOf: now,
   };
   await repo.insertPayment(db, p);
   return p;
@@ -86,8 +87,8 @@ export async function pollStatus(db: Knex, hub: ChangeHub, paymentId: string, lo
   try {
     const first = await load(); // authorises the caller
     if (isFinal(first.payment.status)) return first;
-    // Only an open payment expires: a processing one past its expiresAt waits for the chain like any other.
-    const untilExpiry = first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - Date.now() + 5 : Infinity;
+    // Only an open payment expires (by the database's clock): a processing one past its expiresAt waits for the chain like any other.
+    const untilExpiry = first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - first.payment.asOf.getTime() + 5 : Infinity;
     await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
     return await hub.read(paymentId, async () => settleExpiry(db, (await repo.findPayment(db, paymentId))!));
   } finally {

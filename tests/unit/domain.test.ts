@@ -89,6 +89,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ METRICS_TOKEN: 'has a space in it, sixteen+' })).toThrow(ConfigError);
     expect(() => loadConfig({ DB_POOL_MAX: '1' })).toThrow(ConfigError); // migrations hold one connection for their lock
+    expect(() => loadConfig({ DB_ACQUIRE_TIMEOUT_MS: '50' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(ConfigError);
+    expect(loadConfig({})).toMatchObject({ dbAcquireTimeoutMs: 5000, dbStatementTimeoutMs: 15_000 });
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0' }).dbStatementTimeoutMs).toBe(0);
   });
   it('production needs a shared database and a real data key', () => {
     const key = 'ab'.repeat(32);

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData, verifyTransferAuthorization } from '../../src/domain/eip3009';
-import { collectedIssues, normaliseCollected } from '../../src/domain/collectData';
+import { collectedIssues, collectedJson } from '../../src/domain/collectData';
 import { resolveGatewayPaymentId } from '../../src/domain/gatewayId';
 import { seal, unseal } from '../../src/domain/sealed';
 
@@ -48,10 +48,27 @@ describe('EIP-3009 typed data', () => {
 
 describe('collected data', () => {
   const ok = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: 'London', tosConfirmed: true };
+  const fields = (o: Record<string, unknown>) => ({ fields: Object.entries(o).map(([id, value]) => ({ id, value })) });
   it('accepts both wire forms', () => {
-    expect(normaliseCollected(ok)).toEqual(ok);
-    expect(normaliseCollected({ fields: Object.entries(ok).map(([id, value]) => ({ id, value })) })).toEqual(ok);
+    expect(collectedJson(ok)).toEqual({ ok: true, json: JSON.stringify(ok), data: ok });
+    expect(collectedJson(fields(ok))).toEqual({ ok: true, json: JSON.stringify(ok), data: ok });
     expect(collectedIssues(ok)).toEqual([]);
+  });
+  it('takes the string forms of a checkbox and a date in the fields form', () => {
+    const r = collectedJson(fields({ ...ok, tosConfirmed: 'true', dob: '1815-12-10T00:00:00.000Z' }));
+    expect(r).toEqual({ ok: true, json: JSON.stringify(ok), data: ok });
+    const no = collectedJson(fields({ ...ok, tosConfirmed: 'false' }));
+    expect(no.ok ? [] : no.issues.map((i) => i.field)).toEqual(['/collectedData/tosConfirmed']);
+    const yes = collectedJson(fields({ ...ok, tosConfirmed: 'yes' }));
+    expect(yes.ok).toBe(false);
+  });
+  it('refuses unknown and repeated field ids, __proto__ above all, before the schema sees anything', () => {
+    const proto = collectedJson({ fields: [{ id: '__proto__', value: ok }] });
+    expect(proto).toEqual({ ok: false, issues: [{ field: '/collectedData/fields/0/id', message: expect.stringContaining('not a known field') }] });
+    const flat = collectedJson(JSON.parse(`{"__proto__": ${JSON.stringify(ok)}}`), '/data');
+    expect(flat).toEqual({ ok: false, issues: [{ field: '/data/__proto__', message: expect.stringContaining('not a known field') }] });
+    const twice = collectedJson({ fields: [...fields(ok).fields, { id: 'fullName', value: 'Eve' }] });
+    expect(twice.ok ? [] : twice.issues.map((i) => i.field)).toEqual(['/collectedData/fields/5/id']);
   });
   it('reports each problem as a JSON pointer', () => {
     expect(collectedIssues({ ...ok, dob: '10/12/1815', tosConfirmed: false, extra: 1 }).map((i) => i.field).sort())

@@ -13,6 +13,7 @@ export * from './CollectDataFieldsInner';
 export * from './CollectedData';
 export * from './CollectedDataFields';
 export * from './CollectedDataFieldsFieldsInner';
+export * from './CollectedDataFieldsFieldsInnerValue';
 export * from './ConfirmPaymentRequest';
 export * from './CreateCryptoSettlementsRequest';
 export * from './CreateCryptoSettlementsResponse';

@@ -1,0 +1,125 @@
+import { adminOn, client, externalService, Res, startTestService, TestService } from '../support/service';
+import { eventually } from '../support/eventually';
+import { uniqueKey } from '../support/fixtures';
+import { stoppablePostgres, StoppablePostgres } from '../support/stoppablePostgres';
+import { createDb } from '../../src/db/knex';
+import { migrateLatest } from '../../src/db/migrate';
+
+// The database failing under a running service: the contract promises 503 service_unavailable with
+// Retry-After (clients retry), never a 500, and answers within seconds, never a hanging request.
+
+const ownIt = externalService ? it.skip : it; // needs services and a database of its own
+
+const expectUnavailable = (r: Res, ms: number, limitMs: number) => {
+  expect({ status: r.status, body: r.body, retryAfter: r.headers.get('retry-after') }).toEqual({
+    status: 503, body: { code: 'service_unavailable', message: expect.any(String), requestId: r.headers.get('request-id') }, retryAfter: '5',
+  });
+  expect(r.headers.get('request-id')).toMatch(/^req_/);
+  expect(ms).toBeLessThan(limitMs);
+};
+
+const timed = async (call: () => Promise<Res>): Promise<[Res, number]> => {
+  const started = Date.now();
+  const r = await call();
+  return [r, Date.now() - started];
+};
+
+describe('PostgreSQL stopped and started again', () => {
+  let pg: StoppablePostgres;
+  let svc: TestService | undefined;
+  afterAll(async () => {
+    await svc?.close();
+    await pg?.close();
+  });
+
+  ownIt('every call answers 503 service_unavailable with Retry-After within seconds; once it is back, 200 again', async () => {
+    pg = await stoppablePostgres('paygate_outage');
+    const migrator = createDb(pg.url, 2);
+    await migrateLatest(migrator);
+    await migrator.destroy();
+    const acct = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage');
+    const other = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage, not cached');
+    svc = await startTestService({ DATABASE_URL: pg.url, DB_ACQUIRE_TIMEOUT_MS: '2000' });
+    const api = client(svc.url, { 'Api-Key': acct.apiKey });
+    const merchant = (name: string, key: string) => api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'o@x.io' }, headers: { 'Idempotency-Key': key } });
+    expect((await api('GET', '/v1/merchants')).status).toBe(200);
+    expect((await merchant('Before', uniqueKey())).status).toBe(201);
+
+    await pg.halt();
+    const retried = uniqueKey('outage');
+    // A read, an idempotent create, a key the cache has never seen (auth itself needs the database: 503,
+    // not 401), the gateway, and readiness.
+    expectUnavailable(...await timed(() => api('GET', '/v1/merchants')), 4000);
+    expectUnavailable(...await timed(() => merchant('During', retried)), 4000);
+    expectUnavailable(...await timed(() => client(svc!.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants')), 4000);
+    expectUnavailable(...await timed(() => api('GET', '/v1/gateway/payment/pay_unknown')), 4000);
+    expectUnavailable(...await timed(() => client(svc!.url)('GET', '/readyz')), 4000);
+
+    await pg.resume();
+    const back = await eventually(() => api('GET', '/v1/merchants'), (r) => r.status === 200, 15_000, 200);
+    expect(back.status).toBe(200);
+    expect(back.body.merchants.map((m: any) => m.name)).toEqual(['Before']);
+    // The key refused during the outage was not used up: the create runs now, once.
+    const created = await merchant('During', retried);
+    expect(created.status).toBe(201);
+    expect((await merchant('During', retried)).headers.get('idempotent-replayed')).toBe('true');
+    expect((await api('GET', '/v1/merchants')).body.merchants.map((m: any) => m.name).sort()).toEqual(['Before', 'During']);
+    expect((await client(svc.url)('GET', '/readyz')).status).toBe(200);
+  }, 120_000);
+});
+
+describe('a stalled database', () => {
+  let svc: TestService;
+  let api: ReturnType<typeof client>;
+  let merchantId: string;
+  // Another session holding the merchant's row, as a long transaction or a lock would.
+  let locker: ReturnType<typeof createDb>;
+  const lockMerchant = async () => {
+    const trx = await locker.transaction();
+    await trx('merchants').where({ id: merchantId }).forUpdate();
+    return trx;
+  };
+  const rename = (name: string) => api('PATCH', `/v1/merchants/${merchantId}`, { body: { merchantName: name } });
+  beforeAll(async () => {
+    if (externalService) return;
+    // A pool of 2 that waits half a second for a connection; statements may run 3 s.
+    svc = await startTestService({ DB_STATEMENT_TIMEOUT_MS: '3000', DB_POOL_MAX: '2', DB_ACQUIRE_TIMEOUT_MS: '500' });
+    locker = createDb(process.env.DATABASE_URL!, 2);
+    const acct = await adminOn(process.env.DATABASE_URL!, 'accounts', 'create', '--name', 'Stalled');
+    api = client(svc.url, { 'Api-Key': acct.apiKey });
+    merchantId = (await api('POST', '/v1/merchants', { body: { merchantName: 'Locked', merchantEmail: 'l@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id;
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await locker?.destroy();
+  });
+
+  ownIt('a statement blocked past DB_STATEMENT_TIMEOUT_MS is 503 with Retry-After, and nothing changed', async () => {
+    const trx = await lockMerchant();
+    try {
+      const [r, ms] = await timed(() => rename('Renamed'));
+      expectUnavailable(r, ms, 6000);
+      expect(ms).toBeGreaterThanOrEqual(2500); // the statement timeout, not the pool
+    } finally {
+      await trx.rollback();
+    }
+    expect((await svc.db('merchants').where({ id: merchantId }).first()).name).toBe('Locked');
+    expect((await rename('Renamed')).status).toBe(200);
+  });
+
+  ownIt('no free connection within DB_ACQUIRE_TIMEOUT_MS is 503 with Retry-After', async () => {
+    const trx = await lockMerchant();
+    let blocked: Promise<Res>[] = [];
+    try {
+      // Both connections of the service's pool wait on the lock...
+      blocked = [1, 2].map((i) => rename(`Queued ${i}`));
+      await new Promise((r) => setTimeout(r, 300));
+      // ...so another request finds none within 500 ms.
+      expectUnavailable(...await timed(() => api('GET', `/v1/merchants/${merchantId}`)), 2000);
+    } finally {
+      await trx.rollback();
+    }
+    expect((await Promise.all(blocked)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await api('GET', `/v1/merchants/${merchantId}`)).status).toBe(200);
+  });
+});

@@ -41,7 +41,8 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
   for (const name of [SUBMIT, SETTLE]) await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
   const workers = new Map<string, string>();
   const send = async (queue: string, data: Job, delayMs = 0) => {
-    await boss.send(queue, data, { singletonKey: data.paymentId, ...(delayMs ? { startAfter: new Date(Date.now() + delayMs) } : {}) });
+    // A relative delay (seconds), so the queue times it by the database's clock, not this process's.
+    await boss.send(queue, data, { singletonKey: data.paymentId, ...(delayMs ? { startAfter: Math.max(1, Math.round(delayMs / 1000)) } : {}) });
     const w = workers.get(queue);
     if (w && !delayMs) boss.notifyWorker(w); // this process's worker now, rather than at its next poll
   };

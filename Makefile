@@ -4,7 +4,7 @@ NPM_STAMP := node_modules/.install-stamp
 SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 
-.PHONY: install start build docs chromium test-browser generate check-generated sdks check-sdks lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser generate check-generated sdks check-sdks lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -95,6 +95,9 @@ bench-longpoll: build
 
 bench-webhooks: build
 	node bench/webhooks.mjs
+
+bench-chain: build
+	node bench/chain.mjs
 
 # --- Contract gate (README "Contract gate"): the service must never drift from spec/. ---
 # Pinned tools, installed into git-ignored folders: Schemathesis (PyPI) in .venv/contract, oasdiff (Go) in .tools.

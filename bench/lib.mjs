@@ -11,15 +11,18 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export { freePort };
 
-export const startPostgres = () => startThrowawayPostgres({ database: 'paygate_bench', fast: false, extraFlags: ['-c', 'shared_buffers=256MB'] });
+export const startPostgres = (extraFlags = []) => startThrowawayPostgres({ database: 'paygate_bench', fast: false, extraFlags: ['-c', 'shared_buffers=256MB', ...extraFlags] });
 
 export function node(script, env, args = []) {
   return execFileSync('node', [path.join(root, script), ...args], { env: { ...process.env, ...env }, cwd: root }).toString();
 }
 
-/** Starts a child process and waits until GET <url>/readyz (or /) answers. */
-export async function startChild(script, env, readyUrl) {
-  const child = spawn('node', [path.join(root, script)], { env: { ...process.env, ...env }, cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+/**
+ * Starts a child process and waits until GET <url>/readyz (or /) answers. `nodeArgs`: flags for node itself
+ * (--cpu-prof); `stdout`: where its standard output goes (a file descriptor; discarded by default).
+ */
+export async function startChild(script, env, readyUrl, { nodeArgs = [], stdout = 'ignore' } = {}) {
+  const child = spawn('node', [...nodeArgs, path.join(root, script)], { env: { ...process.env, ...env }, cwd: root, stdio: ['ignore', stdout, 'inherit'] });
   for (let i = 0; i < 300; i++) {
     try {
       const r = await fetch(readyUrl);

@@ -24,6 +24,7 @@ export interface Config {
   chains: ChainSettings[];
   /** The embedded development chain: used when no chain is configured, never in production. */
   devnet: DevnetSettings | null;
+  limits: LimitsConfig;
   /** Relayer: how often pending transactions are checked, and when an unmined one is replaced. */
   chainPollIntervalMs: number;
   chainStuckAfterMs: number;
@@ -65,6 +66,20 @@ export interface WebhookConfig {
   dispatchIntervalMs: number;
   /** A worker holds a delivery for timeoutMs plus this; then another process may take it over. */
   leaseMarginMs: number;
+}
+
+export interface LimitsConfig {
+  /** API requests per second per account (all its keys and apps together), across all processes. */
+  accountPerSecond: number;
+  /** API requests per second per credential (an API key or an app), across all processes. */
+  credentialPerSecond: number;
+  /** Requests per second per client IP on the unauthenticated hosted endpoints, across all processes. */
+  ipPerSecond: number;
+  /** Concurrent long-polls per credential, and per IP on the hosted status, in each process. */
+  longPollsPerCredential: number;
+  longPollsPerIp: number;
+  /** Options kept per payment: older unconfirmed ones are purged when a quote would exceed it. */
+  optionsPerPayment: number;
 }
 
 export interface ChainSettings {
@@ -249,6 +264,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     quoteTtlSeconds: int(env, 'QUOTE_TTL_SECONDS', 120, 5, 3600),
     chains,
     devnet: devnetSettings(env, nodeEnv, projectRoot, chains),
+    limits: {
+      accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 10_000, 1, 1_000_000),
+      credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 5_000, 1, 1_000_000),
+      ipPerSecond: int(env, 'RATE_LIMIT_IP_PER_S', 50, 1, 1_000_000),
+      longPollsPerCredential: int(env, 'LONGPOLL_MAX_PER_CREDENTIAL', 20_000, 1, 1_000_000),
+      longPollsPerIp: int(env, 'LONGPOLL_MAX_PER_IP', 20, 1, 1_000_000),
+      optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),
+    },
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
     dataEncryptionKey: dataKey(env, nodeEnv),

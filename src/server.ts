@@ -10,6 +10,7 @@ import { startExpirySweeper } from './usecases/expirySweeper';
 import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';
 import { startChains } from './chain/chains';
+import { ConcurrencyCap, SharedRateLimiter } from './http/rateLimit';
 import { startChainJobs } from './jobs/chainJobs';
 import { startQueue } from './jobs/queue';
 import { startWebhookJobs } from './jobs/webhookJobs';
@@ -39,16 +40,20 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   const chainJobs = await startChainJobs(boss, db, chains.chains, { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs }, log);
   const webhookJobs = await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log);
   // Each tick also removes idempotency records past their 24 h retention (an indexed range delete).
+  const limiter = new SharedRateLimiter(db, log);
+  limiter.start();
+  const limits = { limiter, longPolls: new ConcurrencyCap() };
   const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
     await chainJobs.rescue();
     await purgeExpired(db);
+    await limiter.purge();
   });
   const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);
   metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () => pendingDeliveryCount(db));
   let draining = false;
   let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
-  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, metrics, draining: () => draining, webhookWork: webhookJobs });
+  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, metrics, draining: () => draining, webhookWork: webhookJobs, limits });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
@@ -86,6 +91,7 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
       server.closeIdleConnections();
       await closed;
       await sweeper.stop(); // waits for a tick in progress
+      await limiter.stop();
       await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
       await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });

@@ -84,3 +84,13 @@ export async function currentDestination(db: Knex, merchantId: string, asset: st
   const r = await db('crypto_settlements').where({ merchant_id: merchantId, asset }).first('destination');
   return r?.destination ?? null;
 }
+
+/**
+ * Keeps the newest `keep` options of a payment (and the confirmed one): a wallet asking for quotes in a
+ * loop cannot grow the table without bound. Purged options answer 404 option_not_found.
+ */
+export async function trimOptions(db: Knex, paymentId: string, keep: number): Promise<void> {
+  await db.raw(`DELETE FROM payment_options o WHERE o.payment_id = ? AND o.id NOT IN (
+      SELECT id FROM payment_options WHERE payment_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
+    AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = o.payment_id AND p.option_id = o.id)`, [paymentId, paymentId, keep]);
+}

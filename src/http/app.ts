@@ -15,6 +15,7 @@ import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
 import { toIssues } from './issues';
 import { Router } from './router';
 import { KeyCache } from './keyCache';
+import type { ConcurrencyCap, SharedRateLimiter } from './rateLimit';
 import { databaseUnavailable, errorBody, internalError, sendError, sendJson } from './render';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { canonicalJson } from './canonicalJson';
@@ -39,6 +40,7 @@ export interface AppDeps {
   metrics: Metrics;
   /** True once graceful shutdown has begun (server.ts). */
   draining: () => boolean;
+  limits: { limiter: SharedRateLimiter; longPolls: ConcurrencyCap };
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -62,6 +64,8 @@ export function createApp(deps: AppDeps): Koa {
   const { config, db, log, backends, handlers, hub, chainWork, webhookWork, metrics, draining } = deps;
   const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
   const keys = new KeyCache();
+  const { limiter, longPolls } = deps.limits;
+  const perSecond = (limit: number) => ({ limit, windowMs: 1000 });
   hub.onKeyRevoked((keyId) => keys.revoke(keyId));
   const app = new Koa<State>();
   app.proxy = true;
@@ -98,7 +102,7 @@ export function createApp(deps: AppDeps): Koa {
 
   // Non-API routes: the rendered API reference (/docs/<version>) and the hosted buyer pages.
   const serveDocs = docsRoutes(projectRoot);
-  const serveHosted = hostedRoutes({ root: projectRoot, config, db, hub });
+  const serveHosted = hostedRoutes({ root: projectRoot, config, db, hub, limiter, longPolls });
   app.use(async (ctx, next) => {
     const c = ctx as unknown as Context;
     if (serveDocs(c)) {
@@ -133,6 +137,9 @@ export function createApp(deps: AppDeps): Koa {
     }
     const operationId = op.operationId as OperationId;
     ctx.state.operationId = operationId;
+    // Limits per account and per credential, shared by all processes (429 rate_limited with Retry-After).
+    limiter.take(`account:${caller.accountId}`, perSecond(config.limits.accountPerSecond));
+    limiter.take(`credential:${caller.keyId}`, perSecond(config.limits.credentialPerSecond));
     if (caller.keyType !== 'partner' && !isGatewayOperation(op)) {
       throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
     }
@@ -187,7 +194,14 @@ export function createApp(deps: AppDeps): Koa {
 
     const idemKey = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !idemKey) {
-      const r = await run(db);
+      // A long-poll holds a slot of its credential for as long as it waits (a cap per process).
+      const release = query && Number(query.maxPollMs) > 0 ? longPolls.acquire(`credential:${caller.keyId}`, config.limits.longPollsPerCredential) : null;
+      let r;
+      try {
+        r = await run(db);
+      } finally {
+        release?.();
+      }
       runCommitted();
       sendJson(c, r.status, r.text, r.headers);
       return;

@@ -11,7 +11,7 @@ import { pegToTokenUnits } from '../domain/money';
 import { Payment } from '../domain/payment';
 import { seal } from '../domain/sealed';
 import { collectThreshold, settlementTerms } from '../db/accountsRepo';
-import { collectedByAccount, findOption, insertOptions, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
+import { collectedByAccount, findOption, insertOptions, payableSettlements, StoredOption, storeCollected, trimOptions } from '../db/optionsRepo';
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
@@ -83,6 +83,7 @@ export async function offerOptions(db: Knex, config: Config, chainWork: ChainWor
     }
   }
   await insertOptions(db, offered.map(({ assetInfo: _a, ...o }) => o));
+  await trimOptions(db, p.id, Math.max(config.limits.optionsPerPayment, offered.length));
   const collectData = collect ? collectDataFor(config.publicBaseUrl, p.id, parsed.map((a) => a.id)) : undefined;
   return { ...pw, options: offered, collectData, etaS: ETA_S };
 }

@@ -12,6 +12,7 @@ import { needsCollectedData } from '../../usecases/gatewayOptions';
 import { pollStatus } from '../../usecases/payments';
 import { submitCollected } from '../../usecases/hostedCollect';
 import { readJsonBody } from '../body';
+import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
 import { sendJson } from '../render';
 import { collectClosedBody, collectFormBody } from './collectPage';
 import { sendNotFoundPage, sendPage } from './html';
@@ -36,9 +37,11 @@ export interface HostedDeps {
   config: Config;
   db: Knex;
   hub: ChangeHub;
+  limiter: SharedRateLimiter;
+  longPolls: ConcurrencyCap;
 }
 
-export function hostedRoutes({ root, config, db, hub }: HostedDeps) {
+export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: HostedDeps) {
   const assets = loadAssets(path.join(root, 'public', 'hosted'));
   const paymentId = (raw: unknown) => (typeof raw === 'string' ? resolveGatewayPaymentId(raw, config.publicBaseUrl) : null);
   const accountsOf = (raw: unknown) => (typeof raw === 'string' ? raw.split(',').map((a) => a.trim()).filter(Boolean).slice(0, 20) : []);
@@ -70,7 +73,14 @@ export function hostedRoutes({ root, config, db, hub }: HostedDeps) {
     if (raw !== undefined && (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw))) {
       throw new AppError('params_validation', undefined, [{ field: 'maxPollMs', message: `must be an integer from 0 to ${MAX_POLL_MS}` }]);
     }
-    const { payment } = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, id), raw ? Math.min(Number(raw), MAX_POLL_MS) : 0);
+    const wait = raw ? Math.min(Number(raw), MAX_POLL_MS) : 0;
+    const release = wait > 0 ? longPolls.acquire(`ip:${ctx.ip}`, config.limits.longPollsPerIp) : null;
+    let payment;
+    try {
+      ({ payment } = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, id), wait));
+    } finally {
+      release?.();
+    }
     const status = effectiveStatus(payment);
     const final = isFinal(status);
     sendJson(ctx, 200, JSON.stringify({
@@ -100,8 +110,14 @@ export function hostedRoutes({ root, config, db, hub }: HostedDeps) {
   }
 
   /** True when it answered the request (or threw an AppError for it). */
+  // Anyone with a link may call these: a limit per client IP, shared by all processes (pages, status, collect).
+  const perIp = { limit: config.limits.ipPerSecond, windowMs: 1000 };
+  const limited = (ctx: Context) => limiter.take(`ip:${ctx.ip}`, perIp);
+
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';
+    const hosted = (ctx.path === '/' && get) || (ctx.path === '/collect' && (get || ctx.method === 'POST')) || /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path);
+    if (hosted) limited(ctx);
     if (ctx.path === '/' && get) return payPage(ctx).then(() => true);
     if (ctx.path === '/collect' && get) return collectPage(ctx).then(() => true);
     if (ctx.path === '/collect' && ctx.method === 'POST') return collectSubmit(ctx).then(() => true);

@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+
+// Shared request counters of the rate limiter: one row per (key, window), added to by every process.
+
+export async function addRateCounts(db: Knex, batch: { key: string; window: number; count: number; endsAt: Date }[]): Promise<{ key: string; window: number; count: number }[]> {
+  const { rows } = await db.raw(
+    `INSERT INTO rate_counters (key, "window", count, ends_at)
+     SELECT * FROM unnest(?::text[], ?::bigint[], ?::int[], ?::timestamptz[])
+     ON CONFLICT (key, "window") DO UPDATE SET count = rate_counters.count + EXCLUDED.count
+     RETURNING key, "window", count`,
+    [batch.map((b) => b.key), batch.map((b) => b.window), batch.map((b) => b.count), batch.map((b) => b.endsAt)],
+  );
+  return rows.map((r: { key: string; window: string; count: number }) => ({ key: r.key, window: Number(r.window), count: Number(r.count) }));
+}
+
+export async function purgeRateCounts(db: Knex): Promise<number> {
+  return db('rate_counters').where('ends_at', '<', db.raw(`now() - interval '1 minute'`)).del();
+}

@@ -1,0 +1,108 @@
+import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { newBuyer } from '../support/chain';
+
+// What one caller can consume: requests per account and per credential (shared by every process), requests
+// per IP on the hosted pages, concurrent long-polls, and option rows per payment. Limits are set low here
+// to see them act; the defaults are generous (README, Configuration).
+
+const describeLocal = externalService ? describe.skip : describe;
+jest.setTimeout(120_000);
+
+/** Waits for the start of a wall-clock second, so a short burst stays inside one 1 s window. */
+async function startOfSecond() {
+  while (Date.now() % 1000 > 30) await new Promise((r) => setTimeout(r, 5));
+}
+
+describeLocal('request limits', () => {
+  let a: TestService;
+  let b: TestService;
+  beforeAll(async () => {
+    const env = { RATE_LIMIT_ACCOUNT_PER_S: '10', RATE_LIMIT_CREDENTIAL_PER_S: '6', RATE_LIMIT_IP_PER_S: '4', LONGPOLL_MAX_PER_CREDENTIAL: '2' };
+    a = await startTestService(env);
+    b = await startTestService(env); // a second process on the same database
+  }, 90_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a flood from one credential gets 429 rate_limited with Retry-After; another account is not affected', async () => {
+    const flooder = await newAccount('Flooder');
+    const other = await newAccount('Other');
+    await startOfSecond();
+    const rs = await Promise.all(Array.from({ length: 12 }, () => client(a.url, { 'Api-Key': flooder.apiKey })('GET', '/v1/merchants')));
+    const limited = rs.filter((r) => r.status === 429);
+    expect(rs.filter((r) => r.status === 200).length).toBeLessThanOrEqual(6);
+    expect(limited.length).toBeGreaterThanOrEqual(6);
+    expect(limited[0].body).toMatchObject({ code: 'rate_limited', requestId: expect.stringMatching(/^req_/) });
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await client(a.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants')).status).toBe(200);
+  });
+
+  it('the account limit holds across processes: counts of both are shared through PostgreSQL', async () => {
+    const acct = await newAccount('Two processes');
+    const second = await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner');
+    await startOfSecond();
+    // 6 per credential at most: 5 through each process, with two keys of one account (limit 10 in all).
+    const first = await Promise.all(Array.from({ length: 5 }, () => client(a.url, { 'Api-Key': acct.apiKey })('GET', '/v1/merchants')));
+    await new Promise((r) => setTimeout(r, 250)); // a sync period (100 ms) and then some
+    const then = await Promise.all(Array.from({ length: 7 }, () => client(b.url, { 'Api-Key': second.apiKey })('GET', '/v1/merchants')));
+    expect(first.every((r) => r.status === 200)).toBe(true);
+    const ok = then.filter((r) => r.status === 200).length;
+    expect(ok).toBeLessThanOrEqual(5); // b knew of a's 5: not 6 (its credential limit) or 7
+    expect(then.some((r) => r.status === 429 && r.body.code === 'rate_limited')).toBe(true);
+  });
+
+  it('concurrent long-polls per credential are capped; a slot frees when a poll ends', async () => {
+    const m = await merchantWithSettlement(a, 'Polls');
+    const pay = async () => (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
+    const [p1, p2, p3] = [await pay(), await pay(), await pay()];
+    await new Promise((r) => setTimeout(r, 1100)); // a fresh rate window: what follows is about the long-poll cap
+    const waiting = [p1, p2].map((id) => m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=1500`));
+    await new Promise((r) => setTimeout(r, 300));
+    const third = await m.asMerchant('GET', `/v1/payments/${p3}/status?maxPollMs=1500`);
+    expect({ status: third.status, code: third.body.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect((await m.asMerchant('GET', `/v1/payments/${p3}/status`)).status).toBe(200); // a plain read is no long-poll
+    await Promise.all(waiting);
+    await new Promise((r) => setTimeout(r, 1100)); // the next rate window
+    expect((await m.asMerchant('GET', `/v1/payments/${p3}/status?maxPollMs=100`)).status).toBe(200);
+  });
+
+  it('the hosted pages limit each client IP', async () => {
+    const m = await merchantWithSettlement(b, 'Hosted');
+    await new Promise((r) => setTimeout(r, 1100));
+    const id = (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
+    await startOfSecond();
+    const rs = await Promise.all(Array.from({ length: 8 }, () => client(b.url)('GET', `/pay/${id}/status`)));
+    expect(rs.filter((r) => r.status === 200).length).toBeLessThanOrEqual(4);
+    expect(rs.find((r) => r.status === 429)?.body.code).toBe('rate_limited');
+  });
+});
+
+describeLocal('options per payment', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ OPTIONS_MAX_PER_PAYMENT: '3' });
+  }, 90_000);
+  afterAll(() => svc?.close());
+
+  it('a wallet quoting in a loop keeps at most the newest options; a purged one is 404 option_not_found', async () => {
+    const m = await merchantWithSettlement(svc, 'Quotes');
+    const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+    const buyer = await newBuyer(10_000_000n);
+    const id = (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
+    const quotes = [];
+    for (let i = 0; i < 6; i++) quotes.push((await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } })).body.options[0]);
+    expect(await svc.db('payment_options').where({ payment_id: id })).toHaveLength(3);
+    const first = quotes[0];
+    const sig = await buyer.signTypedData(JSON.parse(first.actions[0].data.params[1]));
+    const r = await gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId: first.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+    expect({ status: r.status, code: r.body.code }).toEqual({ status: 404, code: 'option_not_found' });
+    const last = quotes[5];
+    const ok = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
+      body: { optionId: last.id, results: [{ type: 'walletRpc', data: [await buyer.signTypedData(JSON.parse(last.actions[0].data.params[1]))] }] },
+    });
+    expect(ok.body.status).toBe('processing');
+  });
+});

@@ -8,9 +8,10 @@ SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 
 install: $(NPM_STAMP)
 
-# npm ci from the lock file, again whenever the lock file changes.
+# npm ci from the lock file, again whenever the lock file changes. --include=dev: the build (tsc, the docs renderer)
+# needs the devDependencies even when NODE_ENV=production, which makes npm leave them out by default.
 $(NPM_STAMP): package.json package-lock.json clients/typescript/package.json
-	npm ci --no-audit --no-fund
+	npm ci --include=dev --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
 # The service serves dist/docs/<version>.html at /docs/<version>: every build renders them (skipped when fresh).

@@ -17,12 +17,13 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    merchant list, CONTRACT_PAYMENTS_CURSOR for the payment lists). A payments cursor also names the sort
    it was issued for (keyset pagination), so such a case is given that sort (createdAt, desc).
 4. Semantics the schema cannot state, for valid bodies only: a settlement's asset must be one the registry
-   knows and its destination on the asset's chain (the seed settles USDC on Base, so valid entries use that
-   asset and a Base destination); a payment's `expiresAt` must lie in the future (at most 30 days). The
-   refusals themselves (unknown asset, other chain, past expiry) are covered by the integration tests.
-   Gateway option requests name buyer accounts as CAIP-10 strings; the schema leaves them free-form so
-   that a malformed one is answered 422 `invalid_account` (a wallet-facing code), so valid cases use a
-   well-formed Base account.
+   knows and its destination on the asset's chain (the seed settles the development chain's USDC, so
+   valid entries use that asset and a destination on that chain; the asset id is read from the chain's
+   devnet.json in DEVNET_DIR, which contract-tests/stack.mjs exports); a payment's `expiresAt` must lie in
+   the future (at most 30 days). The refusals themselves (unknown asset, other chain, past expiry) are
+   covered by the integration tests. Gateway option requests name buyer accounts as CAIP-10 strings; the
+   schema leaves them free-form so that a malformed one is answered 422 `invalid_account` (a wallet-facing
+   code), so valid cases use a well-formed account on the development chain.
 
 And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
 earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
@@ -36,7 +37,9 @@ optional header from the step instead (required headers are left alone and would
 """
 
 import ast
+import json
 import os
+import pathlib
 import time
 import uuid
 
@@ -66,9 +69,11 @@ class _AstGuard:
 _lambda_sources.ast = _AstGuard()
 
 VERSION_SYNONYMS = ("WCP-Version", "Api-Version")
-USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
-BASE_DESTINATION = "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
-BUYER_ACCOUNT = "eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7"
+# The development chain the gate's service runs (contract-tests/stack.mjs exports its DEVNET_DIR).
+_DEVNET = json.loads((pathlib.Path(os.environ["DEVNET_DIR"]) / "devnet.json").read_text())
+SETTLED_ASSET = next(a["asset"] for a in _DEVNET["assets"] if a["symbol"] == "USDC")
+DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
+BUYER_ACCOUNT = f"{_DEVNET['chainId']}:0x52908400098527886E0F7030069857D2E4169EE7"
 
 
 def _latin1(value):
@@ -127,10 +132,10 @@ def before_call(ctx, case, **kwargs):
         if path.endswith("/settlements/crypto") and isinstance(body.get("settlements"), list):
             for entry in body["settlements"]:
                 if isinstance(entry, dict):
-                    entry["asset"] = USDC_BASE
-                    entry["destination"] = BASE_DESTINATION
+                    entry["asset"] = SETTLED_ASSET
+                    entry["destination"] = DESTINATION
         elif path.endswith("/settlements/crypto/{id}") and "destination" in body:
-            body["destination"] = BASE_DESTINATION
+            body["destination"] = DESTINATION
         elif path.endswith("/options") and isinstance(body.get("accounts"), list):
             body["accounts"] = [BUYER_ACCOUNT for _ in body["accounts"]]
         elif path == "/v1/payments" and isinstance(body.get("expiresAt"), (int, float)):

@@ -1,5 +1,6 @@
 // Seeds what the fuzzers need, through the admin command and the API, as a partner would:
-// an account with a partner key and a wallet key, a merchant, a crypto settlement and a payment.
+// an account with a partner key and a wallet key, a merchant, a crypto settlement (the development
+// chain's USDC, so that its payments get options) and a payment.
 // A step may answer 501 only when its operation is on not-implemented.txt: then it is skipped and the
 // seed goes on; once the endpoint lands (and leaves the list) the same step must succeed.
 import { execFile } from 'node:child_process';
@@ -49,8 +50,11 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   });
   out.cursor = (await call('listMerchants', 'GET', '/v1/merchants?limit=1')).nextCursor;
 
+  // The chain the service settles on: its USDC, as `admin devnet info` names it.
+  const devnet = await admin(env, 'devnet', 'info');
+  const usdc = devnet.assets.find((a) => a.symbol === 'USDC').asset;
   const s = await call('createCryptoSettlements', 'POST', `/v1/merchants/${out.merchantId}/settlements/crypto`, {
-    body: { settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: 'eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F' }] },
+    body: { settlements: [{ asset: usdc, destination: `${devnet.chainId}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F` }] },
     headers: { 'Idempotency-Key': 'contract-seed-settlement' },
   });
   if (s) out.settlementId = s.settlements[0].id;

@@ -202,10 +202,18 @@ async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts 
     QUOTE_TTL_SECONDS: '1800', PAYMENT_TTL_SECONDS: '3600',
     ...extraEnv,
   };
-  node('dist/src/cli/migrate.js', env);
-  const acct = JSON.parse(node('dist/src/cli/admin.js', env, ['accounts', 'create', '--name', 'Bench']));
-  const wallet = JSON.parse(node('dist/src/cli/admin.js', env, ['keys', 'create', '--account', acct.accountId, '--type', 'wallet']));
-  const child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, childOpts);
+  let child;
+  let acct;
+  let wallet;
+  try {
+    node('dist/src/cli/migrate.js', env);
+    acct = JSON.parse(node('dist/src/cli/admin.js', env, ['accounts', 'create', '--name', 'Bench']));
+    wallet = JSON.parse(node('dist/src/cli/admin.js', env, ['keys', 'create', '--account', acct.accountId, '--type', 'wallet']));
+    child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, childOpts);
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const base = `http://127.0.0.1:${port}`;
   const call = async (method, p, key, b, headers = {}) => {
     const r = await fetch(base + p, { method, body: b && JSON.stringify(b), headers: { 'content-type': 'application/json', 'Api-Key': key, ...headers } });

@@ -260,8 +260,13 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
     const r = await receiptOf(done.info.txId);
     expect(r.status).toBe('success');
     expect(r.blockHash).not.toBe(first.block_hash);
-    await anvil().mine({ blocks: 3 });
-    const settled = await f.until(id, (x) => x.settlement !== null);
+    // The settlement is submitted after success and needs its own 3 blocks: keep mining until it is there.
+    const settled = await eventually(async () => {
+      await anvil().mine({ blocks: 1 });
+      const d = await f.details(id);
+      if (d.settlement === null) throw new Error('not settled yet');
+      return d;
+    }, 30_000);
     expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'settle' })).toHaveLength(1);
     expect((await receiptOf(settled.settlement.successful.txId)).status).toBe('success');
     expect(await svc.db('payment_events').where({ payment_id: id, type: 'payment.settled' })).toHaveLength(1);

@@ -1,16 +1,17 @@
-import { privateKeyToAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver } from '../support/webhookReceiver';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
+import { newBuyer } from '../support/chain';
 
 // Expiry is decided by the database's clock: a process whose clock runs 10 minutes ahead or behind (the
 // in-process service shares this test's clock, which is skewed here) must decide exactly as the database
 // does with `expires_at <= now()`. Before, checkQuote compared with Date.now() and effectiveStatus with
 // new Date(), and payment creation computed the expiry from the process clock.
 
-const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const BUYER_BASE = `eip155:8453:${buyer.address}`;
+let buyer: PrivateKeyAccount;
+let BUYER_BASE: string;
 const MINUTES_10 = 10 * 60_000;
 
 let svc: TestService;
@@ -18,9 +19,11 @@ let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 let gw: ReturnType<typeof client>;
 beforeAll(async () => {
   svc = await startTestService({ SWEEP_INTERVAL_MS: '3600000' }); // only readers settle expiry here
+  buyer = await newBuyer(1_000_000_000n); // pays on the development chain
+  BUYER_BASE = `eip155:31337:${buyer.address}`;
   m = await merchantWithSettlement(svc, 'Clock Shop');
   gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
-});
+}, 90_000); // a service, a devnet buyer and the admin command: slow on a busy machine
 afterAll(() => svc.close());
 afterEach(() => jest.useRealTimers());
 

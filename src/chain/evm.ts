@@ -145,14 +145,20 @@ export class EvmChain {
     }
   }
 
-  /** EIP-1559 fees now, capped by the configured maximum. */
-  async fees(): Promise<Fees> {
-    try {
-      const f = await this.pub.estimateFeesPerGas();
-      return this.capped({ maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! });
-    } catch (e) {
-      throw unavailable(e);
-    }
+  private feeCache: { at: number; fees: Promise<Fees> } | null = null;
+
+  /** EIP-1559 fees now (asked at most once a second: every submission of that second shares them), capped. */
+  fees(): Promise<Fees> {
+    if (this.feeCache && Date.now() - this.feeCache.at < 1000) return this.feeCache.fees;
+    const fees = this.pub.estimateFeesPerGas().then(
+      (f) => this.capped({ maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! }),
+      (e) => {
+        this.feeCache = null;
+        throw unavailable(e);
+      },
+    );
+    this.feeCache = { at: Date.now(), fees };
+    return fees;
   }
 
   capped(f: Fees): Fees {

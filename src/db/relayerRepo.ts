@@ -79,15 +79,16 @@ export async function storeSignedTx(
       }
       const live = await trx('chain_transactions').where({ payment_id: tx.paymentId, purpose: tx.purpose }).whereNot('status', 'dropped').first('id');
       if (live) return null;
-      const { next_nonce: next } = await trx('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).forUpdate().first('next_nonce');
-      const nonce = Number(next);
+      // The row lock is taken here and held to commit: sign, insert, commit are all that wait behind it.
+      const { rows: [taken] } = await trx.raw(
+        'UPDATE relayer_nonces SET next_nonce = next_nonce + 1 WHERE chain_id = ? AND sender = ? RETURNING next_nonce - 1 AS nonce', [tx.chainId, tx.sender]);
+      const nonce = Number(taken.nonce);
       const { raw, hash } = await sign(nonce);
       const [row] = await trx('chain_transactions').insert({
         chain_id: tx.chainId, sender: tx.sender, nonce, purpose: tx.purpose, payment_id: tx.paymentId, to_address: tx.to, calldata: tx.calldata,
         gas_limit: tx.gasLimit.toString(), max_fee_per_gas: tx.maxFeePerGas.toString(), max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),
         raw_tx: raw, tx_hash: hash,
       }).returning('*');
-      await trx('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).update({ next_nonce: nonce + 1 });
       return fromRow(row);
     });
   } catch (e) {
@@ -126,8 +127,16 @@ export async function markReorged(db: Knex, id: string): Promise<void> {
 }
 
 /** Final: confirmed or reverted at the confirmation depth; dropped when its nonce went to another transaction. */
-export async function finish(db: Knex, id: string, status: 'confirmed' | 'reverted' | 'dropped'): Promise<boolean> {
-  const n = await db('chain_transactions').where({ id }).whereIn('status', ['pending', 'mined']).update({ status, finished_at: db.fn.now() });
+export async function finish(
+  db: Knex, id: string, status: 'confirmed' | 'reverted' | 'dropped', mined?: { transactionHash: string; blockNumber: bigint; blockHash: string },
+): Promise<boolean> {
+  const n = await db('chain_transactions').where({ id }).whereIn('status', ['pending', 'mined']).update({
+    status, finished_at: db.fn.now(),
+    ...(mined ? {
+      block_number: mined.blockNumber.toString(), block_hash: mined.blockHash, tx_hash: mined.transactionHash,
+      previous_hashes: db.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [mined.transactionHash]),
+    } : {}),
+  });
   return n > 0;
 }
 

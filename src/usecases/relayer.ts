@@ -35,6 +35,7 @@ export interface RelayerDeps {
 
 const REBROADCAST_MS = 15_000;
 const FRESH_MS = 3_000;
+const FINALIZE_CONCURRENCY = 16;
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
@@ -158,7 +159,7 @@ async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx,
   const { db, log } = deps;
   if (receipt.status === 'success') {
     await db.transaction(async (trx) => {
-      if (!(await relayer.finish(trx, tx.id, 'confirmed'))) return;
+      if (!(await relayer.finish(trx, tx.id, 'confirmed', receipt))) return;
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
       else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { tx_hash: receipt.transactionHash });
     });
@@ -170,7 +171,7 @@ async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx,
   const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
   const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
   await db.transaction(async (trx) => {
-    if (!(await relayer.finish(trx, tx.id, 'reverted'))) return;
+    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return;
     if (tx.purpose !== 'settle') await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
   });
   if (tx.purpose === 'settle') log.error({ paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal }, 'settlement transfer reverted; the payment stays unsettled');
@@ -200,12 +201,9 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   if (!open.length) return 0;
   const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
   const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
-  const blocks = new Map<bigint, Promise<Hex | null>>();
-  const canonicalHash = (n: bigint) => {
-    if (!blocks.has(n)) blocks.set(n, chain.call(() => chain.pub.getBlock({ blockNumber: n })).then((b) => b.hash));
-    return blocks.get(n)!;
-  };
   let stillOpen = 0;
+  const atDepth: { tx: relayer.ChainTx; receipt: TransactionReceipt }[] = [];
+  // Without a receipt: in nonce order (a re-broadcast must not leave a gap before a later nonce).
   for (const [i, tx] of open.entries()) {
     const receipt = receipts[i];
     if (!receipt) {
@@ -227,20 +225,23 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
       }
       continue;
     }
+    if (head - receipt.blockNumber + 1n >= BigInt(chain.confirmations)) {
+      atDepth.push({ tx, receipt });
+      continue;
+    }
+    stillOpen++;
     if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
       await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash);
     }
-    const depth = head - receipt.blockNumber + 1n;
-    if (depth < BigInt(chain.confirmations)) {
-      stillOpen++;
-      continue;
-    }
-    // At depth: is the receipt's block still the chain's block at that height?
-    if ((await canonicalHash(receipt.blockNumber)) !== receipt.blockHash) {
-      stillOpen++;
-      continue;
-    }
-    await finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
+  }
+  // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
+  const heights = [...new Set(atDepth.map((a) => a.receipt.blockNumber))];
+  const hashes = new Map(await Promise.all(heights.map(async (n) => [n, (await chain.call(() => chain.pub.getBlock({ blockNumber: n }))).hash] as const)));
+  const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
+  stillOpen += atDepth.length - final.length;
+  // Final outcomes are independent of each other: several at a time.
+  for (let i = 0; i < final.length; i += FINALIZE_CONCURRENCY) {
+    await Promise.all(final.slice(i, i + FINALIZE_CONCURRENCY).map(({ tx, receipt }) => finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt)));
   }
   return stillOpen;
 }

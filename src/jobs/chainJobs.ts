@@ -20,6 +20,8 @@ const SUBMIT = 'payment-submit';
 const SETTLE = 'payment-settle';
 /** A reconciled payment has had no progress for this long: its job was lost or its process died. */
 const STRANDED_AFTER_S = 30;
+/** Chain steps run at once in one process; more wait in the queue. */
+const INLINE_MAX = 32;
 
 interface Job {
   paymentId: string;
@@ -46,8 +48,25 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
     const w = workers.get(queue);
     if (w && !delayMs) boss.notifyWorker(w); // this process's worker now, rather than at its next poll
   };
-  const enqueueSubmit = (paymentId: string) => send(SUBMIT, { paymentId });
-  const enqueueSettle = (paymentId: string) => send(SETTLE, { paymentId });
+  // A step runs at once in this process (no queue round trip: that was most of a payment's latency), up to
+  // INLINE_MAX at a time; beyond that, or when it must be tried again, it goes to the queue. A step lost with
+  // its process is found by the reconciler (rescue, below) after STRANDED_AFTER_S.
+  const inline = new Set<Promise<void>>();
+  let stopping = false;
+  const runNow = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
+    if (inline.size >= INLINE_MAX || stopping) return send(queue, { paymentId });
+    const p: Promise<void> = step(deps, paymentId).then(
+      (hash) => { if (hash) nudgeAll(); },
+      async (e) => {
+        if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId, queue }, 'chain step failed; will retry');
+        await retryLater(queue, { paymentId }).catch((err) => log.warn({ err: (err as Error).message, paymentId }, 'chain step not queued; the reconciler will find it'));
+      },
+    ).finally(() => inline.delete(p));
+    inline.add(p);
+    return Promise.resolve();
+  };
+  const enqueueSubmit = (paymentId: string) => runNow(SUBMIT, submitPayment, paymentId);
+  const enqueueSettle = (paymentId: string) => runNow(SETTLE, settlePayment, paymentId);
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
   const deps: RelayerDeps = { db, chains, log, stuckAfterMs: settings.stuckAfterMs, enqueueSettle, enqueueSubmit };
@@ -107,6 +126,8 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
       for (const id of settle) await enqueueSettle(id);
     },
     stop: async () => {
+      stopping = true;
+      await Promise.all([...inline]); // steps in progress finish (or are queued again)
       for (const m of monitors.values()) await m.stop();
       for (const key of monitors.keys()) await releaseMonitorLease(db, key, holder).catch(() => undefined);
       await boss.offWork(SUBMIT);

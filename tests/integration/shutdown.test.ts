@@ -144,8 +144,9 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
       // not yet final (nothing interrupted mid-job, nothing failed); no settlement began.
       const [tx] = await collect();
       expect(await collect()).toEqual([{ purpose: 'collect', status: 'mined', tx_hash: tx.tx_hash }]);
+      // (Chain steps run in the process when they can; whatever went through the queue is completed, none left active.)
       const jobs = await db.raw("SELECT name, state FROM pgboss.job WHERE data->>'paymentId' = ? ORDER BY name", [paid]);
-      expect(jobs.rows).toEqual([{ name: 'payment-submit', state: 'completed' }]);
+      expect(jobs.rows.filter((j: { state: string }) => j.state !== 'completed')).toEqual([]);
 
       // Nothing lost: the next process (same database, same relayer key) takes the open transaction up as
       // the chain grows, confirms the payment and settles it to the merchant.

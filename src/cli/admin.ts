@@ -5,7 +5,7 @@ import { connect } from '../db/connect';
 import { migrateLatest } from '../db/migrate';
 import fs from 'node:fs';
 import { getAddress, isAddress } from 'viem';
-import { createAccount, createApp, createKey, revokeKey, setCollectThreshold, setFee, setSettlementMode } from '../db/accountsRepo';
+import { createAccount, createApp, createKey, revokeApp, revokeKey, setCollectThreshold, setFee, setSettlementMode } from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
 import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
@@ -18,6 +18,7 @@ import { projectRoot } from '../paths';
 //   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
 //   admin apps create --account <id> --name NAME            -> {"appId","clientId"} (gateway App-Id + Client-Id)
+//   admin apps revoke --app <appId>                         -> {"appId","revoked":true,"revokedAt"}
 //   admin keys rotate-data [--batch-size N]                 -> counts of sealed values moved to the newest data key
 //         (DATA_ENCRYPTION_KEYS' first); exit 1 when some value opens with no key of the keyring
 //   admin accounts set-threshold --account <id> --minor N   -> {"accountId","collectDataThresholdMinor"}
@@ -37,7 +38,7 @@ const OPTIONS = {
   peg: { type: 'string' }, 'icon-url': { type: 'string' }, 'network-icon-url': { type: 'string' },
   'eip712-name': { type: 'string' }, 'eip712-version': { type: 'string' }, minor: { type: 'string' },
   'base-minor': { type: 'string' }, percent: { type: 'string' }, mode: { type: 'string' }, address: { type: 'string' }, amount: { type: 'string' },
-  'batch-size': { type: 'string' },
+  app: { type: 'string' }, 'batch-size': { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string>>;
@@ -81,6 +82,13 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex, config: Config) => Prom
         process.exitCode = 1;
       }
       return report;
+    };
+  },
+  'apps revoke': (v) => {
+    const app = need(v, 'app');
+    return async (db) => {
+      const revokedAt = await revokeApp(db, app);
+      return revokedAt ? { appId: app, revoked: true, revokedAt: revokedAt.toISOString() } : Promise.reject(new Error(`no app ${app}`));
     };
   },
   'apps create': (v) => {

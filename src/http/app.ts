@@ -28,6 +28,7 @@ import { docsRoutes } from './docs';
 import { hostedRoutes } from './hosted/routes';
 import type { Metrics } from '../metrics';
 import { opsRoutes } from './ops';
+import { loggablePath } from './logPath';
 
 export interface AppDeps {
   config: Config;
@@ -95,7 +96,7 @@ export function createApp(deps: AppDeps): Koa {
     // While draining, every response closes its connection, so keep-alive clients reconnect elsewhere.
     if (draining()) ctx.set('Connection', 'close');
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, operationId: ctx.state.operationId, ms }, 'request');
+    log.info({ requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, operationId: ctx.state.operationId, ms }, 'request');
     metrics.observe(ctx.state.operationId ?? ctx.state.route ?? 'unmatched', ctx.method, ctx.status, ms / 1e3);
   });
 

@@ -39,7 +39,7 @@ export interface Config {
   /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
   collectDataThresholdMinor: bigint;
   webhooks: WebhookConfig;
-  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`; required in production unless METRICS_PUBLIC=true. */
   metricsToken: string | null;
   /** How long a metric read from the database (payment counts) is reused by later scrapes. */
   metricsDbCacheMs: number;
@@ -212,9 +212,16 @@ function dataKeys(env: NodeJS.ProcessEnv, nodeEnv: string): DataKeyring {
   return new DataKeyring(keys);
 }
 
-function metricsToken(env: NodeJS.ProcessEnv): string | null {
+function metricsToken(env: NodeJS.ProcessEnv, nodeEnv: string): string | null {
+  const open = bool(env, 'METRICS_PUBLIC');
   const t = env.METRICS_TOKEN;
-  if (!t) return null;
+  if (!t) {
+    // Metrics tell outsiders the traffic, the payment counts and the relayers' state: in production an open
+    // endpoint must be a decision, not a default.
+    if (nodeEnv === 'production' && !open) throw new ConfigError('METRICS_TOKEN is required in production (or set METRICS_PUBLIC=true to serve /metrics without a token)');
+    return null;
+  }
+  if (open) throw new ConfigError('METRICS_PUBLIC=true and METRICS_TOKEN contradict each other: set one');
   // It travels in an Authorization header: no whitespace, and long enough not to be guessed.
   if (!/^[\x21-\x7e]{16,}$/.test(t)) throw new ConfigError('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
   return t;
@@ -316,7 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     dataEncryptionKey: keyring.primary.key,
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
     webhooks: webhookConfig(env, projectRoot),
-    metricsToken: metricsToken(env),
+    metricsToken: metricsToken(env, nodeEnv),
     metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),

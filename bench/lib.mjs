@@ -50,7 +50,7 @@ export async function load(opts) {
 /** The service's environment in benchmarks: production mode (no response validation), quiet logs. */
 export const serviceEnv = (databaseUrl, port) => ({
   DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production',
-  DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+  DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'), METRICS_TOKEN: crypto.randomBytes(24).toString('hex'),
 });
 
 export const fmt = (x) => (Math.round(x * 100) / 100).toString();

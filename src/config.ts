@@ -3,6 +3,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { DataKey, DataKeyring, DEVELOPMENT_KEY_ID, derivedKeyId, developmentKey, isDevelopmentKey, isValidKeyId } from './domain/sealed';
 
 export interface Config {
   port: number;
@@ -28,12 +29,17 @@ export interface Config {
   /** Relayer: how often pending transactions are checked, and when an unmined one is replaced. */
   chainPollIntervalMs: number;
   chainStuckAfterMs: number;
-  /** AES-256-GCM key sealing collected buyer data. */
+  /** AES-256-GCM keys sealing buyer data and webhook secrets: the first seals, all open (DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY). */
+  dataKeys: DataKeyring;
+  /**
+   * The sealing key of `dataKeys`; passed to seal/unseal it stands for the whole keyring (code that holds
+   * a single Buffer still opens values sealed by older keys). Prefer `dataKeys`.
+   */
   dataEncryptionKey: Buffer;
   /** Default amount (minor units) at or above which buyer data is collected; accounts may override. */
   collectDataThresholdMinor: bigint;
   webhooks: WebhookConfig;
-  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`; required in production unless METRICS_PUBLIC=true. */
   metricsToken: string | null;
   /** How long a metric read from the database (payment counts) is reused by later scrapes. */
   metricsDbCacheMs: number;
@@ -161,23 +167,61 @@ function devnetSettings(env: NodeJS.ProcessEnv, nodeEnv: string, projectRoot: st
   };
 }
 
-// A fixed, public key: only for development and tests, refused in production.
-const DEV_DATA_KEY = Buffer.alloc(32, 7);
-
-function dataKey(env: NodeJS.ProcessEnv, nodeEnv: string): Buffer {
-  const raw = env.DATA_ENCRYPTION_KEY;
-  if (!raw) {
-    if (nodeEnv === 'production') throw new ConfigError('DATA_ENCRYPTION_KEY is required in production (32 bytes, hex or base64)');
-    return DEV_DATA_KEY;
-  }
+function parseKey(raw: string, name: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-  if (key.length !== 32) throw new ConfigError('DATA_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
+  // Never echo a key back, even a malformed one.
+  if (key.length !== 32) throw new ConfigError(`${name} must be 32 bytes, as 64 hex digits or base64`);
   return key;
 }
 
-function metricsToken(env: NodeJS.ProcessEnv): string | null {
+/**
+ * The keyring sealing stored secrets. DATA_ENCRYPTION_KEYS (`id:key,id:key`, the first seals, all open)
+ * or DATA_ENCRYPTION_KEY (one key, its id derived from it); not both. Without either, outside production,
+ * the public development key (the caller warns loudly). Outside production the development key always
+ * opens too, so rows sealed before a key was configured stay readable (and `keys rotate-data` moves them).
+ */
+function dataKeys(env: NodeJS.ProcessEnv, nodeEnv: string): DataKeyring {
+  const list = env.DATA_ENCRYPTION_KEYS?.trim();
+  const single = env.DATA_ENCRYPTION_KEY;
+  if (list && single) throw new ConfigError('set DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY, not both (list the single key in DATA_ENCRYPTION_KEYS)');
+  let keys: DataKey[];
+  if (list) {
+    keys = list.split(',').map((entry, i) => {
+      const at = entry.indexOf(':');
+      const id = entry.slice(0, at).trim();
+      if (at < 0 || !isValidKeyId(id)) throw new ConfigError(`DATA_ENCRYPTION_KEYS entry ${i + 1} must be id:key, the id 1 to 32 of A-Z a-z 0-9 _ . -`);
+      const key = parseKey(entry.slice(at + 1).trim(), `DATA_ENCRYPTION_KEYS key "${id}"`);
+      if (id === DEVELOPMENT_KEY_ID && !isDevelopmentKey(key)) throw new ConfigError(`DATA_ENCRYPTION_KEYS: the id "${DEVELOPMENT_KEY_ID}" is reserved for the public development key`);
+      return { id, key };
+    });
+    for (const [i, k] of keys.entries()) {
+      const twin = keys.findIndex((o, j) => j !== i && (o.id === k.id || o.key.equals(k.key) || o.id === derivedKeyId(k.key)));
+      if (twin >= 0) throw new ConfigError(`DATA_ENCRYPTION_KEYS: entries "${k.id}" and "${keys[twin].id}" have the same id or the same key`);
+    }
+  } else if (single) {
+    const key = parseKey(single, 'DATA_ENCRYPTION_KEY');
+    keys = [{ id: derivedKeyId(key), key }];
+  } else {
+    if (nodeEnv === 'production') throw new ConfigError('DATA_ENCRYPTION_KEY (or DATA_ENCRYPTION_KEYS) is required in production (32 bytes, hex or base64)');
+    keys = [developmentKey()];
+  }
+  if (nodeEnv === 'production' && isDevelopmentKey(keys[0].key)) {
+    throw new ConfigError('the data encryption key is the public development key: set a secret key of your own in production');
+  }
+  if (nodeEnv !== 'production' && !keys.some((k) => isDevelopmentKey(k.key))) keys.push(developmentKey());
+  return new DataKeyring(keys);
+}
+
+function metricsToken(env: NodeJS.ProcessEnv, nodeEnv: string): string | null {
+  const open = bool(env, 'METRICS_PUBLIC');
   const t = env.METRICS_TOKEN;
-  if (!t) return null;
+  if (!t) {
+    // Metrics tell outsiders the traffic, the payment counts and the relayers' state: in production an open
+    // endpoint must be a decision, not a default.
+    if (nodeEnv === 'production' && !open) throw new ConfigError('METRICS_TOKEN is required in production (or set METRICS_PUBLIC=true to serve /metrics without a token)');
+    return null;
+  }
+  if (open) throw new ConfigError('METRICS_PUBLIC=true and METRICS_TOKEN contradict each other: set one');
   // It travels in an Authorization header: no whitespace, and long enough not to be guessed.
   if (!/^[\x21-\x7e]{16,}$/.test(t)) throw new ConfigError('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
   return t;
@@ -248,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
   // The embedded PostgreSQL is for development: in production every process would start its own database.
   if (nodeEnv === 'production' && !databaseUrl) throw new ConfigError('DATABASE_URL is required in production (the embedded PostgreSQL is for development only)');
   const chains = chainSettings(env);
+  const keyring = dataKeys(env, nodeEnv);
   const validateResponses = env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : nodeEnv !== 'production';
   return {
     port,
@@ -274,10 +319,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     },
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
-    dataEncryptionKey: dataKey(env, nodeEnv),
+    dataKeys: keyring,
+    dataEncryptionKey: keyring.primary.key,
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),
     webhooks: webhookConfig(env, projectRoot),
-    metricsToken: metricsToken(env),
+    metricsToken: metricsToken(env, nodeEnv),
     metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),

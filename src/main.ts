@@ -17,6 +17,13 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  if (config.dataKeys.sealsWithDevelopmentKey) {
+    // Anyone can read what this key seals (it is in the source code): say so on every start.
+    log.warn(
+      { dataKeyId: config.dataKeys.primary.id },
+      'DATA_ENCRYPTION_KEY is not set: buyer data and webhook secrets are sealed with the PUBLIC development key; anyone with the database can read them. Set DATA_ENCRYPTION_KEY (or DATA_ENCRYPTION_KEYS) for any real data',
+    );
+  }
   if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_BASE_URL) {
     log.warn({ publicBaseUrl: config.publicBaseUrl }, 'PUBLIC_BASE_URL is not set: buyer links point at localhost');
   }

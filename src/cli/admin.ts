@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
-import { loadConfig } from '../config';
+import { Config, loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest } from '../db/migrate';
 import fs from 'node:fs';
 import { getAddress, isAddress } from 'viem';
-import { createAccount, createApp, createKey, revokeKey, setCollectThreshold, setFee, setSettlementMode } from '../db/accountsRepo';
+import { createAccount, createApp, createKey, revokeApp, revokeKey, setCollectThreshold, setFee, setSettlementMode } from '../db/accountsRepo';
+import { resealAll } from '../usecases/dataKeyRotation';
 import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';
@@ -17,6 +18,9 @@ import { projectRoot } from '../paths';
 //   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
 //   admin apps create --account <id> --name NAME            -> {"appId","clientId"} (gateway App-Id + Client-Id)
+//   admin apps revoke --app <appId>                         -> {"appId","revoked":true,"revokedAt"}
+//   admin keys rotate-data [--batch-size N]                 -> counts of sealed values moved to the newest data key
+//         (DATA_ENCRYPTION_KEYS' first); exit 1 when some value opens with no key of the keyring
 //   admin accounts set-threshold --account <id> --minor N   -> {"accountId","collectDataThresholdMinor"}
 //   admin accounts set-fee --account <id> --base-minor N --percent P  -> fee per payment: N minor units + P % (default 0)
 //   admin accounts set-mode --account <id> --mode collector|direct    -> how payments settle (default collector)
@@ -34,6 +38,7 @@ const OPTIONS = {
   peg: { type: 'string' }, 'icon-url': { type: 'string' }, 'network-icon-url': { type: 'string' },
   'eip712-name': { type: 'string' }, 'eip712-version': { type: 'string' }, minor: { type: 'string' },
   'base-minor': { type: 'string' }, percent: { type: 'string' }, mode: { type: 'string' }, address: { type: 'string' }, amount: { type: 'string' },
+  app: { type: 'string' }, 'batch-size': { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string>>;
@@ -51,7 +56,7 @@ const httpsOrNull = (v: string | undefined, flag: string) => {
 };
 
 /** Each command checks its arguments first (no database needed for a usage error), then runs. */
-const COMMANDS: Record<string, (v: Values) => (db: Knex) => Promise<unknown>> = {
+const COMMANDS: Record<string, (v: Values) => (db: Knex, config: Config) => Promise<unknown>> = {
   'accounts create': (v) => {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');
@@ -65,6 +70,26 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex) => Promise<unknown>> = 
   'keys revoke': (v) => {
     const key = need(v, 'key');
     return async (db) => ((await revokeKey(db, key)) ? { keyId: key, revoked: true } : Promise.reject(new Error(`no key ${key}`)));
+  },
+  'keys rotate-data': (v) => {
+    const batch = v['batch-size']?.trim() ?? '500';
+    if (!/^[1-9][0-9]{0,4}$/.test(batch)) throw new UsageError('--batch-size must be an integer from 1 to 99999');
+    return async (db, config) => {
+      const report = await resealAll(db, config.dataKeys, Number(batch));
+      if (report.unreadable > 0) {
+        // The counts still go to stdout; the exit status says the old keys cannot be dropped yet.
+        process.stderr.write(JSON.stringify({ error: `${report.unreadable} sealed values open with no key of the keyring: add the key that sealed them to DATA_ENCRYPTION_KEYS and run again` }) + '\n');
+        process.exitCode = 1;
+      }
+      return report;
+    };
+  },
+  'apps revoke': (v) => {
+    const app = need(v, 'app');
+    return async (db) => {
+      const revokedAt = await revokeApp(db, app);
+      return revokedAt ? { appId: app, revoked: true, revokedAt: revokedAt.toISOString() } : Promise.reject(new Error(`no app ${app}`));
+    };
   },
   'apps create': (v) => {
     const account = need(v, 'account');
@@ -155,10 +180,11 @@ async function main(argv: string[]): Promise<unknown> {
   const command = COMMANDS[positionals.join(' ')];
   if (!command) throw new UsageError(`usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`);
   const run = command(values as Values);
-  const database = await connect(loadConfig(process.env, projectRoot));
+  const config = loadConfig(process.env, projectRoot);
+  const database = await connect(config);
   try {
     await migrateLatest(database.db);
-    return await run(database.db);
+    return await run(database.db, config);
   } finally {
     await database.stop();
   }

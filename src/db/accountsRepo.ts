@@ -34,10 +34,13 @@ export async function createKey(db: Knex, accountId: string, type: KeyType) {
   return insertKey(db, accountId, type);
 }
 
-/** False when no such key. Revoking twice keeps the first revocation time. */
-/** Channel on which a revocation is announced, so that every process drops the key from its cache at once. */
+/**
+ * Channel on which a revocation is announced (the key or app id), so that every process drops the
+ * credential from its cache at once.
+ */
 export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
+/** False when no such key. Revoking twice keeps the first revocation time. */
 export async function revokeKey(db: Knex, keyId: string): Promise<boolean> {
   return db.transaction(async (trx) => {
     const n = await trx('api_keys').where({ id: keyId }).update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
@@ -61,6 +64,20 @@ export async function createApp(db: Knex, accountId: string, name: string) {
   const { clientId, clientHash } = issueClientId();
   await db('apps').insert({ id: appId, account_id: accountId, name, client_hash: clientHash });
   return { appId, clientId };
+}
+
+/**
+ * Null when no such app; otherwise its revocation time (revoking twice keeps the first). Gateway calls
+ * with the app are refused (401 invalid_api_key) from the commit on, in every process: apps are not
+ * cached (each call reads the row), and the revocation is announced like a key's, so a process that
+ * caches credentials drops it at once too.
+ */
+export async function revokeApp(db: Knex, appId: string): Promise<Date | null> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx('apps').where({ id: appId }).update({ revoked_at: trx.raw('coalesce(revoked_at, now())') }, ['revoked_at']);
+    if (row) await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, appId]);
+    return row ? (row.revoked_at as Date) : null;
+  });
 }
 
 export async function findApp(db: Knex, appId: string) {

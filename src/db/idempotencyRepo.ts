@@ -8,6 +8,8 @@ import type { Knex } from 'knex';
 // releases the lock and removes its record, and the next request runs the work. Work is never done without
 // its stored response, and never done twice. Records expire after RETENTION.
 export const RETENTION_HOURS = 24;
+/** A stored response that carries a secret is kept as this prefix and the base64 of the sealed text. */
+export const SEALED_BODY = 'sealed:';
 /**
  * Only for records of the previous release, which committed its claim before the work: such a claim
  * (state in_progress) could be taken over after this long. This release never commits one.

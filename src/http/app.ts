@@ -21,12 +21,14 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import { canonicalJson } from './canonicalJson';
 import type { ChangeHub } from '../db/changeHub';
 import type { WebhookWork } from '../jobs/webhookJobs';
-import { seal, unseal } from '../domain/sealed';
+import { DataKeyring, seal, unseal } from '../domain/sealed';
+import { SEALED_BODY } from '../db/idempotencyRepo';
 import { projectRoot } from '../paths';
 import { docsRoutes } from './docs';
 import { hostedRoutes } from './hosted/routes';
 import type { Metrics } from '../metrics';
 import { opsRoutes } from './ops';
+import { loggablePath } from './logPath';
 
 export interface AppDeps {
   config: Config;
@@ -94,7 +96,7 @@ export function createApp(deps: AppDeps): Koa {
     // While draining, every response closes its connection, so keep-alive clients reconnect elsewhere.
     if (draining()) ctx.set('Connection', 'close');
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, operationId: ctx.state.operationId, ms }, 'request');
+    log.info({ requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, operationId: ctx.state.operationId, ms }, 'request');
     metrics.observe(ctx.state.operationId ?? ctx.state.route ?? 'unmatched', ctx.method, ctx.status, ms / 1e3);
   });
 
@@ -219,7 +221,7 @@ export function createApp(deps: AppDeps): Koa {
         // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
         const out = await trx.transaction((sp) => run(sp));
         // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
-        await idem.complete(trx, scope, idemKey, out.status, out.secret ? sealStored(config.dataEncryptionKey, out.text) : out.text);
+        await idem.complete(trx, scope, idemKey, out.status, out.secret ? sealStored(config.dataKeys, out.text) : out.text);
         return { kind: 'ran' as const, out };
       } catch (e) {
         // Anything else rolls the whole transaction back: no record is left, a retry runs the work.
@@ -236,7 +238,7 @@ export function createApp(deps: AppDeps): Koa {
       case 'in_progress':
         throw new AppError('idempotency_in_progress', undefined, undefined, { 'Retry-After': '1' });
       case 'done':
-        sendJson(c, outcome.status, openStored(config.dataEncryptionKey, outcome.body), { 'Idempotent-Replayed': 'true' });
+        sendJson(c, outcome.status, openStored(config.dataKeys, outcome.body), { 'Idempotent-Replayed': 'true' });
         return;
       case 'refused':
         sendJson(c, outcome.error.status, outcome.text, outcome.error.headers);
@@ -250,9 +252,8 @@ export function createApp(deps: AppDeps): Koa {
   return app as unknown as Koa;
 }
 
-const SEALED = 'sealed:';
-const sealStored = (key: Buffer, text: string) => SEALED + seal(key, text).toString('base64');
-const openStored = (key: Buffer, body: string) => (body.startsWith(SEALED) ? unseal(key, Buffer.from(body.slice(SEALED.length), 'base64')) : body);
+const sealStored = (keys: DataKeyring, text: string) => SEALED_BODY + seal(keys, text).toString('base64');
+const openStored = (keys: DataKeyring, body: string) => (body.startsWith(SEALED_BODY) ? unseal(keys, Buffer.from(body.slice(SEALED_BODY.length), 'base64')) : body);
 
 function notRoutable(router: Router, method: string, path: string): AppError {
   const allowed = METHODS.map((m) => m.toUpperCase()).filter((m) => router.allowed(path).includes(m));

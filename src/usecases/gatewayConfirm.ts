@@ -72,7 +72,7 @@ export async function confirmPayment(db: Knex, config: Config, chainWork: ChainW
   const signature = check.signature;
   let collected: Buffer | null = null;
   if (opt.collectData) {
-    if (input.collectedData !== undefined) collected = seal(config.dataEncryptionKey, JSON.stringify(validCollected(input.collectedData, '/collectedData')));
+    if (input.collectedData !== undefined) collected = seal(config.dataKeys, JSON.stringify(validCollected(input.collectedData, '/collectedData')));
     else if (opt.collectedData) collected = opt.collectedData;
     else throw new AppError('collect_data_required');
   }

@@ -130,7 +130,7 @@ export async function fetchActions(db: Knex, config: Config, rawId: string, opti
   if (pw.payment.status !== 'requires_action') throw notOpen(pw.payment);
   checkQuote(opt);
   if (opt.collectData) {
-    if (hasData(data)) await storeCollected(db, opt.id, seal(config.dataEncryptionKey, validCollectedJson(data, '/data')));
+    if (hasData(data)) await storeCollected(db, opt.id, seal(config.dataKeys, validCollectedJson(data, '/data')));
     else if (!opt.collectedData) throw new AppError('collect_data_required');
   }
   return opt;

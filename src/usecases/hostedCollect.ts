@@ -15,6 +15,6 @@ export async function submitCollected(db: Knex, config: Config, pid: string, acc
   if (payment.status !== 'requires_action') throw notOpen(payment);
   if (!(await needsCollectedData(db, config, payment))) throw new AppError('invalid_state', 'This payment needs no buyer data.');
   const json = validCollectedJson(data, '/data');
-  const stored = await storeCollectedForPayment(db, payment.id, accounts, seal(config.dataEncryptionKey, json));
+  const stored = await storeCollectedForPayment(db, payment.id, accounts, seal(config.dataKeys, json));
   if (!stored) throw new AppError('invalid_state', 'No payment option asks for this data yet: open the payment in your wallet first.');
 }

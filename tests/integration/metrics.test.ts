@@ -5,6 +5,9 @@ import { freshDatabase } from '../support/freshDb';
 import { parseExposition, sampleValue } from '../support/prometheus';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { DEVNET_USDC, newWallet } from '../support/chain';
+import { randomBytes } from 'node:crypto';
+import { generatePrivateKey } from 'viem/accounts';
+import { spawnService } from '../support/serviceProcess';
 
 // /metrics is an operational endpoint outside the API document: every request here goes to the service
 // directly (svc.directUrl), never through the contract gate's validating proxy.
@@ -159,4 +162,23 @@ describe('a service on a database of its own', () => {
     expect(await scrape()).toEqual({ ...zero, requires_action: 1, cancelled: 1, expired: 1 });
     expect((await svc.db('payments').where({ id: ids[1] }).first()).status).toBe('requires_action');
   });
+});
+
+describe('/metrics in production (the built service)', () => {
+  const prod = () => ({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), DEVNET_RELAYER_KEYS: generatePrivateKey() });
+
+  ownServiceIt('without METRICS_TOKEN the service refuses to start (configuration error, exit 2)', async () => {
+    await expect(spawnService(prod())).rejects.toThrow(/^service exited \(2\) before listening: configuration error: METRICS_TOKEN is required in production \(or set METRICS_PUBLIC=true/);
+  });
+
+  ownServiceIt('METRICS_PUBLIC=true serves it without a token, as asked', async () => {
+    const p = await spawnService({ ...prod(), METRICS_PUBLIC: 'true' });
+    try {
+      const r = await client(p.url)('GET', '/metrics');
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('paygate_http_requests_total');
+    } finally {
+      await p.kill('SIGTERM');
+    }
+  }, 60_000);
 });

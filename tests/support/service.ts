@@ -75,6 +75,17 @@ export async function adminOn(databaseUrl: string, ...args: string[]): Promise<R
   return JSON.parse(stdout);
 }
 
+/** The admin command line with extra environment; never throws: exit code, parsed stdout (if any) and stderr. */
+export async function adminWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: any; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], { env: { ...process.env, ...env }, cwd: root });
+    return { code: 0, out: JSON.parse(stdout), stderr };
+  } catch (e) {
+    const { code, stdout, stderr } = e as { code: number; stdout: string; stderr: string };
+    return { code, out: stdout ? JSON.parse(stdout) : undefined, stderr };
+  }
+}
+
 export async function newAccount(name = 'Test partner'): Promise<{ accountId: string; apiKey: string; keyId: string }> {
   return admin('accounts', 'create', '--name', name) as Promise<{ accountId: string; apiKey: string; keyId: string }>;
 }

@@ -101,4 +101,44 @@ describe('configuration', () => {
     const c = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', DATA_ENCRYPTION_KEY: key, METRICS_TOKEN: 'x'.repeat(32) });
     expect(c).toMatchObject({ metricsToken: 'x'.repeat(32), dbPoolMax: 10, shutdownDelayMs: 0, metricsDbCacheMs: 5000, validateResponses: false });
   });
+  it('production needs METRICS_TOKEN unless METRICS_PUBLIC=true says /metrics is open on purpose', () => {
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', DATA_ENCRYPTION_KEY: 'ab'.repeat(32) };
+    expect(() => loadConfig(prod)).toThrow(ConfigError);
+    expect(() => loadConfig(prod)).toThrow(/METRICS_TOKEN is required in production.*METRICS_PUBLIC=true/);
+    expect(() => loadConfig({ ...prod, METRICS_PUBLIC: 'false' })).toThrow(/METRICS_TOKEN is required/);
+    expect(() => loadConfig({ ...prod, METRICS_PUBLIC: 'yes' })).toThrow(/METRICS_PUBLIC must be true or false/);
+    expect(() => loadConfig({ ...prod, METRICS_PUBLIC: 'true', METRICS_TOKEN: 'x'.repeat(32) })).toThrow(/contradict/);
+    expect(loadConfig({ ...prod, METRICS_PUBLIC: 'true' }).metricsToken).toBeNull();
+    expect(loadConfig({ ...prod, METRICS_TOKEN: 'x'.repeat(32) }).metricsToken).toBe('x'.repeat(32));
+    // Outside production /metrics stays open by default.
+    expect(loadConfig({}).metricsToken).toBeNull();
+  });
+  it('data keys: DATA_ENCRYPTION_KEYS (first seals, all open) or DATA_ENCRYPTION_KEY (derived id), never the public key in production', () => {
+    const a = 'ab'.repeat(32);
+    const b = Buffer.alloc(32, 2).toString('base64');
+    const ring = loadConfig({ DATA_ENCRYPTION_KEYS: ` new:${b} , old:${a}` }).dataKeys;
+    expect(ring.keys.map((k) => k.id)).toEqual(['new', 'old', 'dev']); // outside production the development key still opens
+    expect(ring.primary.key).toEqual(Buffer.alloc(32, 2));
+    const single = loadConfig({ DATA_ENCRYPTION_KEY: a });
+    expect(single.dataKeys.primary.id).toMatch(/^k[0-9a-f]{12}$/);
+    expect(single.dataEncryptionKey).toBe(single.dataKeys.primary.key);
+    const dev = loadConfig({}).dataKeys;
+    expect({ id: dev.primary.id, warn: dev.sealsWithDevelopmentKey, ids: dev.keys.map((k) => k.id) }).toEqual({ id: 'dev', warn: true, ids: ['dev'] });
+    expect(single.dataKeys.sealsWithDevelopmentKey).toBe(false);
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', METRICS_PUBLIC: 'true' };
+    expect(loadConfig({ ...prod, DATA_ENCRYPTION_KEYS: `new:${b},old:${a}` }).dataKeys.keys.map((k) => k.id)).toEqual(['new', 'old']);
+    expect(() => loadConfig({ ...prod, DATA_ENCRYPTION_KEY: '07'.repeat(32) })).toThrow(/public development key/);
+    expect(() => loadConfig({ ...prod, DATA_ENCRYPTION_KEYS: `dev:${'07'.repeat(32)}` })).toThrow(/public development key/);
+    for (const bad of [`new:${b},new:${a}`, `one:${a},two:${a}`, `x:${a.slice(2)}`, a, `dev:${a}`, `bad id:${a}`, `:${a}`]) {
+      expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: bad })).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `x:${a.slice(2)}` })).toThrow(/must be 32 bytes/);
+    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `x:${a}`, DATA_ENCRYPTION_KEY: a })).toThrow(/not both/);
+    // A key is never echoed back in an error.
+    try {
+      loadConfig({ DATA_ENCRYPTION_KEYS: `x:${'cd'.repeat(31)}` });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('cdcd');
+    }
+  });
 });

@@ -2,7 +2,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData, verifyTransferAuthorization } from '../../src/domain/eip3009';
 import { collectedIssues, collectedJson } from '../../src/domain/collectData';
 import { resolveGatewayPaymentId } from '../../src/domain/gatewayId';
-import { seal, unseal } from '../../src/domain/sealed';
+import { DataKeyring, seal, sealedKeyId, unseal, UnsealError } from '../../src/domain/sealed';
+import { createCipheriv } from 'node:crypto';
 
 const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
 const other = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
@@ -94,5 +95,29 @@ describe('gateway ids and sealed data', () => {
     expect(unseal(key, s)).toBe('{"fullName":"Ada"}');
     s[s.length - 1] ^= 1;
     expect(() => unseal(key, s)).toThrow();
+  });
+  it('names the sealing key; the keyring opens values of every key it holds, and legacy values without an id', () => {
+    const older = { id: 'old', key: Buffer.alloc(32, 1) };
+    const newer = { id: 'new', key: Buffer.alloc(32, 2) };
+    const before = seal(new DataKeyring([older]), 'secret');
+    expect(sealedKeyId(before)).toBe('old');
+    const ring = new DataKeyring([newer, older]);
+    expect(unseal(ring, before)).toBe('secret');
+    expect(sealedKeyId(seal(ring, 'x'))).toBe('new');
+    // The id is authenticated: relabelled as sealed by another key of the ring, a value does not open.
+    const swapped = Buffer.concat([before.subarray(0, 8), seal(ring, 'x').subarray(8)]);
+    expect(() => unseal(ring, swapped)).toThrow(UnsealError);
+    expect(() => unseal(new DataKeyring([newer]), before)).toThrow(/data key "old"/);
+    // The previous layout (IV | tag | ciphertext) opens with whichever key sealed it.
+    const iv = Buffer.alloc(12, 9);
+    const c = createCipheriv('aes-256-gcm', older.key, iv);
+    const body = Buffer.concat([c.update('legacy', 'utf8'), c.final()]);
+    const legacy = Buffer.concat([iv, c.getAuthTag(), body]);
+    expect(sealedKeyId(legacy)).toBeNull();
+    expect(unseal(ring, legacy)).toBe('legacy');
+    expect(unseal(older.key, legacy)).toBe('legacy');
+    // The sealing key handed out as a Buffer stands for its whole keyring.
+    expect(unseal(ring.primary.key, before)).toBe('secret');
+    expect(sealedKeyId(seal(ring.primary.key, 'y'))).toBe('new');
   });
 });

@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import { SEALED_BODY } from './idempotencyRepo';
+
+// Every column that holds sealed values (src/domain/sealed.ts), for `admin keys rotate-data`. A new sealed
+// column must be listed here, or a key rotation would leave its values behind the old key.
+
+export interface SealedColumn {
+  table: string;
+  column: string;
+  /** The primary key, walked in order (keyset pagination). */
+  key: string[];
+  /** `text`: SEALED_BODY + base64 of the sealed bytes, in a column that also holds clear text (not sealed). */
+  form: 'bytea' | 'text';
+}
+
+export const SEALED_COLUMNS: SealedColumn[] = [
+  { table: 'payments', column: 'collected_data', key: ['id'], form: 'bytea' },
+  { table: 'payment_options', column: 'collected_data', key: ['id'], form: 'bytea' },
+  { table: 'webhook_endpoints', column: 'secret', key: ['id'], form: 'bytea' },
+  { table: 'webhook_endpoints', column: 'previous_secret', key: ['id'], form: 'bytea' },
+  { table: 'idempotency_keys', column: 'response_body', key: ['scope', 'key'], form: 'text' },
+];
+
+export interface SealedRow {
+  key: string[];
+  /** The stored value, as stored (bytes, or the text form). */
+  stored: Buffer | string;
+  sealed: Buffer;
+}
+
+const ident = (s: string) => `"${s}"`;
+
+/**
+ * The next rows after `after` (a primary key, or null to start) whose value is sealed but does not begin
+ * with `header` (the newest key's): values already sealed by that key are never read, so a second run
+ * finds nothing to do.
+ */
+export async function rowsNotSealedWith(db: Knex, c: SealedColumn, header: Buffer, after: string[] | null, limit: number): Promise<SealedRow[]> {
+  const keyList = c.key.map(ident).join(', ');
+  const col = ident(c.column);
+  const bytes = c.form === 'bytea' ? col : `decode(substring(${col} from ${SEALED_BODY.length + 1}), 'base64')`;
+  const sealedOnly = c.form === 'text' ? `AND starts_with(${col}, '${SEALED_BODY}')` : '';
+  const { rows } = await db.raw(
+    `SELECT ${keyList}, ${col} AS stored FROM ${ident(c.table)}
+     WHERE ${col} IS NOT NULL ${sealedOnly}
+       AND substring(${bytes} from 1 for ?) <> ?
+       ${after ? `AND (${keyList}) > (${c.key.map(() => '?').join(', ')})` : ''}
+     ORDER BY ${keyList} LIMIT ?`,
+    [header.length, header, ...(after ?? []), limit],
+  );
+  return rows.map((r: Record<string, unknown>) => {
+    const stored = r.stored as Buffer | string;
+    return {
+      key: c.key.map((k) => String(r[k])),
+      stored,
+      sealed: typeof stored === 'string' ? Buffer.from(stored.slice(SEALED_BODY.length), 'base64') : stored,
+    };
+  });
+}
+
+/** Replaces a value only if it is still the one read: a change made meanwhile (a secret rotated) wins. */
+export async function replaceSealed(db: Knex, c: SealedColumn, row: SealedRow, resealed: Buffer): Promise<boolean> {
+  const value = c.form === 'text' ? SEALED_BODY + resealed.toString('base64') : resealed;
+  const where = Object.fromEntries(c.key.map((k, i) => [k, row.key[i]]));
+  const n = await db(c.table).where(where).andWhere(c.column, row.stored).update({ [c.column]: value });
+  return n > 0;
+}

@@ -23,7 +23,9 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    the future (at most 30 days). The refusals themselves (unknown asset, other chain, past expiry) are
    covered by the integration tests. Gateway option requests name buyer accounts as CAIP-10 strings; the
    schema leaves them free-form so that a malformed one is answered 422 `invalid_account` (a wallet-facing
-   code), so valid cases use a well-formed account on the development chain.
+   code), so valid cases use a well-formed account on the development chain. A webhook endpoint's URL is
+   acceptable only if its host resolves to an address deliveries may reach (refused: unspecified,
+   link-local; private networks only where allowed), so valid cases use a receiver URL the gate allows.
 
 And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
 earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
@@ -138,5 +140,10 @@ def before_call(ctx, case, **kwargs):
             body["destination"] = DESTINATION
         elif path.endswith("/options") and isinstance(body.get("accounts"), list):
             body["accounts"] = [BUYER_ACCOUNT for _ in body["accounts"]]
+        elif path.startswith("/v1/webhook-endpoints") and isinstance(body.get("url"), str):
+            # Whether a URL is acceptable depends on where its host resolves (never loopback-only names
+            # in production, never unspecified or link-local addresses): a valid case uses a receiver URL
+            # the gate's service accepts (it allows private networks, as in tests).
+            body["url"] = "https://127.0.0.1:9/contract-hook"
         elif path == "/v1/payments" and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600

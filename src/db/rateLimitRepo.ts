@@ -16,3 +16,8 @@ export async function addRateCounts(db: Knex, batch: { key: string; window: numb
 export async function purgeRateCounts(db: Knex): Promise<number> {
   return db('rate_counters').where('ends_at', '<', db.raw(`now() - interval '1 minute'`)).del();
 }
+
+export async function sharedRateCount(db: Knex, key: string, window: number): Promise<number> {
+  const r = await db('rate_counters').where({ key, window }).first('count');
+  return r ? Number(r.count) : 0;
+}

@@ -140,8 +140,8 @@ export function createApp(deps: AppDeps): Koa {
     const operationId = op.operationId as OperationId;
     ctx.state.operationId = operationId;
     // Limits per account and per credential, shared by all processes (429 rate_limited with Retry-After).
-    limiter.take(`account:${caller.accountId}`, perSecond(config.limits.accountPerSecond));
-    limiter.take(`credential:${caller.keyId}`, perSecond(config.limits.credentialPerSecond));
+    await limiter.take(`account:${caller.accountId}`, perSecond(config.limits.accountPerSecond));
+    await limiter.take(`credential:${caller.keyId}`, perSecond(config.limits.credentialPerSecond));
     if (caller.keyType !== 'partner' && !isGatewayOperation(op)) {
       throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
     }

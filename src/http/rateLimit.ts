@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import { AppError } from '../domain/errors';
-import { addRateCounts, purgeRateCounts } from '../db/rateLimitRepo';
+import { addRateCounts, purgeRateCounts, sharedRateCount } from '../db/rateLimitRepo';
 
 // Request limits that hold across every process of the service. Counting each request in PostgreSQL would
 // cost a statement per request, so each process counts locally and adds its counts to a shared counter
@@ -21,6 +21,8 @@ interface Counter {
   endsAt: number; // ms
   shared: number; // total of all processes as of the last sync (this process's flushed counts included)
   pending: number; // counted here and not yet added to the shared counter
+  /** The shared total when this process first saw the key in this window (what other processes counted). */
+  ready: Promise<void>;
 }
 
 export class SharedRateLimiter {
@@ -41,14 +43,23 @@ export class SharedRateLimiter {
     await this.sync();
   }
 
-  /** Counts one request for `key`; throws 429 rate_limited (with Retry-After) when over the limit. */
-  take(key: string, rule: RateLimit, now = Date.now()): void {
+  /**
+   * Counts one request for `key`; throws 429 rate_limited (with Retry-After) when over the limit. The first
+   * request of a key in a window (and any arriving meanwhile) waits for one read of the shared total, so a
+   * process joining a burst knows what the others counted; later ones cost nothing.
+   */
+  async take(key: string, rule: RateLimit, now = Date.now()): Promise<void> {
     const window = Math.floor(now / rule.windowMs);
     let c = this.counters.get(key);
     if (!c || c.window !== window) {
-      c = { window, endsAt: (window + 1) * rule.windowMs, shared: 0, pending: 0 };
-      this.counters.set(key, c);
+      const fresh: Counter = { window, endsAt: (window + 1) * rule.windowMs, shared: 0, pending: 0, ready: Promise.resolve() };
+      fresh.ready = sharedRateCount(this.db, key, window).then(
+        (n) => { fresh.shared = Math.max(fresh.shared, n); },
+        () => undefined, // no database: limit on local counts (requests then fail on the database anyway)
+      );
+      this.counters.set(key, (c = fresh));
     }
+    await c.ready;
     if (c.shared + c.pending >= rule.limit) {
       const retryS = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
       throw new AppError('rate_limited', `Too many requests for this ${key.split(':')[0]}; retry after ${retryS} s.`, undefined, { 'Retry-After': String(retryS) });

@@ -117,7 +117,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';
     const hosted = (ctx.path === '/' && get) || (ctx.path === '/collect' && (get || ctx.method === 'POST')) || /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path);
-    if (hosted) limited(ctx);
+    if (hosted) await limited(ctx);
     if (ctx.path === '/' && get) return payPage(ctx).then(() => true);
     if (ctx.path === '/collect' && get) return collectPage(ctx).then(() => true);
     if (ctx.path === '/collect' && ctx.method === 'POST') return collectSubmit(ctx).then(() => true);

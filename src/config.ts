@@ -86,6 +86,8 @@ export interface LimitsConfig {
   longPollsPerIp: number;
   /** Options kept per payment: older unconfirmed ones are purged when a quote would exceed it. */
   optionsPerPayment: number;
+  /** The window the per-second limits count in (1 s; longer windows scale each limit with it). */
+  windowMs: number;
 }
 
 export interface ChainSettings {
@@ -316,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
       longPollsPerCredential: int(env, 'LONGPOLL_MAX_PER_CREDENTIAL', 20_000, 1, 1_000_000),
       longPollsPerIp: int(env, 'LONGPOLL_MAX_PER_IP', 20, 1, 1_000_000),
       optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),
+      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
     },
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),

@@ -67,7 +67,8 @@ export function createApp(deps: AppDeps): Koa {
   const routers = Object.fromEntries(Object.entries(backends).map(([v, b]) => [v, new Router(b)])) as Record<ApiVersion, Router>;
   const keys = new KeyCache();
   const { limiter, longPolls } = deps.limits;
-  const perSecond = (limit: number) => ({ limit, windowMs: 1000 });
+  // The limits are per second; a longer window (RATE_LIMIT_WINDOW_MS) allows as many per second on average.
+  const perSecond = (limit: number) => ({ limit: Math.max(1, Math.round((limit * config.limits.windowMs) / 1000)), windowMs: config.limits.windowMs });
   hub.onKeyRevoked((keyId) => keys.revoke(keyId));
   const app = new Koa<State>();
   app.proxy = true;

@@ -21,6 +21,7 @@ interface Counter {
   endsAt: number; // ms
   shared: number; // total of all processes as of the last sync (this process's flushed counts included)
   pending: number; // counted here and not yet added to the shared counter
+  flushing: number; // being added right now (counted in neither of the above until the total comes back)
   /** The shared total when this process first saw the key in this window (what other processes counted). */
   ready: Promise<void>;
 }
@@ -52,7 +53,7 @@ export class SharedRateLimiter {
     const window = Math.floor(now / rule.windowMs);
     let c = this.counters.get(key);
     if (!c || c.window !== window) {
-      const fresh: Counter = { window, endsAt: (window + 1) * rule.windowMs, shared: 0, pending: 0, ready: Promise.resolve() };
+      const fresh: Counter = { window, endsAt: (window + 1) * rule.windowMs, shared: 0, pending: 0, flushing: 0, ready: Promise.resolve() };
       fresh.ready = sharedRateCount(this.db, key, window).then(
         (n) => { fresh.shared = Math.max(fresh.shared, n); },
         () => undefined, // no database: limit on local counts (requests then fail on the database anyway)
@@ -60,7 +61,7 @@ export class SharedRateLimiter {
       this.counters.set(key, (c = fresh));
     }
     await c.ready;
-    if (c.shared + c.pending >= rule.limit) {
+    if (c.shared + c.flushing + c.pending >= rule.limit) {
       const retryS = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
       throw new AppError('rate_limited', `Too many requests for this ${key.split(':')[0]}; retry after ${retryS} s.`, undefined, { 'Retry-After': String(retryS) });
     }
@@ -79,18 +80,29 @@ export class SharedRateLimiter {
       else if (c.endsAt < now) this.counters.delete(key); // its window is over
     }
     if (!batch.length) return;
-    for (const b of batch) this.counters.get(b.key)!.pending -= b.count;
+    for (const b of batch) {
+      const c = this.counters.get(b.key)!;
+      c.pending -= b.count;
+      c.flushing += b.count;
+    }
     try {
       const totals = await addRateCounts(this.db, batch);
       for (const t of totals) {
         const c = this.counters.get(t.key);
-        if (c && c.window === t.window) c.shared = Math.max(c.shared, t.count);
+        if (c && c.window === t.window) c.shared = Math.max(c.shared, t.count); // includes what was flushing
+      }
+      for (const b of batch) {
+        const c = this.counters.get(b.key);
+        if (c && c.window === b.window) c.flushing -= b.count;
       }
     } catch (e) {
       // Keep the counts: they are added at the next sync.
       for (const b of batch) {
         const c = this.counters.get(b.key);
-        if (c && c.window === b.window) c.pending += b.count;
+        if (c && c.window === b.window) {
+          c.flushing -= b.count;
+          c.pending += b.count;
+        }
       }
       this.log.debug({ err: (e as Error).message }, 'rate limit sync failed; limiting on local counts');
     }

@@ -9,16 +9,22 @@ import { newBuyer } from '../support/chain';
 const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
-/** Waits for the start of a wall-clock second, so a short burst stays inside one 1 s window. */
+// Windows of 2 s here (RATE_LIMIT_WINDOW_MS), so that a burst on a busy machine stays inside one: the
+// per-second limits below then allow twice as many per window (account 10, credential 6, IP 4).
+const WINDOW_MS = 2000;
+/** Waits for the start of a window, so a short burst stays inside it. */
 async function startOfSecond() {
-  while (Date.now() % 1000 > 30) await new Promise((r) => setTimeout(r, 5));
+  while (Date.now() % WINDOW_MS > 30) await new Promise((r) => setTimeout(r, 5));
 }
 
 describeLocal('request limits', () => {
   let a: TestService;
   let b: TestService;
   beforeAll(async () => {
-    const env = { RATE_LIMIT_ACCOUNT_PER_S: '10', RATE_LIMIT_CREDENTIAL_PER_S: '6', RATE_LIMIT_IP_PER_S: '4', LONGPOLL_MAX_PER_CREDENTIAL: '2' };
+    const env = {
+      RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), RATE_LIMIT_ACCOUNT_PER_S: '5', RATE_LIMIT_CREDENTIAL_PER_S: '3', RATE_LIMIT_IP_PER_S: '2',
+      LONGPOLL_MAX_PER_CREDENTIAL: '2',
+    };
     a = await startTestService(env);
     b = await startTestService(env); // a second process on the same database
   }, 90_000);
@@ -58,20 +64,20 @@ describeLocal('request limits', () => {
     const m = await merchantWithSettlement(a, 'Polls');
     const pay = async () => (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
     const [p1, p2, p3] = [await pay(), await pay(), await pay()];
-    await new Promise((r) => setTimeout(r, 1100)); // a fresh rate window: what follows is about the long-poll cap
+    await startOfSecond(); // a fresh rate window: what follows is about the long-poll cap
     const waiting = [p1, p2].map((id) => m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=1500`));
     await new Promise((r) => setTimeout(r, 300));
     const third = await m.asMerchant('GET', `/v1/payments/${p3}/status?maxPollMs=1500`);
     expect({ status: third.status, code: third.body.code }).toEqual({ status: 429, code: 'rate_limited' });
     expect((await m.asMerchant('GET', `/v1/payments/${p3}/status`)).status).toBe(200); // a plain read is no long-poll
     await Promise.all(waiting);
-    await new Promise((r) => setTimeout(r, 1100)); // the next rate window
+    await startOfSecond(); // the next rate window
     expect((await m.asMerchant('GET', `/v1/payments/${p3}/status?maxPollMs=100`)).status).toBe(200);
   });
 
   it('the hosted pages limit each client IP', async () => {
     const m = await merchantWithSettlement(b, 'Hosted');
-    await new Promise((r) => setTimeout(r, 1100));
+    await startOfSecond();
     const id = (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
     await startOfSecond();
     const rs = await Promise.all(Array.from({ length: 8 }, () => client(b.url)('GET', `/pay/${id}/status`)));

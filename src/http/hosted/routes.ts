@@ -111,7 +111,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
 
   /** True when it answered the request (or threw an AppError for it). */
   // Anyone with a link may call these: a limit per client IP, shared by all processes (pages, status, collect).
-  const perIp = { limit: config.limits.ipPerSecond, windowMs: 1000 };
+  const perIp = { limit: Math.max(1, Math.round((config.limits.ipPerSecond * config.limits.windowMs) / 1000)), windowMs: config.limits.windowMs };
   const limited = (ctx: Context) => limiter.take(`ip:${ctx.ip}`, perIp);
 
   return async function serveHosted(ctx: Context): Promise<boolean> {

@@ -39,38 +39,26 @@ export function addChainMetrics(metrics: Metrics, db: Knex, chains: Chains, log:
     }
     return out;
   });
-  new Gauge({
-    name: 'paygate_relayer_balance_wei', help: 'Native balance (gas) of each relayer key, in wei.', labelNames: ['chain', 'relayer'], registers,
-    async collect() {
-      const v = await balances();
-      this.reset();
-      for (const b of v ?? []) this.set({ chain: b.chainId, relayer: b.relayer }, Number(b.wei));
-    },
-  });
-  new Gauge({
-    name: 'paygate_relayer_balance_below_floor', help: '1 when a relayer key holds less gas than its configured floor.', labelNames: ['chain', 'relayer'], registers,
-    async collect() {
-      const v = await balances();
-      this.reset();
-      for (const b of v ?? []) this.set({ chain: b.chainId, relayer: b.relayer }, b.wei < (chains.get(b.chainId)?.balanceFloorWei ?? 0n) ? 1 : 0);
-    },
-  });
+  /** A gauge per (chain, relayer), set on scrape from a cached read. */
+  const perRelayer = <T>(name: string, help: string, read: () => Promise<T[] | undefined>, label: (x: T) => [string, string], value: (x: T) => number) =>
+    new Gauge({
+      name, help, labelNames: ['chain', 'relayer'], registers,
+      async collect() {
+        const v = await read();
+        this.reset();
+        for (const x of v ?? []) {
+          const [chain, relayer] = label(x);
+          this.set({ chain, relayer }, value(x));
+        }
+      },
+    });
+  const byKey = (b: { chainId: string; relayer: string }): [string, string] => [b.chainId, b.relayer];
+  perRelayer('paygate_relayer_balance_wei', 'Native balance (gas) of each relayer key, in wei.', balances, byKey, (b) => Number(b.wei));
+  perRelayer('paygate_relayer_balance_below_floor', '1 when a relayer key holds less gas than its configured floor.', balances, byKey,
+    (b) => (b.wei < (chains.get(b.chainId)?.balanceFloorWei ?? 0n) ? 1 : 0));
   const pending = cache(() => pendingStats(db));
-  new Gauge({
-    name: 'paygate_relayer_pending_transactions', help: 'Signed transactions not yet final, per chain and relayer.', labelNames: ['chain', 'relayer'], registers,
-    async collect() {
-      const v = await pending();
-      this.reset();
-      for (const p of v ?? []) this.set({ chain: p.chainId, relayer: p.sender }, p.pending);
-    },
-  });
-  new Gauge({
-    name: 'paygate_relayer_oldest_pending_seconds', help: 'Age of the oldest transaction not yet final, per chain and relayer.', labelNames: ['chain', 'relayer'], registers,
-    async collect() {
-      const v = await pending();
-      this.reset();
-      for (const p of v ?? []) this.set({ chain: p.chainId, relayer: p.sender }, p.oldestAgeS);
-    },
-  });
+  const bySender = (p: { chainId: string; sender: string }): [string, string] => [p.chainId, p.sender];
+  perRelayer('paygate_relayer_pending_transactions', 'Signed transactions not yet final, per chain and relayer.', pending, bySender, (p) => p.pending);
+  perRelayer('paygate_relayer_oldest_pending_seconds', 'Age of the oldest transaction not yet final, per chain and relayer.', pending, bySender, (p) => p.oldestAgeS);
   metrics.addCollector('paygate_settlement_backlog', 'Payments received by the collector and not yet settled to the merchant.', () => settlementBacklog(db));
 }

@@ -44,16 +44,6 @@ function signatureOf(input: ConfirmInput): string {
   return r.data[0];
 }
 
-const REFUSAL_MESSAGES: Record<string, string> = {
-  invalid_signature: 'The signature does not recover the option\'s account for the offered typed data.',
-  insufficient_funds: 'The buyer\'s token balance is below the amount of this option.',
-  authorization_used: 'This authorization was already used or cancelled on chain.',
-  authorization_expired: 'This authorization\'s validity window has passed: ask for options again.',
-  authorization_not_yet_valid: 'This authorization is not valid yet.',
-  token_refused: 'The token refuses this transfer (blacklisted account or paused token).',
-  transaction_reverted: 'The token would revert this authorization.',
-};
-
 export async function confirmPayment(db: Knex, config: Config, chainWork: ChainWork, rawId: string, input: ConfirmInput, caller: CallerInfo) {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
@@ -68,7 +58,7 @@ export async function confirmPayment(db: Knex, config: Config, chainWork: ChainW
     if (e instanceof ChainUnavailable) throw new AppError('service_unavailable', 'The chain\'s RPC node cannot be reached; try again shortly.', undefined, { 'Retry-After': '2' });
     throw e;
   }
-  if (!check.ok) throw new AppError(check.refusal, REFUSAL_MESSAGES[check.refusal]);
+  if (!check.ok) throw new AppError(check.refusal); // the catalogue's message
   const signature = check.signature;
   let collected: Buffer | null = null;
   if (opt.collectData) {

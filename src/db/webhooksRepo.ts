@@ -191,7 +191,15 @@ export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRo
 
 // ---- Delivery ----
 
-export type Claimed = { delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow; asOf: Date };
+export interface Claimed {
+  delivery: DeliveryRow;
+  endpoint: EndpointRow;
+  event: EventRow;
+  /** The database's time of the claim. */
+  asOf: Date;
+  /** The claim's lease token: only its holder may record the outcome. */
+  leaseToken: string;
+}
 
 /** Attempts in flight (leases in force) allowed at once, across all processes. */
 export interface InFlightCaps {
@@ -199,85 +207,45 @@ export interface InFlightCaps {
   perAccount: number;
 }
 
-// The claim's lease, and the claimed row with its endpoint and event in one result.
-const LEASE_SET = `locked_until = now() + (? * interval '1 millisecond'), lease_token = ?`;
+// The claimed row with its endpoint and event, in one result.
 const CLAIMED_SELECT = `
   SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event, now() AS db_now
   FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`;
-const CLAIMABLE = `d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())`;
-// Leases in force of one account (webhook_deliveries_leased_idx: a few rows per account at most).
-const LIVE = `SELECT endpoint_id FROM webhook_deliveries
-  WHERE account_id = ? AND status = 'pending' AND locked_until IS NOT NULL AND locked_until >= now()`;
-
-// A transaction-scoped advisory lock per account, in the two-key space (apart from the one-key locks of the
-// migrations and idempotency keys): capped claims of one account, in any process, take turns, so each one
-// counts the leases the others committed.
-const CLAIM_LOCK_CLASS = 0x77686b; // "whk"
 
 /**
  * Takes a due, pending delivery for one attempt, with its endpoint and event: the lease keeps other workers
  * (and duplicate jobs) off it while the request runs, and runs out by itself if this process dies. With
  * `caps`, the delivery is taken only while its endpoint and its account have fewer leases in force than the
- * caps, counted under the account's claim lock: otherwise it stays pending, unleased, to be taken by
- * `claimNextDelivery` once one of the account's attempts ends.
+ * caps, counted under the account's claim lock (webhook_claim_delivery, one round trip; see the migration
+ * 20261126090000): otherwise it stays pending and unleased, for `claimDeliveries` once one of the
+ * account's attempts ends.
  */
 export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string, caps?: InFlightCaps): Promise<Claimed | undefined> {
   if (!caps) {
     const { rows } = await db.raw(`
       WITH c AS (
-        UPDATE webhook_deliveries d SET ${LEASE_SET}
-        WHERE d.id = ? AND ${CLAIMABLE} AND d.next_attempt_at <= now() + interval '1 second'
-        RETURNING d.*)
+        UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
+        WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+          AND (locked_until IS NULL OR locked_until < now())
+        RETURNING *)
       ${CLAIMED_SELECT}`, [leaseMs, token, id]);
     return claimedRow(rows[0]);
   }
-  return db.transaction(async (trx) => {
-    const { rows: [target] } = await trx.raw(`
-      SELECT account_id, pg_advisory_xact_lock(?, hashtext(account_id))::text AS locked FROM webhook_deliveries WHERE id = ?`, [CLAIM_LOCK_CLASS, id]);
-    if (!target) return undefined;
-    // A new statement, so a new snapshot: it sees every lease committed before the lock was granted.
-    const { rows } = await trx.raw(`
-      WITH live AS (${LIVE}),
-      c AS (
-        UPDATE webhook_deliveries d SET ${LEASE_SET}
-        WHERE d.id = ? AND ${CLAIMABLE} AND d.next_attempt_at <= now() + interval '1 second'
-          AND (SELECT count(*) FROM live) < ?
-          AND (SELECT count(*) FROM live WHERE live.endpoint_id = d.endpoint_id) < ?
-        RETURNING d.*)
-      ${CLAIMED_SELECT}`, [target.account_id, leaseMs, token, id, caps.perAccount, caps.perEndpoint]);
-    return claimedRow(rows[0]);
-  });
+  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_delivery(?, ?, ?, ?, ?)) ${CLAIMED_SELECT}`,
+    [id, leaseMs, token, caps.perEndpoint, caps.perAccount]);
+  return claimedRow(rows[0]);
 }
 
 /**
- * Takes the account's next due delivery within the caps: from the endpoint with the fewest attempts in
- * flight (so one slow endpoint does not take all of its account's share), the one due first. Undefined when
- * the account is at its cap, or has nothing due on an endpoint below its cap.
+ * Takes up to `limit` of the account's deliveries within the caps, in one round trip
+ * (webhook_claim_deliveries): those named in `ids` if they are due (their jobs came), and the account's
+ * due deliveries that wait (refused at a cap earlier, or whose job was lost); spread over its endpoints,
+ * least busy first. Each gets a lease token of its own.
  */
-export async function claimNextDelivery(db: Knex, accountId: string, leaseMs: number, token: string, caps: InFlightCaps): Promise<Claimed | undefined> {
-  return db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))::text AS locked', [CLAIM_LOCK_CLASS, accountId]);
-    const { rows } = await trx.raw(`
-      WITH live AS (
-        SELECT endpoint_id, count(*)::int AS n FROM (${LIVE}) l GROUP BY endpoint_id
-      ), pick AS (
-        SELECT x.id FROM webhook_endpoints w
-        LEFT JOIN live ON live.endpoint_id = w.id
-        CROSS JOIN LATERAL (
-          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-          WHERE d.endpoint_id = w.id AND ${CLAIMABLE} AND d.next_attempt_at <= now()
-          ORDER BY d.next_attempt_at, d.id LIMIT 1) x
-        WHERE w.account_id = ? AND w.deleted_at IS NULL AND coalesce(live.n, 0) < ?
-          AND (SELECT coalesce(sum(n), 0) FROM live) < ?
-        ORDER BY coalesce(live.n, 0), x.next_attempt_at, x.id
-        LIMIT 1
-      ), c AS (
-        UPDATE webhook_deliveries d SET ${LEASE_SET}
-        FROM pick WHERE d.id = pick.id AND ${CLAIMABLE}
-        RETURNING d.*)
-      ${CLAIMED_SELECT}`, [accountId, accountId, caps.perEndpoint, caps.perAccount, leaseMs, token]);
-    return claimedRow(rows[0]);
-  });
+export async function claimDeliveries(db: Knex, accountId: string, ids: string[], limit: number, leaseMs: number, caps: InFlightCaps): Promise<Claimed[]> {
+  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`,
+    [accountId, ids, limit, leaseMs, caps.perEndpoint, caps.perAccount]);
+  return rows.map((r: Parameters<typeof claimedRow>[0]) => claimedRow(r)!);
 }
 
 function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unknown } | undefined): Claimed | undefined {
@@ -295,6 +263,7 @@ function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unk
       disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
     },
     event: { ...e, created_at: new Date(e.created_at) },
+    leaseToken: d.lease_token,
     asOf: readAt(row), // the database's time of the claim: the previous secret's expiry and the retry window are judged by it
   };
 }
@@ -382,7 +351,7 @@ export async function cancelDelivery(db: Knex, id: string, leaseToken: string): 
 /**
  * Accounts with pending deliveries that are due, unleased, and not handed to a worker lately (a job lost with
  * its process, a lease that ran out, or a delivery that waited for its endpoint's or account's cap while the
- * attempts holding it were in a process that died): the workers claim them with `claimNextDelivery`.
+ * attempts holding it were in a process that died): the workers claim them with `claimDeliveries`.
  */
 export async function strandedAccounts(db: Knex, graceMs: number, limit = 200): Promise<string[]> {
   const { rows } = await db.raw(`

@@ -16,27 +16,35 @@ import { createWebhookSender, WebhookSender } from './webhookSender';
 // Webhook delivery, at least once, in any number of processes:
 //  1. dispatch: undispatched payment_events (the outbox the state changes write) become one delivery row
 //     per subscribed endpoint, in one transaction (woken by payment change notifications, and on a timer);
-//  2. each due delivery gets a pg-boss job; the job claims the row with a lease, makes one signed HTTP
-//     attempt, and records the attempt and the next due time (backoff with jitter) in one transaction;
+//  2. each due delivery gets a pg-boss job; the job hands its delivery to its account's claimer, which
+//     claims it with a lease, makes one signed HTTP attempt, and records the attempt and the next due time
+//     (backoff with jitter) in one transaction;
 //  3. rescue: a due delivery with no live job or lease (its process died mid-attempt, or before sending
 //     the job) is claimed again. The delivery row, not the job, is the truth: a lost job loses nothing
 //     and a duplicate job finds the row claimed or not due, and does nothing.
 //
 // Fairness: a slow partner must not take every delivery slot. Attempts in flight are capped per endpoint
-// and per account across all processes (a claim counts the account's leases in force, under the account's
-// claim lock), and per process (maxInFlight slots). A delivery whose endpoint or account is at its cap is
-// not claimed and holds no slot: its job ends and the row waits, pending and unleased, until one of the
-// account's attempts ends; that worker then claims the account's next due delivery (claimNextDelivery),
-// from its least busy endpoint. Other partners' jobs go on meanwhile. Slots are handed out first come,
-// first served.
+// and per account across all processes: a claim counts the account's leases in force, under the account's
+// lock in the database, and takes nothing beyond the caps. A delivery at its cap is not claimed and holds
+// no slot: it waits, pending and unleased, and is claimed when one of its account's attempts ends (in
+// whichever process), least busy endpoint first, due first. Other partners' deliveries go on meanwhile.
+// Each process also has maxInFlight slots in all, handed out first come, first served.
+//
+// Claims are per account and in batches (as many as the account has room for), a few at a time per
+// process: claims of an account take turns on its lock anyway, so this keeps them from queueing there on
+// pool connections, and one round trip starts several attempts.
 
 const QUEUE = 'webhook-deliver';
 const BATCH = 50;
+/** Deliveries named by jobs that a claimer remembers per account; beyond, the database's queue has them. */
+const MAX_NAMED = 500;
+/** Claims of one account under way at once in a process (they take turns on its lock in the database). */
+const MAX_CLAIMS = 4;
 
 interface JobData {
   deliveryId: string;
-  /** Absent in jobs queued before the caps existed: then only the claim decides. */
   endpointId?: string;
+  /** Absent in jobs queued before the caps existed: those are claimed one by one. */
   accountId?: string;
 }
 
@@ -57,11 +65,18 @@ class Slots {
     this.free = size;
   }
   acquire(): Promise<void> {
-    if (this.free > 0) {
+    if (this.free > 0 && this.waiters.length === 0) {
       this.free--;
       return Promise.resolve();
     }
     return new Promise((r) => this.waiters.push(r));
+  }
+  /** Takes up to `n` slots that are free now (none while others wait); returns how many. */
+  tryAcquire(n: number): number {
+    if (this.waiters.length) return 0;
+    const got = Math.max(0, Math.min(n, this.free));
+    this.free -= got;
+    return got;
   }
   release(): void {
     const next = this.waiters.shift();
@@ -70,17 +85,14 @@ class Slots {
   }
 }
 
-/** Attempts this process has in flight, per key (an endpoint's or an account's id). */
-class Counts {
-  private n = new Map<string, number>();
-  get(key: string): number {
-    return this.n.get(key) ?? 0;
-  }
-  add(key: string, d: 1 | -1): void {
-    const v = this.get(key) + d;
-    if (v > 0) this.n.set(key, v);
-    else this.n.delete(key);
-  }
+/** An account's claimer in this process: what jobs named, and the claims under way. */
+interface Claimer {
+  named: Set<string>;
+  /** Claims under way, and the deliveries they asked for together. */
+  calls: number;
+  asking: number;
+  /** A call found no room or too many claims under way: the next claim to end calls again. */
+  again: boolean;
 }
 
 export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfig, dataKey: Buffer, hub: ChangeHub, log: Logger): Promise<WebhookJobs> {
@@ -94,11 +106,16 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
 
   let stopped = false;
   const slots = new Slots(cfg.maxInFlight);
-  /** Everything that holds a slot: stop() waits for all of it. */
+  /** Attempts (each holding a slot), and claims under way: stop() waits for all of them. */
   const inflight = new Set<Promise<void>>();
-  const perEndpoint = new Counts();
-  const perAccount = new Counts();
-  const atLocalCap = (endpointId: string, accountId: string) => perEndpoint.get(endpointId) >= caps.perEndpoint || perAccount.get(accountId) >= caps.perAccount;
+  const claiming = new Set<Promise<void>>();
+  /** This process's attempts in flight per account (the room a claim asks for is the cap minus these). */
+  const attempts = new Map<string, number>();
+  const countAttempt = (accountId: string, d: 1 | -1) => {
+    const n = (attempts.get(accountId) ?? 0) + d;
+    if (n > 0) attempts.set(accountId, n);
+    else attempts.delete(accountId);
+  };
 
   let worker: string | undefined;
   const enqueue = async (deliveries: DeliveryRef[]) => {
@@ -107,20 +124,23 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
     if (worker) boss.notifyWorker(worker);
   };
 
-  /** Runs `work` holding a slot (taken by the caller), tracked until it releases it. */
-  function holding(work: () => Promise<void>): void {
-    const p = work().finally(() => {
+  /** Runs one claimed delivery's attempt in a slot the caller took, tracked until it gives the slot back. */
+  function start(claimed: repo.Claimed): void {
+    countAttempt(claimed.delivery.account_id, 1);
+    const p = attempt(claimed).finally(() => {
       inflight.delete(p);
       slots.release();
+      countAttempt(claimed.delivery.account_id, -1);
+      // A place of the account's share is free: its next delivery, if one waits (in this or another process).
+      claim(claimed.delivery.account_id);
     });
     inflight.add(p);
   }
 
-  /** One claimed delivery: the signed request, then its outcome; the slot is the caller's. */
-  async function attempt(claimed: repo.Claimed, leaseToken: string): Promise<void> {
+  /** One claimed delivery: the signed request, then its outcome. */
+  async function attempt(claimed: repo.Claimed): Promise<void> {
     const { delivery: d, endpoint, event } = claimed;
-    perEndpoint.add(d.endpoint_id, 1);
-    perAccount.add(d.account_id, 1);
+    const leaseToken = claimed.leaseToken;
     try {
       // The database's clock, advanced by the time measured here since the claim: the expiry of the previous
       // secret and the retry window are judged by it, like the SQL that compares these times with now().
@@ -148,86 +168,90 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
       if (next) await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData, { startAfter: next });
     } catch (e) {
       log.warn({ err: (e as Error).message, deliveryId: d.id }, 'webhook delivery failed; it will be rescued');
-    } finally {
-      perEndpoint.add(d.endpoint_id, -1);
-      perAccount.add(d.account_id, -1);
-      // A place of the account's share is free: its next delivery, if one waits (in this or another process).
-      pump(d.account_id);
     }
   }
 
-  /** A job's delivery, in a slot already taken: claimed within the caps, or left to wait holding nothing. */
-  async function claimAndAttempt(deliveryId: string): Promise<void> {
-    const leaseToken = randomUUID();
-    const claimed = await repo.claimDelivery(db, deliveryId, leaseMs, leaseToken, caps);
-    if (claimed) await attempt(claimed, leaseToken);
-    // else: not due, done, held by another worker, or its endpoint or account is at its cap (it waits for pump)
-  }
-
-  // Claims an account's waiting deliveries, one slot at a time, while the caps allow. One pump per account at
-  // a time; an attempt ending meanwhile makes it look once more.
-  const pumps = new Map<string, { again: boolean }>();
-  function pump(accountId: string): void {
+  // The account's claimer. A claim asks for the room the account has in this process (its cap minus its
+  // attempts here, minus what claims under way asked for); claims overlap (up to MAX_CLAIMS), so an attempt
+  // ending during a claim's round trip does not wait for it. A call that finds no room or too many claims
+  // under way is remembered (`again`) and served when one ends.
+  const claimers = new Map<string, Claimer>();
+  function claim(accountId: string, deliveryId?: string): void {
     if (stopped) return;
-    const running = pumps.get(accountId);
-    if (running) {
-      running.again = true;
+    let c = claimers.get(accountId);
+    if (!c) claimers.set(accountId, (c = { named: new Set(), calls: 0, asking: 0, again: false }));
+    if (deliveryId && c.named.size < MAX_NAMED) c.named.add(deliveryId);
+    const room = caps.perAccount - (attempts.get(accountId) ?? 0) - c.asking;
+    if (room <= 0 || c.calls >= MAX_CLAIMS) {
+      // An attempt of the account ending here, or a claim under way, calls again (named deliveries wait).
+      c.again = true;
       return;
     }
-    const state = { again: false };
-    pumps.set(accountId, state);
-    void (async () => {
-      try {
-        for (;;) {
-          state.again = false;
-          const started = await pumpOne(accountId);
-          if (!started && !state.again) break;
-        }
-      } catch (e) {
+    c.calls++;
+    const claimer = c;
+    const p = claimRound(accountId, claimer, room)
+      .catch((e) => {
         log.warn({ err: (e as Error).message, accountId }, 'webhook claim failed; the rescue will try again');
-      } finally {
-        pumps.delete(accountId);
-      }
-    })();
-  }
-  async function pumpOne(accountId: string): Promise<boolean> {
-    if (stopped || perAccount.get(accountId) >= caps.perAccount) return false;
-    await slots.acquire();
-    if (stopped) {
-      slots.release();
-      return false;
-    }
-    const leaseToken = randomUUID();
-    let claimed: repo.Claimed | undefined;
-    try {
-      claimed = await repo.claimNextDelivery(db, accountId, leaseMs, leaseToken, caps);
-    } catch (e) {
-      slots.release();
-      throw e;
-    }
-    if (!claimed) {
-      slots.release();
-      return false;
-    }
-    holding(() => attempt(claimed, leaseToken));
-    return true;
+        return false;
+      })
+      .then((full) => {
+        claiming.delete(p);
+        claimer.calls--;
+        // All it asked for: there may be more. Otherwise only if someone called meanwhile.
+        if (full || claimer.again) {
+          claimer.again = false;
+          claim(accountId);
+        } else if (claimer.calls === 0 && claimer.named.size === 0 && claimers.get(accountId) === claimer) {
+          claimers.delete(accountId);
+        }
+      });
+    claiming.add(p);
   }
 
-  // The job only starts the attempt: a slow receiver must not hold up the other jobs of its batch.
+  /** One claim of up to `room` deliveries of the account; true when it got all it asked for. */
+  async function claimRound(accountId: string, c: Claimer, room: number): Promise<boolean> {
+    c.asking += room;
+    let got = 0;
+    let claimed: repo.Claimed[] = [];
+    try {
+      got = slots.tryAcquire(room);
+      if (got === 0) {
+        await slots.acquire();
+        got = 1 + slots.tryAcquire(room - 1);
+      }
+      const named = [...c.named];
+      c.named.clear();
+      if (!stopped) claimed = await repo.claimDeliveries(db, accountId, named, got, leaseMs, caps);
+    } finally {
+      c.asking -= room;
+      for (let i = claimed.length; i < got; i++) slots.release();
+    }
+    for (const one of claimed) start(one);
+    // Fewer than asked: the caps (here or in another process) or nothing due. Named deliveries not taken are
+    // at a cap, held, done or not due: a later claim of the account finds them when it can.
+    return got > 0 && claimed.length === got;
+  }
+
+  /** A job from before the caps (no account named): claimed on its own, within the caps. */
+  async function claimLegacy(deliveryId: string): Promise<void> {
+    await slots.acquire();
+    let claimed: repo.Claimed | undefined;
+    try {
+      if (!stopped) claimed = await repo.claimDelivery(db, deliveryId, leaseMs, randomUUID(), caps);
+    } finally {
+      if (!claimed) slots.release();
+    }
+    if (claimed) start(claimed);
+  }
+
+  // A job only names its delivery to its account's claimer: a slow receiver holds up no other job.
   worker = await boss.work<JobData>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: BATCH }, async (jobs) => {
     // pg-boss waits a polling interval after each batch unless notified: a full batch means more are waiting.
     if (jobs.length === BATCH && worker) boss.notifyWorker(worker);
     for (const { data } of jobs) {
       if (stopped) return;
-      // At its cap in this process alone: the claim would be refused, so it waits (holding nothing) for pump.
-      if (data.endpointId && data.accountId && atLocalCap(data.endpointId, data.accountId)) continue;
-      await slots.acquire();
-      if (stopped) { // stop() may have begun while this job waited for a slot
-        slots.release();
-        return;
-      }
-      holding(() => claimAndAttempt(data.deliveryId)
-        .catch((e) => log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued')));
+      if (data.accountId) claim(data.accountId, data.deliveryId);
+      else await claimLegacy(data.deliveryId).catch((e) => log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued'));
     }
   });
 
@@ -254,7 +278,7 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
         }
         if (Date.now() - lastRescue > 1000) {
           lastRescue = Date.now();
-          for (const accountId of await repo.strandedAccounts(db, leaseMs)) pump(accountId);
+          for (const accountId of await repo.strandedAccounts(db, leaseMs)) claim(accountId);
         }
       } while (again && !stopped);
     } catch (e) {
@@ -276,7 +300,7 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
       await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
       await boss.offWork(QUEUE);
       // Attempts started meanwhile (a claim in progress when stop began) are waited for too.
-      while (inflight.size) await Promise.allSettled([...inflight]);
+      while (inflight.size || claiming.size) await Promise.allSettled([...inflight, ...claiming]);
       sender.close();
     },
   };

@@ -2,6 +2,7 @@
 // loudly before the service takes traffic.
 
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DataKey, DataKeyring, DEVELOPMENT_KEY_ID, derivedKeyId, developmentKey, isDevelopmentKey, isValidKeyId } from './domain/sealed';
 
@@ -72,6 +73,16 @@ export interface WebhookConfig {
   dispatchIntervalMs: number;
   /** A worker holds a delivery for timeoutMs plus this; then another process may take it over. */
   leaseMarginMs: number;
+  /** Attempts in flight per process, all endpoints together. */
+  maxInFlight: number;
+  /** Attempts in flight to one endpoint, across all processes (leased deliveries in PostgreSQL). */
+  maxInFlightPerEndpoint: number;
+  /** Attempts in flight to one account's endpoints together, across all processes. */
+  maxInFlightPerAccount: number;
+  /** DNS servers (`ip` or `ip:port`) that webhook hosts are resolved with; null: the system's (resolv.conf). */
+  dnsServers: string[] | null;
+  /** Deadline of one webhook host resolution (A and AAAA together). */
+  dnsTimeoutMs: number;
 }
 
 export interface LimitsConfig {
@@ -272,7 +283,25 @@ function webhookConfig(env: NodeJS.ProcessEnv, projectRoot: string): WebhookConf
     caPem,
     dispatchIntervalMs: int(env, 'WEBHOOK_DISPATCH_INTERVAL_MS', 250, 50, 60_000),
     leaseMarginMs: int(env, 'WEBHOOK_LEASE_MARGIN_MS', 30_000, 1000, 600_000),
+    maxInFlight: int(env, 'WEBHOOK_MAX_IN_FLIGHT', 32, 1, 1000),
+    maxInFlightPerEndpoint: int(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 4, 1, 1000),
+    maxInFlightPerAccount: int(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT', 8, 1, 1000),
+    dnsServers: dnsServers(env, 'WEBHOOK_DNS_SERVERS'),
+    dnsTimeoutMs: int(env, 'WEBHOOK_DNS_TIMEOUT_MS', 3000, 100, 30_000),
   };
+}
+
+/** `ip`, `ip:port` or `[ipv6]:port`, comma-separated (the forms node:dns setServers takes). */
+function dnsServers(env: NodeJS.ProcessEnv, name: string): string[] | null {
+  const list = (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!list.length) return null;
+  for (const s of list) {
+    const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(s) ?? [s, s, undefined];
+    if (!isIP(m[1]) || (m[2] !== undefined && (Number(m[2]) < 1 || Number(m[2]) > 65535))) {
+      throw new ConfigError(`${name} must be a comma-separated list of IP addresses with optional ports (1.1.1.1, 127.0.0.1:5353, [::1]:53), got "${s}"`);
+    }
+  }
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = process.cwd()): Config {

@@ -4,6 +4,6 @@ import { deliveryBody } from './present';
 
 export const redeliverEvent: Handler<'redeliverEvent'> = async ({ db, caller, path, body, webhookWork, afterCommit }) => {
   const deliveries = await redeliver(db, caller.accountId, path.eventId, body?.endpointId);
-  afterCommit(() => webhookWork.enqueue(deliveries.map((d) => d.id)));
+  afterCommit(() => webhookWork.enqueue(deliveries));
   return { status: 202, body: { deliveries: deliveries.map(deliveryBody) } };
 };

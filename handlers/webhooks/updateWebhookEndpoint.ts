@@ -1,8 +1,12 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { updateEndpoint } from '../../src/usecases/webhookEndpoints';
+import { CheckedUrl, prepareUpdateEndpoint, updateEndpoint } from '../../src/usecases/webhookEndpoints';
 import { endpointBody } from './present';
 
-export const updateWebhookEndpoint: Handler<'updateWebhookEndpoint'> = async ({ db, config, caller, path, body }) => {
-  const row = await updateEndpoint({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, path.endpointId, body);
+export const updateWebhookEndpoint: Handler<'updateWebhookEndpoint'> = async ({ db, config, caller, path, body, prepared }) => {
+  const row = await updateEndpoint({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, path.endpointId, body, prepared as CheckedUrl | undefined);
   return { status: 200, body: { endpoint: endpointBody(row) } };
 };
+
+// A new URL's DNS, outside the update's transaction.
+updateWebhookEndpoint.prepare = ({ db, config, caller, path, body }) =>
+  prepareUpdateEndpoint({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, path.endpointId, body);

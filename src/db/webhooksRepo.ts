@@ -70,6 +70,12 @@ export async function insertEndpoint(db: Knex, row: Omit<EndpointRow, 'disabled_
   return created;
 }
 
+/** Live endpoints of the account, without a lock: the early refusal before any network work. */
+export async function countEndpoints(db: Knex, accountId: string): Promise<number> {
+  const [{ n }] = await db('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at').count<{ n: string }[]>({ n: '*' });
+  return Number(n);
+}
+
 /** Live endpoints of the account, locked so that concurrent creations count each other. */
 export async function countEndpointsForUpdate(db: Knex, accountId: string): Promise<number> {
   await db.raw('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
@@ -151,13 +157,17 @@ const DISPATCH_SQL = `
     FROM batch b JOIN webhook_endpoints w
       ON w.account_id = b.account_id AND w.deleted_at IS NULL AND w.status = 'enabled' AND b.type = ANY (w.enabled_events)
     ON CONFLICT DO NOTHING
-    RETURNING id)
-  SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT coalesce(array_agg(id), '{}') FROM ins) AS ids`;
+    RETURNING id, endpoint_id, account_id)
+  SELECT (SELECT count(*) FROM marked)::int AS events,
+    (SELECT coalesce(json_agg(json_build_object('id', id, 'endpoint_id', endpoint_id, 'account_id', account_id)), '[]') FROM ins) AS deliveries`;
 
-/** Fans out up to `limit` events; returns the new deliveries' ids and how many events were taken. */
-export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliveryIds: string[]; events: number }> {
+/** A delivery as the workers schedule it: whose endpoint and account its attempt counts against. */
+export type DeliveryRef = Pick<DeliveryRow, 'id' | 'endpoint_id' | 'account_id'>;
+
+/** Fans out up to `limit` events; returns the new deliveries and how many events were taken. */
+export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliveries: DeliveryRef[]; events: number }> {
   const { rows } = await db.raw(DISPATCH_SQL, [limit]);
-  return { deliveryIds: rows[0].ids as string[], events: rows[0].events as number };
+  return { deliveries: rows[0].deliveries as DeliveryRef[], events: rows[0].events as number };
 }
 
 export async function insertRedeliveries(db: Knex, event: EventRow, endpointIds: string[]): Promise<DeliveryRow[]> {
@@ -181,27 +191,71 @@ export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRo
 
 // ---- Delivery ----
 
+export interface Claimed {
+  delivery: DeliveryRow;
+  endpoint: EndpointRow;
+  event: EventRow;
+  /** The database's time of the claim. */
+  asOf: Date;
+  /** The claim's lease token: only its holder may record the outcome. */
+  leaseToken: string;
+}
+
+/** Attempts in flight (leases in force) allowed at once, across all processes. */
+export interface InFlightCaps {
+  perEndpoint: number;
+  perAccount: number;
+}
+
+// The claimed row with its endpoint and event, in one result.
+const CLAIMED_SELECT = `
+  SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event, now() AS db_now
+  FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`;
+
 /**
- * Takes a due, pending delivery for one attempt, with its endpoint and event, in one statement: the lease
- * keeps other workers (and duplicate jobs) off it while the request runs, and runs out by itself if this
- * process dies.
+ * Takes a due, pending delivery for one attempt, with its endpoint and event: the lease keeps other workers
+ * (and duplicate jobs) off it while the request runs, and runs out by itself if this process dies. With
+ * `caps`, the delivery is taken only while its endpoint and its account have fewer leases in force than the
+ * caps, counted under the account's claim lock (webhook_claim_delivery, one round trip; see the migration
+ * 20261126090000): otherwise it stays pending and unleased, for `claimDeliveries` once one of the
+ * account's attempts ends.
  */
-export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow; event: EventRow; asOf: Date } | undefined> {
-  const { rows } = await db.raw(`
-    WITH c AS (
-      UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
-      WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
-        AND (locked_until IS NULL OR locked_until < now())
-      RETURNING *)
-    SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event, now() AS db_now
-    FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`, [leaseMs, token, id]);
-  if (!rows[0]) return undefined;
+export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string, caps?: InFlightCaps): Promise<Claimed | undefined> {
+  if (!caps) {
+    const { rows } = await db.raw(`
+      WITH c AS (
+        UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
+        WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+          AND (locked_until IS NULL OR locked_until < now())
+        RETURNING *)
+      ${CLAIMED_SELECT}`, [leaseMs, token, id]);
+    return claimedRow(rows[0]);
+  }
+  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_delivery(?, ?, ?, ?, ?)) ${CLAIMED_SELECT}`,
+    [id, leaseMs, token, caps.perEndpoint, caps.perAccount]);
+  return claimedRow(rows[0]);
+}
+
+/**
+ * Takes up to `limit` of the account's deliveries within the caps, in one round trip
+ * (webhook_claim_deliveries): those named in `ids` if they are due (their jobs came), and the account's
+ * due deliveries that wait (refused at a cap earlier, or whose job was lost); spread over its endpoints,
+ * least busy first. Each gets a lease token of its own.
+ */
+export async function claimDeliveries(db: Knex, accountId: string, ids: string[], limit: number, leaseMs: number, caps: InFlightCaps): Promise<Claimed[]> {
+  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`,
+    [accountId, ids, limit, leaseMs, caps.perEndpoint, caps.perAccount]);
+  return rows.map((r: Parameters<typeof claimedRow>[0]) => claimedRow(r)!);
+}
+
+function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unknown } | undefined): Claimed | undefined {
+  if (!row) return undefined;
   // row_to_json gives timestamps as text and bytea as \x hex: back to the row types.
   const date = (v: string | null) => (v === null ? null : new Date(v));
   const bytes = (v: string | null) => (v === null ? null : Buffer.from(v.slice(2), 'hex'));
-  const d = rows[0].delivery;
-  const w = rows[0].endpoint;
-  const e = rows[0].event;
+  const d = row.delivery;
+  const w = row.endpoint;
+  const e = row.event;
   return {
     delivery: { ...d, next_attempt_at: date(d.next_attempt_at), created_at: new Date(d.created_at), updated_at: new Date(d.updated_at) },
     endpoint: {
@@ -209,7 +263,8 @@ export async function claimDelivery(db: Knex, id: string, leaseMs: number, token
       disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
     },
     event: { ...e, created_at: new Date(e.created_at) },
-    asOf: readAt(rows[0]), // the database's time of the claim: the previous secret's expiry and the retry window are judged by it
+    leaseToken: d.lease_token,
+    asOf: readAt(row), // the database's time of the claim: the previous secret's expiry and the retry window are judged by it
   };
 }
 
@@ -294,20 +349,18 @@ export async function cancelDelivery(db: Knex, id: string, leaseToken: string): 
 }
 
 /**
- * Pending deliveries that are due but were never picked up (a job lost with its process, or a send that
- * never happened after a commit): they are marked as enqueued again and returned to be sent.
+ * Accounts with pending deliveries that are due, unleased, and not handed to a worker lately (a job lost with
+ * its process, a lease that ran out, or a delivery that waited for its endpoint's or account's cap while the
+ * attempts holding it were in a process that died): the workers claim them with `claimDeliveries`.
  */
-export async function strandedDeliveries(db: Knex, graceMs: number, limit = 500): Promise<string[]> {
+export async function strandedAccounts(db: Knex, graceMs: number, limit = 200): Promise<string[]> {
   const { rows } = await db.raw(`
-    UPDATE webhook_deliveries SET enqueued_at = now()
-    WHERE id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= now()
-        AND (locked_until IS NULL OR locked_until < now())
-        AND (enqueued_at IS NULL OR enqueued_at < now() - (? * interval '1 millisecond'))
-      ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
-    RETURNING id`, [graceMs, limit]);
-  return rows.map((r: { id: string }) => r.id);
+    SELECT DISTINCT account_id FROM webhook_deliveries
+    WHERE status = 'pending' AND next_attempt_at <= now()
+      AND (locked_until IS NULL OR locked_until < now())
+      AND (enqueued_at IS NULL OR enqueued_at < now() - (? * interval '1 millisecond'))
+    LIMIT ?`, [graceMs, limit]);
+  return rows.map((r: { account_id: string }) => r.account_id);
 }
 
 /** Deliveries waiting for an attempt (the metrics backlog). */

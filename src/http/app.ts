@@ -58,7 +58,8 @@ interface State {
 /**
  * The request pipeline, in order: request id -> version from headers -> route (404/405) -> API key (401)
  * -> version default of the account -> Merchant-Id / Idempotency-Key presence -> body (415/413/400) ->
- * contract validation (400 params_validation) -> idempotency (replay/409/422; the handler then runs in the
+ * contract validation (400 params_validation) -> the handler's `prepare` (network I/O, outside any
+ * transaction; not for a replay) -> idempotency (replay/409/422; the handler then runs in the
  * transaction holding the key's claim) -> handler -> response
  * validation (development and tests). Errors anywhere render the one error body.
  */
@@ -173,18 +174,24 @@ export function createApp(deps: AppDeps): Koa {
         f().catch((e) => log.warn({ err: (e as Error).message, requestId: ctx.state.requestId }, 'after-commit work failed; it will be rescued'));
       }
     };
-    const run = async (dbh: Knex) => {
-      const hctx = {
-        operationId, version, caller, db: dbh, config, hub, chainWork, webhookWork,
-        afterCommit: (f: () => Promise<void>) => void committed.push(f),
-        log: log.child({ requestId: ctx.state.requestId }),
-        requestId: ctx.state.requestId,
-        path: pathParams,
-        query,
-        headers: ctx.headers as Record<string, string | undefined>,
-        body,
-      } as unknown as HandlerContext<typeof operationId>;
-      const reply = await (handlers[operationId] as (h: typeof hctx) => Promise<{ status: number; body: unknown; headers?: Record<string, string>; secret?: boolean }>)(hctx);
+    type AnyHandler = ((h: HandlerContext<typeof operationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string>; secret?: boolean }>)
+      & { prepare?: (h: HandlerContext<typeof operationId>) => Promise<unknown> };
+    const handler = handlers[operationId] as unknown as AnyHandler;
+    const handlerContext = (dbh: Knex, prepared: unknown) => ({
+      operationId, version, caller, db: dbh, config, hub, chainWork, webhookWork,
+      afterCommit: (f: () => Promise<void>) => void committed.push(f),
+      log: log.child({ requestId: ctx.state.requestId }),
+      requestId: ctx.state.requestId,
+      path: pathParams,
+      query,
+      headers: ctx.headers as Record<string, string | undefined>,
+      body,
+      prepared,
+    } as unknown as HandlerContext<typeof operationId>);
+    // Network I/O a handler needs (a webhook URL's DNS) happens here, outside any transaction.
+    const prepare = async () => (handler.prepare ? handler.prepare(handlerContext(db, undefined)) : undefined);
+    const run = async (dbh: Knex, prepared: unknown) => {
+      const reply = await handler(handlerContext(dbh, prepared));
       if (config.validateResponses) {
         const check = backend.validator.validateResponse(reply.body, op!, reply.status);
         if (check.errors?.length) {
@@ -201,7 +208,7 @@ export function createApp(deps: AppDeps): Koa {
       const release = query && Number(query.maxPollMs) > 0 ? longPolls.acquire(`credential:${caller.keyId}`, config.limits.longPollsPerCredential) : null;
       let r;
       try {
-        r = await run(db);
+        r = await run(db, await prepare());
       } finally {
         release?.();
       }
@@ -215,12 +222,13 @@ export function createApp(deps: AppDeps): Koa {
       .update(canonicalJson({ op: operationId, path: ctx.path, merchant: ctx.get('merchant-id'), body: body ?? null }))
       .digest('hex');
     const seen = await idem.lookup(db, scope, idemKey, fingerprint);
+    const prepared = seen ? undefined : await prepare();
     const outcome = seen ?? await db.transaction(async (trx) => {
       const claimed = await idem.claim(trx, scope, idemKey, fingerprint);
       if (claimed.kind !== 'claimed') return claimed;
       try {
         // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
-        const out = await trx.transaction((sp) => run(sp));
+        const out = await trx.transaction((sp) => run(sp, prepared));
         // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
         await idem.complete(trx, scope, idemKey, out.status, out.secret ? sealStored(config.dataKeys, out.text) : out.text);
         return { kind: 'ran' as const, out };

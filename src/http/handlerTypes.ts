@@ -57,7 +57,16 @@ export interface HandlerContext<K extends OperationId> {
   afterCommit(f: () => Promise<void>): void;
   log: Logger;
   requestId: string;
+  /** What the handler's `prepare` returned (undefined when it has none). */
+  prepared: unknown;
 }
 
-export type Handler<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<Reply<K>>;
+export type Handler<K extends OperationId> = ((ctx: HandlerContext<K>) => Promise<Reply<K>>) & {
+  /**
+   * Work that must not run inside the request's transaction, such as network I/O (a webhook URL's DNS): it
+   * runs after contract validation and before the Idempotency-Key is claimed (not for a replay), with `db`
+   * outside any transaction. Its refusals are answered like validation errors: not stored under the key.
+   */
+  prepare?: (ctx: HandlerContext<K>) => Promise<unknown>;
+};
 export type HandlerMap = { [K in OperationId]: Handler<K> };

@@ -5,6 +5,7 @@ import type { WebhookConfig } from '../config';
 import type { Logger } from '../logger';
 import type { ChangeHub } from '../db/changeHub';
 import * as repo from '../db/webhooksRepo';
+import type { DeliveryRef } from '../db/webhooksRepo';
 import { newId } from '../domain/ids';
 import { unseal } from '../domain/sealed';
 import { webhookHeaders } from '../domain/webhookSignature';
@@ -15,23 +16,83 @@ import { createWebhookSender, WebhookSender } from './webhookSender';
 // Webhook delivery, at least once, in any number of processes:
 //  1. dispatch: undispatched payment_events (the outbox the state changes write) become one delivery row
 //     per subscribed endpoint, in one transaction (woken by payment change notifications, and on a timer);
-//  2. each due delivery gets a pg-boss job; the job claims the row with a lease, makes one signed HTTP
-//     attempt, and records the attempt and the next due time (backoff with jitter) in one transaction;
+//  2. each due delivery gets a pg-boss job; the job hands its delivery to its account's claimer, which
+//     claims it with a lease, makes one signed HTTP attempt, and records the attempt and the next due time
+//     (backoff with jitter) in one transaction;
 //  3. rescue: a due delivery with no live job or lease (its process died mid-attempt, or before sending
-//     the job) is enqueued again. The delivery row, not the job, is the truth: a lost job loses nothing
+//     the job) is claimed again. The delivery row, not the job, is the truth: a lost job loses nothing
 //     and a duplicate job finds the row claimed or not due, and does nothing.
+//
+// Fairness: a slow partner must not take every delivery slot. Attempts in flight are capped per endpoint
+// and per account across all processes: a claim counts the account's leases in force, under the account's
+// lock in the database, and takes nothing beyond the caps. A delivery at its cap is not claimed and holds
+// no slot: it waits, pending and unleased, and is claimed when one of its account's attempts ends (in
+// whichever process), least busy endpoint first, due first. Other partners' deliveries go on meanwhile.
+// Each process also has maxInFlight slots in all, handed out first come, first served.
+//
+// Claims are per account and in batches (as many as the account has room for), a few at a time per
+// process: claims of an account take turns on its lock anyway, so this keeps them from queueing there on
+// pool connections, and one round trip starts several attempts.
 
 const QUEUE = 'webhook-deliver';
-const CONCURRENCY = 32; // requests in flight per process
 const BATCH = 50;
+/** Deliveries named by jobs that a claimer remembers per account; beyond, the database's queue has them. */
+const MAX_NAMED = 500;
+/** Claims of one account under way at once in a process (they take turns on its lock in the database). */
+const MAX_CLAIMS = 4;
+
+interface JobData {
+  deliveryId: string;
+  endpointId?: string;
+  /** Absent in jobs queued before the caps existed: those are claimed one by one. */
+  accountId?: string;
+}
 
 export interface WebhookWork {
   /** Hands deliveries created by a request (redelivery) to the workers. */
-  enqueue(deliveryIds: string[]): Promise<void>;
+  enqueue(deliveries: DeliveryRef[]): Promise<void>;
 }
 
 export interface WebhookJobs extends WebhookWork {
   stop(): Promise<void>;
+}
+
+/** Slots handed out in the order they were asked for. */
+class Slots {
+  private free: number;
+  private waiters: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  acquire(): Promise<void> {
+    if (this.free > 0 && this.waiters.length === 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((r) => this.waiters.push(r));
+  }
+  /** Takes up to `n` slots that are free now (none while others wait); returns how many. */
+  tryAcquire(n: number): number {
+    if (this.waiters.length) return 0;
+    const got = Math.max(0, Math.min(n, this.free));
+    this.free -= got;
+    return got;
+  }
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+/** An account's claimer in this process: what jobs named, and the claims under way. */
+interface Claimer {
+  named: Set<string>;
+  /** Claims under way, and the deliveries they asked for together. */
+  calls: number;
+  asking: number;
+  /** A call found no room or too many claims under way: the next claim to end calls again. */
+  again: boolean;
 }
 
 export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfig, dataKey: Buffer, hub: ChangeHub, log: Logger): Promise<WebhookJobs> {
@@ -40,70 +101,157 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   const leaseMs = cfg.timeoutMs + cfg.leaseMarginMs;
   const failurePolicy = { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 };
   const policy = { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs };
+  const caps: repo.InFlightCaps = { perEndpoint: cfg.maxInFlightPerEndpoint, perAccount: cfg.maxInFlightPerAccount };
   await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: Math.ceil(leaseMs / 1000) + 30 });
 
   let stopped = false;
+  const slots = new Slots(cfg.maxInFlight);
+  /** Attempts (each holding a slot), and claims under way: stop() waits for all of them. */
   const inflight = new Set<Promise<void>>();
-  let slotWaiters: (() => void)[] = [];
-  const slot = async () => {
-    while (inflight.size >= CONCURRENCY) await new Promise<void>((r) => slotWaiters.push(r));
+  const claiming = new Set<Promise<void>>();
+  /** This process's attempts in flight per account (the room a claim asks for is the cap minus these). */
+  const attempts = new Map<string, number>();
+  const countAttempt = (accountId: string, d: 1 | -1) => {
+    const n = (attempts.get(accountId) ?? 0) + d;
+    if (n > 0) attempts.set(accountId, n);
+    else attempts.delete(accountId);
   };
 
   let worker: string | undefined;
-  const enqueue = async (ids: string[]) => {
-    if (ids.length === 0) return;
-    await boss.insert(ids.map((id) => ({ name: QUEUE, data: { deliveryId: id } })));
+  const enqueue = async (deliveries: DeliveryRef[]) => {
+    if (deliveries.length === 0) return;
+    await boss.insert(deliveries.map((d) => ({ name: QUEUE, data: { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData })));
     if (worker) boss.notifyWorker(worker);
   };
 
-  async function deliver(deliveryId: string): Promise<void> {
-    const leaseToken = randomUUID();
-    const claimed = await repo.claimDelivery(db, deliveryId, leaseMs, leaseToken);
-    if (!claimed) return; // not due, already done, or another worker holds it
-    const { delivery: d, endpoint, event } = claimed;
-    // The database's clock, advanced by the time measured here since the claim: the expiry of the previous
-    // secret and the retry window are judged by it, like the SQL that compares these times with now().
-    const claimedAt = performance.now();
-    const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
-    if (endpoint.deleted_at || endpoint.status !== 'enabled') {
-      await repo.cancelDelivery(db, d.id, leaseToken);
-      return;
-    }
-    const body = JSON.stringify(renderEvent(event, endpoint.api_version));
-    const secrets = [unseal(dataKey, endpoint.secret)];
-    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > claimed.asOf) {
-      secrets.push(unseal(dataKey, endpoint.previous_secret));
-    }
-    const attemptedAt = dbClock();
-    const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
-    const r = await sender.send(endpoint.url, headers, body);
-    const succeeded = r.error === null;
-    const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, dbClock());
-    const { disabled } = await repo.recordAttempt(db, d, {
-      leaseToken, attemptId: newId('wha'), attemptedAt, durationMs: r.durationMs, responseStatus: r.status, error: r.error, succeeded, nextAttemptAt: next,
-    }, failurePolicy);
-    log.info({ deliveryId: d.id, eventId: event.id, endpointId: endpoint.id, attempt: d.attempts + 1, status: r.status, error: r.error, ms: r.durationMs, nextAttemptAt: next }, 'webhook attempt');
-    if (disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
-    if (next) await boss.send(QUEUE, { deliveryId: d.id }, { startAfter: next });
+  /** Runs one claimed delivery's attempt in a slot the caller took, tracked until it gives the slot back. */
+  function start(claimed: repo.Claimed): void {
+    countAttempt(claimed.delivery.account_id, 1);
+    const p = attempt(claimed).finally(() => {
+      inflight.delete(p);
+      slots.release();
+      countAttempt(claimed.delivery.account_id, -1);
+      // A place of the account's share is free: its next delivery, if one waits (in this or another process).
+      claim(claimed.delivery.account_id);
+    });
+    inflight.add(p);
   }
 
-  // The job only starts the attempt: a slow receiver must not hold up the other jobs of its batch.
-  worker = await boss.work<{ deliveryId: string }>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: BATCH }, async (jobs) => {
+  /** One claimed delivery: the signed request, then its outcome. */
+  async function attempt(claimed: repo.Claimed): Promise<void> {
+    const { delivery: d, endpoint, event } = claimed;
+    const leaseToken = claimed.leaseToken;
+    try {
+      // The database's clock, advanced by the time measured here since the claim: the expiry of the previous
+      // secret and the retry window are judged by it, like the SQL that compares these times with now().
+      const claimedAt = performance.now();
+      const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
+      if (endpoint.deleted_at || endpoint.status !== 'enabled') {
+        await repo.cancelDelivery(db, d.id, leaseToken);
+        return;
+      }
+      const body = JSON.stringify(renderEvent(event, endpoint.api_version));
+      const secrets = [unseal(dataKey, endpoint.secret)];
+      if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > claimed.asOf) {
+        secrets.push(unseal(dataKey, endpoint.previous_secret));
+      }
+      const attemptedAt = dbClock();
+      const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
+      const r = await sender.send(endpoint.url, headers, body);
+      const succeeded = r.error === null;
+      const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, dbClock());
+      const { disabled } = await repo.recordAttempt(db, d, {
+        leaseToken, attemptId: newId('wha'), attemptedAt, durationMs: r.durationMs, responseStatus: r.status, error: r.error, succeeded, nextAttemptAt: next,
+      }, failurePolicy);
+      log.info({ deliveryId: d.id, eventId: event.id, endpointId: endpoint.id, attempt: d.attempts + 1, status: r.status, error: r.error, ms: r.durationMs, nextAttemptAt: next }, 'webhook attempt');
+      if (disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
+      if (next) await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData, { startAfter: next });
+    } catch (e) {
+      log.warn({ err: (e as Error).message, deliveryId: d.id }, 'webhook delivery failed; it will be rescued');
+    }
+  }
+
+  // The account's claimer. A claim asks for the room the account has in this process (its cap minus its
+  // attempts here, minus what claims under way asked for); claims overlap (up to MAX_CLAIMS), so an attempt
+  // ending during a claim's round trip does not wait for it. A call that finds no room or too many claims
+  // under way is remembered (`again`) and served when one ends.
+  const claimers = new Map<string, Claimer>();
+  function claim(accountId: string, deliveryId?: string): void {
+    if (stopped) return;
+    let c = claimers.get(accountId);
+    if (!c) claimers.set(accountId, (c = { named: new Set(), calls: 0, asking: 0, again: false }));
+    if (deliveryId && c.named.size < MAX_NAMED) c.named.add(deliveryId);
+    const room = caps.perAccount - (attempts.get(accountId) ?? 0) - c.asking;
+    if (room <= 0 || c.calls >= MAX_CLAIMS) {
+      // An attempt of the account ending here, or a claim under way, calls again (named deliveries wait).
+      c.again = true;
+      return;
+    }
+    c.calls++;
+    const claimer = c;
+    const p = claimRound(accountId, claimer, room)
+      .catch((e) => {
+        log.warn({ err: (e as Error).message, accountId }, 'webhook claim failed; the rescue will try again');
+        return false;
+      })
+      .then((full) => {
+        claiming.delete(p);
+        claimer.calls--;
+        // All it asked for: there may be more. Otherwise only if someone called meanwhile.
+        if (full || claimer.again) {
+          claimer.again = false;
+          claim(accountId);
+        } else if (claimer.calls === 0 && claimer.named.size === 0 && claimers.get(accountId) === claimer) {
+          claimers.delete(accountId);
+        }
+      });
+    claiming.add(p);
+  }
+
+  /** One claim of up to `room` deliveries of the account; true when it got all it asked for. */
+  async function claimRound(accountId: string, c: Claimer, room: number): Promise<boolean> {
+    c.asking += room;
+    let got = 0;
+    let claimed: repo.Claimed[] = [];
+    try {
+      got = slots.tryAcquire(room);
+      if (got === 0) {
+        await slots.acquire();
+        got = 1 + slots.tryAcquire(room - 1);
+      }
+      const named = [...c.named];
+      c.named.clear();
+      if (!stopped) claimed = await repo.claimDeliveries(db, accountId, named, got, leaseMs, caps);
+    } finally {
+      c.asking -= room;
+      for (let i = claimed.length; i < got; i++) slots.release();
+    }
+    for (const one of claimed) start(one);
+    // Fewer than asked: the caps (here or in another process) or nothing due. Named deliveries not taken are
+    // at a cap, held, done or not due: a later claim of the account finds them when it can.
+    return got > 0 && claimed.length === got;
+  }
+
+  /** A job from before the caps (no account named): claimed on its own, within the caps. */
+  async function claimLegacy(deliveryId: string): Promise<void> {
+    await slots.acquire();
+    let claimed: repo.Claimed | undefined;
+    try {
+      if (!stopped) claimed = await repo.claimDelivery(db, deliveryId, leaseMs, randomUUID(), caps);
+    } finally {
+      if (!claimed) slots.release();
+    }
+    if (claimed) start(claimed);
+  }
+
+  // A job only names its delivery to its account's claimer: a slow receiver holds up no other job.
+  worker = await boss.work<JobData>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: BATCH }, async (jobs) => {
     // pg-boss waits a polling interval after each batch unless notified: a full batch means more are waiting.
     if (jobs.length === BATCH && worker) boss.notifyWorker(worker);
     for (const { data } of jobs) {
       if (stopped) return;
-      await slot();
-      if (stopped) return; // stop() may have begun while this job waited for a slot
-      const p = deliver(data.deliveryId)
-        .catch((e) => log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued'))
-        .finally(() => {
-          inflight.delete(p);
-          const waiters = slotWaiters;
-          slotWaiters = [];
-          for (const w of waiters) w();
-        });
-      inflight.add(p);
+      if (data.accountId) claim(data.accountId, data.deliveryId);
+      else await claimLegacy(data.deliveryId).catch((e) => log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued'));
     }
   });
 
@@ -124,13 +272,13 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
       do {
         again = false;
         for (;;) {
-          const { deliveryIds, events } = await repo.dispatchEvents(db, 200);
-          await enqueue(deliveryIds);
+          const { deliveries, events } = await repo.dispatchEvents(db, 200);
+          await enqueue(deliveries);
           if (events < 200) break;
         }
         if (Date.now() - lastRescue > 1000) {
           lastRescue = Date.now();
-          await enqueue(await repo.strandedDeliveries(db, leaseMs));
+          for (const accountId of await repo.strandedAccounts(db, leaseMs)) claim(accountId);
         }
       } while (again && !stopped);
     } catch (e) {
@@ -151,7 +299,8 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
       clearInterval(timer);
       await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
       await boss.offWork(QUEUE);
-      await Promise.allSettled([...inflight]);
+      // Attempts started meanwhile (a claim in progress when stop began) are waited for too.
+      while (inflight.size || claiming.size) await Promise.allSettled([...inflight, ...claiming]);
       sender.close();
     },
   };

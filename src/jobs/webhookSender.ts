@@ -1,14 +1,16 @@
-import dns from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import type { WebhookConfig } from '../config';
 import { bareHost, forbiddenAddressReason } from '../domain/webhookAddress';
+import { webhookResolver } from './webhookResolver';
 
 // One HTTP attempt of a webhook delivery. The destination is checked on every connection (the egress
 // allowlist, then each resolved address against private networks, inside the socket's own DNS lookup so a
-// host cannot be re-pointed between check and connect). Redirects are not followed; only a 2xx within the
-// timeout counts. The receiver's body is drained, never stored.
+// host cannot be re-pointed between check and connect). Names are resolved with a deadline and off the
+// thread pool (webhookResolver.ts). Redirects are not followed; only a 2xx within the timeout counts. The
+// receiver's body is drained, never stored. Errors recorded for the partner never show a resolved address.
 
 export interface SendResult {
   status: number | null;
@@ -16,25 +18,31 @@ export interface SendResult {
   durationMs: number;
 }
 
+/** Errors recorded as they are (their message is the attempt's error). */
 class Refused extends Error {}
 class TimedOut extends Error {}
+class DnsFailed extends Error {}
 
 export function createWebhookSender(cfg: WebhookConfig) {
+  const resolver = webhookResolver(cfg);
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as dns.LookupAddress[];
-      for (const a of list) {
-        const reason = forbiddenAddressReason(a.address, cfg.allowPrivateNetworks);
-        if (reason) return callback(new Refused(`refused: ${hostname} resolves to ${reason}`), '', 0);
+    resolver.resolve(hostname).then((r) => {
+      if (r.kind === 'not_found') return callback(new DnsFailed(`dns: ${hostname} not found`), '', 0);
+      if (r.kind === 'unavailable') return callback(new DnsFailed(`dns: ${hostname} did not resolve (${r.reason})`), '', 0);
+      for (const a of r.addresses) {
+        // Which address, and what kind of network, is the operator's business: the partner reads this error.
+        if (forbiddenAddressReason(a.address, cfg.allowPrivateNetworks)) return callback(new Refused(`refused: ${hostname} resolves to a non-public address`), '', 0);
       }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      const list = options.family === 4 || options.family === 6 ? r.addresses.filter((a) => a.family === options.family) : r.addresses;
+      if (!list.length) return callback(new DnsFailed(`dns: ${hostname} has no IPv${options.family} address`), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
-    });
+    }, (e: Error) => callback(e, '', 0));
   };
   const agent = new https.Agent({
     keepAlive: true,
-    maxSockets: 16,
+    // The in-flight caps bound the sockets: no queue here (one host may serve many partners' endpoints).
+    maxSockets: cfg.maxInFlight,
     lookup: guardedLookup,
     ca: cfg.caPem ? [...tls.rootCertificates, cfg.caPem] : undefined,
   });
@@ -85,7 +93,7 @@ export function createWebhookSender(cfg: WebhookConfig) {
       const timer = setTimeout(() => {
         req.destroy(new TimedOut(`timeout after ${cfg.timeoutMs} ms`));
       }, cfg.timeoutMs);
-      req.on('error', (e) => finish(done(null, e instanceof Refused || e instanceof TimedOut ? e.message : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500))));
+      req.on('error', (e) => finish(done(null, e instanceof Refused || e instanceof TimedOut || e instanceof DnsFailed ? e.message : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500))));
       req.end(body);
     });
   }

@@ -1,4 +1,3 @@
-import dns from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Knex } from 'knex';
 import type { WebhookConfig } from '../config';
@@ -7,11 +6,16 @@ import { newId } from '../domain/ids';
 import { seal } from '../domain/sealed';
 import { bareHost, forbiddenAddressReason, parseWebhookUrl } from '../domain/webhookAddress';
 import { newWebhookSecret } from '../domain/webhookSignature';
+import { webhookResolver } from '../jobs/webhookResolver';
 import * as repo from '../db/webhooksRepo';
 import type { EndpointRow } from '../db/webhooksRepo';
 
 // Webhook endpoints of a partner account (2026-02-19.preview): registration with an SSRF check, changes,
 // deletion, and secret rotation with an overlap during which both secrets sign.
+//
+// The URL check may wait on DNS, so it runs before the request's transaction (the handlers' `prepare`,
+// before the Idempotency-Key is claimed): no connection or key claim is held while a partner's name servers
+// take their time. Creation and update take its result, a CheckedUrl.
 
 export interface EndpointDeps {
   db: Knex;
@@ -19,31 +23,39 @@ export interface EndpointDeps {
   dataKey: Buffer;
 }
 
-const DNS_TIMEOUT_MS = 2000;
+/** A URL that passed checkWebhookUrl. */
+export type CheckedUrl = string & { readonly checked: unique symbol };
 
 /**
  * The URL rules the schema cannot state: parseable, https, and a host that is not in a private network.
  * The URL is kept as the partner wrote it (normalising could push it past the schema's length limit).
+ * A name that does not exist (yet) is accepted: every delivery checks again. A name whose DNS servers do not
+ * answer within WEBHOOK_DNS_TIMEOUT_MS is refused, saying so (try again later).
  */
-export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<string> {
+export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<CheckedUrl> {
   const { url, problem } = parseWebhookUrl(raw);
   const refuse = (message: string) => new AppError('params_validation', undefined, [{ field: '/url', message }]);
   if (!url) throw refuse(problem!);
   const host = bareHost(url.hostname).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) {
     if (!cfg.allowPrivateNetworks) throw refuse(`${host} is a loopback host`);
-    return raw;
+    return raw as CheckedUrl;
   }
-  // A host that does not resolve now is accepted (DNS may be set up later); every delivery checks again.
-  const addresses = isIP(host) ? [host] : await Promise.race([
-    dns.lookup(host, { all: true, verbatim: true }).then((a) => a.map((x) => x.address)).catch(() => [] as string[]),
-    new Promise<string[]>((resolve) => setTimeout(() => resolve([]), DNS_TIMEOUT_MS).unref()),
-  ]);
-  for (const a of addresses) {
-    const reason = forbiddenAddressReason(a, cfg.allowPrivateNetworks);
+  if (isIP(host)) {
+    // The address is the partner's own input: saying what kind it is reveals nothing.
+    const reason = forbiddenAddressReason(host, cfg.allowPrivateNetworks);
     if (reason) throw refuse(`must not point to a private or reserved network (${reason})`);
+    return raw as CheckedUrl;
   }
-  return raw;
+  const r = await webhookResolver(cfg).resolve(host);
+  if (r.kind === 'unavailable') {
+    throw refuse(`the host name could not be resolved: its DNS servers did not answer in time or failed (${r.reason}); try again later`);
+  }
+  if (r.kind === 'addresses' && r.addresses.some((a) => forbiddenAddressReason(a.address, cfg.allowPrivateNetworks))) {
+    // Never which address a name resolved to: that would map the service's network for whoever asks.
+    throw refuse('must not point to a private or reserved network: the host resolves to a non-public address');
+  }
+  return raw as CheckedUrl;
 }
 
 /** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */
@@ -60,8 +72,16 @@ export interface CreateEndpointInput {
   description?: string;
 }
 
-export async function createEndpoint(deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput): Promise<{ endpoint: EndpointRow; secret: string }> {
-  const url = await checkWebhookUrl(input.url, deps.webhooks);
+/**
+ * What creation checks before its transaction, cheapest first: the endpoint limit (a count, so a full
+ * account costs no DNS query), then the URL. The limit is checked again under a lock in createEndpoint.
+ */
+export async function prepareCreateEndpoint(deps: EndpointDeps, accountId: string, input: CreateEndpointInput): Promise<CheckedUrl> {
+  if (await repo.countEndpoints(deps.db, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
+  return checkWebhookUrl(input.url, deps.webhooks);
+}
+
+export async function createEndpoint(deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl): Promise<{ endpoint: EndpointRow; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await deps.db.transaction(async (trx) => {
     if (await repo.countEndpointsForUpdate(trx, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
@@ -82,10 +102,19 @@ export interface UpdateEndpointInput {
   status?: 'enabled' | 'disabled';
 }
 
-export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput): Promise<EndpointRow> {
+/** What an update checks before its transaction: that the endpoint is the account's, then the new URL. */
+export async function prepareUpdateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput): Promise<CheckedUrl | undefined> {
+  await endpointOfAccount(deps.db, accountId, id);
+  return input.url === undefined ? undefined : checkWebhookUrl(input.url, deps.webhooks);
+}
+
+export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput, url: CheckedUrl | undefined): Promise<EndpointRow> {
   const current = await endpointOfAccount(deps.db, accountId, id);
   const changes: Partial<EndpointRow> = {};
-  if (input.url !== undefined) changes.url = await checkWebhookUrl(input.url, deps.webhooks);
+  if (input.url !== undefined) {
+    if (url === undefined) throw new Error('updateEndpoint: the URL was not checked (prepareUpdateEndpoint)');
+    changes.url = url;
+  }
   if (input.enabledEvents !== undefined) changes.enabled_events = [...new Set(input.enabledEvents)];
   if (input.description !== undefined) changes.description = input.description;
   if (input.status === 'enabled' && current.status === 'disabled') {

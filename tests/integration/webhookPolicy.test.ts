@@ -2,6 +2,7 @@ import { client, externalService, newAccount, startTestService, TestService } fr
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver } from '../support/webhookReceiver';
 import { eventually } from '../support/eventually';
+import { FakeDns, startFakeDns } from '../support/fakeDns';
 
 // Webhook policy under production settings (private networks refused) with a short retry window and
 // disable threshold. Its own file: every service in a test file shares the database and works the same
@@ -11,14 +12,26 @@ const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 
 describe('webhook endpoint URLs and persistent failure', () => {
   let strict: TestService;
+  let dns: FakeDns;
   beforeAll(async () => {
     if (externalService) return;
+    // Names resolve through a DNS server of the test's own (other names: NXDOMAIN, accepted at registration).
+    dns = await startFakeDns();
+    dns.records.set('internal.partner.test', ['10.1.2.3']);
+    dns.records.set('mixed.partner.test', ['93.184.215.14', 'fd00::5']);
+    dns.records.set('public.partner.test', ['93.184.215.14']);
     // Production defaults: private networks refused; short retry window and disable threshold to see them act.
     // The window is well beyond the threshold: attempts come about every 0.5 s (the queue's polling), so with a
     // 1.5 s window the last one could fall just short of 1 s of failures and the endpoint stayed enabled.
-    strict = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_MAX_AGE_MS: '3000', WEBHOOK_DISABLE_AFTER_MS: '1000' });
+    strict = await startTestService({
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_MAX_AGE_MS: '3000', WEBHOOK_DISABLE_AFTER_MS: '1000',
+      WEBHOOK_DNS_SERVERS: dns.server, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,internal.partner.test',
+    });
   }, 60_000); // starts a service (and the admin command): slow on a busy machine
-  afterAll(async () => strict?.close());
+  afterAll(async () => {
+    await strict?.close();
+    await dns?.close();
+  });
   const maybe = externalService ? it.skip : it;
 
   maybe('refuses hosts in loopback, private, link-local or reserved networks unless allowed', async () => {
@@ -33,6 +46,43 @@ describe('webhook endpoint URLs and persistent failure', () => {
     expect(ok.status).toBe(201);
     const patch = await hooks('PATCH', `/v1/webhook-endpoints/${ok.body.endpoint.id}`, { body: { url: 'https://127.0.0.1/x' } });
     expect({ status: patch.status, code: patch.body.code }).toEqual({ status: 400, code: 'params_validation' });
+  });
+
+  maybe('refuses a name that resolves to a non-public address without saying which address', async () => {
+    const acct = await newAccount('Resolved');
+    const hooks = client(strict.url, { 'Api-Key': acct.apiKey, ...PREVIEW });
+    const post = (url: string) => hooks('POST', '/v1/webhook-endpoints', { body: { url, enabledEvents: ['payment.created'] }, headers: { 'Idempotency-Key': uniqueKey() } });
+    for (const url of ['https://internal.partner.test/h', 'https://mixed.partner.test/h']) {
+      const r = await post(url);
+      expect({ url, status: r.status, code: r.body.code, issues: r.body.issues }).toEqual({
+        url, status: 400, code: 'params_validation',
+        issues: [{ field: '/url', message: 'must not point to a private or reserved network: the host resolves to a non-public address' }],
+      });
+      expect(r.text).not.toMatch(/10\.1\.2\.3|fd00/);
+    }
+    expect(dns.queries.get('internal.partner.test')).toBeGreaterThanOrEqual(1); // asked the configured servers
+    expect((await post('https://public.partner.test/h')).status).toBe(201);
+    // PATCH checks the same way.
+    const { endpoint: ep } = (await post('https://public.partner.test/h2')).body;
+    const patch = await hooks('PATCH', `/v1/webhook-endpoints/${ep.id}`, { body: { url: 'https://internal.partner.test/h' } });
+    expect({ status: patch.status, message: patch.body.issues?.[0]?.message }).toEqual({ status: 400, message: 'must not point to a private or reserved network: the host resolves to a non-public address' });
+  });
+
+  maybe('a delivery to a name that now resolves to a private address fails without showing the address', async () => {
+    const p = await merchantWithSettlement(strict, 'Rebound');
+    const hooks = client(strict.url, { 'Api-Key': p.apiKey, ...PREVIEW });
+    const { endpoint: ep } = (await hooks('POST', '/v1/webhook-endpoints', {
+      body: { url: 'https://public.partner.test/paygate', enabledEvents: ['payment.created'] }, headers: { 'Idempotency-Key': uniqueKey() },
+    })).body;
+    // The name now points into the service's network (DNS rebinding after registration).
+    await strict.db('webhook_endpoints').where({ id: ep.id }).update({ url: 'https://internal.partner.test/paygate' });
+    const r = await p.asMerchant('POST', '/v1/payments', { body: { referenceId: 'rebound', amount: { unit: 'iso4217/USD', value: '100' } } });
+    const ev = (await hooks('GET', `/v1/events?paymentId=${r.body.paymentId}`)).body.events[0];
+    const att = await eventually(async () => (await hooks('GET', `/v1/events/${ev.id}/attempts`)).body, (b) => b.attempts.length >= 1, 10000, 100);
+    expect(att.attempts[0]).toMatchObject({ succeeded: false, responseStatus: null, error: 'refused: internal.partner.test resolves to a non-public address' });
+    const endpointNow = await eventually(async () => (await hooks('GET', `/v1/webhook-endpoints/${ep.id}`)).body.endpoint, (e) => e.status === 'disabled', 10000, 100);
+    expect(endpointNow.disabledReason).toMatch(/last error: refused: internal\.partner\.test resolves to a non-public address$/);
+    expect(JSON.stringify(att) + JSON.stringify(endpointNow)).not.toContain('10.1.2.3');
   });
 
   maybe('gives up after the retry window, disables an endpoint that keeps failing, and records why', async () => {

@@ -5,19 +5,24 @@ import type { AddressInfo } from 'node:net';
 
 // A real HTTPS webhook receiver on loopback (certificate from scripts/test-tls.mjs, which the service trusts
 // through WEBHOOK_CA_FILE). It keeps every request with its raw body; `respond` decides each answer (a status,
-// or 'hang' to never answer).
+// or 'hang' to never answer: a tarpit, until the sender gives up and closes the connection). Each request
+// records when it arrived and when its exchange ended, so a test can tell how many were open at once.
 
 export interface Received {
   headers: Record<string, string>;
   raw: string;
   body: any;
   at: number;
+  /** When the exchange ended (answered, or closed by the sender); null while it is open. */
+  closedAt: number | null;
 }
 
 export interface Receiver {
   url: string;
   received: Received[];
   respond: (r: Received, nth: number) => number | 'hang';
+  /** Requests open now (received, not answered or closed). */
+  open(): number;
   /** Resolves once `pred` holds for the received list (polls every 25 ms). */
   until(pred: (all: Received[]) => boolean, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -25,12 +30,23 @@ export interface Receiver {
 
 const tls = path.resolve(__dirname, '../../.data/test-tls');
 
+/** The most requests open at once across `receivers` (from each request's arrival and end). */
+export function maxOpenAtOnce(...receivers: Receiver[]): number {
+  const edges = receivers.flatMap((x) => x.received.flatMap((r) => [[r.at, 1], ...(r.closedAt === null ? [] : [[r.closedAt, -1]])]));
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]); // an end before an arrival at the same millisecond
+  let open = 0;
+  let max = 0;
+  for (const [, d] of edges) max = Math.max(max, (open += d));
+  return max;
+}
+
 export async function startReceiver(pathname = '/hooks'): Promise<Receiver> {
   const hanging = new Set<import('node:http').ServerResponse>();
   const rec: Receiver = {
     url: '',
     received: [],
     respond: () => 200,
+    open: () => rec.received.filter((r) => r.closedAt === null).length,
     until: async (pred, timeoutMs = 20000) => {
       const deadline = Date.now() + timeoutMs;
       while (!pred(rec.received)) {
@@ -56,7 +72,8 @@ export async function startReceiver(pathname = '/hooks'): Promise<Receiver> {
       } catch {
         /* kept raw */
       }
-      const r: Received = { headers: req.headers as Record<string, string>, raw, body, at: Date.now() };
+      const r: Received = { headers: req.headers as Record<string, string>, raw, body, at: Date.now(), closedAt: null };
+      res.on('close', () => (r.closedAt = Date.now()));
       rec.received.push(r);
       const answer = rec.respond(r, rec.received.length);
       if (answer === 'hang') {

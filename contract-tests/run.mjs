@@ -18,11 +18,14 @@ const MAX_EXAMPLES = process.env.CONTRACT_MAX_EXAMPLES ?? '50';
 const SEED = process.env.CONTRACT_SEED; // unset: a new random seed each run, printed for replay
 const reports = path.join(root, 'contract-tests/reports');
 const schemathesis = path.join(root, '.venv/contract/bin/schemathesis');
-// What `--checks all` means in the pinned Schemathesis, for the summary.
+// What `--checks all` means in the pinned Schemathesis, for the summary, less max_response_time: that check is a
+// wall-clock limit (10 s) measured by the Python client, and on a shared 2-core machine it failed once on a
+// response the service had written in 0.12 ms (its request log), while the whole Schemathesis process sent
+// nothing for 14.5 s. Latency is measured in bench/ against a same-run baseline, never asserted here.
 const CHECKS = 'not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance, ' +
   'response_schema_conformance, negative_data_rejection, positive_data_acceptance, missing_required_header, ' +
   'unsupported_method, allow_header_conformance, use_after_free, ensure_resource_availability, ignored_auth, ' +
-  'object_level_authorization, max_response_time';
+  'object_level_authorization';
 const prism = path.join(root, 'node_modules/.bin/prism');
 
 const children = new Set();
@@ -90,7 +93,7 @@ async function main() {
     const args = [
       '--config-file', 'contract-tests/schemathesis.toml', 'run', `generated/${v}/openapi.json`,
       '--url', stack.url, '-H', `PAY-Version: ${v}`,
-      '--checks', 'all', '--phases', 'examples,coverage,fuzzing,stateful', '--mode', 'all',
+      '--checks', 'all', '--exclude-checks', 'max_response_time', '--phases', 'examples,coverage,fuzzing,stateful', '--mode', 'all',
       '--max-examples', MAX_EXAMPLES, '--workers', '2',
       ...(SEED ? ['--seed', SEED] : []),
       ...[...pending].flatMap((o) => ['--exclude-operation-id', o]),

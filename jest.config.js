@@ -8,5 +8,6 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   globalSetup: '<rootDir>/tests/support/globalSetup.mjs',
   globalTeardown: '<rootDir>/tests/support/globalTeardown.mjs',
-  testTimeout: 30000,
+  // Hooks too: a beforeAll that starts a service and an admin command takes tens of seconds on a loaded 2-core machine.
+  testTimeout: 60000,
 };

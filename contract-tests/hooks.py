@@ -27,6 +27,19 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    acceptable only if its host resolves to an address deliveries may reach (refused: unspecified,
    link-local; private networks only where allowed), so valid cases use a receiver URL the gate allows.
 
+5. Real data for the money path. A random payment or option id is answered 404, so on its own the fuzzer
+   would test the gateway and the payment operations with ids that do not exist. For a valid path, a payment
+   id the run has not seen the service issue becomes a real one: a fresh payment for the operations that
+   change it (cancel, decline, confirm), a recent one otherwise; a valid `Merchant-Id` becomes the seeded
+   merchant's. A valid confirm body gets an option of that payment and the result of its action: the
+   option's EIP-712 authorization signed by the gate's buyer (CONTRACT_BUYER_KEY, funded with USDC on the
+   development chain by seed.mjs), so the confirm pays for real. Generated `collectedData` is dropped (its
+   field ids must be the option's, which the schema cannot state; the gate's payments are below the
+   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid. Links
+   (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
+   option seen in an options response is signed as it is. A valid `maxPollMs` is capped at 100 ms: the
+   long-poll itself is tested by the integration suite, and a 30 s wait per case would only slow the gate.
+
 And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
 earlier responses (its "semantic pool") without checking that parameter's own schema, e.g. a 256-char
 merchant name into `Sdk-Name` (maxLength 128), and still label the case valid; the service then rightly
@@ -42,11 +55,14 @@ import ast
 import json
 import os
 import pathlib
+import threading
 import time
 import uuid
 
 import hypothesis.internal.lambda_sources as _lambda_sources
+import requests
 import schemathesis
+from eth_account import Account
 from schemathesis.core.parameters import ParameterLocation
 
 # Tool guard (not a check exclusion): Hypothesis describes lambdas for its reports by re-parsing their
@@ -75,7 +91,96 @@ VERSION_SYNONYMS = ("WCP-Version", "Api-Version")
 _DEVNET = json.loads((pathlib.Path(os.environ["DEVNET_DIR"]) / "devnet.json").read_text())
 SETTLED_ASSET = next(a["asset"] for a in _DEVNET["assets"] if a["symbol"] == "USDC")
 DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
-BUYER_ACCOUNT = f"{_DEVNET['chainId']}:0x52908400098527886E0F7030069857D2E4169EE7"
+BUYER = Account.from_key(os.environ["CONTRACT_BUYER_KEY"])
+BUYER_ACCOUNT = f"{_DEVNET['chainId']}:{BUYER.address}"
+SERVICE = os.environ["CONTRACT_SERVICE_URL"]
+MERCHANT = os.environ["CONTRACT_MERCHANT_ID"]
+MAX_POLL_MS = 100
+# Operations whose path `{id}` is a payment id, and those of them that change the payment.
+PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
+CHANGES_PAYMENT = ("/cancel", "/decline", "/confirm")
+
+
+class _Data:
+    """Real payments and options for the cases, made through the API as a partner and a wallet would."""
+
+    def __init__(self):
+        self.lock = threading.Lock()  # --workers 2: two threads call the hooks
+        self.http = threading.local()
+        self.seen = set()  # payment ids the run saw the service issue (responses and link-filled requests)
+        self.typed = {}  # option id -> the EIP-712 typed data of its action
+        self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
+        self.paid = None
+
+    def api(self, method, path, body=None, **params):
+        session = getattr(self.http, "session", None)
+        if session is None:
+            session = self.http.session = requests.Session()
+        headers = {"Api-Key": os.environ["CONTRACT_API_KEY"], "PAY-Version": os.environ["CONTRACT_VERSION"], "Merchant-Id": MERCHANT}
+        for attempt in range(20):
+            r = session.request(method, SERVICE + path, json=body, headers=headers, params=params, timeout=60)
+            if r.status_code not in (429, 503):
+                break
+            time.sleep(float(r.headers.get("Retry-After", "1")))
+        if r.status_code >= 300:
+            raise RuntimeError(f"contract hooks: {method} {path} answered {r.status_code}: {r.text[:300]}")
+        return r.json()
+
+    def new_payment(self):
+        body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": "iso4217/USD", "value": "100"}}
+        pid = self.api("POST", "/v1/payments", body)["paymentId"]
+        with self.lock:
+            self.seen.add(pid)
+        return pid
+
+    def recent_payment(self):
+        with self.lock:
+            current = self.recent
+        if current is None or time.time() - current[1] > 60:
+            current = (self.new_payment(), time.time())
+            with self.lock:
+                self.recent = current
+        return current[0]
+
+    def remember_options(self, payment_id, body):
+        with self.lock:
+            self.seen.add(payment_id)
+            for option in body.get("options") or []:
+                try:
+                    self.typed[option["id"]] = json.loads(option["actions"][0]["data"]["params"][1])
+                except (KeyError, IndexError, TypeError, ValueError):
+                    pass
+
+    def option(self, payment_id):
+        body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]})
+        self.remember_options(payment_id, body)
+        return body["options"][0]["id"]
+
+    def signed(self, option_id):
+        typed = self.typed[option_id]
+        return Account.sign_typed_data(BUYER.key, full_message=typed).signature.to_0x_hex()
+
+    def paid_payment(self):
+        """One payment the hooks paid (on chain) and saw succeed, for refunds; made once per run."""
+        with self.lock:
+            if self.paid is not None:
+                return self.paid
+        pid = self.new_payment()
+        option = self.option(pid)
+        self.api("POST", f"/v1/gateway/payment/{pid}/confirm", {"optionId": option, "results": [{"type": "walletRpc", "data": [self.signed(option)]}]})
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            status = self.api("GET", f"/v1/gateway/payment/{pid}/status", maxPollMs=5000)
+            if status["isFinal"]:
+                if status["status"] != "succeeded":
+                    raise RuntimeError(f"contract hooks: the hooks' payment {pid} ended {status}")
+                with self.lock:
+                    self.paid = pid
+                return pid
+        raise RuntimeError(f"contract hooks: the hooks' payment {pid} did not succeed within 120 s")
+
+
+_DATA = _Data()
 
 
 def _latin1(value):
@@ -119,8 +224,22 @@ def before_call(ctx, case, **kwargs):
         key = _find(headers, "Idempotency-Key")
         if key is not None:
             headers[key] = f"st-{uuid.uuid4().hex}"
+        key = _find(headers, "Merchant-Id")
+        if key is not None:
+            headers[key] = MERCHANT
     query = case.query
     path = case.operation.path
+    payment_id = None
+    if path.startswith(PAYMENT_PATHS) and case.path_parameters and "id" in case.path_parameters and _positive(case, ParameterLocation.PATH):
+        payment_id = case.path_parameters["id"]
+        with _DATA.lock:
+            known = payment_id in _DATA.seen
+        if not known:
+            payment_id = _DATA.new_payment() if path.endswith(CHANGES_PAYMENT) else _DATA.recent_payment()
+            case.path_parameters["id"] = payment_id
+    if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):
+        if isinstance(query["maxPollMs"], int) and query["maxPollMs"] > MAX_POLL_MS:
+            query["maxPollMs"] = MAX_POLL_MS
     if query and "cursor" in query and _positive(case, ParameterLocation.QUERY):
         if path == "/v1/merchants":
             query["cursor"] = os.environ.get("CONTRACT_CURSOR") or query["cursor"]
@@ -145,5 +264,33 @@ def before_call(ctx, case, **kwargs):
             # in production, never unspecified or link-local addresses): a valid case uses a receiver URL
             # the gate's service accepts (it allows private networks, as in tests).
             body["url"] = "https://127.0.0.1:9/contract-hook"
-        elif path == "/v1/payments" and isinstance(body.get("expiresAt"), (int, float)):
+        elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
+        elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:
+            with _DATA.lock:
+                linked = body["optionId"] in _DATA.typed
+            if not linked:
+                body["optionId"] = _DATA.option(payment_id)
+            if path.endswith("/confirm"):
+                body.pop("collectedData", None)
+                body["results"] = [{"type": "walletRpc", "data": [_DATA.signed(body["optionId"])]}]
+        elif path == "/v1/refunds" and "paymentId" in body:
+            body["paymentId"] = _DATA.paid_payment()
+
+
+@schemathesis.hook
+def after_call(ctx, case, response):
+    """Records the payment and option ids the service issues, so that cases filled by links keep them."""
+    if response.status_code >= 300:
+        return
+    try:
+        body = response.json()
+    except ValueError:
+        return
+    if not isinstance(body, dict):
+        return
+    if case.operation.path.endswith("/options") and case.path_parameters:
+        _DATA.remember_options(case.path_parameters.get("id"), body)
+    elif isinstance(body.get("paymentId"), str):
+        with _DATA.lock:
+            _DATA.seen.add(body["paymentId"])

@@ -1,11 +1,13 @@
 // Seeds what the fuzzers need, through the admin command and the API, as a partner would:
 // an account with a partner key and a wallet key, a merchant, a crypto settlement (the development
-// chain's USDC, so that its payments get options) and a payment.
+// chain's USDC, so that its payments get options), payments, and a buyer key holding USDC on the development
+// chain (the hooks sign options with it, so that the gate's confirms pay for real).
 // A step may answer 501 only when its operation is on not-implemented.txt: then it is skipped and the
 // seed goes on; once the endpoint lands (and leaves the list) the same step must succeed.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { notImplemented } from './notImplemented.mjs';
 import { root } from './stack.mjs';
 
@@ -58,6 +60,9 @@ export async function seed({ url, env, version = '2026-02-18' }) {
     headers: { 'Idempotency-Key': 'contract-seed-settlement' },
   });
   if (s) out.settlementId = s.settlements[0].id;
+  // The buyer: a new key each run, funded with a million USDC (10 000 payments of the hooks' size and more).
+  out.buyerKey = generatePrivateKey();
+  await admin(env, 'devnet', 'fund', '--address', privateKeyToAccount(out.buyerKey).address, '--asset', usdc, '--amount', String(10n ** 12n));
 
   const p = await call('createPayment', 'POST', '/v1/payments', {
     body: { referenceId: 'contract-seed-1', amount: { unit: 'iso4217/USD', value: '1000' } },

@@ -9,6 +9,8 @@ import { listPayments } from './payments/listPayments';
 import { getPayment } from './payments/getPayment';
 import { cancelPayment } from './payments/cancelPayment';
 import { getPaymentStatus } from './payments/getPaymentStatus';
+import { createPaymentDeprecated } from './payments/createPaymentDeprecated';
+import { getPaymentStatusDeprecated } from './payments/getPaymentStatusDeprecated';
 import { createRefund } from './payments/createRefund';
 import { listMerchantPayments } from './payments/listMerchantPayments';
 import { listMerchantPaymentsDeprecated } from './payments/listMerchantPaymentsDeprecated';
@@ -53,6 +55,8 @@ export const handlers: HandlerMap = {
   getPayment,
   cancelPayment,
   getPaymentStatus,
+  createPaymentDeprecated,
+  getPaymentStatusDeprecated,
   createRefund,
   listMerchantPayments,
   listMerchantPaymentsDeprecated,

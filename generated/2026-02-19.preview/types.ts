@@ -246,6 +246,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchant/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment (deprecated path)
+         * @deprecated
+         * @description The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+         */
+        post: operations["createPaymentDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/payment/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get payment status (deprecated path)
+         * @deprecated
+         * @description The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+         */
+        get: operations["getPaymentStatusDeprecated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/refunds": {
         parameters: {
             query?: never;
@@ -1310,6 +1352,12 @@ export interface components {
             /** @description Set when `status` is `succeeded`; null otherwise. */
             info?: components["schemas"]["PaymentInfo"] | null;
         };
+        /** CreatePaymentRequest */
+        CreatePaymentRequest: {
+            referenceId: components["schemas"]["ReferenceId"];
+            amount: components["schemas"]["FiatAmount"];
+            expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
+        };
         /** CreateRefundRequest */
         CreateRefundRequest: {
             paymentId: components["schemas"]["PaymentId"];
@@ -2117,6 +2165,7 @@ export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement']
 export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
+export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
 export type SchemaCreateRefundRequest = components['schemas']['CreateRefundRequest'];
 export type SchemaCreateRefundResponse = components['schemas']['CreateRefundResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
@@ -3910,6 +3959,168 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPaymentDeprecated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.
+                 * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
+                 */
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payment to create. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The created payment. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPaymentStatusDeprecated: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+                 * @example 10000
+                 */
+                maxPollMs?: components["parameters"]["MaxPollMs"];
+            };
+            header: {
+                /**
+                 * @description Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.
+                 * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
+                 */
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Payment id (`pay_` prefix).
+                 * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
+                 */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment status. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["PaymentStatusResponse"];
                 };
             };

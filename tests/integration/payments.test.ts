@@ -352,3 +352,35 @@ describe('lists', () => {
     expect(r.body.code).toBe('params_validation');
   });
 });
+
+describe('deprecated paths of the hosted e-commerce guides', () => {
+  it('POST /v1/merchant/payment and GET /v1/merchant/payment/{id}/status are createPayment and getPaymentStatus', async () => {
+    const key = uniqueKey('alias');
+    const r = await m.asMerchant('POST', '/v1/merchant/payment', { body: { referenceId: 'order-alias', amount: usd('1250') }, headers: { 'Idempotency-Key': key } });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      paymentId: expect.stringMatching(/^pay_/), status: 'requires_action', expiresAt: expect.any(Number), isFinal: false, pollInMs: expect.any(Number),
+      gatewayUrl: `${BASE}/?pid=${r.body.paymentId}`,
+    });
+    const row = await svc.db('payments').where({ id: r.body.paymentId }).first();
+    expect(row).toMatchObject({ merchant_id: m.merchantId, reference_id: 'order-alias', amount_minor: '1250', status: 'requires_action' });
+    // The same idempotency: a retry replays, and the payment exists once.
+    const again = await m.asMerchant('POST', '/v1/merchant/payment', { body: { referenceId: 'order-alias', amount: usd('1250') }, headers: { 'Idempotency-Key': key } });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.paymentId).toBe(r.body.paymentId);
+    expect(Number((await svc.db('payments').where({ merchant_id: m.merchantId, reference_id: 'order-alias' }).count('* as n'))[0].n)).toBe(1);
+
+    const s = await m.asMerchant('GET', `/v1/merchant/payment/${r.body.paymentId}/status`);
+    expect(s.status).toBe(200);
+    expect(s.body).toEqual((await m.asMerchant('GET', `/v1/payments/${r.body.paymentId}/status`)).body);
+    expect(s.body).toMatchObject({ status: 'requires_action', isFinal: false });
+    // Same errors as the operations they alias: no Merchant-Id, another merchant's payment.
+    const noMerchant = await client(svc.directUrl, { 'Api-Key': m.apiKey })('POST', '/v1/merchant/payment', { body: { referenceId: 'x', amount: usd() } });
+    expect(noMerchant.status).toBe(400);
+    const other = await merchantWithSettlement(svc, 'Alias other');
+    const foreign = await other.asMerchant('GET', `/v1/merchant/payment/${r.body.paymentId}/status`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('not_found');
+  });
+});

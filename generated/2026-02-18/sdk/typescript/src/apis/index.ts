@@ -1,6 +1,0 @@
-/* tslint:disable */
-/* eslint-disable */
-export * from './GatewayApi';
-export * from './MerchantsApi';
-export * from './PaymentsApi';
-export * from './SettlementsApi';

@@ -1,0 +1,6 @@
+/* tslint:disable */
+/* eslint-disable */
+export * from './GatewayApi';
+export * from './MerchantsApi';
+export * from './PaymentsApi';
+export * from './SettlementsApi';

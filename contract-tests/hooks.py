@@ -30,8 +30,9 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
 5. Real data for the money path. A random payment or option id is answered 404, so on its own the fuzzer
    would test the gateway and the payment operations with ids that do not exist. For a valid path, a payment
    id the run has not seen the service issue becomes a real one: a fresh payment for the operations that
-   change it (cancel, decline, confirm), a recent one otherwise; a valid `Merchant-Id` becomes the seeded
-   merchant's. A valid confirm body gets an option of that payment and the result of its action: the
+   change it (cancel, decline, confirm), a recent one otherwise; a valid `Merchant-Id` becomes the hooks'
+   merchant's. The hooks make their merchant and its settlement through the API, and make a new one when
+   a case has deleted it (the fuzzer deletes merchants whose ids it has seen, as it should). A valid confirm body gets an option of that payment and the result of its action: the
    option's EIP-712 authorization signed by the gate's buyer (CONTRACT_BUYER_KEY, funded with USDC on the
    development chain by seed.mjs), so the confirm pays for real. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
@@ -94,7 +95,6 @@ DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
 BUYER = Account.from_key(os.environ["CONTRACT_BUYER_KEY"])
 BUYER_ACCOUNT = f"{_DEVNET['chainId']}:{BUYER.address}"
 SERVICE = os.environ["CONTRACT_SERVICE_URL"]
-MERCHANT = os.environ["CONTRACT_MERCHANT_ID"]
 MAX_POLL_MS = 100
 # Operations whose path `{id}` is a payment id, and those of them that change the payment.
 PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
@@ -111,24 +111,52 @@ class _Data:
         self.typed = {}  # option id -> the EIP-712 typed data of its action
         self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
         self.paid = None
+        self.merchant = None
 
-    def api(self, method, path, body=None, **params):
+    def api(self, method, path, body=None, merchant=True, **params):
+        """The service's answer (status, JSON); 429 and 503 are waited out."""
         session = getattr(self.http, "session", None)
         if session is None:
             session = self.http.session = requests.Session()
-        headers = {"Api-Key": os.environ["CONTRACT_API_KEY"], "PAY-Version": os.environ["CONTRACT_VERSION"], "Merchant-Id": MERCHANT}
-        for attempt in range(20):
+        headers = {"Api-Key": os.environ["CONTRACT_API_KEY"], "PAY-Version": os.environ["CONTRACT_VERSION"]}
+        if merchant:
+            headers["Merchant-Id"] = self.merchant_id()
+        if path == "/v1/merchants" or path.endswith("/settlements/crypto"):
+            headers["Idempotency-Key"] = f"st-hooks-{uuid.uuid4().hex}"
+        for _ in range(20):
             r = session.request(method, SERVICE + path, json=body, headers=headers, params=params, timeout=60)
             if r.status_code not in (429, 503):
                 break
             time.sleep(float(r.headers.get("Retry-After", "1")))
-        if r.status_code >= 300:
-            raise RuntimeError(f"contract hooks: {method} {path} answered {r.status_code}: {r.text[:300]}")
-        return r.json()
+        return r.status_code, r.json()
+
+    def ok(self, method, path, body=None, merchant=True, **params):
+        status, out = self.api(method, path, body, merchant, **params)
+        if status >= 300:
+            raise RuntimeError(f"contract hooks: {method} {path} answered {status}: {json.dumps(out)[:300]}")
+        return out
+
+    def merchant_id(self, renew=False):
+        with self.lock:
+            if self.merchant is not None and not renew:
+                return self.merchant
+        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks shop", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
+        mid = created["merchant"]["id"]
+        self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
+        with self.lock:
+            self.merchant = mid
+            self.recent = self.paid = None  # payments of the deleted merchant are not this one's
+        return mid
 
     def new_payment(self):
         body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": "iso4217/USD", "value": "100"}}
-        pid = self.api("POST", "/v1/payments", body)["paymentId"]
+        status, out = self.api("POST", "/v1/payments", body)
+        if status == 409 or status == 404:  # a case deleted the hooks' merchant
+            self.merchant_id(renew=True)
+            status, out = self.api("POST", "/v1/payments", body)
+        if status != 201:
+            raise RuntimeError(f"contract hooks: POST /v1/payments answered {status}: {json.dumps(out)[:300]}")
+        pid = out["paymentId"]
         with self.lock:
             self.seen.add(pid)
         return pid
@@ -152,9 +180,23 @@ class _Data:
                     pass
 
     def option(self, payment_id):
-        body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]})
+        """An option of the payment for the hooks' buyer, or None when the payment no longer takes options."""
+        status, body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]}, merchant=False)
+        if status == 409:
+            return None
+        if status != 200:
+            raise RuntimeError(f"contract hooks: options of {payment_id} answered {status}: {json.dumps(body)[:300]}")
         self.remember_options(payment_id, body)
         return body["options"][0]["id"]
+
+    def payable_option(self, case, payment_id):
+        """An option of the case's payment; when that one is no longer payable, of a fresh payment put in the path."""
+        option = self.option(payment_id)
+        if option is None:
+            payment_id = self.new_payment()
+            case.path_parameters["id"] = payment_id
+            option = self.option(payment_id)
+        return option
 
     def signed(self, option_id):
         typed = self.typed[option_id]
@@ -167,10 +209,10 @@ class _Data:
                 return self.paid
         pid = self.new_payment()
         option = self.option(pid)
-        self.api("POST", f"/v1/gateway/payment/{pid}/confirm", {"optionId": option, "results": [{"type": "walletRpc", "data": [self.signed(option)]}]})
+        self.ok("POST", f"/v1/gateway/payment/{pid}/confirm", {"optionId": option, "results": [{"type": "walletRpc", "data": [self.signed(option)]}]}, merchant=False)
         deadline = time.time() + 120
         while time.time() < deadline:
-            status = self.api("GET", f"/v1/gateway/payment/{pid}/status", maxPollMs=5000)
+            status = self.ok("GET", f"/v1/gateway/payment/{pid}/status", merchant=False, maxPollMs=5000)
             if status["isFinal"]:
                 if status["status"] != "succeeded":
                     raise RuntimeError(f"contract hooks: the hooks' payment {pid} ended {status}")
@@ -226,7 +268,7 @@ def before_call(ctx, case, **kwargs):
             headers[key] = f"st-{uuid.uuid4().hex}"
         key = _find(headers, "Merchant-Id")
         if key is not None:
-            headers[key] = MERCHANT
+            headers[key] = _DATA.merchant_id()
     query = case.query
     path = case.operation.path
     payment_id = None
@@ -270,7 +312,7 @@ def before_call(ctx, case, **kwargs):
             with _DATA.lock:
                 linked = body["optionId"] in _DATA.typed
             if not linked:
-                body["optionId"] = _DATA.option(payment_id)
+                body["optionId"] = _DATA.payable_option(case, payment_id)
             if path.endswith("/confirm"):
                 body.pop("collectedData", None)
                 body["results"] = [{"type": "walletRpc", "data": [_DATA.signed(body["optionId"])]}]

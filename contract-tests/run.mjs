@@ -134,7 +134,7 @@ async function main() {
       const code = await run(schemathesis, args, {
         env: {
           ...process.env, CONTRACT_API_KEY: seeded.partnerKey, CONTRACT_VERSION: v, CONTRACT_CURSOR: seeded.cursor ?? '', CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
-          CONTRACT_SERVICE_URL: stack.url, CONTRACT_MERCHANT_ID: seeded.merchantId, CONTRACT_BUYER_KEY: seeded.buyerKey,
+          CONTRACT_SERVICE_URL: stack.url, CONTRACT_BUYER_KEY: seeded.buyerKey,
         },
         log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
       });

@@ -12,6 +12,7 @@ import type { ChainWork } from '../domain/chain';
 import { Backends, Operation } from './backends';
 import { readJsonBody } from './body';
 import type { HandlerContext, HandlerMap, OperationId } from './handlerTypes';
+import { int64QueryIssues } from './int64Query';
 import { toIssues } from './issues';
 import { Router } from './router';
 import { KeyCache } from './keyCache';
@@ -159,6 +160,8 @@ export function createApp(deps: AppDeps): Koa {
     if (!validation.valid) {
       throw new AppError('params_validation', undefined, toIssues(validation.errors, headerNameMap(op)));
     }
+    const int64Issues = int64QueryIssues(op.parameters as Parameters<typeof int64QueryIssues>[0], ctx.querystring);
+    if (int64Issues.length) throw new AppError('params_validation', undefined, int64Issues);
     const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
     let { params: pathParams, query } = coerced;
     if (!pathParams || !query) {

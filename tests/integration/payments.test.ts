@@ -375,12 +375,29 @@ describe('deprecated paths of the hosted e-commerce guides', () => {
     expect(s.status).toBe(200);
     expect(s.body).toEqual((await m.asMerchant('GET', `/v1/payments/${r.body.paymentId}/status`)).body);
     expect(s.body).toMatchObject({ status: 'requires_action', isFinal: false });
-    // Same errors as the operations they alias: no Merchant-Id, another merchant's payment.
+    // Same errors as the operations they alias: no Merchant-Id, another account's payment.
     const noMerchant = await client(svc.directUrl, { 'Api-Key': m.apiKey })('POST', '/v1/merchant/payment', { body: { referenceId: 'x', amount: usd() } });
-    expect(noMerchant.status).toBe(400);
+    expect(noMerchant.status).toBe(401);
+    expect(noMerchant.body.code).toBe('missing_merchant_id');
     const other = await merchantWithSettlement(svc, 'Alias other');
     const foreign = await other.asMerchant('GET', `/v1/merchant/payment/${r.body.paymentId}/status`);
-    expect(foreign.status).toBe(404);
-    expect(foreign.body.code).toBe('not_found');
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('forbidden');
+  });
+});
+
+describe('int64 query values at the edge of the range (found by the contract gate)', () => {
+  it('maxPollMs=2^63 is 400 params_validation; 2^63-1 is valid (capped), on every status path', async () => {
+    const id = await newPayment();
+    expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200); // final: no wait
+    const gw = client(svc.directUrl, { 'Api-Key': m.apiKey });
+    for (const [call, path] of [[direct, `/v1/payments/${id}/status`], [direct, `/v1/merchant/payment/${id}/status`], [gw, `/v1/gateway/payment/${id}/status`]] as const) {
+      const over = await call('GET', `${path}?maxPollMs=9223372036854775808`);
+      expect(over.status).toBe(400);
+      expect(over.body).toMatchObject({ code: 'params_validation', issues: [{ field: 'maxPollMs', message: expect.stringContaining('int64') }] });
+      const max = await call('GET', `${path}?maxPollMs=9223372036854775807`);
+      expect(max.status).toBe(200);
+      expect(max.body).toMatchObject({ status: 'cancelled', isFinal: true });
+    }
   });
 });

@@ -4,7 +4,7 @@ NPM_STAMP := node_modules/.install-stamp
 SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 
-.PHONY: install start build docs chromium test-browser generate check-generated sdks check-sdks lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -59,6 +59,11 @@ test: install check-generated check-sdks lint-spec typecheck build $(SDK_VENV_ST
 	node sdk-tests/run.mjs
 	@$(MAKE) --no-print-directory test-browser
 	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
+
+# The fault suite alone (tests/faults, README "The two commands"): SIGKILL, PostgreSQL and RPC outages, a
+# webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.
+test-faults: install build
+	NODE_ENV=test npx --no-install jest --runInBand tests/faults
 
 # Debian's Chromium for the browser tests (tests/browser, playwright-core): installed as root when missing.
 CHROMIUM := /usr/bin/chromium

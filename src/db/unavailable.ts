@@ -9,7 +9,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 // 53300 too_many_connections.
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300']);
 
-// node-postgres and knex say it only in words.
+// node-postgres and knex say it only in words. A failed query's message is knex's "<sql> - " followed by
+// the driver's words: they are matched after that prefix too.
 const MESSAGES = [
   /^Connection terminated/, // "Connection terminated unexpectedly", "... due to connection timeout"
   /^Client has encountered a connection error and is not queryable/,
@@ -25,7 +26,7 @@ export function isDatabaseUnavailable(e: unknown, depth = 0): boolean {
   const { code, name, message, cause, errors } = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (name === 'KnexTimeoutError') return true;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
+  if (typeof message === 'string' && MESSAGES.some((m) => m.test(message) || m.test(message.slice(message.lastIndexOf(' - ') + 3)))) return true;
   // Node's connect to several addresses fails with an AggregateError; wrappers keep the original as cause.
   if (Array.isArray(errors) && errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);

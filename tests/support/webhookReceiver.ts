@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 // A real HTTPS webhook receiver on loopback (certificate from scripts/test-tls.mjs, which the service trusts
 // through WEBHOOK_CA_FILE). It keeps every request with its raw body; `respond` decides each answer (a status,
-// or 'hang' to never answer: a tarpit, until the sender gives up and closes the connection). Each request
+// 'hang' to never answer: a tarpit, until the sender gives up and closes the connection; or a status sent
+// only after a delay: a slow receiver). Each request
 // records when it arrived and when its exchange ended, so a test can tell how many were open at once.
 
 export interface Received {
@@ -20,7 +21,7 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  respond: (r: Received, nth: number) => number | 'hang';
+  respond: (r: Received, nth: number) => number | 'hang' | { status: number; afterMs: number };
   /** Requests open now (received, not answered or closed). */
   open(): number;
   /** Resolves once `pred` holds for the received list (polls every 25 ms). */
@@ -78,6 +79,12 @@ export async function startReceiver(pathname = '/hooks'): Promise<Receiver> {
       const answer = rec.respond(r, rec.received.length);
       if (answer === 'hang') {
         hanging.add(res);
+        return;
+      }
+      if (typeof answer === 'object') {
+        hanging.add(res);
+        const timer = setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok'), answer.afterMs);
+        res.on('close', () => clearTimeout(timer));
         return;
       }
       res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');

@@ -6,6 +6,9 @@ describe('which database failures are 503 service_unavailable', () => {
     ['refused', err('connect ECONNREFUSED 127.0.0.1:5432', { code: 'ECONNREFUSED' })],
     ['refused on every address', Object.assign(new AggregateError([err('x', { code: 'ECONNREFUSED' })], ''), { code: 'ECONNREFUSED' })],
     ['dropped', err('Connection terminated unexpectedly')],
+    // knex puts the failed query in front of the driver's message
+    ['dropped during a query', err('select "id" from "merchants" where "name" = \'a - b\' - Connection terminated unexpectedly')],
+    ['a transaction on a broken connection', err('ROLLBACK - Client has encountered a connection error and is not queryable')],
     ['connect timeout', err('timeout expired')],
     ['pool acquire timeout', Object.assign(err('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' })],
     ['admin shutdown', err('terminating connection due to administrator command', { code: '57P01' })],

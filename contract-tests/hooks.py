@@ -64,6 +64,9 @@ import hypothesis.internal.lambda_sources as _lambda_sources
 import requests
 import schemathesis
 from eth_account import Account
+from schemathesis.core import NOT_SET
+from schemathesis.generation.meta import ComponentInfo
+from schemathesis.generation.modes import GenerationMode
 from schemathesis.core.parameters import ParameterLocation
 
 # Tool guard (not a check exclusion): Hypothesis describes lambdas for its reports by re-parsing their
@@ -96,6 +99,7 @@ BUYER = Account.from_key(os.environ["CONTRACT_BUYER_KEY"])
 BUYER_ACCOUNT = f"{_DEVNET['chainId']}:{BUYER.address}"
 SERVICE = os.environ["CONTRACT_SERVICE_URL"]
 MAX_POLL_MS = 100
+SEEN_FOR = 180  # seconds a payment id seen in a response is used as it is (the default expiry is 300 s)
 # Operations whose path `{id}` is a payment id, and those of them that change the payment.
 PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
 CHANGES_PAYMENT = ("/cancel", "/decline", "/confirm")
@@ -107,7 +111,9 @@ class _Data:
     def __init__(self):
         self.lock = threading.Lock()  # --workers 2: two threads call the hooks
         self.http = threading.local()
-        self.seen = set()  # payment ids the run saw the service issue (responses and link-filled requests)
+        # Payment ids the run saw the service issue, with when: the fuzzer's own payments expire after the
+        # default 5 minutes, so an id older than SEEN_FOR is replaced like an unknown one.
+        self.seen = {}
         self.typed = {}  # option id -> the EIP-712 typed data of its action
         self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
         self.paid = None
@@ -149,7 +155,8 @@ class _Data:
         return mid
 
     def new_payment(self):
-        body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": "iso4217/USD", "value": "100"}}
+        # An hour to live: a valid case must never meet an expired payment (410), the run lasts minutes.
+        body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": "iso4217/USD", "value": "100"}, "expiresAt": int(time.time()) + 3600}
         status, out = self.api("POST", "/v1/payments", body)
         if status == 409 or status == 404:  # a case deleted the hooks' merchant
             self.merchant_id(renew=True)
@@ -158,7 +165,7 @@ class _Data:
             raise RuntimeError(f"contract hooks: POST /v1/payments answered {status}: {json.dumps(out)[:300]}")
         pid = out["paymentId"]
         with self.lock:
-            self.seen.add(pid)
+            self.seen[pid] = time.time() + 3600
         return pid
 
     def recent_payment(self):
@@ -170,9 +177,17 @@ class _Data:
                 self.recent = current
         return current[0]
 
-    def remember_options(self, payment_id, body):
+    def usable(self, payment_id):
         with self.lock:
-            self.seen.add(payment_id)
+            return self.seen.get(payment_id, 0) > time.time()
+
+    def saw(self, payment_id):
+        with self.lock:
+            self.seen.setdefault(payment_id, time.time() + SEEN_FOR)
+
+    def remember_options(self, payment_id, body):
+        self.saw(payment_id)
+        with self.lock:
             for option in body.get("options") or []:
                 try:
                     self.typed[option["id"]] = json.loads(option["actions"][0]["data"]["params"][1])
@@ -254,8 +269,17 @@ def before_call(ctx, case, **kwargs):
             for name, value in list(case.headers.items()):
                 if isinstance(value, str) and name.lower() not in required and not _latin1(value):
                     del case.headers[name]
+        # An optional request body that is absent is valid, yet the stateful phase labels such a case negative
+        # by its body (seen on rotate-secret: "Schema-violating request accepted ... positive test case").
+        body_absent = case.body is NOT_SET or case.body is None
+        body_optional = not any(getattr(b, "is_required", True) for b in case.operation.body)
         for location in list(meta.components):
-            meta.mark_dirty(location)
+            if location == ParameterLocation.BODY and body_absent and body_optional:
+                meta.components[location] = ComponentInfo(mode=GenerationMode.POSITIVE)
+            else:
+                meta.mark_dirty(location)
+        if all(info.mode.is_positive for info in meta.components.values()):
+            meta.generation.mode = GenerationMode.POSITIVE
     headers = case.headers
     if headers and _positive(case, ParameterLocation.HEADER):
         version = os.environ["CONTRACT_VERSION"]
@@ -274,13 +298,14 @@ def before_call(ctx, case, **kwargs):
     payment_id = None
     if path.startswith(PAYMENT_PATHS) and case.path_parameters and "id" in case.path_parameters and _positive(case, ParameterLocation.PATH):
         payment_id = case.path_parameters["id"]
-        with _DATA.lock:
-            known = payment_id in _DATA.seen
-        if not known:
+        if not _DATA.usable(payment_id):
             payment_id = _DATA.new_payment() if path.endswith(CHANGES_PAYMENT) else _DATA.recent_payment()
             case.path_parameters["id"] = payment_id
     if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):
-        if isinstance(query["maxPollMs"], int) and query["maxPollMs"] > MAX_POLL_MS:
+        value = query["maxPollMs"]
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value > MAX_POLL_MS:
             query["maxPollMs"] = MAX_POLL_MS
     if query and "cursor" in query and _positive(case, ParameterLocation.QUERY):
         if path == "/v1/merchants":
@@ -334,5 +359,4 @@ def after_call(ctx, case, response):
     if case.operation.path.endswith("/options") and case.path_parameters:
         _DATA.remember_options(case.path_parameters.get("id"), body)
     elif isinstance(body.get("paymentId"), str):
-        with _DATA.lock:
-            _DATA.seen.add(body["paymentId"])
+        _DATA.saw(body["paymentId"])

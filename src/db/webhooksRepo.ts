@@ -113,10 +113,18 @@ export async function rotateEndpointSecret(db: Knex, id: string, sealedSecret: B
   return rows[0];
 }
 
-/** Stops what is still queued for an endpoint that was disabled or deleted. */
+/**
+ * Stops what is still queued for an endpoint that was disabled or deleted. Deliveries a worker holds locked
+ * right now are skipped, not waited for: the worker locks its delivery before the endpoint and this runs with
+ * the endpoint locked, so waiting deadlocked (a DELETE answered 500, found by the contract gate). A skipped
+ * delivery finishes its attempt; its next claim finds the endpoint gone or disabled and cancels it.
+ */
 export async function cancelPendingDeliveries(db: Knex, endpointId: string): Promise<number> {
-  return db('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' })
-    .update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date() });
+  const { rowCount } = await db.raw(`
+    UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
+    WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending' FOR UPDATE SKIP LOCKED)`,
+  [endpointId]);
+  return rowCount ?? 0;
 }
 
 // ---- Events ----

@@ -1220,9 +1220,10 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
+                 * @description Logo URL; absent when the merchant has none.
                  * @example https://cdn.bluebottle.example/logo.png
                  */
-                iconUrl?: string | null;
+                iconUrl?: string;
             };
             buyer?: components["schemas"]["Buyer"];
         };

@@ -1398,9 +1398,10 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
+                 * @description Logo URL; absent when the merchant has none.
                  * @example https://cdn.bluebottle.example/logo.png
                  */
-                iconUrl?: string | null;
+                iconUrl?: string;
             };
             buyer?: components["schemas"]["Buyer"];
         };

@@ -3,8 +3,9 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
+SDK_WHEELS := .venv/sdk-wheels
 
-.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -29,22 +30,25 @@ generate: install
 check-generated: install
 	node scripts/generate.mjs --check
 
-# Client SDKs (README "Client SDKs"): openapi-generator from openapitools.json; needs Java 17.
+# Client SDKs of every version (README "Client SDKs"): openapi-generator from openapitools.json; needs Java 17.
 sdks: install
 	node scripts/generate-sdks.mjs
 
 check-sdks: install
 	node scripts/generate-sdks.mjs --check
 
+# The SDKs as their users install them: dist/sdk/<version>/*.tgz (npm pack) and *.whl (pip wheel).
+sdk-packages: install $(SDK_VENV_STAMP)
+	node scripts/sdk-packages.mjs
+
 lint-spec: install
 	npx --no-install redocly lint --format=summary
 
-# The service and @paygate/client; the quickstart (its own program: DOM lib for the generated SDK it imports);
-# the generated typescript-fetch SDK with its own tsconfig, as its users compile it.
+# The service and @paygate/client; the quickstart (its own program: DOM lib for the generated SDK it imports).
+# The generated typescript-fetch SDKs compile with their own tsconfig when make test-sdks packs them.
 typecheck: install
 	npx --no-install tsc -p tsconfig.json --noEmit
 	npx --no-install tsc -p examples/quickstart/tsconfig.json
-	npx --no-install tsc -p generated/2026-02-18/sdk/typescript/tsconfig.json --noEmit
 
 migrate: build
 	npm run --silent migrate
@@ -79,11 +83,15 @@ test-browser: install build $(CHROMIUM)
 	@NODE_ENV=test npx --no-install jest -c jest.browser.config.js --runInBand --json --outputFile=coverage/browser-results.json; rc=$$?; \
 	  node -e "const r=require('./coverage/browser-results.json'); console.log('browser: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed')"; exit $$rc
 
-# The quickstart (both TypeScript clients) and the Python SDK smoke test against the built service on a
-# throwaway PostgreSQL; pytest and the Python SDK's dependencies, pinned, in .venv/sdk.
+# The quickstart (both TypeScript clients), the Python SDK smoke test and a payment with each SDK package of
+# each version against the built service on a throwaway PostgreSQL; pytest and the Python SDK's dependencies,
+# pinned, in .venv/sdk, and as wheels in .venv/sdk-wheels (the fresh virtualenvs of the packages' tests
+# install from there, offline).
 $(SDK_VENV_STAMP): sdk-tests/requirements.txt
+	rm -rf $(SDK_WHEELS)
 	python3 -m venv $(SDK_VENV)
-	$(SDK_VENV)/bin/pip install --quiet --disable-pip-version-check -r sdk-tests/requirements.txt
+	$(SDK_VENV)/bin/pip wheel --quiet --disable-pip-version-check -r sdk-tests/requirements.txt -w $(SDK_WHEELS)
+	$(SDK_VENV)/bin/pip install --quiet --disable-pip-version-check --no-index --find-links $(SDK_WHEELS) -r sdk-tests/requirements.txt
 	@touch $@
 
 test-sdks: install typecheck build $(SDK_VENV_STAMP)

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// make sdks: generated/<v>/openapi.json -> generated/<v>/sdk/{typescript,python} with openapi-generator
-// (npm wrapper @openapitools/openapi-generator-cli; generators and the jar version in openapitools.json).
-// make check-sdks (--check): generate into a temporary folder and fail if generated/<v>/sdk differs.
+// make sdks: generated/<v>/openapi.json -> generated/<v>/sdk/{typescript,python} for every version, with
+// openapi-generator (npm wrapper @openapitools/openapi-generator-cli; generators and the jar version in
+// openapitools.json, run once for all versions: one generator per SDK and version, in parallel).
+// make check-sdks (--check): generate into a temporary folder and fail if a generated/<v>/sdk differs. A
+// passed check is remembered (.tools/sdk-check.json) by a hash of everything it read, inputs and the
+// committed SDKs alike: the same hash again skips the generator, any change runs it.
 // The jar comes from Maven Central: the wrapper's own download, else `mvn dependency:copy`; either way
 // its SHA-256 must match the pin below, so every machine generates with the same bytes.
 import { execFileSync } from 'node:child_process';
@@ -9,19 +12,31 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { files, hashOf, root, SDKS, VERSIONS } from './sdk-tree.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const VERSION = '2026-02-18'; // SDKs are published for the stable version only
-const SDKS = ['typescript', 'python'];
 const JAR_SHA256 = { '7.23.0': 'cb087e40001e31eb08ef6140dd5de10938dbeb89016a1fe0481eaa25cd569026' };
+const BASE_VERSION = '0.1.0';
 const check = process.argv.includes('--check');
 
-const config = JSON.parse(fs.readFileSync(path.join(root, 'openapitools.json'), 'utf8'))['generator-cli'];
+const configFile = path.join(root, 'openapitools.json');
+const config = JSON.parse(fs.readFileSync(configFile, 'utf8'))['generator-cli'];
 const storage = path.join(root, config.storageDir);
 const jar = path.join(storage, `${config.version}.jar`);
 const wrapper = path.join(root, 'node_modules/.bin/openapi-generator-cli');
-// The wrapper finds openapitools.json through PWD; the generators read their paths from these variables.
-const wrapperEnv = (out, spec = '') => ({ ...process.env, PWD: root, PAYGATE_SDK_SPEC: spec, PAYGATE_SDK_OUT: out });
+const checkStamp = path.join(root, '.tools/sdk-check.json');
+// The wrapper finds openapitools.json through PWD (or --openapitools) and resolves storageDir against PWD.
+const wrapperEnv = { ...process.env, PWD: root };
+
+/**
+ * The package versions of a version's SDKs. Stable: 0.1.0. A preview: a pre-release of it that names the
+ * preview (npm 0.1.0-2026-02-19.preview, Python 0.1.0b20260219), so both SDKs of one package name can be
+ * published side by side, and npm and pip install a preview only when it is asked for by its version.
+ */
+function packageVersions(version) {
+  const preview = /^(\d{4})-(\d{2})-(\d{2})\.preview$/.exec(version);
+  if (!preview) return { npm: BASE_VERSION, python: BASE_VERSION };
+  return { npm: `${BASE_VERSION}-${version}`, python: `${BASE_VERSION}b${preview.slice(1).join('')}` };
+}
 
 /**
  * The generators' input: the bundled document with each `allOf` of plain object schemas merged into one
@@ -29,9 +44,21 @@ const wrapperEnv = (out, spec = '') => ({ ...process.env, PWD: root, PAYGATE_SDK
  * (`type: [string, "null"]`) from properties it copies out of an `allOf` member, so e.g. the Python model
  * of MerchantWithSettlements refused `iconUrl: null`; its REF_AS_PARENT_IN_ALLOF normalizer instead emits
  * a Python parent model whose from_dict returns None. Merging ourselves sidesteps both.
+ * And a schema `<Name>Preview`, which stands for `<Name>` in a preview (the versions' schemas share one folder
+ * in spec/, so they need two names there), is generated as `<Name>`: code written against the stable SDK
+ * then compiles and runs against the preview's, its superset, as the versioning policy promises.
  */
-function generatorInput(dir) {
-  const doc = JSON.parse(fs.readFileSync(path.join(root, 'generated', VERSION, 'openapi.json'), 'utf8'));
+function generatorInput(version, dir) {
+  const bundled = JSON.parse(fs.readFileSync(path.join(root, 'generated', version, 'openapi.json'), 'utf8'));
+  const renames = {};
+  for (const [name, schema] of Object.entries(bundled.components.schemas)) {
+    const base = name.replace(/Preview$/, '');
+    if (base === name || bundled.components.schemas[base]) continue;
+    renames[`#/components/schemas/${name}`] = `#/components/schemas/${base}`;
+    bundled.components.schemas[base] = schema.title === name ? { ...schema, title: base } : schema;
+    delete bundled.components.schemas[name];
+  }
+  const doc = JSON.parse(JSON.stringify(bundled, (k, v) => (k === '$ref' && renames[v]) || v));
   const schemas = doc.components.schemas;
   const resolve = (s) => (s.$ref?.startsWith('#/components/schemas/') ? schemas[s.$ref.split('/').pop()] : s);
   const plainObject = (s) => s && s.type === 'object' && Object.keys(s).every((k) => ['type', 'properties', 'required', 'title', 'description'].includes(k));
@@ -52,8 +79,28 @@ function generatorInput(dir) {
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) for (const res of Object.values(op?.responses ?? {})) delete res.links;
   }
-  const file = path.join(dir, 'openapi.generator-input.json');
+  const file = path.join(dir, `openapi.${version}.generator-input.json`);
   fs.writeFileSync(file, JSON.stringify(doc, null, 2));
+  return file;
+}
+
+/**
+ * openapitools.json with its generators repeated per version (`typescript@2026-02-18`, …): their
+ * `${env.PAYGATE_SDK_*}` placeholders filled with that version's input, output folder and package versions.
+ */
+function versionedConfig(dir, outDir) {
+  const raw = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+  const generators = {};
+  for (const version of VERSIONS) {
+    const { npm, python } = packageVersions(version);
+    const values = { PAYGATE_SDK_SPEC: generatorInput(version, dir), PAYGATE_SDK_OUT: outDir(version), PAYGATE_SDK_NPM_VERSION: npm, PAYGATE_SDK_PY_VERSION: python };
+    for (const [sdk, generator] of Object.entries(raw['generator-cli'].generators)) {
+      generators[`${sdk}@${version}`] = JSON.parse(JSON.stringify(generator, (k, v) => (typeof v === 'string'
+        ? v.replace(/\$\{env\.(\w+)\}/g, (m, name) => values[name] ?? m) : v)));
+    }
+  }
+  const file = path.join(dir, 'openapitools.json');
+  fs.writeFileSync(file, JSON.stringify({ ...raw, 'generator-cli': { ...raw['generator-cli'], generators } }, null, 2));
   return file;
 }
 
@@ -64,7 +111,7 @@ function sha256(file) {
 function ensureJar() {
   if (!fs.existsSync(jar)) {
     try {
-      execFileSync(wrapper, ['version'], { cwd: root, env: wrapperEnv(''), stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(wrapper, ['version'], { cwd: root, env: wrapperEnv, stdio: ['ignore', 'ignore', 'inherit'] });
     } catch { /* fall back to Maven below */ }
   }
   if (!fs.existsSync(jar)) {
@@ -81,19 +128,22 @@ function ensureJar() {
   }
 }
 
-function generate(outRoot) {
+/** Every version's SDKs into outDir(version)/<sdk>. */
+function generate(outDir) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sdk-input-'));
-  const spec = generatorInput(work);
-  for (const sdk of SDKS) {
-    const dir = path.join(outRoot, sdk);
-    fs.rmSync(dir, { recursive: true, force: true }); // the generator never deletes files of removed operations
-    fs.mkdirSync(dir, { recursive: true });
-    // openapi-generator ignores --ignore-file-override (OpenAPITools/openapi-generator#5723); an ignore
-    // file already in the output folder is honoured and kept.
-    fs.copyFileSync(path.join(root, 'sdk-config', `${sdk}.ignore`), path.join(dir, '.openapi-generator-ignore'));
+  for (const version of VERSIONS) {
+    for (const sdk of SDKS) {
+      const dir = path.join(outDir(version), sdk);
+      fs.rmSync(dir, { recursive: true, force: true }); // the generator never deletes files of removed operations
+      fs.mkdirSync(dir, { recursive: true });
+      // openapi-generator ignores --ignore-file-override (OpenAPITools/openapi-generator#5723); an ignore
+      // file already in the output folder is honoured and kept.
+      fs.copyFileSync(path.join(root, 'sdk-config', `${sdk}.ignore`), path.join(dir, '.openapi-generator-ignore'));
+    }
   }
   try {
-    execFileSync(wrapper, ['generate'], { cwd: root, env: wrapperEnv(outRoot, spec), stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+    const versioned = versionedConfig(work, outDir);
+    execFileSync(wrapper, ['--openapitools', versioned, 'generate'], { cwd: root, env: wrapperEnv, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
   } catch (e) {
     process.stderr.write(e.stdout ?? '');
     process.stderr.write(e.stderr ?? '');
@@ -101,48 +151,61 @@ function generate(outRoot) {
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  for (const sdk of SDKS) {
-    const readme = path.join(outRoot, sdk, 'README.md');
-    const note = `> Generated from \`spec/${VERSION}/\` by \`make sdks\` (openapi-generator ${config.version}). ` +
-      'Do not edit: change the spec, then run `make generate sdks`.\n\n';
-    fs.writeFileSync(readme, note + fs.readFileSync(readme, 'utf8'));
+  for (const version of VERSIONS) {
+    for (const sdk of SDKS) {
+      const readme = path.join(outDir(version), sdk, 'README.md');
+      const note = `> Generated from \`spec/${version}/\` by \`make sdks\` (openapi-generator ${config.version}). ` +
+        'Do not edit: change the spec, then run `make generate sdks`.\n\n';
+      fs.writeFileSync(readme, note + fs.readFileSync(readme, 'utf8'));
+    }
   }
 }
 
-/** Every file under dir, relative, sorted. */
-function files(dir, rel = '') {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(rel, e.name);
-    return e.isDirectory() ? files(dir, p) : [p];
-  }).sort();
+/** The hash of a check's inputs and of the committed SDKs it compared: equal hashes, equal verdicts. */
+function checkKey() {
+  const wrapperVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@openapitools/openapi-generator-cli/package.json'), 'utf8')).version;
+  const ignores = SDKS.map((sdk) => path.join(root, 'sdk-config', `${sdk}.ignore`));
+  const perVersion = VERSIONS.flatMap((v) => [path.join(root, 'generated', v, 'openapi.json'), path.join(root, 'generated', v, 'sdk')]
+    .filter((p) => fs.existsSync(p)));
+  return hashOf([new URL(import.meta.url).pathname, path.join(root, 'scripts/sdk-tree.mjs'), configFile, ...ignores, ...perVersion], wrapperVersion, ...VERSIONS);
 }
 
-ensureJar();
-const target = path.join(root, 'generated', VERSION, 'sdk');
+const rememberCheck = () => {
+  fs.mkdirSync(path.dirname(checkStamp), { recursive: true });
+  fs.writeFileSync(checkStamp, JSON.stringify({ key: checkKey() }) + '\n');
+};
+const sdkDirs = `generated/{${VERSIONS.join(',')}}/sdk`;
+
 if (!check) {
-  generate(target);
-  console.log(`generated/${VERSION}/sdk/{${SDKS.join(',')}} written`);
+  ensureJar();
+  generate((version) => path.join(root, 'generated', version, 'sdk'));
+  rememberCheck();
+  console.log(`${sdkDirs}/{${SDKS.join(',')}} written`);
+} else if (fs.existsSync(checkStamp) && JSON.parse(fs.readFileSync(checkStamp, 'utf8')).key === checkKey()) {
+  console.log(`${sdkDirs} up to date (checked before with the same inputs and files)`);
 } else {
+  ensureJar();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-sdk-'));
   try {
-    generate(tmp);
+    generate((version) => path.join(tmp, version));
     const stale = new Set();
-    for (const sdk of SDKS) {
-      const want = files(path.join(tmp, sdk));
-      // dist/ and node_modules/ of a local build are git-ignored, not part of the generated tree.
-      const have = files(path.join(target, sdk)).filter((f) => !/^(dist|node_modules)\//.test(f) && !f.includes('__pycache__'));
-      for (const f of new Set([...want, ...have])) {
-        const a = path.join(tmp, sdk, f);
-        const b = path.join(target, sdk, f);
-        if (!fs.existsSync(a) || !fs.existsSync(b) || !fs.readFileSync(a).equals(fs.readFileSync(b))) stale.add(`generated/${VERSION}/sdk/${sdk}/${f}`);
+    for (const version of VERSIONS) {
+      for (const sdk of SDKS) {
+        const fresh = path.join(tmp, version, sdk);
+        const committed = path.join(root, 'generated', version, 'sdk', sdk);
+        for (const f of new Set([...files(fresh), ...files(committed)])) {
+          const a = path.join(fresh, f);
+          const b = path.join(committed, f);
+          if (!fs.existsSync(a) || !fs.existsSync(b) || !fs.readFileSync(a).equals(fs.readFileSync(b))) stale.add(`generated/${version}/sdk/${sdk}/${f}`);
+        }
       }
     }
     if (stale.size) {
       console.error(`generated SDKs are stale (run make sdks): ${[...stale].slice(0, 10).join(', ')}${stale.size > 10 ? `, … (${stale.size} files)` : ''}`);
       process.exit(1);
     }
-    console.log(`generated/${VERSION}/sdk is up to date`);
+    rememberCheck();
+    console.log(`${sdkDirs} up to date`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -3,13 +3,20 @@
 // chain (contract-tests/stack.mjs); the buyers are funded there and pay with real transactions:
 //   1. the quickstart, twice: merchant side on @paygate/client and wallet on the generated typescript-fetch
 //      SDK, then the other way round (examples/quickstart, run with tsx);
-//   2. the pytest smoke test of the generated Python client (sdk-tests/python, in .venv/sdk).
-// Closes with `sdks: N passed, N failed` (each quickstart run and each pytest test is one) and writes the
-// counts to sdk-tests/reports/counts.json. Everything it starts is stopped, also on failure or Ctrl-C.
+//   2. the pytest smoke test of the generated Python client (sdk-tests/python, in .venv/sdk);
+//   3. a payment with each SDK package of each version (scripts/sdk-packages.mjs: npm pack, pip wheel),
+//      installed into a clean folder (sdk-tests/installed.mjs). The packages build (or come from their
+//      cache) and install while the stack starts and 1 and 2 run, one job at a time: one core for them.
+// Closes with `sdks: N passed, N failed` (each quickstart run, each pytest test and each package's payment is
+// one; a package that fails to build or install is one failed) and writes the counts to
+// sdk-tests/reports/counts.json. Everything it starts is stopped, also on failure or Ctrl-C.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, startStack } from '../contract-tests/stack.mjs';
+import { buildPackage } from '../scripts/sdk-packages.mjs';
+import { VERSIONS } from '../scripts/sdk-tree.mjs';
+import { installPython, installTypescript, removeInstalls } from './installed.mjs';
 
 const reports = path.join(root, 'sdk-tests/reports');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -29,13 +36,24 @@ function run(cmd, args, env) {
 async function cleanup() {
   for (const c of children) c.kill('SIGTERM');
   if (stack) await stack.stop();
+  removeInstalls();
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
 
+/** A queue: each job starts when the one before it has ended (well or not); the job's promise. */
+function queue() {
+  let tail = Promise.resolve();
+  return (job) => {
+    const p = tail.then(job);
+    tail = p.catch(() => {});
+    return p;
+  };
+}
+
 /** pytest's JUnit report: tests, failures and errors of the (single) suite. */
-function pytestCounts() {
-  if (!fs.existsSync(junit)) return { passed: 0, failed: 1 };
-  const xml = fs.readFileSync(junit, 'utf8');
+function pytestCounts(file) {
+  if (!fs.existsSync(file)) return { passed: 0, failed: 1 };
+  const xml = fs.readFileSync(file, 'utf8');
   const attr = (name) => Number(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? 0);
   const failed = attr('failures') + attr('errors');
   return { passed: attr('tests') - failed - attr('skipped'), failed: failed || (attr('tests') === 0 ? 1 : 0) };
@@ -46,6 +64,20 @@ async function main() {
   fs.mkdirSync(reports, { recursive: true });
   let passed = 0;
   let failed = 0;
+  const count = (ok, what) => {
+    if (ok) passed++;
+    else { failed++; console.log(`sdks: ${what} FAILED`); }
+  };
+  const serially = queue();
+  const installs = VERSIONS.flatMap((version) => {
+    const pyJunit = path.join(reports, `pytest-${version}.xml`);
+    const built = (sdk) => serially(() => buildPackage(version, sdk));
+    return [
+      { what: `@paygate/sdk package of ${version}`, installed: built('typescript').then((tgz) => serially(() => installTypescript(tgz, version))) },
+      { what: `paygate_client wheel of ${version}`, junit: pyJunit, installed: built('python').then((whl) => serially(() => installPython(whl, version, pyJunit))) },
+    ];
+  });
+  for (const i of installs) i.installed.catch(() => {}); // awaited (and counted) in turn below
   try {
     console.log('sdks: starting PostgreSQL and the service');
     stack = await startStack({ logFile: path.join(reports, 'service.log') });
@@ -54,22 +86,36 @@ async function main() {
 
     for (const variant of ['thin', 'sdk']) {
       console.log(`\nsdks: quickstart --variant ${variant}`);
-      const code = await run(tsx, ['examples/quickstart/quickstart.ts', '--variant', variant], env);
-      if (code === 0) passed++;
-      else { failed++; console.log(`sdks: quickstart --variant ${variant} FAILED (exit ${code})`); }
+      const code = await run(tsx, ['--tsconfig', 'examples/quickstart/tsconfig.json', 'examples/quickstart/quickstart.ts', '--variant', variant], env);
+      count(code === 0, `quickstart --variant ${variant} (exit ${code})`);
     }
 
     console.log('\nsdks: pytest sdk-tests/python (generated Python client)');
     await run(python, ['-m', 'pytest', 'sdk-tests/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${junit}`], {
       ...env, PYTHONPATH: path.join(root, 'generated/2026-02-18/sdk/python'), PYTHONDONTWRITEBYTECODE: '1',
     });
-    const py = pytestCounts();
+    const py = pytestCounts(junit);
     passed += py.passed;
     failed += py.failed;
+
+    delete env.PYTHONPATH;
+    for (const i of installs) {
+      console.log(`\nsdks: a payment with the ${i.what}, installed in a clean folder`);
+      let payment;
+      try {
+        payment = await i.installed;
+      } catch (e) {
+        count(false, `${i.what}: build or install: ${e.message}`);
+        continue;
+      }
+      const code = await run(payment.cmd, payment.args, { ...env, ...payment.env });
+      count(code === 0 && (!i.junit || pytestCounts(i.junit).passed === 1), `payment with the ${i.what} (exit ${code})`);
+    }
   } catch (e) {
     console.error(`sdks: ${e instanceof Error ? e.stack : e}`);
     failed++;
   } finally {
+    await Promise.allSettled(installs.map((i) => i.installed)); // no build or install left running in a removed folder
     await cleanup();
   }
   fs.writeFileSync(path.join(reports, 'counts.json'), JSON.stringify({ passed, failed }) + '\n');

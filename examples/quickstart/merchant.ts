@@ -1,7 +1,8 @@
 // The partner's backend, written twice: once on @paygate/client (openapi-fetch over the generated types),
-// once on the generated typescript-fetch SDK. Both do the same calls; the quickstart uses one or the other.
-import { createPaygateClient, idempotencyKey, STABLE_VERSION } from '@paygate/client';
-import { Configuration, MerchantsApi, PaymentsApi, SettlementsApi } from '../../generated/2026-02-18/sdk/typescript/src';
+// once on the generated typescript-fetch SDK (@paygate/sdk). Both do the same calls; the quickstart uses one
+// or the other.
+import { createPaygateClient, idempotencyKey } from '@paygate/client';
+import { Configuration, MerchantsApi, PaymentsApi, SettlementsApi } from '@paygate/sdk';
 
 export interface Amount { unit: string; value: string }
 export interface MerchantSide {
@@ -59,9 +60,10 @@ export function thinMerchant(baseUrl: string, apiKey: string): MerchantSide {
   };
 }
 
-export function sdkMerchant(baseUrl: string, apiKey: string): MerchantSide {
+/** `version`: the PAY-Version the SDK sends, the one it was generated for. */
+export function sdkMerchant(baseUrl: string, apiKey: string, version: string): MerchantSide {
   // Headers rather than `apiKey`: the SDK would send a string apiKey as Api-Key, App-Id and Client-Id alike.
-  const config = new Configuration({ basePath: baseUrl, headers: { 'Api-Key': apiKey, 'PAY-Version': STABLE_VERSION } });
+  const config = new Configuration({ basePath: baseUrl, headers: { 'Api-Key': apiKey, 'PAY-Version': version } });
   const merchants = new MerchantsApi(config);
   const settlements = new SettlementsApi(config);
   const payments = new PaymentsApi(config);

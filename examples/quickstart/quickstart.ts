@@ -1,28 +1,45 @@
 // paygate quickstart: the whole flow of a payment against a running service (`make start`), with the
 // TypeScript clients, paid with real tokens on the service's development chain (anvil with FiatToken USDC).
-// Run: npm run --silent quickstart [-- --variant thin|sdk]
+// Run: npm run --silent quickstart [-- --variant thin|sdk|sdk-only]
 //   thin (default): the merchant side on @paygate/client, the wallet on the generated typescript-fetch SDK
 //   sdk:            the merchant side on the generated SDK, the wallet on @paygate/client
-// Environment: PAYGATE_URL (default http://localhost:8080); BUYER_PRIVATE_KEY (default: a key generated for
-// this run); for the admin command, DATABASE_URL when the service does not use the local embedded database
-// and DEVNET_DIR when its development chain does not keep its state in .data/devnet.
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+//   sdk-only:       both sides on the generated SDK
+// `@paygate/sdk` is the generated SDK: tsconfig.json here maps it to generated/2026-02-18/sdk/typescript/src;
+// the SDK tests map it to an installed package of either version instead.
+// Environment: PAYGATE_URL (default http://localhost:8080); PAYGATE_VERSION, the PAY-Version the generated SDK
+// sends (default the stable version; @paygate/client stays on it); BUYER_PRIVATE_KEY (default: a key
+// generated for this run); for the admin command, DATABASE_URL when the service does not use the local
+// embedded database and DEVNET_DIR when its development chain does not keep its state in .data/devnet.
+import { STABLE_VERSION } from '@paygate/client';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { devnetFund, devnetInfo, newPartner } from './admin';
-import { sdkMerchant, thinMerchant } from './merchant';
-import { sdkWallet, signOption, thinWallet } from './wallet';
+import { sdkMerchant, thinMerchant, type MerchantSide } from './merchant';
+import { sdkWallet, thinWallet, type Option, type WalletSide } from './wallet';
 
 /** Where the merchant's USDC settles (an address on the development chain). */
 const MERCHANT_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 const baseUrl = process.env.PAYGATE_URL ?? 'http://localhost:8080';
+const version = process.env.PAYGATE_VERSION ?? STABLE_VERSION;
+const VARIANTS: Record<string, (partnerKey: string, walletKey: string) => [MerchantSide, WalletSide]> = {
+  thin: (partnerKey, walletKey) => [thinMerchant(baseUrl, partnerKey), sdkWallet(baseUrl, walletKey, version)],
+  sdk: (partnerKey, walletKey) => [sdkMerchant(baseUrl, partnerKey, version), thinWallet(baseUrl, walletKey)],
+  'sdk-only': (partnerKey, walletKey) => [sdkMerchant(baseUrl, partnerKey, version), sdkWallet(baseUrl, walletKey, version)],
+};
 const variant = process.argv.includes('--variant') ? process.argv[process.argv.indexOf('--variant') + 1] : 'thin';
-if (variant !== 'thin' && variant !== 'sdk') throw new Error(`--variant thin|sdk, not ${variant}`);
+if (!VARIANTS[variant]) throw new Error(`--variant ${Object.keys(VARIANTS).join('|')}, not ${variant}`);
 
 const step = (text: string) => console.log(`- ${text}`);
 function expect(ok: boolean, what: string): asserts ok {
   if (!ok) throw new Error(`quickstart: expected ${what}`);
 }
 const TX_HASH = /^0x[0-9a-f]{64}$/;
+
+/** What the buyer's wallet (a viem local account) does with the option's walletRpc action: sign the EIP-712 typed data it carries. */
+async function signOption(buyer: PrivateKeyAccount, option: Option): Promise<`0x${string}`> {
+  if (option.method !== 'eth_signTypedData_v4') throw new Error(`unexpected wallet RPC ${option.method}`);
+  return buyer.signTypedData(JSON.parse(option.typedData));
+}
 
 async function main() {
   const run = `${variant}-${Date.now()}`;
@@ -32,9 +49,8 @@ async function main() {
   step(`development chain ${devnet.chainId} at ${devnet.rpcUrl}: USDC is ${usdc.asset}`);
   const keys = newPartner(`Quickstart ${run}`);
   step(`admin: account ${keys.accountId} with a partner key and a wallet key`);
-  const merchant = variant === 'thin' ? thinMerchant(baseUrl, keys.partnerKey) : sdkMerchant(baseUrl, keys.partnerKey);
-  const wallet = variant === 'thin' ? sdkWallet(baseUrl, keys.walletKey) : thinWallet(baseUrl, keys.walletKey);
-  console.log(`quickstart against ${baseUrl}: merchant side on ${merchant.client}, wallet on ${wallet.client}`);
+  const [merchant, wallet] = VARIANTS[variant](keys.partnerKey, keys.walletKey);
+  console.log(`quickstart against ${baseUrl}: merchant side on ${merchant.client}, wallet on ${wallet.client} (generated SDK on ${version})`);
 
   const merchantId = await merchant.createMerchant(`Coffee Shop ${run}`, 'owner@coffee.example.com');
   step(`merchant ${merchantId}`);

@@ -1,8 +1,7 @@
-// The buyer's wallet: a viem local account (a private key) and the gateway API, written twice like the
-// merchant side: on the generated typescript-fetch SDK and on @paygate/client.
+// The buyer's wallet's calls to the gateway API, written twice like the merchant side: on the generated
+// typescript-fetch SDK (@paygate/sdk) and on @paygate/client. The signing key is the quickstart's.
 import { createPaygateClient } from '@paygate/client';
-import type { PrivateKeyAccount } from 'viem/accounts';
-import { Configuration, GatewayApi, instanceOfWalletRpcAction } from '../../generated/2026-02-18/sdk/typescript/src';
+import { Configuration, GatewayApi, instanceOfWalletRpcAction } from '@paygate/sdk';
 
 export interface Status { status: string; isFinal: boolean; txId?: string }
 export interface Option { id: string; amount: { unit: string; value: string }; method: string; typedData: string }
@@ -16,14 +15,9 @@ export interface WalletSide {
   status(paymentId: string, maxPollMs: number): Promise<Status>;
 }
 
-/** What a wallet does with the option's walletRpc action: sign the EIP-712 typed data it carries. */
-export async function signOption(buyer: PrivateKeyAccount, option: Option): Promise<`0x${string}`> {
-  if (option.method !== 'eth_signTypedData_v4') throw new Error(`unexpected wallet RPC ${option.method}`);
-  return buyer.signTypedData(JSON.parse(option.typedData));
-}
-
-export function sdkWallet(baseUrl: string, walletKey: string): WalletSide {
-  const gateway = new GatewayApi(new Configuration({ basePath: baseUrl, headers: { 'Api-Key': walletKey, 'PAY-Version': '2026-02-18' } }));
+/** `version`: the PAY-Version the SDK sends, the one it was generated for. */
+export function sdkWallet(baseUrl: string, walletKey: string, version: string): WalletSide {
+  const gateway = new GatewayApi(new Configuration({ basePath: baseUrl, headers: { 'Api-Key': walletKey, 'PAY-Version': version } }));
   return {
     client: 'generated typescript-fetch SDK',
     async show(id) {

@@ -1,10 +1,14 @@
 """Fixtures of the Python SDK smoke test: a live service (PAYGATE_URL), a partner account and a wallet key made
 with the admin command (it reads DATABASE_URL), as an operator would, and the service's development chain
-(`admin devnet info`, which reads DEVNET_DIR). sdk-tests/run.mjs provides all three."""
+(`admin devnet info`, which reads DEVNET_DIR). sdk-tests/run.mjs provides all three.
+
+PAYGATE_VERSION: the PAY-Version sent (default the stable version). PAYGATE_SDK_INSTALLED=1: the client must
+be the one installed into this interpreter's environment (from an SDK wheel), not a source folder on the path."""
 import json
 import os
 import pathlib
 import subprocess
+import sys
 import uuid
 
 import pytest
@@ -12,7 +16,9 @@ import pytest
 import paygate_client as pg
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-VERSION = "2026-02-18"
+VERSION = os.environ.get("PAYGATE_VERSION", "2026-02-18")
+if os.environ.get("PAYGATE_SDK_INSTALLED") == "1":
+    assert pathlib.Path(pg.__file__).resolve().is_relative_to(pathlib.Path(sys.prefix).resolve()), f"paygate_client from {pg.__file__}, not from {sys.prefix}"
 
 
 def admin(*args: str) -> dict:

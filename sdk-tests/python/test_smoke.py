@@ -1,7 +1,8 @@
 """The generated Python client (generated/2026-02-18/sdk/python) against the live service: what it sends
 is accepted, and what the service answers parses into the SDK's models with the right values. Payments
 are paid for real on the service's development chain: a buyer funded with `admin devnet fund` signs the
-option's EIP-712 authorization with eth-account."""
+option's EIP-712 authorization with eth-account. sdk-tests/run.mjs also runs the payment alone with each
+version's wheel installed in a fresh virtualenv (see conftest.py)."""
 import datetime
 import json
 import re

@@ -1,7 +1,7 @@
 // @paygate/client: a thin typed client. openapi-fetch does the HTTP; the types are the ones `make generate`
 // derives from the spec (generated/<version>/types.ts), so every path, parameter, body and response is
 // checked at compile time against the API version the client is pinned to, and nothing here can drift
-// from the spec. For a class-per-tag SDK see generated/2026-02-18/sdk/typescript (make sdks).
+// from the spec. For a class-per-tag SDK see generated/<version>/sdk/typescript (make sdks, make sdk-packages).
 import crypto from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
 import type { components as StableComponents, paths as StablePaths } from '../../../generated/2026-02-18/types';

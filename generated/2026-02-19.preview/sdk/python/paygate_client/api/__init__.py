@@ -1,0 +1,9 @@
+# flake8: noqa
+
+# import apis into api package
+from paygate_client.api.gateway_api import GatewayApi
+from paygate_client.api.merchants_api import MerchantsApi
+from paygate_client.api.payments_api import PaymentsApi
+from paygate_client.api.settlements_api import SettlementsApi
+from paygate_client.api.webhooks_api import WebhooksApi
+

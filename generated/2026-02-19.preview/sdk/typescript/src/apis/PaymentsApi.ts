@@ -1,0 +1,1252 @@
+/* tslint:disable */
+/* eslint-disable */
+/**
+ * paygate API
+ * paygate lets a partner account accept crypto payments on behalf of its merchants. The **merchant API** (tags Merchants, Settlements, Payments) is called by the partner\'s backend; the **gateway API** (tag Gateway) is called by the buyer\'s wallet to get payment options, sign and confirm.  ## Getting started  1. **Get a key.** The operator of this service creates your partner account and shows the API key once    (`npm run --silent admin -- accounts create --name \"Acme\"`). Send it in `Api-Key` on every request. 2. **Create a merchant** (the business that is paid):    `POST /v1/merchants` with `Idempotency-Key: <uuid>` and    `{\"merchantName\": \"Coffee Shop\", \"merchantEmail\": \"owner@coffee.example.com\"}` answers 201 with    `merchant.id` (`mrch_…`). 3. **Say where its funds settle**: `POST /v1/merchants/{merchantId}/settlements/crypto` with    `{\"settlements\": [{\"asset\": \"eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\",    \"destination\": \"eip155:8453:0x…\"}]}` (USDC on Base to the merchant\'s wallet). 4. **Create a payment**: `POST /v1/payments` with `Merchant-Id: mrch_…` and    `{\"referenceId\": \"order-42\", \"amount\": {\"unit\": \"iso4217/USD\", \"value\": \"1000\"}}` (USD 10.00).    The response carries `paymentId` and `gatewayUrl`, the buyer link: open it in a browser for the    hosted payment page (merchant, amount, a QR code of the link, live status), or hand it to a wallet. 5. **Follow it**: `GET /v1/payments/{id}/status?maxPollMs=25000` long-polls until the status changes;    stop when `isFinal` is true. Webhooks are the production alternative.  ```sh curl -s $BASE/v1/payments -H \"Api-Key: $KEY\" -H \"Merchant-Id: $MERCHANT\" -H \'Content-Type: application/json\' \\   -d \'{\"referenceId\":\"order-42\",\"amount\":{\"unit\":\"iso4217/USD\",\"value\":\"1000\"}}\' ```  The wallet\'s side is the Gateway flow below. This reference is served by every paygate instance at `/docs/<version>` (`/docs` opens the stable version).  ## Authentication  - Merchant API: send the partner\'s API key in the `Api-Key` header. Payment operations also need   `Merchant-Id`, naming the merchant the request acts for. - Gateway API: send a wallet key in `Api-Key`, or identify the app with `App-Id` and `Client-Id`.   Gateway access is not scoped to an account: the payment id in the buyer link is the capability. - No or unknown key: 401. A valid key acting on another account\'s merchant or payment: 403.  ## Gateway flow  A wallet reads the payment (`GET /v1/gateway/payment/{id}`), asks for options with the buyer\'s CAIP-10 accounts, runs each option\'s actions (an EIP-712 `eth_signTypedData_v4` of an EIP-3009 authorization on the token: `ReceiveWithAuthorization` to this service\'s collector, or, for accounts in direct mode, `TransferWithAuthorization` to the merchant\'s settlement destination), confirms with the signatures (and, above the account\'s threshold, the buyer\'s collected data), then polls the status (`maxPollMs` long-polls) until `succeeded`. Confirm checks the signature and simulates the transfer on chain first: an authorization that cannot succeed (say, `insufficient_funds`) is refused and the payment stays payable. `succeeded` is published at the chain\'s confirmation depth, with `info.txId`; in collector mode a settlement transfer of amount minus fee to the merchant\'s destination follows, shown as `settlement.successful` on the payment (and a `payment.settled` event). The buyer may cancel (`cancelled_by_user`) or decline (`failed`, `declined_user`) while the payment is `requires_action`. Without a version header, an `App-Id` caller gets the default version of the app\'s account.  ## Payment states  A payment starts in `requires_action` (waiting for the buyer). `succeeded`, `failed`, `expired` and `cancelled` are final: a final payment never changes again, its status has `isFinal: true` and `pollInMs: null`. Every transition is one database transaction that also emits one event.  ```text                        confirm                  chain_confirmed (create) --> requires_action ------------> processing ------------> succeeded                   |                            |                   |                            | chain_failed                   |                            v                   +--- decline --------------> failed    (failureCode declined_user)                   |                   +--- merchant_cancel, buyer_cancel ---> cancelled                   |                   +--- expire (past expiresAt) ---------> expired ```  | From | Transition | To | |---|---|---| | `requires_action` | `confirm` (gateway confirm accepted) | `processing` | | `processing` | `chain_confirmed` | `succeeded` | | `processing` | `chain_failed` | `failed` | | `requires_action` | `merchant_cancel` (`POST /v1/payments/{id}/cancel`) | `cancelled` | | `requires_action` | `buyer_cancel` (`POST /v1/gateway/payment/{id}/cancel`) | `cancelled` | | `requires_action` | `expire` (past `expiresAt`) | `expired` | | `requires_action` | `decline` (`POST /v1/gateway/payment/{id}/decline`) | `failed` |  A refund (`POST /v1/refunds`) does not change the status of a `succeeded` payment; it sets `refundedAt`.  ## Versioning  Versions are dates, chosen per request with the `PAY-Version` header (`WCP-Version` and `Api-Version` are accepted synonyms; if several are sent they must agree). Without a header the account\'s default version is used, pinned when the account is created. Every response echoes the version used in a `PAY-Version` header. Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`; there is no silent fallback. Paths keep `/v1/` whatever the date version.  | Version | Status | Contents | |---|---|---| | `2026-02-18` | stable | Merchants, settlements, payments, refunds, gateway. | | `2026-02-19.preview` | preview | `2026-02-18` plus optional `checkout` redirect URLs on payment creation. A preview version must be sent on every request; it is never an account default and may still change. |  Within a version the service may add optional response fields: clients must ignore unknown fields.  Policy:  - A change that could break a client (a removed or renamed field, a new required input, a changed   meaning) is only ever released as a new dated version. Within a version only compatible additions   are made (new optional fields, new operations, new error codes). - Pin a version by sending `PAY-Version` on every request; the account default protects clients that   do not, and never moves on its own. - A `.preview` version is opt-in per request and may still change before it becomes a dated stable   version. Each preview is a compatible superset of the stable version it builds on (checked by a   diff tool in CI), so switching to it breaks nothing that works today. - Older versions keep working; retiring one is announced well in advance.  ## Errors  Every 4xx and 5xx response has the same JSON body, and every response (success too) carries a `Request-Id` header:  ```json {\"code\": \"params_validation\", \"message\": \"Request is invalid.\",  \"issues\": [{\"field\": \"/amount/value\", \"message\": \"must match pattern \\\"^[1-9][0-9]{0,30}$\\\"\"}],  \"requestId\": \"req_01JKZ3W8Q4T6N2M5B7C9D1F3GH\"} ```  Branch on `code`, never on `message`:  | Code | HTTP | Meaning | |---|---|---| | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. | | `invalid_params` | 400 | The body is not valid JSON, nests arrays and objects deeper than 32 levels, or a value is not acceptable. | | `missing_idempotency_key` | 400 | This operation requires the `Idempotency-Key` header. | | `collect_data_required` | 400 | The option needs buyer data that was not supplied. | | `payment_not_succeeded` | 400 | Only a succeeded payment can be refunded. | | `unknown_api_version` | 400 | The requested API version does not exist. | | `invalid_api_version` | 400 | The version header is malformed. | | `conflicting_api_versions` | 400 | `PAY-Version`, `WCP-Version` and `Api-Version` disagree. | | `missing_api_key` | 401 | No API key was sent. | | `invalid_api_key` | 401 | The API key is unknown or revoked. | | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. | | `missing_merchant_id` | 401 | This operation requires the `Merchant-Id` header. | | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. | | `not_found` | 404 | No such route or resource. | | `payment_not_found` | 404 | No such payment. | | `merchant_not_found` | 404 | No such merchant (or it was deleted). | | `option_not_found` | 404 | No such payment option for this payment. | | `settlement_not_found` | 404 | No such crypto settlement for this merchant. | | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). | | `event_not_found` | 404 | No such event. | | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. | | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. | | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. | | `invalid_state` | 409 | The payment or merchant state does not allow this operation. | | `quote_expired` | 409 | The payment option expired; fetch options again. | | `already_refunded` | 409 | The payment was already refunded. | | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. | | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. | | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event\'s type. | | `payment_expired` | 410 | The payment expired. | | `payload_too_large` | 413 | The request body is too large. | | `unsupported_media_type` | 415 | The request body must be `application/json`. | | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. | | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. | | `invalid_signature` | 422 | A signature does not verify against the option. | | `insufficient_funds` | 422 | Confirm: the buyer\'s token balance is below the option\'s amount (the payment stays payable). | | `authorization_used` | 422 | Confirm: the authorization\'s nonce was already used or cancelled on chain. | | `authorization_expired` | 422 | Confirm: the authorization\'s validity window has passed; fetch options again. | | `authorization_not_yet_valid` | 422 | Confirm: the authorization\'s `validAfter` is in the future. | | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). | | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. | | `rate_limited` | 429 | Too many requests; see `Retry-After`. | | `internal_error` | 500 | Unexpected server error (never carries internals). | | `not_implemented` | 501 | The operation is not implemented in this release. | | `bad_gateway` | 502 | An upstream dependency returned an invalid response. | | `service_unavailable` | 503 | A dependency (e.g. the database) is unavailable; retry later. |  New codes may be added; treat an unknown code by its HTTP status.  ## Idempotency  `POST` operations accept an `Idempotency-Key` header (1 to 255 characters, e.g. a UUID); creating a merchant and creating crypto settlements require it. Keys are retained for **24 hours**. A retry with the same key and the same request returns the stored response, with `Idempotent-Replayed: true`, and has no further effect. The same key with a different request fails with 422 `idempotency_conflict`; while the first request is still running, with 409 `idempotency_in_progress`. Keys are scoped to the account (gateway callers: to the calling key or app). After 24 hours a key is forgotten and may be reused for a new request.  ## Webhooks (2026-02-19.preview)  The preview version adds webhook endpoints (`/v1/webhook-endpoints`) and the events API (`/v1/events`). Every change of a payment writes one event in the same transaction; each event is POSTed to every enabled endpoint subscribed to its type, at least once, retried with exponential backoff and jitter for up to 3 days. Deliveries follow Standard Webhooks: `webhook-id` (the event id, the same on every retry), `webhook-timestamp`, and `webhook-signature` = `v1,` + base64 HMAC-SHA256 of `id.timestamp.rawBody` keyed with the base64-decoded part of the `whsec_` secret (two signatures while a rotated secret overlaps). Verify the raw body as received, and keep the highest `data.payment.version` applied per payment: events can arrive late or twice. Only a 2xx answer within the timeout counts; an endpoint that fails every attempt for 3 days is disabled with the reason recorded.  ## Pagination  Lists are cursor-based and ordered newest first (ties broken by id). Pass `limit` for the page size and, for the next page, the previous response\'s `nextCursor` as `cursor`; `nextCursor` is null on the last page. Cursors are opaque and stay valid while new items are inserted.  ## Money  Amounts are strings of integers in the smallest unit, never floats: fiat in minor units (`{\"unit\": \"iso4217/USD\", \"value\": \"1000\"}` is USD 10.00), tokens in their smallest unit (`{\"unit\": \"caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\", \"value\": \"10000000\"}` is 10 USDC on Base). Assets are CAIP-19 ids, accounts CAIP-10, chains CAIP-2. 
+ *
+ * The version of the OpenAPI document: 2026-02-19.preview
+ * 
+ *
+ * NOTE: This class is auto generated by OpenAPI Generator (https://openapi-generator.tech).
+ * https://openapi-generator.tech
+ * Do not edit the class manually.
+ */
+
+import * as runtime from '../runtime';
+import {
+    type ApiError,
+    ApiErrorFromJSON,
+    ApiErrorToJSON,
+} from '../models/ApiError';
+import {
+    type CancelPaymentResponse,
+    CancelPaymentResponseFromJSON,
+    CancelPaymentResponseToJSON,
+} from '../models/CancelPaymentResponse';
+import {
+    type CreatePaymentRequest,
+    CreatePaymentRequestFromJSON,
+    CreatePaymentRequestToJSON,
+} from '../models/CreatePaymentRequest';
+import {
+    type CreatePaymentResponse,
+    CreatePaymentResponseFromJSON,
+    CreatePaymentResponseToJSON,
+} from '../models/CreatePaymentResponse';
+import {
+    type CreateRefundRequest,
+    CreateRefundRequestFromJSON,
+    CreateRefundRequestToJSON,
+} from '../models/CreateRefundRequest';
+import {
+    type CreateRefundResponse,
+    CreateRefundResponseFromJSON,
+    CreateRefundResponseToJSON,
+} from '../models/CreateRefundResponse';
+import {
+    type LegacyListPaymentsResponse,
+    LegacyListPaymentsResponseFromJSON,
+    LegacyListPaymentsResponseToJSON,
+} from '../models/LegacyListPaymentsResponse';
+import {
+    type ListPaymentsResponse,
+    ListPaymentsResponseFromJSON,
+    ListPaymentsResponseToJSON,
+} from '../models/ListPaymentsResponse';
+import {
+    type PaymentDetails,
+    PaymentDetailsFromJSON,
+    PaymentDetailsToJSON,
+} from '../models/PaymentDetails';
+import {
+    type PaymentStatus,
+    PaymentStatusFromJSON,
+    PaymentStatusToJSON,
+} from '../models/PaymentStatus';
+import {
+    type PaymentStatusResponse,
+    PaymentStatusResponseFromJSON,
+    PaymentStatusResponseToJSON,
+} from '../models/PaymentStatusResponse';
+
+export interface CancelPaymentRequest {
+    id: string;
+    merchantId: string;
+    idempotencyKey?: string;
+    pAYVersion?: CancelPaymentPAYVersionEnum;
+    wCPVersion?: CancelPaymentWCPVersionEnum;
+    apiVersion?: CancelPaymentApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface CreatePaymentOperationRequest {
+    merchantId: string;
+    createPaymentRequest: CreatePaymentRequest;
+    idempotencyKey?: string;
+    pAYVersion?: CreatePaymentOperationPAYVersionEnum;
+    wCPVersion?: CreatePaymentOperationWCPVersionEnum;
+    apiVersion?: CreatePaymentOperationApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface CreateRefundOperationRequest {
+    merchantId: string;
+    createRefundRequest: CreateRefundRequest;
+    idempotencyKey?: string;
+    pAYVersion?: CreateRefundOperationPAYVersionEnum;
+    wCPVersion?: CreateRefundOperationWCPVersionEnum;
+    apiVersion?: CreateRefundOperationApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface GetPaymentRequest {
+    id: string;
+    merchantId: string;
+    idempotencyKey?: string;
+    pAYVersion?: GetPaymentPAYVersionEnum;
+    wCPVersion?: GetPaymentWCPVersionEnum;
+    apiVersion?: GetPaymentApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface GetPaymentStatusRequest {
+    id: string;
+    merchantId: string;
+    idempotencyKey?: string;
+    maxPollMs?: number;
+    pAYVersion?: GetPaymentStatusPAYVersionEnum;
+    wCPVersion?: GetPaymentStatusWCPVersionEnum;
+    apiVersion?: GetPaymentStatusApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListMerchantPaymentsRequest {
+    merchantId: string;
+    startTs?: number;
+    endTs?: number;
+    tokenSymbol?: string;
+    asset?: string;
+    network?: string;
+    sortBy?: ListMerchantPaymentsSortByEnum;
+    sortDir?: ListMerchantPaymentsSortDirEnum;
+    cursor?: string;
+    limit?: number;
+    status?: Set<PaymentStatus>;
+    referenceId?: string;
+    pAYVersion?: ListMerchantPaymentsPAYVersionEnum;
+    wCPVersion?: ListMerchantPaymentsWCPVersionEnum;
+    apiVersion?: ListMerchantPaymentsApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListMerchantPaymentsDeprecatedRequest {
+    merchantId: string;
+    startTs?: number;
+    endTs?: number;
+    asset?: string;
+    network?: string;
+    sortBy?: ListMerchantPaymentsDeprecatedSortByEnum;
+    sortDir?: ListMerchantPaymentsDeprecatedSortDirEnum;
+    cursor?: string;
+    limit?: number;
+    status?: Set<PaymentStatus>;
+    pAYVersion?: ListMerchantPaymentsDeprecatedPAYVersionEnum;
+    wCPVersion?: ListMerchantPaymentsDeprecatedWCPVersionEnum;
+    apiVersion?: ListMerchantPaymentsDeprecatedApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListPaymentsRequest {
+    startTs?: number;
+    endTs?: number;
+    tokenSymbol?: string;
+    asset?: string;
+    network?: string;
+    sortBy?: ListPaymentsSortByEnum;
+    sortDir?: ListPaymentsSortDirEnum;
+    cursor?: string;
+    limit?: number;
+    status?: Set<PaymentStatus>;
+    referenceId?: string;
+    merchantId?: string;
+    pAYVersion?: ListPaymentsPAYVersionEnum;
+    wCPVersion?: ListPaymentsWCPVersionEnum;
+    apiVersion?: ListPaymentsApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+/**
+ * 
+ */
+export class PaymentsApi extends runtime.BaseAPI {
+
+    /**
+     * Creates request options for cancelPayment without sending the request
+     */
+    async cancelPaymentRequestOpts(requestParameters: CancelPaymentRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling cancelPayment().'
+            );
+        }
+
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling cancelPayment().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/payments/{id}/cancel`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+     * Cancel a payment
+     */
+    async cancelPaymentRaw(requestParameters: CancelPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CancelPaymentResponse>> {
+        const requestOptions = await this.cancelPaymentRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => CancelPaymentResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+     * Cancel a payment
+     */
+    async cancelPayment(requestParameters: CancelPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CancelPaymentResponse> {
+        const response = await this.cancelPaymentRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for createPayment without sending the request
+     */
+    async createPaymentRequestOpts(requestParameters: CreatePaymentOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling createPayment().'
+            );
+        }
+
+        if (requestParameters['createPaymentRequest'] == null) {
+            throw new runtime.RequiredError(
+                'createPaymentRequest',
+                'Required parameter "createPaymentRequest" was null or undefined when calling createPayment().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/payments`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CreatePaymentRequestToJSON(requestParameters['createPaymentRequest']),
+        };
+    }
+
+    /**
+     * Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+     * Create a payment
+     */
+    async createPaymentRaw(requestParameters: CreatePaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CreatePaymentResponse>> {
+        const requestOptions = await this.createPaymentRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => CreatePaymentResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+     * Create a payment
+     */
+    async createPayment(requestParameters: CreatePaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreatePaymentResponse> {
+        const response = await this.createPaymentRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for createRefund without sending the request
+     */
+    async createRefundRequestOpts(requestParameters: CreateRefundOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling createRefund().'
+            );
+        }
+
+        if (requestParameters['createRefundRequest'] == null) {
+            throw new runtime.RequiredError(
+                'createRefundRequest',
+                'Required parameter "createRefundRequest" was null or undefined when calling createRefund().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/refunds`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CreateRefundRequestToJSON(requestParameters['createRefundRequest']),
+        };
+    }
+
+    /**
+     * Marks a succeeded payment as fully refunded (partial refunds are not supported). Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`.
+     * Refund a payment
+     */
+    async createRefundRaw(requestParameters: CreateRefundOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CreateRefundResponse>> {
+        const requestOptions = await this.createRefundRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => CreateRefundResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Marks a succeeded payment as fully refunded (partial refunds are not supported). Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`.
+     * Refund a payment
+     */
+    async createRefund(requestParameters: CreateRefundOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreateRefundResponse> {
+        const response = await this.createRefundRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getPayment without sending the request
+     */
+    async getPaymentRequestOpts(requestParameters: GetPaymentRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling getPayment().'
+            );
+        }
+
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling getPayment().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/payments/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+     * Get a payment
+     */
+    async getPaymentRaw(requestParameters: GetPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentDetails>> {
+        const requestOptions = await this.getPaymentRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => PaymentDetailsFromJSON(jsonValue));
+    }
+
+    /**
+     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+     * Get a payment
+     */
+    async getPayment(requestParameters: GetPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentDetails> {
+        const response = await this.getPaymentRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getPaymentStatus without sending the request
+     */
+    async getPaymentStatusRequestOpts(requestParameters: GetPaymentStatusRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling getPaymentStatus().'
+            );
+        }
+
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling getPaymentStatus().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['maxPollMs'] != null) {
+            queryParameters['maxPollMs'] = requestParameters['maxPollMs'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/payments/{id}/status`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+     * Get payment status
+     */
+    async getPaymentStatusRaw(requestParameters: GetPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
+        const requestOptions = await this.getPaymentStatusRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => PaymentStatusResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+     * Get payment status
+     */
+    async getPaymentStatus(requestParameters: GetPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
+        const response = await this.getPaymentStatusRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listMerchantPayments without sending the request
+     */
+    async listMerchantPaymentsRequestOpts(requestParameters: ListMerchantPaymentsRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling listMerchantPayments().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['startTs'] != null) {
+            queryParameters['startTs'] = requestParameters['startTs'];
+        }
+
+        if (requestParameters['endTs'] != null) {
+            queryParameters['endTs'] = requestParameters['endTs'];
+        }
+
+        if (requestParameters['tokenSymbol'] != null) {
+            queryParameters['token_symbol'] = requestParameters['tokenSymbol'];
+        }
+
+        if (requestParameters['asset'] != null) {
+            queryParameters['asset'] = requestParameters['asset'];
+        }
+
+        if (requestParameters['network'] != null) {
+            queryParameters['network'] = requestParameters['network'];
+        }
+
+        if (requestParameters['sortBy'] != null) {
+            queryParameters['sortBy'] = requestParameters['sortBy'];
+        }
+
+        if (requestParameters['sortDir'] != null) {
+            queryParameters['sortDir'] = requestParameters['sortDir'];
+        }
+
+        if (requestParameters['cursor'] != null) {
+            queryParameters['cursor'] = requestParameters['cursor'];
+        }
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        if (requestParameters['status'] != null) {
+            queryParameters['status'] = requestParameters['status'];
+        }
+
+        if (requestParameters['referenceId'] != null) {
+            queryParameters['referenceId'] = requestParameters['referenceId'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/merchants/payments`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+     * List a merchant\'s payments
+     */
+    async listMerchantPaymentsRaw(requestParameters: ListMerchantPaymentsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListPaymentsResponse>> {
+        const requestOptions = await this.listMerchantPaymentsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ListPaymentsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+     * List a merchant\'s payments
+     */
+    async listMerchantPayments(requestParameters: ListMerchantPaymentsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListPaymentsResponse> {
+        const response = await this.listMerchantPaymentsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listMerchantPaymentsDeprecated without sending the request
+     * @deprecated
+     */
+    async listMerchantPaymentsDeprecatedRequestOpts(requestParameters: ListMerchantPaymentsDeprecatedRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling listMerchantPaymentsDeprecated().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['startTs'] != null) {
+            queryParameters['start_ts'] = requestParameters['startTs'];
+        }
+
+        if (requestParameters['endTs'] != null) {
+            queryParameters['end_ts'] = requestParameters['endTs'];
+        }
+
+        if (requestParameters['asset'] != null) {
+            queryParameters['asset'] = requestParameters['asset'];
+        }
+
+        if (requestParameters['network'] != null) {
+            queryParameters['network'] = requestParameters['network'];
+        }
+
+        if (requestParameters['sortBy'] != null) {
+            queryParameters['sort_by'] = requestParameters['sortBy'];
+        }
+
+        if (requestParameters['sortDir'] != null) {
+            queryParameters['sort_dir'] = requestParameters['sortDir'];
+        }
+
+        if (requestParameters['cursor'] != null) {
+            queryParameters['cursor'] = requestParameters['cursor'];
+        }
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        if (requestParameters['status'] != null) {
+            queryParameters['status'] = requestParameters['status'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/merchants/{merchant_id}/payments`;
+        urlPath = urlPath.replace('{merchant_id}', encodeURIComponent(String(requestParameters['merchantId'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+     * List a merchant\'s payments (deprecated)
+     * @deprecated
+     */
+    async listMerchantPaymentsDeprecatedRaw(requestParameters: ListMerchantPaymentsDeprecatedRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<LegacyListPaymentsResponse>> {
+        const requestOptions = await this.listMerchantPaymentsDeprecatedRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => LegacyListPaymentsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+     * List a merchant\'s payments (deprecated)
+     * @deprecated
+     */
+    async listMerchantPaymentsDeprecated(requestParameters: ListMerchantPaymentsDeprecatedRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<LegacyListPaymentsResponse> {
+        const response = await this.listMerchantPaymentsDeprecatedRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listPayments without sending the request
+     */
+    async listPaymentsRequestOpts(requestParameters: ListPaymentsRequest): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        if (requestParameters['startTs'] != null) {
+            queryParameters['startTs'] = requestParameters['startTs'];
+        }
+
+        if (requestParameters['endTs'] != null) {
+            queryParameters['endTs'] = requestParameters['endTs'];
+        }
+
+        if (requestParameters['tokenSymbol'] != null) {
+            queryParameters['token_symbol'] = requestParameters['tokenSymbol'];
+        }
+
+        if (requestParameters['asset'] != null) {
+            queryParameters['asset'] = requestParameters['asset'];
+        }
+
+        if (requestParameters['network'] != null) {
+            queryParameters['network'] = requestParameters['network'];
+        }
+
+        if (requestParameters['sortBy'] != null) {
+            queryParameters['sortBy'] = requestParameters['sortBy'];
+        }
+
+        if (requestParameters['sortDir'] != null) {
+            queryParameters['sortDir'] = requestParameters['sortDir'];
+        }
+
+        if (requestParameters['cursor'] != null) {
+            queryParameters['cursor'] = requestParameters['cursor'];
+        }
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        if (requestParameters['status'] != null) {
+            queryParameters['status'] = requestParameters['status'];
+        }
+
+        if (requestParameters['referenceId'] != null) {
+            queryParameters['referenceId'] = requestParameters['referenceId'];
+        }
+
+        if (requestParameters['merchantId'] != null) {
+            queryParameters['merchantId'] = requestParameters['merchantId'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/payments`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+     * List payments
+     */
+    async listPaymentsRaw(requestParameters: ListPaymentsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListPaymentsResponse>> {
+        const requestOptions = await this.listPaymentsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ListPaymentsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+     * List payments
+     */
+    async listPayments(requestParameters: ListPaymentsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListPaymentsResponse> {
+        const response = await this.listPaymentsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+}
+
+/**
+ * @export
+ */
+export const CancelPaymentPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CancelPaymentPAYVersionEnum = typeof CancelPaymentPAYVersionEnum[keyof typeof CancelPaymentPAYVersionEnum];
+/**
+ * @export
+ */
+export const CancelPaymentWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CancelPaymentWCPVersionEnum = typeof CancelPaymentWCPVersionEnum[keyof typeof CancelPaymentWCPVersionEnum];
+/**
+ * @export
+ */
+export const CancelPaymentApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CancelPaymentApiVersionEnum = typeof CancelPaymentApiVersionEnum[keyof typeof CancelPaymentApiVersionEnum];
+/**
+ * @export
+ */
+export const CreatePaymentOperationPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreatePaymentOperationPAYVersionEnum = typeof CreatePaymentOperationPAYVersionEnum[keyof typeof CreatePaymentOperationPAYVersionEnum];
+/**
+ * @export
+ */
+export const CreatePaymentOperationWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreatePaymentOperationWCPVersionEnum = typeof CreatePaymentOperationWCPVersionEnum[keyof typeof CreatePaymentOperationWCPVersionEnum];
+/**
+ * @export
+ */
+export const CreatePaymentOperationApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreatePaymentOperationApiVersionEnum = typeof CreatePaymentOperationApiVersionEnum[keyof typeof CreatePaymentOperationApiVersionEnum];
+/**
+ * @export
+ */
+export const CreateRefundOperationPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreateRefundOperationPAYVersionEnum = typeof CreateRefundOperationPAYVersionEnum[keyof typeof CreateRefundOperationPAYVersionEnum];
+/**
+ * @export
+ */
+export const CreateRefundOperationWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreateRefundOperationWCPVersionEnum = typeof CreateRefundOperationWCPVersionEnum[keyof typeof CreateRefundOperationWCPVersionEnum];
+/**
+ * @export
+ */
+export const CreateRefundOperationApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreateRefundOperationApiVersionEnum = typeof CreateRefundOperationApiVersionEnum[keyof typeof CreateRefundOperationApiVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentPAYVersionEnum = typeof GetPaymentPAYVersionEnum[keyof typeof GetPaymentPAYVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentWCPVersionEnum = typeof GetPaymentWCPVersionEnum[keyof typeof GetPaymentWCPVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentApiVersionEnum = typeof GetPaymentApiVersionEnum[keyof typeof GetPaymentApiVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentStatusPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentStatusPAYVersionEnum = typeof GetPaymentStatusPAYVersionEnum[keyof typeof GetPaymentStatusPAYVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentStatusWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentStatusWCPVersionEnum = typeof GetPaymentStatusWCPVersionEnum[keyof typeof GetPaymentStatusWCPVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentStatusApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentStatusApiVersionEnum = typeof GetPaymentStatusApiVersionEnum[keyof typeof GetPaymentStatusApiVersionEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsSortByEnum = {
+    CreatedAt: 'createdAt',
+    LastUpdatedAt: 'lastUpdatedAt',
+    Amount: 'amount'
+} as const;
+export type ListMerchantPaymentsSortByEnum = typeof ListMerchantPaymentsSortByEnum[keyof typeof ListMerchantPaymentsSortByEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsSortDirEnum = {
+    Asc: 'asc',
+    Desc: 'desc'
+} as const;
+export type ListMerchantPaymentsSortDirEnum = typeof ListMerchantPaymentsSortDirEnum[keyof typeof ListMerchantPaymentsSortDirEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListMerchantPaymentsPAYVersionEnum = typeof ListMerchantPaymentsPAYVersionEnum[keyof typeof ListMerchantPaymentsPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListMerchantPaymentsWCPVersionEnum = typeof ListMerchantPaymentsWCPVersionEnum[keyof typeof ListMerchantPaymentsWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListMerchantPaymentsApiVersionEnum = typeof ListMerchantPaymentsApiVersionEnum[keyof typeof ListMerchantPaymentsApiVersionEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsDeprecatedSortByEnum = {
+    CreatedAt: 'created_at',
+    LastUpdatedAt: 'last_updated_at',
+    Amount: 'amount'
+} as const;
+export type ListMerchantPaymentsDeprecatedSortByEnum = typeof ListMerchantPaymentsDeprecatedSortByEnum[keyof typeof ListMerchantPaymentsDeprecatedSortByEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsDeprecatedSortDirEnum = {
+    Asc: 'asc',
+    Desc: 'desc'
+} as const;
+export type ListMerchantPaymentsDeprecatedSortDirEnum = typeof ListMerchantPaymentsDeprecatedSortDirEnum[keyof typeof ListMerchantPaymentsDeprecatedSortDirEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsDeprecatedPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListMerchantPaymentsDeprecatedPAYVersionEnum = typeof ListMerchantPaymentsDeprecatedPAYVersionEnum[keyof typeof ListMerchantPaymentsDeprecatedPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsDeprecatedWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListMerchantPaymentsDeprecatedWCPVersionEnum = typeof ListMerchantPaymentsDeprecatedWCPVersionEnum[keyof typeof ListMerchantPaymentsDeprecatedWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListMerchantPaymentsDeprecatedApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListMerchantPaymentsDeprecatedApiVersionEnum = typeof ListMerchantPaymentsDeprecatedApiVersionEnum[keyof typeof ListMerchantPaymentsDeprecatedApiVersionEnum];
+/**
+ * @export
+ */
+export const ListPaymentsSortByEnum = {
+    CreatedAt: 'createdAt',
+    LastUpdatedAt: 'lastUpdatedAt',
+    Amount: 'amount'
+} as const;
+export type ListPaymentsSortByEnum = typeof ListPaymentsSortByEnum[keyof typeof ListPaymentsSortByEnum];
+/**
+ * @export
+ */
+export const ListPaymentsSortDirEnum = {
+    Asc: 'asc',
+    Desc: 'desc'
+} as const;
+export type ListPaymentsSortDirEnum = typeof ListPaymentsSortDirEnum[keyof typeof ListPaymentsSortDirEnum];
+/**
+ * @export
+ */
+export const ListPaymentsPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListPaymentsPAYVersionEnum = typeof ListPaymentsPAYVersionEnum[keyof typeof ListPaymentsPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListPaymentsWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListPaymentsWCPVersionEnum = typeof ListPaymentsWCPVersionEnum[keyof typeof ListPaymentsWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListPaymentsApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListPaymentsApiVersionEnum = typeof ListPaymentsApiVersionEnum[keyof typeof ListPaymentsApiVersionEnum];

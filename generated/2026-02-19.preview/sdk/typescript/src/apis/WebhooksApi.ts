@@ -1,0 +1,1228 @@
+/* tslint:disable */
+/* eslint-disable */
+/**
+ * paygate API
+ * paygate lets a partner account accept crypto payments on behalf of its merchants. The **merchant API** (tags Merchants, Settlements, Payments) is called by the partner\'s backend; the **gateway API** (tag Gateway) is called by the buyer\'s wallet to get payment options, sign and confirm.  ## Getting started  1. **Get a key.** The operator of this service creates your partner account and shows the API key once    (`npm run --silent admin -- accounts create --name \"Acme\"`). Send it in `Api-Key` on every request. 2. **Create a merchant** (the business that is paid):    `POST /v1/merchants` with `Idempotency-Key: <uuid>` and    `{\"merchantName\": \"Coffee Shop\", \"merchantEmail\": \"owner@coffee.example.com\"}` answers 201 with    `merchant.id` (`mrch_…`). 3. **Say where its funds settle**: `POST /v1/merchants/{merchantId}/settlements/crypto` with    `{\"settlements\": [{\"asset\": \"eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\",    \"destination\": \"eip155:8453:0x…\"}]}` (USDC on Base to the merchant\'s wallet). 4. **Create a payment**: `POST /v1/payments` with `Merchant-Id: mrch_…` and    `{\"referenceId\": \"order-42\", \"amount\": {\"unit\": \"iso4217/USD\", \"value\": \"1000\"}}` (USD 10.00).    The response carries `paymentId` and `gatewayUrl`, the buyer link: open it in a browser for the    hosted payment page (merchant, amount, a QR code of the link, live status), or hand it to a wallet. 5. **Follow it**: `GET /v1/payments/{id}/status?maxPollMs=25000` long-polls until the status changes;    stop when `isFinal` is true. Webhooks are the production alternative.  ```sh curl -s $BASE/v1/payments -H \"Api-Key: $KEY\" -H \"Merchant-Id: $MERCHANT\" -H \'Content-Type: application/json\' \\   -d \'{\"referenceId\":\"order-42\",\"amount\":{\"unit\":\"iso4217/USD\",\"value\":\"1000\"}}\' ```  The wallet\'s side is the Gateway flow below. This reference is served by every paygate instance at `/docs/<version>` (`/docs` opens the stable version).  ## Authentication  - Merchant API: send the partner\'s API key in the `Api-Key` header. Payment operations also need   `Merchant-Id`, naming the merchant the request acts for. - Gateway API: send a wallet key in `Api-Key`, or identify the app with `App-Id` and `Client-Id`.   Gateway access is not scoped to an account: the payment id in the buyer link is the capability. - No or unknown key: 401. A valid key acting on another account\'s merchant or payment: 403.  ## Gateway flow  A wallet reads the payment (`GET /v1/gateway/payment/{id}`), asks for options with the buyer\'s CAIP-10 accounts, runs each option\'s actions (an EIP-712 `eth_signTypedData_v4` of an EIP-3009 authorization on the token: `ReceiveWithAuthorization` to this service\'s collector, or, for accounts in direct mode, `TransferWithAuthorization` to the merchant\'s settlement destination), confirms with the signatures (and, above the account\'s threshold, the buyer\'s collected data), then polls the status (`maxPollMs` long-polls) until `succeeded`. Confirm checks the signature and simulates the transfer on chain first: an authorization that cannot succeed (say, `insufficient_funds`) is refused and the payment stays payable. `succeeded` is published at the chain\'s confirmation depth, with `info.txId`; in collector mode a settlement transfer of amount minus fee to the merchant\'s destination follows, shown as `settlement.successful` on the payment (and a `payment.settled` event). The buyer may cancel (`cancelled_by_user`) or decline (`failed`, `declined_user`) while the payment is `requires_action`. Without a version header, an `App-Id` caller gets the default version of the app\'s account.  ## Payment states  A payment starts in `requires_action` (waiting for the buyer). `succeeded`, `failed`, `expired` and `cancelled` are final: a final payment never changes again, its status has `isFinal: true` and `pollInMs: null`. Every transition is one database transaction that also emits one event.  ```text                        confirm                  chain_confirmed (create) --> requires_action ------------> processing ------------> succeeded                   |                            |                   |                            | chain_failed                   |                            v                   +--- decline --------------> failed    (failureCode declined_user)                   |                   +--- merchant_cancel, buyer_cancel ---> cancelled                   |                   +--- expire (past expiresAt) ---------> expired ```  | From | Transition | To | |---|---|---| | `requires_action` | `confirm` (gateway confirm accepted) | `processing` | | `processing` | `chain_confirmed` | `succeeded` | | `processing` | `chain_failed` | `failed` | | `requires_action` | `merchant_cancel` (`POST /v1/payments/{id}/cancel`) | `cancelled` | | `requires_action` | `buyer_cancel` (`POST /v1/gateway/payment/{id}/cancel`) | `cancelled` | | `requires_action` | `expire` (past `expiresAt`) | `expired` | | `requires_action` | `decline` (`POST /v1/gateway/payment/{id}/decline`) | `failed` |  A refund (`POST /v1/refunds`) does not change the status of a `succeeded` payment; it sets `refundedAt`.  ## Versioning  Versions are dates, chosen per request with the `PAY-Version` header (`WCP-Version` and `Api-Version` are accepted synonyms; if several are sent they must agree). Without a header the account\'s default version is used, pinned when the account is created. Every response echoes the version used in a `PAY-Version` header. Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`; there is no silent fallback. Paths keep `/v1/` whatever the date version.  | Version | Status | Contents | |---|---|---| | `2026-02-18` | stable | Merchants, settlements, payments, refunds, gateway. | | `2026-02-19.preview` | preview | `2026-02-18` plus optional `checkout` redirect URLs on payment creation. A preview version must be sent on every request; it is never an account default and may still change. |  Within a version the service may add optional response fields: clients must ignore unknown fields.  Policy:  - A change that could break a client (a removed or renamed field, a new required input, a changed   meaning) is only ever released as a new dated version. Within a version only compatible additions   are made (new optional fields, new operations, new error codes). - Pin a version by sending `PAY-Version` on every request; the account default protects clients that   do not, and never moves on its own. - A `.preview` version is opt-in per request and may still change before it becomes a dated stable   version. Each preview is a compatible superset of the stable version it builds on (checked by a   diff tool in CI), so switching to it breaks nothing that works today. - Older versions keep working; retiring one is announced well in advance.  ## Errors  Every 4xx and 5xx response has the same JSON body, and every response (success too) carries a `Request-Id` header:  ```json {\"code\": \"params_validation\", \"message\": \"Request is invalid.\",  \"issues\": [{\"field\": \"/amount/value\", \"message\": \"must match pattern \\\"^[1-9][0-9]{0,30}$\\\"\"}],  \"requestId\": \"req_01JKZ3W8Q4T6N2M5B7C9D1F3GH\"} ```  Branch on `code`, never on `message`:  | Code | HTTP | Meaning | |---|---|---| | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. | | `invalid_params` | 400 | The body is not valid JSON, nests arrays and objects deeper than 32 levels, or a value is not acceptable. | | `missing_idempotency_key` | 400 | This operation requires the `Idempotency-Key` header. | | `collect_data_required` | 400 | The option needs buyer data that was not supplied. | | `payment_not_succeeded` | 400 | Only a succeeded payment can be refunded. | | `unknown_api_version` | 400 | The requested API version does not exist. | | `invalid_api_version` | 400 | The version header is malformed. | | `conflicting_api_versions` | 400 | `PAY-Version`, `WCP-Version` and `Api-Version` disagree. | | `missing_api_key` | 401 | No API key was sent. | | `invalid_api_key` | 401 | The API key is unknown or revoked. | | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. | | `missing_merchant_id` | 401 | This operation requires the `Merchant-Id` header. | | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. | | `not_found` | 404 | No such route or resource. | | `payment_not_found` | 404 | No such payment. | | `merchant_not_found` | 404 | No such merchant (or it was deleted). | | `option_not_found` | 404 | No such payment option for this payment. | | `settlement_not_found` | 404 | No such crypto settlement for this merchant. | | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). | | `event_not_found` | 404 | No such event. | | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. | | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. | | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. | | `invalid_state` | 409 | The payment or merchant state does not allow this operation. | | `quote_expired` | 409 | The payment option expired; fetch options again. | | `already_refunded` | 409 | The payment was already refunded. | | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. | | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. | | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event\'s type. | | `payment_expired` | 410 | The payment expired. | | `payload_too_large` | 413 | The request body is too large. | | `unsupported_media_type` | 415 | The request body must be `application/json`. | | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. | | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. | | `invalid_signature` | 422 | A signature does not verify against the option. | | `insufficient_funds` | 422 | Confirm: the buyer\'s token balance is below the option\'s amount (the payment stays payable). | | `authorization_used` | 422 | Confirm: the authorization\'s nonce was already used or cancelled on chain. | | `authorization_expired` | 422 | Confirm: the authorization\'s validity window has passed; fetch options again. | | `authorization_not_yet_valid` | 422 | Confirm: the authorization\'s `validAfter` is in the future. | | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). | | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. | | `rate_limited` | 429 | Too many requests; see `Retry-After`. | | `internal_error` | 500 | Unexpected server error (never carries internals). | | `not_implemented` | 501 | The operation is not implemented in this release. | | `bad_gateway` | 502 | An upstream dependency returned an invalid response. | | `service_unavailable` | 503 | A dependency (e.g. the database) is unavailable; retry later. |  New codes may be added; treat an unknown code by its HTTP status.  ## Idempotency  `POST` operations accept an `Idempotency-Key` header (1 to 255 characters, e.g. a UUID); creating a merchant and creating crypto settlements require it. Keys are retained for **24 hours**. A retry with the same key and the same request returns the stored response, with `Idempotent-Replayed: true`, and has no further effect. The same key with a different request fails with 422 `idempotency_conflict`; while the first request is still running, with 409 `idempotency_in_progress`. Keys are scoped to the account (gateway callers: to the calling key or app). After 24 hours a key is forgotten and may be reused for a new request.  ## Webhooks (2026-02-19.preview)  The preview version adds webhook endpoints (`/v1/webhook-endpoints`) and the events API (`/v1/events`). Every change of a payment writes one event in the same transaction; each event is POSTed to every enabled endpoint subscribed to its type, at least once, retried with exponential backoff and jitter for up to 3 days. Deliveries follow Standard Webhooks: `webhook-id` (the event id, the same on every retry), `webhook-timestamp`, and `webhook-signature` = `v1,` + base64 HMAC-SHA256 of `id.timestamp.rawBody` keyed with the base64-decoded part of the `whsec_` secret (two signatures while a rotated secret overlaps). Verify the raw body as received, and keep the highest `data.payment.version` applied per payment: events can arrive late or twice. Only a 2xx answer within the timeout counts; an endpoint that fails every attempt for 3 days is disabled with the reason recorded.  ## Pagination  Lists are cursor-based and ordered newest first (ties broken by id). Pass `limit` for the page size and, for the next page, the previous response\'s `nextCursor` as `cursor`; `nextCursor` is null on the last page. Cursors are opaque and stay valid while new items are inserted.  ## Money  Amounts are strings of integers in the smallest unit, never floats: fiat in minor units (`{\"unit\": \"iso4217/USD\", \"value\": \"1000\"}` is USD 10.00), tokens in their smallest unit (`{\"unit\": \"caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\", \"value\": \"10000000\"}` is 10 USDC on Base). Assets are CAIP-19 ids, accounts CAIP-10, chains CAIP-2. 
+ *
+ * The version of the OpenAPI document: 2026-02-19.preview
+ * 
+ *
+ * NOTE: This class is auto generated by OpenAPI Generator (https://openapi-generator.tech).
+ * https://openapi-generator.tech
+ * Do not edit the class manually.
+ */
+
+import * as runtime from '../runtime';
+import {
+    type ApiError,
+    ApiErrorFromJSON,
+    ApiErrorToJSON,
+} from '../models/ApiError';
+import {
+    type CreateWebhookEndpointRequest,
+    CreateWebhookEndpointRequestFromJSON,
+    CreateWebhookEndpointRequestToJSON,
+} from '../models/CreateWebhookEndpointRequest';
+import {
+    type DeletedResponse,
+    DeletedResponseFromJSON,
+    DeletedResponseToJSON,
+} from '../models/DeletedResponse';
+import {
+    type EventAttemptsResponse,
+    EventAttemptsResponseFromJSON,
+    EventAttemptsResponseToJSON,
+} from '../models/EventAttemptsResponse';
+import {
+    type EventResponse,
+    EventResponseFromJSON,
+    EventResponseToJSON,
+} from '../models/EventResponse';
+import {
+    type ListEventsResponse,
+    ListEventsResponseFromJSON,
+    ListEventsResponseToJSON,
+} from '../models/ListEventsResponse';
+import {
+    type ListWebhookEndpointsResponse,
+    ListWebhookEndpointsResponseFromJSON,
+    ListWebhookEndpointsResponseToJSON,
+} from '../models/ListWebhookEndpointsResponse';
+import {
+    type RedeliverEventRequest,
+    RedeliverEventRequestFromJSON,
+    RedeliverEventRequestToJSON,
+} from '../models/RedeliverEventRequest';
+import {
+    type RedeliverEventResponse,
+    RedeliverEventResponseFromJSON,
+    RedeliverEventResponseToJSON,
+} from '../models/RedeliverEventResponse';
+import {
+    type RotateWebhookSecretRequest,
+    RotateWebhookSecretRequestFromJSON,
+    RotateWebhookSecretRequestToJSON,
+} from '../models/RotateWebhookSecretRequest';
+import {
+    type UpdateWebhookEndpointRequest,
+    UpdateWebhookEndpointRequestFromJSON,
+    UpdateWebhookEndpointRequestToJSON,
+} from '../models/UpdateWebhookEndpointRequest';
+import {
+    type WebhookEndpointResponse,
+    WebhookEndpointResponseFromJSON,
+    WebhookEndpointResponseToJSON,
+} from '../models/WebhookEndpointResponse';
+import {
+    type WebhookEndpointWithSecretResponse,
+    WebhookEndpointWithSecretResponseFromJSON,
+    WebhookEndpointWithSecretResponseToJSON,
+} from '../models/WebhookEndpointWithSecretResponse';
+import {
+    type WebhookEventType,
+    WebhookEventTypeFromJSON,
+    WebhookEventTypeToJSON,
+} from '../models/WebhookEventType';
+
+export interface CreateWebhookEndpointOperationRequest {
+    idempotencyKey: string;
+    createWebhookEndpointRequest: CreateWebhookEndpointRequest;
+    pAYVersion?: CreateWebhookEndpointOperationPAYVersionEnum;
+    wCPVersion?: CreateWebhookEndpointOperationWCPVersionEnum;
+    apiVersion?: CreateWebhookEndpointOperationApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface DeleteWebhookEndpointRequest {
+    endpointId: string;
+    pAYVersion?: DeleteWebhookEndpointPAYVersionEnum;
+    wCPVersion?: DeleteWebhookEndpointWCPVersionEnum;
+    apiVersion?: DeleteWebhookEndpointApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface GetEventRequest {
+    eventId: string;
+    pAYVersion?: GetEventPAYVersionEnum;
+    wCPVersion?: GetEventWCPVersionEnum;
+    apiVersion?: GetEventApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface GetWebhookEndpointRequest {
+    endpointId: string;
+    pAYVersion?: GetWebhookEndpointPAYVersionEnum;
+    wCPVersion?: GetWebhookEndpointWCPVersionEnum;
+    apiVersion?: GetWebhookEndpointApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListEventAttemptsRequest {
+    eventId: string;
+    pAYVersion?: ListEventAttemptsPAYVersionEnum;
+    wCPVersion?: ListEventAttemptsWCPVersionEnum;
+    apiVersion?: ListEventAttemptsApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListEventsRequest {
+    type?: WebhookEventType;
+    paymentId?: string;
+    cursor?: string;
+    limit?: number;
+    pAYVersion?: ListEventsPAYVersionEnum;
+    wCPVersion?: ListEventsWCPVersionEnum;
+    apiVersion?: ListEventsApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListWebhookEndpointsRequest {
+    pAYVersion?: ListWebhookEndpointsPAYVersionEnum;
+    wCPVersion?: ListWebhookEndpointsWCPVersionEnum;
+    apiVersion?: ListWebhookEndpointsApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface RedeliverEventOperationRequest {
+    eventId: string;
+    idempotencyKey?: string;
+    pAYVersion?: RedeliverEventOperationPAYVersionEnum;
+    wCPVersion?: RedeliverEventOperationWCPVersionEnum;
+    apiVersion?: RedeliverEventOperationApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+    redeliverEventRequest?: RedeliverEventRequest;
+}
+
+export interface RotateWebhookEndpointSecretRequest {
+    endpointId: string;
+    idempotencyKey?: string;
+    pAYVersion?: RotateWebhookEndpointSecretPAYVersionEnum;
+    wCPVersion?: RotateWebhookEndpointSecretWCPVersionEnum;
+    apiVersion?: RotateWebhookEndpointSecretApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+    rotateWebhookSecretRequest?: RotateWebhookSecretRequest;
+}
+
+export interface UpdateWebhookEndpointOperationRequest {
+    endpointId: string;
+    updateWebhookEndpointRequest: UpdateWebhookEndpointRequest;
+    pAYVersion?: UpdateWebhookEndpointOperationPAYVersionEnum;
+    wCPVersion?: UpdateWebhookEndpointOperationWCPVersionEnum;
+    apiVersion?: UpdateWebhookEndpointOperationApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+/**
+ * 
+ */
+export class WebhooksApi extends runtime.BaseAPI {
+
+    /**
+     * Creates request options for createWebhookEndpoint without sending the request
+     */
+    async createWebhookEndpointRequestOpts(requestParameters: CreateWebhookEndpointOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['idempotencyKey'] == null) {
+            throw new runtime.RequiredError(
+                'idempotencyKey',
+                'Required parameter "idempotencyKey" was null or undefined when calling createWebhookEndpoint().'
+            );
+        }
+
+        if (requestParameters['createWebhookEndpointRequest'] == null) {
+            throw new runtime.RequiredError(
+                'createWebhookEndpointRequest',
+                'Required parameter "createWebhookEndpointRequest" was null or undefined when calling createWebhookEndpoint().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/webhook-endpoints`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CreateWebhookEndpointRequestToJSON(requestParameters['createWebhookEndpointRequest']),
+        };
+    }
+
+    /**
+     * Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator\'s deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+     * Create a webhook endpoint
+     */
+    async createWebhookEndpointRaw(requestParameters: CreateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointWithSecretResponse>> {
+        const requestOptions = await this.createWebhookEndpointRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => WebhookEndpointWithSecretResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator\'s deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+     * Create a webhook endpoint
+     */
+    async createWebhookEndpoint(requestParameters: CreateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointWithSecretResponse> {
+        const response = await this.createWebhookEndpointRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for deleteWebhookEndpoint without sending the request
+     */
+    async deleteWebhookEndpointRequestOpts(requestParameters: DeleteWebhookEndpointRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['endpointId'] == null) {
+            throw new runtime.RequiredError(
+                'endpointId',
+                'Required parameter "endpointId" was null or undefined when calling deleteWebhookEndpoint().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/webhook-endpoints/{endpointId}`;
+        urlPath = urlPath.replace('{endpointId}', encodeURIComponent(String(requestParameters['endpointId'])));
+
+        return {
+            path: urlPath,
+            method: 'DELETE',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Removes the endpoint: nothing more is delivered to it and pending deliveries stop. Its past events and attempts stay listed. Deleting again returns the same body.
+     * Delete a webhook endpoint
+     */
+    async deleteWebhookEndpointRaw(requestParameters: DeleteWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<DeletedResponse>> {
+        const requestOptions = await this.deleteWebhookEndpointRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => DeletedResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Removes the endpoint: nothing more is delivered to it and pending deliveries stop. Its past events and attempts stay listed. Deleting again returns the same body.
+     * Delete a webhook endpoint
+     */
+    async deleteWebhookEndpoint(requestParameters: DeleteWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<DeletedResponse> {
+        const response = await this.deleteWebhookEndpointRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getEvent without sending the request
+     */
+    async getEventRequestOpts(requestParameters: GetEventRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['eventId'] == null) {
+            throw new runtime.RequiredError(
+                'eventId',
+                'Required parameter "eventId" was null or undefined when calling getEvent().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/events/{eventId}`;
+        urlPath = urlPath.replace('{eventId}', encodeURIComponent(String(requestParameters['eventId'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * One event of the account, exactly as delivered at the version of this request.
+     * Get an event
+     */
+    async getEventRaw(requestParameters: GetEventRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<EventResponse>> {
+        const requestOptions = await this.getEventRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => EventResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * One event of the account, exactly as delivered at the version of this request.
+     * Get an event
+     */
+    async getEvent(requestParameters: GetEventRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<EventResponse> {
+        const response = await this.getEventRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getWebhookEndpoint without sending the request
+     */
+    async getWebhookEndpointRequestOpts(requestParameters: GetWebhookEndpointRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['endpointId'] == null) {
+            throw new runtime.RequiredError(
+                'endpointId',
+                'Required parameter "endpointId" was null or undefined when calling getWebhookEndpoint().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/webhook-endpoints/{endpointId}`;
+        urlPath = urlPath.replace('{endpointId}', encodeURIComponent(String(requestParameters['endpointId'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * One endpoint of the account, without its secret.
+     * Get a webhook endpoint
+     */
+    async getWebhookEndpointRaw(requestParameters: GetWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointResponse>> {
+        const requestOptions = await this.getWebhookEndpointRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => WebhookEndpointResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * One endpoint of the account, without its secret.
+     * Get a webhook endpoint
+     */
+    async getWebhookEndpoint(requestParameters: GetWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointResponse> {
+        const response = await this.getWebhookEndpointRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listEventAttempts without sending the request
+     */
+    async listEventAttemptsRequestOpts(requestParameters: ListEventAttemptsRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['eventId'] == null) {
+            throw new runtime.RequiredError(
+                'eventId',
+                'Required parameter "eventId" was null or undefined when calling listEventAttempts().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/events/{eventId}/attempts`;
+        urlPath = urlPath.replace('{eventId}', encodeURIComponent(String(requestParameters['eventId'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Every delivery of the event (one per subscribed endpoint, plus redeliveries) with its state, and every attempt, oldest first: when, how long, the HTTP status or the network error.
+     * List an event\'s deliveries and attempts
+     */
+    async listEventAttemptsRaw(requestParameters: ListEventAttemptsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<EventAttemptsResponse>> {
+        const requestOptions = await this.listEventAttemptsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => EventAttemptsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Every delivery of the event (one per subscribed endpoint, plus redeliveries) with its state, and every attempt, oldest first: when, how long, the HTTP status or the network error.
+     * List an event\'s deliveries and attempts
+     */
+    async listEventAttempts(requestParameters: ListEventAttemptsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<EventAttemptsResponse> {
+        const response = await this.listEventAttemptsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listEvents without sending the request
+     */
+    async listEventsRequestOpts(requestParameters: ListEventsRequest): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        if (requestParameters['type'] != null) {
+            queryParameters['type'] = requestParameters['type'];
+        }
+
+        if (requestParameters['paymentId'] != null) {
+            queryParameters['paymentId'] = requestParameters['paymentId'];
+        }
+
+        if (requestParameters['cursor'] != null) {
+            queryParameters['cursor'] = requestParameters['cursor'];
+        }
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/events`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The account\'s payment events, newest first (ties broken by id), as they are delivered to webhook endpoints at the version of this request. Filter by `type` and `paymentId`.
+     * List events
+     */
+    async listEventsRaw(requestParameters: ListEventsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListEventsResponse>> {
+        const requestOptions = await this.listEventsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ListEventsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * The account\'s payment events, newest first (ties broken by id), as they are delivered to webhook endpoints at the version of this request. Filter by `type` and `paymentId`.
+     * List events
+     */
+    async listEvents(requestParameters: ListEventsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListEventsResponse> {
+        const response = await this.listEventsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listWebhookEndpoints without sending the request
+     */
+    async listWebhookEndpointsRequestOpts(requestParameters: ListWebhookEndpointsRequest): Promise<runtime.RequestOpts> {
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/webhook-endpoints`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The account\'s webhook endpoints (at most 16), newest first. Secrets are never listed.
+     * List webhook endpoints
+     */
+    async listWebhookEndpointsRaw(requestParameters: ListWebhookEndpointsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListWebhookEndpointsResponse>> {
+        const requestOptions = await this.listWebhookEndpointsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ListWebhookEndpointsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * The account\'s webhook endpoints (at most 16), newest first. Secrets are never listed.
+     * List webhook endpoints
+     */
+    async listWebhookEndpoints(requestParameters: ListWebhookEndpointsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListWebhookEndpointsResponse> {
+        const response = await this.listWebhookEndpointsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for redeliverEvent without sending the request
+     */
+    async redeliverEventRequestOpts(requestParameters: RedeliverEventOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['eventId'] == null) {
+            throw new runtime.RequiredError(
+                'eventId',
+                'Required parameter "eventId" was null or undefined when calling redeliverEvent().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/events/{eventId}/redeliver`;
+        urlPath = urlPath.replace('{eventId}', encodeURIComponent(String(requestParameters['eventId'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: RedeliverEventRequestToJSON(requestParameters['redeliverEventRequest']),
+        };
+    }
+
+    /**
+     * Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+     * Redeliver an event
+     */
+    async redeliverEventRaw(requestParameters: RedeliverEventOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<RedeliverEventResponse>> {
+        const requestOptions = await this.redeliverEventRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => RedeliverEventResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+     * Redeliver an event
+     */
+    async redeliverEvent(requestParameters: RedeliverEventOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<RedeliverEventResponse> {
+        const response = await this.redeliverEventRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for rotateWebhookEndpointSecret without sending the request
+     */
+    async rotateWebhookEndpointSecretRequestOpts(requestParameters: RotateWebhookEndpointSecretRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['endpointId'] == null) {
+            throw new runtime.RequiredError(
+                'endpointId',
+                'Required parameter "endpointId" was null or undefined when calling rotateWebhookEndpointSecret().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/webhook-endpoints/{endpointId}/rotate-secret`;
+        urlPath = urlPath.replace('{endpointId}', encodeURIComponent(String(requestParameters['endpointId'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: RotateWebhookSecretRequestToJSON(requestParameters['rotateWebhookSecretRequest']),
+        };
+    }
+
+    /**
+     * Issues a new signing secret, returned once. For `overlapSeconds` (default 86400, at most 604800; 0 ends it at once) the previous secret stays valid: each delivery then carries two signatures in `webhook-signature`, one per secret, so receivers can switch over without dropping events. A second rotation within the overlap replaces the previous secret.
+     * Rotate the signing secret
+     */
+    async rotateWebhookEndpointSecretRaw(requestParameters: RotateWebhookEndpointSecretRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointWithSecretResponse>> {
+        const requestOptions = await this.rotateWebhookEndpointSecretRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => WebhookEndpointWithSecretResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Issues a new signing secret, returned once. For `overlapSeconds` (default 86400, at most 604800; 0 ends it at once) the previous secret stays valid: each delivery then carries two signatures in `webhook-signature`, one per secret, so receivers can switch over without dropping events. A second rotation within the overlap replaces the previous secret.
+     * Rotate the signing secret
+     */
+    async rotateWebhookEndpointSecret(requestParameters: RotateWebhookEndpointSecretRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointWithSecretResponse> {
+        const response = await this.rotateWebhookEndpointSecretRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for updateWebhookEndpoint without sending the request
+     */
+    async updateWebhookEndpointRequestOpts(requestParameters: UpdateWebhookEndpointOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['endpointId'] == null) {
+            throw new runtime.RequiredError(
+                'endpointId',
+                'Required parameter "endpointId" was null or undefined when calling updateWebhookEndpoint().'
+            );
+        }
+
+        if (requestParameters['updateWebhookEndpointRequest'] == null) {
+            throw new runtime.RequiredError(
+                'updateWebhookEndpointRequest',
+                'Required parameter "updateWebhookEndpointRequest" was null or undefined when calling updateWebhookEndpoint().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/webhook-endpoints/{endpointId}`;
+        urlPath = urlPath.replace('{endpointId}', encodeURIComponent(String(requestParameters['endpointId'])));
+
+        return {
+            path: urlPath,
+            method: 'PATCH',
+            headers: headerParameters,
+            query: queryParameters,
+            body: UpdateWebhookEndpointRequestToJSON(requestParameters['updateWebhookEndpointRequest']),
+        };
+    }
+
+    /**
+     * Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+     * Update a webhook endpoint
+     */
+    async updateWebhookEndpointRaw(requestParameters: UpdateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointResponse>> {
+        const requestOptions = await this.updateWebhookEndpointRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => WebhookEndpointResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+     * Update a webhook endpoint
+     */
+    async updateWebhookEndpoint(requestParameters: UpdateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointResponse> {
+        const response = await this.updateWebhookEndpointRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+}
+
+/**
+ * @export
+ */
+export const CreateWebhookEndpointOperationPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreateWebhookEndpointOperationPAYVersionEnum = typeof CreateWebhookEndpointOperationPAYVersionEnum[keyof typeof CreateWebhookEndpointOperationPAYVersionEnum];
+/**
+ * @export
+ */
+export const CreateWebhookEndpointOperationWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreateWebhookEndpointOperationWCPVersionEnum = typeof CreateWebhookEndpointOperationWCPVersionEnum[keyof typeof CreateWebhookEndpointOperationWCPVersionEnum];
+/**
+ * @export
+ */
+export const CreateWebhookEndpointOperationApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreateWebhookEndpointOperationApiVersionEnum = typeof CreateWebhookEndpointOperationApiVersionEnum[keyof typeof CreateWebhookEndpointOperationApiVersionEnum];
+/**
+ * @export
+ */
+export const DeleteWebhookEndpointPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type DeleteWebhookEndpointPAYVersionEnum = typeof DeleteWebhookEndpointPAYVersionEnum[keyof typeof DeleteWebhookEndpointPAYVersionEnum];
+/**
+ * @export
+ */
+export const DeleteWebhookEndpointWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type DeleteWebhookEndpointWCPVersionEnum = typeof DeleteWebhookEndpointWCPVersionEnum[keyof typeof DeleteWebhookEndpointWCPVersionEnum];
+/**
+ * @export
+ */
+export const DeleteWebhookEndpointApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type DeleteWebhookEndpointApiVersionEnum = typeof DeleteWebhookEndpointApiVersionEnum[keyof typeof DeleteWebhookEndpointApiVersionEnum];
+/**
+ * @export
+ */
+export const GetEventPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetEventPAYVersionEnum = typeof GetEventPAYVersionEnum[keyof typeof GetEventPAYVersionEnum];
+/**
+ * @export
+ */
+export const GetEventWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetEventWCPVersionEnum = typeof GetEventWCPVersionEnum[keyof typeof GetEventWCPVersionEnum];
+/**
+ * @export
+ */
+export const GetEventApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetEventApiVersionEnum = typeof GetEventApiVersionEnum[keyof typeof GetEventApiVersionEnum];
+/**
+ * @export
+ */
+export const GetWebhookEndpointPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetWebhookEndpointPAYVersionEnum = typeof GetWebhookEndpointPAYVersionEnum[keyof typeof GetWebhookEndpointPAYVersionEnum];
+/**
+ * @export
+ */
+export const GetWebhookEndpointWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetWebhookEndpointWCPVersionEnum = typeof GetWebhookEndpointWCPVersionEnum[keyof typeof GetWebhookEndpointWCPVersionEnum];
+/**
+ * @export
+ */
+export const GetWebhookEndpointApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetWebhookEndpointApiVersionEnum = typeof GetWebhookEndpointApiVersionEnum[keyof typeof GetWebhookEndpointApiVersionEnum];
+/**
+ * @export
+ */
+export const ListEventAttemptsPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListEventAttemptsPAYVersionEnum = typeof ListEventAttemptsPAYVersionEnum[keyof typeof ListEventAttemptsPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListEventAttemptsWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListEventAttemptsWCPVersionEnum = typeof ListEventAttemptsWCPVersionEnum[keyof typeof ListEventAttemptsWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListEventAttemptsApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListEventAttemptsApiVersionEnum = typeof ListEventAttemptsApiVersionEnum[keyof typeof ListEventAttemptsApiVersionEnum];
+/**
+ * @export
+ */
+export const ListEventsPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListEventsPAYVersionEnum = typeof ListEventsPAYVersionEnum[keyof typeof ListEventsPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListEventsWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListEventsWCPVersionEnum = typeof ListEventsWCPVersionEnum[keyof typeof ListEventsWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListEventsApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListEventsApiVersionEnum = typeof ListEventsApiVersionEnum[keyof typeof ListEventsApiVersionEnum];
+/**
+ * @export
+ */
+export const ListWebhookEndpointsPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListWebhookEndpointsPAYVersionEnum = typeof ListWebhookEndpointsPAYVersionEnum[keyof typeof ListWebhookEndpointsPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListWebhookEndpointsWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListWebhookEndpointsWCPVersionEnum = typeof ListWebhookEndpointsWCPVersionEnum[keyof typeof ListWebhookEndpointsWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListWebhookEndpointsApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListWebhookEndpointsApiVersionEnum = typeof ListWebhookEndpointsApiVersionEnum[keyof typeof ListWebhookEndpointsApiVersionEnum];
+/**
+ * @export
+ */
+export const RedeliverEventOperationPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type RedeliverEventOperationPAYVersionEnum = typeof RedeliverEventOperationPAYVersionEnum[keyof typeof RedeliverEventOperationPAYVersionEnum];
+/**
+ * @export
+ */
+export const RedeliverEventOperationWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type RedeliverEventOperationWCPVersionEnum = typeof RedeliverEventOperationWCPVersionEnum[keyof typeof RedeliverEventOperationWCPVersionEnum];
+/**
+ * @export
+ */
+export const RedeliverEventOperationApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type RedeliverEventOperationApiVersionEnum = typeof RedeliverEventOperationApiVersionEnum[keyof typeof RedeliverEventOperationApiVersionEnum];
+/**
+ * @export
+ */
+export const RotateWebhookEndpointSecretPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type RotateWebhookEndpointSecretPAYVersionEnum = typeof RotateWebhookEndpointSecretPAYVersionEnum[keyof typeof RotateWebhookEndpointSecretPAYVersionEnum];
+/**
+ * @export
+ */
+export const RotateWebhookEndpointSecretWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type RotateWebhookEndpointSecretWCPVersionEnum = typeof RotateWebhookEndpointSecretWCPVersionEnum[keyof typeof RotateWebhookEndpointSecretWCPVersionEnum];
+/**
+ * @export
+ */
+export const RotateWebhookEndpointSecretApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type RotateWebhookEndpointSecretApiVersionEnum = typeof RotateWebhookEndpointSecretApiVersionEnum[keyof typeof RotateWebhookEndpointSecretApiVersionEnum];
+/**
+ * @export
+ */
+export const UpdateWebhookEndpointOperationPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type UpdateWebhookEndpointOperationPAYVersionEnum = typeof UpdateWebhookEndpointOperationPAYVersionEnum[keyof typeof UpdateWebhookEndpointOperationPAYVersionEnum];
+/**
+ * @export
+ */
+export const UpdateWebhookEndpointOperationWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type UpdateWebhookEndpointOperationWCPVersionEnum = typeof UpdateWebhookEndpointOperationWCPVersionEnum[keyof typeof UpdateWebhookEndpointOperationWCPVersionEnum];
+/**
+ * @export
+ */
+export const UpdateWebhookEndpointOperationApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type UpdateWebhookEndpointOperationApiVersionEnum = typeof UpdateWebhookEndpointOperationApiVersionEnum[keyof typeof UpdateWebhookEndpointOperationApiVersionEnum];

@@ -1,0 +1,7 @@
+/* tslint:disable */
+/* eslint-disable */
+export * from './GatewayApi';
+export * from './MerchantsApi';
+export * from './PaymentsApi';
+export * from './SettlementsApi';
+export * from './WebhooksApi';

@@ -1,0 +1,449 @@
+/* tslint:disable */
+/* eslint-disable */
+/**
+ * paygate API
+ * paygate lets a partner account accept crypto payments on behalf of its merchants. The **merchant API** (tags Merchants, Settlements, Payments) is called by the partner\'s backend; the **gateway API** (tag Gateway) is called by the buyer\'s wallet to get payment options, sign and confirm.  ## Getting started  1. **Get a key.** The operator of this service creates your partner account and shows the API key once    (`npm run --silent admin -- accounts create --name \"Acme\"`). Send it in `Api-Key` on every request. 2. **Create a merchant** (the business that is paid):    `POST /v1/merchants` with `Idempotency-Key: <uuid>` and    `{\"merchantName\": \"Coffee Shop\", \"merchantEmail\": \"owner@coffee.example.com\"}` answers 201 with    `merchant.id` (`mrch_…`). 3. **Say where its funds settle**: `POST /v1/merchants/{merchantId}/settlements/crypto` with    `{\"settlements\": [{\"asset\": \"eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\",    \"destination\": \"eip155:8453:0x…\"}]}` (USDC on Base to the merchant\'s wallet). 4. **Create a payment**: `POST /v1/payments` with `Merchant-Id: mrch_…` and    `{\"referenceId\": \"order-42\", \"amount\": {\"unit\": \"iso4217/USD\", \"value\": \"1000\"}}` (USD 10.00).    The response carries `paymentId` and `gatewayUrl`, the buyer link: open it in a browser for the    hosted payment page (merchant, amount, a QR code of the link, live status), or hand it to a wallet. 5. **Follow it**: `GET /v1/payments/{id}/status?maxPollMs=25000` long-polls until the status changes;    stop when `isFinal` is true. Webhooks are the production alternative.  ```sh curl -s $BASE/v1/payments -H \"Api-Key: $KEY\" -H \"Merchant-Id: $MERCHANT\" -H \'Content-Type: application/json\' \\   -d \'{\"referenceId\":\"order-42\",\"amount\":{\"unit\":\"iso4217/USD\",\"value\":\"1000\"}}\' ```  The wallet\'s side is the Gateway flow below. This reference is served by every paygate instance at `/docs/<version>` (`/docs` opens the stable version).  ## Authentication  - Merchant API: send the partner\'s API key in the `Api-Key` header. Payment operations also need   `Merchant-Id`, naming the merchant the request acts for. - Gateway API: send a wallet key in `Api-Key`, or identify the app with `App-Id` and `Client-Id`.   Gateway access is not scoped to an account: the payment id in the buyer link is the capability. - No or unknown key: 401. A valid key acting on another account\'s merchant or payment: 403.  ## Gateway flow  A wallet reads the payment (`GET /v1/gateway/payment/{id}`), asks for options with the buyer\'s CAIP-10 accounts, runs each option\'s actions (an EIP-712 `eth_signTypedData_v4` of an EIP-3009 authorization on the token: `ReceiveWithAuthorization` to this service\'s collector, or, for accounts in direct mode, `TransferWithAuthorization` to the merchant\'s settlement destination), confirms with the signatures (and, above the account\'s threshold, the buyer\'s collected data), then polls the status (`maxPollMs` long-polls) until `succeeded`. Confirm checks the signature and simulates the transfer on chain first: an authorization that cannot succeed (say, `insufficient_funds`) is refused and the payment stays payable. `succeeded` is published at the chain\'s confirmation depth, with `info.txId`; in collector mode a settlement transfer of amount minus fee to the merchant\'s destination follows, shown as `settlement.successful` on the payment (and a `payment.settled` event). The buyer may cancel (`cancelled_by_user`) or decline (`failed`, `declined_user`) while the payment is `requires_action`. Without a version header, an `App-Id` caller gets the default version of the app\'s account.  ## Payment states  A payment starts in `requires_action` (waiting for the buyer). `succeeded`, `failed`, `expired` and `cancelled` are final: a final payment never changes again, its status has `isFinal: true` and `pollInMs: null`. Every transition is one database transaction that also emits one event.  ```text                        confirm                  chain_confirmed (create) --> requires_action ------------> processing ------------> succeeded                   |                            |                   |                            | chain_failed                   |                            v                   +--- decline --------------> failed    (failureCode declined_user)                   |                   +--- merchant_cancel, buyer_cancel ---> cancelled                   |                   +--- expire (past expiresAt) ---------> expired ```  | From | Transition | To | |---|---|---| | `requires_action` | `confirm` (gateway confirm accepted) | `processing` | | `processing` | `chain_confirmed` | `succeeded` | | `processing` | `chain_failed` | `failed` | | `requires_action` | `merchant_cancel` (`POST /v1/payments/{id}/cancel`) | `cancelled` | | `requires_action` | `buyer_cancel` (`POST /v1/gateway/payment/{id}/cancel`) | `cancelled` | | `requires_action` | `expire` (past `expiresAt`) | `expired` | | `requires_action` | `decline` (`POST /v1/gateway/payment/{id}/decline`) | `failed` |  A refund (`POST /v1/refunds`) does not change the status of a `succeeded` payment; it sets `refundedAt`.  ## Versioning  Versions are dates, chosen per request with the `PAY-Version` header (`WCP-Version` and `Api-Version` are accepted synonyms; if several are sent they must agree). Without a header the account\'s default version is used, pinned when the account is created. Every response echoes the version used in a `PAY-Version` header. Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`; there is no silent fallback. Paths keep `/v1/` whatever the date version.  | Version | Status | Contents | |---|---|---| | `2026-02-18` | stable | Merchants, settlements, payments, refunds, gateway. | | `2026-02-19.preview` | preview | `2026-02-18` plus optional `checkout` redirect URLs on payment creation. A preview version must be sent on every request; it is never an account default and may still change. |  Within a version the service may add optional response fields: clients must ignore unknown fields.  Policy:  - A change that could break a client (a removed or renamed field, a new required input, a changed   meaning) is only ever released as a new dated version. Within a version only compatible additions   are made (new optional fields, new operations, new error codes). - Pin a version by sending `PAY-Version` on every request; the account default protects clients that   do not, and never moves on its own. - A `.preview` version is opt-in per request and may still change before it becomes a dated stable   version. Each preview is a compatible superset of the stable version it builds on (checked by a   diff tool in CI), so switching to it breaks nothing that works today. - Older versions keep working; retiring one is announced well in advance.  ## Errors  Every 4xx and 5xx response has the same JSON body, and every response (success too) carries a `Request-Id` header:  ```json {\"code\": \"params_validation\", \"message\": \"Request is invalid.\",  \"issues\": [{\"field\": \"/amount/value\", \"message\": \"must match pattern \\\"^[1-9][0-9]{0,30}$\\\"\"}],  \"requestId\": \"req_01JKZ3W8Q4T6N2M5B7C9D1F3GH\"} ```  Branch on `code`, never on `message`:  | Code | HTTP | Meaning | |---|---|---| | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. | | `invalid_params` | 400 | The body is not valid JSON, nests arrays and objects deeper than 32 levels, or a value is not acceptable. | | `missing_idempotency_key` | 400 | This operation requires the `Idempotency-Key` header. | | `collect_data_required` | 400 | The option needs buyer data that was not supplied. | | `payment_not_succeeded` | 400 | Only a succeeded payment can be refunded. | | `unknown_api_version` | 400 | The requested API version does not exist. | | `invalid_api_version` | 400 | The version header is malformed. | | `conflicting_api_versions` | 400 | `PAY-Version`, `WCP-Version` and `Api-Version` disagree. | | `missing_api_key` | 401 | No API key was sent. | | `invalid_api_key` | 401 | The API key is unknown or revoked. | | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. | | `missing_merchant_id` | 401 | This operation requires the `Merchant-Id` header. | | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. | | `not_found` | 404 | No such route or resource. | | `payment_not_found` | 404 | No such payment. | | `merchant_not_found` | 404 | No such merchant (or it was deleted). | | `option_not_found` | 404 | No such payment option for this payment. | | `settlement_not_found` | 404 | No such crypto settlement for this merchant. | | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). | | `event_not_found` | 404 | No such event. | | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. | | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. | | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. | | `invalid_state` | 409 | The payment or merchant state does not allow this operation. | | `quote_expired` | 409 | The payment option expired; fetch options again. | | `already_refunded` | 409 | The payment was already refunded. | | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. | | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. | | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event\'s type. | | `payment_expired` | 410 | The payment expired. | | `payload_too_large` | 413 | The request body is too large. | | `unsupported_media_type` | 415 | The request body must be `application/json`. | | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. | | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. | | `invalid_signature` | 422 | A signature does not verify against the option. | | `insufficient_funds` | 422 | Confirm: the buyer\'s token balance is below the option\'s amount (the payment stays payable). | | `authorization_used` | 422 | Confirm: the authorization\'s nonce was already used or cancelled on chain. | | `authorization_expired` | 422 | Confirm: the authorization\'s validity window has passed; fetch options again. | | `authorization_not_yet_valid` | 422 | Confirm: the authorization\'s `validAfter` is in the future. | | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). | | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. | | `rate_limited` | 429 | Too many requests; see `Retry-After`. | | `internal_error` | 500 | Unexpected server error (never carries internals). | | `not_implemented` | 501 | The operation is not implemented in this release. | | `bad_gateway` | 502 | An upstream dependency returned an invalid response. | | `service_unavailable` | 503 | A dependency (e.g. the database) is unavailable; retry later. |  New codes may be added; treat an unknown code by its HTTP status.  ## Idempotency  `POST` operations accept an `Idempotency-Key` header (1 to 255 characters, e.g. a UUID); creating a merchant and creating crypto settlements require it. Keys are retained for **24 hours**. A retry with the same key and the same request returns the stored response, with `Idempotent-Replayed: true`, and has no further effect. The same key with a different request fails with 422 `idempotency_conflict`; while the first request is still running, with 409 `idempotency_in_progress`. Keys are scoped to the account (gateway callers: to the calling key or app). After 24 hours a key is forgotten and may be reused for a new request.  ## Webhooks (2026-02-19.preview)  The preview version adds webhook endpoints (`/v1/webhook-endpoints`) and the events API (`/v1/events`). Every change of a payment writes one event in the same transaction; each event is POSTed to every enabled endpoint subscribed to its type, at least once, retried with exponential backoff and jitter for up to 3 days. Deliveries follow Standard Webhooks: `webhook-id` (the event id, the same on every retry), `webhook-timestamp`, and `webhook-signature` = `v1,` + base64 HMAC-SHA256 of `id.timestamp.rawBody` keyed with the base64-decoded part of the `whsec_` secret (two signatures while a rotated secret overlaps). Verify the raw body as received, and keep the highest `data.payment.version` applied per payment: events can arrive late or twice. Only a 2xx answer within the timeout counts; an endpoint that fails every attempt for 3 days is disabled with the reason recorded.  ## Pagination  Lists are cursor-based and ordered newest first (ties broken by id). Pass `limit` for the page size and, for the next page, the previous response\'s `nextCursor` as `cursor`; `nextCursor` is null on the last page. Cursors are opaque and stay valid while new items are inserted.  ## Money  Amounts are strings of integers in the smallest unit, never floats: fiat in minor units (`{\"unit\": \"iso4217/USD\", \"value\": \"1000\"}` is USD 10.00), tokens in their smallest unit (`{\"unit\": \"caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\", \"value\": \"10000000\"}` is 10 USDC on Base). Assets are CAIP-19 ids, accounts CAIP-10, chains CAIP-2. 
+ *
+ * The version of the OpenAPI document: 2026-02-19.preview
+ * 
+ *
+ * NOTE: This class is auto generated by OpenAPI Generator (https://openapi-generator.tech).
+ * https://openapi-generator.tech
+ * Do not edit the class manually.
+ */
+
+export const BASE_PATH = "http://localhost:8080".replace(/\/+$/, "");
+
+export interface ConfigurationParameters {
+    basePath?: string; // override base path
+    fetchApi?: FetchAPI; // override for fetch implementation
+    middleware?: Middleware[]; // middleware to apply before/after fetch requests
+    queryParamsStringify?: (params: HTTPQuery) => string; // stringify function for query strings
+    username?: string; // parameter for basic security
+    password?: string; // parameter for basic security
+    apiKey?: string | Promise<string> | ((name: string) => string | Promise<string>); // parameter for apiKey security
+    accessToken?: string | Promise<string> | ((name?: string, scopes?: string[]) => string | Promise<string>); // parameter for oauth2 security
+    headers?: HTTPHeaders; //header params we want to use on every request
+    credentials?: RequestCredentials; //value for the credentials param we want to use on each request
+}
+
+export class Configuration {
+    constructor(private configuration: ConfigurationParameters = {}) {}
+
+    set config(configuration: Configuration) {
+        this.configuration = configuration;
+    }
+
+    get basePath(): string {
+        return this.configuration.basePath != null ? this.configuration.basePath : BASE_PATH;
+    }
+
+    get fetchApi(): FetchAPI | undefined {
+        return this.configuration.fetchApi;
+    }
+
+    get middleware(): Middleware[] {
+        return this.configuration.middleware || [];
+    }
+
+    get queryParamsStringify(): (params: HTTPQuery) => string {
+        return this.configuration.queryParamsStringify || querystring;
+    }
+
+    get username(): string | undefined {
+        return this.configuration.username;
+    }
+
+    get password(): string | undefined {
+        return this.configuration.password;
+    }
+
+    get apiKey(): ((name: string) => string | Promise<string>) | undefined {
+        const apiKey = this.configuration.apiKey;
+        if (apiKey) {
+            return typeof apiKey === 'function' ? apiKey : () => apiKey;
+        }
+        return undefined;
+    }
+
+    get accessToken(): ((name?: string, scopes?: string[]) => string | Promise<string>) | undefined {
+        const accessToken = this.configuration.accessToken;
+        if (accessToken) {
+            return typeof accessToken === 'function' ? accessToken : async () => accessToken;
+        }
+        return undefined;
+    }
+
+    get headers(): HTTPHeaders | undefined {
+        return this.configuration.headers;
+    }
+
+    get credentials(): RequestCredentials | undefined {
+        return this.configuration.credentials;
+    }
+}
+
+export const DefaultConfig = new Configuration();
+
+/**
+ * This is the base class for all generated API classes.
+ */
+export class BaseAPI {
+
+    private static readonly jsonRegex = /^(:?application\/json|[^;/ \t]+\/[^;/ \t]+[+]json)[ \t]*(:?;.*)?$/i;
+    private middleware: Middleware[];
+
+    constructor(protected configuration = DefaultConfig) {
+        this.middleware = configuration.middleware;
+    }
+
+    withMiddleware<T extends BaseAPI>(this: T, ...middlewares: Middleware[]) {
+        const next = this.clone<T>();
+        next.middleware = next.middleware.concat(...middlewares);
+        return next;
+    }
+
+    withPreMiddleware<T extends BaseAPI>(this: T, ...preMiddlewares: Array<Middleware['pre']>) {
+        const middlewares = preMiddlewares.map((pre) => ({ pre }));
+        return this.withMiddleware<T>(...middlewares);
+    }
+
+    withPostMiddleware<T extends BaseAPI>(this: T, ...postMiddlewares: Array<Middleware['post']>) {
+        const middlewares = postMiddlewares.map((post) => ({ post }));
+        return this.withMiddleware<T>(...middlewares);
+    }
+
+    /**
+     * Check if the given MIME is a JSON MIME.
+     * JSON MIME examples:
+     *   application/json
+     *   application/json; charset=UTF8
+     *   APPLICATION/JSON
+     *   application/vnd.company+json
+     * @param mime - MIME (Multipurpose Internet Mail Extensions)
+     * @return True if the given MIME is JSON, false otherwise.
+     */
+    protected isJsonMime(mime: string | null | undefined): boolean {
+        if (!mime) {
+            return false;
+        }
+        return BaseAPI.jsonRegex.test(mime);
+    }
+
+    protected async request(context: RequestOpts, initOverrides?: RequestInit | InitOverrideFunction): Promise<Response> {
+        const { url, init } = await this.createFetchParams(context, initOverrides);
+        const response = await this.fetchApi(url, init);
+        if (response && (response.status >= 200 && response.status < 300)) {
+            return response;
+        }
+        throw new ResponseError(response, 'Response returned an error code');
+    }
+
+    private async createFetchParams(context: RequestOpts, initOverrides?: RequestInit | InitOverrideFunction) {
+        let url = this.configuration.basePath + context.path;
+        if (context.query !== undefined && Object.keys(context.query).length !== 0) {
+            // only add the querystring to the URL if there are query parameters.
+            // this is done to avoid urls ending with a "?" character which buggy webservers
+            // do not handle correctly sometimes.
+            url += '?' + this.configuration.queryParamsStringify(context.query);
+        }
+
+        const headers = Object.assign({}, this.configuration.headers, context.headers);
+        Object.keys(headers).forEach(key => headers[key] === undefined ? delete headers[key] : {});
+
+        const initOverrideFn =
+            typeof initOverrides === "function"
+                ? initOverrides
+                : async () => initOverrides;
+
+        const initParams = {
+            method: context.method,
+            headers,
+            body: context.body,
+            credentials: this.configuration.credentials,
+        };
+
+        const overriddenInit: RequestInit = {
+            ...initParams,
+            ...(await initOverrideFn({
+                init: initParams,
+                context,
+            }))
+        };
+
+        let body: any;
+        if (isFormData(overriddenInit.body)
+            || (overriddenInit.body instanceof URLSearchParams)
+            || isBlob(overriddenInit.body)) {
+          body = overriddenInit.body;
+        } else if (this.isJsonMime(headers['Content-Type'])) {
+          body = JSON.stringify(overriddenInit.body);
+        } else {
+          body = overriddenInit.body;
+        }
+
+        const init: RequestInit = {
+            ...overriddenInit,
+            body
+        };
+
+        return { url, init };
+    }
+
+    private fetchApi = async (url: string, init: RequestInit) => {
+        let fetchParams = { url, init };
+        for (const middleware of this.middleware) {
+            if (middleware.pre) {
+                fetchParams = await middleware.pre({
+                    fetch: this.fetchApi,
+                    ...fetchParams,
+                }) || fetchParams;
+            }
+        }
+        let response: Response | undefined = undefined;
+        try {
+            response = await (this.configuration.fetchApi || fetch)(fetchParams.url, fetchParams.init);
+        } catch (e) {
+            for (const middleware of this.middleware) {
+                if (middleware.onError) {
+                    response = await middleware.onError({
+                        fetch: this.fetchApi,
+                        url: fetchParams.url,
+                        init: fetchParams.init,
+                        error: e,
+                        response: response ? response.clone() : undefined,
+                    }) || response;
+                }
+            }
+            if (response === undefined) {
+              if (e instanceof Error) {
+                throw new FetchError(e, 'The request failed and the interceptors did not return an alternative response');
+              } else {
+                throw e;
+              }
+            }
+        }
+        for (const middleware of this.middleware) {
+            if (middleware.post) {
+                response = await middleware.post({
+                    fetch: this.fetchApi,
+                    url: fetchParams.url,
+                    init: fetchParams.init,
+                    response: response.clone(),
+                }) || response;
+            }
+        }
+        return response;
+    }
+
+    /**
+     * Create a shallow clone of `this` by constructing a new instance
+     * and then shallow cloning data members.
+     */
+    private clone<T extends BaseAPI>(this: T): T {
+        const constructor = this.constructor as any;
+        const next = new constructor(this.configuration);
+        next.middleware = this.middleware.slice();
+        return next;
+    }
+};
+
+function isBlob(value: any): value is Blob {
+    return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+function isFormData(value: any): value is FormData {
+    return typeof FormData !== "undefined" && value instanceof FormData;
+}
+
+export class ResponseError extends Error {
+    override name: "ResponseError" = "ResponseError";
+    constructor(public response: Response, msg?: string) {
+        super(msg);
+
+        // restore prototype chain
+        const actualProto = new.target.prototype;
+        if (Object.setPrototypeOf) {
+            Object.setPrototypeOf(this, actualProto);
+        }
+    }
+}
+
+export class FetchError extends Error {
+    override name: "FetchError" = "FetchError";
+    constructor(public cause: Error, msg?: string) {
+        super(msg);
+
+        // restore prototype chain
+        const actualProto = new.target.prototype;
+        if (Object.setPrototypeOf) {
+            Object.setPrototypeOf(this, actualProto);
+        }
+    }
+}
+
+export class RequiredError extends Error {
+    override name: "RequiredError" = "RequiredError";
+    constructor(public field: string, msg?: string) {
+        super(msg);
+
+        // restore prototype chain
+        const actualProto = new.target.prototype;
+        if (Object.setPrototypeOf) {
+            Object.setPrototypeOf(this, actualProto);
+        }
+    }
+}
+
+export const COLLECTION_FORMATS = {
+    csv: ",",
+    ssv: " ",
+    tsv: "\t",
+    pipes: "|",
+};
+
+export type FetchAPI = WindowOrWorkerGlobalScope['fetch'];
+
+export type Json = any;
+export type HTTPMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD';
+export type HTTPHeaders = { [key: string]: string };
+export type HTTPQuery = { [key: string]: string | number | null | boolean | Array<string | number | null | boolean> | Set<string | number | null | boolean> | HTTPQuery };
+export type HTTPBody = Json | FormData | URLSearchParams;
+export type HTTPRequestInit = { headers?: HTTPHeaders; method: HTTPMethod; credentials?: RequestCredentials; body?: HTTPBody };
+export type ModelPropertyNaming = 'camelCase' | 'snake_case' | 'PascalCase' | 'original';
+
+export type InitOverrideFunction = (requestContext: { init: HTTPRequestInit, context: RequestOpts }) => Promise<RequestInit>
+
+export interface FetchParams {
+    url: string;
+    init: RequestInit;
+}
+
+export interface RequestOpts {
+    path: string;
+    method: HTTPMethod;
+    headers: HTTPHeaders;
+    query?: HTTPQuery;
+    body?: HTTPBody;
+}
+
+export function querystring(params: HTTPQuery, prefix: string = ''): string {
+    return Object.keys(params)
+        .map(key => querystringSingleKey(key, params[key], prefix))
+        .filter(part => part.length > 0)
+        .join('&');
+}
+
+function querystringSingleKey(key: string, value: string | number | null | undefined | boolean | Array<string | number | null | boolean> | Set<string | number | null | boolean> | HTTPQuery, keyPrefix: string = ''): string {
+    const fullKey = keyPrefix + (keyPrefix.length ? `[${key}]` : key);
+    if (value instanceof Array) {
+        const multiValue = value.map(singleValue => encodeURIComponent(String(singleValue)))
+            .join(`&${encodeURIComponent(fullKey)}=`);
+        return `${encodeURIComponent(fullKey)}=${multiValue}`;
+    }
+    if (value instanceof Set) {
+        const valueAsArray = Array.from(value);
+        return querystringSingleKey(key, valueAsArray, keyPrefix);
+    }
+    if (value instanceof Date) {
+        return `${encodeURIComponent(fullKey)}=${encodeURIComponent(value.toISOString())}`;
+    }
+    if (value instanceof Object) {
+        return querystring(value as HTTPQuery, fullKey);
+    }
+    return `${encodeURIComponent(fullKey)}=${encodeURIComponent(String(value))}`;
+}
+
+export function exists(json: any, key: string) {
+    const value = json[key];
+    return value !== null && value !== undefined;
+}
+
+export function mapValues(data: any, fn: (item: any) => any) {
+    const result: { [key: string]: any } = {};
+    for (const key of Object.keys(data)) {
+        result[key] = fn(data[key]);
+    }
+    return result;
+}
+
+export function canConsumeForm(consumes: Consume[]): boolean {
+    for (const consume of consumes) {
+        if ('multipart/form-data' === consume.contentType) {
+            return true;
+        }
+    }
+    return false;
+}
+
+export interface Consume {
+    contentType: string;
+}
+
+export interface RequestContext {
+    fetch: FetchAPI;
+    url: string;
+    init: RequestInit;
+}
+
+export interface ResponseContext {
+    fetch: FetchAPI;
+    url: string;
+    init: RequestInit;
+    response: Response;
+}
+
+export interface ErrorContext {
+    fetch: FetchAPI;
+    url: string;
+    init: RequestInit;
+    error: unknown;
+    response?: Response;
+}
+
+export interface Middleware {
+    pre?(context: RequestContext): Promise<FetchParams | void>;
+    post?(context: ResponseContext): Promise<Response | void>;
+    onError?(context: ErrorContext): Promise<Response | void>;
+}
+
+export interface ApiResponse<T> {
+    raw: Response;
+    value(): Promise<T>;
+}
+
+export interface ResponseTransformer<T> {
+    (json: any): T;
+}
+
+export class JSONApiResponse<T> {
+    constructor(public raw: Response, private transformer: ResponseTransformer<T> = (jsonValue: any) => jsonValue) {}
+
+    async value(): Promise<T> {
+        return this.transformer(await this.raw.json());
+    }
+}
+
+export class VoidApiResponse {
+    constructor(public raw: Response) {}
+
+    async value(): Promise<void> {
+        return undefined;
+    }
+}
+
+export class BlobApiResponse {
+    constructor(public raw: Response) {}
+
+    async value(): Promise<Blob> {
+        return await this.raw.blob();
+    };
+}
+
+export class TextApiResponse {
+    constructor(public raw: Response) {}
+
+    async value(): Promise<string> {
+        return await this.raw.text();
+    };
+}

@@ -53,7 +53,9 @@ function generatorInput(version, dir) {
   const renames = {};
   for (const [name, schema] of Object.entries(bundled.components.schemas)) {
     const base = name.replace(/Preview$/, '');
-    if (base === name || bundled.components.schemas[base]) continue;
+    // When `<Name>` exists too (a deprecated alias path of the preview takes the stable body), the preview's
+    // superset takes its place: the SDK has one type for both operations.
+    if (base === name) continue;
     renames[`#/components/schemas/${name}`] = `#/components/schemas/${base}`;
     bundled.components.schemas[base] = schema.title === name ? { ...schema, title: base } : schema;
     delete bundled.components.schemas[name];

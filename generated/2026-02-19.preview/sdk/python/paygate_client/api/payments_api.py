@@ -883,6 +883,436 @@ class PaymentsApi:
 
 
     @validate_call
+    def create_payment_deprecated(
+        self,
+        merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
+        create_payment_request: Annotated[CreatePaymentRequest, Field(description="The payment to create.")],
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> CreatePaymentResponse:
+        """(Deprecated) Create a payment (deprecated path)
+
+        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+
+        :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
+        :type merchant_id: str
+        :param create_payment_request: The payment to create. (required)
+        :type create_payment_request: CreatePaymentRequest
+        :param idempotency_key: Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+        :type idempotency_key: str
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+        warnings.warn("POST /v1/merchant/payment is deprecated.", DeprecationWarning)
+
+        _param = self._create_payment_deprecated_serialize(
+            merchant_id=merchant_id,
+            create_payment_request=create_payment_request,
+            idempotency_key=idempotency_key,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '201': "CreatePaymentResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '409': "ApiError",
+            '413': "ApiError",
+            '415': "ApiError",
+            '422': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def create_payment_deprecated_with_http_info(
+        self,
+        merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
+        create_payment_request: Annotated[CreatePaymentRequest, Field(description="The payment to create.")],
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[CreatePaymentResponse]:
+        """(Deprecated) Create a payment (deprecated path)
+
+        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+
+        :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
+        :type merchant_id: str
+        :param create_payment_request: The payment to create. (required)
+        :type create_payment_request: CreatePaymentRequest
+        :param idempotency_key: Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+        :type idempotency_key: str
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+        warnings.warn("POST /v1/merchant/payment is deprecated.", DeprecationWarning)
+
+        _param = self._create_payment_deprecated_serialize(
+            merchant_id=merchant_id,
+            create_payment_request=create_payment_request,
+            idempotency_key=idempotency_key,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '201': "CreatePaymentResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '409': "ApiError",
+            '413': "ApiError",
+            '415': "ApiError",
+            '422': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def create_payment_deprecated_without_preload_content(
+        self,
+        merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
+        create_payment_request: Annotated[CreatePaymentRequest, Field(description="The payment to create.")],
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """(Deprecated) Create a payment (deprecated path)
+
+        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+
+        :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
+        :type merchant_id: str
+        :param create_payment_request: The payment to create. (required)
+        :type create_payment_request: CreatePaymentRequest
+        :param idempotency_key: Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+        :type idempotency_key: str
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+        warnings.warn("POST /v1/merchant/payment is deprecated.", DeprecationWarning)
+
+        _param = self._create_payment_deprecated_serialize(
+            merchant_id=merchant_id,
+            create_payment_request=create_payment_request,
+            idempotency_key=idempotency_key,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '201': "CreatePaymentResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '409': "ApiError",
+            '413': "ApiError",
+            '415': "ApiError",
+            '422': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _create_payment_deprecated_serialize(
+        self,
+        merchant_id,
+        create_payment_request,
+        idempotency_key,
+        pay_version,
+        wcp_version,
+        api_version,
+        sdk_name,
+        sdk_version,
+        sdk_platform,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        # process the query parameters
+        # process the header parameters
+        if merchant_id is not None:
+            _header_params['Merchant-Id'] = merchant_id
+        if idempotency_key is not None:
+            _header_params['Idempotency-Key'] = idempotency_key
+        if pay_version is not None:
+            _header_params['PAY-Version'] = pay_version
+        if wcp_version is not None:
+            _header_params['WCP-Version'] = wcp_version
+        if api_version is not None:
+            _header_params['Api-Version'] = api_version
+        if sdk_name is not None:
+            _header_params['Sdk-Name'] = sdk_name
+        if sdk_version is not None:
+            _header_params['Sdk-Version'] = sdk_version
+        if sdk_platform is not None:
+            _header_params['Sdk-Platform'] = sdk_platform
+        # process the form parameters
+        # process the body parameter
+        if create_payment_request is not None:
+            _body_params = create_payment_request
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/json'
+                ]
+            )
+
+        # set the HTTP header `Content-Type`
+        if _content_type:
+            _header_params['Content-Type'] = _content_type
+        else:
+            _default_content_type = (
+                self.api_client.select_header_content_type(
+                    [
+                        'application/json'
+                    ]
+                )
+            )
+            if _default_content_type is not None:
+                _header_params['Content-Type'] = _default_content_type
+
+        # authentication setting
+        _auth_settings: List[str] = [
+            'ApiKey'
+        ]
+
+        return self.api_client.param_serialize(
+            method='POST',
+            resource_path='/v1/merchant/payment',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
     def create_refund(
         self,
         merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
@@ -2118,6 +2548,428 @@ class PaymentsApi:
         return self.api_client.param_serialize(
             method='GET',
             resource_path='/v1/payments/{id}/status',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
+    def get_payment_status_deprecated(
+        self,
+        id: Annotated[str, Field(min_length=1, strict=True, max_length=64, description="Payment id (`pay_` prefix).")],
+        merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.")] = None,
+        max_poll_ms: Annotated[Optional[Annotated[int, Field(strict=True, ge=0)]], Field(description="Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> PaymentStatusResponse:
+        """(Deprecated) Get payment status (deprecated path)
+
+        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+
+        :param id: Payment id (`pay_` prefix). (required)
+        :type id: str
+        :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
+        :type merchant_id: str
+        :param idempotency_key: Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+        :type idempotency_key: str
+        :param max_poll_ms: Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+        :type max_poll_ms: int
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+        warnings.warn("GET /v1/merchant/payment/{id}/status is deprecated.", DeprecationWarning)
+
+        _param = self._get_payment_status_deprecated_serialize(
+            id=id,
+            merchant_id=merchant_id,
+            idempotency_key=idempotency_key,
+            max_poll_ms=max_poll_ms,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "PaymentStatusResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def get_payment_status_deprecated_with_http_info(
+        self,
+        id: Annotated[str, Field(min_length=1, strict=True, max_length=64, description="Payment id (`pay_` prefix).")],
+        merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.")] = None,
+        max_poll_ms: Annotated[Optional[Annotated[int, Field(strict=True, ge=0)]], Field(description="Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[PaymentStatusResponse]:
+        """(Deprecated) Get payment status (deprecated path)
+
+        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+
+        :param id: Payment id (`pay_` prefix). (required)
+        :type id: str
+        :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
+        :type merchant_id: str
+        :param idempotency_key: Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+        :type idempotency_key: str
+        :param max_poll_ms: Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+        :type max_poll_ms: int
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+        warnings.warn("GET /v1/merchant/payment/{id}/status is deprecated.", DeprecationWarning)
+
+        _param = self._get_payment_status_deprecated_serialize(
+            id=id,
+            merchant_id=merchant_id,
+            idempotency_key=idempotency_key,
+            max_poll_ms=max_poll_ms,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "PaymentStatusResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def get_payment_status_deprecated_without_preload_content(
+        self,
+        id: Annotated[str, Field(min_length=1, strict=True, max_length=64, description="Payment id (`pay_` prefix).")],
+        merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.")] = None,
+        max_poll_ms: Annotated[Optional[Annotated[int, Field(strict=True, ge=0)]], Field(description="Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """(Deprecated) Get payment status (deprecated path)
+
+        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+
+        :param id: Payment id (`pay_` prefix). (required)
+        :type id: str
+        :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
+        :type merchant_id: str
+        :param idempotency_key: Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+        :type idempotency_key: str
+        :param max_poll_ms: Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+        :type max_poll_ms: int
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+        warnings.warn("GET /v1/merchant/payment/{id}/status is deprecated.", DeprecationWarning)
+
+        _param = self._get_payment_status_deprecated_serialize(
+            id=id,
+            merchant_id=merchant_id,
+            idempotency_key=idempotency_key,
+            max_poll_ms=max_poll_ms,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "PaymentStatusResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _get_payment_status_deprecated_serialize(
+        self,
+        id,
+        merchant_id,
+        idempotency_key,
+        max_poll_ms,
+        pay_version,
+        wcp_version,
+        api_version,
+        sdk_name,
+        sdk_version,
+        sdk_platform,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        if id is not None:
+            _path_params['id'] = id
+        # process the query parameters
+        if max_poll_ms is not None:
+            
+            _query_params.append(('maxPollMs', max_poll_ms))
+            
+        # process the header parameters
+        if merchant_id is not None:
+            _header_params['Merchant-Id'] = merchant_id
+        if idempotency_key is not None:
+            _header_params['Idempotency-Key'] = idempotency_key
+        if pay_version is not None:
+            _header_params['PAY-Version'] = pay_version
+        if wcp_version is not None:
+            _header_params['WCP-Version'] = wcp_version
+        if api_version is not None:
+            _header_params['Api-Version'] = api_version
+        if sdk_name is not None:
+            _header_params['Sdk-Name'] = sdk_name
+        if sdk_version is not None:
+            _header_params['Sdk-Version'] = sdk_version
+        if sdk_platform is not None:
+            _header_params['Sdk-Platform'] = sdk_platform
+        # process the form parameters
+        # process the body parameter
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/json'
+                ]
+            )
+
+
+        # authentication setting
+        _auth_settings: List[str] = [
+            'ApiKey'
+        ]
+
+        return self.api_client.param_serialize(
+            method='GET',
+            resource_path='/v1/merchant/payment/{id}/status',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,

@@ -28,7 +28,7 @@ class GatewayPaymentMerchant(BaseModel):
     GatewayPaymentMerchant
     """ # noqa: E501
     name: StrictStr
-    icon_url: Optional[StrictStr] = Field(default=None, alias="iconUrl")
+    icon_url: Optional[StrictStr] = Field(default=None, description="Logo URL; absent when the merchant has none.", alias="iconUrl")
     __properties: ClassVar[List[str]] = ["name", "iconUrl"]
 
     model_config = ConfigDict(
@@ -70,11 +70,6 @@ class GatewayPaymentMerchant(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
-        # set to None if icon_url (nullable) is None
-        # and model_fields_set contains the field
-        if self.icon_url is None and "icon_url" in self.model_fields_set:
-            _dict['iconUrl'] = None
-
         return _dict
 
     @classmethod

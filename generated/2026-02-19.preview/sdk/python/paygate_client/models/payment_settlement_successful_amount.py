@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -28,9 +28,19 @@ class PaymentSettlementSuccessfulAmount(BaseModel):
     """
     PaymentSettlementSuccessfulAmount
     """ # noqa: E501
-    unit: StrictStr = Field(description="`caip19/` followed by the CAIP-19 asset id that was settled.")
+    unit: Annotated[str, Field(strict=True)] = Field(description="`caip19/` followed by the CAIP-19 asset id that was settled.")
     value: Optional[Annotated[str, Field(strict=True)]] = None
     __properties: ClassVar[List[str]] = ["unit", "value"]
+
+    @field_validator('unit')
+    def unit_validate_regular_expression(cls, value):
+        """Validates the regular expression"""
+        if not isinstance(value, str):
+            value = str(value)
+
+        if not re.match(r"^caip19\/[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}\/[-a-z0-9]{3,8}:[-.%a-zA-Z0-9]{1,128}$", value):
+            raise ValueError(r"must validate the regular expression /^caip19\/[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}\/[-a-z0-9]{3,8}:[-.%a-zA-Z0-9]{1,128}$/")
+        return value
 
     @field_validator('value')
     def value_validate_regular_expression(cls, value):

@@ -93,6 +93,18 @@ export interface CreatePaymentOperationRequest {
     sdkPlatform?: string;
 }
 
+export interface CreatePaymentDeprecatedRequest {
+    merchantId: string;
+    createPaymentRequest: CreatePaymentRequest;
+    idempotencyKey?: string;
+    pAYVersion?: CreatePaymentDeprecatedPAYVersionEnum;
+    wCPVersion?: CreatePaymentDeprecatedWCPVersionEnum;
+    apiVersion?: CreatePaymentDeprecatedApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
 export interface CreateRefundOperationRequest {
     merchantId: string;
     createRefundRequest: CreateRefundRequest;
@@ -125,6 +137,19 @@ export interface GetPaymentStatusRequest {
     pAYVersion?: GetPaymentStatusPAYVersionEnum;
     wCPVersion?: GetPaymentStatusWCPVersionEnum;
     apiVersion?: GetPaymentStatusApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface GetPaymentStatusDeprecatedRequest {
+    id: string;
+    merchantId: string;
+    idempotencyKey?: string;
+    maxPollMs?: number;
+    pAYVersion?: GetPaymentStatusDeprecatedPAYVersionEnum;
+    wCPVersion?: GetPaymentStatusDeprecatedWCPVersionEnum;
+    apiVersion?: GetPaymentStatusDeprecatedApiVersionEnum;
     sdkName?: string;
     sdkVersion?: string;
     sdkPlatform?: string;
@@ -375,6 +400,101 @@ export class PaymentsApi extends runtime.BaseAPI {
      */
     async createPayment(requestParameters: CreatePaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreatePaymentResponse> {
         const response = await this.createPaymentRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for createPaymentDeprecated without sending the request
+     * @deprecated
+     */
+    async createPaymentDeprecatedRequestOpts(requestParameters: CreatePaymentDeprecatedRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling createPaymentDeprecated().'
+            );
+        }
+
+        if (requestParameters['createPaymentRequest'] == null) {
+            throw new runtime.RequiredError(
+                'createPaymentRequest',
+                'Required parameter "createPaymentRequest" was null or undefined when calling createPaymentDeprecated().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/merchant/payment`;
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CreatePaymentRequestToJSON(requestParameters['createPaymentRequest']),
+        };
+    }
+
+    /**
+     * The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+     * Create a payment (deprecated path)
+     * @deprecated
+     */
+    async createPaymentDeprecatedRaw(requestParameters: CreatePaymentDeprecatedRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CreatePaymentResponse>> {
+        const requestOptions = await this.createPaymentDeprecatedRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => CreatePaymentResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+     * Create a payment (deprecated path)
+     * @deprecated
+     */
+    async createPaymentDeprecated(requestParameters: CreatePaymentDeprecatedRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreatePaymentResponse> {
+        const response = await this.createPaymentDeprecatedRaw(requestParameters, initOverrides);
         return await response.value();
     }
 
@@ -651,6 +771,103 @@ export class PaymentsApi extends runtime.BaseAPI {
      */
     async getPaymentStatus(requestParameters: GetPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
         const response = await this.getPaymentStatusRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for getPaymentStatusDeprecated without sending the request
+     * @deprecated
+     */
+    async getPaymentStatusDeprecatedRequestOpts(requestParameters: GetPaymentStatusDeprecatedRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling getPaymentStatusDeprecated().'
+            );
+        }
+
+        if (requestParameters['merchantId'] == null) {
+            throw new runtime.RequiredError(
+                'merchantId',
+                'Required parameter "merchantId" was null or undefined when calling getPaymentStatusDeprecated().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['maxPollMs'] != null) {
+            queryParameters['maxPollMs'] = requestParameters['maxPollMs'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['merchantId'] != null) {
+            headerParameters['Merchant-Id'] = String(requestParameters['merchantId']);
+        }
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/merchant/payment/{id}/status`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+     * Get payment status (deprecated path)
+     * @deprecated
+     */
+    async getPaymentStatusDeprecatedRaw(requestParameters: GetPaymentStatusDeprecatedRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
+        const requestOptions = await this.getPaymentStatusDeprecatedRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => PaymentStatusResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+     * Get payment status (deprecated path)
+     * @deprecated
+     */
+    async getPaymentStatusDeprecated(requestParameters: GetPaymentStatusDeprecatedRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
+        const response = await this.getPaymentStatusDeprecatedRaw(requestParameters, initOverrides);
         return await response.value();
     }
 
@@ -1058,6 +1275,30 @@ export type CreatePaymentOperationApiVersionEnum = typeof CreatePaymentOperation
 /**
  * @export
  */
+export const CreatePaymentDeprecatedPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreatePaymentDeprecatedPAYVersionEnum = typeof CreatePaymentDeprecatedPAYVersionEnum[keyof typeof CreatePaymentDeprecatedPAYVersionEnum];
+/**
+ * @export
+ */
+export const CreatePaymentDeprecatedWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreatePaymentDeprecatedWCPVersionEnum = typeof CreatePaymentDeprecatedWCPVersionEnum[keyof typeof CreatePaymentDeprecatedWCPVersionEnum];
+/**
+ * @export
+ */
+export const CreatePaymentDeprecatedApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type CreatePaymentDeprecatedApiVersionEnum = typeof CreatePaymentDeprecatedApiVersionEnum[keyof typeof CreatePaymentDeprecatedApiVersionEnum];
+/**
+ * @export
+ */
 export const CreateRefundOperationPAYVersionEnum = {
     _20260218: '2026-02-18',
     _20260219Preview: '2026-02-19.preview'
@@ -1127,6 +1368,30 @@ export const GetPaymentStatusApiVersionEnum = {
     _20260219Preview: '2026-02-19.preview'
 } as const;
 export type GetPaymentStatusApiVersionEnum = typeof GetPaymentStatusApiVersionEnum[keyof typeof GetPaymentStatusApiVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentStatusDeprecatedPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentStatusDeprecatedPAYVersionEnum = typeof GetPaymentStatusDeprecatedPAYVersionEnum[keyof typeof GetPaymentStatusDeprecatedPAYVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentStatusDeprecatedWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentStatusDeprecatedWCPVersionEnum = typeof GetPaymentStatusDeprecatedWCPVersionEnum[keyof typeof GetPaymentStatusDeprecatedWCPVersionEnum];
+/**
+ * @export
+ */
+export const GetPaymentStatusDeprecatedApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type GetPaymentStatusDeprecatedApiVersionEnum = typeof GetPaymentStatusDeprecatedApiVersionEnum[keyof typeof GetPaymentStatusDeprecatedApiVersionEnum];
 /**
  * @export
  */

@@ -26,11 +26,11 @@ export interface GatewayPaymentMerchant {
      */
     name: string;
     /**
-     * 
+     * Logo URL; absent when the merchant has none.
      * @type {string}
      * @memberof GatewayPaymentMerchant
      */
-    iconUrl?: string | null;
+    iconUrl?: string;
 }
 
 /**

@@ -36,9 +36,7 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    option's EIP-712 authorization signed by the gate's buyer (CONTRACT_BUYER_KEY, funded with USDC on the
    development chain by seed.mjs), so the confirm pays for real. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
-   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
-   valid event path an event of the account (preview), and a valid merchant or settlement path the hooks'
-   merchant and its settlement (a merchant of its own for a DELETE). Ids seen in responses stay as they are. Links
+   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid. Links
    (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
    option seen in an options response is signed as it is. A valid `maxPollMs` is capped at 100 ms: the
    long-poll itself is tested by the integration suite, and a 30 s wait per case would only slow the gate.
@@ -120,11 +118,6 @@ class _Data:
         self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
         self.paid = None
         self.merchant = None
-        self.events = set()  # event ids seen in responses
-        self.merchants = set()  # merchant ids seen in responses
-        self.settlements = set()  # settlement ids seen in responses
-        self.settlement = None  # the hooks' merchant's settlement
-        self.recent_event = None
 
     def api(self, method, path, body=None, merchant=True, **params):
         """The service's answer (status, JSON); 429 and 503 are waited out."""
@@ -153,10 +146,11 @@ class _Data:
         with self.lock:
             if self.merchant is not None and not renew:
                 return self.merchant
-        mid, sid = self.merchant_with_settlement("Contract hooks shop")
+        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks shop", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
+        mid = created["merchant"]["id"]
+        self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
         with self.lock:
-            self.merchant, self.settlement = mid, sid
-            self.merchants.add(mid)
+            self.merchant = mid
             self.recent = self.paid = None  # payments of the deleted merchant are not this one's
         return mid
 
@@ -182,35 +176,6 @@ class _Data:
             with self.lock:
                 self.recent = current
         return current[0]
-
-    def event_id(self):
-        """An event of the hooks' account (its payments write them), renewed every minute like the recent payment."""
-        with self.lock:
-            current = self.recent_event
-        if current is None or time.time() - current[1] > 60:
-            self.recent_payment()  # at least one payment, so at least one event
-            events = self.ok("GET", "/v1/events", merchant=False, limit=1)["events"]
-            current = (events[0]["id"], time.time())
-            with self.lock:
-                self.recent_event = current
-                self.events.add(current[0])
-        return current[0]
-
-    def merchant_with_settlement(self, name):
-        """A new merchant with a settlement of the development chain's USDC: (merchant id, settlement id)."""
-        created = self.ok("POST", "/v1/merchants", {"merchantName": name, "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
-        mid = created["merchant"]["id"]
-        body = {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}
-        sid = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", body, merchant=False)["settlements"][0]["id"]
-        with self.lock:
-            self.merchants.add(mid)
-            self.settlements.add(sid)
-        return mid, sid
-
-    def hooks_settlement(self):
-        self.merchant_id()
-        with self.lock:
-            return self.merchant, self.settlement
 
     def usable(self, payment_id):
         with self.lock:
@@ -336,27 +301,6 @@ def before_call(ctx, case, **kwargs):
         if not _DATA.usable(payment_id):
             payment_id = _DATA.new_payment() if path.endswith(CHANGES_PAYMENT) else _DATA.recent_payment()
             case.path_parameters["id"] = payment_id
-    merchant_param = next((n for n in ("merchantId", "merchant_id") if n in (case.path_parameters or {})), None)
-    if merchant_param and _positive(case, ParameterLocation.PATH):
-        params = case.path_parameters
-        deletes = case.method.upper() == "DELETE"
-        with _DATA.lock:
-            known = params[merchant_param] in _DATA.merchants
-            known_settlement = params.get("id") in _DATA.settlements
-        if path == "/v1/merchants/{merchantId}/settlements/crypto/{id}":
-            if not (known and known_settlement):
-                # A settlement of a merchant of its own for a DELETE, else the hooks' merchant's.
-                mid, sid = _DATA.merchant_with_settlement("Contract hooks throwaway") if deletes else _DATA.hooks_settlement()
-                params[merchant_param], params["id"] = mid, sid
-        elif not known:
-            throwaway = deletes and path == "/v1/merchants/{merchantId}"
-            params[merchant_param] = _DATA.merchant_with_settlement("Contract hooks throwaway")[0] if throwaway else _DATA.merchant_id()
-    if path.startswith("/v1/events/{eventId}") and case.path_parameters and "eventId" in case.path_parameters \
-            and _positive(case, ParameterLocation.PATH):
-        with _DATA.lock:
-            known = case.path_parameters["eventId"] in _DATA.events
-        if not known:
-            case.path_parameters["eventId"] = _DATA.event_id()
     if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):
         value = query["maxPollMs"]
         if isinstance(value, str) and value.strip().isdigit():
@@ -414,16 +358,5 @@ def after_call(ctx, case, response):
         return
     if case.operation.path.endswith("/options") and case.path_parameters:
         _DATA.remember_options(case.path_parameters.get("id"), body)
-    elif isinstance(body.get("merchant"), dict) and isinstance(body["merchant"].get("id"), str):
-        with _DATA.lock:
-            _DATA.merchants.add(body["merchant"]["id"])
-    elif isinstance(body.get("settlements"), list) or isinstance(body.get("crypto"), list):
-        with _DATA.lock:
-            for item in (body.get("settlements") or body.get("crypto") or []):
-                if isinstance(item, dict) and isinstance(item.get("id"), str):
-                    _DATA.settlements.add(item["id"])
-    elif isinstance(body.get("events"), list):
-        with _DATA.lock:
-            _DATA.events.update(e["id"] for e in body["events"] if isinstance(e, dict) and isinstance(e.get("id"), str))
     elif isinstance(body.get("paymentId"), str):
         _DATA.saw(body["paymentId"])

@@ -160,7 +160,7 @@ export function createApp(deps: AppDeps): Koa {
     if (!validation.valid) {
       throw new AppError('params_validation', undefined, toIssues(validation.errors, headerNameMap(op)));
     }
-    const int64Issues = int64QueryIssues(op.parameters as Parameters<typeof int64QueryIssues>[0], ctx.querystring);
+    const int64Issues = int64QueryIssues(op, ctx.querystring);
     if (int64Issues.length) throw new AppError('params_validation', undefined, int64Issues);
     const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
     let { params: pathParams, query } = coerced;

@@ -10,17 +10,28 @@ const DECIMAL = /^[+-]?\d+$/;
 
 interface QueryParameter { in: string; name: string; schema?: { format?: string } }
 
-/** Issues for int64 query parameters whose raw decimal text lies outside the int64 range. */
-export function int64QueryIssues(parameters: QueryParameter[] | undefined, querystring: string): Issue[] {
-  const int64 = (parameters ?? []).filter((p) => p.in === 'query' && p.schema?.format === 'int64');
-  if (!int64.length || !querystring) return [];
+/** The int64 query parameter names of each operation, found once (the request path only reads them). */
+const int64Names = new WeakMap<object, string[]>();
+function namesOf(op: { parameters?: unknown }): string[] {
+  let names = int64Names.get(op);
+  if (!names) {
+    names = ((op.parameters ?? []) as QueryParameter[]).filter((p) => p.in === 'query' && p.schema?.format === 'int64').map((p) => p.name);
+    int64Names.set(op, names);
+  }
+  return names;
+}
+
+/** Issues for int64 query parameters of `op` whose raw decimal text lies outside the int64 range. */
+export function int64QueryIssues(op: { parameters?: unknown }, querystring: string): Issue[] {
+  const names = namesOf(op);
+  if (!names.length || !querystring) return [];
   const raw = new URLSearchParams(querystring);
   const out: Issue[] = [];
-  for (const p of int64) {
-    for (const v of raw.getAll(p.name)) {
+  for (const name of names) {
+    for (const v of raw.getAll(name)) {
       const text = v.trim();
       if (DECIMAL.test(text) && (BigInt(text) > MAX || BigInt(text) < MIN)) {
-        out.push({ field: p.name, message: 'must be an integer within the int64 range' });
+        out.push({ field: name, message: 'must be an integer within the int64 range' });
         break;
       }
     }

@@ -36,7 +36,9 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    option's EIP-712 authorization signed by the gate's buyer (CONTRACT_BUYER_KEY, funded with USDC on the
    development chain by seed.mjs), so the confirm pays for real. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
-   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid. Links
+   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
+   valid event path (preview) an event of the account unless the run saw that id; a valid settlement path
+   (create, update) of a merchant the run has not seen a merchant the hooks keep for that. Links
    (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
    option seen in an options response is signed as it is. A valid `maxPollMs` is capped at 100 ms: the
    long-poll itself is tested by the integration suite, and a 30 s wait per case would only slow the gate.
@@ -98,7 +100,11 @@ DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
 BUYER = Account.from_key(os.environ["CONTRACT_BUYER_KEY"])
 BUYER_ACCOUNT = f"{_DEVNET['chainId']}:{BUYER.address}"
 SERVICE = os.environ["CONTRACT_SERVICE_URL"]
+# The gate's webhook receiver (contract-tests/webhookSink.mjs), for the URL of a valid endpoint registration.
+WEBHOOK_URL = os.environ["CONTRACT_WEBHOOK_URL"]
 MAX_POLL_MS = 100
+# Operations that change a merchant's settlements, with a valid path given the hooks' merchant (see before_call).
+SETTLEMENT_CHANGES = {("POST", "/v1/merchants/{merchantId}/settlements/crypto"), ("PUT", "/v1/merchants/{merchantId}/settlements/crypto/{id}")}
 SEEN_FOR = 180  # seconds a payment id seen in a response is used as it is (the default expiry is 300 s)
 # Operations whose path `{id}` is a payment id, and those of them that change the payment.
 PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
@@ -118,6 +124,11 @@ class _Data:
         self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
         self.paid = None
         self.merchant = None
+        self.target = None  # (merchant id, settlement id): the merchant whose settlements cases change
+        self.merchants = set()  # merchant ids seen in responses
+        self.settlements = set()  # settlement ids seen in responses
+        self.events = set()  # event ids seen in responses (preview)
+        self.recent_event = None  # (event id, fetched at), renewed every minute like the recent payment
 
     def api(self, method, path, body=None, merchant=True, **params):
         """The service's answer (status, JSON); 429 and 503 are waited out."""
@@ -177,6 +188,32 @@ class _Data:
                 self.recent = current
         return current[0]
 
+    def settlement_target(self):
+        """A merchant of the hooks with one settlement, for cases that change settlements: never the merchant the
+        hooks' payments are made for, whose options a changed or disabled settlement would take away."""
+        with self.lock:
+            if self.target is not None:
+                return self.target
+        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks settlements", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
+        mid = created["merchant"]["id"]
+        settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
+        with self.lock:
+            self.target = (mid, settled["settlements"][0]["id"])
+            return self.target
+
+    def event_id(self):
+        """An event of the hooks' account (its payments write them)."""
+        with self.lock:
+            current = self.recent_event
+        if current is None or time.time() - current[1] > 60:
+            self.recent_payment()  # at least one payment, so at least one event
+            events = self.ok("GET", "/v1/events", merchant=False, limit=1)["events"]
+            current = (events[0]["id"], time.time())
+            with self.lock:
+                self.recent_event = current
+                self.events.add(current[0])
+        return current[0]
+
     def usable(self, payment_id):
         with self.lock:
             return self.seen.get(payment_id, 0) > time.time()
@@ -202,7 +239,8 @@ class _Data:
         if status != 200:
             raise RuntimeError(f"contract hooks: options of {payment_id} answered {status}: {json.dumps(body)[:300]}")
         self.remember_options(payment_id, body)
-        return body["options"][0]["id"]
+        options = body.get("options") or []
+        return options[0]["id"] if options else None
 
     def payable_option(self, case, payment_id):
         """An option of the case's payment; when that one is no longer payable, of a fresh payment put in the path."""
@@ -211,6 +249,8 @@ class _Data:
             payment_id = self.new_payment()
             case.path_parameters["id"] = payment_id
             option = self.option(payment_id)
+        if option is None:
+            raise RuntimeError(f"contract hooks: a fresh payment {payment_id} has no option for the hooks' buyer")
         return option
 
     def signed(self, option_id):
@@ -301,6 +341,25 @@ def before_call(ctx, case, **kwargs):
         if not _DATA.usable(payment_id):
             payment_id = _DATA.new_payment() if path.endswith(CHANGES_PAYMENT) else _DATA.recent_payment()
             case.path_parameters["id"] = payment_id
+    if path.startswith("/v1/events/{eventId}") and "eventId" in (case.path_parameters or {}) \
+            and _positive(case, ParameterLocation.PATH):
+        with _DATA.lock:
+            known = case.path_parameters["eventId"] in _DATA.events
+        if not known:
+            case.path_parameters["eventId"] = _DATA.event_id()
+    stateful = meta is not None and meta.phase.name.value == "stateful"
+    if (case.method.upper(), path) in SETTLEMENT_CHANGES and not stateful and _positive(case, ParameterLocation.PATH):
+        # A settlement of a merchant the run has not seen becomes one of the hooks' settlement merchant (its
+        # settlement for a PUT); DELETE keeps its ids (the fuzzer's own merchants, from links).
+        # Not in the stateful phase: its links give these operations real ids, and substituting them there
+        # left scenarios errored (55 of 254 in one replay).
+        params = case.path_parameters
+        with _DATA.lock:
+            known = params.get("merchantId") in _DATA.merchants and ("id" not in params or params["id"] in _DATA.settlements)
+        if not known:
+            params["merchantId"], settlement = _DATA.settlement_target()
+            if "id" in params:
+                params["id"] = settlement
     if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):
         value = query["maxPollMs"]
         if isinstance(value, str) and value.strip().isdigit():
@@ -328,9 +387,10 @@ def before_call(ctx, case, **kwargs):
             body["accounts"] = [BUYER_ACCOUNT for _ in body["accounts"]]
         elif path.startswith("/v1/webhook-endpoints") and isinstance(body.get("url"), str):
             # Whether a URL is acceptable depends on where its host resolves (never loopback-only names
-            # in production, never unspecified or link-local addresses): a valid case uses a receiver URL
-            # the gate's service accepts (it allows private networks, as in tests).
-            body["url"] = "https://127.0.0.1:9/contract-hook"
+            # in production, never unspecified or link-local addresses): a valid case uses the gate's
+            # receiver (contract-tests/webhookSink.mjs, on loopback, which the gate's service allows as
+            # in tests); it answers 200, so deliveries are not retried.
+            body["url"] = WEBHOOK_URL
         elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:
@@ -358,5 +418,14 @@ def after_call(ctx, case, response):
         return
     if case.operation.path.endswith("/options") and case.path_parameters:
         _DATA.remember_options(case.path_parameters.get("id"), body)
+    elif isinstance(body.get("merchant"), dict) and isinstance(body["merchant"].get("id"), str):
+        with _DATA.lock:
+            _DATA.merchants.add(body["merchant"]["id"])
+    elif isinstance(body.get("settlements"), list):
+        with _DATA.lock:
+            _DATA.settlements.update(s["id"] for s in body["settlements"] if isinstance(s, dict) and isinstance(s.get("id"), str))
+    elif isinstance(body.get("events"), list):
+        with _DATA.lock:
+            _DATA.events.update(e["id"] for e in body["events"] if isinstance(e, dict) and isinstance(e.get("id"), str))
     elif isinstance(body.get("paymentId"), str):
         _DATA.saw(body["paymentId"])

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { notImplemented } from './notImplemented.mjs';
 import { seed } from './seed.mjs';
 import { freePort, root, startStack, waitFor } from './stack.mjs';
+import { startWebhookSink } from './webhookSink.mjs';
 
 // While working on the gate: CONTRACT_PARTS=schemathesis (or prism), CONTRACT_VERSIONS=<version> and
 // CONTRACT_RUNS=replay (or explore) run a part only; the verdict then counts only that part, so CI sets none.
@@ -85,11 +86,13 @@ const parts = new Map([
 ]);
 let stack;
 let prismProc;
+let sink;
 
 async function cleanup() {
   for (const c of children) c.kill('SIGTERM');
   if (prismProc && prismProc.exitCode === null) prismProc.kill('SIGTERM');
   if (stack) await stack.stop();
+  if (sink) await sink.close();
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
 
@@ -104,6 +107,7 @@ async function main() {
   }
 
   console.log('contract: starting PostgreSQL and the service');
+  sink = await startWebhookSink();
   stack = await startStack({ logFile: path.join(reports, 'service.log') });
   const seeded = await seed(stack);
   console.log(`contract: seeded account ${seeded.accountId}, merchant ${seeded.merchantId}` +
@@ -136,7 +140,7 @@ async function main() {
       const code = await run(schemathesis, args, {
         env: {
           ...process.env, CONTRACT_API_KEY: seeded.partnerKey, CONTRACT_VERSION: v, CONTRACT_CURSOR: seeded.cursor ?? '', CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
-          CONTRACT_SERVICE_URL: stack.url, CONTRACT_BUYER_KEY: seeded.buyerKey,
+          CONTRACT_SERVICE_URL: stack.url, CONTRACT_BUYER_KEY: seeded.buyerKey, CONTRACT_WEBHOOK_URL: sink.url,
         },
         log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
       });
@@ -158,6 +162,8 @@ async function main() {
       }
     }
   }
+
+  if (sink.received() || PARTS.includes('schemathesis')) summary.push(`webhook sink: ${sink.received()} deliveries received during the Schemathesis runs`);
 
   // 2. The integration suite through Prism (validating proxy, --errors), once per version's document.
   for (const v of PARTS.includes('prism') ? VERSIONS : []) await throughPrism(v);

@@ -132,7 +132,11 @@ export function legacyListItem(p: Payment, asset: Asset | null) {
 }
 
 /** The body of both current payment lists. */
-export function listBody(page: { rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[]; nextCursor: string | null; stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number } }) {
+export function listBody(page: {
+  rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[];
+  nextCursor: string | null;
+  stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number };
+}) {
   return {
     data: page.rows.map((r) => listItem(r.payment, r.asset, { name: r.merchantName, iconUrl: r.merchantIconUrl })),
     nextCursor: page.nextCursor,

@@ -81,7 +81,9 @@ export async function prepareCreateEndpoint(deps: EndpointDeps, accountId: strin
   return checkWebhookUrl(input.url, deps.webhooks);
 }
 
-export async function createEndpoint(deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl): Promise<{ endpoint: EndpointRow; secret: string }> {
+export async function createEndpoint(
+  deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl,
+): Promise<{ endpoint: EndpointRow; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await deps.db.transaction(async (trx) => {
     if (await repo.countEndpointsForUpdate(trx, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');

@@ -108,7 +108,7 @@ export function client(baseUrl: string, defaults: Record<string, string> = {}) {
     }
     const r = await fetch(baseUrl + path, { method, headers, body });
     const text = await r.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
     return { status: r.status, headers: r.headers, body: parsed as T, text };
   };

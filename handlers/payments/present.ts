@@ -9,7 +9,7 @@ type FailureCode = NonNullable<components['schemas']['FailureCode']>;
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-export function assetDisplay(a: Asset) {
+function assetDisplay(a: Asset) {
   return {
     assetName: a.name,
     assetSymbol: a.symbol,
@@ -29,7 +29,7 @@ export const fiatAmount = (p: Payment) => ({
 });
 
 /** `info` is populated when succeeded, null otherwise (seed 2.2). */
-export function paymentInfo(p: Payment, asset: Asset | null) {
+function paymentInfo(p: Payment, asset: Asset | null) {
   if (p.status !== 'succeeded' || !asset || p.tokenAmount === null || !p.txHash) return null;
   return { optionAmount: tokenAmount(asset, p.tokenAmount), txId: p.txHash };
 }
@@ -76,7 +76,7 @@ export function detailsView(p: Payment, asset: Asset | null) {
   };
 }
 
-export function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }) {
+function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }) {
   const status = effectiveStatus(p);
   return {
     paymentId: p.id,

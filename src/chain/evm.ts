@@ -1,5 +1,5 @@
 import {
-  BaseError, ContractFunctionRevertedError, createPublicClient, decodeFunctionData, defineChain, encodeFunctionData, getAddress,
+  BaseError, ContractFunctionRevertedError, createPublicClient, defineChain, encodeFunctionData, getAddress,
   http, keccak256, parseAbi, parseSignature, type Address, type Hex, type PublicClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -211,5 +211,3 @@ export class EvmChain {
   }
 }
 
-/** The authorization carried by a stored calldata (tests and diagnostics). */
-export const decodeTokenCall = (data: Hex) => decodeFunctionData({ abi: TOKEN_ABI, data });

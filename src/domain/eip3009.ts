@@ -8,14 +8,14 @@ import { getAddress, parseSignature, recoverTypedDataAddress, serializeSignature
 // handed to the wallet; confirm recovers the signer from the stored string, so every field (token, chain,
 // amount, recipient, validity window, nonce) is checked by the signature itself.
 
-export const EIP712_DOMAIN_TYPE = [
+const EIP712_DOMAIN_TYPE = [
   { name: 'name', type: 'string' },
   { name: 'version', type: 'string' },
   { name: 'chainId', type: 'uint256' },
   { name: 'verifyingContract', type: 'address' },
 ] as const;
 
-export const AUTHORIZATION_FIELDS = [
+const AUTHORIZATION_FIELDS = [
   { name: 'from', type: 'address' },
   { name: 'to', type: 'address' },
   { name: 'value', type: 'uint256' },

@@ -32,7 +32,7 @@ export type CheckedUrl = string & { readonly checked: unique symbol };
  * A name that does not exist (yet) is accepted: every delivery checks again. A name whose DNS servers do not
  * answer within WEBHOOK_DNS_TIMEOUT_MS is refused, saying so (try again later).
  */
-export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<CheckedUrl> {
+async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<CheckedUrl> {
   const { url, problem } = parseWebhookUrl(raw);
   const refuse = (message: string) => new AppError('params_validation', undefined, [{ field: '/url', message }]);
   if (!url) throw refuse(problem!);

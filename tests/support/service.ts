@@ -11,7 +11,6 @@ import { startServer, RunningServer } from '../../src/server';
 import SERVICE_ENV from './service-env.json';
 
 /** The environment every test service runs with, in process or started by the contract gate (stack.mjs). */
-export { SERVICE_ENV };
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');

@@ -5,7 +5,7 @@ SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 SDK_WHEELS := .venv/sdk-wheels
 
-.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -77,6 +77,16 @@ test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VE
 	node sdk-tests/run.mjs
 	@$(MAKE) --no-print-directory test-browser
 	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
+
+# The fast inner loop: tests/unit only (pure code and files in the tree), no PostgreSQL, no chain, no build.
+test-unit: install
+	NODE_ENV=test npx --no-install jest -c jest.unit.config.js
+
+# tests/integration alone: the built service's devnet module, a throwaway PostgreSQL and anvil (globalSetup).
+# Slow on a shared machine; one file: make test-integration TESTS=tests/integration/foundation.test.ts
+TESTS ?= tests/integration
+test-integration: install build
+	NODE_ENV=test npx --no-install jest --runInBand $(TESTS)
 
 # The fault suite alone (tests/faults, README "The two commands"): SIGKILL, PostgreSQL and RPC outages, a
 # webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.

@@ -28,7 +28,7 @@ export const fiatAmount = (p: Payment) => ({
   display: { assetName: p.currency, assetSymbol: p.currency, decimals: CURRENCIES[p.currency] ?? 2 },
 });
 
-/** `info` is populated when succeeded, null otherwise (seed 2.2). */
+/** `info` is populated when succeeded, null otherwise (docs/decisions.md, seed §2.2). */
 function paymentInfo(p: Payment, asset: Asset | null) {
   if (p.status !== 'succeeded' || !asset || p.tokenAmount === null || !p.txHash) return null;
   return { optionAmount: tokenAmount(asset, p.tokenAmount), txId: p.txHash };

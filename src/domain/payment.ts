@@ -1,4 +1,4 @@
-// Payment states and the transitions of API-DECISIONS. Final states never change; every transition is
+// Payment states and their transitions (docs/decisions.md "Payment transitions"). Final states never change; every transition is
 // applied by a conditional UPDATE (from-state in the WHERE clause) so that racing requests cannot both win.
 
 export const PAYMENT_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const;

@@ -1,6 +1,6 @@
 import { AppError } from './errors';
 
-// PAY-Version resolution (API-DECISIONS "Wire compatibility"): three synonymous headers, no silent fallback.
+// PAY-Version resolution (docs/decisions.md "Wire compatibility"): three synonymous headers, no silent fallback.
 export const VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
 export type ApiVersion = (typeof VERSIONS)[number];
 export const STABLE_VERSION: ApiVersion = '2026-02-18';

@@ -5,7 +5,7 @@ SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 SDK_WHEELS := .venv/sdk-wheels
 
-.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck migrate test test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -50,19 +50,43 @@ typecheck: install
 	npx --no-install tsc -p tsconfig.json --noEmit
 	npx --no-install tsc -p examples/quickstart/tsconfig.json
 
+# ESLint (eslint.config.mjs: typescript-eslint, the layer rules, a line length) after the type check, then
+# exports nothing imports (ts-unused-exports; exported types may stay, as may the public API of
+# clients/typescript and the examples). Prettier is not part of it yet: the tree has not had its formatting
+# pass (make format).
+lint: install typecheck
+	npx --no-install eslint .
+	npx --no-install ts-unused-exports tsconfig.json --allowUnusedTypes --excludePathsFromReport='clients/typescript/src;examples/'
+
+# Prettier (.prettierrc: the code's own style, 2 spaces, single quotes, trailing commas, wrapped at 140,
+# where 95% of lines already are) over the given files, or the whole tree: make format FILES='src/x.ts'.
+FILES ?= .
+format: install
+	npx --no-install prettier --write $(FILES)
+
 migrate: build
 	npm run --silent migrate
 
 start: build
 	npm start
 
-test: install check-generated check-sdks lint-spec typecheck build $(SDK_VENV_STAMP)
+test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP)
 	@mkdir -p coverage
 	NODE_ENV=test npx --no-install jest --runInBand --json --outputFile=coverage/jest-results.json
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 	node sdk-tests/run.mjs
 	@$(MAKE) --no-print-directory test-browser
 	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
+
+# The fast inner loop: tests/unit only (pure code and files in the tree), no PostgreSQL, no chain, no build.
+test-unit: install
+	NODE_ENV=test npx --no-install jest -c jest.unit.config.js
+
+# tests/integration alone: the built service's devnet module, a throwaway PostgreSQL and anvil (globalSetup).
+# Slow on a shared machine; one file: make test-integration TESTS=tests/integration/foundation.test.ts
+TESTS ?= tests/integration
+test-integration: install build
+	NODE_ENV=test npx --no-install jest --runInBand $(TESTS)
 
 # The fault suite alone (tests/faults, README "The two commands"): SIGKILL, PostgreSQL and RPC outages, a
 # webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.

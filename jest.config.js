@@ -1,4 +1,8 @@
-/** Tests in two tiers: unit (pure domain) and integration (real Koa + real PostgreSQL over HTTP). */
+/**
+ * Every jest test (make test): unit, integration (real Koa + real PostgreSQL over HTTP) and faults. One
+ * PostgreSQL and one anvil for the whole run (globalSetup). make test-unit runs tests/unit without them
+ * (jest.unit.config.js).
+ */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],

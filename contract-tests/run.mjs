@@ -189,6 +189,7 @@ async function throughPrism(v) {
   await new Promise((r) => (prismProc.exitCode === null ? prismProc.once('exit', r) : r()));
   // Prism logs every violation it finds in a proxied request or response ("Violation: ..."), and every
   // request it answers itself instead of forwarding ("Request terminated with error"): both fail the gate.
+  // eslint-disable-next-line no-control-regex -- strips the terminal colour codes (ESC [ ... m) Prism writes
   const lines = fs.readFileSync(prismLog, 'utf8').slice(probeLogEnd).replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const violations = lines.filter((l) => /violation|Request terminated with error/i.test(l));
   for (const l of violations) console.log(`  prism ${v}: ${l.trim()}`);

@@ -149,7 +149,7 @@ function generate(outDir) {
   } catch (e) {
     process.stderr.write(e.stdout ?? '');
     process.stderr.write(e.stderr ?? '');
-    throw new Error('openapi-generator failed');
+    throw new Error('openapi-generator failed', { cause: e });
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import type { Merchant } from '../../src/domain/merchant';
 
-// Wire shapes of a merchant (seed 2.1): iconUrl is absent from the create response, present elsewhere.
+// Wire shapes of a merchant (docs/decisions.md, seed §2.1): iconUrl is absent from the create response, present elsewhere.
 export const merchantCore = (m: Merchant) => ({
   id: m.id,
   name: m.name,

@@ -9,7 +9,7 @@ type FailureCode = NonNullable<components['schemas']['FailureCode']>;
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-export function assetDisplay(a: Asset) {
+function assetDisplay(a: Asset) {
   return {
     assetName: a.name,
     assetSymbol: a.symbol,
@@ -28,8 +28,8 @@ export const fiatAmount = (p: Payment) => ({
   display: { assetName: p.currency, assetSymbol: p.currency, decimals: CURRENCIES[p.currency] ?? 2 },
 });
 
-/** `info` is populated when succeeded, null otherwise (seed 2.2). */
-export function paymentInfo(p: Payment, asset: Asset | null) {
+/** `info` is populated when succeeded, null otherwise (docs/decisions.md, seed §2.2). */
+function paymentInfo(p: Payment, asset: Asset | null) {
   if (p.status !== 'succeeded' || !asset || p.tokenAmount === null || !p.txHash) return null;
   return { optionAmount: tokenAmount(asset, p.tokenAmount), txId: p.txHash };
 }
@@ -76,7 +76,7 @@ export function detailsView(p: Payment, asset: Asset | null) {
   };
 }
 
-export function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }) {
+function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }) {
   const status = effectiveStatus(p);
   return {
     paymentId: p.id,
@@ -132,7 +132,11 @@ export function legacyListItem(p: Payment, asset: Asset | null) {
 }
 
 /** The body of both current payment lists. */
-export function listBody(page: { rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[]; nextCursor: string | null; stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number } }) {
+export function listBody(page: {
+  rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[];
+  nextCursor: string | null;
+  stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number };
+}) {
   return {
     data: page.rows.map((r) => listItem(r.payment, r.asset, { name: r.merchantName, iconUrl: r.merchantIconUrl })),
     nextCursor: page.nextCursor,

@@ -40,7 +40,7 @@
       if (el.type === 'checkbox') data[el.name] = el.checked;
       else if (el.value.trim() !== '') data[el.name] = el.value.trim();
     });
-    var body = {};
+    var body;
     var r;
     try {
       r = await fetch('/collect', {

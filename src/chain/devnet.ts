@@ -4,7 +4,7 @@ import path from 'node:path';
 import {
   createPublicClient, createWalletClient, getAddress, getContractAddress, http, parseEther, type Abi, type Address, type Hex,
 } from 'viem';
-import { mnemonicToAccount, generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { mnemonicToAccount, generatePrivateKey } from 'viem/accounts';
 import { defineChain } from 'viem';
 
 // The development chain: anvil (the binary shipped in its npm package) with Circle's FiatToken v2.2
@@ -21,6 +21,8 @@ export const DEVNET_CAIP2 = `eip155:${DEVNET_CHAIN_ID}`;
 /** anvil's public development mnemonic: these keys are known to everyone and hold value only on the devnet. */
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 /** Deploys and administers the tokens (owner, master minter, minter, pauser, blacklister). */
+// bench/chain.mjs funds its accounts from it (through dist/, which the export check does not see).
+// ts-unused-exports:disable-next-line
 export const devnetDeployer = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 0 });
 /** The proxy admin (a proxy's admin cannot call the implementation, so it is a key of its own). */
 const proxyAdmin = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 });
@@ -34,7 +36,7 @@ export interface DevnetToken {
   eip712Name: string;
 }
 
-export const DEVNET_TOKENS: DevnetToken[] = [
+const DEVNET_TOKENS: DevnetToken[] = [
   { symbol: 'USDC', name: 'USD Coin', currency: 'USD', decimals: 6, eip712Name: 'USD Coin' },
   { symbol: 'EURC', name: 'Euro Coin', currency: 'EUR', decimals: 6, eip712Name: 'EURC' },
 ];
@@ -76,7 +78,7 @@ const artifactsRoot = () => path.dirname(require.resolve('@offchainlabs/stableco
 const artifact = (rel: string): { abi: Abi; bytecode: Hex; linkReferences: Record<string, Record<string, { start: number; length: number }[]>> } =>
   JSON.parse(fs.readFileSync(path.join(artifactsRoot(), 'artifacts/hardhat/contracts', rel), 'utf8'));
 
-export const fiatTokenAbi = () => artifact('v2/FiatTokenV2_2.sol/FiatTokenV2_2.json').abi;
+const fiatTokenAbi = () => artifact('v2/FiatTokenV2_2.sol/FiatTokenV2_2.json').abi;
 
 function linked(bytecode: Hex, refs: Record<string, Record<string, { start: number; length: number }[]>>, lib: Address): Hex {
   let code = bytecode.slice(2);
@@ -150,7 +152,7 @@ export async function devnetSetBalance(rpcUrl: string, address: Address, ether =
   if (body.error) throw new Error(`anvil_setBalance: ${body.error.message}`);
 }
 
-export const anvilBinary = () => path.join(path.dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil');
+const anvilBinary = () => path.join(path.dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil');
 
 async function rpcChainId(rpcUrl: string): Promise<number | null> {
   try {
@@ -238,4 +240,3 @@ export function devnetRelayerKeys(dir: string): Hex[] {
   return keys;
 }
 
-export const addressOfKey = (key: Hex) => privateKeyToAccount(key).address;

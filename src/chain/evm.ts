@@ -1,5 +1,5 @@
 import {
-  BaseError, ContractFunctionRevertedError, createPublicClient, decodeFunctionData, defineChain, encodeFunctionData, getAddress,
+  BaseError, ContractFunctionRevertedError, createPublicClient, defineChain, encodeFunctionData, getAddress,
   http, keccak256, parseAbi, parseSignature, type Address, type Hex, type PublicClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -130,6 +130,7 @@ export class EvmChain {
   /** ERC-1271 (and ERC-6492) signature check for smart-contract wallets; EOAs are checked without the node. */
   async verifyContractSignature(td: TransferAuthorization, signature: Hex): Promise<boolean> {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
       return await this.pub.verifyTypedData({ ...(td as any), address: getAddress(td.message.from), signature });
     } catch (e) {
       if (revertText(e) !== null) return false;
@@ -210,5 +211,3 @@ export class EvmChain {
   }
 }
 
-/** The authorization carried by a stored calldata (tests and diagnostics). */
-export const decodeTokenCall = (data: Hex) => decodeFunctionData({ abi: TOKEN_ABI, data });

@@ -268,7 +268,8 @@ function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unk
     delivery: { ...d, next_attempt_at: date(d.next_attempt_at), created_at: new Date(d.created_at), updated_at: new Date(d.updated_at) },
     endpoint: {
       ...w, secret: bytes(w.secret)!, previous_secret: bytes(w.previous_secret), previous_secret_expires_at: date(w.previous_secret_expires_at),
-      disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at), created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
+      disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at),
+    created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
     },
     event: { ...e, created_at: new Date(e.created_at) },
     leaseToken: d.lease_token,

@@ -13,7 +13,7 @@ export interface IssuedKey {
   secretHash: Buffer;
 }
 
-export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
 
 export function issueKey(): IssuedKey {
   const idPart = randomBase62(16);

@@ -19,7 +19,7 @@ export interface ChainId {
   id: string;
 }
 
-export function parseChainId(text: string): ChainId {
+function parseChainId(text: string): ChainId {
   const [namespace, reference, ...rest] = text.split(':');
   if (rest.length || !namespace || !reference || !NAMESPACE.test(namespace) || !CHAIN_REF.test(reference)) {
     throw new CaipError('is not a CAIP-2 chain id (namespace:reference)');

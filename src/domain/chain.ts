@@ -5,16 +5,14 @@
  * Why an authorization cannot succeed on chain, as the token would say it. Each is a documented error
  * code at confirm (the payment stays payable) and a failure code when a submitted transaction fails.
  */
-export const CHAIN_REFUSALS = [
-  'insufficient_funds', // the buyer's token balance is below the amount
-  'authorization_used', // the authorization's nonce was used or cancelled
-  'authorization_expired', // validBefore has passed
-  'authorization_not_yet_valid', // validAfter is in the future
-  'invalid_signature', // the token does not accept the signature (wrong signer, domain or form)
-  'token_refused', // blacklisted account or paused token
-  'transaction_reverted', // any other revert
-] as const;
-export type ChainRefusal = (typeof CHAIN_REFUSALS)[number];
+export type ChainRefusal =
+  | 'insufficient_funds' // the buyer's token balance is below the amount
+  | 'authorization_used' // the authorization's nonce was used or cancelled
+  | 'authorization_expired' // validBefore has passed
+  | 'authorization_not_yet_valid' // validAfter is in the future
+  | 'invalid_signature' // the token does not accept the signature (wrong signer, domain or form)
+  | 'token_refused' // blacklisted account or paused token
+  | 'transaction_reverted'; // any other revert
 
 /** FiatToken v2.2 (and OpenZeppelin ERC20) revert strings, mapped to refusals; first match wins. */
 const REVERTS: [RegExp, ChainRefusal][] = [

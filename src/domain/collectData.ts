@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Issue } from './errors';
 
-// Buyer data collected at or above an account's threshold (seed 2.9): the form fields, the JSON Schema
+// Buyer data collected at or above an account's threshold (docs/decisions.md, seed §2.9): the form fields, the JSON Schema
 // (draft 2020-12) the data must satisfy, and the two wire forms it may arrive in.
 
 export const DEFAULT_COLLECT_THRESHOLD_MINOR = 100_000n; // USD 1,000.00

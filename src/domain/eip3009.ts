@@ -8,14 +8,14 @@ import { getAddress, parseSignature, recoverTypedDataAddress, serializeSignature
 // handed to the wallet; confirm recovers the signer from the stored string, so every field (token, chain,
 // amount, recipient, validity window, nonce) is checked by the signature itself.
 
-export const EIP712_DOMAIN_TYPE = [
+const EIP712_DOMAIN_TYPE = [
   { name: 'name', type: 'string' },
   { name: 'version', type: 'string' },
   { name: 'chainId', type: 'uint256' },
   { name: 'verifyingContract', type: 'address' },
 ] as const;
 
-export const AUTHORIZATION_FIELDS = [
+const AUTHORIZATION_FIELDS = [
   { name: 'from', type: 'address' },
   { name: 'to', type: 'address' },
   { name: 'value', type: 'uint256' },
@@ -105,6 +105,7 @@ export async function verifyTransferAuthorization(typedDataJson: string, expecte
   try {
     const td = JSON.parse(typedDataJson) as TransferAuthorization;
     if (td.primaryType !== 'TransferWithAuthorization' && td.primaryType !== 'ReceiveWithAuthorization') return false;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
     const recovered = await recoverTypedDataAddress({ ...(td as any), signature: canonical });
     return getAddress(recovered) === getAddress(expectedSigner) && getAddress(td.message.from) === getAddress(expectedSigner);
   } catch {

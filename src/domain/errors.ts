@@ -70,6 +70,3 @@ export class AppError extends Error {
   }
 }
 
-export const fail = (code: ErrorCode, message?: string, issues?: Issue[]): never => {
-  throw new AppError(code, message, issues);
-};

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-// Opaque, random, URL-safe identifiers (API-DECISIONS: not guessable, not sequential).
+// Opaque, random, URL-safe identifiers (docs/decisions.md "Identifiers and amounts": not guessable, not sequential).
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 // Random bytes are drawn from the CSPRNG in blocks: one getrandom call per 4 KiB instead of one per id

@@ -26,8 +26,6 @@ export function parseFiatAmount(unit: string, value: string): FiatAmount {
   return { currency: m[1], minor };
 }
 
-export const fiatUnit = (currency: string) => `iso4217/${currency}`;
-
 /** Converts a fiat amount to token base units at a 1:1 peg: USD 10.00 -> 10000000 for 6 decimals. */
 export function pegToTokenUnits(amount: FiatAmount, tokenDecimals: number): bigint {
   const exp = CURRENCIES[amount.currency];

@@ -1,9 +1,9 @@
-// Payment states and the transitions of API-DECISIONS. Final states never change; every transition is
+// Payment states and their transitions (docs/decisions.md "Payment transitions"). Final states never change; every transition is
 // applied by a conditional UPDATE (from-state in the WHERE clause) so that racing requests cannot both win.
 
 export const PAYMENT_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const FINAL_STATUSES: readonly PaymentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
+const FINAL_STATUSES: readonly PaymentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
 export const isFinal = (s: PaymentStatus) => FINAL_STATUSES.includes(s);
 
 export type Transition = 'confirm' | 'chain_confirmed' | 'chain_failed' | 'merchant_cancel' | 'buyer_cancel' | 'expire' | 'decline';

@@ -1,14 +1,12 @@
 import { AppError } from './errors';
 
-// PAY-Version resolution (API-DECISIONS "Wire compatibility"): three synonymous headers, no silent fallback.
+// PAY-Version resolution (docs/decisions.md "Wire compatibility"): three synonymous headers, no silent fallback.
 export const VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
 export type ApiVersion = (typeof VERSIONS)[number];
 export const STABLE_VERSION: ApiVersion = '2026-02-18';
-export const VERSION_HEADERS = ['pay-version', 'wcp-version', 'api-version'] as const;
+const VERSION_HEADERS = ['pay-version', 'wcp-version', 'api-version'] as const;
 
 const WELL_FORMED = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(\.preview)?$/;
-
-export const isPreview = (v: ApiVersion) => v.endsWith('.preview');
 
 /** The version a request pins through its headers, or null when it pins none. */
 export function versionFromHeaders(headers: Record<string, string | string[] | undefined>): ApiVersion | null {

@@ -5,7 +5,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 // `webhook-signature` lists `v1,<base64 signature>` entries separated by spaces, one per valid secret (two
 // while a rotated secret overlaps with its predecessor).
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export function newWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString('base64');

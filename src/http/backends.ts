@@ -15,12 +15,12 @@ class OpenAPI31Backend extends OpenAPIBackend {
   }
 }
 
-export function loadDocument(version: ApiVersion): Document {
+function loadDocument(version: ApiVersion): Document {
   const file = path.join(projectRoot, 'generated', version, 'openapi.json');
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Document;
 }
 
-export async function createBackend(version: ApiVersion): Promise<OpenAPIBackend> {
+async function createBackend(version: ApiVersion): Promise<OpenAPIBackend> {
   const backend = new OpenAPI31Backend({
     definition: loadDocument(version),
     strict: true,

@@ -9,10 +9,10 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/;
  * bodies would reach code that walks JSON recursively (the idempotency fingerprint, validators) and
  * overflow the stack, a 500 for what is bad input.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** True when `text` nests arrays/objects deeper than `max` (a linear scan, before anything is parsed). */
-export function nestsDeeperThan(text: string, max: number): boolean {
+function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -4,7 +4,7 @@
 // that is, or encodes, a payment id or a link is replaced before the path is logged. The query string
 // (where the hosted pages carry `pid`) is never logged.
 
-export const REDACTED_SEGMENT = 'pay_…[redacted]';
+const REDACTED_SEGMENT = 'pay_…[redacted]';
 
 // A payment id, a link, or anything still URL-encoded (a link the router would decode into an id).
 const CAPABILITY = /pay_|:\/\/|%/i;

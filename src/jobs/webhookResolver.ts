@@ -25,7 +25,7 @@ export interface WebhookResolver {
 
 const ABSENT = new Set(['ENODATA', 'ENOTFOUND', 'EBADNAME', 'ENONAME']);
 
-export function createWebhookResolver(cfg: Pick<WebhookConfig, 'dnsServers' | 'dnsTimeoutMs'>): WebhookResolver {
+function createWebhookResolver(cfg: Pick<WebhookConfig, 'dnsServers' | 'dnsTimeoutMs'>): WebhookResolver {
   // c-ares doubles the timeout on each round of tries: 2 tries of a third of the deadline fit in it. The
   // deadline below holds whatever the servers do.
   const resolver = new Resolver({ timeout: Math.max(50, Math.floor(cfg.dnsTimeoutMs / 3)), tries: 2 });

@@ -32,7 +32,7 @@ export type CheckedUrl = string & { readonly checked: unique symbol };
  * A name that does not exist (yet) is accepted: every delivery checks again. A name whose DNS servers do not
  * answer within WEBHOOK_DNS_TIMEOUT_MS is refused, saying so (try again later).
  */
-export async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<CheckedUrl> {
+async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<CheckedUrl> {
   const { url, problem } = parseWebhookUrl(raw);
   const refuse = (message: string) => new AppError('params_validation', undefined, [{ field: '/url', message }]);
   if (!url) throw refuse(problem!);
@@ -81,7 +81,9 @@ export async function prepareCreateEndpoint(deps: EndpointDeps, accountId: strin
   return checkWebhookUrl(input.url, deps.webhooks);
 }
 
-export async function createEndpoint(deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl): Promise<{ endpoint: EndpointRow; secret: string }> {
+export async function createEndpoint(
+  deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl,
+): Promise<{ endpoint: EndpointRow; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await deps.db.transaction(async (trx) => {
     if (await repo.countEndpointsForUpdate(trx, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');

@@ -6,7 +6,7 @@ import { chromium, BrowserContext, Page } from 'playwright-core';
 // Debian's Chromium (make chromium) driven by playwright-core, headless, in a fresh profile. Every request
 // that leaves the test service is aborted unless a test routes it: the pages must work without internet.
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = path.resolve(__dirname, '../../coverage/browser');
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];

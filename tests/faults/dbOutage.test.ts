@@ -105,7 +105,8 @@ describeOwn('PostgreSQL stopped for 10 s under load', () => {
       const payments = await check('payment', 'payments', 'reference_id', (c) => (c.retry ?? c).body.paymentId);
 
       figures('postgres-outage', {
-        requests: calls.length, byStatus: byStatus(calls), duringOutage: { n: during.length, p50Ms: outageLatency[Math.floor(outageLatency.length / 2)], maxMs: outageLatency.at(-1) },
+        requests: calls.length, byStatus: byStatus(calls),
+        duringOutage: { n: during.length, p50Ms: outageLatency[Math.floor(outageLatency.length / 2)], maxMs: outageLatency.at(-1) },
         outageMs: resumeAsked - haltedAt, restartPgMs: backAt - resumeAsked, back200AfterMs: backAfterMs,
         writes: { merchants, payments, refusedThenRetried: retried.length, replayedOnRetry: replayed }, lost: 0, duplicated: 0, processAlive: true,
       });

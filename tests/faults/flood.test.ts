@@ -46,7 +46,10 @@ describeOwn('a flood from one credential', () => {
       const during = latency(attacked.map((r) => r.ms));
       const windows = Math.floor((floodStarted + floodMs) / 1000) - Math.floor(floodStarted / 1000) + 1;
       figures('credential-flood', {
-        flood: { requests: flood.length, perS: Math.round(flood.length / (floodMs / 1000)), ok: ok.length, limited: limited.length, other: flood.length - ok.length - limited.length, ms: floodMs },
+        flood: {
+          requests: flood.length, perS: Math.round(flood.length / (floodMs / 1000)), ok: ok.length, limited: limited.length,
+          other: flood.length - ok.length - limited.length, ms: floodMs,
+        },
         victimAloneMs: base, victimDuringFloodMs: during, p50Ratio: Number((during.p50 / Math.max(1, base.p50)).toFixed(2)),
       });
       // The flooder: only 200 and 429 rate_limited (with Retry-After), never more 200s than its limit allows.

@@ -109,7 +109,7 @@ describe('a stalled database', () => {
 
   ownIt('no free connection within DB_ACQUIRE_TIMEOUT_MS is 503 with Retry-After', async () => {
     const trx = await lockMerchant();
-    let blocked: Promise<Res>[] = [];
+    let blocked: Promise<Res>[];
     try {
       // Both connections of the service's pool wait on the lock...
       blocked = [1, 2].map((i) => rename(`Queued ${i}`));

@@ -90,7 +90,7 @@ describe('every response carries Request-Id and the error body', () => {
     expectErrorBody(plain, 400, 'invalid_params');
     // Brackets inside strings do not count; 32 levels pass the reader and reach the operation.
     const atLimit = await direct('POST', '/v1/gateway/payment/pay_none/fetch', {
-      raw: `{"optionId":"opt_none","data":{"s":"${'[{'.repeat(100)}\\\"[","v":${nested(30)}}}`, headers: { 'content-type': 'application/json', 'Idempotency-Key': `deep-ok-${Date.now()}` },
+      raw: `{"optionId":"opt_none","data":{"s":"${'[{'.repeat(100)}\\"[","v":${nested(30)}}}`, headers: { 'content-type': 'application/json', 'Idempotency-Key': `deep-ok-${Date.now()}` },
     });
     expectErrorBody(atLimit, 404, 'payment_not_found');
     // The hosted collect page reads its body the same way.

@@ -76,7 +76,7 @@ describe('Idempotency-Key claims', () => {
     const ref = uniqueKey('order');
     const doomed = await spawnService({ NODE_ENV: 'test' });
     const trx = await lockMerchant();
-    let killedAt = 0;
+    let killedAt: number;
     try {
       void createPayment(doomed.url, key, ref).catch(() => undefined); // its answer never comes
       await insertWaiting();

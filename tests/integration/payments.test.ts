@@ -46,7 +46,7 @@ const paySucceeded = async (paymentId: string, accountId: string) => {
 };
 
 describe('POST /v1/payments', () => {
-  it('creates a payment: 201 per API-DECISIONS, stored with its created event', async () => {
+  it('creates a payment: 201 per docs/decisions.md, stored with its created event', async () => {
     const before = Math.floor(Date.now() / 1000);
     const r = await create({ referenceId: 'order-1', amount: usd('1000') });
     expect(r.status).toBe(201);

@@ -7,10 +7,9 @@ import { TOKEN_ABI } from '../../src/chain/evm';
 // receipts, and drive mining and reorgs as anvil allows.
 
 export const DEVNET_USDC = devnetAssetId('USDC');
-export const DEVNET_EURC = devnetAssetId('EURC');
 export const USDC_TOKEN = devnetTokenAddress('USDC');
 
-export const rpcUrl = () => {
+const rpcUrl = () => {
   const url = process.env.DEVNET_RPC_URL;
   if (!url) throw new Error('DEVNET_RPC_URL is not set: the jest globalSetup starts the development chain');
   return url;

@@ -11,7 +11,6 @@ import { startServer, RunningServer } from '../../src/server';
 import SERVICE_ENV from './service-env.json';
 
 /** The environment every test service runs with, in process or started by the contract gate (stack.mjs). */
-export { SERVICE_ENV };
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -108,7 +107,7 @@ export function client(baseUrl: string, defaults: Record<string, string> = {}) {
     }
     const r = await fetch(baseUrl + path, { method, headers, body });
     const text = await r.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
     return { status: r.status, headers: r.headers, body: parsed as T, text };
   };

@@ -24,7 +24,11 @@ function resolver(doc: Schema) {
     const x = deref(s);
     if (!x) return [];
     const variants = x.oneOf ?? x.anyOf;
-    if (variants) return variants.flatMap((v: Schema) => flatten(v).map((f) => ({ ...f, properties: { ...(x.properties ?? {}), ...f.properties }, required: [...(x.required ?? []), ...(f.required ?? [])] })));
+    if (variants) {
+      return variants.flatMap((v: Schema) => flatten(v).map((f) => ({
+        ...f, properties: { ...(x.properties ?? {}), ...f.properties }, required: [...(x.required ?? []), ...(f.required ?? [])],
+      })));
+    }
     const parts = [x, ...(x.allOf ?? []).flatMap((p: Schema) => flatten(p))];
     return [{ properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})), required: parts.flatMap((p) => p.required ?? []), items: x.items }];
   };

@@ -6,7 +6,7 @@ import { addPaygateFormats } from '../../src/http/formats';
 import { COLLECT_SCHEMA } from '../../src/domain/collectData';
 
 // Types and constraints of the hosted contract (contract-tests/hosted-contract/types.json, taken from the
-// seed and API-DECISIONS.md) against each bundled document. Requests and parameters must accept every value
+// seed and our decisions, both in docs/decisions.md) against each bundled document. Requests and parameters must accept every value
 // the hosted type allows; responses must stay within what it promises; nullability must match; enum values
 // the seed shows must be accepted or emitted. Deliberate differences are listed, with their reasons, in the
 // data file's `differences`; each must still be real (no stale entry).

@@ -17,7 +17,7 @@ export function httpsUrl(raw: string | null | undefined): string | null {
   }
 }
 
-export const CSP = [
+const CSP = [
   "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' https: data:", "connect-src 'self'",
   "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
 ].join('; ');

@@ -35,15 +35,19 @@ export interface Caller {
   keyType: 'partner' | 'wallet' | 'app';
 }
 
-export interface HandlerContext<K extends OperationId> {
+/** What the contract validated of a request, typed as operation K declares it (src/http/pipeline/validate.ts). */
+export interface RequestInput<K extends OperationId> {
+  path: Part<K, 'path'>;
+  query: Part<K, 'query'>;
+  body: Body<K>;
+}
+
+export interface HandlerContext<K extends OperationId> extends RequestInput<K> {
   operationId: K;
   version: ApiVersion;
   caller: Caller;
-  path: Part<K, 'path'>;
-  query: Part<K, 'query'>;
   /** Header names in lower case, as Node gives them. */
   headers: Record<string, string | undefined>;
-  body: Body<K>;
   /** A transaction when the request runs under an Idempotency-Key (the stored response commits with it). */
   db: Knex;
   config: Config;

@@ -50,6 +50,11 @@ export interface HandlerContext<K extends OperationId> extends RequestInput<K> {
   headers: Record<string, string | undefined>;
   /** A transaction when the request runs under an Idempotency-Key (the stored response commits with it). */
   db: Knex;
+  /**
+   * False when the handler runs inside the request's transaction (under an Idempotency-Key), which commits
+   * only after it returns: waiting then for a change (a long-poll) would wait for its own writes.
+   */
+  canWaitForChanges: boolean;
   config: Config;
   /** Wakes long-polls when a payment changes (LISTEN/NOTIFY). */
   hub: ChangeHub;

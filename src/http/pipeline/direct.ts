@@ -15,7 +15,7 @@ export async function runDirect(
   const release = holdSlot ? holdSlot() : null;
   let reply;
   try {
-    reply = await dispatch.run(db, await dispatch.prepare());
+    reply = await dispatch.run(db, await dispatch.prepare(), false);
   } finally {
     release?.();
   }

@@ -43,8 +43,11 @@ export interface SerialisedReply {
 export interface Dispatch {
   /** The handler's `prepare` (network I/O), on the pool outside any transaction; undefined when it has none. */
   prepare(): Promise<unknown>;
-  /** The handler on `db` (the pool, or the savepoint under an Idempotency-Key claim), its reply checked. */
-  run(db: Knex, prepared: unknown): Promise<SerialisedReply>;
+  /**
+   * The handler on `db`, its reply checked: on the pool, or in the savepoint under an Idempotency-Key claim
+   * (`inTransaction`: the request's writes commit only after the handler returns).
+   */
+  run(db: Knex, prepared: unknown, inTransaction: boolean): Promise<SerialisedReply>;
 }
 
 export function dispatcher<K extends OperationId>(
@@ -52,13 +55,14 @@ export function dispatcher<K extends OperationId>(
 ): Dispatch {
   const handler: Handler<K> = deps.handlers[request.operationId];
   const log = deps.log.child({ requestId: request.requestId });
-  const context = (db: Knex, prepared: unknown): HandlerContext<K> => ({
+  const context = (db: Knex, prepared: unknown, inTransaction: boolean): HandlerContext<K> => ({
     operationId: request.operationId,
     version: request.version,
     caller: request.caller,
     ...request.input,
     headers: request.headers,
     db,
+    canWaitForChanges: !inTransaction,
     config: deps.config,
     hub: deps.hub,
     chainWork: deps.chainWork,
@@ -70,9 +74,9 @@ export function dispatcher<K extends OperationId>(
   });
   return {
     // Network I/O a handler needs (a webhook URL's DNS) happens here, outside any transaction.
-    prepare: async () => (handler.prepare ? handler.prepare(context(deps.db, undefined)) : undefined),
-    run: async (db, prepared) => {
-      const reply: { status: number; body: unknown; headers?: Record<string, string>; secret?: boolean } = await handler(context(db, prepared));
+    prepare: async () => (handler.prepare ? handler.prepare(context(deps.db, undefined, false)) : undefined),
+    run: async (db, prepared, inTransaction) => {
+      const reply: { status: number; body: unknown; headers?: Record<string, string>; secret?: boolean } = await handler(context(db, prepared, inTransaction));
       checkResponse?.(reply);
       return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
     },

@@ -50,7 +50,7 @@ export async function runIdempotent(
     if (claimed.kind !== 'claimed') return claimed;
     try {
       // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
-      const out = await trx.transaction((sp) => dispatch.run(sp, prepared));
+      const out = await trx.transaction((sp) => dispatch.run(sp, prepared, true));
       // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
       await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text) : out.text);
       return { kind: 'ran' as const, out };

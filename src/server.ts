@@ -6,7 +6,7 @@ import type { Logger } from './logger';
 import { createApp } from './http/app';
 import { createBackends } from './http/backends';
 import { ChangeHub } from './db/changeHub';
-import { startExpirySweeper } from './usecases/expirySweeper';
+import { startExpirySweeper } from './jobs/expirySweeper';
 import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';
 import { startChains } from './chain/chains';

@@ -5,7 +5,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
 import { createBackends } from './http/backends';
-import { ChangeHub } from './db/changeHub';
+import { ChangeHub } from './events/changeHub';
 import { startExpirySweeper } from './jobs/expirySweeper';
 import { purgeExpired } from './db/idempotencyRepo';
 import { handlers } from '../handlers';

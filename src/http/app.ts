@@ -7,7 +7,7 @@ import type { Backends } from './backends';
 import type { HandlerMap } from './handlerTypes';
 import { KeyCache } from './keyCache';
 import type { ConcurrencyCap, SharedRateLimiter } from './rateLimit';
-import type { ChangeHub } from '../db/changeHub';
+import type { ChangeHub } from '../events/changeHub';
 import type { WebhookWork } from '../jobs/webhookJobs';
 import { projectRoot } from '../paths';
 import type { Metrics } from '../metrics';

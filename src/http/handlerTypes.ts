@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import type { ChangeHub } from '../db/changeHub';
+import type { ChangeHub } from '../events/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
 import type { ChainWork } from '../domain/chain';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type PgBoss from 'pg-boss';
 import type { WebhookConfig } from '../config';
 import type { Logger } from '../logger';
-import type { ChangeHub } from '../db/changeHub';
+import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/webhooksRepo';
 import type { DeliveryRef } from '../db/webhooksRepo';
 import { newId } from '../domain/ids';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config';
 import type { ChainWork } from '../../domain/chain';
 import type { ApiVersion } from '../../domain/versions';
-import type { ChangeHub } from '../../db/changeHub';
+import type { ChangeHub } from '../../events/changeHub';
 import type { WebhookWork } from '../../jobs/webhookJobs';
 import type { Logger } from '../../logger';
 import type { Caller, Handler, HandlerContext, HandlerMap, OperationId, RequestInput } from '../handlerTypes';

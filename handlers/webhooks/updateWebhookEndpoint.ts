@@ -3,8 +3,8 @@ import { CheckedUrl, prepareUpdateEndpoint, updateEndpoint } from '../../src/use
 import { endpointBody } from './present';
 
 export const updateWebhookEndpoint: Handler<'updateWebhookEndpoint'> = async ({ db, config, caller, path, body, prepared }) => {
-  const row = await updateEndpoint({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, path.endpointId, body, prepared as CheckedUrl | undefined);
-  return { status: 200, body: { endpoint: endpointBody(row) } };
+  const endpoint = await updateEndpoint({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, path.endpointId, body, prepared as CheckedUrl | undefined);
+  return { status: 200, body: { endpoint: endpointBody(endpoint) } };
 };
 
 // A new URL's DNS, outside the update's transaction.

@@ -141,10 +141,4 @@ export default defineConfig(
       ],
     },
   },
-  // Known violations, being moved behind src/usecases by issue 14 ("Persistence stays below the use cases").
-  // Remove a file from this list in the change that fixes it; do not add to it.
-  {
-    files: ['handlers/webhooks/present.ts', 'handlers/webhooks/listWebhookEndpoints.ts', 'handlers/webhooks/listEventAttempts.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
 );

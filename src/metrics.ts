@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Knex } from 'knex';
 import type { Logger } from './logger';
-import type { ChangeHub } from './db/changeHub';
+import type { ChangeHub } from './events/changeHub';
 import { PAYMENT_STATUSES } from './domain/payment';
 
 // Prometheus metrics of one service instance. Each instance has its own Registry (never prom-client's

@@ -5,11 +5,11 @@ import { pollStatus } from '../../src/usecases/payments';
 import { statusView } from '../payments/present';
 import { callerInfo } from './present';
 
-export const confirmPayment: Handler<'confirmPayment'> = async ({ db, config, hub, chainWork, caller, headers, path, query, body }) => {
+export const confirmPayment: Handler<'confirmPayment'> = async ({ db, canWaitForChanges, config, hub, chainWork, caller, headers, path, query, body }) => {
   const done = await confirm(db, config, chainWork, path.id, body, callerInfo(caller, headers));
   // Under an Idempotency-Key the request runs in a transaction that commits only after this returns:
   // waiting inside it for the chain would wait for ourselves, so answer at once then.
-  const wait = db.isTransaction ? 0 : query.maxPollMs;
+  const wait = canWaitForChanges ? query.maxPollMs : 0;
   const { payment, asset } = wait
     ? await pollStatus(db, hub, done.payment.id, () => gatewayPayment(db, config.publicBaseUrl, done.payment.id), wait)
     : done;

@@ -3,6 +3,6 @@ import { endpointOfAccount } from '../../src/usecases/webhookEndpoints';
 import { endpointBody } from './present';
 
 export const getWebhookEndpoint: Handler<'getWebhookEndpoint'> = async ({ db, caller, path }) => {
-  const row = await endpointOfAccount(db, caller.accountId, path.endpointId);
-  return { status: 200, body: { endpoint: endpointBody(row) } };
+  const endpoint = await endpointOfAccount(db, caller.accountId, path.endpointId);
+  return { status: 200, body: { endpoint: endpointBody(endpoint) } };
 };

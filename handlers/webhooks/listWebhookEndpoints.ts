@@ -1,8 +1,8 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listEndpoints } from '../../src/db/webhooksRepo';
+import { endpointsOfAccount } from '../../src/usecases/webhookEndpoints';
 import { endpointBody } from './present';
 
 export const listWebhookEndpoints: Handler<'listWebhookEndpoints'> = async ({ db, caller }) => {
-  const rows = await listEndpoints(db, caller.accountId);
-  return { status: 200, body: { endpoints: rows.map(endpointBody) } };
+  const endpoints = await endpointsOfAccount(db, caller.accountId);
+  return { status: 200, body: { endpoints: endpoints.map(endpointBody) } };
 };

@@ -1,46 +1,46 @@
-import type { DeliveryRow, EndpointRow, AttemptRow } from '../../src/db/webhooksRepo';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/webhook';
 
-// Rows to API shapes (spec/components/schemas/Webhook*.yaml). Secrets never leave through here.
+// Domain types to API shapes (spec/components/schemas/Webhook*.yaml). Secrets never leave through here.
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function endpointBody(r: EndpointRow) {
+export function endpointBody(e: WebhookEndpoint) {
   return {
-    id: r.id,
-    url: r.url,
-    description: r.description,
-    enabledEvents: r.enabled_events as never[],
-    apiVersion: r.api_version,
-    status: r.status,
-    disabledReason: r.disabled_reason,
-    disabledAt: iso(r.disabled_at),
-    previousSecretExpiresAt: r.previous_secret_expires_at && r.previous_secret_expires_at > new Date() ? r.previous_secret_expires_at.toISOString() : null,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
+    id: e.id,
+    url: e.url,
+    description: e.description,
+    enabledEvents: e.enabledEvents,
+    apiVersion: e.apiVersion,
+    status: e.status,
+    disabledReason: e.disabledReason,
+    disabledAt: iso(e.disabledAt),
+    previousSecretExpiresAt: e.previousSecretExpiresAt && e.previousSecretExpiresAt > new Date() ? e.previousSecretExpiresAt.toISOString() : null,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
   };
 }
 
-export function deliveryBody(d: DeliveryRow) {
+export function deliveryBody(d: WebhookDelivery) {
   return {
     id: d.id,
-    endpointId: d.endpoint_id,
+    endpointId: d.endpointId,
     status: d.status,
     redelivery: d.redelivery,
     attempts: d.attempts,
-    nextAttemptAt: d.status === 'pending' ? iso(d.next_attempt_at) : null,
-    createdAt: d.created_at.toISOString(),
-    updatedAt: d.updated_at.toISOString(),
+    nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
   };
 }
 
-export function attemptBody(a: AttemptRow) {
+export function attemptBody(a: WebhookAttempt) {
   return {
     id: a.id,
-    deliveryId: a.delivery_id,
-    endpointId: a.endpoint_id,
-    attemptedAt: a.attempted_at.toISOString(),
-    durationMs: a.duration_ms,
-    responseStatus: a.response_status,
+    deliveryId: a.deliveryId,
+    endpointId: a.endpointId,
+    attemptedAt: a.attemptedAt.toISOString(),
+    durationMs: a.durationMs,
+    responseStatus: a.responseStatus,
     error: a.error,
     succeeded: a.succeeded,
   };

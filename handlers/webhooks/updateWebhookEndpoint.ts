@@ -4,8 +4,8 @@ import { endpointBody } from './present';
 
 export const updateWebhookEndpoint: Handler<'updateWebhookEndpoint'> = async ({ db, config, caller, path, body, prepared }) => {
   const deps = { db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey };
-  const row = await updateEndpoint(deps, caller.accountId, path.endpointId, body, prepared as CheckedUrl | undefined);
-  return { status: 200, body: { endpoint: endpointBody(row) } };
+  const endpoint = await updateEndpoint(deps, caller.accountId, path.endpointId, body, prepared as CheckedUrl | undefined);
+  return { status: 200, body: { endpoint: endpointBody(endpoint) } };
 };
 
 // A new URL's DNS, outside the update's transaction.

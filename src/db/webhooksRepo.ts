@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { readAt } from './clock';
 import { newId } from '../domain/ids';
+import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryRef, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
 // Every multi-row change is one statement or one transaction, and every claim is conditional, so any
@@ -63,6 +64,57 @@ export interface AttemptRow {
 
 export const MAX_ENDPOINTS_PER_ACCOUNT = 16;
 
+// ---- Rows to domain types (src/domain/webhook.ts) ----
+
+export function toEndpoint(r: EndpointRow): WebhookEndpoint {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    url: r.url,
+    description: r.description,
+    // The column holds only types the API validated on the way in.
+    enabledEvents: r.enabled_events as WebhookEventType[],
+    apiVersion: r.api_version,
+    status: r.status,
+    disabledReason: r.disabled_reason,
+    disabledAt: r.disabled_at,
+    previousSecretExpiresAt: r.previous_secret_expires_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function toDelivery(d: DeliveryRow): WebhookDelivery {
+  return {
+    id: d.id,
+    eventId: d.event_id,
+    endpointId: d.endpoint_id,
+    accountId: d.account_id,
+    status: d.status,
+    redelivery: d.redelivery,
+    attempts: d.attempts,
+    nextAttemptAt: d.next_attempt_at,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+  };
+}
+
+export const toDeliveryRef = (d: DeliveryRef): WebhookDeliveryRef => ({ id: d.id, endpointId: d.endpoint_id, accountId: d.account_id });
+
+function toAttempt(a: AttemptRow): WebhookAttempt {
+  return {
+    id: a.id,
+    deliveryId: a.delivery_id,
+    eventId: a.event_id,
+    endpointId: a.endpoint_id,
+    attemptedAt: a.attempted_at,
+    durationMs: a.duration_ms,
+    responseStatus: a.response_status,
+    error: a.error,
+    succeeded: a.succeeded,
+  };
+}
+
 // ---- Endpoints ----
 
 export async function insertEndpoint(db: Knex, row: Omit<EndpointRow, 'disabled_reason' | 'disabled_at' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since' | 'last_failed_at' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
@@ -87,9 +139,11 @@ export async function findEndpoint(db: Knex, id: string): Promise<EndpointRow | 
   return db<EndpointRow>('webhook_endpoints').where({ id }).first();
 }
 
-export async function listEndpoints(db: Knex, accountId: string): Promise<EndpointRow[]> {
-  return db<EndpointRow>('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at')
+/** The account's live endpoints, newest first. */
+export async function listEndpoints(db: Knex, accountId: string): Promise<WebhookEndpoint[]> {
+  const rows = await db<EndpointRow>('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at')
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return rows.map(toEndpoint);
 }
 
 export async function updateEndpoint(db: Knex, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
@@ -187,14 +241,16 @@ export async function insertRedeliveries(db: Knex, event: EventRow, endpointIds:
   }))).returning('*');
 }
 
-export async function listDeliveries(db: Knex, eventId: string): Promise<DeliveryRow[]> {
-  return db<DeliveryRow>('webhook_deliveries').where({ event_id: eventId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+export async function listDeliveries(db: Knex, eventId: string): Promise<WebhookDelivery[]> {
+  const rows = await db<DeliveryRow>('webhook_deliveries').where({ event_id: eventId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return rows.map(toDelivery);
 }
 
-export async function listAttempts(db: Knex, eventId: string): Promise<AttemptRow[]> {
+/** The event's newest 200 attempts, oldest first. */
+export async function listAttempts(db: Knex, eventId: string): Promise<WebhookAttempt[]> {
   const newest = await db<AttemptRow>('webhook_attempts').where({ event_id: eventId })
     .orderBy([{ column: 'attempted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200);
-  return newest.reverse();
+  return newest.reverse().map(toAttempt);
 }
 
 // ---- Delivery ----

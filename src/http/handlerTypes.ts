@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import type { ChangeHub } from '../db/changeHub';
+import type { ChangeHub } from '../events/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
 import type { ChainWork } from '../domain/chain';
@@ -35,17 +35,26 @@ export interface Caller {
   keyType: 'partner' | 'wallet' | 'app';
 }
 
-export interface HandlerContext<K extends OperationId> {
+/** What the contract validated of a request, typed as operation K declares it (src/http/pipeline/validate.ts). */
+export interface RequestInput<K extends OperationId> {
+  path: Part<K, 'path'>;
+  query: Part<K, 'query'>;
+  body: Body<K>;
+}
+
+export interface HandlerContext<K extends OperationId> extends RequestInput<K> {
   operationId: K;
   version: ApiVersion;
   caller: Caller;
-  path: Part<K, 'path'>;
-  query: Part<K, 'query'>;
   /** Header names in lower case, as Node gives them. */
   headers: Record<string, string | undefined>;
-  body: Body<K>;
   /** A transaction when the request runs under an Idempotency-Key (the stored response commits with it). */
   db: Knex;
+  /**
+   * False when the handler runs inside the request's transaction (under an Idempotency-Key), which commits
+   * only after it returns: waiting then for a change (a long-poll) would wait for its own writes.
+   */
+  canWaitForChanges: boolean;
   config: Config;
   /** Wakes long-polls when a payment changes (LISTEN/NOTIFY). */
   hub: ChangeHub;

@@ -3,9 +3,9 @@ import type { Knex } from 'knex';
 import type PgBoss from 'pg-boss';
 import type { WebhookConfig } from '../config';
 import type { Logger } from '../logger';
-import type { ChangeHub } from '../db/changeHub';
+import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/webhooksRepo';
-import type { DeliveryRef } from '../db/webhooksRepo';
+import type { WebhookDeliveryRef } from '../domain/webhook';
 import { newId } from '../domain/ids';
 import { unseal } from '../domain/sealed';
 import { webhookHeaders } from '../domain/webhookSignature';
@@ -50,7 +50,7 @@ interface JobData {
 
 export interface WebhookWork {
   /** Hands deliveries created by a request (redelivery) to the workers. */
-  enqueue(deliveries: DeliveryRef[]): Promise<void>;
+  enqueue(deliveries: WebhookDeliveryRef[]): Promise<void>;
 }
 
 export interface WebhookJobs extends WebhookWork {
@@ -118,9 +118,9 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   };
 
   let worker: string | undefined;
-  const enqueue = async (deliveries: DeliveryRef[]) => {
+  const enqueue = async (deliveries: WebhookDeliveryRef[]) => {
     if (deliveries.length === 0) return;
-    await boss.insert(deliveries.map((d) => ({ name: QUEUE, data: { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData })));
+    await boss.insert(deliveries.map((d) => ({ name: QUEUE, data: { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData })));
     if (worker) boss.notifyWorker(worker);
   };
 
@@ -273,7 +273,7 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
         again = false;
         for (;;) {
           const { deliveries, events } = await repo.dispatchEvents(db, 200);
-          await enqueue(deliveries);
+          await enqueue(deliveries.map(repo.toDeliveryRef));
           if (events < 200) break;
         }
         if (Date.now() - lastRescue > 1000) {

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
-import type { ChangeHub } from '../db/changeHub';
+import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/paymentsRepo';
 import { dbNow } from '../db/clock';
 import { findMerchantForCurrency } from '../db/merchantsRepo';

@@ -9,6 +9,7 @@ import { newWebhookSecret } from '../domain/webhookSignature';
 import { webhookResolver } from '../jobs/webhookResolver';
 import * as repo from '../db/webhooksRepo';
 import type { EndpointRow } from '../db/webhooksRepo';
+import type { WebhookEndpoint } from '../domain/webhook';
 
 // Webhook endpoints of a partner account (2026-02-19.preview): registration with an SSRF check, changes,
 // deletion, and secret rotation with an overlap during which both secrets sign.
@@ -59,11 +60,16 @@ async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<Checked
 }
 
 /** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */
-export async function endpointOfAccount(db: Knex, accountId: string, id: string): Promise<EndpointRow> {
+export async function endpointOfAccount(db: Knex, accountId: string, id: string): Promise<WebhookEndpoint> {
   const row = await repo.findEndpoint(db, id);
   if (!row || row.deleted_at) throw new AppError('webhook_endpoint_not_found');
   if (row.account_id !== accountId) throw new AppError('forbidden');
-  return row;
+  return repo.toEndpoint(row);
+}
+
+/** The account's live endpoints, newest first. */
+export function endpointsOfAccount(db: Knex, accountId: string): Promise<WebhookEndpoint[]> {
+  return repo.listEndpoints(db, accountId);
 }
 
 export interface CreateEndpointInput {
@@ -83,7 +89,7 @@ export async function prepareCreateEndpoint(deps: EndpointDeps, accountId: strin
 
 export async function createEndpoint(
   deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await deps.db.transaction(async (trx) => {
     if (await repo.countEndpointsForUpdate(trx, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
@@ -94,7 +100,7 @@ export async function createEndpoint(
       secret: seal(deps.dataKey, secret), created_at: now, updated_at: now,
     });
   });
-  return { endpoint, secret };
+  return { endpoint: repo.toEndpoint(endpoint), secret };
 }
 
 export interface UpdateEndpointInput {
@@ -110,7 +116,7 @@ export async function prepareUpdateEndpoint(deps: EndpointDeps, accountId: strin
   return input.url === undefined ? undefined : checkWebhookUrl(input.url, deps.webhooks);
 }
 
-export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput, url: CheckedUrl | undefined): Promise<EndpointRow> {
+export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput, url: CheckedUrl | undefined): Promise<WebhookEndpoint> {
   const current = await endpointOfAccount(deps.db, accountId, id);
   const changes: Partial<EndpointRow> = {};
   if (input.url !== undefined) {
@@ -128,7 +134,7 @@ export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: 
     const row = await repo.updateEndpoint(trx, id, changes);
     if (!row) throw new AppError('webhook_endpoint_not_found');
     if (changes.status === 'disabled') await repo.cancelPendingDeliveries(trx, id);
-    return row;
+    return repo.toEndpoint(row);
   });
 }
 
@@ -144,10 +150,10 @@ export async function deleteEndpoint(db: Knex, accountId: string, id: string): P
   });
 }
 
-export async function rotateSecret(deps: EndpointDeps, accountId: string, id: string, overlapSeconds: number): Promise<{ endpoint: EndpointRow; secret: string }> {
+export async function rotateSecret(deps: EndpointDeps, accountId: string, id: string, overlapSeconds: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   await endpointOfAccount(deps.db, accountId, id);
   const secret = newWebhookSecret();
   const endpoint = await repo.rotateEndpointSecret(deps.db, id, seal(deps.dataKey, secret), overlapSeconds);
   if (!endpoint) throw new AppError('webhook_endpoint_not_found');
-  return { endpoint, secret };
+  return { endpoint: repo.toEndpoint(endpoint), secret };
 }

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import * as repo from '../db/webhooksRepo';
-import type { DeliveryRow, EventRow } from '../db/webhooksRepo';
+import type { EventRow } from '../db/webhooksRepo';
+import type { WebhookAttempt, WebhookDelivery } from '../domain/webhook';
 import { endpointOfAccount } from './webhookEndpoints';
 
 // Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. The body a
@@ -60,7 +61,14 @@ export async function listEvents(db: Knex, accountId: string, q: ListEventsInput
 }
 
 /** Queues the event again to one endpoint, or to every enabled endpoint subscribed to its type. */
-export async function redeliver(db: Knex, accountId: string, eventId: string, endpointId: string | undefined): Promise<DeliveryRow[]> {
+/** The event's deliveries and their attempts (the newest 200), if the event is the account's. */
+export async function deliveriesOfEvent(db: Knex, accountId: string, eventId: string): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
+  const event = await eventOfAccount(db, accountId, eventId);
+  const [deliveries, attempts] = await Promise.all([repo.listDeliveries(db, event.id), repo.listAttempts(db, event.id)]);
+  return { deliveries, attempts };
+}
+
+export async function redeliver(db: Knex, accountId: string, eventId: string, endpointId: string | undefined): Promise<WebhookDelivery[]> {
   const event = await eventOfAccount(db, accountId, eventId);
   let targets: string[];
   if (endpointId) {
@@ -68,8 +76,8 @@ export async function redeliver(db: Knex, accountId: string, eventId: string, en
     if (ep.status !== 'enabled') throw new AppError('webhook_endpoint_disabled');
     targets = [ep.id];
   } else {
-    targets = (await repo.listEndpoints(db, accountId)).filter((ep) => ep.status === 'enabled' && ep.enabled_events.includes(event.type)).map((ep) => ep.id);
+    targets = (await repo.listEndpoints(db, accountId)).filter((ep) => ep.status === 'enabled' && ep.enabledEvents.some((t) => t === event.type)).map((ep) => ep.id);
     if (targets.length === 0) throw new AppError('no_webhook_endpoint');
   }
-  return repo.insertRedeliveries(db, event, targets);
+  return (await repo.insertRedeliveries(db, event, targets)).map(repo.toDelivery);
 }

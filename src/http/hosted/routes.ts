@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Config } from '../../config';
-import type { ChangeHub } from '../../db/changeHub';
+import type { ChangeHub } from '../../events/changeHub';
 import { AppError } from '../../domain/errors';
 import { resolveGatewayPaymentId } from '../../domain/gatewayId';
 import { effectiveStatus, isFinal, MAX_POLL_MS, POLL_IN_MS } from '../../domain/payment';

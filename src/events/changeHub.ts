@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../logger';
-import { CHANGE_CHANNEL } from './paymentsRepo';
-import { KEY_REVOKED_CHANNEL } from './accountsRepo';
+import { CHANGE_CHANNEL } from '../db/paymentsRepo';
+import { KEY_REVOKED_CHANNEL } from '../db/accountsRepo';
 
 /**
  * Long-poll fan-out: ONE listening connection per process (LISTEN payment_changed), waiters kept in

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
-import { expireDue } from '../db/paymentsRepo';
+import { expireOverduePayments } from '../usecases/paymentExpiry';
 
 /**
  * Expires open payments past their expiry even when nobody looks (so events go out on time). Every
@@ -12,9 +12,7 @@ export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number, al
   const tick = () => (running ??= sweep().finally(() => (running = null)));
   const sweep = async () => {
     try {
-      let n;
-      do n = await expireDue(db);
-      while (n >= 200);
+      await expireOverduePayments(db);
       await alsoEachTick?.();
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'expiry sweep failed; will retry');

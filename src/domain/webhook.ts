@@ -1,0 +1,55 @@
+// Webhook endpoints, deliveries and attempts as the use cases and handlers see them (camelCase, no secrets).
+// src/db/webhooksRepo.ts maps its rows to these.
+
+/** The event types an endpoint can subscribe to (spec/components/schemas/WebhookEventType). */
+export type WebhookEventType =
+  | 'payment.created' | 'payment.processing' | 'payment.succeeded' | 'payment.failed'
+  | 'payment.expired' | 'payment.cancelled' | 'payment.settled' | 'payment.refunded';
+
+/** A URL that receives an account's payment events. Its signing secrets never leave the repository here. */
+export interface WebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  description: string | null;
+  enabledEvents: WebhookEventType[];
+  apiVersion: string;
+  status: 'enabled' | 'disabled';
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  /** When the secret replaced by the last rotation stops signing (null when none still signs). */
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One event on its way to one endpoint. */
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  accountId: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  /** Queued by a redelivery request. */
+  redelivery: boolean;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What the delivery workers need to pick a delivery up. */
+export type WebhookDeliveryRef = Pick<WebhookDelivery, 'id' | 'endpointId' | 'accountId'>;
+
+/** One HTTP request of a delivery. */
+export interface WebhookAttempt {
+  id: string;
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  attemptedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  error: string | null;
+  succeeded: boolean;
+}

@@ -1,0 +1,84 @@
+import type { Knex } from 'knex';
+import type { Config } from '../../config';
+import type { ChainWork } from '../../domain/chain';
+import type { ApiVersion } from '../../domain/versions';
+import type { ChangeHub } from '../../events/changeHub';
+import type { WebhookWork } from '../../jobs/webhookJobs';
+import type { Logger } from '../../logger';
+import type { Caller, Handler, HandlerContext, HandlerMap, OperationId, RequestInput } from '../handlerTypes';
+import type { AfterCommit } from './afterCommit';
+import type { ResponseCheck } from './responseCheck';
+
+export interface DispatchDeps {
+  db: Knex;
+  config: Config;
+  log: Logger;
+  handlers: HandlerMap;
+  hub: ChangeHub;
+  chainWork: ChainWork;
+  webhookWork: WebhookWork;
+}
+
+/** A request the earlier stages have resolved: who calls which operation, at which version, with what input. */
+export interface ResolvedRequest<K extends OperationId> {
+  operationId: K;
+  version: ApiVersion;
+  caller: Caller;
+  requestId: string;
+  /** Header names in lower case, as Node gives them. */
+  headers: Record<string, string | undefined>;
+  input: RequestInput<K>;
+}
+
+/** A handler's reply, serialised once: what is sent and, under an Idempotency-Key, what is stored. */
+export interface SerialisedReply {
+  status: number;
+  text: string;
+  headers: Record<string, string>;
+  /** The body carries a secret: a stored copy is sealed. */
+  secret: boolean;
+}
+
+/** The operation's handler, ready to run where the execution stage (direct.ts or idempotency.ts) decides. */
+export interface Dispatch {
+  /** The handler's `prepare` (network I/O), on the pool outside any transaction; undefined when it has none. */
+  prepare(): Promise<unknown>;
+  /**
+   * The handler on `db`, its reply checked: on the pool, or in the savepoint under an Idempotency-Key claim
+   * (`inTransaction`: the request's writes commit only after the handler returns).
+   */
+  run(db: Knex, prepared: unknown, inTransaction: boolean): Promise<SerialisedReply>;
+}
+
+export function dispatcher<K extends OperationId>(
+  deps: DispatchDeps, request: ResolvedRequest<K>, afterCommit: AfterCommit, checkResponse?: ResponseCheck,
+): Dispatch {
+  const handler: Handler<K> = deps.handlers[request.operationId];
+  const log = deps.log.child({ requestId: request.requestId });
+  const context = (db: Knex, prepared: unknown, inTransaction: boolean): HandlerContext<K> => ({
+    operationId: request.operationId,
+    version: request.version,
+    caller: request.caller,
+    ...request.input,
+    headers: request.headers,
+    db,
+    canWaitForChanges: !inTransaction,
+    config: deps.config,
+    hub: deps.hub,
+    chainWork: deps.chainWork,
+    webhookWork: deps.webhookWork,
+    afterCommit: (f) => afterCommit.add(f),
+    log,
+    requestId: request.requestId,
+    prepared,
+  });
+  return {
+    // Network I/O a handler needs (a webhook URL's DNS) happens here, outside any transaction.
+    prepare: async () => (handler.prepare ? handler.prepare(context(deps.db, undefined, false)) : undefined),
+    run: async (db, prepared, inTransaction) => {
+      const reply: { status: number; body: unknown; headers?: Record<string, string>; secret?: boolean } = await handler(context(db, prepared, inTransaction));
+      checkResponse?.(reply);
+      return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
+    },
+  };
+}

@@ -52,15 +52,16 @@ typecheck: install
 
 # ESLint (eslint.config.mjs: typescript-eslint, the layer rules, a line length) after the type check, then
 # exports nothing imports (ts-unused-exports; exported types may stay, as may the public API of
-# clients/typescript and the examples). Prettier is not part of it yet: the tree has not had its formatting
-# pass (make format).
+# clients/typescript and the examples), then Prettier's check of the code (.prettierrc; make format fixes it).
+CODE_FILES := '**/*.{ts,mjs,cjs,js}'
 lint: install typecheck
 	npx --no-install eslint .
 	npx --no-install ts-unused-exports tsconfig.json --allowUnusedTypes --excludePathsFromReport='clients/typescript/src;examples/'
+	npx --no-install prettier --check --log-level warn $(CODE_FILES)
 
-# Prettier (.prettierrc: the code's own style, 2 spaces, single quotes, trailing commas, wrapped at 140,
-# where 95% of lines already are) over the given files, or the whole tree: make format FILES='src/x.ts'.
-FILES ?= .
+# Prettier (.prettierrc: 2 spaces, single quotes, trailing commas, wrapped at 140) over the code, or over
+# the given files: make format FILES='src/x.ts'. Prose, specs and data files are formatted by hand (.prettierignore).
+FILES ?= $(CODE_FILES)
 format: install
 	npx --no-install prettier --write $(FILES)
 

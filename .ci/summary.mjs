@@ -35,8 +35,11 @@ function counted(label, { passed, failed, skipped = 0, unit = '', note: why = ''
   const text = `${label}: ${passed} ${unit ? `${unit} ` : ''}passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${note}`;
   return { text, passed, failed };
 }
-const missing = (label, file, why = 'missing or unreadable') =>
-  ({ text: `${label}: no report (${file} ${why}), counted as 1 failed`, passed: 0, failed: 1 });
+const missing = (label, file, why = 'missing or unreadable') => ({
+  text: `${label}: no report (${file} ${why}), counted as 1 failed`,
+  passed: 0,
+  failed: 1,
+});
 
 /** A `jest --json` report. Suites that could not run (numRuntimeErrorTestSuites) count as failed tests. */
 function jestReport(label, file) {
@@ -60,19 +63,23 @@ function contractReport() {
   const file = 'contract-tests/reports/counts.json';
   const r = readJson(file);
   if (!r || !Array.isArray(r.parts) || r.parts.length === 0) return [missing('contract', file)];
-  return r.parts.map((p) => (isCount(p?.passed) && isCount(p?.failed)
-    ? counted(p.name, p)
-    : missing(String(p?.name ?? 'contract'), file, 'has no counts for it')));
+  return r.parts.map((p) =>
+    isCount(p?.passed) && isCount(p?.failed) ? counted(p.name, p) : missing(String(p?.name ?? 'contract'), file, 'has no counts for it'),
+  );
 }
 
 function stepLines(step, code) {
   if (step === 'contract' && code === 'not-run') {
     return [{ text: 'contract: not run (make test failed), counted as 1 failed', passed: 0, failed: 1 }];
   }
-  const lines = step === 'test'
-    ? [jestReport('jest', 'coverage/jest-results.json'), countsReport('sdks', 'sdk-tests/reports/counts.json'),
-      jestReport('browser', 'coverage/browser-results.json')]
-    : contractReport();
+  const lines =
+    step === 'test'
+      ? [
+          jestReport('jest', 'coverage/jest-results.json'),
+          countsReport('sdks', 'sdk-tests/reports/counts.json'),
+          jestReport('browser', 'coverage/browser-results.json'),
+        ]
+      : contractReport();
   if (code !== '0' && lines.every((l) => l.failed === 0)) {
     lines.push({ text: `make ${step}: exit ${code} although its reports show no failed test, counted as 1 failed`, passed: 0, failed: 1 });
   }

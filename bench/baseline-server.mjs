@@ -9,7 +9,20 @@ await db.raw(`CREATE TABLE IF NOT EXISTS baseline_payments (
   id text PRIMARY KEY, merchant_id text NOT NULL, reference_id text NOT NULL, currency text NOT NULL,
   amount_minor numeric(78,0) NOT NULL, status text NOT NULL, expires_at timestamptz NOT NULL,
   created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, version int NOT NULL DEFAULT 1)`);
-await db('baseline_payments').insert({ id: 'fixed', merchant_id: 'm', reference_id: 'r', currency: 'USD', amount_minor: '1000', status: 'requires_action', expires_at: new Date(), created_at: new Date(), updated_at: new Date() }).onConflict('id').ignore();
+await db('baseline_payments')
+  .insert({
+    id: 'fixed',
+    merchant_id: 'm',
+    reference_id: 'r',
+    currency: 'USD',
+    amount_minor: '1000',
+    status: 'requires_action',
+    expires_at: new Date(),
+    created_at: new Date(),
+    updated_at: new Date(),
+  })
+  .onConflict('id')
+  .ignore();
 
 const app = new Koa();
 app.use(async (ctx) => {
@@ -19,7 +32,17 @@ app.use(async (ctx) => {
     const body = JSON.parse(raw);
     const now = new Date();
     const id = 'pay_' + crypto.randomBytes(16).toString('base64url');
-    await db('baseline_payments').insert({ id, merchant_id: 'm', reference_id: body.referenceId, currency: 'USD', amount_minor: body.amount.value, status: 'requires_action', expires_at: now, created_at: now, updated_at: now });
+    await db('baseline_payments').insert({
+      id,
+      merchant_id: 'm',
+      reference_id: body.referenceId,
+      currency: 'USD',
+      amount_minor: body.amount.value,
+      status: 'requires_action',
+      expires_at: now,
+      created_at: now,
+      updated_at: now,
+    });
     ctx.status = 201;
     ctx.body = { paymentId: id, status: 'requires_action' };
   } else {

@@ -33,7 +33,10 @@ const AMOUNT = '100'; // USD 1.00 -> 1_000_000 USDC units
 const devnet = await import(path.join(root, 'dist/src/chain/devnet.js'));
 const USDC = devnet.devnetTokenAddress('USDC');
 const USDC_ASSET = devnet.devnetAssetId('USDC');
-const ERC20 = parseAbi(['function transfer(address to, uint256 value) returns (bool)', 'function mint(address to, uint256 amount) returns (bool)']);
+const ERC20 = parseAbi([
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function mint(address to, uint256 amount) returns (bool)',
+]);
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -43,13 +46,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Runs `work(i)` for i in 0..n-1, at most `c` at a time. */
 async function pool(n, c, work) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, c) }, async () => {
-    while (next < n) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, c) }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
 }
 
 async function rpc(url, method, params = []) {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = await r.json();
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -67,7 +76,17 @@ async function localSender(rpcUrl, account) {
   return {
     pub,
     async send(to, data, gas = 120_000n) {
-      const raw = await account.signTransaction({ type: 'eip1559', chainId: devnet.DEVNET_CHAIN_ID, nonce: nonce++, to, data, gas, value: 0n, maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
+      const raw = await account.signTransaction({
+        type: 'eip1559',
+        chainId: devnet.DEVNET_CHAIN_ID,
+        nonce: nonce++,
+        to,
+        data,
+        gas,
+        value: 0n,
+        maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
       return rpc(rpcUrl, 'eth_sendRawTransaction', [raw]);
     },
   };
@@ -87,7 +106,8 @@ async function waitReceipt(rpcUrl, hash, everyMs = 10, timeoutMs = 30_000) {
 async function mintAll(rpcUrl, addresses, amount) {
   const s = await localSender(rpcUrl, devnet.devnetDeployer);
   let last;
-  for (const a of addresses) last = await s.send(USDC, encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [getAddress(a), amount] }));
+  for (const a of addresses)
+    last = await s.send(USDC, encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [getAddress(a), amount] }));
   const r = await waitReceipt(rpcUrl, last, 20, 60_000);
   if (r.status !== '0x1') throw new Error('mint reverted');
 }
@@ -99,7 +119,8 @@ async function fundedKey(rpcUrl) {
   await mintAll(rpcUrl, [account.address], 10n ** 15n);
   return account;
 }
-const transferData = () => encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [privateKeyToAccount(generatePrivateKey()).address, 1n] });
+const transferData = () =>
+  encodeFunctionData({ abi: ERC20, functionName: 'transfer', args: [privateKeyToAccount(generatePrivateKey()).address, 1n] });
 
 /** Profiling: an HTTP proxy in front of anvil counting the JSON-RPC calls per method, their batches and time. */
 async function rpcProxy(target) {
@@ -142,7 +163,10 @@ async function rpcProxy(target) {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
-    reset: () => { stats.clear(); maxInFlight = 0; },
+    reset: () => {
+      stats.clear();
+      maxInFlight = 0;
+    },
     report: () => ({ maxInFlight, stats: [...stats.entries()].sort((a, b) => b[1].ms - a[1].ms) }),
     close: () => new Promise((r) => server.close(r)),
   };
@@ -157,7 +181,9 @@ function sampleSessions(db, dbName) {
     while (!stopped) {
       const { rows } = await db.raw(
         `SELECT state, coalesce(wait_event_type || ':' || wait_event, 'on cpu / in flight') AS w FROM pg_stat_activity
-         WHERE datname = ? AND pid <> pg_backend_pid() AND backend_type = 'client backend'`, [dbName]);
+         WHERE datname = ? AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+        [dbName],
+      );
       samples++;
       for (const r of rows) counts.set(`${r.state} ${r.w}`, (counts.get(`${r.state} ${r.w}`) || 0) + 1);
       await sleep(10);
@@ -194,12 +220,19 @@ async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts 
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-devnet-'));
   const env = {
-    DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn',
+    DATABASE_URL: url,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
     // production would disable the devnet; development with response validation off is the closest
-    NODE_ENV: 'development', VALIDATE_RESPONSES: 'false',
+    NODE_ENV: 'development',
+    VALIDATE_RESPONSES: 'false',
     DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
-    DEVNET_RPC_URL: rpcUrl, DEVNET_DIR: dir, DEVNET_CONFIRMATIONS: '1', DEVNET_RELAYER_KEYS: relayerKey,
-    QUOTE_TTL_SECONDS: '1800', PAYMENT_TTL_SECONDS: '3600',
+    DEVNET_RPC_URL: rpcUrl,
+    DEVNET_DIR: dir,
+    DEVNET_CONFIRMATIONS: '1',
+    DEVNET_RELAYER_KEYS: relayerKey,
+    QUOTE_TTL_SECONDS: '1800',
+    PAYMENT_TTL_SECONDS: '3600',
     ...extraEnv,
   };
   let child;
@@ -216,30 +249,57 @@ async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts 
   }
   const base = `http://127.0.0.1:${port}`;
   const call = async (method, p, key, b, headers = {}) => {
-    const r = await fetch(base + p, { method, body: b && JSON.stringify(b), headers: { 'content-type': 'application/json', 'Api-Key': key, ...headers } });
+    const r = await fetch(base + p, {
+      method,
+      body: b && JSON.stringify(b),
+      headers: { 'content-type': 'application/json', 'Api-Key': key, ...headers },
+    });
     const text = await r.text();
     if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${text}`);
     return JSON.parse(text);
   };
   const merchantWallet = privateKeyToAccount(generatePrivateKey()).address;
-  const m = await call('POST', '/v1/merchants', acct.apiKey, { merchantName: 'Bench', merchantEmail: 'bench@example.com' }, { 'Idempotency-Key': 'bench-m' });
+  const m = await call(
+    'POST',
+    '/v1/merchants',
+    acct.apiKey,
+    { merchantName: 'Bench', merchantEmail: 'bench@example.com' },
+    { 'Idempotency-Key': 'bench-m' },
+  );
   const merchantId = m.merchant.id;
-  await call('POST', `/v1/merchants/${merchantId}/settlements/crypto`, acct.apiKey,
-    { settlements: [{ asset: USDC_ASSET, destination: `eip155:31337:${merchantWallet}` }] }, { 'Idempotency-Key': 'bench-s' });
+  await call(
+    'POST',
+    `/v1/merchants/${merchantId}/settlements/crypto`,
+    acct.apiKey,
+    { settlements: [{ asset: USDC_ASSET, destination: `eip155:31337:${merchantWallet}` }] },
+    { 'Idempotency-Key': 'bench-s' },
+  );
   const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
   const svc = {
-    child, db, dbName, merchantWallet,
+    child,
+    db,
+    dbName,
+    merchantWallet,
     merchant: (method, p, b) => call(method, p, acct.apiKey, b, { 'Merchant-Id': merchantId }),
     gateway: (method, p, b) => call(method, p, wallet.apiKey, b),
     /** A payment, its first option for `buyer`, and the buyer's signature: everything a confirm needs. */
     async prepare(buyer, ref) {
-      const { paymentId } = await svc.merchant('POST', '/v1/payments', { referenceId: ref, amount: { unit: 'iso4217/USD', value: AMOUNT } });
-      const { options } = await svc.gateway('POST', `/v1/gateway/payment/${paymentId}/options`, { accounts: [`eip155:31337:${buyer.address}`] });
+      const { paymentId } = await svc.merchant('POST', '/v1/payments', {
+        referenceId: ref,
+        amount: { unit: 'iso4217/USD', value: AMOUNT },
+      });
+      const { options } = await svc.gateway('POST', `/v1/gateway/payment/${paymentId}/options`, {
+        accounts: [`eip155:31337:${buyer.address}`],
+      });
       const opt = options[0];
       const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
       return { paymentId, optionId: opt.id, sig };
     },
-    confirm: (p) => svc.gateway('POST', `/v1/gateway/payment/${p.paymentId}/confirm`, { optionId: p.optionId, results: [{ type: 'walletRpc', data: [p.sig] }] }),
+    confirm: (p) =>
+      svc.gateway('POST', `/v1/gateway/payment/${p.paymentId}/confirm`, {
+        optionId: p.optionId,
+        results: [{ type: 'walletRpc', data: [p.sig] }],
+      }),
     async stop() {
       await db.destroy();
       await stopChild(child);
@@ -264,7 +324,11 @@ async function newDatabase(clusterUrl, name) {
 
 async function newBuyers(rpcUrl, n) {
   const buyers = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()));
-  await mintAll(rpcUrl, buyers.map((b) => b.address), 10_000_000n);
+  await mintAll(
+    rpcUrl,
+    buyers.map((b) => b.address),
+    10_000_000n,
+  );
   return buyers;
 }
 
@@ -315,7 +379,12 @@ async function latency(pg) {
       confirmedAt.set(p.paymentId, Date.now() - (performance.now() - t0));
     });
     // Where the time went, from the collect transactions' timestamps.
-    const stages = { 'confirm -> collect signed (submit job)': [], 'collect signed -> broadcast': [], 'broadcast -> final (block + monitor)': [], 'final -> long-poll answered': [] };
+    const stages = {
+      'confirm -> collect signed (submit job)': [],
+      'collect signed -> broadcast': [],
+      'broadcast -> final (block + monitor)': [],
+      'final -> long-poll answered': [],
+    };
     const ms = (d) => new Date(d).getTime();
     for (const t of await svc.db('chain_transactions').where({ purpose: 'collect' }).whereNot('status', 'dropped')) {
       if (!answeredAt.has(t.payment_id)) continue;
@@ -351,20 +420,31 @@ async function throughput(pg) {
     await pool(N, CONCURRENCY, async () => hashes.push(await s.send(USDC, transferData())));
     while ((await s.pub.getTransactionCount({ address: key.address })) < start + N) await sleep(5);
     const baseRate = N / ((performance.now() - b0) / 1000);
-    const baseOk = (await Promise.all(hashes.map((h) => rpc(chain.rpcUrl, 'eth_getTransactionReceipt', [h])))).filter((r) => r?.status === '0x1').length;
+    const baseOk = (await Promise.all(hashes.map((h) => rpc(chain.rpcUrl, 'eth_getTransactionReceipt', [h])))).filter(
+      (r) => r?.status === '0x1',
+    ).length;
 
     const relayerKey = generatePrivateKey();
     const relayer = privateKeyToAccount(relayerKey).address;
     proxy = PROFILE ? await rpcProxy(chain.rpcUrl) : null;
     const profDir = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-cpuprof-')) : null;
-    svc = await startService(pg, 'paygate_bench_throughput', proxy?.url ?? chain.rpcUrl, relayerKey, { CHAIN_POLL_INTERVAL_MS: POLL_MS },
-      PROFILE ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`], stdout: fs.openSync(path.join(profDir, 'service.log'), 'w') } : {});
+    svc = await startService(
+      pg,
+      'paygate_bench_throughput',
+      proxy?.url ?? chain.rpcUrl,
+      relayerKey,
+      { CHAIN_POLL_INTERVAL_MS: POLL_MS },
+      PROFILE ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`], stdout: fs.openSync(path.join(profDir, 'service.log'), 'w') } : {},
+    );
     const buyers = await newBuyers(chain.rpcUrl, N);
     const prepared = [];
     await pool(N, 10, async (i) => prepared.push(await svc.prepare(buyers[i], `tp${i}`)));
     const ids = prepared.map((p) => p.paymentId);
     const nonceBefore = await s.pub.getTransactionCount({ address: relayer });
-    const xacts = async () => Number((await svc.db.raw('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n);
+    const xacts = async () =>
+      Number(
+        (await svc.db.raw('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()')).rows[0].n,
+      );
     const xactsBefore = await xacts();
     proxy?.reset();
     if (PROFILE) {
@@ -383,13 +463,19 @@ async function throughput(pg) {
       confirmedAt.set(prepared[i].paymentId, Date.now());
     });
     let confirmsDone = null;
-    confirming.then(() => { confirmsDone = performance.now(); });
+    confirming.then(() => {
+      confirmsDone = performance.now();
+    });
     let succeededAt = null;
     let settled = 0;
     const deadline = Date.now() + 180_000;
     for (;;) {
-      const [{ ok, done }] = (await svc.db.raw(
-        `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*) FILTER (WHERE settled_at IS NOT NULL)::int AS done FROM payments WHERE id = ANY(?)`, [ids])).rows;
+      const [{ ok, done }] = (
+        await svc.db.raw(
+          `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS ok, count(*) FILTER (WHERE settled_at IS NOT NULL)::int AS done FROM payments WHERE id = ANY(?)`,
+          [ids],
+        )
+      ).rows;
       settled = done;
       if (ok === N && succeededAt === null) succeededAt = performance.now();
       if (done === N || Date.now() > deadline) break;
@@ -400,14 +486,23 @@ async function throughput(pg) {
     await confirming;
     const rate = settled / ((t1 - t0) / 1000);
     const xactsDuring = (await xacts()) - xactsBefore;
-    const statements = PROFILE ? (await svc.db.raw(
-      `SELECT calls::int, total_exec_time AS ms, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
-       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC`)).rows : null;
-    const profile = PROFILE ? { rpc: proxy.report(), db: await stopSampling(), statements, durationMs: t1 - t0, profDir, window: [mono0, mono1] } : null;
+    const statements = PROFILE
+      ? (
+          await svc.db.raw(
+            `SELECT calls::int, total_exec_time AS ms, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC`,
+          )
+        ).rows
+      : null;
+    const profile = PROFILE
+      ? { rpc: proxy.report(), db: await stopSampling(), statements, durationMs: t1 - t0, profDir, window: [mono0, mono1] }
+      : null;
 
     // Every payment shows its settlement through the API.
     let shown = 0;
-    await pool(N, 20, async (i) => { if ((await svc.merchant('GET', `/v1/payments/${ids[i]}`)).settlement) shown++; });
+    await pool(N, 20, async (i) => {
+      if ((await svc.merchant('GET', `/v1/payments/${ids[i]}`)).settlement) shown++;
+    });
 
     // Nonces and duplicates: the database's record against the chain's count.
     const txs = await svc.db('chain_transactions').where({ sender: relayer }).orderBy('nonce');
@@ -420,11 +515,25 @@ async function throughput(pg) {
     const perPayment = new Map();
     for (const t of live.filter((x) => x.purpose === 'collect')) perPayment.set(t.payment_id, (perPayment.get(t.payment_id) || 0) + 1);
     const duplicates = [...perPayment.values()].filter((c) => c > 1).length;
-    const dupSettles = (await svc.db('chain_transactions').where({ purpose: 'settle' }).whereNot('status', 'dropped').groupBy('payment_id').havingRaw('count(*) > 1').select('payment_id')).length;
+    const dupSettles = (
+      await svc
+        .db('chain_transactions')
+        .where({ purpose: 'settle' })
+        .whereNot('status', 'dropped')
+        .groupBy('payment_id')
+        .havingRaw('count(*) > 1')
+        .select('payment_id')
+    ).length;
 
     // Where the time went: per payment, stage durations from the stored timestamps (ms).
-    const stages = { 'confirm -> collect signed (submit job)': [], 'collect signed -> broadcast': [], 'collect broadcast -> final (monitor)': [],
-      'collect final -> settle signed (settle job)': [], 'settle signed -> broadcast': [], 'settle broadcast -> final (monitor)': [] };
+    const stages = {
+      'confirm -> collect signed (submit job)': [],
+      'collect signed -> broadcast': [],
+      'collect broadcast -> final (monitor)': [],
+      'collect final -> settle signed (settle job)': [],
+      'settle signed -> broadcast': [],
+      'settle broadcast -> final (monitor)': [],
+    };
     const byPayment = new Map();
     for (const t of live) byPayment.set(`${t.payment_id}/${t.purpose}`, t);
     const ms = (d) => new Date(d).getTime();
@@ -445,12 +554,33 @@ async function throughput(pg) {
     const end = wall0 + (t1 - t0);
     for (let t = wall0; t < end + 1000; t += 1000) {
       const upTo = (f) => live.filter((x) => x[f] && ms(x[f]) < t + 1000).length;
-      timeline.push({ s: Math.round((t - wall0) / 1000), signed: upTo('signed_at'), broadcast: upTo('broadcast_at'), final: upTo('finished_at') });
+      timeline.push({
+        s: Math.round((t - wall0) / 1000),
+        signed: upTo('signed_at'),
+        broadcast: upTo('broadcast_at'),
+        final: upTo('finished_at'),
+      });
     }
     return {
-      baseRate, baseOk, rate, settled, shown, succeededS: succeededAt && (succeededAt - t0) / 1000, confirmsS: ((confirmsDone ?? t1) - t0) / 1000,
-      totalS: (t1 - t0) / 1000, txCount: live.length, dropped: txs.length - live.length, gaps, duplicates, dupSettles,
-      chainSent: nonceAfter - nonceBefore, dbNonces: live.length, stages, timeline, xactsDuring, profile,
+      baseRate,
+      baseOk,
+      rate,
+      settled,
+      shown,
+      succeededS: succeededAt && (succeededAt - t0) / 1000,
+      confirmsS: ((confirmsDone ?? t1) - t0) / 1000,
+      totalS: (t1 - t0) / 1000,
+      txCount: live.length,
+      dropped: txs.length - live.length,
+      gaps,
+      duplicates,
+      dupSettles,
+      chainSent: nonceAfter - nonceBefore,
+      dbNonces: live.length,
+      stages,
+      timeline,
+      xactsDuring,
+      profile,
     };
   } finally {
     if (svc) await svc.stop();
@@ -464,11 +594,14 @@ function printProfile(p) {
   const s = p.durationMs / 1000;
   console.log(`\nprofile of part 2 (${fmt(s)} s): JSON-RPC calls from the service (max ${p.rpc.maxInFlight} HTTP requests in flight)`);
   console.log('  method | calls | per s | mean ms per HTTP round trip | summed ms');
-  for (const [m, x] of p.rpc.stats) console.log(`  ${m} | ${x.calls} | ${fmt(x.calls / s)} | ${x.ms ? fmt(x.ms / x.calls) : '-'} | ${x.ms ? fmt(x.ms) : '-'}`);
+  for (const [m, x] of p.rpc.stats)
+    console.log(`  ${m} | ${x.calls} | ${fmt(x.calls / s)} | ${x.ms ? fmt(x.ms / x.calls) : '-'} | ${x.ms ? fmt(x.ms) : '-'}`);
   console.log(`  database sessions of the service, mean count per sample (${p.db.samples} samples, every 10 ms):`);
   for (const [k, n] of p.db.sessions) console.log(`    ${k}: ${fmt(n)}`);
   const calls = p.statements.reduce((a, r) => a + r.calls, 0);
-  console.log(`  SQL statements in the service's database: ${calls} (${fmt(calls / N)} per payment; pg_stat_statements, includes pg-boss and this script's polling), the most frequent:`);
+  console.log(
+    `  SQL statements in the service's database: ${calls} (${fmt(calls / N)} per payment; pg_stat_statements, includes pg-boss and this script's polling), the most frequent:`,
+  );
   for (const r of p.statements.slice(0, 20)) console.log(`    ${r.calls} x ${fmt(r.ms / r.calls)} ms  ${r.query.slice(0, 150)}`);
   const file = fs.readdirSync(p.profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return console.log('  (no CPU profile written)');
@@ -481,28 +614,62 @@ async function main() {
   const pg = await startPostgres(PROFILE ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []);
   try {
     const lat = LAT_N > 0 ? await latency(pg) : { base: [NaN], ours: [NaN], confirmMs: [NaN], stages: {} }; // 0: part 2 only
-    console.log(`\n1. confirm -> succeeded, anvil --block-time 1, depth 1, monitor tick 100 ms, ${LAT_N} payments, ${LAT_CONCURRENCY} at a time`);
-    console.log(`  baseline (sendRawTransaction of an ERC-20 transfer -> receipt, polled every 10 ms): p50 ${fmt(pct(lat.base, 50))} ms, p99 ${fmt(pct(lat.base, 99))} ms`);
-    console.log(`  paygate (confirm response -> status long-poll says succeeded): p50 ${fmt(pct(lat.ours, 50))} ms, p99 ${fmt(pct(lat.ours, 99))} ms (confirm itself: p50 ${fmt(pct(lat.confirmMs, 50))} ms)`);
-    console.log(`  where the time went (ms per payment, p50 / p99): ${Object.entries(lat.stages).map(([k, xs]) => `${k} ${fmt(pct(xs, 50))} / ${fmt(pct(xs, 99))}`).join('; ')}`);
+    console.log(
+      `\n1. confirm -> succeeded, anvil --block-time 1, depth 1, monitor tick 100 ms, ${LAT_N} payments, ${LAT_CONCURRENCY} at a time`,
+    );
+    console.log(
+      `  baseline (sendRawTransaction of an ERC-20 transfer -> receipt, polled every 10 ms): p50 ${fmt(pct(lat.base, 50))} ms, p99 ${fmt(pct(lat.base, 99))} ms`,
+    );
+    console.log(
+      `  paygate (confirm response -> status long-poll says succeeded): p50 ${fmt(pct(lat.ours, 50))} ms, p99 ${fmt(pct(lat.ours, 99))} ms (confirm itself: p50 ${fmt(pct(lat.confirmMs, 50))} ms)`,
+    );
+    console.log(
+      `  where the time went (ms per payment, p50 / p99): ${Object.entries(lat.stages)
+        .map(([k, xs]) => `${k} ${fmt(pct(xs, 50))} / ${fmt(pct(xs, 99))}`)
+        .join('; ')}`,
+    );
 
     const tp = await throughput(pg);
-    console.log(`\n2. settled payments per second, one relayer key, anvil automine, ${N} payments, ${CONCURRENCY} confirms in flight, monitor tick ${POLL_MS} ms`);
-    console.log(`  baseline (${N} ERC-20 transfers, one key, local nonces, ${CONCURRENCY} in flight): ${fmt(tp.baseRate)} tx/s (${tp.baseOk}/${N} succeeded)`);
-    console.log(`  paygate: ${tp.settled}/${N} settled in ${fmt(tp.totalS)} s = ${fmt(tp.rate)} payments/s (${fmt((2 * tp.settled) / tp.totalS)} relayer tx/s); confirms done at ${fmt(tp.confirmsS)} s, all succeeded at ${tp.succeededS === null ? '-' : fmt(tp.succeededS)} s; API shows ${tp.shown}/${N} settlements`);
-    console.log(`  relayer: ${tp.dbNonces} live transactions in the database (${tp.dropped} dropped), ${tp.chainSent} sent on chain; nonce gaps ${tp.gaps}, duplicate collects ${tp.duplicates}, duplicate settles ${tp.dupSettles}`);
-    console.log(`  database transactions during the run: ${tp.xactsDuring} (${fmt(tp.xactsDuring / Math.max(1, tp.settled))} per settled payment)`);
+    console.log(
+      `\n2. settled payments per second, one relayer key, anvil automine, ${N} payments, ${CONCURRENCY} confirms in flight, monitor tick ${POLL_MS} ms`,
+    );
+    console.log(
+      `  baseline (${N} ERC-20 transfers, one key, local nonces, ${CONCURRENCY} in flight): ${fmt(tp.baseRate)} tx/s (${tp.baseOk}/${N} succeeded)`,
+    );
+    console.log(
+      `  paygate: ${tp.settled}/${N} settled in ${fmt(tp.totalS)} s = ${fmt(tp.rate)} payments/s (${fmt((2 * tp.settled) / tp.totalS)} relayer tx/s); confirms done at ${fmt(tp.confirmsS)} s, all succeeded at ${tp.succeededS === null ? '-' : fmt(tp.succeededS)} s; API shows ${tp.shown}/${N} settlements`,
+    );
+    console.log(
+      `  relayer: ${tp.dbNonces} live transactions in the database (${tp.dropped} dropped), ${tp.chainSent} sent on chain; nonce gaps ${tp.gaps}, duplicate collects ${tp.duplicates}, duplicate settles ${tp.dupSettles}`,
+    );
+    console.log(
+      `  database transactions during the run: ${tp.xactsDuring} (${fmt(tp.xactsDuring / Math.max(1, tp.settled))} per settled payment)`,
+    );
     console.log('  where the time went (ms per payment, p50 / p99 / max):');
-    for (const [name, xs] of Object.entries(tp.stages)) console.log(`    ${name}: ${fmt(pct(xs, 50))} / ${fmt(pct(xs, 99))} / ${fmt(Math.max(...xs))}`);
-    console.log(`  relayer transactions by second (signed/broadcast/final): ${tp.timeline.map((x) => `${x.s}s ${x.signed}/${x.broadcast}/${x.final}`).join(', ')}`);
+    for (const [name, xs] of Object.entries(tp.stages))
+      console.log(`    ${name}: ${fmt(pct(xs, 50))} / ${fmt(pct(xs, 99))} / ${fmt(Math.max(...xs))}`);
+    console.log(
+      `  relayer transactions by second (signed/broadcast/final): ${tp.timeline.map((x) => `${x.s}s ${x.signed}/${x.broadcast}/${x.final}`).join(', ')}`,
+    );
 
-    const ok = tp.gaps === 0 && tp.duplicates === 0 && tp.dupSettles === 0 && tp.chainSent === tp.dbNonces && tp.settled === N && tp.shown === N;
+    const ok =
+      tp.gaps === 0 && tp.duplicates === 0 && tp.dupSettles === 0 && tp.chainSent === tp.dbNonces && tp.settled === N && tp.shown === N;
     console.log('\nmeasure | baseline | paygate | ratio');
-    console.log(`succeeded latency p50 (ms) | ${fmt(pct(lat.base, 50))} | ${fmt(pct(lat.ours, 50))} | ${fmt(pct(lat.ours, 50) / pct(lat.base, 50))}`);
-    console.log(`succeeded latency p99 (ms) | ${fmt(pct(lat.base, 99))} | ${fmt(pct(lat.ours, 99))} | ${fmt(pct(lat.ours, 99) / pct(lat.base, 99))}`);
-    console.log(`settled payments/s, one key (baseline: transfers/s) | ${fmt(tp.baseRate)} | ${fmt(tp.rate)} | ${fmt(tp.rate / tp.baseRate)}`);
-    console.log(`relayer transactions/s, one key (2 per payment) | ${fmt(tp.baseRate)} | ${fmt((2 * tp.settled) / tp.totalS)} | ${fmt((2 * tp.settled) / tp.totalS / tp.baseRate)}`);
-    console.log(`settled / nonce gaps / duplicate submissions | - | ${tp.settled}/${N} / ${tp.gaps} / ${tp.duplicates + tp.dupSettles} | ${ok ? 'ok' : 'FAILED'}`);
+    console.log(
+      `succeeded latency p50 (ms) | ${fmt(pct(lat.base, 50))} | ${fmt(pct(lat.ours, 50))} | ${fmt(pct(lat.ours, 50) / pct(lat.base, 50))}`,
+    );
+    console.log(
+      `succeeded latency p99 (ms) | ${fmt(pct(lat.base, 99))} | ${fmt(pct(lat.ours, 99))} | ${fmt(pct(lat.ours, 99) / pct(lat.base, 99))}`,
+    );
+    console.log(
+      `settled payments/s, one key (baseline: transfers/s) | ${fmt(tp.baseRate)} | ${fmt(tp.rate)} | ${fmt(tp.rate / tp.baseRate)}`,
+    );
+    console.log(
+      `relayer transactions/s, one key (2 per payment) | ${fmt(tp.baseRate)} | ${fmt((2 * tp.settled) / tp.totalS)} | ${fmt((2 * tp.settled) / tp.totalS / tp.baseRate)}`,
+    );
+    console.log(
+      `settled / nonce gaps / duplicate submissions | - | ${tp.settled}/${N} / ${tp.gaps} / ${tp.duplicates + tp.dupSettles} | ${ok ? 'ok' : 'FAILED'}`,
+    );
     if (!ok) process.exitCode = 1;
     if (tp.profile) printProfile(tp.profile);
   } finally {

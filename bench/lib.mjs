@@ -11,7 +11,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 export { freePort };
 
-export const startPostgres = (extraFlags = []) => startThrowawayPostgres({ database: 'paygate_bench', fast: false, extraFlags: ['-c', 'shared_buffers=256MB', ...extraFlags] });
+export const startPostgres = (extraFlags = []) =>
+  startThrowawayPostgres({ database: 'paygate_bench', fast: false, extraFlags: ['-c', 'shared_buffers=256MB', ...extraFlags] });
 
 export function node(script, env, args = []) {
   return execFileSync('node', [path.join(root, script), ...args], { env: { ...process.env, ...env }, cwd: root }).toString();
@@ -22,19 +23,29 @@ export function node(script, env, args = []) {
  * (--cpu-prof); `stdout`: where its standard output goes (a file descriptor; discarded by default).
  */
 export async function startChild(script, env, readyUrl, { nodeArgs = [], stdout = 'ignore' } = {}) {
-  const child = spawn('node', [...nodeArgs, path.join(root, script)], { env: { ...process.env, ...env }, cwd: root, stdio: ['ignore', stdout, 'inherit'] });
+  const child = spawn('node', [...nodeArgs, path.join(root, script)], {
+    env: { ...process.env, ...env },
+    cwd: root,
+    stdio: ['ignore', stdout, 'inherit'],
+  });
   for (let i = 0; i < 300; i++) {
     try {
       const r = await fetch(readyUrl);
       if (r.ok) return child;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill();
   throw new Error(`${script} did not become ready`);
 }
 
-export const stopChild = (child) => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
+export const stopChild = (child) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
 
 export function rssMb(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -49,8 +60,12 @@ export async function load(opts) {
 
 /** The service's environment in benchmarks: production mode (no response validation), quiet logs. */
 export const serviceEnv = (databaseUrl, port) => ({
-  DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production',
-  DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'), METRICS_TOKEN: crypto.randomBytes(24).toString('hex'),
+  DATABASE_URL: databaseUrl,
+  PORT: String(port),
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+  METRICS_TOKEN: crypto.randomBytes(24).toString('hex'),
 });
 
 export const fmt = (x) => (Math.round(x * 100) / 100).toString();

@@ -39,7 +39,8 @@ async function main() {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       arrivals.set(req.headers['webhook-id'] ?? `base-${arrivals.size}`, Date.now());
-      if (String(req.headers['webhook-id']).startsWith('evt_')) byPayment.set(JSON.parse(Buffer.concat(chunks)).data.payment.paymentId, req.headers['webhook-id']);
+      if (String(req.headers['webhook-id']).startsWith('evt_'))
+        byPayment.set(JSON.parse(Buffer.concat(chunks)).data.payment.paymentId, req.headers['webhook-id']);
       res.writeHead(204).end();
     });
   });
@@ -48,20 +49,37 @@ async function main() {
 
   // Baseline: the receiver alone, fed by a keep-alive client with the service's concurrency.
   const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: fs.readFileSync(tls.cert) });
-  const body = JSON.stringify({ id: 'evt_x', type: 'payment.created', createdAt: new Date().toISOString(), apiVersion: '2026-02-19.preview', data: { payment: { pad: 'x'.repeat(600) } } });
-  const post = (i) => new Promise((resolve, reject) => {
-    const req = https.request(hookUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'webhook-id': `base-${i}`, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', reject);
-    req.end(body);
+  const body = JSON.stringify({
+    id: 'evt_x',
+    type: 'payment.created',
+    createdAt: new Date().toISOString(),
+    apiVersion: '2026-02-19.preview',
+    data: { payment: { pad: 'x'.repeat(600) } },
   });
+  const post = (i) =>
+    new Promise((resolve, reject) => {
+      const req = https.request(
+        hookUrl,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'webhook-id': `base-${i}`, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
   let next = 0;
   const t0 = Date.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < N) await post(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < N) await post(next++);
+    }),
+  );
   const baselineRate = N / ((Date.now() - t0) / 1000);
   agent.destroy();
   arrivals.clear();
@@ -70,7 +88,10 @@ async function main() {
   const port = await freePort();
   const env = {
     ...serviceEnv(pg.url, port),
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_CA_FILE: tls.cert, WEBHOOK_DISPATCH_INTERVAL_MS: '200', ...CAPS,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_CA_FILE: tls.cert,
+    WEBHOOK_DISPATCH_INTERVAL_MS: '200',
+    ...CAPS,
   };
   node('dist/src/cli/migrate.js', env);
   const acct = JSON.parse(node('dist/src/cli/admin.js', env, ['accounts', 'create', '--name', 'Bench']));
@@ -78,18 +99,49 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   try {
     const call = async (method, p, b, headers = {}) => {
-      const r = await fetch(base + p, { method, body: b && JSON.stringify(b), headers: { 'content-type': 'application/json', 'Api-Key': acct.apiKey, ...headers } });
+      const r = await fetch(base + p, {
+        method,
+        body: b && JSON.stringify(b),
+        headers: { 'content-type': 'application/json', 'Api-Key': acct.apiKey, ...headers },
+      });
       if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
       return r.json();
     };
-    const m = await call('POST', '/v1/merchants', { merchantName: 'Bench', merchantEmail: 'bench@example.com' }, { 'Idempotency-Key': 'bench-m' });
-    await call('POST', `/v1/merchants/${m.merchant.id}/settlements/crypto`, { settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7' }] }, { 'Idempotency-Key': 'bench-s' });
-    await call('POST', '/v1/webhook-endpoints', { url: hookUrl, enabledEvents: ['payment.created'] }, { 'Idempotency-Key': 'bench-w', 'PAY-Version': '2026-02-19.preview' });
+    const m = await call(
+      'POST',
+      '/v1/merchants',
+      { merchantName: 'Bench', merchantEmail: 'bench@example.com' },
+      { 'Idempotency-Key': 'bench-m' },
+    );
+    await call(
+      'POST',
+      `/v1/merchants/${m.merchant.id}/settlements/crypto`,
+      {
+        settlements: [
+          {
+            asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+            destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
+          },
+        ],
+      },
+      { 'Idempotency-Key': 'bench-s' },
+    );
+    await call(
+      'POST',
+      '/v1/webhook-endpoints',
+      { url: hookUrl, enabledEvents: ['payment.created'] },
+      { 'Idempotency-Key': 'bench-w', 'PAY-Version': '2026-02-19.preview' },
+    );
 
     // Latency alone first: 50 payments one at a time, 100 ms apart, each delivery on an idle pipeline.
     const idle = [];
     for (let i = 0; i < 50; i++) {
-      const r = await call('POST', '/v1/payments', { referenceId: `idle${i}`, amount: { unit: 'iso4217/USD', value: '100' } }, { 'Merchant-Id': m.merchant.id });
+      const r = await call(
+        'POST',
+        '/v1/payments',
+        { referenceId: `idle${i}`, amount: { unit: 'iso4217/USD', value: '100' } },
+        { 'Merchant-Id': m.merchant.id },
+      );
       const sent = Date.now();
       const evt = await waitForDelivery(r.paymentId);
       idle.push(arrivals.get(evt) - sent);
@@ -100,12 +152,19 @@ async function main() {
     // The events: N payments, 20 at a time (creation itself is measured by make bench).
     let made = 0;
     const started = Date.now();
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      while (made < N) {
-        made++;
-        await call('POST', '/v1/payments', { referenceId: `b${made}`, amount: { unit: 'iso4217/USD', value: '100' } }, { 'Merchant-Id': m.merchant.id });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (made < N) {
+          made++;
+          await call(
+            'POST',
+            '/v1/payments',
+            { referenceId: `b${made}`, amount: { unit: 'iso4217/USD', value: '100' } },
+            { 'Merchant-Id': m.merchant.id },
+          );
+        }
+      }),
+    );
     const createdBy = Date.now();
     const deadline = Date.now() + 120_000;
     while (arrivals.size < N && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -122,19 +181,30 @@ async function main() {
     arrivals.clear();
     const one = await db('payments').first('id', 'account_id');
     const drainStart = Date.now();
-    await db.raw(`INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
-      SELECT 'evt_drain' || g, ?, ?, 'payment.created', 1000 + g, '{"paymentId":"x"}'::jsonb FROM generate_series(1, ?) g`, [one.id, one.account_id, N]);
+    await db.raw(
+      `INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
+      SELECT 'evt_drain' || g, ?, ?, 'payment.created', 1000 + g, '{"paymentId":"x"}'::jsonb FROM generate_series(1, ?) g`,
+      [one.id, one.account_id, N],
+    );
     const drainDeadline = Date.now() + 120_000;
     while (arrivals.size < N && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 20));
     const drainRate = arrivals.size / ((Math.max(...arrivals.values()) - drainStart) / 1000);
     await db.destroy();
 
-    console.log(`webhooks (in flight per endpoint ${CAPS.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT}, per account ${CAPS.WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT}): ${delivered}/${N} events delivered; creation took ${fmt((createdBy - started) / 1000)} s, last delivery ${fmt((finished - createdBy) / 1000)} s after the last creation`);
+    console.log(
+      `webhooks (in flight per endpoint ${CAPS.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT}, per account ${CAPS.WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT}): ${delivered}/${N} events delivered; creation took ${fmt((createdBy - started) / 1000)} s, last delivery ${fmt((finished - createdBy) / 1000)} s after the last creation`,
+    );
     console.log(`  baseline (receiver alone, ${CONCURRENCY} keep-alive sockets): ${fmt(baselineRate)} POST/s`);
-    console.log(`  paygate, ${N} events created through the API (20 concurrent creates): ${fmt(rate)} deliveries/s (${finished - createdBy < 1000 ? 'keeps pace with creation' : 'behind creation'})`);
-    console.log(`  paygate draining a backlog of ${N} outbox events (dispatch -> pg-boss -> claim -> signed POST -> record): ${fmt(drainRate)} deliveries/s, ratio ${fmt(drainRate / baselineRate)}`);
+    console.log(
+      `  paygate, ${N} events created through the API (20 concurrent creates): ${fmt(rate)} deliveries/s (${finished - createdBy < 1000 ? 'keeps pace with creation' : 'behind creation'})`,
+    );
+    console.log(
+      `  paygate draining a backlog of ${N} outbox events (dispatch -> pg-boss -> claim -> signed POST -> record): ${fmt(drainRate)} deliveries/s, ratio ${fmt(drainRate / baselineRate)}`,
+    );
     console.log(`  idle pipeline, one payment at a time: response -> arrival p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms`);
-    console.log(`  under load, change -> arrival latency: p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${Math.max(...latencies)} ms`);
+    console.log(
+      `  under load, change -> arrival latency: p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
+    );
   } finally {
     await stopChild(child);
     server.close();

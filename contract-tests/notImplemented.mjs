@@ -6,6 +6,10 @@ const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'not-imp
 
 export function notImplemented() {
   return new Set(
-    fs.readFileSync(file, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean),
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => l.replace(/#.*/, '').trim())
+      .filter(Boolean),
   );
 }

@@ -14,7 +14,9 @@ import { startWebhookSink } from './webhookSink.mjs';
 
 // While working on the gate: CONTRACT_PARTS=schemathesis (or prism), CONTRACT_VERSIONS=<version> and
 // CONTRACT_RUNS=replay (or explore) run a part only; the verdict then counts only that part, so CI sets none.
-const VERSIONS = ['2026-02-18', '2026-02-19.preview'].filter((v) => !process.env.CONTRACT_VERSIONS || process.env.CONTRACT_VERSIONS.split(',').includes(v));
+const VERSIONS = ['2026-02-18', '2026-02-19.preview'].filter(
+  (v) => !process.env.CONTRACT_VERSIONS || process.env.CONTRACT_VERSIONS.split(',').includes(v),
+);
 const PARTS = (process.env.CONTRACT_PARTS ?? 'schemathesis,prism').split(',');
 // Per operation and phase. Chosen so both versions finish in about a minute on 2 cores while still
 // finding the defects listed in the README (override with CONTRACT_MAX_EXAMPLES).
@@ -47,7 +49,8 @@ const schemathesis = path.join(root, '.venv/contract/bin/schemathesis');
 // once on a response the service had written in 0.12 ms (its request log) while the whole Schemathesis process
 // sent nothing for 14.5 s. 60 s still fails a hang; latency is measured in bench/ against a same-run baseline.
 const MAX_RESPONSE_S = '60';
-const CHECKS = 'not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance, ' +
+const CHECKS =
+  'not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance, ' +
   'response_schema_conformance, negative_data_rejection, positive_data_acceptance, missing_required_header, ' +
   'unsupported_method, allow_header_conformance, use_after_free, ensure_resource_availability, ignored_auth, ' +
   `object_level_authorization, max_response_time (${MAX_RESPONSE_S} s)`;
@@ -60,11 +63,20 @@ function run(cmd, args, { env = process.env, log, quiet = false } = {}) {
     const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', quiet ? out : 'pipe', quiet ? out : 'pipe'] });
     children.add(child);
     if (!quiet) {
-      child.stdout.on('data', (d) => { process.stdout.write(d); if (out) fs.writeSync(out, d); });
-      child.stderr.on('data', (d) => { process.stderr.write(d); if (out) fs.writeSync(out, d); });
+      child.stdout.on('data', (d) => {
+        process.stdout.write(d);
+        if (out) fs.writeSync(out, d);
+      });
+      child.stderr.on('data', (d) => {
+        process.stderr.write(d);
+        if (out) fs.writeSync(out, d);
+      });
     }
     child.on('error', reject);
-    child.on('exit', (code) => { children.delete(child); resolve(code); });
+    child.on('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    });
   });
 }
 
@@ -81,7 +93,9 @@ let failed = false;
 // (cases) and one for the integration suite through Prism (tests). A part that never ran, or whose report
 // is missing, counts as 1 failed: never as zero passed.
 const parts = new Map([
-  ...(PARTS.includes('schemathesis') ? VERSIONS.flatMap((v) => RUNS.map((r) => [`schemathesis ${v} ${r.name}`, { unit: 'cases', passed: 0, failed: 1, note: 'not run' }])) : []),
+  ...(PARTS.includes('schemathesis')
+    ? VERSIONS.flatMap((v) => RUNS.map((r) => [`schemathesis ${v} ${r.name}`, { unit: 'cases', passed: 0, failed: 1, note: 'not run' }]))
+    : []),
   ...(PARTS.includes('prism') ? VERSIONS.map((v) => [`prism ${v}`, { passed: 0, failed: 1, note: 'not run' }]) : []),
 ]);
 let stack;
@@ -94,7 +108,11 @@ async function cleanup() {
   if (stack) await stack.stop();
   if (sink) await sink.close();
 }
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, async () => {
+    await cleanup();
+    process.exit(130);
+  });
 
 async function main() {
   fs.rmSync(reports, { recursive: true, force: true });
@@ -110,8 +128,10 @@ async function main() {
   sink = await startWebhookSink();
   stack = await startStack({ logFile: path.join(reports, 'service.log') });
   const seeded = await seed(stack);
-  console.log(`contract: seeded account ${seeded.accountId}, merchant ${seeded.merchantId}` +
-    (seeded.skipped.length ? `; skipped (501, not implemented yet): ${seeded.skipped.join(', ')}` : ''));
+  console.log(
+    `contract: seeded account ${seeded.accountId}, merchant ${seeded.merchantId}` +
+      (seeded.skipped.length ? `; skipped (501, not implemented yet): ${seeded.skipped.join(', ')}` : ''),
+  );
 
   // 1. Schemathesis, per version: the replay run, then the explore run.
   for (const v of PARTS.includes('schemathesis') ? VERSIONS : []) {
@@ -126,21 +146,51 @@ async function main() {
       }
       const dir = path.join(reports, `schemathesis-${v}-${r.name}`);
       const args = [
-        '--config-file', 'contract-tests/schemathesis.toml', 'run', `generated/${v}/openapi.json`,
-        '--url', stack.url, '-H', `PAY-Version: ${v}`,
-        '--checks', 'all', '--max-response-time', MAX_RESPONSE_S, '--phases', r.phases, '--mode', 'all',
-        '--max-examples', MAX_EXAMPLES, '--workers', '2', '--seed', r.seed,
+        '--config-file',
+        'contract-tests/schemathesis.toml',
+        'run',
+        `generated/${v}/openapi.json`,
+        '--url',
+        stack.url,
+        '-H',
+        `PAY-Version: ${v}`,
+        '--checks',
+        'all',
+        '--max-response-time',
+        MAX_RESPONSE_S,
+        '--phases',
+        r.phases,
+        '--mode',
+        'all',
+        '--max-examples',
+        MAX_EXAMPLES,
+        '--workers',
+        '2',
+        '--seed',
+        r.seed,
         // A long-poll may rightly take up to its 30 s cap (the hooks cap valid maxPollMs at 100 ms; not every case is valid).
-        '--request-timeout', '40',
+        '--request-timeout',
+        '40',
         ...[...pending].flatMap((o) => ['--exclude-operation-id', o]),
-        '--report', 'junit,json', '--report-dir', dir,
+        '--report',
+        'junit,json',
+        '--report-dir',
+        dir,
       ];
-      console.log(`\ncontract: Schemathesis ${v} ${r.name} (seed ${r.seed}, phases ${r.phases}): ${fuzzed.length} operations (${pending.size} excluded as not implemented)`);
+      console.log(
+        `\ncontract: Schemathesis ${v} ${r.name} (seed ${r.seed}, phases ${r.phases}): ${fuzzed.length} operations (${pending.size} excluded as not implemented)`,
+      );
       const started = Date.now();
       const code = await run(schemathesis, args, {
         env: {
-          ...process.env, CONTRACT_API_KEY: seeded.partnerKey, CONTRACT_VERSION: v, CONTRACT_CURSOR: seeded.cursor ?? '', CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
-          CONTRACT_SERVICE_URL: stack.url, CONTRACT_BUYER_KEY: seeded.buyerKey, CONTRACT_WEBHOOK_URL: sink.url,
+          ...process.env,
+          CONTRACT_API_KEY: seeded.partnerKey,
+          CONTRACT_VERSION: v,
+          CONTRACT_CURSOR: seeded.cursor ?? '',
+          CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
+          CONTRACT_SERVICE_URL: stack.url,
+          CONTRACT_BUYER_KEY: seeded.buyerKey,
+          CONTRACT_WEBHOOK_URL: sink.url,
         },
         log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
       });
@@ -148,9 +198,11 @@ async function main() {
       const secs = ((Date.now() - started) / 1000).toFixed(0);
       const nFail = report ? report.failures : '?';
       const ok = code === 0 && report && report.errors === 0;
-      summary.push(`Schemathesis ${v} ${r.name}: ${fuzzed.length}/${ops.length} operations, phases ${r.phases}, ${report?.checks ?? '?'}; ` +
-        `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
-        (report?.missingData ? `; warning: ${report.missingData}` : ''));
+      summary.push(
+        `Schemathesis ${v} ${r.name}: ${fuzzed.length}/${ops.length} operations, phases ${r.phases}, ${report?.checks ?? '?'}; ` +
+          `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
+          (report?.missingData ? `; warning: ${report.missingData}` : ''),
+      );
       if (code !== 0 || !report || report.errors > 0) failed = true;
       if (report && typeof report.cases === 'number') {
         // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
@@ -163,7 +215,8 @@ async function main() {
     }
   }
 
-  if (sink.received() || PARTS.includes('schemathesis')) summary.push(`webhook sink: ${sink.received()} deliveries received during the Schemathesis runs`);
+  if (sink.received() || PARTS.includes('schemathesis'))
+    summary.push(`webhook sink: ${sink.received()} deliveries received during the Schemathesis runs`);
 
   // 2. The integration suite through Prism (validating proxy, --errors), once per version's document.
   for (const v of PARTS.includes('prism') ? VERSIONS : []) await throughPrism(v);
@@ -175,26 +228,46 @@ async function throughPrism(v) {
   const prismPort = await freePort();
   const prismLog = path.join(reports, `prism-${v}.log`);
   const prismOut = fs.openSync(prismLog, 'w');
-  prismProc = spawn(prism, ['proxy', `generated/${v}/openapi.json`, stack.url, '--errors', '--port', String(prismPort), '--host', '127.0.0.1'], { cwd: root, stdio: ['ignore', prismOut, prismOut] });
+  prismProc = spawn(
+    prism,
+    ['proxy', `generated/${v}/openapi.json`, stack.url, '--errors', '--port', String(prismPort), '--host', '127.0.0.1'],
+    { cwd: root, stdio: ['ignore', prismOut, prismOut] },
+  );
   const prismUrl = `http://127.0.0.1:${prismPort}`;
   await waitFor(`${prismUrl}/v1/merchants`, { ok: () => true, child: prismProc, timeoutMs: 60000 });
   console.log(`\ncontract: integration suite through Prism ${v} (${prismUrl} -> ${stack.url}), contract-breaking requests direct`);
   const probeLogEnd = fs.statSync(prismLog).size; // the readiness probe above is not part of the verdict
   const jestJson = path.join(reports, `integration-through-prism-${v}.json`);
-  const jestCode = await run(path.join(root, 'node_modules/.bin/jest'), ['--runInBand', '--json', `--outputFile=${jestJson}`, 'tests/integration'], {
-    env: { ...process.env, NODE_ENV: 'test', TEST_BASE_URL: prismUrl, TEST_DIRECT_URL: stack.url, TEST_DATABASE_URL: stack.databaseUrl, DATABASE_URL: stack.databaseUrl, TEST_PRISM_VERSION: v },
-    log: path.join(reports, `integration-through-prism-${v}.log`),
-  });
+  const jestCode = await run(
+    path.join(root, 'node_modules/.bin/jest'),
+    ['--runInBand', '--json', `--outputFile=${jestJson}`, 'tests/integration'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        TEST_BASE_URL: prismUrl,
+        TEST_DIRECT_URL: stack.url,
+        TEST_DATABASE_URL: stack.databaseUrl,
+        DATABASE_URL: stack.databaseUrl,
+        TEST_PRISM_VERSION: v,
+      },
+      log: path.join(reports, `integration-through-prism-${v}.log`),
+    },
+  );
   prismProc.kill('SIGTERM');
   await new Promise((r) => (prismProc.exitCode === null ? prismProc.once('exit', r) : r()));
   // Prism logs every violation it finds in a proxied request or response ("Violation: ..."), and every
   // request it answers itself instead of forwarding ("Request terminated with error"): both fail the gate.
-  // eslint-disable-next-line no-control-regex -- strips the terminal colour codes (ESC [ ... m) Prism writes
-  const lines = fs.readFileSync(prismLog, 'utf8').slice(probeLogEnd).replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  // The terminal colour codes (ESC [ ... m) Prism writes are stripped first.
+  // eslint-disable-next-line no-control-regex
+  const colours = /\x1b\[[0-9;]*m/g;
+  const lines = fs.readFileSync(prismLog, 'utf8').slice(probeLogEnd).replace(colours, '').split('\n');
   const violations = lines.filter((l) => /violation|Request terminated with error/i.test(l));
   for (const l of violations) console.log(`  prism ${v}: ${l.trim()}`);
   const proxied = lines.filter((l) => /> Forwarding/.test(l)).length;
-  summary.push(`Prism proxy ${v}: ${proxied} proxied requests, ${violations.length} violations; integration suite exit ${jestCode} → ${violations.length === 0 && jestCode === 0 ? 'PASS' : 'FAIL'}`);
+  summary.push(
+    `Prism proxy ${v}: ${proxied} proxied requests, ${violations.length} violations; integration suite exit ${jestCode} → ${violations.length === 0 && jestCode === 0 ? 'PASS' : 'FAIL'}`,
+  );
   if (violations.length || jestCode !== 0) failed = true;
   try {
     const r = JSON.parse(fs.readFileSync(jestJson, 'utf8'));
@@ -224,7 +297,8 @@ function readJsonReport(dir) {
       missingData: r.warnings?.missing_test_data?.length ? `missing test data (only 404s): ${r.warnings.missing_test_data.join(', ')}` : '',
       // Engine errors plus cases that could not be run: neither may hide an untested operation.
       errors: engineErrors + (r.test_cases?.errored ?? 0),
-      cases, seed: r.seed,
+      cases,
+      seed: r.seed,
       checks: `checks: all (${CHECKS})`,
     };
   } catch {
@@ -250,8 +324,17 @@ console.log(failed ? 'contract: FAIL' : 'contract: PASS');
 const passedCount = [...parts.values()].reduce((n, p) => n + p.passed, 0);
 let failedCount = [...parts.values()].reduce((n, p) => n + p.failed, 0);
 if (failed && failedCount === 0) failedCount = 1; // a failure that is not a test case (a crash, an engine error)
-fs.writeFileSync(path.join(reports, 'counts.json'), JSON.stringify({
-  passed: passedCount, failed: failedCount, parts: [...parts].map(([name, p]) => ({ name, ...p })),
-}, null, 2) + '\n');
+fs.writeFileSync(
+  path.join(reports, 'counts.json'),
+  JSON.stringify(
+    {
+      passed: passedCount,
+      failed: failedCount,
+      parts: [...parts].map(([name, p]) => ({ name, ...p })),
+    },
+    null,
+    2,
+  ) + '\n',
+);
 console.log(`contract: ${passedCount} passed, ${failedCount} failed`);
 process.exit(failed ? 1 : 0);

@@ -23,7 +23,13 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   const partner = await admin(env, 'accounts', 'create', '--name', 'Contract gate partner');
   const wallet = await admin(env, 'keys', 'create', '--account', partner.accountId, '--type', 'wallet');
   const other = await admin(env, 'accounts', 'create', '--name', 'Contract gate other partner');
-  const out = { accountId: partner.accountId, partnerKey: partner.apiKey, walletKey: wallet.apiKey, otherPartnerKey: other.apiKey, skipped: [] };
+  const out = {
+    accountId: partner.accountId,
+    partnerKey: partner.apiKey,
+    walletKey: wallet.apiKey,
+    otherPartnerKey: other.apiKey,
+    skipped: [],
+  };
 
   const call = async (operationId, method, p, { body, headers = {} } = {}) => {
     const r = await fetch(url + p, {
@@ -41,7 +47,11 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   };
 
   const m = await call('createMerchant', 'POST', '/v1/merchants', {
-    body: { merchantName: 'Contract Gate Coffee', merchantEmail: 'owner@contract-gate.example.com', iconUrl: 'https://cdn.example.com/logo.png' },
+    body: {
+      merchantName: 'Contract Gate Coffee',
+      merchantEmail: 'owner@contract-gate.example.com',
+      iconUrl: 'https://cdn.example.com/logo.png',
+    },
     headers: { 'Idempotency-Key': 'contract-seed-merchant' },
   });
   out.merchantId = m.merchant.id;
@@ -62,7 +72,17 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   if (s) out.settlementId = s.settlements[0].id;
   // The buyer: a new key each run, funded with a million USDC (10 000 payments of the hooks' size and more).
   out.buyerKey = generatePrivateKey();
-  await admin(env, 'devnet', 'fund', '--address', privateKeyToAccount(out.buyerKey).address, '--asset', usdc, '--amount', String(10n ** 12n));
+  await admin(
+    env,
+    'devnet',
+    'fund',
+    '--address',
+    privateKeyToAccount(out.buyerKey).address,
+    '--asset',
+    usdc,
+    '--amount',
+    String(10n ** 12n),
+  );
 
   const p = await call('createPayment', 'POST', '/v1/payments', {
     body: { referenceId: 'contract-seed-1', amount: { unit: 'iso4217/USD', value: '1000' } },

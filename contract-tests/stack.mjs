@@ -21,7 +21,9 @@ export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status ===
     try {
       const r = await fetch(url);
       if (ok(r)) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > until) throw new Error(`${url} not ready after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -48,7 +50,9 @@ export async function startStack({ logFile }) {
   const killGroup = () => {
     try {
       process.kill(-service.pid, 'SIGKILL');
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   };
   const stop = async () => {
     if (stopped) return;
@@ -72,16 +76,27 @@ export async function startStack({ logFile }) {
     const port = await freePort();
     const devnetPort = await freePort();
     const env = {
-      ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1',
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
       // The integration suite runs against this service too: same settings as its in-process services.
       ...JSON.parse(fs.readFileSync(path.join(root, 'tests/support/service-env.json'), 'utf8')),
-      NODE_ENV: 'development', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.CONTRACT_LOG_LEVEL ?? 'info',
+      NODE_ENV: 'development',
+      VALIDATE_RESPONSES: 'true',
+      LOG_LEVEL: process.env.CONTRACT_LOG_LEVEL ?? 'info',
       // A development chain of its own: never one a caller's environment points at, never a shared port or folder.
-      DEVNET_DIR: devnetDir, DEVNET_PORT: String(devnetPort),
+      DEVNET_DIR: devnetDir,
+      DEVNET_PORT: String(devnetPort),
     };
     for (const k of ['DEVNET_RPC_URL', 'DEVNET_RELAYER_KEYS', 'DEVNET_CONFIRMATIONS', 'DEVNET_BLOCK_TIME_S', 'CHAINS']) delete env[k];
     const log = fs.openSync(logFile, 'w');
-    service = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], { cwd: root, env, stdio: ['ignore', log, log], detached: true });
+    service = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
+      cwd: root,
+      env,
+      stdio: ['ignore', log, log],
+      detached: true,
+    });
     service.once('exit', () => killGroup()); // a service that died takes its chain with it
     const url = `http://127.0.0.1:${port}`;
     await waitFor(`${url}/readyz`, { child: service, timeoutMs: 120_000 }); // starting the chain and deploying the tokens takes a while on a busy machine

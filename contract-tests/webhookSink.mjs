@@ -21,9 +21,10 @@ export async function startWebhookSink() {
   return {
     url: `https://127.0.0.1:${server.address().port}/contract-hook`,
     received: () => received,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

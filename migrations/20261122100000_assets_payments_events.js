@@ -43,19 +43,21 @@ exports.up = async function up(knex) {
     t.boolean('enabled').notNullable().defaultTo(true);
     t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex('assets').insert(ASSETS.map(([chain, address, symbol, name, peg, n712, v712]) => ({
-    id: `${chain}/erc20:${address}`,
-    chain_id: chain,
-    symbol,
-    name,
-    decimals: 6,
-    network_name: NETWORKS[chain].name,
-    icon_url: `${TW}/${NETWORKS[chain].slug}/assets/${address}/logo.png`,
-    network_icon_url: `${TW}/${NETWORKS[chain].slug}/info/logo.png`,
-    peg_currency: peg,
-    eip712_name: n712,
-    eip712_version: v712,
-  })));
+  await knex('assets').insert(
+    ASSETS.map(([chain, address, symbol, name, peg, n712, v712]) => ({
+      id: `${chain}/erc20:${address}`,
+      chain_id: chain,
+      symbol,
+      name,
+      decimals: 6,
+      network_name: NETWORKS[chain].name,
+      icon_url: `${TW}/${NETWORKS[chain].slug}/assets/${address}/logo.png`,
+      network_icon_url: `${TW}/${NETWORKS[chain].slug}/info/logo.png`,
+      peg_currency: peg,
+      eip712_name: n712,
+      eip712_version: v712,
+    })),
+  );
   await knex.schema.alterTable('crypto_settlements', (t) => {
     t.foreign('asset').references('assets.id');
   });
@@ -88,7 +90,9 @@ exports.up = async function up(knex) {
     t.text('settlement_tx_hash');
     t.timestamp('settled_at', { useTz: true, precision: 3 });
   });
-  await knex.raw(`ALTER TABLE payments ADD CONSTRAINT payments_status_check CHECK (status IN ('requires_action','processing','succeeded','failed','expired','cancelled'))`);
+  await knex.raw(
+    `ALTER TABLE payments ADD CONSTRAINT payments_status_check CHECK (status IN ('requires_action','processing','succeeded','failed','expired','cancelled'))`,
+  );
   await knex.raw(`ALTER TABLE payments ADD CONSTRAINT payments_amount_positive CHECK (amount_minor > 0)`);
   // Lists: per account and per merchant, newest first (keyset), plus the other sort keys.
   await knex.raw('CREATE INDEX payments_account_created_idx ON payments (account_id, created_at DESC, id DESC)');

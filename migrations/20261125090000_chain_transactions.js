@@ -37,11 +37,17 @@ exports.up = async function up(knex) {
     t.timestamp('finished_at', { useTz: true, precision: 3 });
     t.unique(['chain_id', 'sender', 'nonce']);
   });
-  await knex.raw(`ALTER TABLE chain_transactions ADD CONSTRAINT chain_transactions_status_check CHECK (status IN ('pending','mined','confirmed','reverted','dropped'))`);
+  await knex.raw(
+    `ALTER TABLE chain_transactions ADD CONSTRAINT chain_transactions_status_check CHECK (status IN ('pending','mined','confirmed','reverted','dropped'))`,
+  );
   // The monitor's work list: transactions not yet final, per chain, in nonce order.
-  await knex.raw(`CREATE INDEX chain_transactions_open_idx ON chain_transactions (chain_id, sender, nonce) WHERE status IN ('pending','mined')`);
+  await knex.raw(
+    `CREATE INDEX chain_transactions_open_idx ON chain_transactions (chain_id, sender, nonce) WHERE status IN ('pending','mined')`,
+  );
   // At most one live transaction per payment and purpose: a duplicate job cannot send twice.
-  await knex.raw(`CREATE UNIQUE INDEX chain_transactions_payment_purpose_idx ON chain_transactions (payment_id, purpose) WHERE status <> 'dropped'`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX chain_transactions_payment_purpose_idx ON chain_transactions (payment_id, purpose) WHERE status <> 'dropped'`,
+  );
 
   await knex.schema.createTable('chain_monitors', (t) => {
     t.text('chain_id').primary();

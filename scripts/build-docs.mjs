@@ -18,12 +18,19 @@ for (const v of VERSIONS) {
   const out = path.join(outDir, `${v}.html`);
   if (!force && fs.existsSync(out) && fs.statSync(out).mtimeMs >= fs.statSync(src).mtimeMs) continue;
   const tmp = `${out}.tmp`;
-  execFileSync(path.join(root, 'node_modules', '.bin', 'redocly'), [
-    'build-docs', src, '-o', tmp, '--inlineBundle', '--title', `paygate API ${v}`, '--lint-config', 'off',
-  ], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+  execFileSync(
+    path.join(root, 'node_modules', '.bin', 'redocly'),
+    ['build-docs', src, '-o', tmp, '--inlineBundle', '--title', `paygate API ${v}`, '--lint-config', 'off'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
   const html = fs.readFileSync(tmp, 'utf8');
   // The service serves these pages offline; a CDN reference would be a page that renders nothing.
-  if (/<(script|link)[^>]+(src|href)="https?:/i.test(html)) throw new Error(`${out}: the page loads a script or stylesheet from the network`);
+  if (/<(script|link)[^>]+(src|href)="https?:/i.test(html))
+    throw new Error(`${out}: the page loads a script or stylesheet from the network`);
   fs.renameSync(tmp, out);
   console.log(`docs: dist/docs/${v}.html`);
 }

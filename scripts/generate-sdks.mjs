@@ -63,13 +63,15 @@ function generatorInput(version, dir) {
   const doc = JSON.parse(JSON.stringify(bundled, (k, v) => (k === '$ref' && renames[v]) || v));
   const schemas = doc.components.schemas;
   const resolve = (s) => (s.$ref?.startsWith('#/components/schemas/') ? schemas[s.$ref.split('/').pop()] : s);
-  const plainObject = (s) => s && s.type === 'object' && Object.keys(s).every((k) => ['type', 'properties', 'required', 'title', 'description'].includes(k));
+  const plainObject = (s) =>
+    s && s.type === 'object' && Object.keys(s).every((k) => ['type', 'properties', 'required', 'title', 'description'].includes(k));
   for (const [name, schema] of Object.entries(schemas)) {
     if (!schema.allOf) continue;
     const parts = schema.allOf.map(resolve);
     if (!parts.every(plainObject) || Object.keys(schema).some((k) => !['allOf', 'title', 'description'].includes(k))) continue;
     schemas[name] = {
-      ...(schema.title ? { title: schema.title } : {}), ...(schema.description ? { description: schema.description } : {}),
+      ...(schema.title ? { title: schema.title } : {}),
+      ...(schema.description ? { description: schema.description } : {}),
       type: 'object',
       required: [...new Set(parts.flatMap((p) => p.required ?? []))],
       properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
@@ -95,10 +97,16 @@ function versionedConfig(dir, outDir) {
   const generators = {};
   for (const version of VERSIONS) {
     const { npm, python } = packageVersions(version);
-    const values = { PAYGATE_SDK_SPEC: generatorInput(version, dir), PAYGATE_SDK_OUT: outDir(version), PAYGATE_SDK_NPM_VERSION: npm, PAYGATE_SDK_PY_VERSION: python };
+    const values = {
+      PAYGATE_SDK_SPEC: generatorInput(version, dir),
+      PAYGATE_SDK_OUT: outDir(version),
+      PAYGATE_SDK_NPM_VERSION: npm,
+      PAYGATE_SDK_PY_VERSION: python,
+    };
     for (const [sdk, generator] of Object.entries(raw['generator-cli'].generators)) {
-      generators[`${sdk}@${version}`] = JSON.parse(JSON.stringify(generator, (k, v) => (typeof v === 'string'
-        ? v.replace(/\$\{env\.(\w+)\}/g, (m, name) => values[name] ?? m) : v)));
+      generators[`${sdk}@${version}`] = JSON.parse(
+        JSON.stringify(generator, (k, v) => (typeof v === 'string' ? v.replace(/\$\{env\.(\w+)\}/g, (m, name) => values[name] ?? m) : v)),
+      );
     }
   }
   const file = path.join(dir, 'openapitools.json');
@@ -114,19 +122,26 @@ function ensureJar() {
   if (!fs.existsSync(jar)) {
     try {
       execFileSync(wrapper, ['version'], { cwd: root, env: wrapperEnv, stdio: ['ignore', 'ignore', 'inherit'] });
-    } catch { /* fall back to Maven below */ }
+    } catch {
+      /* fall back to Maven below */
+    }
   }
   if (!fs.existsSync(jar)) {
     console.error(`openapi-generator ${config.version}: the wrapper's download failed, fetching it with Maven`);
-    execFileSync('mvn', ['-q', 'dependency:copy', `-Dartifact=org.openapitools:openapi-generator-cli:${config.version}`, `-DoutputDirectory=${storage}`],
-      { cwd: root, stdio: 'inherit' });
+    execFileSync(
+      'mvn',
+      ['-q', 'dependency:copy', `-Dartifact=org.openapitools:openapi-generator-cli:${config.version}`, `-DoutputDirectory=${storage}`],
+      { cwd: root, stdio: 'inherit' },
+    );
     fs.renameSync(path.join(storage, `openapi-generator-cli-${config.version}.jar`), jar);
   }
   const want = JAR_SHA256[config.version];
   const have = sha256(jar);
   if (have !== want) {
     fs.rmSync(jar);
-    throw new Error(`openapi-generator ${config.version} jar has SHA-256 ${have}, expected ${want ?? '(no pin: add one to scripts/generate-sdks.mjs)'}`);
+    throw new Error(
+      `openapi-generator ${config.version} jar has SHA-256 ${have}, expected ${want ?? '(no pin: add one to scripts/generate-sdks.mjs)'}`,
+    );
   }
 }
 
@@ -145,7 +160,12 @@ function generate(outDir) {
   }
   try {
     const versioned = versionedConfig(work, outDir);
-    execFileSync(wrapper, ['--openapitools', versioned, 'generate'], { cwd: root, env: wrapperEnv, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+    execFileSync(wrapper, ['--openapitools', versioned, 'generate'], {
+      cwd: root,
+      env: wrapperEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 << 20,
+    });
   } catch (e) {
     process.stderr.write(e.stdout ?? '');
     process.stderr.write(e.stderr ?? '');
@@ -156,7 +176,8 @@ function generate(outDir) {
   for (const version of VERSIONS) {
     for (const sdk of SDKS) {
       const readme = path.join(outDir(version), sdk, 'README.md');
-      const note = `> Generated from \`spec/${version}/\` by \`make sdks\` (openapi-generator ${config.version}). ` +
+      const note =
+        `> Generated from \`spec/${version}/\` by \`make sdks\` (openapi-generator ${config.version}). ` +
         'Do not edit: change the spec, then run `make generate sdks`.\n\n';
       fs.writeFileSync(readme, note + fs.readFileSync(readme, 'utf8'));
     }
@@ -165,11 +186,18 @@ function generate(outDir) {
 
 /** The hash of a check's inputs and of the committed SDKs it compared: equal hashes, equal verdicts. */
 function checkKey() {
-  const wrapperVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@openapitools/openapi-generator-cli/package.json'), 'utf8')).version;
+  const wrapperVersion = JSON.parse(
+    fs.readFileSync(path.join(root, 'node_modules/@openapitools/openapi-generator-cli/package.json'), 'utf8'),
+  ).version;
   const ignores = SDKS.map((sdk) => path.join(root, 'sdk-config', `${sdk}.ignore`));
-  const perVersion = VERSIONS.flatMap((v) => [path.join(root, 'generated', v, 'openapi.json'), path.join(root, 'generated', v, 'sdk')]
-    .filter((p) => fs.existsSync(p)));
-  return hashOf([new URL(import.meta.url).pathname, path.join(root, 'scripts/sdk-tree.mjs'), configFile, ...ignores, ...perVersion], wrapperVersion, ...VERSIONS);
+  const perVersion = VERSIONS.flatMap((v) =>
+    [path.join(root, 'generated', v, 'openapi.json'), path.join(root, 'generated', v, 'sdk')].filter((p) => fs.existsSync(p)),
+  );
+  return hashOf(
+    [new URL(import.meta.url).pathname, path.join(root, 'scripts/sdk-tree.mjs'), configFile, ...ignores, ...perVersion],
+    wrapperVersion,
+    ...VERSIONS,
+  );
 }
 
 const rememberCheck = () => {
@@ -198,12 +226,15 @@ if (!check) {
         for (const f of new Set([...files(fresh), ...files(committed)])) {
           const a = path.join(fresh, f);
           const b = path.join(committed, f);
-          if (!fs.existsSync(a) || !fs.existsSync(b) || !fs.readFileSync(a).equals(fs.readFileSync(b))) stale.add(`generated/${version}/sdk/${sdk}/${f}`);
+          if (!fs.existsSync(a) || !fs.existsSync(b) || !fs.readFileSync(a).equals(fs.readFileSync(b)))
+            stale.add(`generated/${version}/sdk/${sdk}/${f}`);
         }
       }
     }
     if (stale.size) {
-      console.error(`generated SDKs are stale (run make sdks): ${[...stale].slice(0, 10).join(', ')}${stale.size > 10 ? `, … (${stale.size} files)` : ''}`);
+      console.error(
+        `generated SDKs are stale (run make sdks): ${[...stale].slice(0, 10).join(', ')}${stale.size > 10 ? `, … (${stale.size} files)` : ''}`,
+      );
       process.exit(1);
     }
     rememberCheck();

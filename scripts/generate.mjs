@@ -16,7 +16,9 @@ for (const v of VERSIONS) {
   const dir = path.join(outRoot, v);
   fs.mkdirSync(dir, { recursive: true });
   const bundled = path.join(dir, 'openapi.json');
-  execFileSync(bin('redocly'), ['bundle', path.join(root, 'spec', v, 'openapi.yaml'), '-o', bundled, '--ext', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(bin('redocly'), ['bundle', path.join(root, 'spec', v, 'openapi.yaml'), '-o', bundled, '--ext', 'json'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const doc = JSON.parse(fs.readFileSync(bundled, 'utf8'));
   const fenced = { 'x-generated': `Generated from spec/${v}/ by \`make generate\`. Do not edit.`, ...doc };
   fs.writeFileSync(bundled, JSON.stringify(fenced, null, 2) + '\n');

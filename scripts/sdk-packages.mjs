@@ -21,11 +21,18 @@ export function run(cmd, args, { cwd = root, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(output)
-      : reject(new Error(`${path.basename(cmd)} ${args.join(' ')} (in ${cwd}) exited with ${code}:\n${output.trim()}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${path.basename(cmd)} ${args.join(' ')} (in ${cwd}) exited with ${code}:\n${output.trim()}`)),
+    );
   });
 }
 
@@ -33,14 +40,32 @@ const BUILDERS = {
   typescript: {
     toolchain: () => [`typescript ${typescriptVersion()}`, `node ${process.version}`],
     // npm runs the package's prepare (`tsc && tsc -p tsconfig.esm.json`) with the project's tsc on PATH.
-    build: (src, out) => run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: src, env: { ...process.env, PATH: `${path.join(root, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` },
-    }),
+    build: (src, out) =>
+      run('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], {
+        cwd: src,
+        env: { ...process.env, PATH: `${path.join(root, 'node_modules/.bin')}${path.delimiter}${process.env.PATH}` },
+      }),
     artifact: /\.tgz$/,
   },
   python: {
-    toolchain: () => [fs.readFileSync(path.join(root, 'sdk-tests/requirements.txt'), 'utf8'), fs.readFileSync(path.join(root, '.venv/sdk/pyvenv.cfg'), 'utf8')],
-    build: (src, out) => run(python, ['-m', 'pip', 'wheel', '--quiet', '--disable-pip-version-check', '--no-deps', '--no-build-isolation', '--no-index', '-w', out, src]),
+    toolchain: () => [
+      fs.readFileSync(path.join(root, 'sdk-tests/requirements.txt'), 'utf8'),
+      fs.readFileSync(path.join(root, '.venv/sdk/pyvenv.cfg'), 'utf8'),
+    ],
+    build: (src, out) =>
+      run(python, [
+        '-m',
+        'pip',
+        'wheel',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-deps',
+        '--no-build-isolation',
+        '--no-index',
+        '-w',
+        out,
+        src,
+      ]),
     artifact: /\.whl$/,
   },
 };

@@ -13,11 +13,14 @@ const BUILD_OUTPUT = /(^|\/)(dist|node_modules|build|__pycache__|[^/]+\.egg-info
 /** Every generated file under dir, relative, sorted. */
 export function files(dir, rel = '') {
   if (!fs.existsSync(path.join(dir, rel))) return [];
-  return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(rel, e.name);
-    if (BUILD_OUTPUT.test(p)) return [];
-    return e.isDirectory() ? files(dir, p) : [p];
-  }).sort();
+  return fs
+    .readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .flatMap((e) => {
+      const p = path.join(rel, e.name);
+      if (BUILD_OUTPUT.test(p)) return [];
+      return e.isDirectory() ? files(dir, p) : [p];
+    })
+    .sort();
 }
 
 /** SHA-256 over files and folders (each generated file's path and bytes) and a few strings. */

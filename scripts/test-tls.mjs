@@ -16,9 +16,29 @@ export function ensureTestTls() {
     fs.mkdirSync(TEST_TLS_DIR, { recursive: true });
     const tmpKey = `${key}.${process.pid}`;
     const tmpCert = `${cert}.${process.pid}`;
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', tmpKey, '-out', tmpCert, '-days', '3650', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        tmpKey,
+        '-out',
+        tmpCert,
+        '-days',
+        '3650',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     fs.renameSync(tmpKey, key);
     fs.renameSync(tmpCert, cert);
   }

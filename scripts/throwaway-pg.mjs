@@ -34,7 +34,9 @@ export async function startThrowawayPostgres({ database, fast = true, maxConnect
     onLog: () => {},
     postgresFlags: [
       ...(fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-      '-c', `max_connections=${maxConnections}`, ...extraFlags,
+      '-c',
+      `max_connections=${maxConnections}`,
+      ...extraFlags,
     ],
   });
   let stopped = false;

@@ -31,12 +31,23 @@ export async function installTypescript(tgz, version) {
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tgz], { cwd: dir });
   const quickstart = path.join(root, 'examples/quickstart');
   const tsconfig = path.join(dir, 'tsconfig.json');
-  fs.writeFileSync(tsconfig, JSON.stringify({
-    extends: path.join(quickstart, 'tsconfig.json'),
-    // Only @types/node (the service's other @types are not the SDK user's business), from the project.
-    compilerOptions: { paths: { '@paygate/sdk': ['./node_modules/@paygate/sdk'] }, types: ['node'], typeRoots: [path.join(root, 'node_modules/@types')] },
-    include: [path.join(quickstart, '*.ts')],
-  }, null, 2));
+  fs.writeFileSync(
+    tsconfig,
+    JSON.stringify(
+      {
+        extends: path.join(quickstart, 'tsconfig.json'),
+        // Only @types/node (the service's other @types are not the SDK user's business), from the project.
+        compilerOptions: {
+          paths: { '@paygate/sdk': ['./node_modules/@paygate/sdk'] },
+          types: ['node'],
+          typeRoots: [path.join(root, 'node_modules/@types')],
+        },
+        include: [path.join(quickstart, '*.ts')],
+      },
+      null,
+      2,
+    ),
+  );
   // The declarations: the quickstart's SDK code compiles against them (its --noEmit settings).
   await run(path.join(root, 'node_modules/.bin/tsc'), ['-p', tsconfig]);
   return {
@@ -52,8 +63,24 @@ export async function installPython(wheel, version, junit) {
   // Without a pip of its own (seeding one costs more than the rest): .venv/sdk's pip installs into it.
   await run('python3', ['-m', 'venv', '--without-pip', venv]);
   const python = path.join(venv, 'bin/python');
-  await run(path.join(root, '.venv/sdk/bin/python'), ['-m', 'pip', '--python', python, 'install', '--quiet', '--disable-pip-version-check', '--no-compile',
-    '--no-index', '--find-links', path.join(root, '.venv/sdk-wheels'), '-c', path.join(root, 'sdk-tests/requirements.txt'), wheel, 'pytest', 'eth-account']);
+  await run(path.join(root, '.venv/sdk/bin/python'), [
+    '-m',
+    'pip',
+    '--python',
+    python,
+    'install',
+    '--quiet',
+    '--disable-pip-version-check',
+    '--no-compile',
+    '--no-index',
+    '--find-links',
+    path.join(root, '.venv/sdk-wheels'),
+    '-c',
+    path.join(root, 'sdk-tests/requirements.txt'),
+    wheel,
+    'pytest',
+    'eth-account',
+  ]);
   return {
     cmd: python,
     args: ['-m', 'pytest', 'sdk-tests/python', '-q', '-p', 'no:cacheprovider', '-k', 'a_wallet_pays_on_chain', `--junitxml=${junit}`],

@@ -30,7 +30,10 @@ function run(cmd, args, env) {
     const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
     children.add(child);
     child.on('error', reject);
-    child.on('exit', (code) => { children.delete(child); resolve(code); });
+    child.on('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    });
   });
 }
 async function cleanup() {
@@ -38,7 +41,11 @@ async function cleanup() {
   if (stack) await stack.stop();
   removeInstalls();
 }
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, async () => {
+    await cleanup();
+    process.exit(130);
+  });
 
 /** A queue: each job starts when the one before it has ended (well or not); the job's promise. */
 function queue() {
@@ -66,15 +73,25 @@ async function main() {
   let failed = 0;
   const count = (ok, what) => {
     if (ok) passed++;
-    else { failed++; console.log(`sdks: ${what} FAILED`); }
+    else {
+      failed++;
+      console.log(`sdks: ${what} FAILED`);
+    }
   };
   const serially = queue();
   const installs = VERSIONS.flatMap((version) => {
     const pyJunit = path.join(reports, `pytest-${version}.xml`);
     const built = (sdk) => serially(() => buildPackage(version, sdk));
     return [
-      { what: `@paygate/sdk package of ${version}`, installed: built('typescript').then((tgz) => serially(() => installTypescript(tgz, version))) },
-      { what: `paygate_client wheel of ${version}`, junit: pyJunit, installed: built('python').then((whl) => serially(() => installPython(whl, version, pyJunit))) },
+      {
+        what: `@paygate/sdk package of ${version}`,
+        installed: built('typescript').then((tgz) => serially(() => installTypescript(tgz, version))),
+      },
+      {
+        what: `paygate_client wheel of ${version}`,
+        junit: pyJunit,
+        installed: built('python').then((whl) => serially(() => installPython(whl, version, pyJunit))),
+      },
     ];
   });
   for (const i of installs) i.installed.catch(() => {}); // awaited (and counted) in turn below
@@ -86,13 +103,19 @@ async function main() {
 
     for (const variant of ['thin', 'sdk']) {
       console.log(`\nsdks: quickstart --variant ${variant}`);
-      const code = await run(tsx, ['--tsconfig', 'examples/quickstart/tsconfig.json', 'examples/quickstart/quickstart.ts', '--variant', variant], env);
+      const code = await run(
+        tsx,
+        ['--tsconfig', 'examples/quickstart/tsconfig.json', 'examples/quickstart/quickstart.ts', '--variant', variant],
+        env,
+      );
       count(code === 0, `quickstart --variant ${variant} (exit ${code})`);
     }
 
     console.log('\nsdks: pytest sdk-tests/python (generated Python client)');
     await run(python, ['-m', 'pytest', 'sdk-tests/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${junit}`], {
-      ...env, PYTHONPATH: path.join(root, 'generated/2026-02-18/sdk/python'), PYTHONDONTWRITEBYTECODE: '1',
+      ...env,
+      PYTHONPATH: path.join(root, 'generated/2026-02-18/sdk/python'),
+      PYTHONDONTWRITEBYTECODE: '1',
     });
     const py = pytestCounts(junit);
     passed += py.passed;

@@ -133,9 +133,13 @@ const HEX_KEY = /^0x[0-9a-fA-F]{64}$/;
 function keys(env: NodeJS.ProcessEnv, name: string): `0x${string}`[] | null {
   const raw = env[name];
   if (!raw) return null;
-  const list = raw.split(',').map((k) => k.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   // Never echo a key back, even a malformed one.
-  if (!list.length || list.some((k) => !HEX_KEY.test(k))) throw new ConfigError(`${name} must be a comma-separated list of 0x-prefixed 32-byte hex private keys`);
+  if (!list.length || list.some((k) => !HEX_KEY.test(k)))
+    throw new ConfigError(`${name} must be a comma-separated list of 0x-prefixed 32-byte hex private keys`);
   return list as `0x${string}`[];
 }
 
@@ -147,7 +151,10 @@ function wei(env: NodeJS.ProcessEnv, name: string): bigint | null {
 }
 
 function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
-  const ids = (env.CHAINS ?? '').split(',').map((c) => c.trim()).filter(Boolean);
+  const ids = (env.CHAINS ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   return ids.map((id) => {
     if (!/^[1-9]\d{0,15}$/.test(id)) throw new ConfigError(`CHAINS must list numeric EVM chain ids (e.g. 84532,8453), got "${id}"`);
     const p = `CHAIN_${id}_`;
@@ -156,7 +163,10 @@ function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
     const relayerKeys = keys(env, `${p}RELAYER_KEYS`);
     if (!relayerKeys) throw new ConfigError(`${p}RELAYER_KEYS is required: at least one relayer private key for chain ${id}`);
     return {
-      chainId: Number(id), caip2: `eip155:${id}`, rpcUrl, relayerKeys,
+      chainId: Number(id),
+      caip2: `eip155:${id}`,
+      rpcUrl,
+      relayerKeys,
       confirmations: int(env, `${p}CONFIRMATIONS`, 3, 1, 1000),
       maxFeePerGasWei: wei(env, `${p}MAX_FEE_PER_GAS_WEI`),
       relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
@@ -196,26 +206,31 @@ function parseKey(raw: string, name: string): Buffer {
 function dataKeys(env: NodeJS.ProcessEnv, nodeEnv: string): DataKeyring {
   const list = env.DATA_ENCRYPTION_KEYS?.trim();
   const single = env.DATA_ENCRYPTION_KEY;
-  if (list && single) throw new ConfigError('set DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY, not both (list the single key in DATA_ENCRYPTION_KEYS)');
+  if (list && single)
+    throw new ConfigError('set DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY, not both (list the single key in DATA_ENCRYPTION_KEYS)');
   let keys: DataKey[];
   if (list) {
     keys = list.split(',').map((entry, i) => {
       const at = entry.indexOf(':');
       const id = entry.slice(0, at).trim();
-      if (at < 0 || !isValidKeyId(id)) throw new ConfigError(`DATA_ENCRYPTION_KEYS entry ${i + 1} must be id:key, the id 1 to 32 of A-Z a-z 0-9 _ . -`);
+      if (at < 0 || !isValidKeyId(id))
+        throw new ConfigError(`DATA_ENCRYPTION_KEYS entry ${i + 1} must be id:key, the id 1 to 32 of A-Z a-z 0-9 _ . -`);
       const key = parseKey(entry.slice(at + 1).trim(), `DATA_ENCRYPTION_KEYS key "${id}"`);
-      if (id === DEVELOPMENT_KEY_ID && !isDevelopmentKey(key)) throw new ConfigError(`DATA_ENCRYPTION_KEYS: the id "${DEVELOPMENT_KEY_ID}" is reserved for the public development key`);
+      if (id === DEVELOPMENT_KEY_ID && !isDevelopmentKey(key))
+        throw new ConfigError(`DATA_ENCRYPTION_KEYS: the id "${DEVELOPMENT_KEY_ID}" is reserved for the public development key`);
       return { id, key };
     });
     for (const [i, k] of keys.entries()) {
       const twin = keys.findIndex((o, j) => j !== i && (o.id === k.id || o.key.equals(k.key) || o.id === derivedKeyId(k.key)));
-      if (twin >= 0) throw new ConfigError(`DATA_ENCRYPTION_KEYS: entries "${k.id}" and "${keys[twin].id}" have the same id or the same key`);
+      if (twin >= 0)
+        throw new ConfigError(`DATA_ENCRYPTION_KEYS: entries "${k.id}" and "${keys[twin].id}" have the same id or the same key`);
     }
   } else if (single) {
     const key = parseKey(single, 'DATA_ENCRYPTION_KEY');
     keys = [{ id: derivedKeyId(key), key }];
   } else {
-    if (nodeEnv === 'production') throw new ConfigError('DATA_ENCRYPTION_KEY (or DATA_ENCRYPTION_KEYS) is required in production (32 bytes, hex or base64)');
+    if (nodeEnv === 'production')
+      throw new ConfigError('DATA_ENCRYPTION_KEY (or DATA_ENCRYPTION_KEYS) is required in production (32 bytes, hex or base64)');
     keys = [developmentKey()];
   }
   if (nodeEnv === 'production' && isDevelopmentKey(keys[0].key)) {
@@ -231,7 +246,8 @@ function metricsToken(env: NodeJS.ProcessEnv, nodeEnv: string): string | null {
   if (!t) {
     // Metrics tell outsiders the traffic, the payment counts and the relayers' state: in production an open
     // endpoint must be a decision, not a default.
-    if (nodeEnv === 'production' && !open) throw new ConfigError('METRICS_TOKEN is required in production (or set METRICS_PUBLIC=true to serve /metrics without a token)');
+    if (nodeEnv === 'production' && !open)
+      throw new ConfigError('METRICS_TOKEN is required in production (or set METRICS_PUBLIC=true to serve /metrics without a token)');
     return null;
   }
   if (open) throw new ConfigError('METRICS_PUBLIC=true and METRICS_TOKEN contradict each other: set one');
@@ -263,7 +279,10 @@ function bool(env: NodeJS.ProcessEnv, name: string): boolean {
 const DAY_MS = 24 * 3600 * 1000;
 
 function webhookConfig(env: NodeJS.ProcessEnv, projectRoot: string): WebhookConfig {
-  const hosts = (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const hosts = (env.WEBHOOK_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   let caPem: string | null = null;
   if (env.WEBHOOK_CA_FILE) {
     try {
@@ -293,12 +312,17 @@ function webhookConfig(env: NodeJS.ProcessEnv, projectRoot: string): WebhookConf
 
 /** `ip`, `ip:port` or `[ipv6]:port`, comma-separated (the forms node:dns setServers takes). */
 function dnsServers(env: NodeJS.ProcessEnv, name: string): string[] | null {
-  const list = (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!list.length) return null;
   for (const s of list) {
     const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(s) ?? [s, s, undefined];
     if (!isIP(m[1]) || (m[2] !== undefined && (Number(m[2]) < 1 || Number(m[2]) > 65535))) {
-      throw new ConfigError(`${name} must be a comma-separated list of IP addresses with optional ports (1.1.1.1, 127.0.0.1:5353, [::1]:53), got "${s}"`);
+      throw new ConfigError(
+        `${name} must be a comma-separated list of IP addresses with optional ports (1.1.1.1, 127.0.0.1:5353, [::1]:53), got "${s}"`,
+      );
     }
   }
   return list;
@@ -321,7 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const nodeEnv = env.NODE_ENV || 'development';
   // The embedded PostgreSQL is for development: in production every process would start its own database.
-  if (nodeEnv === 'production' && !databaseUrl) throw new ConfigError('DATABASE_URL is required in production (the embedded PostgreSQL is for development only)');
+  if (nodeEnv === 'production' && !databaseUrl)
+    throw new ConfigError('DATABASE_URL is required in production (the embedded PostgreSQL is for development only)');
   const chains = chainSettings(env);
   const keyring = dataKeys(env, nodeEnv);
   const validateResponses = env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES === 'true' : nodeEnv !== 'production';

@@ -8,8 +8,16 @@ export function createLogger(level: string) {
     base: { service: 'paygate' },
     redact: {
       paths: [
-        'apiKey', '*.apiKey', 'headers["api-key"]', '*.headers["api-key"]', 'headers["client-id"]',
-        '*.headers["client-id"]', 'password', '*.password', 'databaseUrl', '*.databaseUrl',
+        'apiKey',
+        '*.apiKey',
+        'headers["api-key"]',
+        '*.headers["api-key"]',
+        'headers["client-id"]',
+        '*.headers["client-id"]',
+        'password',
+        '*.password',
+        'databaseUrl',
+        '*.databaseUrl',
       ],
       censor: '[redacted]',
     },

@@ -34,22 +34,33 @@ export class Metrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({
-      name: 'paygate_http_requests_total', help: 'HTTP requests answered, by operationId (or route name), method and status.',
-      labelNames: ['operation', 'method', 'status'], registers,
+      name: 'paygate_http_requests_total',
+      help: 'HTTP requests answered, by operationId (or route name), method and status.',
+      labelNames: ['operation', 'method', 'status'],
+      registers,
     });
     this.duration = new Histogram({
-      name: 'paygate_http_request_duration_seconds', help: 'Time from request to response, by operationId (or route name), method and status.',
-      labelNames: ['operation', 'method', 'status'], buckets: DURATION_BUCKETS, registers,
+      name: 'paygate_http_request_duration_seconds',
+      help: 'Time from request to response, by operationId (or route name), method and status.',
+      labelNames: ['operation', 'method', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
     });
     const hub = src.hub;
     new Gauge({
-      name: 'paygate_longpoll_waiters', help: 'Status long-polls currently waiting in this process.', registers,
-      collect() { this.set(hub.waiting); },
+      name: 'paygate_longpoll_waiters',
+      help: 'Status long-polls currently waiting in this process.',
+      registers,
+      collect() {
+        this.set(hub.waiting);
+      },
     });
     const counts = this.cached('paygate_payments', () => paymentCounts(src.db));
     new Gauge({
-      name: 'paygate_payments', help: 'Payments by status (a requires_action payment past its expiry counts as expired).',
-      labelNames: ['status'], registers,
+      name: 'paygate_payments',
+      help: 'Payments by status (a requires_action payment past its expiry counts as expired).',
+      labelNames: ['status'],
+      registers,
       async collect() {
         const byStatus = await counts();
         this.reset(); // a failed read exports nothing rather than stale numbers
@@ -78,7 +89,9 @@ export class Metrics {
   addCollector(name: string, help: string, read: () => Promise<number>): void {
     const value = this.cached(name, read);
     new Gauge({
-      name, help, registers: [this.registry],
+      name,
+      help,
+      registers: [this.registry],
       async collect() {
         const v = await value();
         this.reset();

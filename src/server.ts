@@ -37,7 +37,13 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   await hub.start();
   const boss = await startQueue(dbUrl, log);
   const chains = await startChains(config, db, log);
-  const chainJobs = await startChainJobs(boss, db, chains.chains, { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs }, log);
+  const chainJobs = await startChainJobs(
+    boss,
+    db,
+    chains.chains,
+    { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs },
+    log,
+  );
   const webhookJobs = await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log);
   // Each tick also removes idempotency records past their 24 h retention (an indexed range delete).
   const limiter = new SharedRateLimiter(db, log);
@@ -50,10 +56,24 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
   });
   const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);
-  metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () => pendingDeliveryCount(db));
+  metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () =>
+    pendingDeliveryCount(db),
+  );
   let draining = false;
   let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
-  const app = createApp({ config, db, log, backends, handlers, hub, chainWork: chainJobs, metrics, draining: () => draining, webhookWork: webhookJobs, limits });
+  const app = createApp({
+    config,
+    db,
+    log,
+    backends,
+    handlers,
+    hub,
+    chainWork: chainJobs,
+    metrics,
+    draining: () => draining,
+    webhookWork: webhookJobs,
+    limits,
+  });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
@@ -81,21 +101,22 @@ export async function startServer(config: Config, db: Knex, dbUrl: string, log: 
      * requests finish and their keep-alive connections close; then the sweeper and job workers stop.
      * The caller destroys the database pool afterwards.
      */
-    close: () => (closing ??= (async () => {
-      draining = true;
-      if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
-      const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
-      server.closeIdleConnections();
-      await hub.close(); // wakes every long-poll: each answers the current status
-      if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
-      server.closeIdleConnections();
-      await closed;
-      await sweeper.stop(); // waits for a tick in progress
-      await limiter.stop();
-      await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
-      await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
-      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-      await chains.stop(); // a development chain started by this process writes its state and exits
-    })()),
+    close: () =>
+      (closing ??= (async () => {
+        draining = true;
+        if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
+        const closed = new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+        server.closeIdleConnections();
+        await hub.close(); // wakes every long-poll: each answers the current status
+        if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
+        server.closeIdleConnections();
+        await closed;
+        await sweeper.stop(); // waits for a tick in progress
+        await limiter.stop();
+        await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
+        await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
+        await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+        await chains.stop(); // a development chain started by this process writes its state and exits
+      })()),
   };
 }

@@ -9,7 +9,11 @@ const root = path.resolve(__dirname, '../..');
  * and DEVNET_DIR (default .data/devnet) for the development chain the service started.
  */
 export function admin(...args: string[]): Record<string, string> {
-  const out = execFileSync(process.execPath, [path.join(root, 'dist/src/cli/admin.js'), ...args], { cwd: root, env: process.env, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [path.join(root, 'dist/src/cli/admin.js'), ...args], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
   return JSON.parse(out);
 }
 

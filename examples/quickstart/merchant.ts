@@ -4,14 +4,24 @@
 import { createPaygateClient, idempotencyKey } from '@paygate/client';
 import { Configuration, MerchantsApi, PaymentsApi, SettlementsApi } from '@paygate/sdk';
 
-export interface Amount { unit: string; value: string }
+export interface Amount {
+  unit: string;
+  value: string;
+}
 export interface MerchantSide {
   readonly client: string;
   createMerchant(name: string, email: string): Promise<string>;
   addSettlement(merchantId: string, asset: string, destination: string): Promise<string>;
-  createPayment(merchantId: string, referenceId: string, amount: Amount): Promise<{ paymentId: string; gatewayUrl: string; status: string }>;
+  createPayment(
+    merchantId: string,
+    referenceId: string,
+    amount: Amount,
+  ): Promise<{ paymentId: string; gatewayUrl: string; status: string }>;
   /** `settlementTxId`: the transfer of amount minus fee to the merchant's destination, once it is confirmed. */
-  getPayment(merchantId: string, paymentId: string): Promise<{ status: string; txId?: string; settlementTxId?: string; refundedAt?: string }>;
+  getPayment(
+    merchantId: string,
+    paymentId: string,
+  ): Promise<{ status: string; txId?: string; settlementTxId?: string; refundedAt?: string }>;
   refund(merchantId: string, paymentId: string): Promise<void>;
 }
 
@@ -48,14 +58,25 @@ export function thinMerchant(baseUrl: string, apiKey: string): MerchantSide {
       return { paymentId: p.paymentId, gatewayUrl: p.gatewayUrl, status: p.status };
     },
     async getPayment(merchantId, paymentId) {
-      const p = must(await paygate.GET('/v1/payments/{id}', { params: { path: { id: paymentId }, header: { 'Merchant-Id': merchantId } } }), 'getPayment');
-      return { status: p.status, txId: p.info?.txId ?? undefined, settlementTxId: p.settlement?.successful?.txId, refundedAt: p.refundedAt ?? undefined };
+      const p = must(
+        await paygate.GET('/v1/payments/{id}', { params: { path: { id: paymentId }, header: { 'Merchant-Id': merchantId } } }),
+        'getPayment',
+      );
+      return {
+        status: p.status,
+        txId: p.info?.txId ?? undefined,
+        settlementTxId: p.settlement?.successful?.txId,
+        refundedAt: p.refundedAt ?? undefined,
+      };
     },
     async refund(merchantId, paymentId) {
-      must(await paygate.POST('/v1/refunds', {
-        params: { header: { 'Merchant-Id': merchantId, 'Idempotency-Key': idempotencyKey('refund', paymentId) } },
-        body: { paymentId },
-      }), 'createRefund');
+      must(
+        await paygate.POST('/v1/refunds', {
+          params: { header: { 'Merchant-Id': merchantId, 'Idempotency-Key': idempotencyKey('refund', paymentId) } },
+          body: { paymentId },
+        }),
+        'createRefund',
+      );
     },
   };
 }
@@ -70,26 +91,36 @@ export function sdkMerchant(baseUrl: string, apiKey: string, version: string): M
   return {
     client: 'generated typescript-fetch SDK',
     async createMerchant(name, email) {
-      const r = await merchants.createMerchant({ idempotencyKey: idempotencyKey('merchant', name), createMerchantRequest: { merchantName: name, merchantEmail: email } });
+      const r = await merchants.createMerchant({
+        idempotencyKey: idempotencyKey('merchant', name),
+        createMerchantRequest: { merchantName: name, merchantEmail: email },
+      });
       return r.merchant.id;
     },
     async addSettlement(merchantId, asset, destination) {
       const r = await settlements.createCryptoSettlements({
-        merchantId, idempotencyKey: idempotencyKey('settlement', merchantId, asset),
+        merchantId,
+        idempotencyKey: idempotencyKey('settlement', merchantId, asset),
         createCryptoSettlementsRequest: { settlements: [{ asset, destination }] },
       });
       return r.settlements[0].id;
     },
     async createPayment(merchantId, referenceId, amount) {
       const p = await payments.createPayment({
-        merchantId, idempotencyKey: idempotencyKey('payment', merchantId, referenceId),
+        merchantId,
+        idempotencyKey: idempotencyKey('payment', merchantId, referenceId),
         createPaymentRequest: { referenceId, amount: { unit: amount.unit, value: amount.value } },
       });
       return { paymentId: p.paymentId, gatewayUrl: p.gatewayUrl, status: p.status };
     },
     async getPayment(merchantId, paymentId) {
       const p = await payments.getPayment({ id: paymentId, merchantId });
-      return { status: p.status, txId: p.info?.txId ?? undefined, settlementTxId: p.settlement?.successful?.txId, refundedAt: p.refundedAt?.toISOString() };
+      return {
+        status: p.status,
+        txId: p.info?.txId ?? undefined,
+        settlementTxId: p.settlement?.successful?.txId,
+        refundedAt: p.refundedAt?.toISOString(),
+      };
     },
     async refund(merchantId, paymentId) {
       await payments.createRefund({ merchantId, idempotencyKey: idempotencyKey('refund', paymentId), createRefundRequest: { paymentId } });

@@ -50,7 +50,9 @@ async function main() {
   const keys = newPartner(`Quickstart ${run}`);
   step(`admin: account ${keys.accountId} with a partner key and a wallet key`);
   const [merchant, wallet] = VARIANTS[variant](keys.partnerKey, keys.walletKey);
-  console.log(`quickstart against ${baseUrl}: merchant side on ${merchant.client}, wallet on ${wallet.client} (generated SDK on ${version})`);
+  console.log(
+    `quickstart against ${baseUrl}: merchant side on ${merchant.client}, wallet on ${wallet.client} (generated SDK on ${version})`,
+  );
 
   const merchantId = await merchant.createMerchant(`Coffee Shop ${run}`, 'owner@coffee.example.com');
   step(`merchant ${merchantId}`);
@@ -65,7 +67,10 @@ async function main() {
   const shown = await wallet.show(payment.paymentId);
   step(`wallet sees ${shown.amount} for ${shown.merchant} (${shown.status})`);
   const option = await wallet.option(payment.paymentId, `${devnet.chainId}:${buyer.address}`);
-  expect(option.amount.unit === `caip19/${usdc.asset}` && option.amount.value === '10000000', `10 USDC on the development chain, got ${JSON.stringify(option.amount)}`);
+  expect(
+    option.amount.unit === `caip19/${usdc.asset}` && option.amount.value === '10000000',
+    `10 USDC on the development chain, got ${JSON.stringify(option.amount)}`,
+  );
   step(`option ${option.id}: ${option.amount.value} units of ${option.amount.unit}`);
   // The service simulates the transfer before it accepts the signature: the buyer needs the tokens first.
   const minted = devnetFund(buyer.address, usdc.asset, option.amount.value);
@@ -76,12 +81,18 @@ async function main() {
 
   let status = confirmed;
   for (let i = 0; !status.isFinal && i < 20; i++) status = await wallet.status(payment.paymentId, 5000);
-  expect(status.status === 'succeeded' && TX_HASH.test(status.txId ?? ''), `the payment to succeed with a transaction, got ${JSON.stringify(status)}`);
+  expect(
+    status.status === 'succeeded' && TX_HASH.test(status.txId ?? ''),
+    `the payment to succeed with a transaction, got ${JSON.stringify(status)}`,
+  );
   step(`status ${status.status}: the buyer's transfer is on chain in transaction ${status.txId}`);
 
   // Then the service settles: amount minus fee from its collector to the merchant's destination.
   let seen = await merchant.getPayment(merchantId, payment.paymentId);
-  expect(seen.status === 'succeeded' && seen.txId === status.txId, `the merchant to see the same succeeded payment, got ${JSON.stringify(seen)}`);
+  expect(
+    seen.status === 'succeeded' && seen.txId === status.txId,
+    `the merchant to see the same succeeded payment, got ${JSON.stringify(seen)}`,
+  );
   for (let i = 0; !seen.settlementTxId && i < 60; i++) {
     await new Promise((r) => setTimeout(r, 500));
     seen = await merchant.getPayment(merchantId, payment.paymentId);

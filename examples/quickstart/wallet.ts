@@ -3,8 +3,17 @@
 import { createPaygateClient } from '@paygate/client';
 import { Configuration, GatewayApi, instanceOfWalletRpcAction } from '@paygate/sdk';
 
-export interface Status { status: string; isFinal: boolean; txId?: string }
-export interface Option { id: string; amount: { unit: string; value: string }; method: string; typedData: string }
+export interface Status {
+  status: string;
+  isFinal: boolean;
+  txId?: string;
+}
+export interface Option {
+  id: string;
+  amount: { unit: string; value: string };
+  method: string;
+  typedData: string;
+}
 export interface WalletSide {
   readonly client: string;
   show(paymentId: string): Promise<{ status: string; amount: string; merchant: string }>;
@@ -33,7 +42,10 @@ export function sdkWallet(baseUrl: string, walletKey: string, version: string): 
       return { id: opt.id, amount: opt.amount, method: action.data.method, typedData: action.data.params[1] };
     },
     async confirm(id, optionId, signature) {
-      const r = await gateway.confirmPayment({ id, confirmPaymentRequest: { optionId, results: [{ type: 'walletRpc', data: [signature] }] } });
+      const r = await gateway.confirmPayment({
+        id,
+        confirmPaymentRequest: { optionId, results: [{ type: 'walletRpc', data: [signature] }] },
+      });
       return { status: r.status, isFinal: r.isFinal, txId: r.info?.txId ?? undefined };
     },
     async status(id, maxPollMs) {
@@ -56,7 +68,10 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
       return { status: p.status, amount: `${p.amount.display?.assetSymbol ?? p.amount.unit} ${p.amount.value}`, merchant: p.merchant.name };
     },
     async option(id, account) {
-      const r = must(await gateway.POST('/v1/gateway/payment/{id}/options', { params: { path: { id } }, body: { accounts: [account] } }), 'getPaymentOptions');
+      const r = must(
+        await gateway.POST('/v1/gateway/payment/{id}/options', { params: { path: { id } }, body: { accounts: [account] } }),
+        'getPaymentOptions',
+      );
       const opt = r.options?.[0];
       if (!opt) throw new Error(`no payment option for ${account}`);
       const action = opt.actions[0];
@@ -64,13 +79,20 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
       return { id: opt.id, amount: opt.amount, method: action.data.method, typedData: action.data.params[1] };
     },
     async confirm(id, optionId, signature) {
-      const r = must(await gateway.POST('/v1/gateway/payment/{id}/confirm', {
-        params: { path: { id } }, body: { optionId, results: [{ type: 'walletRpc', data: [signature] }] },
-      }), 'confirmPayment');
+      const r = must(
+        await gateway.POST('/v1/gateway/payment/{id}/confirm', {
+          params: { path: { id } },
+          body: { optionId, results: [{ type: 'walletRpc', data: [signature] }] },
+        }),
+        'confirmPayment',
+      );
       return { status: r.status, isFinal: r.isFinal, txId: r.info?.txId ?? undefined };
     },
     async status(id, maxPollMs) {
-      const r = must(await gateway.GET('/v1/gateway/payment/{id}/status', { params: { path: { id }, query: { maxPollMs } } }), 'getGatewayPaymentStatus');
+      const r = must(
+        await gateway.GET('/v1/gateway/payment/{id}/status', { params: { path: { id }, query: { maxPollMs } } }),
+        'getGatewayPaymentStatus',
+      );
       return { status: r.status, isFinal: r.isFinal, txId: r.info?.txId ?? undefined };
     },
   };

@@ -5,7 +5,18 @@ import { pollStatus } from '../../src/usecases/payments';
 import { statusView } from '../payments/present';
 import { callerInfo } from './present';
 
-export const confirmPayment: Handler<'confirmPayment'> = async ({ db, canWaitForChanges, config, hub, chainWork, caller, headers, path, query, body }) => {
+export const confirmPayment: Handler<'confirmPayment'> = async ({
+  db,
+  canWaitForChanges,
+  config,
+  hub,
+  chainWork,
+  caller,
+  headers,
+  path,
+  query,
+  body,
+}) => {
   const done = await confirm(db, config, chainWork, path.id, body, callerInfo(caller, headers));
   // Under an Idempotency-Key the request runs in a transaction that commits only after this returns:
   // waiting inside it for the chain would wait for ourselves, so answer at once then.

@@ -4,5 +4,7 @@ import { listBody } from './present';
 
 export const listMerchantPayments: Handler<'listMerchantPayments'> = async ({ db, caller, headers, query }) => ({
   status: 200,
-  body: listBody(await listPaymentsPage(db, caller.accountId, { ...query, tokenSymbol: query.token_symbol, merchantId: headers['merchant-id']! })),
+  body: listBody(
+    await listPaymentsPage(db, caller.accountId, { ...query, tokenSymbol: query.token_symbol, merchantId: headers['merchant-id']! }),
+  ),
 });

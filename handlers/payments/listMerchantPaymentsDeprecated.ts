@@ -7,9 +7,16 @@ const SORT = { created_at: 'createdAt', last_updated_at: 'lastUpdatedAt', amount
 // Deprecated path: same listing, older snake_case shape; revenue is reported for one currency (the first).
 export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprecated'> = async ({ db, caller, path, query }) => {
   const page = await listPaymentsPage(db, caller.accountId, {
-    merchantId: path.merchant_id, status: query.status, startTs: query.start_ts, endTs: query.end_ts, asset: query.asset,
-    network: query.network, sortBy: query.sort_by ? SORT[query.sort_by] : undefined, sortDir: query.sort_dir,
-    cursor: query.cursor, limit: query.limit,
+    merchantId: path.merchant_id,
+    status: query.status,
+    startTs: query.start_ts,
+    endTs: query.end_ts,
+    asset: query.asset,
+    network: query.network,
+    sortBy: query.sort_by ? SORT[query.sort_by] : undefined,
+    sortDir: query.sort_dir,
+    cursor: query.cursor,
+    limit: query.limit,
   });
   const revenue = page.stats.totalRevenue[0] ?? { amount: '0', currency: 'USD' };
   return {

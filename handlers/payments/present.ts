@@ -67,9 +67,15 @@ export function detailsView(p: Payment, asset: Asset | null) {
     failureCode: s.failureCode,
     amount: { unit: `iso4217/${p.currency}`, value: p.amountMinor.toString() },
     info: s.info,
-    settlement: p.settlementTxHash && asset
-      ? { successful: { amount: { unit: `caip19/${asset.id}`, value: (p.settlementAmount ?? p.tokenAmount ?? 0n).toString() }, txId: p.settlementTxHash } }
-      : null,
+    settlement:
+      p.settlementTxHash && asset
+        ? {
+            successful: {
+              amount: { unit: `caip19/${asset.id}`, value: (p.settlementAmount ?? p.tokenAmount ?? 0n).toString() },
+              txId: p.settlementTxHash,
+            },
+          }
+        : null,
     createdAt: p.createdAt.toISOString(),
     expiresAt: unix(p.expiresAt),
     refundedAt: p.refundedAt?.toISOString() ?? null,

@@ -3,7 +3,13 @@ import { CheckedUrl, createEndpoint, prepareCreateEndpoint } from '../../src/use
 import { endpointBody } from './present';
 
 export const createWebhookEndpoint: Handler<'createWebhookEndpoint'> = async ({ db, config, caller, version, body, prepared }) => {
-  const { endpoint, secret } = await createEndpoint({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, version, body, prepared as CheckedUrl);
+  const { endpoint, secret } = await createEndpoint(
+    { db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey },
+    caller.accountId,
+    version,
+    body,
+    prepared as CheckedUrl,
+  );
   return { status: 201, body: { endpoint: endpointBody(endpoint), secret }, secret: true };
 };
 

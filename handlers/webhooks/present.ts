@@ -14,7 +14,8 @@ export function endpointBody(e: WebhookEndpoint) {
     status: e.status,
     disabledReason: e.disabledReason,
     disabledAt: iso(e.disabledAt),
-    previousSecretExpiresAt: e.previousSecretExpiresAt && e.previousSecretExpiresAt > new Date() ? e.previousSecretExpiresAt.toISOString() : null,
+    previousSecretExpiresAt:
+      e.previousSecretExpiresAt && e.previousSecretExpiresAt > new Date() ? e.previousSecretExpiresAt.toISOString() : null,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };

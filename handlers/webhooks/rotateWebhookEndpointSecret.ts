@@ -4,6 +4,11 @@ import { endpointBody } from './present';
 
 export const rotateWebhookEndpointSecret: Handler<'rotateWebhookEndpointSecret'> = async ({ db, config, caller, path, body }) => {
   const overlap = body?.overlapSeconds ?? 86400;
-  const { endpoint, secret } = await rotateSecret({ db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey }, caller.accountId, path.endpointId, overlap);
+  const { endpoint, secret } = await rotateSecret(
+    { db, webhooks: config.webhooks, dataKey: config.dataEncryptionKey },
+    caller.accountId,
+    path.endpointId,
+    overlap,
+  );
   return { status: 200, body: { endpoint: endpointBody(endpoint), secret }, secret: true };
 };

@@ -6,8 +6,12 @@
   var form = document.getElementById('collect');
   if (!form) return;
   var errors = document.getElementById('errors');
-  var field = function (id) { return form.elements.namedItem(id); };
-  var filled = function (id) { return field(id).value.trim() !== ''; };
+  var field = function (id) {
+    return form.elements.namedItem(id);
+  };
+  var filled = function (id) {
+    return field(id).value.trim() !== '';
+  };
 
   function labelOf(pointer) {
     var id = String(pointer).split('/').pop();
@@ -25,13 +29,17 @@
     errors.hidden = false;
   }
 
-  form.addEventListener('input', function () { field('pobCountry').setCustomValidity(''); });
+  form.addEventListener('input', function () {
+    field('pobCountry').setCustomValidity('');
+  });
   form.addEventListener('submit', async function (ev) {
     ev.preventDefault();
     errors.hidden = true;
     if (!form.noValidate) {
       var place = (filled('pobCountry') && filled('pobAddress')) || (filled('porCountry') && filled('porAddress'));
-      field('pobCountry').setCustomValidity(place ? '' : 'Give your place of birth (country and place) or your residence (country and address).');
+      field('pobCountry').setCustomValidity(
+        place ? '' : 'Give your place of birth (country and place) or your residence (country and address).',
+      );
       if (!form.reportValidity()) return;
     }
     var data = {};
@@ -44,7 +52,8 @@
     var r;
     try {
       r = await fetch('/collect', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ pid: form.dataset.pid, accounts: form.dataset.accounts, data: data }),
       });
       body = await r.json();
@@ -56,6 +65,12 @@
       document.getElementById('done').hidden = false;
       return;
     }
-    showErrors(body.issues ? body.issues.map(function (i) { return labelOf(i.field) + ': ' + i.message; }) : [body.message || 'Something went wrong; try again.']);
+    showErrors(
+      body.issues
+        ? body.issues.map(function (i) {
+            return labelOf(i.field) + ': ' + i.message;
+          })
+        : [body.message || 'Something went wrong; try again.'],
+    );
   });
 })();

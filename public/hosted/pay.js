@@ -11,13 +11,19 @@
     if (!url || leaving) return;
     leaving = true;
     statusEl.textContent += ' Returning to the shop…';
-    setTimeout(function () { window.location.assign(url); }, 1500);
+    setTimeout(function () {
+      window.location.assign(url);
+    }, 1500);
   }
   function show(s) {
     statusEl.textContent = s.statusText;
     statusEl.setAttribute('data-status', s.status);
   }
-  var sleep = function (ms) { return new Promise(function (r) { setTimeout(r, ms); }); };
+  var sleep = function (ms) {
+    return new Promise(function (r) {
+      setTimeout(r, ms);
+    });
+  };
 
   async function follow() {
     var backoff = 0;

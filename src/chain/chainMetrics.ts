@@ -28,21 +28,34 @@ export function addChainMetrics(metrics: Metrics, db: Knex, chains: Chains, log:
   };
   const balances = cache(async () => {
     const out: { chainId: string; relayer: string; wei: bigint }[] = [];
-    for (const chain of chains.all) for (const relayer of chain.relayers) {
-      const wei = await chain.nativeBalance(relayer);
-      out.push({ chainId: chain.caip2, relayer, wei });
-      const key = `${chain.caip2}/${relayer}`;
-      if (wei < chain.balanceFloorWei && !warned.has(key)) {
-        warned.add(key);
-        log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString(), floorWei: chain.balanceFloorWei.toString() }, 'relayer balance is under its floor: fund it or payments will stop');
-      } else if (wei >= chain.balanceFloorWei) warned.delete(key);
-    }
+    for (const chain of chains.all)
+      for (const relayer of chain.relayers) {
+        const wei = await chain.nativeBalance(relayer);
+        out.push({ chainId: chain.caip2, relayer, wei });
+        const key = `${chain.caip2}/${relayer}`;
+        if (wei < chain.balanceFloorWei && !warned.has(key)) {
+          warned.add(key);
+          log.warn(
+            { chainId: chain.caip2, relayer, balanceWei: wei.toString(), floorWei: chain.balanceFloorWei.toString() },
+            'relayer balance is under its floor: fund it or payments will stop',
+          );
+        } else if (wei >= chain.balanceFloorWei) warned.delete(key);
+      }
     return out;
   });
   /** A gauge per (chain, relayer), set on scrape from a cached read. */
-  const perRelayer = <T>(name: string, help: string, read: () => Promise<T[] | undefined>, label: (x: T) => [string, string], value: (x: T) => number) =>
+  const perRelayer = <T>(
+    name: string,
+    help: string,
+    read: () => Promise<T[] | undefined>,
+    label: (x: T) => [string, string],
+    value: (x: T) => number,
+  ) =>
     new Gauge({
-      name, help, labelNames: ['chain', 'relayer'], registers,
+      name,
+      help,
+      labelNames: ['chain', 'relayer'],
+      registers,
       async collect() {
         const v = await read();
         this.reset();
@@ -54,11 +67,30 @@ export function addChainMetrics(metrics: Metrics, db: Knex, chains: Chains, log:
     });
   const byKey = (b: { chainId: string; relayer: string }): [string, string] => [b.chainId, b.relayer];
   perRelayer('paygate_relayer_balance_wei', 'Native balance (gas) of each relayer key, in wei.', balances, byKey, (b) => Number(b.wei));
-  perRelayer('paygate_relayer_balance_below_floor', '1 when a relayer key holds less gas than its configured floor.', balances, byKey,
-    (b) => (b.wei < (chains.get(b.chainId)?.balanceFloorWei ?? 0n) ? 1 : 0));
+  perRelayer(
+    'paygate_relayer_balance_below_floor',
+    '1 when a relayer key holds less gas than its configured floor.',
+    balances,
+    byKey,
+    (b) => (b.wei < (chains.get(b.chainId)?.balanceFloorWei ?? 0n) ? 1 : 0),
+  );
   const pending = cache(() => pendingStats(db));
   const bySender = (p: { chainId: string; sender: string }): [string, string] => [p.chainId, p.sender];
-  perRelayer('paygate_relayer_pending_transactions', 'Signed transactions not yet final, per chain and relayer.', pending, bySender, (p) => p.pending);
-  perRelayer('paygate_relayer_oldest_pending_seconds', 'Age of the oldest transaction not yet final, per chain and relayer.', pending, bySender, (p) => p.oldestAgeS);
-  metrics.addCollector('paygate_settlement_backlog', 'Payments received by the collector and not yet settled to the merchant.', () => settlementBacklog(db));
+  perRelayer(
+    'paygate_relayer_pending_transactions',
+    'Signed transactions not yet final, per chain and relayer.',
+    pending,
+    bySender,
+    (p) => p.pending,
+  );
+  perRelayer(
+    'paygate_relayer_oldest_pending_seconds',
+    'Age of the oldest transaction not yet final, per chain and relayer.',
+    pending,
+    bySender,
+    (p) => p.oldestAgeS,
+  );
+  metrics.addCollector('paygate_settlement_backlog', 'Payments received by the collector and not yet settled to the merchant.', () =>
+    settlementBacklog(db),
+  );
 }

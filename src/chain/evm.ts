@@ -1,6 +1,17 @@
 import {
-  BaseError, ContractFunctionRevertedError, createPublicClient, defineChain, encodeFunctionData, getAddress,
-  http, keccak256, parseAbi, parseSignature, type Address, type Hex, type PublicClient,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  defineChain,
+  encodeFunctionData,
+  getAddress,
+  http,
+  keccak256,
+  parseAbi,
+  parseSignature,
+  type Address,
+  type Hex,
+  type PublicClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ChainUnavailable, refusalOf, type ChainRefusal } from '../domain/chain';
@@ -62,9 +73,17 @@ export class EvmChain {
     readonly maxFeePerGas: bigint | null,
     readonly balanceFloorWei: bigint,
   ) {
-    const chain = defineChain({ id: chainId, name: caip2, nativeCurrency: { name: 'native', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+    const chain = defineChain({
+      id: chainId,
+      name: caip2,
+      nativeCurrency: { name: 'native', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
     // Requests made in the same tick share one HTTP round trip (the monitor asks for many receipts).
-    this.pub = createPublicClient({ chain, transport: http(rpcUrl, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }) }) as PublicClient;
+    this.pub = createPublicClient({
+      chain,
+      transport: http(rpcUrl, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }),
+    }) as PublicClient;
     for (const k of relayerKeys) {
       const a = privateKeyToAccount(k);
       this.accounts.set(a.address, a);
@@ -106,7 +125,10 @@ export class EvmChain {
   }
 
   transferCall(token: string, to: string, amount: bigint): ChainCall {
-    return { to: getAddress(token), data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [getAddress(to), amount] }) };
+    return {
+      to: getAddress(token),
+      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [getAddress(to), amount] }),
+    };
   }
 
   /** Runs the call from `sender` against the latest state: the gas it needs, or why it would fail. */
@@ -173,7 +195,14 @@ export class EvmChain {
     const account = this.accounts.get(sender);
     if (!account) throw new Error(`this process holds no key for relayer ${sender}`);
     const raw = await account.signTransaction({
-      type: 'eip1559', chainId: this.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees,
+      type: 'eip1559',
+      chainId: this.chainId,
+      nonce,
+      to: call.to,
+      data: call.data,
+      gas,
+      value: 0n,
+      ...fees,
     });
     return { raw, hash: keccak256(raw) };
   }
@@ -203,11 +232,12 @@ export class EvmChain {
   }
 
   async tokenBalance(token: string, holder: string): Promise<bigint> {
-    return this.call(() => this.pub.readContract({ address: getAddress(token), abi: TOKEN_ABI, functionName: 'balanceOf', args: [getAddress(holder)] }));
+    return this.call(() =>
+      this.pub.readContract({ address: getAddress(token), abi: TOKEN_ABI, functionName: 'balanceOf', args: [getAddress(holder)] }),
+    );
   }
 
   nativeBalance(address: Address): Promise<bigint> {
     return this.call(() => this.pub.getBalance({ address }));
   }
 }
-

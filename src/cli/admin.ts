@@ -5,7 +5,16 @@ import { connect } from '../db/connect';
 import { migrateLatest } from '../db/migrate';
 import fs from 'node:fs';
 import { getAddress, isAddress } from 'viem';
-import { createAccount, createApp, createKey, revokeApp, revokeKey, setCollectThreshold, setFee, setSettlementMode } from '../db/accountsRepo';
+import {
+  createAccount,
+  createApp,
+  createKey,
+  revokeApp,
+  revokeKey,
+  setCollectThreshold,
+  setFee,
+  setSettlementMode,
+} from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
 import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
@@ -33,12 +42,27 @@ import { projectRoot } from '../paths';
 class UsageError extends Error {}
 
 const OPTIONS = {
-  name: { type: 'string' }, account: { type: 'string' }, type: { type: 'string' }, key: { type: 'string' },
-  asset: { type: 'string' }, symbol: { type: 'string' }, decimals: { type: 'string' }, 'network-name': { type: 'string' },
-  peg: { type: 'string' }, 'icon-url': { type: 'string' }, 'network-icon-url': { type: 'string' },
-  'eip712-name': { type: 'string' }, 'eip712-version': { type: 'string' }, minor: { type: 'string' },
-  'base-minor': { type: 'string' }, percent: { type: 'string' }, mode: { type: 'string' }, address: { type: 'string' }, amount: { type: 'string' },
-  app: { type: 'string' }, 'batch-size': { type: 'string' },
+  name: { type: 'string' },
+  account: { type: 'string' },
+  type: { type: 'string' },
+  key: { type: 'string' },
+  asset: { type: 'string' },
+  symbol: { type: 'string' },
+  decimals: { type: 'string' },
+  'network-name': { type: 'string' },
+  peg: { type: 'string' },
+  'icon-url': { type: 'string' },
+  'network-icon-url': { type: 'string' },
+  'eip712-name': { type: 'string' },
+  'eip712-version': { type: 'string' },
+  minor: { type: 'string' },
+  'base-minor': { type: 'string' },
+  percent: { type: 'string' },
+  mode: { type: 'string' },
+  address: { type: 'string' },
+  amount: { type: 'string' },
+  app: { type: 'string' },
+  'batch-size': { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string>>;
@@ -65,7 +89,8 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex, config: Config) => Prom
   'keys create': (v) => {
     const account = need(v, 'account');
     if (v.type !== 'partner' && v.type !== 'wallet') throw new UsageError('--type must be partner or wallet');
-    return async (db) => (await createKey(db, account, v.type as 'partner' | 'wallet')) ?? Promise.reject(new Error(`no account ${account}`));
+    return async (db) =>
+      (await createKey(db, account, v.type as 'partner' | 'wallet')) ?? Promise.reject(new Error(`no account ${account}`));
   },
   'keys revoke': (v) => {
     const key = need(v, 'key');
@@ -78,7 +103,11 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex, config: Config) => Prom
       const report = await resealAll(db, config.dataKeys, Number(batch));
       if (report.unreadable > 0) {
         // The counts still go to stdout; the exit status says the old keys cannot be dropped yet.
-        process.stderr.write(JSON.stringify({ error: `${report.unreadable} sealed values open with no key of the keyring: add the key that sealed them to DATA_ENCRYPTION_KEYS and run again` }) + '\n');
+        process.stderr.write(
+          JSON.stringify({
+            error: `${report.unreadable} sealed values open with no key of the keyring: add the key that sealed them to DATA_ENCRYPTION_KEYS and run again`,
+          }) + '\n',
+        );
         process.exitCode = 1;
       }
       return report;
@@ -101,44 +130,60 @@ const COMMANDS: Record<string, (v: Values) => (db: Knex, config: Config) => Prom
     const account = need(v, 'account');
     const minor = need(v, 'minor');
     if (!/^[1-9][0-9]{0,29}$/.test(minor)) throw new UsageError('--minor must be a positive integer (minor units)');
-    return async (db) => ((await setCollectThreshold(db, account, BigInt(minor)))
-      ? { accountId: account, collectDataThresholdMinor: minor }
-      : Promise.reject(new Error(`no account ${account}`)));
+    return async (db) =>
+      (await setCollectThreshold(db, account, BigInt(minor)))
+        ? { accountId: account, collectDataThresholdMinor: minor }
+        : Promise.reject(new Error(`no account ${account}`));
   },
   'accounts set-fee': (v) => {
     const account = need(v, 'account');
     const base = v['base-minor']?.trim() ?? '0';
-    if (!/^(0|[1-9][0-9]{0,29})$/.test(base)) throw new UsageError('--base-minor must be a non-negative integer (minor units of the payment currency)');
+    if (!/^(0|[1-9][0-9]{0,29})$/.test(base))
+      throw new UsageError('--base-minor must be a non-negative integer (minor units of the payment currency)');
     const percent = v.percent?.trim() ?? '0';
     // Basis points from a decimal string, exactly: "1.5" -> 150; at most two decimals, at most 100 %.
     const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(percent);
     const bps = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : NaN;
     if (!m || bps > 10_000) throw new UsageError('--percent must be a decimal from 0 to 100 with at most two decimals');
-    return async (db) => ((await setFee(db, account, BigInt(base), bps))
-      ? { accountId: account, feeBaseMinor: base, feePercent: percent }
-      : Promise.reject(new Error(`no account ${account}`)));
+    return async (db) =>
+      (await setFee(db, account, BigInt(base), bps))
+        ? { accountId: account, feeBaseMinor: base, feePercent: percent }
+        : Promise.reject(new Error(`no account ${account}`));
   },
   'accounts set-mode': (v) => {
     const account = need(v, 'account');
     const mode = need(v, 'mode');
     if (mode !== 'collector' && mode !== 'direct') throw new UsageError('--mode must be collector or direct');
-    return async (db) => ((await setSettlementMode(db, account, mode))
-      ? { accountId: account, settlementMode: mode }
-      : Promise.reject(new Error(`no account ${account}`)));
+    return async (db) =>
+      (await setSettlementMode(db, account, mode))
+        ? { accountId: account, settlementMode: mode }
+        : Promise.reject(new Error(`no account ${account}`));
   },
   'assets list': () => (db) => listAssets(db),
   'assets add': (v) => {
     let id;
-    try { id = parseAssetId(need(v, 'asset')); } catch (e) { throw new UsageError(`--asset ${(e as Error).message}`); }
+    try {
+      id = parseAssetId(need(v, 'asset'));
+    } catch (e) {
+      throw new UsageError(`--asset ${(e as Error).message}`);
+    }
     const decimals = Number(need(v, 'decimals'));
     if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) throw new UsageError('--decimals must be an integer 0..36');
     const peg = v.peg?.trim().toUpperCase() ?? null;
     if (peg && !(peg in CURRENCIES)) throw new UsageError(`--peg must be one of ${Object.keys(CURRENCIES).join(', ')}`);
     if (Boolean(v['eip712-name']) !== Boolean(v['eip712-version'])) throw new UsageError('--eip712-name and --eip712-version go together');
     const asset = {
-      id: id.id, chainId: id.chain.id, symbol: need(v, 'symbol'), name: need(v, 'name'), decimals, networkName: need(v, 'network-name'),
-      iconUrl: httpsOrNull(v['icon-url'], 'icon-url'), networkIconUrl: httpsOrNull(v['network-icon-url'], 'network-icon-url'),
-      pegCurrency: peg, eip712Name: v['eip712-name'] ?? null, eip712Version: v['eip712-version'] ?? null,
+      id: id.id,
+      chainId: id.chain.id,
+      symbol: need(v, 'symbol'),
+      name: need(v, 'name'),
+      decimals,
+      networkName: need(v, 'network-name'),
+      iconUrl: httpsOrNull(v['icon-url'], 'icon-url'),
+      networkIconUrl: httpsOrNull(v['network-icon-url'], 'network-icon-url'),
+      pegCurrency: peg,
+      eip712Name: v['eip712-name'] ?? null,
+      eip712Version: v['eip712-version'] ?? null,
     };
     return async (db) => {
       await upsertAsset(db, asset);
@@ -166,7 +211,8 @@ const DEVNET_COMMANDS: Record<string, (v: Values) => () => Promise<unknown>> = {
     if (!/^[1-9][0-9]{0,40}$/.test(amount)) throw new UsageError('--amount must be a positive integer (smallest units of the token)');
     return async () => {
       const info = runningDevnet();
-      if (!info.assets.some((a) => a.asset === asset)) throw new UsageError(`--asset must be one of ${info.assets.map((a) => a.asset).join(', ')}`);
+      if (!info.assets.some((a) => a.asset === asset))
+        throw new UsageError(`--asset must be one of ${info.assets.map((a) => a.asset).join(', ')}`);
       const token = getAddress(parseAssetId(asset).assetReference);
       return { txHash: await devnetMint(info.rpcUrl, token, getAddress(address), BigInt(amount)) };
     };
@@ -178,7 +224,8 @@ async function main(argv: string[]): Promise<unknown> {
   const devnetCommand = DEVNET_COMMANDS[positionals.join(' ')];
   if (devnetCommand) return devnetCommand(values as Values)();
   const command = COMMANDS[positionals.join(' ')];
-  if (!command) throw new UsageError(`usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`);
+  if (!command)
+    throw new UsageError(`usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`);
   const run = command(values as Values);
   const config = loadConfig(process.env, projectRoot);
   const database = await connect(config);

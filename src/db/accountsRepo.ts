@@ -43,7 +43,9 @@ export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
 /** False when no such key. Revoking twice keeps the first revocation time. */
 export async function revokeKey(db: Knex, keyId: string): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const n = await trx('api_keys').where({ id: keyId }).update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
+    const n = await trx('api_keys')
+      .where({ id: keyId })
+      .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
     if (n) await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
     return n > 0;
   });
@@ -74,7 +76,9 @@ export async function createApp(db: Knex, accountId: string, name: string) {
  */
 export async function revokeApp(db: Knex, appId: string): Promise<Date | null> {
   return db.transaction(async (trx) => {
-    const [row] = await trx('apps').where({ id: appId }).update({ revoked_at: trx.raw('coalesce(revoked_at, now())') }, ['revoked_at']);
+    const [row] = await trx('apps')
+      .where({ id: appId })
+      .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') }, ['revoked_at']);
     if (row) await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, appId]);
     return row ? (row.revoked_at as Date) : null;
   });
@@ -85,8 +89,8 @@ export async function findApp(db: Knex, appId: string) {
     .join('accounts as a', 'a.id', 'p.account_id')
     .where('p.id', appId)
     .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version') as Promise<
-      { id: string; account_id: string; client_hash: Buffer; revoked_at: Date | null; default_version: string } | undefined
-    >;
+    { id: string; account_id: string; client_hash: Buffer; revoked_at: Date | null; default_version: string } | undefined
+  >;
 }
 
 /** False when the account does not exist. */

@@ -4,7 +4,19 @@ import type { Asset } from '../domain/asset';
 
 export type { Asset };
 
-export const ASSET_COLUMNS = ['id', 'chain_id', 'symbol', 'name', 'decimals', 'network_name', 'icon_url', 'network_icon_url', 'peg_currency', 'eip712_name', 'eip712_version'];
+export const ASSET_COLUMNS = [
+  'id',
+  'chain_id',
+  'symbol',
+  'name',
+  'decimals',
+  'network_name',
+  'icon_url',
+  'network_icon_url',
+  'peg_currency',
+  'eip712_name',
+  'eip712_version',
+];
 
 export const assetFromRow = (r: Record<string, any>, prefix = ''): Asset => ({
   id: r[`${prefix}id`],
@@ -27,15 +39,28 @@ export async function findAssets(db: Knex, ids: string[]): Promise<Map<string, A
 }
 
 export async function listAssets(db: Knex): Promise<Asset[]> {
-  return (await db('assets').orderBy(['chain_id', 'symbol']).select([...ASSET_COLUMNS])).map((r) => assetFromRow(r));
+  return (
+    await db('assets')
+      .orderBy(['chain_id', 'symbol'])
+      .select([...ASSET_COLUMNS])
+  ).map((r) => assetFromRow(r));
 }
 
 export async function upsertAsset(db: Knex, a: Asset): Promise<void> {
   await db('assets')
     .insert({
-      id: a.id, chain_id: a.chainId, symbol: a.symbol, name: a.name, decimals: a.decimals, network_name: a.networkName,
-      icon_url: a.iconUrl, network_icon_url: a.networkIconUrl, peg_currency: a.pegCurrency,
-      eip712_name: a.eip712Name, eip712_version: a.eip712Version, enabled: true,
+      id: a.id,
+      chain_id: a.chainId,
+      symbol: a.symbol,
+      name: a.name,
+      decimals: a.decimals,
+      network_name: a.networkName,
+      icon_url: a.iconUrl,
+      network_icon_url: a.networkIconUrl,
+      peg_currency: a.pegCurrency,
+      eip712_name: a.eip712Name,
+      eip712_version: a.eip712Version,
+      enabled: true,
     })
     .onConflict('id')
     .merge();

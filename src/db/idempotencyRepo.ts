@@ -16,15 +16,13 @@ export const SEALED_BODY = 'sealed:';
  */
 const LEGACY_LOCK_TIMEOUT_SECONDS = 60;
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'mismatch' }
-  | { kind: 'in_progress' }
-  | { kind: 'done'; status: number; body: string };
+export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'in_progress' } | { kind: 'done'; status: number; body: string };
 
 /** What a live, committed record of the key says (a stored response, or another request), or null. */
 export async function lookup(db: Knex, scope: string, key: string, fingerprint: string): Promise<Claim | null> {
-  const row = await db('idempotency_keys').where({ scope, key }).andWhere('expires_at', '>=', db.fn.now())
+  const row = await db('idempotency_keys')
+    .where({ scope, key })
+    .andWhere('expires_at', '>=', db.fn.now())
     .first('fingerprint', 'state', 'response_status', 'response_body');
   if (!row) return null;
   if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -38,7 +36,9 @@ export async function lookup(db: Knex, scope: string, key: string, fingerprint: 
  * record or its live holder says what to answer.
  */
 export async function claim(trx: Knex.Transaction, scope: string, key: string, fingerprint: string): Promise<Claim> {
-  const { rows: [{ locked }] } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`idempotency:${scope}\n${key}`]);
+  const {
+    rows: [{ locked }],
+  } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`idempotency:${scope}\n${key}`]);
   if (!locked) return { kind: 'in_progress' }; // its holder's transaction is alive
   // Holding the lock, in a new statement (so a snapshot taken after the previous holder committed).
   const { rows } = await trx.raw(

@@ -26,8 +26,14 @@ const fromRow = (r: MerchantRow): Merchant => ({
 
 export async function insertMerchant(db: Knex, m: Merchant): Promise<void> {
   await db('merchants').insert({
-    id: m.id, account_id: m.accountId, name: m.name, email: m.email, icon_url: m.iconUrl,
-    status: m.status, created_at: m.createdAt, updated_at: m.createdAt,
+    id: m.id,
+    account_id: m.accountId,
+    name: m.name,
+    email: m.email,
+    icon_url: m.iconUrl,
+    status: m.status,
+    created_at: m.createdAt,
+    updated_at: m.createdAt,
   });
 }
 
@@ -37,7 +43,11 @@ const MERCHANT_FOR_CURRENCY_SQL = `SELECT m.*, EXISTS (
   FROM merchants m WHERE m.id = ?`;
 
 /** The merchant and whether it settles an enabled asset pegged to `currency`, in one query (payment creation). */
-export async function findMerchantForCurrency(db: Knex, id: string, currency: string): Promise<(Merchant & { settlesCurrency: boolean }) | undefined> {
+export async function findMerchantForCurrency(
+  db: Knex,
+  id: string,
+  currency: string,
+): Promise<(Merchant & { settlesCurrency: boolean }) | undefined> {
   if (!canBeStoredId(id)) return undefined;
   const { rows } = await db.raw(MERCHANT_FOR_CURRENCY_SQL, [currency, id]);
   return rows[0] && { ...fromRow(rows[0] as MerchantRow), settlesCurrency: Boolean(rows[0].settles_currency) };
@@ -80,7 +90,12 @@ export async function listMerchants(db: Knex, accountId: string, q: MerchantList
     }
     return b;
   };
-  const page = filtered().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(q.limit + 1);
+  const page = filtered()
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(q.limit + 1);
   if (q.after) page.andWhereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.t, q.after.i]);
   const [rows, [{ count }]] = await Promise.all([page, filtered().count<{ count: string }[]>({ count: '*' })]);
   const items = (rows as MerchantRow[]).map(fromRow);
@@ -89,6 +104,5 @@ export async function listMerchants(db: Knex, accountId: string, q: MerchantList
 }
 
 export async function listCryptoSettlements(db: Knex, merchantId: string): Promise<CryptoSettlement[]> {
-  return db('crypto_settlements').where({ merchant_id: merchantId }).orderBy('seq')
-    .select('id', 'asset', 'destination');
+  return db('crypto_settlements').where({ merchant_id: merchantId }).orderBy('seq').select('id', 'asset', 'destination');
 }

@@ -23,22 +23,44 @@ export interface StoredOption {
 
 export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<void> {
   if (!opts.length) return;
-  await db('payment_options').insert(opts.map((o) => ({
-    id: o.id, payment_id: o.paymentId, account: o.account, asset: o.asset, chain_id: o.chainId, token_amount: o.tokenAmount.toString(),
-    typed_data: o.typedData, nonce: o.nonce, collect_data: o.collectData, collected_data: o.collectedData, expires_at: o.expiresAt,
-    relayer: o.relayer,
-  })));
+  await db('payment_options').insert(
+    opts.map((o) => ({
+      id: o.id,
+      payment_id: o.paymentId,
+      account: o.account,
+      asset: o.asset,
+      chain_id: o.chainId,
+      token_amount: o.tokenAmount.toString(),
+      typed_data: o.typedData,
+      nonce: o.nonce,
+      collect_data: o.collectData,
+      collected_data: o.collectedData,
+      expires_at: o.expiresAt,
+      relayer: o.relayer,
+    })),
+  );
 }
 
 /** The option as stored, and `asOf`: the database's time of the read, which its expiry is judged by. */
 export async function findOption(db: Knex, id: string): Promise<(StoredOption & { asOf: Date }) | undefined> {
   const r = await db('payment_options').where({ id }).first('*', db.raw('now() AS db_now'));
-  return r && {
-    asOf: readAt(r),
-    id: r.id, paymentId: r.payment_id, account: r.account, asset: r.asset, chainId: r.chain_id, tokenAmount: BigInt(r.token_amount),
-    typedData: r.typed_data, nonce: r.nonce, collectData: r.collect_data, collectedData: r.collected_data, expiresAt: r.expires_at,
-    relayer: r.relayer ?? null,
-  };
+  return (
+    r && {
+      asOf: readAt(r),
+      id: r.id,
+      paymentId: r.payment_id,
+      account: r.account,
+      asset: r.asset,
+      chainId: r.chain_id,
+      tokenAmount: BigInt(r.token_amount),
+      typedData: r.typed_data,
+      nonce: r.nonce,
+      collectData: r.collect_data,
+      collectedData: r.collected_data,
+      expiresAt: r.expires_at,
+      relayer: r.relayer ?? null,
+    }
+  );
 }
 
 export async function storeCollected(db: Knex, id: string, sealed: Buffer): Promise<void> {
@@ -90,7 +112,10 @@ export async function currentDestination(db: Knex, merchantId: string, asset: st
  * loop cannot grow the table without bound. Purged options answer 404 option_not_found.
  */
 export async function trimOptions(db: Knex, paymentId: string, keep: number): Promise<void> {
-  await db.raw(`DELETE FROM payment_options o WHERE o.payment_id = ? AND o.id NOT IN (
+  await db.raw(
+    `DELETE FROM payment_options o WHERE o.payment_id = ? AND o.id NOT IN (
       SELECT id FROM payment_options WHERE payment_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
-    AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = o.payment_id AND p.option_id = o.id)`, [paymentId, paymentId, keep]);
+    AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = o.payment_id AND p.option_id = o.id)`,
+    [paymentId, paymentId, keep],
+  );
 }

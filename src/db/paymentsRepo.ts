@@ -61,7 +61,12 @@ export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsse
 
 async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: string): Promise<void> {
   await db('payment_events').insert({
-    id: newId('evt'), payment_id: p.id, account_id: p.accountId, type, version: p.version, data: paymentSnapshot(p, asset),
+    id: newId('evt'),
+    payment_id: p.id,
+    account_id: p.accountId,
+    type,
+    version: p.version,
+    data: paymentSnapshot(p, asset),
   });
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
@@ -76,9 +81,23 @@ const INSERT_PAYMENT_SQL = `WITH p AS (
 /** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
 export async function insertPayment(db: Knex, p: Payment): Promise<void> {
   await db.raw(INSERT_PAYMENT_SQL, [
-    p.id, p.accountId, p.merchantId, p.referenceId, p.currency, p.amountMinor.toString(), p.status, p.expiresAt,
-    p.createdAt, p.updatedAt, p.version, p.checkout?.successUrl ?? null, p.checkout?.errorUrl ?? null,
-    newId('evt'), p.accountId, p.version, JSON.stringify(paymentSnapshot(p, null)),
+    p.id,
+    p.accountId,
+    p.merchantId,
+    p.referenceId,
+    p.currency,
+    p.amountMinor.toString(),
+    p.status,
+    p.expiresAt,
+    p.createdAt,
+    p.updatedAt,
+    p.version,
+    p.checkout?.successUrl ?? null,
+    p.checkout?.errorUrl ?? null,
+    newId('evt'),
+    p.accountId,
+    p.version,
+    JSON.stringify(paymentSnapshot(p, null)),
   ]);
 }
 
@@ -86,7 +105,12 @@ export async function insertPayment(db: Knex, p: Payment): Promise<void> {
  * Applies a transition if the payment is still in one of its from-states (and, leaving requires_action
  * other than by expiry, not yet past its expiry). Returns the new state, or undefined if it did not apply.
  */
-export async function applyTransition(db: Knex, id: string, t: Transition, set: Record<string, unknown> = {}): Promise<PaymentWithAsset | undefined> {
+export async function applyTransition(
+  db: Knex,
+  id: string,
+  t: Transition,
+  set: Record<string, unknown> = {},
+): Promise<PaymentWithAsset | undefined> {
   const { from, to, event } = TRANSITIONS[t];
   return db.transaction(async (trx) => {
     const q = trx('payments')
@@ -106,7 +130,9 @@ export async function applyTransition(db: Knex, id: string, t: Transition, set: 
 /** Marks a succeeded payment refunded; exactly one of any number of racing calls succeeds. */
 export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
   return db.transaction(async (trx) => {
-    const n = await trx('payments').where({ id, status: 'succeeded' }).whereNull('refunded_at')
+    const n = await trx('payments')
+      .where({ id, status: 'succeeded' })
+      .whereNull('refunded_at')
       .update({ refunded_at: trx.fn.now(), version: trx.raw('version + 1'), updated_at: trx.fn.now() });
     if (!n) return undefined;
     const after = (await findPayment(trx, id))!;
@@ -118,7 +144,9 @@ export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAss
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
 export async function markSettled(db: Knex, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
   return db.transaction(async (trx) => {
-    const n = await trx('payments').where({ id, status: 'succeeded' }).whereNull('settled_at')
+    const n = await trx('payments')
+      .where({ id, status: 'succeeded' })
+      .whereNull('settled_at')
       .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
     if (!n) return undefined;
     const after = (await findPayment(trx, id))!;
@@ -128,8 +156,14 @@ export async function markSettled(db: Knex, id: string, txHash: string): Promise
 }
 
 /** What the settlement transfer sends where (recorded when it is signed; shown once it is confirmed). */
-export async function recordSettlementPlan(db: Knex, id: string, plan: { fee: bigint; amount: bigint; destination: string }): Promise<void> {
-  await db('payments').where({ id }).update({ fee_amount: plan.fee.toString(), settlement_amount: plan.amount.toString(), settlement_destination: plan.destination });
+export async function recordSettlementPlan(
+  db: Knex,
+  id: string,
+  plan: { fee: bigint; amount: bigint; destination: string },
+): Promise<void> {
+  await db('payments')
+    .where({ id })
+    .update({ fee_amount: plan.fee.toString(), settlement_amount: plan.amount.toString(), settlement_destination: plan.destination });
 }
 
 /** The buyer's signature as confirmed (normalised). */
@@ -144,15 +178,21 @@ export async function paymentSignature(db: Knex, id: string): Promise<string | n
  * settled and without a settlement transaction. Only those idle for `idleS`, so fresh work is left to its job.
  */
 export async function strandedPayments(db: Knex, idleS: number, limit = 100): Promise<{ submit: string[]; settle: string[] }> {
-  const { rows: submit } = await db.raw(`SELECT p.id FROM payments p WHERE p.status = 'processing'
+  const { rows: submit } = await db.raw(
+    `SELECT p.id FROM payments p WHERE p.status = 'processing'
       AND p.updated_at < now() - make_interval(secs => ?)
       AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect','direct') AND c.status <> 'dropped')
-    ORDER BY p.updated_at LIMIT ?`, [idleS, limit]);
-  const { rows: settle } = await db.raw(`SELECT p.id FROM payments p
+    ORDER BY p.updated_at LIMIT ?`,
+    [idleS, limit],
+  );
+  const { rows: settle } = await db.raw(
+    `SELECT p.id FROM payments p
       JOIN chain_transactions c ON c.payment_id = p.id AND c.purpose = 'collect' AND c.status = 'confirmed'
     WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.updated_at < now() - make_interval(secs => ?)
       AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status <> 'dropped')
-    ORDER BY p.updated_at LIMIT ?`, [idleS, limit]);
+    ORDER BY p.updated_at LIMIT ?`,
+    [idleS, limit],
+  );
   return { submit: submit.map((r: Row) => r.id), settle: settle.map((r: Row) => r.id) };
 }
 
@@ -166,8 +206,12 @@ export async function settlementBacklog(db: Knex): Promise<number> {
 
 /** Expires open payments past their expiry, a batch at a time; safe with several sweepers at once. */
 export async function expireDue(db: Knex, batch = 200): Promise<number> {
-  const due = await db('payments').where({ status: 'requires_action' }).andWhere('expires_at', '<=', db.fn.now())
-    .orderBy('expires_at').limit(batch).pluck('id');
+  const due = await db('payments')
+    .where({ status: 'requires_action' })
+    .andWhere('expires_at', '<=', db.fn.now())
+    .orderBy('expires_at')
+    .limit(batch)
+    .pluck('id');
   let n = 0;
   for (const id of due) if (await applyTransition(db, id, 'expire')) n++;
   return n;
@@ -208,13 +252,29 @@ export interface ListPage {
   hasMore: boolean;
 }
 
-export async function listPayments(db: Knex, f: ListFilter, sort: SortKey, dir: 'asc' | 'desc', limit: number, after?: { v: string; i: string }): Promise<ListPage> {
+export async function listPayments(
+  db: Knex,
+  f: ListFilter,
+  sort: SortKey,
+  dir: 'asc' | 'desc',
+  limit: number,
+  after?: { v: string; i: string },
+): Promise<ListPage> {
   const col = SORT_COLUMN[sort];
   const q = filtered(db, f)
     .leftJoin('assets as a', 'a.id', 'p.token_asset')
     .join('merchants as m', 'm.id', 'p.merchant_id')
-    .select('p.*', db.raw('now() AS db_now'), 'm.name as merchant_name', 'm.icon_url as merchant_icon_url', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`))
-    .orderBy([{ column: col, order: dir }, { column: 'p.id', order: dir }])
+    .select(
+      'p.*',
+      db.raw('now() AS db_now'),
+      'm.name as merchant_name',
+      'm.icon_url as merchant_icon_url',
+      ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`),
+    )
+    .orderBy([
+      { column: col, order: dir },
+      { column: 'p.id', order: dir },
+    ])
     .limit(limit + 1);
   if (after) {
     const cast = sort === 'amount' ? 'numeric' : 'timestamptz';

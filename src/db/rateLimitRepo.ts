@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 
 // Shared request counters of the rate limiter: one row per (key, window), added to by every process.
 
-export async function addRateCounts(db: Knex, batch: { key: string; window: number; count: number; endsAt: Date }[]): Promise<{ key: string; window: number; count: number }[]> {
+export async function addRateCounts(
+  db: Knex,
+  batch: { key: string; window: number; count: number; endsAt: Date }[],
+): Promise<{ key: string; window: number; count: number }[]> {
   const { rows } = await db.raw(
     `INSERT INTO rate_counters (key, "window", count, ends_at)
      SELECT * FROM unnest(?::text[], ?::bigint[], ?::int[], ?::timestamptz[])
@@ -10,7 +13,11 @@ export async function addRateCounts(db: Knex, batch: { key: string; window: numb
      RETURNING key, "window", count`,
     [batch.map((b) => b.key), batch.map((b) => b.window), batch.map((b) => b.count), batch.map((b) => b.endsAt)],
   );
-  return rows.map((r: { key: string; window: string; count: number }) => ({ key: r.key, window: Number(r.window), count: Number(r.count) }));
+  return rows.map((r: { key: string; window: string; count: number }) => ({
+    key: r.key,
+    window: Number(r.window),
+    count: Number(r.count),
+  }));
 }
 
 export async function purgeRateCounts(db: Knex): Promise<number> {

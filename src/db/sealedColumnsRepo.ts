@@ -35,7 +35,13 @@ const ident = (s: string) => `"${s}"`;
  * with `header` (the newest key's): values already sealed by that key are never read, so a second run
  * finds nothing to do.
  */
-export async function rowsNotSealedWith(db: Knex, c: SealedColumn, header: Buffer, after: string[] | null, limit: number): Promise<SealedRow[]> {
+export async function rowsNotSealedWith(
+  db: Knex,
+  c: SealedColumn,
+  header: Buffer,
+  after: string[] | null,
+  limit: number,
+): Promise<SealedRow[]> {
   const keyList = c.key.map(ident).join(', ');
   const col = ident(c.column);
   const bytes = c.form === 'bytea' ? col : `decode(substring(${col} from ${SEALED_BODY.length + 1}), 'base64')`;
@@ -62,6 +68,9 @@ export async function rowsNotSealedWith(db: Knex, c: SealedColumn, header: Buffe
 export async function replaceSealed(db: Knex, c: SealedColumn, row: SealedRow, resealed: Buffer): Promise<boolean> {
   const value = c.form === 'text' ? SEALED_BODY + resealed.toString('base64') : resealed;
   const where = Object.fromEntries(c.key.map((k, i) => [k, row.key[i]]));
-  const n = await db(c.table).where(where).andWhere(c.column, row.stored).update({ [c.column]: value });
+  const n = await db(c.table)
+    .where(where)
+    .andWhere(c.column, row.stored)
+    .update({ [c.column]: value });
   return n > 0;
 }

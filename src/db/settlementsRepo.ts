@@ -9,7 +9,9 @@ export interface SettlementRow extends CryptoSettlement {
 const COLS = ['id', 'asset', 'destination', 'chain_id as chainId'];
 
 export async function insertSettlements(db: Knex, merchantId: string, rows: SettlementRow[]): Promise<void> {
-  await db('crypto_settlements').insert(rows.map((r) => ({ id: r.id, merchant_id: merchantId, asset: r.asset, chain_id: r.chainId, destination: r.destination })));
+  await db('crypto_settlements').insert(
+    rows.map((r) => ({ id: r.id, merchant_id: merchantId, asset: r.asset, chain_id: r.chainId, destination: r.destination })),
+  );
 }
 
 export async function settlementAssets(db: Knex, merchantId: string): Promise<string[]> {

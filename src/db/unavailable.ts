@@ -2,7 +2,16 @@
 // rather than a bug (500): it is down or restarting, refuses or drops connections, the pool waited too
 // long for a connection, or a statement ran past statement_timeout.
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 // SQLSTATE: class 08 connection exception; 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
 // cannot_connect_now (starting up, shutting down, recovering); 57014 query_canceled (statement_timeout);
@@ -23,10 +32,17 @@ export const DB_RETRY_AFTER_SECONDS = 5;
 
 export function isDatabaseUnavailable(e: unknown, depth = 0): boolean {
   if (!e || typeof e !== 'object' || depth > 3) return false;
-  const { code, name, message, cause, errors } = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, name, message, cause, errors } = e as {
+    code?: unknown;
+    name?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (name === 'KnexTimeoutError') return true;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  if (typeof message === 'string' && MESSAGES.some((m) => m.test(message) || m.test(message.slice(message.lastIndexOf(' - ') + 3)))) return true;
+  if (typeof message === 'string' && MESSAGES.some((m) => m.test(message) || m.test(message.slice(message.lastIndexOf(' - ') + 3))))
+    return true;
   // Node's connect to several addresses fails with an AggregateError; wrappers keep the original as cause.
   if (Array.isArray(errors) && errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);

@@ -117,7 +117,20 @@ function toAttempt(a: AttemptRow): WebhookAttempt {
 
 // ---- Endpoints ----
 
-export async function insertEndpoint(db: Knex, row: Omit<EndpointRow, 'disabled_reason' | 'disabled_at' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since' | 'last_failed_at' | 'deleted_at' | 'status'>): Promise<EndpointRow> {
+export async function insertEndpoint(
+  db: Knex,
+  row: Omit<
+    EndpointRow,
+    | 'disabled_reason'
+    | 'disabled_at'
+    | 'previous_secret'
+    | 'previous_secret_expires_at'
+    | 'failing_since'
+    | 'last_failed_at'
+    | 'deleted_at'
+    | 'status'
+  >,
+): Promise<EndpointRow> {
   const [created] = await db<EndpointRow>('webhook_endpoints').insert(row).returning('*');
   return created;
 }
@@ -141,14 +154,22 @@ export async function findEndpoint(db: Knex, id: string): Promise<EndpointRow | 
 
 /** The account's live endpoints, newest first. */
 export async function listEndpoints(db: Knex, accountId: string): Promise<WebhookEndpoint[]> {
-  const rows = await db<EndpointRow>('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at')
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  const rows = await db<EndpointRow>('webhook_endpoints')
+    .where({ account_id: accountId })
+    .whereNull('deleted_at')
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
   return rows.map(toEndpoint);
 }
 
 export async function updateEndpoint(db: Knex, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
-  const [row] = await db<EndpointRow>('webhook_endpoints').where({ id }).whereNull('deleted_at')
-    .update({ ...changes, updated_at: new Date() }).returning('*');
+  const [row] = await db<EndpointRow>('webhook_endpoints')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({ ...changes, updated_at: new Date() })
+    .returning('*');
   return row;
 }
 
@@ -156,14 +177,22 @@ export async function updateEndpoint(db: Knex, id: string, changes: Partial<Endp
  * Replaces the secret in one statement: the previous secret is the one stored at that instant, so two
  * rotations at once cannot hand a caller a secret that is neither current nor previous.
  */
-export async function rotateEndpointSecret(db: Knex, id: string, sealedSecret: Buffer, overlapSeconds: number): Promise<EndpointRow | undefined> {
-  const { rows } = await db.raw(`
+export async function rotateEndpointSecret(
+  db: Knex,
+  id: string,
+  sealedSecret: Buffer,
+  overlapSeconds: number,
+): Promise<EndpointRow | undefined> {
+  const { rows } = await db.raw(
+    `
     UPDATE webhook_endpoints SET
       previous_secret = CASE WHEN ? > 0 THEN secret END,
       previous_secret_expires_at = CASE WHEN ? > 0 THEN now() + (? * interval '1 second') END,
       secret = ?, updated_at = now()
     WHERE id = ? AND deleted_at IS NULL
-    RETURNING *`, [overlapSeconds, overlapSeconds, overlapSeconds, sealedSecret, id]);
+    RETURNING *`,
+    [overlapSeconds, overlapSeconds, overlapSeconds, sealedSecret, id],
+  );
   return rows[0];
 }
 
@@ -174,10 +203,12 @@ export async function rotateEndpointSecret(db: Knex, id: string, sealedSecret: B
  * delivery finishes its attempt; its next claim finds the endpoint gone or disabled and cancels it.
  */
 export async function cancelPendingDeliveries(db: Knex, endpointId: string): Promise<number> {
-  const { rowCount } = await db.raw(`
+  const { rowCount } = await db.raw(
+    `
     UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
     WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending' FOR UPDATE SKIP LOCKED)`,
-  [endpointId]);
+    [endpointId],
+  );
   return rowCount ?? 0;
 }
 
@@ -199,7 +230,12 @@ export async function listEvents(db: Knex, accountId: string, q: EventListQuery)
   if (q.type) query.where({ type: q.type });
   if (q.paymentId) query.where({ payment_id: q.paymentId });
   if (q.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.id]);
-  return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(q.limit);
+  return query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(q.limit);
 }
 
 // ---- Fan-out ----
@@ -235,21 +271,41 @@ export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliver
 export async function insertRedeliveries(db: Knex, event: EventRow, endpointIds: string[]): Promise<DeliveryRow[]> {
   if (endpointIds.length === 0) return [];
   const now = new Date();
-  return db<DeliveryRow>('webhook_deliveries').insert(endpointIds.map((endpointId) => ({
-    id: newId('whd'), event_id: event.id, endpoint_id: endpointId, account_id: event.account_id,
-    status: 'pending' as const, redelivery: true, attempts: 0, next_attempt_at: now, enqueued_at: now, created_at: now, updated_at: now,
-  }))).returning('*');
+  return db<DeliveryRow>('webhook_deliveries')
+    .insert(
+      endpointIds.map((endpointId) => ({
+        id: newId('whd'),
+        event_id: event.id,
+        endpoint_id: endpointId,
+        account_id: event.account_id,
+        status: 'pending' as const,
+        redelivery: true,
+        attempts: 0,
+        next_attempt_at: now,
+        enqueued_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .returning('*');
 }
 
 export async function listDeliveries(db: Knex, eventId: string): Promise<WebhookDelivery[]> {
-  const rows = await db<DeliveryRow>('webhook_deliveries').where({ event_id: eventId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const rows = await db<DeliveryRow>('webhook_deliveries')
+    .where({ event_id: eventId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map(toDelivery);
 }
 
 /** The event's newest 200 attempts, oldest first. */
 export async function listAttempts(db: Knex, eventId: string): Promise<WebhookAttempt[]> {
-  const newest = await db<AttemptRow>('webhook_attempts').where({ event_id: eventId })
-    .orderBy([{ column: 'attempted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200);
+  const newest = await db<AttemptRow>('webhook_attempts')
+    .where({ event_id: eventId })
+    .orderBy([
+      { column: 'attempted_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(200);
   return newest.reverse().map(toAttempt);
 }
 
@@ -284,19 +340,33 @@ const CLAIMED_SELECT = `
  * 20261126090000): otherwise it stays pending and unleased, for `claimDeliveries` once one of the
  * account's attempts ends.
  */
-export async function claimDelivery(db: Knex, id: string, leaseMs: number, token: string, caps?: InFlightCaps): Promise<Claimed | undefined> {
+export async function claimDelivery(
+  db: Knex,
+  id: string,
+  leaseMs: number,
+  token: string,
+  caps?: InFlightCaps,
+): Promise<Claimed | undefined> {
   if (!caps) {
-    const { rows } = await db.raw(`
+    const { rows } = await db.raw(
+      `
       WITH c AS (
         UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
         WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
           AND (locked_until IS NULL OR locked_until < now())
         RETURNING *)
-      ${CLAIMED_SELECT}`, [leaseMs, token, id]);
+      ${CLAIMED_SELECT}`,
+      [leaseMs, token, id],
+    );
     return claimedRow(rows[0]);
   }
-  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_delivery(?, ?, ?, ?, ?)) ${CLAIMED_SELECT}`,
-    [id, leaseMs, token, caps.perEndpoint, caps.perAccount]);
+  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_delivery(?, ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
+    id,
+    leaseMs,
+    token,
+    caps.perEndpoint,
+    caps.perAccount,
+  ]);
   return claimedRow(rows[0]);
 }
 
@@ -306,9 +376,22 @@ export async function claimDelivery(db: Knex, id: string, leaseMs: number, token
  * due deliveries that wait (refused at a cap earlier, or whose job was lost); spread over its endpoints,
  * least busy first. Each gets a lease token of its own.
  */
-export async function claimDeliveries(db: Knex, accountId: string, ids: string[], limit: number, leaseMs: number, caps: InFlightCaps): Promise<Claimed[]> {
-  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`,
-    [accountId, ids, limit, leaseMs, caps.perEndpoint, caps.perAccount]);
+export async function claimDeliveries(
+  db: Knex,
+  accountId: string,
+  ids: string[],
+  limit: number,
+  leaseMs: number,
+  caps: InFlightCaps,
+): Promise<Claimed[]> {
+  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
+    accountId,
+    ids,
+    limit,
+    leaseMs,
+    caps.perEndpoint,
+    caps.perAccount,
+  ]);
   return rows.map((r: Parameters<typeof claimedRow>[0]) => claimedRow(r)!);
 }
 
@@ -323,9 +406,16 @@ function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unk
   return {
     delivery: { ...d, next_attempt_at: date(d.next_attempt_at), created_at: new Date(d.created_at), updated_at: new Date(d.updated_at) },
     endpoint: {
-      ...w, secret: bytes(w.secret)!, previous_secret: bytes(w.previous_secret), previous_secret_expires_at: date(w.previous_secret_expires_at),
-      disabled_at: date(w.disabled_at), failing_since: date(w.failing_since), last_failed_at: date(w.last_failed_at),
-    created_at: new Date(w.created_at), updated_at: new Date(w.updated_at), deleted_at: date(w.deleted_at),
+      ...w,
+      secret: bytes(w.secret)!,
+      previous_secret: bytes(w.previous_secret),
+      previous_secret_expires_at: date(w.previous_secret_expires_at),
+      disabled_at: date(w.disabled_at),
+      failing_since: date(w.failing_since),
+      last_failed_at: date(w.last_failed_at),
+      created_at: new Date(w.created_at),
+      updated_at: new Date(w.updated_at),
+      deleted_at: date(w.deleted_at),
     },
     event: { ...e, created_at: new Date(e.created_at) },
     leaseToken: d.lease_token,
@@ -361,7 +451,8 @@ export interface FailurePolicy {
 export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
   if (o.succeeded) {
     // The common case in one statement (atomic on its own): the attempt, the delivery, the endpoint's streak.
-    await db.raw(`
+    await db.raw(
+      `
       WITH a AS (
         INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
         VALUES (?, ?, ?, ?, ?, ?, ?, NULL, true)),
@@ -370,23 +461,39 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
           lease_token = NULL, enqueued_at = NULL, updated_at = now()
         WHERE id = ? AND status = 'pending' AND lease_token = ?)
       UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id = ? AND failing_since IS NOT NULL`,
-    [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, o.leaseToken, d.endpoint_id]);
+      [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, o.leaseToken, d.endpoint_id],
+    );
     return { disabled: false };
   }
   return db.transaction(async (trx) => {
     await trx('webhook_attempts').insert({
-      id: o.attemptId, delivery_id: d.id, event_id: d.event_id, endpoint_id: d.endpoint_id, attempted_at: o.attemptedAt,
-      duration_ms: o.durationMs, response_status: o.responseStatus, error: o.error, succeeded: o.succeeded,
+      id: o.attemptId,
+      delivery_id: d.id,
+      event_id: d.event_id,
+      endpoint_id: d.endpoint_id,
+      attempted_at: o.attemptedAt,
+      duration_ms: o.durationMs,
+      response_status: o.responseStatus,
+      error: o.error,
+      succeeded: o.succeeded,
     });
     const status = o.nextAttemptAt ? 'pending' : 'failed';
     // A worker whose lease was taken over (it outlived it) changes nothing: the new holder decides.
-    const held = await trx('webhook_deliveries').where({ id: d.id, status: 'pending', lease_token: o.leaseToken }).update({
-      status, attempts: trx.raw('attempts + 1'), next_attempt_at: status === 'pending' ? o.nextAttemptAt : null,
-      // The retry job is scheduled for next_attempt_at: count it as enqueued then, so the rescue leaves it alone.
-      locked_until: null, lease_token: null, enqueued_at: status === 'pending' ? o.nextAttemptAt : null, updated_at: new Date(),
-    });
+    const held = await trx('webhook_deliveries')
+      .where({ id: d.id, status: 'pending', lease_token: o.leaseToken })
+      .update({
+        status,
+        attempts: trx.raw('attempts + 1'),
+        next_attempt_at: status === 'pending' ? o.nextAttemptAt : null,
+        // The retry job is scheduled for next_attempt_at: count it as enqueued then, so the rescue leaves it alone.
+        locked_until: null,
+        lease_token: null,
+        enqueued_at: status === 'pending' ? o.nextAttemptAt : null,
+        updated_at: new Date(),
+      });
     if (!held) return { disabled: false };
-    const { rows } = await trx.raw(`
+    const { rows } = await trx.raw(
+      `
       WITH run AS (
         SELECT id, CASE WHEN failing_since IS NULL OR last_failed_at IS NULL
                           OR last_failed_at < ?::timestamptz - (? * interval '1 millisecond')
@@ -395,13 +502,19 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
       UPDATE webhook_endpoints w SET failing_since = run.since, last_failed_at = ?::timestamptz,
         status = CASE WHEN run.since <= now() - (? * interval '1 millisecond') THEN 'disabled' ELSE w.status END
       FROM run WHERE w.id = run.id
-      RETURNING w.status, w.failing_since`, [o.attemptedAt, policy.streakGapMs, o.attemptedAt, d.endpoint_id, o.attemptedAt, policy.disableAfterMs]);
+      RETURNING w.status, w.failing_since`,
+      [o.attemptedAt, policy.streakGapMs, o.attemptedAt, d.endpoint_id, o.attemptedAt, policy.disableAfterMs],
+    );
     const row = rows[0] as { status: string; failing_since: Date } | undefined;
     if (!row || row.status !== 'disabled') return { disabled: false };
-    const changed = await trx('webhook_endpoints').where({ id: d.endpoint_id }).whereNull('disabled_at').update({
-      disabled_at: new Date(), updated_at: new Date(),
-      disabled_reason: `Every delivery attempt failed since ${row.failing_since.toISOString()}; last error: ${o.error ?? 'unknown'}`,
-    });
+    const changed = await trx('webhook_endpoints')
+      .where({ id: d.endpoint_id })
+      .whereNull('disabled_at')
+      .update({
+        disabled_at: new Date(),
+        updated_at: new Date(),
+        disabled_reason: `Every delivery attempt failed since ${row.failing_since.toISOString()}; last error: ${o.error ?? 'unknown'}`,
+      });
     if (changed) await cancelPendingDeliveries(trx, d.endpoint_id);
     return { disabled: changed > 0 };
   });
@@ -409,7 +522,8 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
 
 /** Cancels a claimed delivery whose endpoint can no longer receive it. */
 export async function cancelDelivery(db: Knex, id: string, leaseToken: string): Promise<void> {
-  await db('webhook_deliveries').where({ id, status: 'pending', lease_token: leaseToken })
+  await db('webhook_deliveries')
+    .where({ id, status: 'pending', lease_token: leaseToken })
     .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, lease_token: null, updated_at: new Date() });
 }
 
@@ -419,12 +533,15 @@ export async function cancelDelivery(db: Knex, id: string, leaseToken: string): 
  * attempts holding it were in a process that died): the workers claim them with `claimDeliveries`.
  */
 export async function strandedAccounts(db: Knex, graceMs: number, limit = 200): Promise<string[]> {
-  const { rows } = await db.raw(`
+  const { rows } = await db.raw(
+    `
     SELECT DISTINCT account_id FROM webhook_deliveries
     WHERE status = 'pending' AND next_attempt_at <= now()
       AND (locked_until IS NULL OR locked_until < now())
       AND (enqueued_at IS NULL OR enqueued_at < now() - (? * interval '1 millisecond'))
-    LIMIT ?`, [graceMs, limit]);
+    LIMIT ?`,
+    [graceMs, limit],
+  );
   return rows.map((r: { account_id: string }) => r.account_id);
 }
 

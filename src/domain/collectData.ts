@@ -88,7 +88,8 @@ export function collectedJson(input: unknown, base = '/collectedData'): Collecte
   if (Array.isArray(fields) && Object.keys(input).length === 1) {
     fields.forEach((f: unknown, i) => {
       const id = f && typeof f === 'object' && !Array.isArray(f) ? (f as { id?: unknown }).id : undefined;
-      if (typeof id !== 'string') return void issues.push({ field: `${base}/fields/${i}`, message: 'must be {id, value} with a string id' });
+      if (typeof id !== 'string')
+        return void issues.push({ field: `${base}/fields/${i}`, message: 'must be {id, value} with a string id' });
       const value = (f as { value?: unknown }).value;
       take(id, fromStringForm(id, value), value === undefined ? `${base}/fields/${i}/value` : `${base}/fields/${i}/id`);
     });
@@ -116,7 +117,10 @@ export function collectedIssues(data: Record<string, unknown>, base = '/collecte
     if (e.schemaPath.startsWith('#/anyOf/')) continue;
     const p = e.params as { missingProperty?: string; additionalProperty?: string };
     const name = p.missingProperty ?? p.additionalProperty;
-    out.push({ field: `${base}${e.instancePath}${name ? `/${name}` : ''}`, message: p.additionalProperty ? 'is not a known field' : e.message ?? 'is invalid' });
+    out.push({
+      field: `${base}${e.instancePath}${name ? `/${name}` : ''}`,
+      message: p.additionalProperty ? 'is not a known field' : (e.message ?? 'is invalid'),
+    });
   }
   return out;
 }

@@ -36,10 +36,10 @@ export const ERRORS = {
   unsupported_media_type: { status: 415, message: 'Send the request body as application/json.' },
   idempotency_conflict: { status: 422, message: 'This Idempotency-Key was used with a different request.' },
   invalid_account: { status: 422, message: 'Malformed CAIP-10 account.' },
-  invalid_signature: { status: 422, message: 'The signature does not recover the option\'s account for the offered typed data.' },
-  insufficient_funds: { status: 422, message: 'The buyer\'s token balance is below the amount of this option.' },
+  invalid_signature: { status: 422, message: "The signature does not recover the option's account for the offered typed data." },
+  insufficient_funds: { status: 422, message: "The buyer's token balance is below the amount of this option." },
   authorization_used: { status: 422, message: 'This authorization was already used or cancelled on chain.' },
-  authorization_expired: { status: 422, message: 'This authorization\'s validity window has passed: ask for options again.' },
+  authorization_expired: { status: 422, message: "This authorization's validity window has passed: ask for options again." },
   authorization_not_yet_valid: { status: 422, message: 'The authorization is not valid yet.' },
   token_refused: { status: 422, message: 'The token refuses this transfer (blacklisted account or paused token).' },
   transaction_reverted: { status: 422, message: 'The token would revert this authorization.' },
@@ -69,4 +69,3 @@ export class AppError extends Error {
     this.status = ERRORS[code].status;
   }
 }
-

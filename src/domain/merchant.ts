@@ -35,8 +35,10 @@ export interface MerchantCursor extends Record<string, unknown> {
 }
 
 export const isMerchantCursor = (v: unknown): v is MerchantCursor =>
-  typeof v === 'object' && v !== null &&
+  typeof v === 'object' &&
+  v !== null &&
   isCursorTime((v as MerchantCursor).t) &&
-  typeof (v as MerchantCursor).i === 'string' && (v as MerchantCursor).i.length <= 64;
+  typeof (v as MerchantCursor).i === 'string' &&
+  (v as MerchantCursor).i.length <= 64;
 
 export const toIso = (d: Date) => d.toISOString();

@@ -5,7 +5,16 @@ export class MoneyError extends Error {}
 
 /** ISO 4217 currencies we accept, with their minor-unit exponent. */
 export const CURRENCIES: Record<string, number> = {
-  USD: 2, EUR: 2, GBP: 2, CHF: 2, CAD: 2, AUD: 2, JPY: 0, SGD: 2, BRL: 2, MXN: 2,
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  CHF: 2,
+  CAD: 2,
+  AUD: 2,
+  JPY: 0,
+  SGD: 2,
+  BRL: 2,
+  MXN: 2,
 };
 
 export interface FiatAmount {
@@ -20,7 +29,8 @@ export function parseFiatAmount(unit: string, value: string): FiatAmount {
   const m = /^iso4217\/([A-Z]{3})$/.exec(unit);
   if (!m) throw new MoneyError('unit must be iso4217/<CURRENCY_CODE>');
   if (!(m[1] in CURRENCIES)) throw new MoneyError(`unknown currency ${m[1]}`);
-  if (!/^[1-9][0-9]*$/.test(value)) throw new MoneyError('value must be an integer in minor units, digits only, no leading zero, greater than zero');
+  if (!/^[1-9][0-9]*$/.test(value))
+    throw new MoneyError('value must be an integer in minor units, digits only, no leading zero, greater than zero');
   const minor = BigInt(value);
   if (minor >= MAX_MINOR) throw new MoneyError('value is too large');
   return { currency: m[1], minor };

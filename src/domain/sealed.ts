@@ -136,7 +136,9 @@ export function unseal(keys: DataKeyring | Buffer, sealed: Buffer): string {
     const text = open(k.key, null, sealed);
     if (text !== null) return text;
   }
-  throw new UnsealError(id !== null
-    ? `a value sealed with data key "${id}" cannot be opened: that key is not in the keyring (DATA_ENCRYPTION_KEYS) or the value is damaged`
-    : 'a value sealed without a key id cannot be opened by any key of the keyring (DATA_ENCRYPTION_KEYS)');
+  throw new UnsealError(
+    id !== null
+      ? `a value sealed with data key "${id}" cannot be opened: that key is not in the keyring (DATA_ENCRYPTION_KEYS) or the value is damaged`
+      : 'a value sealed without a key id cannot be opened by any key of the keyring (DATA_ENCRYPTION_KEYS)',
+  );
 }

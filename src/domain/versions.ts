@@ -19,7 +19,8 @@ export function versionFromHeaders(headers: Record<string, string | string[] | u
   if (given.size === 0) return null;
   if (given.size > 1) throw new AppError('conflicting_api_versions');
   const [v] = given;
-  if (!WELL_FORMED.test(v)) throw new AppError('invalid_api_version', `Malformed API version "${v.slice(0, 40)}"; expected YYYY-MM-DD or YYYY-MM-DD.preview.`);
+  if (!WELL_FORMED.test(v))
+    throw new AppError('invalid_api_version', `Malformed API version "${v.slice(0, 40)}"; expected YYYY-MM-DD or YYYY-MM-DD.preview.`);
   if (!(VERSIONS as readonly string[]).includes(v)) {
     throw new AppError('unknown_api_version', `Unknown API version "${v}"; known versions: ${VERSIONS.join(', ')}.`);
   }

@@ -3,8 +3,14 @@
 
 /** The event types an endpoint can subscribe to (spec/components/schemas/WebhookEventType). */
 export type WebhookEventType =
-  | 'payment.created' | 'payment.processing' | 'payment.succeeded' | 'payment.failed'
-  | 'payment.expired' | 'payment.cancelled' | 'payment.settled' | 'payment.refunded';
+  | 'payment.created'
+  | 'payment.processing'
+  | 'payment.succeeded'
+  | 'payment.failed'
+  | 'payment.expired'
+  | 'payment.cancelled'
+  | 'payment.settled'
+  | 'payment.refunded';
 
 /** A URL that receives an account's payment events. Its signing secrets never leave the repository here. */
 export interface WebhookEndpoint {

@@ -19,7 +19,10 @@ export class ChangeHub {
   private subscribed = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly url: string, private readonly log: Logger) {}
+  constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+  ) {}
 
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url, application_name: 'paygate-listen' });

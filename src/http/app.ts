@@ -49,9 +49,19 @@ export function createApp(deps: AppDeps): Koa {
   app.use(envelope({ log, metrics, draining }));
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
   app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls }));
-  app.use(api({
-    db, config, log, handlers, hub, chainWork, webhookWork, backends, keys,
-    limits: new RequestLimits(config.limits, limiter, longPolls),
-  }));
+  app.use(
+    api({
+      db,
+      config,
+      log,
+      handlers,
+      hub,
+      chainWork,
+      webhookWork,
+      backends,
+      keys,
+      limits: new RequestLimits(config.limits, limiter, longPolls),
+    }),
+  );
   return app;
 }

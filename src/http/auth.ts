@@ -30,7 +30,11 @@ export async function authenticate(db: Knex, apiKey: string | undefined, cache?:
  * Gateway operations: an Api-Key (wallet or partner) when one is sent, otherwise App-Id + Client-Id of a
  * registered app. A wrong pair is 401 invalid_api_key, like a wrong key.
  */
-export async function authenticateGateway(db: Knex, h: { apiKey?: string; appId?: string; clientId?: string }, cache?: KeyCache): Promise<Authenticated> {
+export async function authenticateGateway(
+  db: Knex,
+  h: { apiKey?: string; appId?: string; clientId?: string },
+  cache?: KeyCache,
+): Promise<Authenticated> {
   if (h.apiKey || !h.appId) return authenticate(db, h.apiKey, cache);
   if (!h.clientId) throw new AppError('invalid_api_key', 'App-Id needs its Client-Id.');
   const app = /^app_[0-9A-Za-z]{22}$/.test(h.appId) ? await findApp(db, h.appId) : undefined;

@@ -18,7 +18,8 @@ function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -39,7 +40,10 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   if (!hasBody) return undefined;
   const mediaType = (ctx.get('content-type').split(';')[0] || '').trim().toLowerCase();
   if (!JSON_TYPE.test(mediaType)) {
-    throw new AppError('unsupported_media_type', `Content-Type must be application/json${mediaType ? `, got ${mediaType.slice(0, 100)}` : ''}.`);
+    throw new AppError(
+      'unsupported_media_type',
+      `Content-Type must be application/json${mediaType ? `, got ${mediaType.slice(0, 100)}` : ''}.`,
+    );
   }
   let text: string;
   try {

@@ -22,8 +22,16 @@ function cspFor(html: string): string {
     .filter((m) => m[1].length > 0)
     .map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   return [
-    "default-src 'none'", `script-src ${hashes.join(' ')}`, "style-src 'unsafe-inline'", 'img-src https: data:',
-    'font-src data:', "connect-src 'self'", 'worker-src blob:', "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    "default-src 'none'",
+    `script-src ${hashes.join(' ')}`,
+    "style-src 'unsafe-inline'",
+    'img-src https: data:',
+    'font-src data:',
+    "connect-src 'self'",
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
   ].join('; ');
 }
 

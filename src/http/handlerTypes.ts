@@ -23,8 +23,11 @@ export type Reply<K extends OperationId> = {
   [S in SuccessCode<K>]: { status: S; body: Json<Ops[K]['responses'][S]>; headers?: Record<string, string>; secret?: boolean };
 }[SuccessCode<K>];
 
-type Part<K extends OperationId, P extends 'path' | 'query' | 'header'> =
-  Ops[K] extends { parameters: { [X in P]?: infer T } } ? (T extends undefined ? Record<string, never> : NonNullable<T>) : Record<string, never>;
+type Part<K extends OperationId, P extends 'path' | 'query' | 'header'> = Ops[K] extends { parameters: { [X in P]?: infer T } }
+  ? T extends undefined
+    ? Record<string, never>
+    : NonNullable<T>
+  : Record<string, never>;
 type Body<K extends OperationId> = Ops[K] extends { requestBody?: infer R } ? Json<NonNullable<R>> : undefined;
 
 /** Who is calling: resolved by src/http/auth.ts before any handler runs. */

@@ -8,7 +8,11 @@ const MAX = 2n ** 63n - 1n;
 const MIN = -(2n ** 63n);
 const DECIMAL = /^[+-]?\d+$/;
 
-interface QueryParameter { in: string; name: string; schema?: { format?: string } }
+interface QueryParameter {
+  in: string;
+  name: string;
+  schema?: { format?: string };
+}
 
 /** The int64 query parameter names of each operation, found once (the request path only reads them). */
 const int64Names = new WeakMap<object, string[]>();

@@ -7,13 +7,14 @@ export function toIssues(errors: ErrorObject[] | null | undefined, headerNames: 
   const seen = new Set<string>();
   const out: Issue[] = [];
   for (const e of errors ?? []) {
-    if (e.keyword === 'if' || e.keyword === 'oneOf' && out.length) continue;
+    if (e.keyword === 'if' || (e.keyword === 'oneOf' && out.length)) continue;
     let field = e.instancePath || '';
     const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
-    const extra = e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties'
-      ? (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
-        (e.params as { unevaluatedProperty?: string }).unevaluatedProperty
-      : undefined;
+    const extra =
+      e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties'
+        ? ((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
+          (e.params as { unevaluatedProperty?: string }).unevaluatedProperty)
+        : undefined;
     if (missing) field += `/${missing}`;
     if (extra) field += `/${extra}`;
     let message = e.message ?? 'is invalid';
@@ -25,7 +26,7 @@ export function toIssues(errors: ErrorObject[] | null | undefined, headerNames: 
       if (m[1] === 'requestBody') field = rest || '/';
       else {
         const name = rest.slice(1).split('/')[0];
-        field = m[1] === 'header' ? headerNames[name] ?? name : name;
+        field = m[1] === 'header' ? (headerNames[name] ?? name) : name;
         if (!rest) field = m[1];
       }
     }

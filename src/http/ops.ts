@@ -29,7 +29,10 @@ export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
         return;
       case '/readyz':
         ctx.state.route = 'readyz';
-        if (draining()) throw new AppError('service_unavailable', 'The service is shutting down.', undefined, { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) });
+        if (draining())
+          throw new AppError('service_unavailable', 'The service is shutting down.', undefined, {
+            'Retry-After': String(DB_RETRY_AFTER_SECONDS),
+          });
         try {
           await db.raw('select 1');
         } catch {

@@ -31,7 +31,11 @@ export class SharedRateLimiter {
   private timer: NodeJS.Timeout | null = null;
   private syncing: Promise<void> | null = null;
 
-  constructor(private readonly db: Knex, private readonly log: Logger, private readonly syncMs = 100) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly log: Logger,
+    private readonly syncMs = 100,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.sync(), this.syncMs);
@@ -55,7 +59,9 @@ export class SharedRateLimiter {
     if (!c || c.window !== window) {
       const fresh: Counter = { window, endsAt: (window + 1) * rule.windowMs, shared: 0, pending: 0, flushing: 0, ready: Promise.resolve() };
       fresh.ready = sharedRateCount(this.db, key, window).then(
-        (n) => { fresh.shared = Math.max(fresh.shared, n); },
+        (n) => {
+          fresh.shared = Math.max(fresh.shared, n);
+        },
         () => undefined, // no database: limit on local counts (requests then fail on the database anyway)
       );
       this.counters.set(key, (c = fresh));
@@ -63,7 +69,9 @@ export class SharedRateLimiter {
     await c.ready;
     if (c.shared + c.flushing + c.pending >= rule.limit) {
       const retryS = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
-      throw new AppError('rate_limited', `Too many requests for this ${key.split(':')[0]}; retry after ${retryS} s.`, undefined, { 'Retry-After': String(retryS) });
+      throw new AppError('rate_limited', `Too many requests for this ${key.split(':')[0]}; retry after ${retryS} s.`, undefined, {
+        'Retry-After': String(retryS),
+      });
     }
     c.pending++;
   }
@@ -125,7 +133,9 @@ export class ConcurrencyCap {
   acquire(key: string, max: number): () => void {
     const n = this.open.get(key) ?? 0;
     if (n >= max) {
-      throw new AppError('rate_limited', `Too many concurrent long-polls for this ${key.split(':')[0]}.`, undefined, { 'Retry-After': '1' });
+      throw new AppError('rate_limited', `Too many concurrent long-polls for this ${key.split(':')[0]}.`, undefined, {
+        'Retry-After': '1',
+      });
     }
     this.open.set(key, n + 1);
     let released = false;

@@ -40,11 +40,15 @@ export interface ChainJobSettings {
 }
 
 export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
-  for (const name of [SUBMIT, SETTLE]) await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
+  for (const name of [SUBMIT, SETTLE])
+    await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
   const workers = new Map<string, string>();
   const send = async (queue: string, data: Job, delayMs = 0) => {
     // A relative delay (seconds), so the queue times it by the database's clock, not this process's.
-    await boss.send(queue, data, { singletonKey: data.paymentId, ...(delayMs ? { startAfter: Math.max(1, Math.round(delayMs / 1000)) } : {}) });
+    await boss.send(queue, data, {
+      singletonKey: data.paymentId,
+      ...(delayMs ? { startAfter: Math.max(1, Math.round(delayMs / 1000)) } : {}),
+    });
     const w = workers.get(queue);
     if (w && !delayMs) boss.notifyWorker(w); // this process's worker now, rather than at its next poll
   };
@@ -55,13 +59,19 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
   let stopping = false;
   const runNow = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
     if (inline.size >= INLINE_MAX || stopping) return send(queue, { paymentId });
-    const p: Promise<void> = step(deps, paymentId).then(
-      (hash) => { if (hash) nudgeAll(); },
-      async (e) => {
-        if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId, queue }, 'chain step failed; will retry');
-        await retryLater(queue, { paymentId }).catch((err) => log.warn({ err: (err as Error).message, paymentId }, 'chain step not queued; the reconciler will find it'));
-      },
-    ).finally(() => inline.delete(p));
+    const p: Promise<void> = step(deps, paymentId)
+      .then(
+        (hash) => {
+          if (hash) nudgeAll();
+        },
+        async (e) => {
+          if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId, queue }, 'chain step failed; will retry');
+          await retryLater(queue, { paymentId }).catch((err) =>
+            log.warn({ err: (err as Error).message, paymentId }, 'chain step not queued; the reconciler will find it'),
+          );
+        },
+      )
+      .finally(() => inline.delete(p));
     inline.add(p);
     return Promise.resolve();
   };
@@ -70,7 +80,9 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
   const deps: RelayerDeps = { db, chains, log, stuckAfterMs: settings.stuckAfterMs, enqueueSettle, enqueueSubmit };
-  const nudgeAll = () => { for (const m of monitors.values()) m.wake(); };
+  const nudgeAll = () => {
+    for (const m of monitors.values()) m.wake();
+  };
 
   // An RPC outage or a confirm not yet committed: the same job later, backing off to 30 s, never failing the payment.
   const retryLater = (queue: string, data: Job) => {
@@ -79,39 +91,60 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
   };
   const worker = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>) =>
     boss.work<Job>(queue, { pollingIntervalSeconds: 0.5, batchSize: 50 }, async (jobs) => {
-      await Promise.all(jobs.map(async ({ data }) => {
-        try {
-          const hash = await step(deps, data.paymentId);
-          if (hash) nudgeAll();
-        } catch (e) {
-          if (!(e instanceof NotYetVisible)) log.warn({ err: (e as Error).message, paymentId: data.paymentId, queue }, 'chain step failed; will retry');
-          await retryLater(queue, data);
-        }
-      }));
+      await Promise.all(
+        jobs.map(async ({ data }) => {
+          try {
+            const hash = await step(deps, data.paymentId);
+            if (hash) nudgeAll();
+          } catch (e) {
+            if (!(e instanceof NotYetVisible))
+              log.warn({ err: (e as Error).message, paymentId: data.paymentId, queue }, 'chain step failed; will retry');
+            await retryLater(queue, data);
+          }
+        }),
+      );
     });
   workers.set(SUBMIT, await worker(SUBMIT, submitPayment));
   workers.set(SETTLE, await worker(SETTLE, settlePayment));
 
   const holder = randomUUID();
-  for (const chain of chains.all) for (const relayer of chain.relayers) {
-    const key = `${chain.caip2}/${relayer}`;
-    monitors.set(key, startMonitor(key, async () => {
-      if (!(await takeMonitorLease(db, key, holder, Math.max(10_000, settings.pollIntervalMs * 5)))) return 0;
-      return monitorChain(deps, chain, relayer);
-    }, settings.pollIntervalMs, log));
-  }
+  for (const chain of chains.all)
+    for (const relayer of chain.relayers) {
+      const key = `${chain.caip2}/${relayer}`;
+      monitors.set(
+        key,
+        startMonitor(
+          key,
+          async () => {
+            if (!(await takeMonitorLease(db, key, holder, Math.max(10_000, settings.pollIntervalMs * 5)))) return 0;
+            return monitorChain(deps, chain, relayer);
+          },
+          settings.pollIntervalMs,
+          log,
+        ),
+      );
+    }
 
-  const checkAuthorization = async (chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck> => {
+  const checkAuthorization = async (
+    chainId: string,
+    typedDataJson: string,
+    signature: string,
+    submitter: string,
+  ): Promise<AuthorizationCheck> => {
     const chain = chains.get(chainId);
     if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
     const td = JSON.parse(typedDataJson) as TransferAuthorization;
     let sig: Hex | null = null;
     const canonical = canonicalSignature(signature);
     if (canonical && (await verifyTransferAuthorization(typedDataJson, td.message.from, canonical))) sig = canonical;
-    else if (/^0x(?:[0-9a-fA-F]{2}){1,4096}$/.test(signature) && (await chain.hasCode(td.message.from)) && (await chain.verifyContractSignature(td, signature as Hex))) {
+    else if (
+      /^0x(?:[0-9a-fA-F]{2}){1,4096}$/.test(signature) &&
+      (await chain.hasCode(td.message.from)) &&
+      (await chain.verifyContractSignature(td, signature as Hex))
+    ) {
       sig = signature as Hex; // a smart-contract wallet (ERC-1271)
     }
-    if (!sig) return { ok: false, refusal: 'invalid_signature', reason: 'the signature does not recover the authorization\'s signer' };
+    if (!sig) return { ok: false, refusal: 'invalid_signature', reason: "the signature does not recover the authorization's signer" };
     const sim = await chain.simulate(getAddress(submitter), chain.authorizationCall(td, sig));
     return sim.ok ? { ok: true, signature: sig } : sim;
   };

@@ -95,7 +95,14 @@ interface Claimer {
   again: boolean;
 }
 
-export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfig, dataKey: Buffer, hub: ChangeHub, log: Logger): Promise<WebhookJobs> {
+export async function startWebhookJobs(
+  boss: PgBoss,
+  db: Knex,
+  cfg: WebhookConfig,
+  dataKey: Buffer,
+  hub: ChangeHub,
+  log: Logger,
+): Promise<WebhookJobs> {
   const sender: WebhookSender = createWebhookSender(cfg);
   // Long enough to send (bounded by the timeout) and then record under load; a dead worker's lease runs out.
   const leaseMs = cfg.timeoutMs + cfg.leaseMarginMs;
@@ -120,7 +127,12 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
   let worker: string | undefined;
   const enqueue = async (deliveries: WebhookDeliveryRef[]) => {
     if (deliveries.length === 0) return;
-    await boss.insert(deliveries.map((d) => ({ name: QUEUE, data: { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData })));
+    await boss.insert(
+      deliveries.map((d) => ({
+        name: QUEUE,
+        data: { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData,
+      })),
+    );
     if (worker) boss.notifyWorker(worker);
   };
 
@@ -160,12 +172,39 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
       const r = await sender.send(endpoint.url, headers, body);
       const succeeded = r.error === null;
       const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, dbClock());
-      const { disabled } = await repo.recordAttempt(db, d, {
-        leaseToken, attemptId: newId('wha'), attemptedAt, durationMs: r.durationMs, responseStatus: r.status, error: r.error, succeeded, nextAttemptAt: next,
-      }, failurePolicy);
-      log.info({ deliveryId: d.id, eventId: event.id, endpointId: endpoint.id, attempt: d.attempts + 1, status: r.status, error: r.error, ms: r.durationMs, nextAttemptAt: next }, 'webhook attempt');
+      const { disabled } = await repo.recordAttempt(
+        db,
+        d,
+        {
+          leaseToken,
+          attemptId: newId('wha'),
+          attemptedAt,
+          durationMs: r.durationMs,
+          responseStatus: r.status,
+          error: r.error,
+          succeeded,
+          nextAttemptAt: next,
+        },
+        failurePolicy,
+      );
+      log.info(
+        {
+          deliveryId: d.id,
+          eventId: event.id,
+          endpointId: endpoint.id,
+          attempt: d.attempts + 1,
+          status: r.status,
+          error: r.error,
+          ms: r.durationMs,
+          nextAttemptAt: next,
+        },
+        'webhook attempt',
+      );
       if (disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
-      if (next) await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData, { startAfter: next });
+      if (next)
+        await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData, {
+          startAfter: next,
+        });
     } catch (e) {
       log.warn({ err: (e as Error).message, deliveryId: d.id }, 'webhook delivery failed; it will be rescued');
     }
@@ -251,7 +290,10 @@ export async function startWebhookJobs(boss: PgBoss, db: Knex, cfg: WebhookConfi
     for (const { data } of jobs) {
       if (stopped) return;
       if (data.accountId) claim(data.accountId, data.deliveryId);
-      else await claimLegacy(data.deliveryId).catch((e) => log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued'));
+      else
+        await claimLegacy(data.deliveryId).catch((e) =>
+          log.warn({ err: (e as Error).message, deliveryId: data.deliveryId }, 'webhook delivery failed; it will be rescued'),
+        );
     }
   });
 

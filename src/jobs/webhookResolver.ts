@@ -31,11 +31,12 @@ function createWebhookResolver(cfg: Pick<WebhookConfig, 'dnsServers' | 'dnsTimeo
   const resolver = new Resolver({ timeout: Math.max(50, Math.floor(cfg.dnsTimeoutMs / 3)), tries: 2 });
   if (cfg.dnsServers) resolver.setServers(cfg.dnsServers);
 
-  const query = (family: 4 | 6, host: string) => new Promise<{ addresses: string[] } | { code: string }>((resolve) => {
-    const done = (err: NodeJS.ErrnoException | null, addresses: string[]) => resolve(err ? { code: err.code ?? 'EFAIL' } : { addresses });
-    if (family === 4) resolver.resolve4(host, done);
-    else resolver.resolve6(host, done);
-  });
+  const query = (family: 4 | 6, host: string) =>
+    new Promise<{ addresses: string[] } | { code: string }>((resolve) => {
+      const done = (err: NodeJS.ErrnoException | null, addresses: string[]) => resolve(err ? { code: err.code ?? 'EFAIL' } : { addresses });
+      if (family === 4) resolver.resolve4(host, done);
+      else resolver.resolve6(host, done);
+    });
 
   async function resolve(rawHost: string): Promise<Resolution> {
     const host = rawHost.replace(/^\[(.*)\]$/, '$1').toLowerCase();
@@ -43,7 +44,13 @@ function createWebhookResolver(cfg: Pick<WebhookConfig, 'dnsServers' | 'dnsTimeo
     if (family) return { kind: 'addresses', addresses: [{ address: host, family: family as 4 | 6 }] };
     const bare = host.replace(/\.$/, '');
     if (bare === 'localhost' || bare.endsWith('.localhost')) {
-      return { kind: 'addresses', addresses: [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }] };
+      return {
+        kind: 'addresses',
+        addresses: [
+          { address: '127.0.0.1', family: 4 },
+          { address: '::1', family: 6 },
+        ],
+      };
     }
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((r) => {

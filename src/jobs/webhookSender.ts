@@ -26,18 +26,22 @@ class DnsFailed extends Error {}
 export function createWebhookSender(cfg: WebhookConfig) {
   const resolver = webhookResolver(cfg);
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    resolver.resolve(hostname).then((r) => {
-      if (r.kind === 'not_found') return callback(new DnsFailed(`dns: ${hostname} not found`), '', 0);
-      if (r.kind === 'unavailable') return callback(new DnsFailed(`dns: ${hostname} did not resolve (${r.reason})`), '', 0);
-      for (const a of r.addresses) {
-        // Which address, and what kind of network, is the operator's business: the partner reads this error.
-        if (forbiddenAddressReason(a.address, cfg.allowPrivateNetworks)) return callback(new Refused(`refused: ${hostname} resolves to a non-public address`), '', 0);
-      }
-      const list = options.family === 4 || options.family === 6 ? r.addresses.filter((a) => a.family === options.family) : r.addresses;
-      if (!list.length) return callback(new DnsFailed(`dns: ${hostname} has no IPv${options.family} address`), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
-    }, (e: Error) => callback(e, '', 0));
+    resolver.resolve(hostname).then(
+      (r) => {
+        if (r.kind === 'not_found') return callback(new DnsFailed(`dns: ${hostname} not found`), '', 0);
+        if (r.kind === 'unavailable') return callback(new DnsFailed(`dns: ${hostname} did not resolve (${r.reason})`), '', 0);
+        for (const a of r.addresses) {
+          // Which address, and what kind of network, is the operator's business: the partner reads this error.
+          if (forbiddenAddressReason(a.address, cfg.allowPrivateNetworks))
+            return callback(new Refused(`refused: ${hostname} resolves to a non-public address`), '', 0);
+        }
+        const list = options.family === 4 || options.family === 6 ? r.addresses.filter((a) => a.family === options.family) : r.addresses;
+        if (!list.length) return callback(new DnsFailed(`dns: ${hostname} has no IPv${options.family} address`), '', 0);
+        if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      (e: Error) => callback(e, '', 0),
+    );
   };
   const agent = new https.Agent({
     keepAlive: true,
@@ -77,23 +81,50 @@ export function createWebhookSender(cfg: WebhookConfig) {
         clearTimeout(timer);
         resolve(r);
       };
-      const req = https.request(url, {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'paygate-webhooks/1' },
-      }, (res) => {
-        res.on('data', () => undefined); // drain: keep-alive needs the body consumed
-        res.on('end', () => {
-          const status = res.statusCode ?? null;
-          const ok = status !== null && status >= 200 && status < 300;
-          finish(done(status, ok ? null : status !== null && status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`));
-        });
-        res.on('error', (e) => finish(done(res.statusCode ?? null, e.message)));
-      });
+      const req = https.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': 'paygate-webhooks/1',
+          },
+        },
+        (res) => {
+          res.on('data', () => undefined); // drain: keep-alive needs the body consumed
+          res.on('end', () => {
+            const status = res.statusCode ?? null;
+            const ok = status !== null && status >= 200 && status < 300;
+            finish(
+              done(
+                status,
+                ok
+                  ? null
+                  : status !== null && status >= 300 && status < 400
+                    ? `HTTP ${status} (redirects are not followed)`
+                    : `HTTP ${status}`,
+              ),
+            );
+          });
+          res.on('error', (e) => finish(done(res.statusCode ?? null, e.message)));
+        },
+      );
       const timer = setTimeout(() => {
         req.destroy(new TimedOut(`timeout after ${cfg.timeoutMs} ms`));
       }, cfg.timeoutMs);
-      req.on('error', (e) => finish(done(null, e instanceof Refused || e instanceof TimedOut || e instanceof DnsFailed ? e.message : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500))));
+      req.on('error', (e) =>
+        finish(
+          done(
+            null,
+            e instanceof Refused || e instanceof TimedOut || e instanceof DnsFailed
+              ? e.message
+              : `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${e.message}`.slice(0, 500),
+          ),
+        ),
+      );
       req.end(body);
     });
   }

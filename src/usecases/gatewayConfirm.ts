@@ -39,12 +39,21 @@ function signatureOf(input: ConfirmInput): string {
   // One walletRpc action per option today, hence exactly one result.
   const [r, ...more] = input.results;
   if (!r || more.length || r.type !== 'walletRpc' || r.data.length !== 1) {
-    throw new AppError('params_validation', undefined, [{ field: '/results', message: 'must hold one walletRpc result (the signature) per action, in order' }]);
+    throw new AppError('params_validation', undefined, [
+      { field: '/results', message: 'must hold one walletRpc result (the signature) per action, in order' },
+    ]);
   }
   return r.data[0];
 }
 
-export async function confirmPayment(db: Knex, config: Config, chainWork: ChainWork, rawId: string, input: ConfirmInput, caller: CallerInfo) {
+export async function confirmPayment(
+  db: Knex,
+  config: Config,
+  chainWork: ChainWork,
+  rawId: string,
+  input: ConfirmInput,
+  caller: CallerInfo,
+) {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
   if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);
@@ -55,14 +64,18 @@ export async function confirmPayment(db: Knex, config: Config, chainWork: ChainW
   try {
     check = await chainWork.checkAuthorization(opt.chainId, opt.typedData, given, opt.relayer);
   } catch (e) {
-    if (e instanceof ChainUnavailable) throw new AppError('service_unavailable', 'The chain\'s RPC node cannot be reached; try again shortly.', undefined, { 'Retry-After': '2' });
+    if (e instanceof ChainUnavailable)
+      throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
+        'Retry-After': '2',
+      });
     throw e;
   }
   if (!check.ok) throw new AppError(check.refusal); // the catalogue's message
   const signature = check.signature;
   let collected: Buffer | null = null;
   if (opt.collectData) {
-    if (input.collectedData !== undefined) collected = seal(config.dataKeys, JSON.stringify(validCollected(input.collectedData, '/collectedData')));
+    if (input.collectedData !== undefined)
+      collected = seal(config.dataKeys, JSON.stringify(validCollected(input.collectedData, '/collectedData')));
     else if (opt.collectedData) collected = opt.collectedData;
     else throw new AppError('collect_data_required');
   }

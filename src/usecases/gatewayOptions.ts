@@ -11,7 +11,15 @@ import { pegToTokenUnits } from '../domain/money';
 import { Payment } from '../domain/payment';
 import { seal } from '../domain/sealed';
 import { collectThreshold, settlementTerms } from '../db/accountsRepo';
-import { collectedByAccount, findOption, insertOptions, payableSettlements, StoredOption, storeCollected, trimOptions } from '../db/optionsRepo';
+import {
+  collectedByAccount,
+  findOption,
+  insertOptions,
+  payableSettlements,
+  StoredOption,
+  storeCollected,
+  trimOptions,
+} from '../db/optionsRepo';
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
@@ -59,7 +67,13 @@ export async function offerOptions(db: Knex, config: Config, chainWork: ChainWor
   const seen = new Set<string>();
   const offered: OfferedOption[] = [];
   // Data the buyer already gave (hosted collect page, or fetch) carries over to a fresh quote.
-  const given = collect ? await collectedByAccount(db, p.id, parsed.map((a) => a.id)) : new Map<string, Buffer>();
+  const given = collect
+    ? await collectedByAccount(
+        db,
+        p.id,
+        parsed.map((a) => a.id),
+      )
+    : new Map<string, Buffer>();
   for (const account of parsed) {
     if (seen.has(account.id)) continue;
     seen.add(account.id);
@@ -70,21 +84,50 @@ export async function offerOptions(db: Knex, config: Config, chainWork: ChainWor
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();
       const collector = terms.mode === 'collector';
-      const typedData = serialiseTypedData(buildTransferAuthorization({
-        kind: collector ? 'ReceiveWithAuthorization' : 'TransferWithAuthorization',
-        domainName: asset.eip712Name!, domainVersion: asset.eip712Version!, chainId: Number(account.chain.reference),
-        token: parseAssetId(asset.id).assetReference, from: account.address, to: collector ? relayer : parseAccountId(destination).address,
-        value, validAfter: 0, validBefore: expiresAt + SUBMIT_MARGIN_S, nonce,
-      }));
+      const typedData = serialiseTypedData(
+        buildTransferAuthorization({
+          kind: collector ? 'ReceiveWithAuthorization' : 'TransferWithAuthorization',
+          domainName: asset.eip712Name!,
+          domainVersion: asset.eip712Version!,
+          chainId: Number(account.chain.reference),
+          token: parseAssetId(asset.id).assetReference,
+          from: account.address,
+          to: collector ? relayer : parseAccountId(destination).address,
+          value,
+          validAfter: 0,
+          validBefore: expiresAt + SUBMIT_MARGIN_S,
+          nonce,
+        }),
+      );
       offered.push({
-        id: newId('opt'), paymentId: p.id, account: account.id, asset: asset.id, chainId: asset.chainId, tokenAmount: value,
-        typedData, nonce, collectData: collect, collectedData: given.get(account.id) ?? null, expiresAt: new Date(expiresAt * 1000), assetInfo: asset, relayer,
+        id: newId('opt'),
+        paymentId: p.id,
+        account: account.id,
+        asset: asset.id,
+        chainId: asset.chainId,
+        tokenAmount: value,
+        typedData,
+        nonce,
+        collectData: collect,
+        collectedData: given.get(account.id) ?? null,
+        expiresAt: new Date(expiresAt * 1000),
+        assetInfo: asset,
+        relayer,
       });
     }
   }
-  await insertOptions(db, offered.map(({ assetInfo: _a, ...o }) => o));
+  await insertOptions(
+    db,
+    offered.map(({ assetInfo: _a, ...o }) => o),
+  );
   await trimOptions(db, p.id, Math.max(config.limits.optionsPerPayment, offered.length));
-  const collectData = collect ? collectDataFor(config.publicBaseUrl, p.id, parsed.map((a) => a.id)) : undefined;
+  const collectData = collect
+    ? collectDataFor(
+        config.publicBaseUrl,
+        p.id,
+        parsed.map((a) => a.id),
+      )
+    : undefined;
   return { ...pw, options: offered, collectData, etaS: ETA_S };
 }
 
@@ -118,7 +161,10 @@ export function validCollectedJson(input: unknown, base: string): string {
   return c.json;
 }
 
-const hasData = (d: unknown) => d !== null && d !== undefined && !(typeof d === 'string' && d === '') &&
+const hasData = (d: unknown) =>
+  d !== null &&
+  d !== undefined &&
+  !(typeof d === 'string' && d === '') &&
   !(typeof d === 'object' && !Array.isArray(d) && Object.keys(d as object).length === 0);
 
 /**

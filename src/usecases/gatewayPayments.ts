@@ -30,7 +30,10 @@ export function notOpen(p: Payment): AppError {
 
 export async function cancelByBuyer(db: Knex, publicBaseUrl: string, rawId: string): Promise<Payment> {
   const { payment } = await gatewayPayment(db, publicBaseUrl, rawId);
-  const done = await repo.applyTransition(db, payment.id, 'buyer_cancel', { cancelled_reason: 'cancelled_by_user', cancelled_at: db.fn.now() });
+  const done = await repo.applyTransition(db, payment.id, 'buyer_cancel', {
+    cancelled_reason: 'cancelled_by_user',
+    cancelled_at: db.fn.now(),
+  });
   if (!done) throw notOpen((await gatewayPayment(db, publicBaseUrl, payment.id)).payment);
   return done.payment;
 }

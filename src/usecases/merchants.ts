@@ -8,7 +8,11 @@ import * as repo from '../db/merchantsRepo';
 // Merchant use cases. Account boundary: a merchant of another account is 403 (the key is valid but not
 // for that resource); a merchant that does not exist, or is soft-deleted, is 404.
 
-export async function createMerchant(db: Knex, accountId: string, input: { name: string; email: string; iconUrl?: string | null }): Promise<Merchant> {
+export async function createMerchant(
+  db: Knex,
+  accountId: string,
+  input: { name: string; email: string; iconUrl?: string | null },
+): Promise<Merchant> {
   const m: Merchant = {
     id: newId('mrch'),
     accountId,
@@ -50,7 +54,11 @@ export async function deleteMerchant(db: Knex, accountId: string, id: string): P
   if (!m.deletedAt) await repo.softDeleteMerchant(db, id);
 }
 
-export async function listMerchants(db: Knex, accountId: string, q: { status?: MerchantStatus; search?: string; cursor?: string; limit?: number }) {
+export async function listMerchants(
+  db: Knex,
+  accountId: string,
+  q: { status?: MerchantStatus; search?: string; cursor?: string; limit?: number },
+) {
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor, isMerchantCursor);
   if (after === null) throw new AppError('params_validation', undefined, [{ field: 'cursor', message: 'is not a cursor from this API' }]);
   const limit = q.limit ?? 20;

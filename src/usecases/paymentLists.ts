@@ -32,9 +32,15 @@ interface Cursor extends Record<string, unknown> {
 
 const isCursor = (x: unknown): x is Cursor => {
   const c = x as Cursor;
-  return typeof c === 'object' && c !== null && ['createdAt', 'lastUpdatedAt', 'amount'].includes(c.s) && ['asc', 'desc'].includes(c.d) &&
-    typeof c.i === 'string' && typeof c.v === 'string' &&
-    (c.s === 'amount' ? /^[0-9]{1,78}$/.test(c.v) : isCursorTime(c.v));
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    ['createdAt', 'lastUpdatedAt', 'amount'].includes(c.s) &&
+    ['asc', 'desc'].includes(c.d) &&
+    typeof c.i === 'string' &&
+    typeof c.v === 'string' &&
+    (c.s === 'amount' ? /^[0-9]{1,78}$/.test(c.v) : isCursorTime(c.v))
+  );
 };
 
 export async function listPaymentsPage(db: Knex, accountId: string, q: PaymentListQuery) {
@@ -45,17 +51,27 @@ export async function listPaymentsPage(db: Knex, accountId: string, q: PaymentLi
   if (q.cursor !== undefined) {
     const c = decodeCursor(q.cursor, isCursor);
     if (!c || c.s !== sort || c.d !== dir) {
-      throw new AppError('params_validation', undefined, [{ field: 'cursor', message: 'is not a cursor of this listing (same sort and direction)' }]);
+      throw new AppError('params_validation', undefined, [
+        { field: 'cursor', message: 'is not a cursor of this listing (same sort and direction)' },
+      ]);
     }
     after = c;
   }
   const filter: repo.ListFilter = {
-    accountId, merchantId: q.merchantId, statuses: q.status, referenceId: q.referenceId, startTs: q.startTs, endTs: q.endTs,
-    network: q.network, tokenSymbol: q.tokenSymbol, asset: q.asset?.replace(/^caip19\//, ''),
+    accountId,
+    merchantId: q.merchantId,
+    statuses: q.status,
+    referenceId: q.referenceId,
+    startTs: q.startTs,
+    endTs: q.endTs,
+    network: q.network,
+    tokenSymbol: q.tokenSymbol,
+    asset: q.asset?.replace(/^caip19\//, ''),
   };
   const limit = q.limit ?? 50;
   const [page, stats] = await Promise.all([repo.listPayments(db, filter, sort, dir, limit, after), repo.listStats(db, filter)]);
   const last = page.rows[page.rows.length - 1];
-  const nextCursor = page.hasMore && last ? encodeCursor({ s: sort, d: dir, v: repo.sortValue(last.payment, sort), i: last.payment.id }) : null;
+  const nextCursor =
+    page.hasMore && last ? encodeCursor({ s: sort, d: dir, v: repo.sortValue(last.payment, sort), i: last.payment.id }) : null;
   return { rows: page.rows, nextCursor, stats };
 }

@@ -22,7 +22,13 @@ export interface CreatePaymentInput {
   checkout?: { successUrl: string; errorUrl: string };
 }
 
-export async function createPayment(db: Knex, config: Config, accountId: string, merchantId: string, input: CreatePaymentInput): Promise<Payment> {
+export async function createPayment(
+  db: Knex,
+  config: Config,
+  accountId: string,
+  merchantId: string,
+  input: CreatePaymentInput,
+): Promise<Payment> {
   let amount;
   try {
     amount = parseFiatAmount(input.amount.unit, input.amount.value);
@@ -35,7 +41,9 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
   if (input.expiresAt !== undefined) {
     const s = input.expiresAt - Math.floor(now.getTime() / 1000);
     if (s <= 0 || s > MAX_TTL_SECONDS) {
-      throw new AppError('params_validation', undefined, [{ field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' }]);
+      throw new AppError('params_validation', undefined, [
+        { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
+      ]);
     }
     expiresAt = new Date(input.expiresAt * 1000);
   }
@@ -48,17 +56,44 @@ export async function createPayment(db: Knex, config: Config, accountId: string,
     throw new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${amount.currency}.`);
   }
   const p: Payment = {
-    id: newId('pay'), accountId, merchantId, referenceId: input.referenceId, currency: amount.currency, amountMinor: amount.minor,
-    status: 'requires_action', failureCode: null, cancelledReason: null, cancelledAt: null, expiresAt, createdAt: now,
-    updatedAt: now, refundedAt: null, version: 1, checkout: input.checkout ?? null, tokenAsset: null, tokenAmount: null,
-    buyerAccount: null, txHash: null, settlementTxHash: null, settledAt: null, feeAmount: null, settlementAmount: null, optionId: null, asOf: now,
+    id: newId('pay'),
+    accountId,
+    merchantId,
+    referenceId: input.referenceId,
+    currency: amount.currency,
+    amountMinor: amount.minor,
+    status: 'requires_action',
+    failureCode: null,
+    cancelledReason: null,
+    cancelledAt: null,
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+    refundedAt: null,
+    version: 1,
+    checkout: input.checkout ?? null,
+    tokenAsset: null,
+    tokenAmount: null,
+    buyerAccount: null,
+    txHash: null,
+    settlementTxHash: null,
+    settledAt: null,
+    feeAmount: null,
+    settlementAmount: null,
+    optionId: null,
+    asOf: now,
   };
   await repo.insertPayment(db, p);
   return p;
 }
 
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */
-export async function paymentForMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<repo.PaymentWithAsset> {
+export async function paymentForMerchant(
+  db: Knex,
+  accountId: string,
+  merchantId: string,
+  paymentId: string,
+): Promise<repo.PaymentWithAsset> {
   const found = await repo.findPayment(db, paymentId);
   if (!found) throw new AppError('payment_not_found');
   if (found.payment.accountId !== accountId) throw new AppError('forbidden', 'This payment belongs to another account.');
@@ -81,14 +116,21 @@ export async function settleExpiry(db: Knex, pw: repo.PaymentWithAsset): Promise
  * changes (woken by the change hub), it expires, or the capped wait runs out. Waiting costs no queries,
  * and the waiters woken by one change share a single read.
  */
-export async function pollStatus(db: Knex, hub: ChangeHub, paymentId: string, load: () => Promise<repo.PaymentWithAsset>, maxPollMs?: number) {
+export async function pollStatus(
+  db: Knex,
+  hub: ChangeHub,
+  paymentId: string,
+  load: () => Promise<repo.PaymentWithAsset>,
+  maxPollMs?: number,
+) {
   if (!maxPollMs) return load();
   const sub = hub.subscribe(paymentId); // before the first read: no change can slip between read and wait
   try {
     const first = await load(); // authorises the caller
     if (isFinal(first.payment.status)) return first;
     // Only an open payment expires (by the database's clock): a processing one past its expiresAt waits for the chain like any other.
-    const untilExpiry = first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - first.payment.asOf.getTime() + 5 : Infinity;
+    const untilExpiry =
+      first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - first.payment.asOf.getTime() + 5 : Infinity;
     await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
     return await hub.read(paymentId, async () => settleExpiry(db, (await repo.findPayment(db, paymentId))!));
   } finally {
@@ -98,7 +140,10 @@ export async function pollStatus(db: Knex, hub: ChangeHub, paymentId: string, lo
 
 export async function cancelByMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
   await paymentForMerchant(db, accountId, merchantId, paymentId);
-  const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', { cancelled_reason: 'cancelled_by_merchant', cancelled_at: db.fn.now() });
+  const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', {
+    cancelled_reason: 'cancelled_by_merchant',
+    cancelled_at: db.fn.now(),
+  });
   if (!done) {
     const now = await paymentForMerchant(db, accountId, merchantId, paymentId);
     throw new AppError('invalid_state', `A ${now.payment.status} payment cannot be cancelled.`);
@@ -108,7 +153,8 @@ export async function cancelByMerchant(db: Knex, accountId: string, merchantId: 
 
 export async function refund(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
   const current = await paymentForMerchant(db, accountId, merchantId, paymentId);
-  if (current.payment.status !== 'succeeded') throw new AppError('payment_not_succeeded', `A ${current.payment.status} payment cannot be refunded.`);
+  if (current.payment.status !== 'succeeded')
+    throw new AppError('payment_not_succeeded', `A ${current.payment.status} payment cannot be refunded.`);
   const done = await repo.markRefunded(db, paymentId);
   if (!done) throw new AppError('already_refunded');
   return done.payment;

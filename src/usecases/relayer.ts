@@ -73,7 +73,7 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   const td = JSON.parse(opt.typedData) as TransferAuthorization;
   const purpose: relayer.TxPurpose = td.primaryType === 'ReceiveWithAuthorization' ? 'collect' : 'direct';
-  const sender = getAddress(purpose === 'collect' ? td.message.to : opt.relayer ?? chain.pickRelayer(paymentId));
+  const sender = getAddress(purpose === 'collect' ? td.message.to : (opt.relayer ?? chain.pickRelayer(paymentId)));
   if (!chain.holds(sender)) {
     log.error({ paymentId, relayer: sender }, 'this process holds no key for the relayer that must submit; another process may');
     throw new ChainUnavailable(`no key for ${sender}`);
@@ -90,9 +90,22 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   const auth = { chainId: chain.caip2, token: call.to, from: getAddress(td.message.from), nonce: td.message.nonce.toLowerCase() };
   let stored: relayer.ChainTx | null;
   try {
-    stored = await relayer.storeSignedTx(db, {
-      chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit: withHeadroom(sim.gas), ...fees,
-    }, () => chain.pendingNonce(sender), (nonce) => chain.sign(sender, nonce, call, withHeadroom(sim.gas), fees), auth);
+    stored = await relayer.storeSignedTx(
+      db,
+      {
+        chainId: chain.caip2,
+        sender,
+        purpose,
+        paymentId,
+        to: call.to,
+        calldata: call.data,
+        gasLimit: withHeadroom(sim.gas),
+        ...fees,
+      },
+      () => chain.pendingNonce(sender),
+      (nonce) => chain.sign(sender, nonce, call, withHeadroom(sim.gas), fees),
+      auth,
+    );
   } catch (e) {
     if (!(e instanceof relayer.AuthorizationTaken)) throw e;
     await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${e.message}`);
@@ -137,8 +150,12 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   }
   const fees = await chain.fees();
   const gas = withHeadroom(sim.gas);
-  const stored = await relayer.storeSignedTx(db, { chainId: chain.caip2, sender, purpose: 'settle', paymentId, to: call.to, calldata: call.data, gasLimit: gas, ...fees },
-    () => chain.pendingNonce(sender), (nonce) => chain.sign(sender, nonce, call, gas, fees));
+  const stored = await relayer.storeSignedTx(
+    db,
+    { chainId: chain.caip2, sender, purpose: 'settle', paymentId, to: call.to, calldata: call.data, gasLimit: gas, ...fees },
+    () => chain.pendingNonce(sender),
+    (nonce) => chain.sign(sender, nonce, call, gas, fees),
+  );
   if (!stored) return null;
   await payments.recordSettlementPlan(db, paymentId, { fee, amount, destination });
   await broadcast(deps, chain, stored);
@@ -147,10 +164,14 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
 }
 
 async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionReceipt | null> {
-  const found = await Promise.all(hashes.map((hash) => chain.pub.getTransactionReceipt({ hash }).catch((e) => {
-    if ((e as Error).name === 'TransactionReceiptNotFoundError') return null;
-    throw new ChainUnavailable((e as Error).message);
-  })));
+  const found = await Promise.all(
+    hashes.map((hash) =>
+      chain.pub.getTransactionReceipt({ hash }).catch((e) => {
+        if ((e as Error).name === 'TransactionReceiptNotFoundError') return null;
+        throw new ChainUnavailable((e as Error).message);
+      }),
+    ),
+  );
   return found.find((r) => r !== null) ?? null;
 }
 
@@ -163,7 +184,10 @@ async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx,
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
       else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { tx_hash: receipt.transactionHash });
     });
-    log.info({ paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() }, 'transaction confirmed');
+    log.info(
+      { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
+      'transaction confirmed',
+    );
     if (tx.purpose === 'collect') await deps.enqueueSettle(tx.paymentId);
     return;
   }
@@ -174,7 +198,11 @@ async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx,
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return;
     if (tx.purpose !== 'settle') await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
   });
-  if (tx.purpose === 'settle') log.error({ paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal }, 'settlement transfer reverted; the payment stays unsettled');
+  if (tx.purpose === 'settle')
+    log.error(
+      { paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal },
+      'settlement transfer reverted; the payment stays unsettled',
+    );
 }
 
 async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
@@ -182,7 +210,8 @@ async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.Chai
   const bump = (old: bigint) => (old * 1125n) / 1000n + 1n; // pools want at least +10 %
   const next: Fees = chain.capped({
     maxFeePerGas: now.maxFeePerGas > bump(tx.maxFeePerGas) ? now.maxFeePerGas : bump(tx.maxFeePerGas),
-    maxPriorityFeePerGas: now.maxPriorityFeePerGas > bump(tx.maxPriorityFeePerGas) ? now.maxPriorityFeePerGas : bump(tx.maxPriorityFeePerGas),
+    maxPriorityFeePerGas:
+      now.maxPriorityFeePerGas > bump(tx.maxPriorityFeePerGas) ? now.maxPriorityFeePerGas : bump(tx.maxPriorityFeePerGas),
   });
   if (next.maxFeePerGas <= tx.maxFeePerGas) {
     await broadcast(deps, chain, tx); // at the fee cap: wait for fees to fall
@@ -190,7 +219,10 @@ async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.Chai
   }
   const signed = await chain.sign(getAddress(tx.sender), tx.nonce, { to: tx.to, data: tx.calldata }, tx.gasLimit, next);
   await relayer.replace(deps.db, tx.id, signed.raw, signed.hash, next);
-  deps.log.warn({ paymentId: tx.paymentId, nonce: tx.nonce, oldHash: tx.hash, newHash: signed.hash }, 'stuck transaction replaced with higher fees');
+  deps.log.warn(
+    { paymentId: tx.paymentId, nonce: tx.nonce, oldHash: tx.hash, newHash: signed.hash },
+    'stuck transaction replaced with higher fees',
+  );
   await broadcast(deps, chain, { ...tx, raw: signed.raw, hash: signed.hash });
 }
 
@@ -210,7 +242,10 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
       stillOpen++;
       if (tx.status === 'mined') {
         // A reorg took it out: the same signed bytes are still valid at that nonce; send them again.
-        deps.log.warn({ paymentId: tx.paymentId, txHash: tx.hash, block: tx.blockNumber?.toString() }, 'transaction reorged out; broadcasting again');
+        deps.log.warn(
+          { paymentId: tx.paymentId, txHash: tx.hash, block: tx.blockNumber?.toString() },
+          'transaction reorged out; broadcasting again',
+        );
         await relayer.markReorged(db, tx.id);
         tx.broadcastAt = null;
       }
@@ -236,12 +271,18 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   }
   // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
   const heights = [...new Set(atDepth.map((a) => a.receipt.blockNumber))];
-  const hashes = new Map(await Promise.all(heights.map(async (n) => [n, (await chain.call(() => chain.pub.getBlock({ blockNumber: n }))).hash] as const)));
+  const hashes = new Map(
+    await Promise.all(heights.map(async (n) => [n, (await chain.call(() => chain.pub.getBlock({ blockNumber: n }))).hash] as const)),
+  );
   const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
   stillOpen += atDepth.length - final.length;
   // Final outcomes are independent of each other: several at a time.
   for (let i = 0; i < final.length; i += FINALIZE_CONCURRENCY) {
-    await Promise.all(final.slice(i, i + FINALIZE_CONCURRENCY).map(({ tx, receipt }) => finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt)));
+    await Promise.all(
+      final
+        .slice(i, i + FINALIZE_CONCURRENCY)
+        .map(({ tx, receipt }) => finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt)),
+    );
   }
   return stillOpen;
 }
@@ -252,7 +293,10 @@ async function lostNonce(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx
   if (await receiptOf(chain, [tx.hash, ...tx.previousHashes])) return;
   if (!(await relayer.finish(deps.db, tx.id, 'dropped'))) return;
   await relayer.resyncNonce(deps.db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
-  deps.log.error({ paymentId: tx.paymentId, nonce: tx.nonce, sender: tx.sender }, 'relayer nonce used by another transaction (is the key used elsewhere?); submitting again');
+  deps.log.error(
+    { paymentId: tx.paymentId, nonce: tx.nonce, sender: tx.sender },
+    'relayer nonce used by another transaction (is the key used elsewhere?); submitting again',
+  );
   if (tx.purpose === 'settle') await deps.enqueueSettle(tx.paymentId);
   else await deps.enqueueSubmit(tx.paymentId);
 }

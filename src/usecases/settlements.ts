@@ -12,20 +12,37 @@ import { ownedMerchant } from './merchants';
 function parseEntry(asset: string, destination: string, at: string, issues: Issue[]) {
   let a: ReturnType<typeof parseAssetId> | undefined;
   let d: ReturnType<typeof parseAccountId> | undefined;
-  try { a = parseAssetId(asset); } catch (e) { issues.push({ field: `${at}/asset`, message: (e as CaipError).message }); }
-  try { d = parseAccountId(destination); } catch (e) { issues.push({ field: `${at}/destination`, message: (e as CaipError).message }); }
+  try {
+    a = parseAssetId(asset);
+  } catch (e) {
+    issues.push({ field: `${at}/asset`, message: (e as CaipError).message });
+  }
+  try {
+    d = parseAccountId(destination);
+  } catch (e) {
+    issues.push({ field: `${at}/destination`, message: (e as CaipError).message });
+  }
   if (a && d && a.chain.id !== d.chain.id) {
     issues.push({ field: `${at}/destination`, message: `must be on the asset's chain ${a.chain.id}, not ${d.chain.id}` });
   }
   return { a, d };
 }
 
-export async function createSettlements(db: Knex, accountId: string, merchantId: string, entries: { asset: string; destination: string }[]) {
+export async function createSettlements(
+  db: Knex,
+  accountId: string,
+  merchantId: string,
+  entries: { asset: string; destination: string }[],
+) {
   await ownedMerchant(db, accountId, merchantId);
   const issues: Issue[] = [];
   const parsed = entries.map((e, i) => ({ ...parseEntry(e.asset, e.destination, `/settlements/${i}`, issues), i }));
-  const known = await findAssets(db, parsed.flatMap((p) => (p.a ? [p.a.id] : [])));
-  for (const p of parsed) if (p.a && !known.has(p.a.id)) issues.push({ field: `/settlements/${p.i}/asset`, message: `unknown asset ${p.a.id}` });
+  const known = await findAssets(
+    db,
+    parsed.flatMap((p) => (p.a ? [p.a.id] : [])),
+  );
+  for (const p of parsed)
+    if (p.a && !known.has(p.a.id)) issues.push({ field: `/settlements/${p.i}/asset`, message: `unknown asset ${p.a.id}` });
   if (issues.length) throw new AppError('params_validation', 'Some settlements are invalid; nothing was stored.', issues);
 
   const assets = parsed.map((p) => p.a!.id);
@@ -40,7 +57,11 @@ export async function createSettlements(db: Knex, accountId: string, merchantId:
     await db.transaction((trx) => repo.insertSettlements(trx, merchantId, rows));
   } catch (e) {
     // A concurrent request registered the same asset between our check and the insert.
-    if ((e as { code?: string }).code === '23505') throw new AppError('settlement_asset_conflict', 'A settlement for one of these assets was registered concurrently; nothing was stored.');
+    if ((e as { code?: string }).code === '23505')
+      throw new AppError(
+        'settlement_asset_conflict',
+        'A settlement for one of these assets was registered concurrently; nothing was stored.',
+      );
     throw e;
   }
   return rows.map(({ id, asset, destination }) => ({ id, asset, destination }));
@@ -61,11 +82,15 @@ async function ownedSettlement(db: Knex, accountId: string, merchantId: string, 
 export async function changeDestination(db: Knex, accountId: string, merchantId: string, id: string, destination: string) {
   const s = await ownedSettlement(db, accountId, merchantId, id);
   let d;
-  try { d = parseAccountId(destination); } catch (e) {
+  try {
+    d = parseAccountId(destination);
+  } catch (e) {
     throw new AppError('params_validation', undefined, [{ field: '/destination', message: (e as CaipError).message }]);
   }
   if (d.chain.id !== s.chainId) {
-    throw new AppError('params_validation', undefined, [{ field: '/destination', message: `must be on the asset's chain ${s.chainId}, not ${d.chain.id}` }]);
+    throw new AppError('params_validation', undefined, [
+      { field: '/destination', message: `must be on the asset's chain ${s.chainId}, not ${d.chain.id}` },
+    ]);
   }
   await repo.updateDestination(db, id, d.id);
   return { id, asset: s.asset, destination: d.id };

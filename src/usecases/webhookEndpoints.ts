@@ -83,21 +83,32 @@ export interface CreateEndpointInput {
  * account costs no DNS query), then the URL. The limit is checked again under a lock in createEndpoint.
  */
 export async function prepareCreateEndpoint(deps: EndpointDeps, accountId: string, input: CreateEndpointInput): Promise<CheckedUrl> {
-  if (await repo.countEndpoints(deps.db, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
+  if ((await repo.countEndpoints(deps.db, accountId)) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
   return checkWebhookUrl(input.url, deps.webhooks);
 }
 
 export async function createEndpoint(
-  deps: EndpointDeps, accountId: string, apiVersion: string, input: CreateEndpointInput, url: CheckedUrl,
+  deps: EndpointDeps,
+  accountId: string,
+  apiVersion: string,
+  input: CreateEndpointInput,
+  url: CheckedUrl,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await deps.db.transaction(async (trx) => {
-    if (await repo.countEndpointsForUpdate(trx, accountId) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
+    if ((await repo.countEndpointsForUpdate(trx, accountId)) >= repo.MAX_ENDPOINTS_PER_ACCOUNT)
+      throw new AppError('webhook_endpoint_limit');
     const now = new Date();
     return repo.insertEndpoint(trx, {
-      id: newId('we'), account_id: accountId, url, description: input.description ?? null,
-      enabled_events: [...new Set(input.enabledEvents)], api_version: apiVersion,
-      secret: seal(deps.dataKey, secret), created_at: now, updated_at: now,
+      id: newId('we'),
+      account_id: accountId,
+      url,
+      description: input.description ?? null,
+      enabled_events: [...new Set(input.enabledEvents)],
+      api_version: apiVersion,
+      secret: seal(deps.dataKey, secret),
+      created_at: now,
+      updated_at: now,
     });
   });
   return { endpoint: repo.toEndpoint(endpoint), secret };
@@ -111,12 +122,23 @@ export interface UpdateEndpointInput {
 }
 
 /** What an update checks before its transaction: that the endpoint is the account's, then the new URL. */
-export async function prepareUpdateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput): Promise<CheckedUrl | undefined> {
+export async function prepareUpdateEndpoint(
+  deps: EndpointDeps,
+  accountId: string,
+  id: string,
+  input: UpdateEndpointInput,
+): Promise<CheckedUrl | undefined> {
   await endpointOfAccount(deps.db, accountId, id);
   return input.url === undefined ? undefined : checkWebhookUrl(input.url, deps.webhooks);
 }
 
-export async function updateEndpoint(deps: EndpointDeps, accountId: string, id: string, input: UpdateEndpointInput, url: CheckedUrl | undefined): Promise<WebhookEndpoint> {
+export async function updateEndpoint(
+  deps: EndpointDeps,
+  accountId: string,
+  id: string,
+  input: UpdateEndpointInput,
+  url: CheckedUrl | undefined,
+): Promise<WebhookEndpoint> {
   const current = await endpointOfAccount(deps.db, accountId, id);
   const changes: Partial<EndpointRow> = {};
   if (input.url !== undefined) {
@@ -150,7 +172,12 @@ export async function deleteEndpoint(db: Knex, accountId: string, id: string): P
   });
 }
 
-export async function rotateSecret(deps: EndpointDeps, accountId: string, id: string, overlapSeconds: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function rotateSecret(
+  deps: EndpointDeps,
+  accountId: string,
+  id: string,
+  overlapSeconds: number,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   await endpointOfAccount(deps.db, accountId, id);
   const secret = newWebhookSecret();
   const endpoint = await repo.rotateEndpointSecret(deps.db, id, seal(deps.dataKey, secret), overlapSeconds);

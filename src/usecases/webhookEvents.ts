@@ -36,7 +36,10 @@ interface EventCursor {
 }
 
 const isEventCursor = (v: unknown): v is EventCursor =>
-  typeof v === 'object' && v !== null && typeof (v as EventCursor).id === 'string' && /^evt_[0-9A-Za-z]{1,64}$/.test((v as EventCursor).id) &&
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as EventCursor).id === 'string' &&
+  /^evt_[0-9A-Za-z]{1,64}$/.test((v as EventCursor).id) &&
   isCursorTime((v as EventCursor).createdAt);
 
 export interface ListEventsInput {
@@ -46,7 +49,11 @@ export interface ListEventsInput {
   limit?: number;
 }
 
-export async function listEvents(db: Knex, accountId: string, q: ListEventsInput): Promise<{ items: EventRow[]; nextCursor: string | null }> {
+export async function listEvents(
+  db: Knex,
+  accountId: string,
+  q: ListEventsInput,
+): Promise<{ items: EventRow[]; nextCursor: string | null }> {
   const limit = q.limit ?? 20;
   let after: EventCursor | undefined;
   if (q.cursor !== undefined) {
@@ -62,7 +69,11 @@ export async function listEvents(db: Knex, accountId: string, q: ListEventsInput
 
 /** Queues the event again to one endpoint, or to every enabled endpoint subscribed to its type. */
 /** The event's deliveries and their attempts (the newest 200), if the event is the account's. */
-export async function deliveriesOfEvent(db: Knex, accountId: string, eventId: string): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
+export async function deliveriesOfEvent(
+  db: Knex,
+  accountId: string,
+  eventId: string,
+): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
   const event = await eventOfAccount(db, accountId, eventId);
   const [deliveries, attempts] = await Promise.all([repo.listDeliveries(db, event.id), repo.listAttempts(db, event.id)]);
   return { deliveries, attempts };
@@ -76,7 +87,9 @@ export async function redeliver(db: Knex, accountId: string, eventId: string, en
     if (ep.status !== 'enabled') throw new AppError('webhook_endpoint_disabled');
     targets = [ep.id];
   } else {
-    targets = (await repo.listEndpoints(db, accountId)).filter((ep) => ep.status === 'enabled' && ep.enabledEvents.some((t) => t === event.type)).map((ep) => ep.id);
+    targets = (await repo.listEndpoints(db, accountId))
+      .filter((ep) => ep.status === 'enabled' && ep.enabledEvents.some((t) => t === event.type))
+      .map((ep) => ep.id);
     if (targets.length === 0) throw new AppError('no_webhook_endpoint');
   }
   return (await repo.insertRedeliveries(db, event, targets)).map(repo.toDelivery);

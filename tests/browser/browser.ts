@@ -8,8 +8,16 @@ import { chromium, BrowserContext, Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = path.resolve(__dirname, '../../coverage/browser');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -23,14 +31,20 @@ export async function launch(serviceUrl: string): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-chromium-'));
   fs.mkdirSync(SHOTS, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 900, height: 1000 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 900, height: 1000 },
   });
   const offsite: string[] = [];
   const origin = new URL(serviceUrl).origin;
-  await context.route((url) => url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:', (route) => {
-    offsite.push(route.request().url());
-    return route.abort('internetdisconnected');
-  });
+  await context.route(
+    (url) => url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:',
+    (route) => {
+      offsite.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
   return {
     context,
     offsite,

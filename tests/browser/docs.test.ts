@@ -23,7 +23,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 type Op = { operationId: string; summary: string; tags: string[] };
 function operations(version: string): Op[] {
   const doc = JSON.parse(fs.readFileSync(path.resolve(__dirname, `../../generated/${version}/openapi.json`), 'utf8'));
-  return Object.values(doc.paths as Record<string, Record<string, Op>>).flatMap((item) => METHODS.filter((m) => item[m]).map((m) => item[m]));
+  return Object.values(doc.paths as Record<string, Record<string, Op>>).flatMap((item) =>
+    METHODS.filter((m) => item[m]).map((m) => item[m]),
+  );
 }
 
 describe.each(['2026-02-18', '2026-02-19.preview'])('/docs/%s', (version) => {
@@ -31,7 +33,9 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('/docs/%s', (version) => {
     const page = await browser.page();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page.goto(`${svc.directUrl}/docs/${version}`, { waitUntil: 'load' });
     const body = await page.innerText('body');
     await page.screenshot({ path: `${SHOTS}/docs-${version}.png` });
@@ -43,7 +47,10 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('/docs/%s', (version) => {
       await page.goto(`${svc.directUrl}/docs/${version}#/${anchor}`);
       const section = page.locator(`[id="${anchor}"]`).first();
       await section.waitFor({ timeout: 10_000 });
-      expect({ op: op.operationId, text: (await section.locator('h2').first().innerText()).split('\n')[0] }).toEqual({ op: op.operationId, text: op.summary });
+      expect({ op: op.operationId, text: (await section.locator('h2').first().innerText()).split('\n')[0] }).toEqual({
+        op: op.operationId,
+        text: op.summary,
+      });
     }
     await page.screenshot({ path: `${SHOTS}/docs-${version}-operation.png` });
     for (const heading of ['Getting started', 'Payment states', 'Versioning', 'Errors', 'Idempotency']) expect(body).toContain(heading);

@@ -40,7 +40,11 @@ afterAll(async () => {
 async function newPayment(value: string, checkout = true) {
   const r = await m.asMerchant('POST', '/v1/payments', {
     headers: { 'PAY-Version': '2026-02-19.preview' },
-    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value }, ...(checkout ? { checkout: { successUrl: `${SHOP}/thanks?o=1`, errorUrl: `${SHOP}/sorry?o=1` } } : {}) },
+    body: {
+      referenceId: uniqueKey('order'),
+      amount: { unit: 'iso4217/USD', value },
+      ...(checkout ? { checkout: { successUrl: `${SHOP}/thanks?o=1`, errorUrl: `${SHOP}/sorry?o=1` } } : {}),
+    },
   });
   if (r.status !== 201) throw new Error(r.text);
   return { id: r.body.paymentId as string, link: r.body.gatewayUrl as string };
@@ -84,7 +88,9 @@ describe('the gatewayUrl page', () => {
     const { id } = await newPayment('1000');
     const page = await shopPage();
     await page.goto(`${svc.directUrl}/?pid=${id}`);
-    await page.evaluate(() => { (window as unknown as { stayed: boolean }).stayed = true; });
+    await page.evaluate(() => {
+      (window as unknown as { stayed: boolean }).stayed = true;
+    });
     await page.waitForTimeout(300); // the page is now long-polling
     expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200);
     await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'cancelled', undefined, { timeout: 5000 });
@@ -128,7 +134,9 @@ describe('the data-collection page', () => {
     const url = new URL((await options(id)).collectData.url);
     const page = await browser.page();
     const posts: number[] = [];
-    page.on('response', (r) => { if (r.url().endsWith('/collect') && r.request().method() === 'POST') posts.push(r.status()); });
+    page.on('response', (r) => {
+      if (r.url().endsWith('/collect') && r.request().method() === 'POST') posts.push(r.status());
+    });
     await page.goto(`${svc.directUrl}${url.pathname}${url.search}`);
     return { id, page, posts };
   }
@@ -153,9 +161,11 @@ describe('the data-collection page', () => {
     await page.close();
   });
 
-  it('shows the server\'s refusal when the browser checks are bypassed', async () => {
+  it("shows the server's refusal when the browser checks are bypassed", async () => {
     const { page, posts } = await openForm();
-    await page.evaluate(() => { (document.getElementById('collect') as HTMLFormElement).noValidate = true; });
+    await page.evaluate(() => {
+      (document.getElementById('collect') as HTMLFormElement).noValidate = true;
+    });
     await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'gb', porAddress: 'London' }); // tos unticked
     await page.click('button[type=submit]');
     await page.waitForSelector('#errors:not([hidden])');

@@ -30,7 +30,12 @@ describeOwn('PostgreSQL stopped for 10 s under load', () => {
     const db = createDb(pg.url, 2);
     let svc: ServiceProcess | undefined;
     try {
-      svc = await spawnService({ DATABASE_URL: pg.url, DEVNET_RELAYER_KEYS: generatePrivateKey(), NODE_ENV: 'test', DB_ACQUIRE_TIMEOUT_MS: '2000' });
+      svc = await spawnService({
+        DATABASE_URL: pg.url,
+        DEVNET_RELAYER_KEYS: generatePrivateKey(),
+        NODE_ENV: 'test',
+        DB_ACQUIRE_TIMEOUT_MS: '2000',
+      });
       const { url } = svc;
       const shop = await partner(url, pg.url, 'Outage');
       const run = Date.now().toString(36);
@@ -38,20 +43,23 @@ describeOwn('PostgreSQL stopped for 10 s under load', () => {
       const calls: Call[] = [];
       const one = async (): Promise<Call> => {
         const i = n++;
-        if (i % 3 === 0) return { kind: 'read', ...await send(url, 'GET', '/v1/merchants?limit=5', { 'Api-Key': shop.apiKey }) };
+        if (i % 3 === 0) return { kind: 'read', ...(await send(url, 'GET', '/v1/merchants?limit=5', { 'Api-Key': shop.apiKey })) };
         const key = `${run}-${i}`;
-        const [kind, path, sent] = i % 3 === 1
-          ? ['merchant' as const, '/v1/merchants', { merchantName: key, merchantEmail: 'o@x.io' }]
-          : ['payment' as const, '/v1/payments', { referenceId: key, amount: { unit: 'iso4217/USD', value: '100' } }];
-        return { kind, key, sent, ...await send(url, 'POST', path, { ...shop.headers, 'Idempotency-Key': key }, sent) };
+        const [kind, path, sent] =
+          i % 3 === 1
+            ? ['merchant' as const, '/v1/merchants', { merchantName: key, merchantEmail: 'o@x.io' }]
+            : ['payment' as const, '/v1/payments', { referenceId: key, amount: { unit: 'iso4217/USD', value: '100' } }];
+        return { kind, key, sent, ...(await send(url, 'POST', path, { ...shop.headers, 'Idempotency-Key': key }, sent)) };
       };
       let stop = false;
-      const load = Promise.all(Array.from({ length: WORKERS }, async () => {
-        while (!stop) {
-          calls.push(await one());
-          await sleep(40); // a client pacing itself; 503s come back fast
-        }
-      }));
+      const load = Promise.all(
+        Array.from({ length: WORKERS }, async () => {
+          while (!stop) {
+            calls.push(await one());
+            await sleep(40); // a client pacing itself; 503s come back fast
+          }
+        }),
+      );
 
       await sleep(2000);
       await pg.halt();
@@ -73,8 +81,12 @@ describeOwn('PostgreSQL stopped for 10 s under load', () => {
 
       // The process never went away, and nothing but 2xx and 503 service_unavailable (with Retry-After) came back.
       expect(svc.proc.exitCode).toBeNull();
-      const byStatus = (cs: Call[]) => cs.reduce<Record<string, number>>((m, c) => ((m[c.status ?? c.error!] = (m[c.status ?? c.error!] ?? 0) + 1), m), {});
-      const unexpected = calls.filter((c) => !acknowledged(c) && !(c.status === 503 && c.body?.code === 'service_unavailable' && Number(c.headers!.get('retry-after')) > 0));
+      const byStatus = (cs: Call[]) =>
+        cs.reduce<Record<string, number>>((m, c) => ((m[c.status ?? c.error!] = (m[c.status ?? c.error!] ?? 0) + 1), m), {});
+      const unexpected = calls.filter(
+        (c) =>
+          !acknowledged(c) && !(c.status === 503 && c.body?.code === 'service_unavailable' && Number(c.headers!.get('retry-after')) > 0),
+      );
       expect(unexpected.map((c) => ({ kind: c.kind, status: c.status, error: c.error, body: c.body }))).toEqual([]);
       // Sent after the halt and answered before the restart began: all 503.
       const during = calls.filter((c) => c.startedAt >= haltedAt && c.startedAt + c.ms <= resumeAsked);
@@ -97,7 +109,12 @@ describeOwn('PostgreSQL stopped for 10 s under load', () => {
       const replayed = retried.filter((c) => c.retry!.headers!.get('idempotent-replayed') === 'true').length;
       const check = async (kind: Call['kind'], table: string, column: string, idOf: (c: Call) => string) => {
         const ws = writes.filter((c) => c.kind === kind);
-        const rows = await db(table).whereIn(column, ws.map((c) => c.key!)).select('id', `${column} as key`);
+        const rows = await db(table)
+          .whereIn(
+            column,
+            ws.map((c) => c.key!),
+          )
+          .select('id', `${column} as key`);
         expect(ws.map((c) => rows.filter((r) => r.key === c.key).map((r) => r.id))).toEqual(ws.map((c) => [idOf(c)]));
         return ws.length;
       };
@@ -105,10 +122,16 @@ describeOwn('PostgreSQL stopped for 10 s under load', () => {
       const payments = await check('payment', 'payments', 'reference_id', (c) => (c.retry ?? c).body.paymentId);
 
       figures('postgres-outage', {
-        requests: calls.length, byStatus: byStatus(calls),
+        requests: calls.length,
+        byStatus: byStatus(calls),
         duringOutage: { n: during.length, p50Ms: outageLatency[Math.floor(outageLatency.length / 2)], maxMs: outageLatency.at(-1) },
-        outageMs: resumeAsked - haltedAt, restartPgMs: backAt - resumeAsked, back200AfterMs: backAfterMs,
-        writes: { merchants, payments, refusedThenRetried: retried.length, replayedOnRetry: replayed }, lost: 0, duplicated: 0, processAlive: true,
+        outageMs: resumeAsked - haltedAt,
+        restartPgMs: backAt - resumeAsked,
+        back200AfterMs: backAfterMs,
+        writes: { merchants, payments, refusedThenRetried: retried.length, replayedOnRetry: replayed },
+        lost: 0,
+        duplicated: 0,
+        processAlive: true,
       });
     } finally {
       await db.destroy();

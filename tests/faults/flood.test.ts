@@ -12,7 +12,10 @@ const VICTIM_PACE_MS = 50; // 20 requests a second, well under its own limits
 
 describeOwn('a flood from one credential', () => {
   it('gets 429 rate_limited with Retry-After; another account keeps its latency', async () => {
-    const stack = await ownStack('paygate_faults_flood', { RATE_LIMIT_CREDENTIAL_PER_S: String(CREDENTIAL_PER_S), RATE_LIMIT_ACCOUNT_PER_S: String(2 * CREDENTIAL_PER_S) });
+    const stack = await ownStack('paygate_faults_flood', {
+      RATE_LIMIT_CREDENTIAL_PER_S: String(CREDENTIAL_PER_S),
+      RATE_LIMIT_ACCOUNT_PER_S: String(2 * CREDENTIAL_PER_S),
+    });
     try {
       const svc = await stack.start();
       const flooder = await partner(svc.url, stack.dbUrl, 'Flooder');
@@ -31,9 +34,11 @@ describeOwn('a flood from one credential', () => {
       let flooding = true;
       const flood: Outcome[] = [];
       const floodStarted = Date.now();
-      const floodDone = Promise.all(Array.from({ length: FLOOD_CONCURRENCY }, async () => {
-        while (flooding) flood.push(await send(svc.url, 'GET', '/v1/merchants?limit=10', { 'Api-Key': flooder.apiKey }));
-      }));
+      const floodDone = Promise.all(
+        Array.from({ length: FLOOD_CONCURRENCY }, async () => {
+          while (flooding) flood.push(await send(svc.url, 'GET', '/v1/merchants?limit=10', { 'Api-Key': flooder.apiKey }));
+        }),
+      );
       await sleep(300);
       const attacked = await victimRound();
       flooding = false;
@@ -47,10 +52,16 @@ describeOwn('a flood from one credential', () => {
       const windows = Math.floor((floodStarted + floodMs) / 1000) - Math.floor(floodStarted / 1000) + 1;
       figures('credential-flood', {
         flood: {
-          requests: flood.length, perS: Math.round(flood.length / (floodMs / 1000)), ok: ok.length, limited: limited.length,
-          other: flood.length - ok.length - limited.length, ms: floodMs,
+          requests: flood.length,
+          perS: Math.round(flood.length / (floodMs / 1000)),
+          ok: ok.length,
+          limited: limited.length,
+          other: flood.length - ok.length - limited.length,
+          ms: floodMs,
         },
-        victimAloneMs: base, victimDuringFloodMs: during, p50Ratio: Number((during.p50 / Math.max(1, base.p50)).toFixed(2)),
+        victimAloneMs: base,
+        victimDuringFloodMs: during,
+        p50Ratio: Number((during.p50 / Math.max(1, base.p50)).toFixed(2)),
       });
       // The flooder: only 200 and 429 rate_limited (with Retry-After), never more 200s than its limit allows.
       expect(flood.length - ok.length - limited.length).toBe(0);

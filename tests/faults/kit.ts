@@ -37,7 +37,11 @@ export async function send(url: string, method: string, path: string, headers: R
     });
     const text = await r.text();
     let parsed: unknown;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
     return { status: r.status, body: parsed, headers: r.headers, startedAt, ms: Date.now() - startedAt };
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause;
@@ -54,7 +58,8 @@ export async function sendUntilAcknowledged(call: () => Promise<Outcome>, timeou
   const deadline = Date.now() + timeoutMs;
   for (let tries = 1; ; tries++) {
     const o = await call();
-    const retryable = o.error !== undefined || o.status === 503 || o.status === 429 || (o.status === 409 && o.body?.code === 'idempotency_in_progress');
+    const retryable =
+      o.error !== undefined || o.status === 503 || o.status === 429 || (o.status === 409 && o.body?.code === 'idempotency_in_progress');
     if (!retryable || Date.now() > deadline) return { ...o, tries };
     await sleep(Math.min(1000, 1000 * Number(o.headers?.get('retry-after') ?? '0.2')));
   }
@@ -63,9 +68,11 @@ export async function sendUntilAcknowledged(call: () => Promise<Outcome>, timeou
 /** Runs `work` on every item, `concurrency` at a time. */
 export async function inPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 export function latency(xs: number[]) {
@@ -100,9 +107,12 @@ export async function ownStack(prefix: string, env: Record<string, string> = {})
 
 /** An account (admin command on `dbUrl`) with a merchant settling the development chain's USDC, through the API. */
 export async function partner(url: string, dbUrl: string, name: string) {
-  const acct = await adminOn(dbUrl, 'accounts', 'create', '--name', name) as { accountId: string; apiKey: string; keyId: string };
+  const acct = (await adminOn(dbUrl, 'accounts', 'create', '--name', name)) as { accountId: string; apiKey: string; keyId: string };
   const api = client(url, { 'Api-Key': acct.apiKey });
-  const m = await api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'f@x.io' }, headers: { 'Idempotency-Key': `${name}-merchant` } });
+  const m = await api('POST', '/v1/merchants', {
+    body: { merchantName: name, merchantEmail: 'f@x.io' },
+    headers: { 'Idempotency-Key': `${name}-merchant` },
+  });
   if (m.status !== 201) throw new Error(`merchant fixture failed: ${m.text}`);
   const merchantId: string = m.body.merchant.id;
   const s = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {

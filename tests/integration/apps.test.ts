@@ -22,7 +22,9 @@ maybe('app revocation', () => {
 
   it('admin apps revoke: the next gateway call with the app is 401 invalid_api_key in every process; other apps go on', async () => {
     const m = await merchantWithSettlement(one, 'Revoking Shop');
-    const p = await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } } });
+    const p = await m.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } },
+    });
     expect(p.status).toBe(201);
     const app = await admin('apps', 'create', '--account', m.accountId, '--name', 'Doomed Wallet');
     const other = await admin('apps', 'create', '--account', m.accountId, '--name', 'Other Wallet');
@@ -43,8 +45,13 @@ maybe('app revocation', () => {
       // The very next call, in either process, on any gateway operation.
       for (const svc of [one, two]) {
         const r = await as(svc, app)('GET', `/v1/gateway/payment/${p.body.paymentId}`);
-        expect({ status: r.status, body: r.body }).toEqual({ status: 401, body: { code: 'invalid_api_key', message: expect.any(String), requestId: r.headers.get('request-id') } });
-        const o = await as(svc, app)('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, { body: { accounts: [`eip155:31337:${newWallet()}`] } });
+        expect({ status: r.status, body: r.body }).toEqual({
+          status: 401,
+          body: { code: 'invalid_api_key', message: expect.any(String), requestId: r.headers.get('request-id') },
+        });
+        const o = await as(svc, app)('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, {
+          body: { accounts: [`eip155:31337:${newWallet()}`] },
+        });
         expect({ status: o.status, code: o.body.code }).toEqual({ status: 401, code: 'invalid_api_key' });
         expect((await as(svc, other)('GET', `/v1/gateway/payment/${p.body.paymentId}`)).status).toBe(200);
       }
@@ -63,7 +70,10 @@ maybe('app revocation', () => {
 
   it('an unknown app is an error (exit 1), a missing --app a usage error (exit 2); nothing changes', async () => {
     const unknown = await adminWith({}, 'apps', 'revoke', '--app', 'app_0000000000000000000000');
-    expect({ code: unknown.code, stderr: JSON.parse(unknown.stderr) }).toEqual({ code: 1, stderr: { error: 'no app app_0000000000000000000000' } });
+    expect({ code: unknown.code, stderr: JSON.parse(unknown.stderr) }).toEqual({
+      code: 1,
+      stderr: { error: 'no app app_0000000000000000000000' },
+    });
     const usage = await adminWith({}, 'apps', 'revoke');
     expect({ code: usage.code, stderr: JSON.parse(usage.stderr) }).toEqual({ code: 2, stderr: { error: '--app is required' } });
   });

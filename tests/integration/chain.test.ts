@@ -39,7 +39,9 @@ async function setup(svc: { url: string } & Partial<TestService>) {
 
 function flow(url: string, shop: Shop, gw: ReturnType<typeof client>) {
   const pay = async (value = '1000') => {
-    const r = await shop.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } } });
+    const r = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } },
+    });
     if (r.status !== 201) throw new Error(r.text);
     return r.body.paymentId as string;
   };
@@ -52,11 +54,12 @@ function flow(url: string, shop: Shop, gw: ReturnType<typeof client>) {
   const confirm = (id: string, optionId: string, sig: string) =>
     gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId, results: [{ type: 'walletRpc', data: [sig] }] } });
   const details = async (id: string) => (await shop.asMerchant('GET', `/v1/payments/${id}`)).body;
-  const until = (id: string, ok: (d: any) => boolean, timeoutMs = 20_000) => eventually(async () => {
-    const d = await details(id);
-    if (!ok(d)) throw new Error(`payment ${id}: ${JSON.stringify({ status: d.status, settlement: d.settlement })}`);
-    return d;
-  }, timeoutMs);
+  const until = (id: string, ok: (d: any) => boolean, timeoutMs = 20_000) =>
+    eventually(async () => {
+      const d = await details(id);
+      if (!ok(d)) throw new Error(`payment ${id}: ${JSON.stringify({ status: d.status, settlement: d.settlement })}`);
+      return d;
+    }, timeoutMs);
   return { pay, option, confirm, details, until, url };
 }
 
@@ -96,7 +99,8 @@ describeLocal('on the development chain', () => {
     const { opt, td } = await f.option(id, buyer);
     const sig = parseSignature(await buyer.signTypedData(td));
     const highS = `0x${(N - BigInt(sig.s)).toString(16).padStart(64, '0')}` as Hex;
-    const malleable = serializeSignature({ r: sig.r, s: highS, yParity: sig.yParity === 0 ? 1 : 0 }).slice(0, 130) + (sig.yParity === 0 ? '01' : '00');
+    const malleable =
+      serializeSignature({ r: sig.r, s: highS, yParity: sig.yParity === 0 ? 1 : 0 }).slice(0, 130) + (sig.yParity === 0 ? '01' : '00');
     expect((await f.confirm(id, opt.id, malleable)).body.status).toBe('processing');
     const stored = (await svc.db('payments').where({ id }).first()).signature as Hex;
     expect(BigInt(parseSignature(stored).s) <= N / 2n).toBe(true);
@@ -105,21 +109,39 @@ describeLocal('on the development chain', () => {
 
   it('fee (base + percent) is kept; the destination current at settlement time receives amount − fee', async () => {
     const buyer = await newBuyer(100_000_000n);
-    expect(await admin('accounts', 'set-fee', '--account', shop.accountId, '--base-minor', '10', '--percent', '1.5'))
-      .toEqual({ accountId: shop.accountId, feeBaseMinor: '10', feePercent: '1.5' });
+    expect(await admin('accounts', 'set-fee', '--account', shop.accountId, '--base-minor', '10', '--percent', '1.5')).toEqual({
+      accountId: shop.accountId,
+      feeBaseMinor: '10',
+      feePercent: '1.5',
+    });
     try {
       const id = await f.pay('1000'); // USD 10.00 -> fee 0.10 + 1.5 % = 0.25 USDC
       const { opt, td } = await f.option(id, buyer);
       const moved = newWallet();
       const [s] = (await shop.api('GET', `/v1/merchants/${shop.merchantId}/settlements`)).body.crypto;
-      expect((await shop.api('PUT', `/v1/merchants/${shop.merchantId}/settlements/crypto/${s.id}`, { body: { destination: `eip155:31337:${moved}` } })).status).toBe(200);
+      expect(
+        (
+          await shop.api('PUT', `/v1/merchants/${shop.merchantId}/settlements/crypto/${s.id}`, {
+            body: { destination: `eip155:31337:${moved}` },
+          })
+        ).status,
+      ).toBe(200);
       expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
       const d = await f.until(id, (x) => x.settlement !== null);
       expect(d.settlement.successful.amount).toEqual({ unit: `caip19/${DEVNET_USDC}`, value: '9750000' });
       expect(await balanceOf(moved)).toBe(9_750_000n);
-      const item = (await shop.api('GET', `/v1/payments?merchantId=${shop.merchantId}&status=succeeded`)).body.data.find((p: any) => p.paymentId === id);
-      expect(item).toMatchObject({ fees: { total: { value: '250000' } }, settlement: { settled: true, amount: { value: '9750000' }, txHash: d.settlement.successful.txId } });
-      expect(await svc.db('payments').where({ id }).first()).toMatchObject({ fee_amount: '250000', settlement_amount: '9750000', settlement_destination: `eip155:31337:${moved}` });
+      const item = (await shop.api('GET', `/v1/payments?merchantId=${shop.merchantId}&status=succeeded`)).body.data.find(
+        (p: any) => p.paymentId === id,
+      );
+      expect(item).toMatchObject({
+        fees: { total: { value: '250000' } },
+        settlement: { settled: true, amount: { value: '9750000' }, txHash: d.settlement.successful.txId },
+      });
+      expect(await svc.db('payments').where({ id }).first()).toMatchObject({
+        fee_amount: '250000',
+        settlement_amount: '9750000',
+        settlement_destination: `eip155:31337:${moved}`,
+      });
     } finally {
       await admin('accounts', 'set-fee', '--account', shop.accountId, '--base-minor', '0', '--percent', '0');
     }
@@ -127,7 +149,10 @@ describeLocal('on the development chain', () => {
 
   it('direct mode: TransferWithAuthorization straight to the merchant, no settlement transfer', async () => {
     const direct = await merchantWithSettlement(svc, 'Direct Shop');
-    expect(await admin('accounts', 'set-mode', '--account', direct.accountId, '--mode', 'direct')).toEqual({ accountId: direct.accountId, settlementMode: 'direct' });
+    expect(await admin('accounts', 'set-mode', '--account', direct.accountId, '--mode', 'direct')).toEqual({
+      accountId: direct.accountId,
+      settlementMode: 'direct',
+    });
     const wallet = await admin('keys', 'create', '--account', direct.accountId, '--type', 'wallet');
     const g = flow(svc.url, direct, client(svc.url, { 'Api-Key': wallet.apiKey }));
     const buyer = await newBuyer(10_000_000n);
@@ -196,7 +221,10 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
     const { opt, td } = await f.option(id, buyer);
     await anvil().setAutomine(false);
     expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
-    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 60_000) });
+    await svc
+      .db('payments')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
     const waiting = f.details(id).then(() => shopStatus(id, 15_000));
     await new Promise((r) => setTimeout(r, 500));
     await anvil().mine({ blocks: 3 });
@@ -226,7 +254,9 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
       expect(replaced.nonce).toBe(first.nonce);
       expect(replaced.previous_hashes).toEqual([first.tx_hash]);
       expect(BigInt(replaced.max_fee_per_gas)).toBeGreaterThanOrEqual((BigInt(first.max_fee_per_gas) * 1125n) / 1000n);
-      await eventually(async () => expect((await stuck.db('chain_transactions').where({ id: first.id }).first()).broadcast_at).toBeTruthy());
+      await eventually(async () =>
+        expect((await stuck.db('chain_transactions').where({ id: first.id }).first()).broadcast_at).toBeTruthy(),
+      );
       await anvil().mine({ blocks: 1 });
       const done = await g.until(id, (x) => x.status === 'succeeded');
       expect(done.info.txId).not.toBe(first.tx_hash);
@@ -328,7 +358,8 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
   const procs: ServiceProcess[] = [];
   afterAll(async () => {
     await anvil().setAutomine(true);
-    if (process.env.DEBUG_CHAIN_TEST) for (const p of procs) for (const l of p.logs) if (l.level >= 30 && l.msg !== "request") console.log(JSON.stringify(l));
+    if (process.env.DEBUG_CHAIN_TEST)
+      for (const p of procs) for (const l of p.logs) if (l.level >= 30 && l.msg !== 'request') console.log(JSON.stringify(l));
     for (const p of procs) await p.kill('SIGTERM');
   });
   const start = async () => {
@@ -347,11 +378,13 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
     const before = await chainNonce();
     const buyers = await Promise.all(Array.from({ length: 50 }, () => newBuyer(10_000_000n)));
     const ids = await Promise.all(buyers.map(() => fa.pay('1000')));
-    const results = await Promise.all(buyers.map(async (buyer, i) => {
-      const via = i % 2 ? fb : fa;
-      const { opt, td } = await via.option(ids[i], buyer);
-      return via.confirm(ids[i], opt.id, await buyer.signTypedData(td));
-    }));
+    const results = await Promise.all(
+      buyers.map(async (buyer, i) => {
+        const via = i % 2 ? fb : fa;
+        const { opt, td } = await via.option(ids[i], buyer);
+        return via.confirm(ids[i], opt.id, await buyer.signTypedData(td));
+      }),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 60_000);
     const { db } = await startTestServiceDb();

@@ -47,7 +47,11 @@ describe('@paygate/client', () => {
     const preview = createPaygateClient({ baseUrl: svc.directUrl, apiKey: m.apiKey, version: PREVIEW_VERSION });
     const r = await preview.POST('/v1/payments', {
       params: { header: { 'Merchant-Id': m.merchantId } },
-      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '500' }, checkout: { successUrl: 'https://shop.example.com/ok', errorUrl: 'https://shop.example.com/ko' } },
+      body: {
+        referenceId: uniqueKey('order'),
+        amount: { unit: 'iso4217/USD', value: '500' },
+        checkout: { successUrl: 'https://shop.example.com/ok', errorUrl: 'https://shop.example.com/ko' },
+      },
     });
     expect(r.response.status).toBe(201);
     expect(r.response.headers.get('pay-version')).toBe(PREVIEW_VERSION);

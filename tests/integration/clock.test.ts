@@ -32,15 +32,32 @@ afterAll(() => svc?.close());
 afterEach(() => jest.useRealTimers());
 
 /** This process's wall clock (Date only; timers keep running) moved by `ms`. */
-const skewProcessClock = (ms: number) => jest.useFakeTimers({
-  now: Date.now() + ms,
-  advanceTimers: true,
-  doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback',
-    'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
-});
+const skewProcessClock = (ms: number) =>
+  jest.useFakeTimers({
+    now: Date.now() + ms,
+    advanceTimers: true,
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'requestAnimationFrame',
+      'cancelAnimationFrame',
+      'requestIdleCallback',
+      'cancelIdleCallback',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
 const dbNowSeconds = async () => Number((await svc.db.raw('SELECT extract(epoch FROM now()) AS s')).rows[0].s);
 const newPayment = async () => {
-  const r = await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } } });
+  const r = await m.asMerchant('POST', '/v1/payments', {
+    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } },
+  });
   if (r.status !== 201) throw new Error(r.text);
   return r.body as { paymentId: string; expiresAt: number };
 };
@@ -49,9 +66,13 @@ const firstOption = async (id: string) => {
   if (r.status !== 200 || !r.body.options?.length) throw new Error(r.text);
   return r.body.options[0];
 };
-const confirm = async (id: string, opt: any) => gw('POST', `/v1/gateway/payment/${id}/confirm`, {
-  body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]))] }] },
-});
+const confirm = async (id: string, opt: any) =>
+  gw('POST', `/v1/gateway/payment/${id}/confirm`, {
+    body: {
+      optionId: opt.id,
+      results: [{ type: 'walletRpc', data: [await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]))] }],
+    },
+  });
 const row = (id: string) => svc.db('payments').where({ id }).first();
 
 describeLocal('expiry follows the database clock, not the process clock', () => {
@@ -77,15 +98,25 @@ describeLocal('expiry follows the database clock, not the process clock', () => 
   it('a process 10 minutes behind: a quote and a payment past their expiry by the database are expired', async () => {
     const created = await newPayment();
     const opt = await firstOption(created.paymentId);
-    await svc.db('payment_options').where({ id: opt.id }).update({ expires_at: svc.db.raw("now() - interval '1 second'") });
+    await svc
+      .db('payment_options')
+      .where({ id: opt.id })
+      .update({ expires_at: svc.db.raw("now() - interval '1 second'") });
     skewProcessClock(-MINUTES_10);
     const late = await confirm(created.paymentId, opt);
     expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'quote_expired' });
     expect((await row(created.paymentId)).status).toBe('requires_action');
 
-    await svc.db('payments').where({ id: created.paymentId }).update({ expires_at: svc.db.raw("now() - interval '1 second'") });
+    await svc
+      .db('payments')
+      .where({ id: created.paymentId })
+      .update({ expires_at: svc.db.raw("now() - interval '1 second'") });
     const status = await m.asMerchant('GET', `/v1/payments/${created.paymentId}/status`);
-    expect({ status: status.status, paymentStatus: status.body.status, isFinal: status.body.isFinal }).toEqual({ status: 200, paymentStatus: 'expired', isFinal: true });
+    expect({ status: status.status, paymentStatus: status.body.status, isFinal: status.body.isFinal }).toEqual({
+      status: 200,
+      paymentStatus: 'expired',
+      isFinal: true,
+    });
     expect((await row(created.paymentId)).status).toBe('expired'); // the reader brought it up to date
     const events = await svc.db('payment_events').where({ payment_id: created.paymentId }).orderBy('version').pluck('type');
     expect(events).toEqual(['payment.created', 'payment.expired']);
@@ -93,20 +124,28 @@ describeLocal('expiry follows the database clock, not the process clock', () => 
     expect({ status: buyerSide.status, code: buyerSide.body.code }).toEqual({ status: 410, code: 'payment_expired' });
   });
 
-  it('a webhook delivery judges the previous secret\'s overlap, and stamps its time, by the database', async () => {
+  it("a webhook delivery judges the previous secret's overlap, and stamps its time, by the database", async () => {
     const rx = await startReceiver();
     try {
       const preview = { 'Api-Key': m.apiKey, 'PAY-Version': '2026-02-19.preview' };
       const hooks = client(svc.directUrl, preview);
-      const created = await hooks('POST', '/v1/webhook-endpoints', { body: { url: rx.url, enabledEvents: ['payment.cancelled'] }, headers: { 'Idempotency-Key': uniqueKey() } });
+      const created = await hooks('POST', '/v1/webhook-endpoints', {
+        body: { url: rx.url, enabledEvents: ['payment.cancelled'] },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      });
       expect(created.status).toBe(201);
-      const rotated = await hooks('POST', `/v1/webhook-endpoints/${created.body.endpoint.id}/rotate-secret`, { body: { overlapSeconds: 120 } });
+      const rotated = await hooks('POST', `/v1/webhook-endpoints/${created.body.endpoint.id}/rotate-secret`, {
+        body: { overlapSeconds: 120 },
+      });
       expect(rotated.status).toBe(200);
       skewProcessClock(MINUTES_10); // past the overlap by the process's clock, inside it by the database's
       const { paymentId } = await newPayment();
-      expect((await client(svc.directUrl, { ...preview, 'Merchant-Id': m.merchantId })('POST', `/v1/payments/${paymentId}/cancel`)).status).toBe(200);
-      const [delivery] = (await rx.until((all) => all.some((r) => r.body?.data?.payment?.paymentId === paymentId), 20_000))
-        .filter((r) => r.body?.data?.payment?.paymentId === paymentId);
+      expect(
+        (await client(svc.directUrl, { ...preview, 'Merchant-Id': m.merchantId })('POST', `/v1/payments/${paymentId}/cancel`)).status,
+      ).toBe(200);
+      const [delivery] = (await rx.until((all) => all.some((r) => r.body?.data?.payment?.paymentId === paymentId), 20_000)).filter(
+        (r) => r.body?.data?.payment?.paymentId === paymentId,
+      );
       const now = await dbNowSeconds();
       jest.useRealTimers();
       expect(delivery.headers['webhook-signature'].split(' ')).toHaveLength(2); // still signed with both secrets

@@ -34,8 +34,14 @@ function legacySeal(key: Buffer, text: string): Buffer {
 /** Every sealed value in the database, with the key id its header names (null: none, legacy). */
 async function sealedValues(db: Knex): Promise<{ where: string; header: string | null }[]> {
   const out: { where: string; header: string | null }[] = [];
-  const idOf = (b: Buffer) => (b[0] === 0xff && b[1] === 0x70 && b[2] === 0x67 && b[3] === 0x02 ? b.subarray(5, 5 + b[4]).toString() : null);
-  for (const [table, column] of [['payments', 'collected_data'], ['payment_options', 'collected_data'], ['webhook_endpoints', 'secret'], ['webhook_endpoints', 'previous_secret']]) {
+  const idOf = (b: Buffer) =>
+    b[0] === 0xff && b[1] === 0x70 && b[2] === 0x67 && b[3] === 0x02 ? b.subarray(5, 5 + b[4]).toString() : null;
+  for (const [table, column] of [
+    ['payments', 'collected_data'],
+    ['payment_options', 'collected_data'],
+    ['webhook_endpoints', 'secret'],
+    ['webhook_endpoints', 'previous_secret'],
+  ]) {
     for (const r of await db(table).whereNotNull(column).select(column)) out.push({ where: `${table}.${column}`, header: idOf(r[column]) });
   }
   for (const r of await db('idempotency_keys').where('response_body', 'like', 'sealed:%').select('response_body')) {
@@ -69,21 +75,28 @@ maybe('data encryption keys', () => {
   };
   /** A payment's payment.created reaches every endpoint, each signed with that endpoint's own secret. */
   const deliveredToAll = async () => {
-    const r = await api({ 'Merchant-Id': merchantId })('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '150000' } } });
+    const r = await api({ 'Merchant-Id': merchantId })('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '150000' } },
+    });
     expect(r.status).toBe(201);
     const mine = (all: typeof rx.received) => all.filter((x) => x.body?.data?.payment?.paymentId === r.body.paymentId);
     await rx.until((all) => mine(all).length >= secrets.size);
-    const byEndpoint = await svc!.db('webhook_deliveries as d').join('payment_events as e', 'e.id', 'd.event_id')
-      .where('e.payment_id', r.body.paymentId).select('d.endpoint_id');
+    const byEndpoint = await svc!
+      .db('webhook_deliveries as d')
+      .join('payment_events as e', 'e.id', 'd.event_id')
+      .where('e.payment_id', r.body.paymentId)
+      .select('d.endpoint_id');
     expect(byEndpoint.map((d) => d.endpoint_id).sort()).toEqual([...secrets.keys()].sort());
     // Each arrival verifies with exactly one of the secrets, and every secret signed one.
-    const verifiedBy = mine(rx.received).map((x) => [...secrets.values()].filter((s) => {
-      try {
-        return verifyWebhook(x.raw, x.headers, s).type === 'payment.created';
-      } catch {
-        return false;
-      }
-    }));
+    const verifiedBy = mine(rx.received).map((x) =>
+      [...secrets.values()].filter((s) => {
+        try {
+          return verifyWebhook(x.raw, x.headers, s).type === 'payment.created';
+        } catch {
+          return false;
+        }
+      }),
+    );
     expect(verifiedBy.every((v) => v.length === 1)).toBe(true);
     expect(new Set(verifiedBy.flat()).size).toBe(secrets.size);
     return r.body.paymentId as string;
@@ -107,17 +120,24 @@ maybe('data encryption keys', () => {
     const acct = await adminOn(fresh.url, 'accounts', 'create', '--name', 'Keys');
     apiKey = acct.apiKey;
     walletKey = (await adminOn(fresh.url, 'keys', 'create', '--account', acct.accountId, '--type', 'wallet')).apiKey;
-    const m = await api()('POST', '/v1/merchants', { body: { merchantName: 'Sealed', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
+    const m = await api()('POST', '/v1/merchants', {
+      body: { merchantName: 'Sealed', merchantEmail: 's@x.io' },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
     merchantId = m.body.merchant.id;
     const s = await api()('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
-      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] }, headers: { 'Idempotency-Key': uniqueKey() },
+      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
+      headers: { 'Idempotency-Key': uniqueKey() },
     });
     expect(s.status).toBe(201);
 
     firstCreate = await newEndpoint();
     const legacy = await newEndpoint();
     // As the previous release stored it: no key id.
-    await svc!.db('webhook_endpoints').where({ id: legacy.response.endpoint.id }).update({ secret: legacySeal(KEY_A, legacy.response.secret) });
+    await svc!
+      .db('webhook_endpoints')
+      .where({ id: legacy.response.endpoint.id })
+      .update({ secret: legacySeal(KEY_A, legacy.response.secret) });
 
     // Buyer data sent early through fetch (USD 1,500.00 is above the default threshold) is sealed too.
     const paymentId = await deliveredToAll();
@@ -128,14 +148,19 @@ maybe('data encryption keys', () => {
     expect(f.status).toBe(200);
     const option = () => svc!.db('payment_options').where({ id: o.body.options[0].id }).first();
     expect(unseal(KEY_A, (await option()).collected_data)).toBe(JSON.stringify(DATA));
-    await svc!.db('payment_options').where({ id: o.body.options[0].id }).update({ collected_data: legacySeal(KEY_A, JSON.stringify(DATA)) });
+    await svc!
+      .db('payment_options')
+      .where({ id: o.body.options[0].id })
+      .update({ collected_data: legacySeal(KEY_A, JSON.stringify(DATA)) });
 
     const idA = derivedKeyId(KEY_A);
     expect(idA).toMatch(/^k[0-9a-f]{12}$/);
     expect((await sealedValues(svc!.db)).sort((a, b) => a.where.localeCompare(b.where))).toEqual([
-      { where: 'idempotency_keys.response_body', header: idA }, { where: 'idempotency_keys.response_body', header: idA },
+      { where: 'idempotency_keys.response_body', header: idA },
+      { where: 'idempotency_keys.response_body', header: idA },
       { where: 'payment_options.collected_data', header: null },
-      { where: 'webhook_endpoints.secret', header: idA }, { where: 'webhook_endpoints.secret', header: null },
+      { where: 'webhook_endpoints.secret', header: idA },
+      { where: 'webhook_endpoints.secret', header: null },
     ]);
     // The legacy secret still signs.
     await deliveredToAll();
@@ -146,7 +171,10 @@ maybe('data encryption keys', () => {
     await newEndpoint();
     await deliveredToAll();
     // The stored response of the first creation (sealed under the old key) replays byte for byte.
-    const replay = await api(PREVIEW)('POST', '/v1/webhook-endpoints', { body: firstCreate.body, headers: { 'Idempotency-Key': firstCreate.key } });
+    const replay = await api(PREVIEW)('POST', '/v1/webhook-endpoints', {
+      body: firstCreate.body,
+      headers: { 'Idempotency-Key': firstCreate.key },
+    });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(firstCreate.response);
@@ -160,7 +188,10 @@ maybe('data encryption keys', () => {
     expect(first.code).toBe(0);
     const zero = { resealed: 0, unreadable: 0, changedMeanwhile: 0 };
     expect(first.out).toEqual({
-      keyId: 'new', batchSize: 1, resealed: 5, unreadable: 0,
+      keyId: 'new',
+      batchSize: 1,
+      resealed: 5,
+      unreadable: 0,
       columns: {
         'payments.collected_data': zero,
         'payment_options.collected_data': { ...zero, resealed: 1 },
@@ -185,7 +216,10 @@ maybe('data encryption keys', () => {
   it('after the rotation the old key can go: deliveries and replays work with the new key alone', async () => {
     await start({ DATA_ENCRYPTION_KEYS: `new:${hex(KEY_B)}` });
     await deliveredToAll();
-    const replay = await api(PREVIEW)('POST', '/v1/webhook-endpoints', { body: firstCreate.body, headers: { 'Idempotency-Key': firstCreate.key } });
+    const replay = await api(PREVIEW)('POST', '/v1/webhook-endpoints', {
+      body: firstCreate.body,
+      headers: { 'Idempotency-Key': firstCreate.key },
+    });
     expect({ status: replay.status, body: replay.body }).toEqual({ status: 201, body: firstCreate.response });
     await svc!.close();
     svc = undefined;
@@ -199,7 +233,12 @@ maybe('data encryption keys', () => {
       await db('webhook_endpoints').insert({ ...ep, id: 'we_lostkeyrow', status: 'disabled', secret: lost });
       const r = await adminWith({ DATABASE_URL: fresh.url, DATA_ENCRYPTION_KEYS: `new:${hex(KEY_B)}` }, 'keys', 'rotate-data');
       expect(r.code).toBe(1);
-      expect(r.out).toMatchObject({ keyId: 'new', resealed: 0, unreadable: 1, columns: { 'webhook_endpoints.secret': { resealed: 0, unreadable: 1, changedMeanwhile: 0 } } });
+      expect(r.out).toMatchObject({
+        keyId: 'new',
+        resealed: 0,
+        unreadable: 1,
+        columns: { 'webhook_endpoints.secret': { resealed: 0, unreadable: 1, changedMeanwhile: 0 } },
+      });
       expect(JSON.parse(r.stderr).error).toContain('1 sealed values open with no key');
       expect((await db('webhook_endpoints').where({ id: 'we_lostkeyrow' }).first()).secret).toEqual(lost);
       expect(sealedHeader('lost').equals(lost.subarray(0, 9))).toBe(true);

@@ -12,7 +12,9 @@ const ownIt = externalService ? it.skip : it; // needs services and a database o
 
 const expectUnavailable = (r: Res, ms: number, limitMs: number) => {
   expect({ status: r.status, body: r.body, retryAfter: r.headers.get('retry-after') }).toEqual({
-    status: 503, body: { code: 'service_unavailable', message: expect.any(String), requestId: r.headers.get('request-id') }, retryAfter: '5',
+    status: 503,
+    body: { code: 'service_unavailable', message: expect.any(String), requestId: r.headers.get('request-id') },
+    retryAfter: '5',
   });
   expect(r.headers.get('request-id')).toMatch(/^req_/);
   expect(ms).toBeLessThan(limitMs);
@@ -32,40 +34,50 @@ describe('PostgreSQL stopped and started again', () => {
     await pg?.close();
   });
 
-  ownIt('every call answers 503 service_unavailable with Retry-After within seconds; once it is back, 200 again', async () => {
-    pg = await stoppablePostgres('paygate_outage');
-    const migrator = createDb(pg.url, 2);
-    await migrateLatest(migrator);
-    await migrator.destroy();
-    const acct = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage');
-    const other = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage, not cached');
-    svc = await startTestService({ DATABASE_URL: pg.url, DB_ACQUIRE_TIMEOUT_MS: '2000' });
-    const api = client(svc.url, { 'Api-Key': acct.apiKey });
-    const merchant = (name: string, key: string) => api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'o@x.io' }, headers: { 'Idempotency-Key': key } });
-    expect((await api('GET', '/v1/merchants')).status).toBe(200);
-    expect((await merchant('Before', uniqueKey())).status).toBe(201);
+  ownIt(
+    'every call answers 503 service_unavailable with Retry-After within seconds; once it is back, 200 again',
+    async () => {
+      pg = await stoppablePostgres('paygate_outage');
+      const migrator = createDb(pg.url, 2);
+      await migrateLatest(migrator);
+      await migrator.destroy();
+      const acct = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage');
+      const other = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage, not cached');
+      svc = await startTestService({ DATABASE_URL: pg.url, DB_ACQUIRE_TIMEOUT_MS: '2000' });
+      const api = client(svc.url, { 'Api-Key': acct.apiKey });
+      const merchant = (name: string, key: string) =>
+        api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'o@x.io' }, headers: { 'Idempotency-Key': key } });
+      expect((await api('GET', '/v1/merchants')).status).toBe(200);
+      expect((await merchant('Before', uniqueKey())).status).toBe(201);
 
-    await pg.halt();
-    const retried = uniqueKey('outage');
-    // A read, an idempotent create, a key the cache has never seen (auth itself needs the database: 503,
-    // not 401), the gateway, and readiness.
-    expectUnavailable(...await timed(() => api('GET', '/v1/merchants')), 4000);
-    expectUnavailable(...await timed(() => merchant('During', retried)), 4000);
-    expectUnavailable(...await timed(() => client(svc!.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants')), 4000);
-    expectUnavailable(...await timed(() => api('GET', '/v1/gateway/payment/pay_unknown')), 4000);
-    expectUnavailable(...await timed(() => client(svc!.url)('GET', '/readyz')), 4000);
+      await pg.halt();
+      const retried = uniqueKey('outage');
+      // A read, an idempotent create, a key the cache has never seen (auth itself needs the database: 503,
+      // not 401), the gateway, and readiness.
+      expectUnavailable(...(await timed(() => api('GET', '/v1/merchants'))), 4000);
+      expectUnavailable(...(await timed(() => merchant('During', retried))), 4000);
+      expectUnavailable(...(await timed(() => client(svc!.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants'))), 4000);
+      expectUnavailable(...(await timed(() => api('GET', '/v1/gateway/payment/pay_unknown'))), 4000);
+      expectUnavailable(...(await timed(() => client(svc!.url)('GET', '/readyz'))), 4000);
 
-    await pg.resume();
-    const back = await eventually(() => api('GET', '/v1/merchants'), (r) => r.status === 200, 15_000, 200);
-    expect(back.status).toBe(200);
-    expect(back.body.merchants.map((m: any) => m.name)).toEqual(['Before']);
-    // The key refused during the outage was not used up: the create runs now, once.
-    const created = await merchant('During', retried);
-    expect(created.status).toBe(201);
-    expect((await merchant('During', retried)).headers.get('idempotent-replayed')).toBe('true');
-    expect((await api('GET', '/v1/merchants')).body.merchants.map((m: any) => m.name).sort()).toEqual(['Before', 'During']);
-    expect((await client(svc.url)('GET', '/readyz')).status).toBe(200);
-  }, 120_000);
+      await pg.resume();
+      const back = await eventually(
+        () => api('GET', '/v1/merchants'),
+        (r) => r.status === 200,
+        15_000,
+        200,
+      );
+      expect(back.status).toBe(200);
+      expect(back.body.merchants.map((m: any) => m.name)).toEqual(['Before']);
+      // The key refused during the outage was not used up: the create runs now, once.
+      const created = await merchant('During', retried);
+      expect(created.status).toBe(201);
+      expect((await merchant('During', retried)).headers.get('idempotent-replayed')).toBe('true');
+      expect((await api('GET', '/v1/merchants')).body.merchants.map((m: any) => m.name).sort()).toEqual(['Before', 'During']);
+      expect((await client(svc.url)('GET', '/readyz')).status).toBe(200);
+    },
+    120_000,
+  );
 });
 
 describe('a stalled database', () => {
@@ -87,7 +99,12 @@ describe('a stalled database', () => {
     locker = createDb(process.env.DATABASE_URL!, 2);
     const acct = await adminOn(process.env.DATABASE_URL!, 'accounts', 'create', '--name', 'Stalled');
     api = client(svc.url, { 'Api-Key': acct.apiKey });
-    merchantId = (await api('POST', '/v1/merchants', { body: { merchantName: 'Locked', merchantEmail: 'l@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id;
+    merchantId = (
+      await api('POST', '/v1/merchants', {
+        body: { merchantName: 'Locked', merchantEmail: 'l@x.io' },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      })
+    ).body.merchant.id;
   });
   afterAll(async () => {
     await svc?.close();
@@ -115,7 +132,7 @@ describe('a stalled database', () => {
       blocked = [1, 2].map((i) => rename(`Queued ${i}`));
       await new Promise((r) => setTimeout(r, 300));
       // ...so another request finds none within 500 ms.
-      expectUnavailable(...await timed(() => api('GET', `/v1/merchants/${merchantId}`)), 2000);
+      expectUnavailable(...(await timed(() => api('GET', `/v1/merchants/${merchantId}`))), 2000);
     } finally {
       await trx.rollback();
     }

@@ -7,12 +7,13 @@ import { promisify } from 'node:util';
 import { admin, client, newAccount, startTestService, TestService } from '../support/service';
 
 const execFileP = promisify(execFile);
-const freePort = () => new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as net.AddressInfo;
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
   });
-});
 
 let svc: TestService;
 let key: string;
@@ -69,7 +70,10 @@ describe('every response carries Request-Id and the error body', () => {
   });
   it('malformed JSON -> 400 invalid_params, nothing stored', async () => {
     const before = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
-    const r = await direct('POST', '/v1/merchants', { raw: '{"merchantName": ', headers: { 'content-type': 'application/json', 'Idempotency-Key': 'bad-json' } });
+    const r = await direct('POST', '/v1/merchants', {
+      raw: '{"merchantName": ',
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': 'bad-json' },
+    });
     expectErrorBody(r, 400, 'invalid_params');
     const after = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
     expect(after[0].c).toBe(before[0].c);
@@ -81,28 +85,44 @@ describe('every response carries Request-Id and the error body', () => {
     // `data` of fetch takes any JSON: before the bound, the idempotency fingerprint recursed and overflowed.
     for (const levels of [100_000, 5000, 33]) {
       const idemKey = `deep-${levels}-${Date.now()}`;
-      const r = await direct('POST', '/v1/gateway/payment/pay_none/fetch', { raw: fetchBody(levels - 1), headers: { 'content-type': 'application/json', 'Idempotency-Key': idemKey } });
+      const r = await direct('POST', '/v1/gateway/payment/pay_none/fetch', {
+        raw: fetchBody(levels - 1),
+        headers: { 'content-type': 'application/json', 'Idempotency-Key': idemKey },
+      });
       expectErrorBody(r, 400, 'invalid_params');
       expect(r.body.message).toMatch(/deeper than 32 levels/);
       expect(await svc.db('idempotency_keys').where({ key: idemKey })).toEqual([]);
     }
-    const plain = await direct('POST', '/v1/gateway/payment/pay_none/fetch', { raw: fetchBody(5000), headers: { 'content-type': 'application/json' } });
+    const plain = await direct('POST', '/v1/gateway/payment/pay_none/fetch', {
+      raw: fetchBody(5000),
+      headers: { 'content-type': 'application/json' },
+    });
     expectErrorBody(plain, 400, 'invalid_params');
     // Brackets inside strings do not count; 32 levels pass the reader and reach the operation.
     const atLimit = await direct('POST', '/v1/gateway/payment/pay_none/fetch', {
-      raw: `{"optionId":"opt_none","data":{"s":"${'[{'.repeat(100)}\\"[","v":${nested(30)}}}`, headers: { 'content-type': 'application/json', 'Idempotency-Key': `deep-ok-${Date.now()}` },
+      raw: `{"optionId":"opt_none","data":{"s":"${'[{'.repeat(100)}\\"[","v":${nested(30)}}}`,
+      headers: { 'content-type': 'application/json', 'Idempotency-Key': `deep-ok-${Date.now()}` },
     });
     expectErrorBody(atLimit, 404, 'payment_not_found');
     // The hosted collect page reads its body the same way.
-    const hosted = await direct('POST', '/collect', { raw: `{"pid":"pay_none","data":${nested(10_000)}}`, headers: { 'content-type': 'application/json' } });
+    const hosted = await direct('POST', '/collect', {
+      raw: `{"pid":"pay_none","data":${nested(10_000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expectErrorBody(hosted, 400, 'invalid_params');
   });
   it('wrong content type -> 415 unsupported_media_type', async () => {
-    const r = await direct('POST', '/v1/merchants', { raw: 'merchantName=x', headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' } });
+    const r = await direct('POST', '/v1/merchants', {
+      raw: 'merchantName=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': 'form' },
+    });
     expectErrorBody(r, 415, 'unsupported_media_type');
   });
   it('body over the limit -> 413 payload_too_large', async () => {
-    const r = await direct('POST', '/v1/merchants', { body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' }, headers: { 'Idempotency-Key': 'big' } });
+    const r = await direct('POST', '/v1/merchants', {
+      body: { merchantName: 'x'.repeat(300 * 1024), merchantEmail: 'a@b.co' },
+      headers: { 'Idempotency-Key': 'big' },
+    });
     expectErrorBody(r, 413, 'payload_too_large');
   });
   it('an unknown payment on the gateway is 404 payment_not_found with the error body', async () => {
@@ -153,7 +173,9 @@ describe('authentication', () => {
   });
   it('keys are stored only as hashes', async () => {
     const rows = await svc.db('api_keys').where({ account_id: accountId });
-    const dump = JSON.stringify(rows.map((r: Record<string, unknown>) => ({ ...r, secret_hash: (r.secret_hash as Buffer).toString('hex') })));
+    const dump = JSON.stringify(
+      rows.map((r: Record<string, unknown>) => ({ ...r, secret_hash: (r.secret_hash as Buffer).toString('hex') })),
+    );
     expect(dump).not.toContain(key.split('_')[2]);
   });
   it('a wallet key may not use the merchant API (403 forbidden)', async () => {
@@ -181,8 +203,12 @@ describe('admin command line', () => {
     const { DATABASE_URL: _omitted, ...env } = process.env;
     try {
       const r = await execFileP('node', ['dist/src/cli/admin.js', 'accounts', 'create', '--name', 'Nope'], {
-        cwd: path.resolve(__dirname, '../..'), env: { ...env, EMBEDDED_PG_DIR: path.join(dir, 'data'), EMBEDDED_PG_PORT: String(await freePort()) },
-      }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+        cwd: path.resolve(__dirname, '../..'),
+        env: { ...env, EMBEDDED_PG_DIR: path.join(dir, 'data'), EMBEDDED_PG_PORT: String(await freePort()) },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(r.code).toBe(1);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);

@@ -31,7 +31,8 @@ const newPayment = async (value = '1000', asMerchant = m.asMerchant) => {
   if (r.status !== 201) throw new Error(r.text);
   return r.body.paymentId as string;
 };
-const options = (id: string, accounts?: string[], c = gw) => c('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { body: { accounts: accounts ?? [BUYER_BASE] } });
+const options = (id: string, accounts?: string[], c = gw) =>
+  c('POST', `/v1/gateway/payment/${id}/options?includePaymentInfo=true`, { body: { accounts: accounts ?? [BUYER_BASE] } });
 const firstOption = async (id: string, c = gw) => {
   const r = await options(id, [BUYER_BASE], c);
   if (r.status !== 200 || !r.body.options?.length) throw new Error(r.text);
@@ -66,7 +67,11 @@ describe('a wallet pays end to end', () => {
     const id = await newPayment('1000');
     const shown = await gw('GET', `/v1/gateway/payment/${id}`);
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ status: 'requires_action', amount: { unit: 'iso4217/USD', value: '1000', display: { assetSymbol: 'USD', decimals: 2 } }, merchant: { name: 'Gateway Shop' } });
+    expect(shown.body).toMatchObject({
+      status: 'requires_action',
+      amount: { unit: 'iso4217/USD', value: '1000', display: { assetSymbol: 'USD', decimals: 2 } },
+      merchant: { name: 'Gateway Shop' },
+    });
 
     const o = await options(id);
     expect(o.status).toBe(200);
@@ -75,8 +80,14 @@ describe('a wallet pays end to end', () => {
     expect(o.body.options).toHaveLength(1);
     const opt = o.body.options[0];
     expect(opt).toMatchObject({
-      id: expect.stringMatching(/^opt_/), account: BUYER_BASE, etaS: expect.any(Number),
-      amount: { unit: `caip19/${DEVNET_USDC}`, value: '10000000', display: { assetSymbol: 'USDC', decimals: 6, networkName: 'paygate devnet' } },
+      id: expect.stringMatching(/^opt_/),
+      account: BUYER_BASE,
+      etaS: expect.any(Number),
+      amount: {
+        unit: `caip19/${DEVNET_USDC}`,
+        value: '10000000',
+        display: { assetSymbol: 'USDC', decimals: 6, networkName: 'paygate devnet' },
+      },
     });
     const now = Date.now() / 1000;
     expect(opt.expiresAt).toBeGreaterThan(now + 100);
@@ -105,11 +116,24 @@ describe('a wallet pays end to end', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: 'processing', isFinal: false, pollInMs: expect.any(Number) });
     const confirmed = await row(id);
-    expect(confirmed).toMatchObject({ status: 'processing', option_id: opt.id, token_asset: DEVNET_USDC, token_amount: '10000000', chain_id: 'eip155:31337', buyer_account: BUYER_BASE, tx_nonce: td.message.nonce });
+    expect(confirmed).toMatchObject({
+      status: 'processing',
+      option_id: opt.id,
+      token_asset: DEVNET_USDC,
+      token_amount: '10000000',
+      chain_id: 'eip155:31337',
+      buyer_account: BUYER_BASE,
+      tx_nonce: td.message.nonce,
+    });
     expect(confirmed.caller_info).toMatchObject({ keyType: 'wallet', sdkName: 'test-wallet', sdkVersion: '1.2.3', sdkPlatform: 'node' });
 
     const done = await untilFinal(id);
-    expect(done.body).toMatchObject({ status: 'succeeded', isFinal: true, pollInMs: null, info: { optionAmount: opt.amount, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    expect(done.body).toMatchObject({
+      status: 'succeeded',
+      isFinal: true,
+      pollInMs: null,
+      info: { optionAmount: opt.amount, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    });
     // On chain: the buyer's transfer to the collector succeeded, in the transaction the API names.
     const paid = await receiptOf(done.body.info.txId);
     expect(paid.status).toBe('success');
@@ -117,18 +141,31 @@ describe('a wallet pays end to end', () => {
     expect(await balanceOf(buyer.address)).toBe(buyerBefore - 10_000_000n);
     // Then the settlement: amount minus fee (zero by default) from the collector to the merchant's wallet.
     const details = await untilSettled(id);
-    expect(details).toMatchObject({ status: 'succeeded', info: { optionAmount: opt.amount, txId: done.body.info.txId },
-      settlement: { successful: { amount: { unit: `caip19/${DEVNET_USDC}`, value: '10000000' }, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } } });
+    expect(details).toMatchObject({
+      status: 'succeeded',
+      info: { optionAmount: opt.amount, txId: done.body.info.txId },
+      settlement: {
+        successful: { amount: { unit: `caip19/${DEVNET_USDC}`, value: '10000000' }, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      },
+    });
     expect((await receiptOf(details.settlement.successful.txId)).status).toBe('success');
     expect(await balanceOf(m.wallet)).toBe(10_000_000n);
     const list = await m.api('GET', '/v1/payments?status=succeeded');
     expect(list.body.data.find((p: any) => p.paymentId === id)).toMatchObject({
-      tokenAmount: { value: '10000000' }, buyer: { accountCaip10: BUYER_BASE }, transaction: { hash: done.body.info.txId },
-      fees: { total: { value: '0' } }, settlement: { settled: true, amount: { value: '10000000' }, txHash: details.settlement.successful.txId },
+      tokenAmount: { value: '10000000' },
+      buyer: { accountCaip10: BUYER_BASE },
+      transaction: { hash: done.body.info.txId },
+      fees: { total: { value: '0' } },
+      settlement: { settled: true, amount: { value: '10000000' }, txHash: details.settlement.successful.txId },
     });
     const txs = await svc.db('chain_transactions').where({ payment_id: id }).orderBy('id');
-    expect(txs.map((t) => [t.purpose, t.status, t.sender])).toEqual([['collect', 'confirmed', collector], ['settle', 'confirmed', collector]]);
-    expect(await svc.db('payment_authorizations').where({ payment_id: id })).toEqual([expect.objectContaining({ from_address: buyer.address, auth_nonce: td.message.nonce })]);
+    expect(txs.map((t) => [t.purpose, t.status, t.sender])).toEqual([
+      ['collect', 'confirmed', collector],
+      ['settle', 'confirmed', collector],
+    ]);
+    expect(await svc.db('payment_authorizations').where({ payment_id: id })).toEqual([
+      expect.objectContaining({ from_address: buyer.address, auth_nonce: td.message.nonce }),
+    ]);
     const types = (await svc.db('payment_events').where({ payment_id: id }).orderBy('version')).map((e) => e.type);
     expect(types).toEqual(['payment.created', 'payment.processing', 'payment.succeeded', 'payment.settled']);
 
@@ -169,7 +206,9 @@ describe('a wallet pays end to end', () => {
     const id = await newPayment();
     const link = encodeURIComponent(`https://pay.example.com/?pid=${id}`);
     expect((await gw('GET', `/v1/gateway/payment/${link}`)).body.status).toBe('requires_action');
-    expect((await gw('GET', `/v1/gateway/payment/${encodeURIComponent(`https://evil.example/?pid=${id}`)}`)).body.code).toBe('payment_not_found');
+    expect((await gw('GET', `/v1/gateway/payment/${encodeURIComponent(`https://evil.example/?pid=${id}`)}`)).body.code).toBe(
+      'payment_not_found',
+    );
 
     const app = await admin('apps', 'create', '--account', m.accountId, '--name', 'Test Wallet');
     expect(app).toEqual({ appId: expect.stringMatching(/^app_/), clientId: expect.stringMatching(/^pgc_/) });
@@ -180,7 +219,9 @@ describe('a wallet pays end to end', () => {
     const opt = await firstOption(id, asApp);
     expect((await confirm(id, opt.id, await signAction(opt), {}, asApp)).status).toBe(200);
     expect((await row(id)).caller_info).toMatchObject({ keyId: app.appId, keyType: 'app', appId: app.appId });
-    expect((await client(svc.url, { 'App-Id': app.appId, 'Client-Id': 'pgc_wrong' })('GET', `/v1/gateway/payment/${id}`)).body.code).toBe('invalid_api_key');
+    expect((await client(svc.url, { 'App-Id': app.appId, 'Client-Id': 'pgc_wrong' })('GET', `/v1/gateway/payment/${id}`)).body.code).toBe(
+      'invalid_api_key',
+    );
     // Straight to the service: requests without valid credentials break the contract on purpose.
     expect((await client(svc.directUrl)('GET', `/v1/gateway/payment/${id}`)).body.code).toBe('missing_api_key');
     expect((await client(svc.directUrl, { 'App-Id': app.appId, 'Client-Id': app.clientId })('GET', '/v1/merchants')).status).toBe(401);
@@ -194,13 +235,19 @@ describe('options', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe('invalid_account');
     expect(bad.body.issues).toEqual([expect.objectContaining({ field: '/accounts/1' })]);
-    const none = await options(id, [`eip155:8453:${buyer.address}`, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv']);
+    const none = await options(id, [
+      `eip155:8453:${buyer.address}`,
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv',
+    ]);
     expect(none.status).toBe(200);
     expect(none.body.options).toEqual([]);
   });
   it('an expired payment is 410 payment_expired', async () => {
     const id = await newPayment();
-    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await svc
+      .db('payments')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await options(id)).body.code).toBe('payment_expired');
   });
 });
@@ -222,20 +269,31 @@ describe('confirm refuses, and nothing moves', () => {
     const id = await newPayment();
     const opt = await firstOption(id);
     const sig = await signAction(opt);
-    await expectRefused(await confirm(id, opt.id, sig.slice(0, 20) + (sig[20] === 'a' ? 'b' : 'a') + sig.slice(21)), 422, 'invalid_signature', id);
+    await expectRefused(
+      await confirm(id, opt.id, sig.slice(0, 20) + (sig[20] === 'a' ? 'b' : 'a') + sig.slice(21)),
+      422,
+      'invalid_signature',
+      id,
+    );
     await expectRefused(await confirm(id, opt.id, 'not a signature'), 422, 'invalid_signature', id);
   });
   it('an expired quote', async () => {
     const id = await newPayment();
     const opt = await firstOption(id);
-    await svc.db('payment_options').where({ id: opt.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await svc
+      .db('payment_options')
+      .where({ id: opt.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await expectRefused(await confirm(id, opt.id, await signAction(opt)), 409, 'quote_expired', id);
   });
   it('an expired payment', async () => {
     const id = await newPayment();
     const opt = await firstOption(id);
     const sig = await signAction(opt);
-    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await svc
+      .db('payments')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const r = await confirm(id, opt.id, sig);
     expect({ status: r.status, code: r.body.code }).toEqual({ status: 410, code: 'payment_expired' });
     expect((await row(id)).status).toBe('expired');
@@ -260,15 +318,20 @@ describe('data collection above the threshold', () => {
   const data = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London', tosConfirmed: true };
   beforeAll(async () => {
     shop = await merchantWithSettlement(svc, 'Big Ticket');
-    expect(await admin('accounts', 'set-threshold', '--account', shop.accountId, '--minor', '500'))
-      .toEqual({ accountId: shop.accountId, collectDataThresholdMinor: '500' });
+    expect(await admin('accounts', 'set-threshold', '--account', shop.accountId, '--minor', '500')).toEqual({
+      accountId: shop.accountId,
+      collectDataThresholdMinor: '500',
+    });
   });
 
   it('offers collectData (fields, the schema, the page url) and requires valid data at confirm', async () => {
     const id = await newPayment('1000', shop.asMerchant);
     const o = await options(id);
     expect(o.body.collectData).toMatchObject({
-      fields: expect.arrayContaining([expect.objectContaining({ id: 'fullName', required: true, type: 'text' }), expect.objectContaining({ id: 'dob', type: 'date' })]),
+      fields: expect.arrayContaining([
+        expect.objectContaining({ id: 'fullName', required: true, type: 'text' }),
+        expect.objectContaining({ id: 'dob', type: 'date' }),
+      ]),
       schema: { type: 'object', additionalProperties: false, required: ['fullName', 'dob', 'tosConfirmed'] },
       url: `https://pay.example.com/collect?pid=${id}&accounts=${encodeURIComponent(BUYER_BASE)}`,
     });
@@ -302,7 +365,8 @@ describe('data collection above the threshold', () => {
   });
 
   // The service's key (the built-in development key in tests): what is sealed can be read back.
-  const opened = (sealed: Buffer | null) => sealed && JSON.parse(unseal(loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey, sealed));
+  const opened = (sealed: Buffer | null) =>
+    sealed && JSON.parse(unseal(loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey, sealed));
   const asFields = (o: Record<string, unknown>) => ({ fields: Object.entries(o).map(([fid, value]) => ({ id: fid, value })) });
 
   it('a field id __proto__ (or any unknown id) is 400 params_validation with issues; nothing is sealed', async () => {
@@ -313,15 +377,22 @@ describe('data collection above the threshold', () => {
     const proto = await confirm(id, opt.id, sig, { collectedData: { fields: [{ id: '__proto__', value: data }] } });
     await expectRefused(proto, 400, 'params_validation', id);
     expect(proto.body).toEqual({
-      code: 'params_validation', message: expect.any(String), requestId: expect.stringMatching(/^req_/),
+      code: 'params_validation',
+      message: expect.any(String),
+      requestId: expect.stringMatching(/^req_/),
       issues: [{ field: '/collectedData/fields/0/id', message: expect.stringContaining('not a known field') }],
     });
-    const mixed = await confirm(id, opt.id, sig, { collectedData: { fields: [...asFields(data).fields, { id: 'nickname', value: 'Ada' }, { id: 'dob', value: '1815-12-11' }] } });
+    const mixed = await confirm(id, opt.id, sig, {
+      collectedData: { fields: [...asFields(data).fields, { id: 'nickname', value: 'Ada' }, { id: 'dob', value: '1815-12-11' }] },
+    });
     await expectRefused(mixed, 400, 'params_validation', id);
     expect(mixed.body.issues.map((i: any) => i.field)).toEqual(['/collectedData/fields/5/id', '/collectedData/fields/6/id']);
     // The flat form, with __proto__ as an own key of the JSON object.
     const flat = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
-      raw: JSON.stringify({ optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] }).replace(/}$/, `,"collectedData":{"__proto__":${JSON.stringify(data)}}}`),
+      raw: JSON.stringify({ optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] }).replace(
+        /}$/,
+        `,"collectedData":{"__proto__":${JSON.stringify(data)}}}`,
+      ),
       headers: { 'content-type': 'application/json' },
     });
     await expectRefused(flat, 400, 'params_validation', id);
@@ -329,9 +400,13 @@ describe('data collection above the threshold', () => {
     expect((await row(id)).collected_data).toBeNull();
 
     // fetch's data: refused the same way, and the option keeps no data.
-    const f = await gw('POST', `/v1/gateway/payment/${id}/fetch`, { body: { optionId: opt.id, data: { fields: [{ id: '__proto__', value: data }] } } });
+    const f = await gw('POST', `/v1/gateway/payment/${id}/fetch`, {
+      body: { optionId: opt.id, data: { fields: [{ id: '__proto__', value: data }] } },
+    });
     expect({ status: f.status, code: f.body.code, issues: f.body.issues }).toEqual({
-      status: 400, code: 'params_validation', issues: [{ field: '/data/fields/0/id', message: expect.stringContaining('not a known field') }],
+      status: 400,
+      code: 'params_validation',
+      issues: [{ field: '/data/fields/0/id', message: expect.stringContaining('not a known field') }],
     });
     expect((await svc.db('payment_options').where({ id: opt.id }).first()).collected_data).toBeNull();
 
@@ -358,7 +433,11 @@ describe('data collection above the threshold', () => {
     // fetch takes them too, and confirm then needs nothing more.
     const f = await gw('POST', `/v1/gateway/payment/${id2}/fetch`, { body: { optionId: opt2.id, data: asFields(strings) } });
     expect(f.status).toBe(200);
-    expect(opened((await svc.db('payment_options').where({ id: opt2.id }).first()).collected_data)).toEqual({ ...data, tosConfirmed: true, dob: '1815-12-10' });
+    expect(opened((await svc.db('payment_options').where({ id: opt2.id }).first()).collected_data)).toEqual({
+      ...data,
+      tosConfirmed: true,
+      dob: '1815-12-10',
+    });
     expect((await confirm(id2, opt2.id, await signAction(opt2))).body.status).toBe('processing');
   });
 
@@ -389,7 +468,10 @@ describe('buyer cancel, decline and status', () => {
   });
   it('cancel of an expired payment is 410 payment_expired', async () => {
     const id = await newPayment();
-    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await svc
+      .db('payments')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await gw('POST', `/v1/gateway/payment/${id}/cancel`)).body.code).toBe('payment_expired');
   });
   it('status long-polls: a confirm wakes a waiting wallet', async () => {

@@ -28,7 +28,9 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const newPayment = async (value = '1234') => {
-  const r = await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } } });
+  const r = await m.asMerchant('POST', '/v1/payments', {
+    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } },
+  });
   if (r.status !== 201) throw new Error(r.text);
   return r.body.paymentId as string;
 };
@@ -72,19 +74,29 @@ describe('the gatewayUrl page', () => {
     expect(r.text).not.toMatch(/<script>/); // no inline script at all
   });
 
-  it.each([['unknown', '?pid=pay_doesnotexist'], ['malformed', '?pid=%3Cscript%3E'], ['missing', ''], ['foreign link', '?pid=https%3A%2F%2Fevil.example%2F%3Fpid%3Dpay_x']])(
-    'a %s pid is a friendly 404 page', async (_name, q) => {
-      const r = await web('GET', `/${q}`);
-      expect(r.status).toBe(404);
-      expect(r.headers.get('content-type')).toContain('text/html');
-      expect(r.text).toContain('Payment not found');
-      expect(r.text).not.toContain('<script>');
-    });
+  it.each([
+    ['unknown', '?pid=pay_doesnotexist'],
+    ['malformed', '?pid=%3Cscript%3E'],
+    ['missing', ''],
+    ['foreign link', '?pid=https%3A%2F%2Fevil.example%2F%3Fpid%3Dpay_x'],
+  ])('a %s pid is a friendly 404 page', async (_name, q) => {
+    const r = await web('GET', `/${q}`);
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toContain('text/html');
+    expect(r.text).toContain('Payment not found');
+    expect(r.text).not.toContain('<script>');
+  });
 
   it('/pay/<id>/status long-polls: a cancel through the API wakes it', async () => {
     const id = await newPayment();
     const now = await web('GET', `/pay/${id}/status`);
-    expect(now.body).toEqual({ status: 'requires_action', isFinal: false, pollInMs: 1000, statusText: 'Waiting for payment', redirectUrl: null });
+    expect(now.body).toEqual({
+      status: 'requires_action',
+      isFinal: false,
+      pollInMs: 1000,
+      statusText: 'Waiting for payment',
+      redirectUrl: null,
+    });
     const started = Date.now();
     const waiting = web('GET', `/pay/${id}/status?maxPollMs=10000`);
     await new Promise((r) => setTimeout(r, 200));
@@ -114,26 +126,31 @@ describe('the data-collection page', () => {
     const url = new URL((await offer(id)).collectData.url);
     const r = await web('GET', url.pathname + url.search);
     expect(r.status).toBe(200);
-    for (const f of ['fullName', 'dob', 'pobCountry', 'pobAddress', 'porCountry', 'porAddress', 'tosConfirmed']) expect(r.text).toContain(`name="${f}"`);
+    for (const f of ['fullName', 'dob', 'pobCountry', 'pobAddress', 'porCountry', 'porAddress', 'tosConfirmed'])
+      expect(r.text).toContain(`name="${f}"`);
     expect(r.text).toContain('pattern="^[A-Z]{2}$"');
     expect(r.text).toContain('maxlength="200"');
   });
 
-  it('refuses invalid data with the gateway\'s issues; valid data reaches confirm, which then needs none', async () => {
+  it("refuses invalid data with the gateway's issues; valid data reaches confirm, which then needs none", async () => {
     const id = await newPayment('1000');
     const o = await offer(id);
     const bad = await post({ pid: id, accounts: BUYER_BASE, data: { ...DATA, dob: 'yesterday', porCountry: 'gb', tosConfirmed: false } });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('params_validation');
     expect(bad.body.issues.map((i: any) => i.field).sort()).toEqual(['/data/dob', '/data/porCountry', '/data/tosConfirmed']);
-    expect((await post({ pid: id, accounts: BUYER_BASE, data: { fullName: 'A', dob: '2000-01-01', tosConfirmed: true } })).status).toBe(400);
+    expect((await post({ pid: id, accounts: BUYER_BASE, data: { fullName: 'A', dob: '2000-01-01', tosConfirmed: true } })).status).toBe(
+      400,
+    );
     expect((await post({ pid: 'pay_nope', data: DATA })).body.code).toBe('payment_not_found');
 
     expect((await post({ pid: id, accounts: BUYER_BASE, data: DATA })).body).toEqual({ stored: true });
     // A fresh quote for the same account inherits the data: the wallet confirms without sending it.
     const again = (await offer(id)).options[0];
     const sig = await buyer.signTypedData(JSON.parse(again.actions[0].data.params[1]));
-    const c = await gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId: again.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+    const c = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
+      body: { optionId: again.id, results: [{ type: 'walletRpc', data: [sig] }] },
+    });
     expect(c.status).toBe(200);
     expect(c.body.status).toBe('processing');
     const stored = (await svc.db('payments').where({ id }).first()).collected_data as Buffer;
@@ -146,16 +163,22 @@ describe('the data-collection page', () => {
     const o = await offer(id);
     const options = () => svc.db('payment_options').where({ payment_id: id }).select('collected_data');
     const proto = await web('POST', '/collect', {
-      raw: `{"pid":"${id}","accounts":"${BUYER_BASE}","data":{"__proto__":${JSON.stringify(DATA)}}}`, headers: { 'content-type': 'application/json' },
+      raw: `{"pid":"${id}","accounts":"${BUYER_BASE}","data":{"__proto__":${JSON.stringify(DATA)}}}`,
+      headers: { 'content-type': 'application/json' },
     });
     expect(proto.status).toBe(400);
     expect(proto.body).toEqual({
-      code: 'params_validation', message: expect.any(String), requestId: expect.stringMatching(/^req_/),
+      code: 'params_validation',
+      message: expect.any(String),
+      requestId: expect.stringMatching(/^req_/),
       issues: [{ field: '/data/__proto__', message: expect.stringContaining('not a known field') }],
     });
     const inFields = await post({ pid: id, accounts: BUYER_BASE, data: { fields: [{ id: '__proto__', value: DATA }] } });
-    expect({ status: inFields.status, code: inFields.body.code, issues: inFields.body.issues })
-      .toEqual({ status: 400, code: 'params_validation', issues: [{ field: '/data/fields/0/id', message: expect.stringContaining('not a known field') }] });
+    expect({ status: inFields.status, code: inFields.body.code, issues: inFields.body.issues }).toEqual({
+      status: 400,
+      code: 'params_validation',
+      issues: [{ field: '/data/fields/0/id', message: expect.stringContaining('not a known field') }],
+    });
     expect((await options()).map((r) => r.collected_data)).toEqual(o.options.map(() => null));
 
     const strings = { fields: Object.entries({ ...DATA, tosConfirmed: 'true' }).map(([fid, value]) => ({ id: fid, value })) };

@@ -30,16 +30,27 @@ const lockMerchant = async () => {
   return trx;
 };
 /** Resolves once a payment INSERT waits on a lock (the request is mid-flight, holding its claim). */
-const insertWaiting = () => eventually(
-  async () => Number((await locker.raw("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO payments%'")).rows[0].n),
-  (n) => n > 0, 10_000,
-);
+const insertWaiting = () =>
+  eventually(
+    async () =>
+      Number(
+        (
+          await locker.raw(
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO payments%'",
+          )
+        ).rows[0].n,
+      ),
+    (n) => n > 0,
+    10_000,
+  );
 const createPayment = (baseUrl: string, key: string, referenceId: string) =>
   client(baseUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId })('POST', '/v1/payments', {
-    body: { referenceId, amount: { unit: 'iso4217/USD', value: '1000' } }, headers: { 'Idempotency-Key': key },
+    body: { referenceId, amount: { unit: 'iso4217/USD', value: '1000' } },
+    headers: { 'Idempotency-Key': key },
   });
 const paymentsOf = (referenceId: string) => svc.db('payments').where({ reference_id: referenceId }).select('id');
-const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<'still running'>((r) => setTimeout(() => r('still running'), ms))]);
+const within = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<'still running'>((r) => setTimeout(() => r('still running'), ms))]);
 
 describe('Idempotency-Key claims', () => {
   it('are never taken over while the first request runs, however long it takes', async () => {
@@ -51,11 +62,17 @@ describe('Idempotency-Key claims', () => {
       first = createPayment(svc.url, key, ref);
       await insertWaiting();
       // As if the first request had been running for 10 minutes (the old claim was taken over after 60 s).
-      await locker('idempotency_keys').where({ key }).update({ locked_at: locker.raw("now() - interval '10 minutes'") });
+      await locker('idempotency_keys')
+        .where({ key })
+        .update({ locked_at: locker.raw("now() - interval '10 minutes'") });
       const retry = await within(createPayment(svc.url, key, ref), 5000);
       expect(retry).not.toBe('still running');
       const r = retry as Res;
-      expect({ status: r.status, code: r.body.code, retryAfter: r.headers.get('retry-after') }).toEqual({ status: 409, code: 'idempotency_in_progress', retryAfter: '1' });
+      expect({ status: r.status, code: r.body.code, retryAfter: r.headers.get('retry-after') }).toEqual({
+        status: 409,
+        code: 'idempotency_in_progress',
+        retryAfter: '1',
+      });
       // A different request with the key is told the same while the first runs (422 once it has finished).
       const other = await createPayment(svc.url, key, uniqueKey('order'));
       expect({ status: other.status, code: other.body.code }).toEqual({ status: 409, code: 'idempotency_in_progress' });
@@ -65,35 +82,54 @@ describe('Idempotency-Key claims', () => {
     const done = await first!;
     expect(done.status).toBe(201);
     const replay = await createPayment(svc.url, key, ref);
-    expect({ status: replay.status, text: replay.text, replayed: replay.headers.get('idempotent-replayed') }).toEqual({ status: 201, text: done.text, replayed: 'true' });
+    expect({ status: replay.status, text: replay.text, replayed: replay.headers.get('idempotent-replayed') }).toEqual({
+      status: 201,
+      text: done.text,
+      replayed: 'true',
+    });
     expect(await paymentsOf(ref)).toEqual([{ id: done.body.paymentId }]);
-    expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([{ state: 'done', response_status: 201 }]);
+    expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([
+      { state: 'done', response_status: 201 },
+    ]);
     expect((await createPayment(svc.url, key, uniqueKey('order'))).body.code).toBe('idempotency_conflict');
   });
 
-  ownIt('of a holder that died are free at once: the retry runs the work, once', async () => {
-    const key = uniqueKey('dead');
-    const ref = uniqueKey('order');
-    const doomed = await spawnService({ NODE_ENV: 'test' });
-    const trx = await lockMerchant();
-    let killedAt: number;
-    try {
-      void createPayment(doomed.url, key, ref).catch(() => undefined); // its answer never comes
-      await insertWaiting();
-      await doomed.kill('SIGKILL');
-      killedAt = Date.now();
-    } finally {
-      await trx.rollback();
-    }
-    // The dead process's transaction is rolled back as soon as PostgreSQL notices the closed connection:
-    // its claim and its half-made payment go with it (the previous release answered 409 for 60 s).
-    const retry = await eventually(() => createPayment(svc.url, key, ref), (r) => r.status !== 409, 15_000, 200);
-    expect(retry.status).toBe(201);
-    expect(Date.now() - killedAt).toBeLessThan(15_000);
-    expect(await paymentsOf(ref)).toEqual([{ id: retry.body.paymentId }]);
-    expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([{ state: 'done', response_status: 201 }]);
-    expect(await svc.db('payment_events').where({ payment_id: retry.body.paymentId }).select('type')).toEqual([{ type: 'payment.created' }]);
-  }, 60_000);
+  ownIt(
+    'of a holder that died are free at once: the retry runs the work, once',
+    async () => {
+      const key = uniqueKey('dead');
+      const ref = uniqueKey('order');
+      const doomed = await spawnService({ NODE_ENV: 'test' });
+      const trx = await lockMerchant();
+      let killedAt: number;
+      try {
+        void createPayment(doomed.url, key, ref).catch(() => undefined); // its answer never comes
+        await insertWaiting();
+        await doomed.kill('SIGKILL');
+        killedAt = Date.now();
+      } finally {
+        await trx.rollback();
+      }
+      // The dead process's transaction is rolled back as soon as PostgreSQL notices the closed connection:
+      // its claim and its half-made payment go with it (the previous release answered 409 for 60 s).
+      const retry = await eventually(
+        () => createPayment(svc.url, key, ref),
+        (r) => r.status !== 409,
+        15_000,
+        200,
+      );
+      expect(retry.status).toBe(201);
+      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      expect(await paymentsOf(ref)).toEqual([{ id: retry.body.paymentId }]);
+      expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([
+        { state: 'done', response_status: 201 },
+      ]);
+      expect(await svc.db('payment_events').where({ payment_id: retry.body.paymentId }).select('type')).toEqual([
+        { type: 'payment.created' },
+      ]);
+    },
+    60_000,
+  );
 
   it('a refusal is stored with the claim and replayed', async () => {
     const key = uniqueKey('refused');
@@ -102,7 +138,13 @@ describe('Idempotency-Key claims', () => {
     const r = await asOther('POST', '/v1/payments', { body, headers: { 'Idempotency-Key': key } });
     expect({ status: r.status, code: r.body.code }).toEqual({ status: 404, code: 'merchant_not_found' });
     const again = await asOther('POST', '/v1/payments', { body, headers: { 'Idempotency-Key': key } });
-    expect({ status: again.status, text: again.text, replayed: again.headers.get('idempotent-replayed') }).toEqual({ status: 404, text: r.text, replayed: 'true' });
-    expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([{ state: 'done', response_status: 404 }]);
+    expect({ status: again.status, text: again.text, replayed: again.headers.get('idempotent-replayed') }).toEqual({
+      status: 404,
+      text: r.text,
+      replayed: 'true',
+    });
+    expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([
+      { state: 'done', response_status: 404 },
+    ]);
   });
 });

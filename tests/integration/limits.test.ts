@@ -22,7 +22,10 @@ describeLocal('request limits', () => {
   let b: TestService;
   beforeAll(async () => {
     const env = {
-      RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), RATE_LIMIT_ACCOUNT_PER_S: '5', RATE_LIMIT_CREDENTIAL_PER_S: '3', RATE_LIMIT_IP_PER_S: '2',
+      RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+      RATE_LIMIT_ACCOUNT_PER_S: '5',
+      RATE_LIMIT_CREDENTIAL_PER_S: '3',
+      RATE_LIMIT_IP_PER_S: '2',
       LONGPOLL_MAX_PER_CREDENTIAL: '2',
     };
     a = await startTestService(env);
@@ -62,7 +65,9 @@ describeLocal('request limits', () => {
 
   it('concurrent long-polls per credential are capped; a slot frees when a poll ends', async () => {
     const m = await merchantWithSettlement(a, 'Polls');
-    const pay = async () => (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
+    const pay = async () =>
+      (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } }))
+        .body.paymentId;
     const [p1, p2, p3] = [await pay(), await pay(), await pay()];
     await startOfSecond(); // a fresh rate window: what follows is about the long-poll cap
     const waiting = [p1, p2].map((id) => m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=1500`));
@@ -78,7 +83,9 @@ describeLocal('request limits', () => {
   it('the hosted pages limit each client IP', async () => {
     const m = await merchantWithSettlement(b, 'Hosted');
     await startOfSecond();
-    const id = (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
+    const id = (
+      await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })
+    ).body.paymentId;
     await startOfSecond();
     const rs = await Promise.all(Array.from({ length: 8 }, () => client(b.url)('GET', `/pay/${id}/status`)));
     expect(rs.filter((r) => r.status === 200).length).toBeLessThanOrEqual(4);
@@ -97,17 +104,27 @@ describeLocal('options per payment', () => {
     const m = await merchantWithSettlement(svc, 'Quotes');
     const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
     const buyer = await newBuyer(10_000_000n);
-    const id = (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })).body.paymentId;
+    const id = (
+      await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })
+    ).body.paymentId;
     const quotes = [];
-    for (let i = 0; i < 6; i++) quotes.push((await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } })).body.options[0]);
+    for (let i = 0; i < 6; i++)
+      quotes.push(
+        (await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } })).body.options[0],
+      );
     expect(await svc.db('payment_options').where({ payment_id: id })).toHaveLength(3);
     const first = quotes[0];
     const sig = await buyer.signTypedData(JSON.parse(first.actions[0].data.params[1]));
-    const r = await gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId: first.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+    const r = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
+      body: { optionId: first.id, results: [{ type: 'walletRpc', data: [sig] }] },
+    });
     expect({ status: r.status, code: r.body.code }).toEqual({ status: 404, code: 'option_not_found' });
     const last = quotes[5];
     const ok = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
-      body: { optionId: last.id, results: [{ type: 'walletRpc', data: [await buyer.signTypedData(JSON.parse(last.actions[0].data.params[1]))] }] },
+      body: {
+        optionId: last.id,
+        results: [{ type: 'walletRpc', data: [await buyer.signTypedData(JSON.parse(last.actions[0].data.params[1]))] }],
+      },
     });
     expect(ok.body.status).toBe('processing');
   });

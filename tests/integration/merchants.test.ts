@@ -19,21 +19,41 @@ beforeAll(async () => {
 }, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
-const create = (body: Record<string, unknown>, key = ikey(), c = api) => c('POST', '/v1/merchants', { body, headers: { 'Idempotency-Key': key } });
+const create = (body: Record<string, unknown>, key = ikey(), c = api) =>
+  c('POST', '/v1/merchants', { body, headers: { 'Idempotency-Key': key } });
 const createInvalid = (body: Record<string, unknown>, key = ikey()) => create(body, key, direct);
 const valid = (name = 'Coffee Shop') => ({ merchantName: name, merchantEmail: 'owner@coffee.example.com' });
 const count = async (where: Record<string, unknown> = {}) =>
-  Number((await svc.db('merchants').where({ account_id: accountId, ...where }).count<{ c: string }[]>({ c: '*' }))[0].c);
+  Number(
+    (
+      await svc
+        .db('merchants')
+        .where({ account_id: accountId, ...where })
+        .count<{ c: string }[]>({ c: '*' })
+    )[0].c,
+  );
 
 describe('POST /v1/merchants', () => {
   it('creates an active merchant: 201 with the seed shape, stored', async () => {
     const r = await create({ ...valid(), iconUrl: 'https://cdn.example.com/logo.png' });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      merchant: { id: expect.stringMatching(/^mrch_/), name: 'Coffee Shop', email: 'owner@coffee.example.com', status: 'active', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
+      merchant: {
+        id: expect.stringMatching(/^mrch_/),
+        name: 'Coffee Shop',
+        email: 'owner@coffee.example.com',
+        status: 'active',
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
     });
     const row = await svc.db('merchants').where({ id: r.body.merchant.id }).first();
-    expect(row).toMatchObject({ account_id: accountId, name: 'Coffee Shop', icon_url: 'https://cdn.example.com/logo.png', status: 'active', deleted_at: null });
+    expect(row).toMatchObject({
+      account_id: accountId,
+      name: 'Coffee Shop',
+      icon_url: 'https://cdn.example.com/logo.png',
+      status: 'active',
+      deleted_at: null,
+    });
   });
 
   it('requires an Idempotency-Key of at most 255 characters', async () => {
@@ -78,7 +98,13 @@ describe('POST /v1/merchants', () => {
   });
 
   it('accepts the e-mail forms the seed allows', async () => {
-    for (const email of ["o'neil+tag@mail.example.org", 'a_b-c@x-y.io', 'A1@B2.COM', 'kontakt@xn--bcher-kva.example', `${'a'.repeat(64)}@${'b'.repeat(63)}.co`]) {
+    for (const email of [
+      "o'neil+tag@mail.example.org",
+      'a_b-c@x-y.io',
+      'A1@B2.COM',
+      'kontakt@xn--bcher-kva.example',
+      `${'a'.repeat(64)}@${'b'.repeat(63)}.co`,
+    ]) {
       expect((await create({ merchantName: 'e', merchantEmail: email })).status).toBe(201);
     }
   });
@@ -95,8 +121,14 @@ describe('POST /v1/merchants', () => {
 
   it('treats a reordered but equal body as the same request', async () => {
     const key = ikey();
-    const first = await api('POST', '/v1/merchants', { raw: '{"merchantName":"Order","merchantEmail":"o@x.io"}', headers: { 'Idempotency-Key': key, 'content-type': 'application/json' } });
-    const again = await api('POST', '/v1/merchants', { raw: '{"merchantEmail":"o@x.io","merchantName":"Order"}', headers: { 'Idempotency-Key': key, 'content-type': 'application/json' } });
+    const first = await api('POST', '/v1/merchants', {
+      raw: '{"merchantName":"Order","merchantEmail":"o@x.io"}',
+      headers: { 'Idempotency-Key': key, 'content-type': 'application/json' },
+    });
+    const again = await api('POST', '/v1/merchants', {
+      raw: '{"merchantEmail":"o@x.io","merchantName":"Order"}',
+      headers: { 'Idempotency-Key': key, 'content-type': 'application/json' },
+    });
     expect(again.text).toBe(first.text);
   });
 
@@ -121,8 +153,17 @@ describe('POST /v1/merchants', () => {
   it('records past their retention are purged by the background sweep, live ones kept', async () => {
     const live = ikey();
     expect((await create(valid('Kept record'), live)).status).toBe(201);
-    await svc.db('idempotency_keys').insert({ scope: `account:${accountId}`, key: 'stale-record', fingerprint: 'x', state: 'done', response_status: 201, response_body: '{}', expires_at: new Date(Date.now() - 1000) });
-    for (let i = 0; i < 40 && (await svc.db('idempotency_keys').where({ key: 'stale-record' }).first()); i++) await new Promise((r) => setTimeout(r, 100));
+    await svc.db('idempotency_keys').insert({
+      scope: `account:${accountId}`,
+      key: 'stale-record',
+      fingerprint: 'x',
+      state: 'done',
+      response_status: 201,
+      response_body: '{}',
+      expires_at: new Date(Date.now() - 1000),
+    });
+    for (let i = 0; i < 40 && (await svc.db('idempotency_keys').where({ key: 'stale-record' }).first()); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await svc.db('idempotency_keys').where({ key: 'stale-record' }).first()).toBeUndefined();
     expect(await svc.db('idempotency_keys').where({ key: live }).first()).toBeDefined();
   });
@@ -151,7 +192,15 @@ describe('GET /v1/merchants/{id}', () => {
     const r = await api('GET', `/v1/merchants/${id}`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      merchant: { id, name: 'Getter', email: 'owner@coffee.example.com', status: 'active', iconUrl: null, createdAt: expect.any(String), settlements: { crypto: [], fiat: [] } },
+      merchant: {
+        id,
+        name: 'Getter',
+        email: 'owner@coffee.example.com',
+        status: 'active',
+        iconUrl: null,
+        createdAt: expect.any(String),
+        settlements: { crypto: [], fiat: [] },
+      },
     });
   });
   it('another account gets 403 forbidden; an unknown id 404 merchant_not_found', async () => {
@@ -189,7 +238,13 @@ describe('PATCH /v1/merchants/{id}', () => {
   });
   it('needs at least one field and validates each', async () => {
     const id = (await create(valid('Strict'))).body.merchant.id;
-    for (const body of [{}, { merchantName: '' }, { merchantName: 'nul\u0000' }, { iconUrl: 'http://x.io/a.png' }, { merchantEmail: null }]) {
+    for (const body of [
+      {},
+      { merchantName: '' },
+      { merchantName: 'nul\u0000' },
+      { iconUrl: 'http://x.io/a.png' },
+      { merchantEmail: null },
+    ]) {
       const r = await direct('PATCH', `/v1/merchants/${id}`, { body });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('params_validation');
@@ -234,7 +289,10 @@ describe('GET /v1/merchants', () => {
     lister = client(svc.url, { 'Api-Key': listerKey });
     listerDirect = client(svc.directUrl, { 'Api-Key': listerKey });
     for (let i = 0; i < 25; i++) {
-      const r = await lister('POST', '/v1/merchants', { body: { merchantName: `Shop ${i % 2 ? 'Odd' : 'Even'} ${i}`, merchantEmail: `s${i}@x.io` }, headers: { 'Idempotency-Key': `l${i}` } });
+      const r = await lister('POST', '/v1/merchants', {
+        body: { merchantName: `Shop ${i % 2 ? 'Odd' : 'Even'} ${i}`, merchantEmail: `s${i}@x.io` },
+        headers: { 'Idempotency-Key': `l${i}` },
+      });
       ids.push(r.body.merchant.id);
     }
   });
@@ -256,10 +314,16 @@ describe('GET /v1/merchants', () => {
     let cursor: string | null = null;
     let n = 0;
     do {
-      const r: { body: { merchants: { id: string }[]; nextCursor: string | null } } = await lister('GET', `/v1/merchants?limit=7${cursor ? `&cursor=${cursor}` : ''}`);
+      const r: { body: { merchants: { id: string }[]; nextCursor: string | null } } = await lister(
+        'GET',
+        `/v1/merchants?limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...r.body.merchants.map((m) => m.id));
       cursor = r.body.nextCursor;
-      await lister('POST', '/v1/merchants', { body: { merchantName: `Late ${n}`, merchantEmail: 'l@x.io' }, headers: { 'Idempotency-Key': `late-${n++}` } });
+      await lister('POST', '/v1/merchants', {
+        body: { merchantName: `Late ${n}`, merchantEmail: 'l@x.io' },
+        headers: { 'Idempotency-Key': `late-${n++}` },
+      });
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
   });
@@ -277,14 +341,23 @@ describe('GET /v1/merchants', () => {
     expect(wild.body.totalCount).toBe(0);
   });
 
-  it('never shows another account\'s merchants', async () => {
+  it("never shows another account's merchants", async () => {
     const r = await lister('GET', '/v1/merchants?search=Coffee');
     expect(r.body.totalCount).toBe(0);
   });
 
   it.each([
-    ['limit=0'], ['limit=101'], ['search=a%00b'], ['limit=abc'], ['status=closed'], ['search='], [`search=${'s'.repeat(257)}`], ['cursor=garbage!'], [`cursor=${Buffer.from('{"t":"x","i":1}').toString('base64url')}`],
-    [`cursor=${Buffer.from('{"t":"12","i":"mrch_x"}').toString('base64url')}`], [`cursor=${Buffer.from('{"t":"+275760-09-13T00:00:00.000Z","i":"x"}').toString('base64url')}`],
+    ['limit=0'],
+    ['limit=101'],
+    ['search=a%00b'],
+    ['limit=abc'],
+    ['status=closed'],
+    ['search='],
+    [`search=${'s'.repeat(257)}`],
+    ['cursor=garbage!'],
+    [`cursor=${Buffer.from('{"t":"x","i":1}').toString('base64url')}`],
+    [`cursor=${Buffer.from('{"t":"12","i":"mrch_x"}').toString('base64url')}`],
+    [`cursor=${Buffer.from('{"t":"+275760-09-13T00:00:00.000Z","i":"x"}').toString('base64url')}`],
   ])('refuses %s with 400 params_validation', async (qs) => {
     const r = await listerDirect('GET', `/v1/merchants?${qs}`);
     expect(r.status).toBe(400);

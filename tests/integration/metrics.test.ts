@@ -44,7 +44,8 @@ describe('GET /metrics on the shared test service', () => {
       '# TYPE paygate_longpoll_waiters gauge',
       '# TYPE process_cpu_user_seconds_total counter',
       '# TYPE nodejs_eventloop_lag_seconds gauge',
-    ]) expect(r.text).toContain(line);
+    ])
+      expect(r.text).toContain(line);
     const samples = parseExposition(r.text); // throws on any line that is not a sample or a comment
     for (const s of ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled']) {
       expect(samples.some((x) => x.name === 'paygate_payments' && x.labels.status === s)).toBe(true);
@@ -106,7 +107,12 @@ describe('a service on a database of its own', () => {
     await migrateLatest(migrator);
     await migrator.destroy();
     // No sweeper during the test: an overdue payment must count as expired by the reading rule alone.
-    svc = await startTestService({ DATABASE_URL: db.url, METRICS_TOKEN: TOKEN, METRICS_DB_CACHE_MS: String(CACHE_MS), SWEEP_INTERVAL_MS: '3600000' });
+    svc = await startTestService({
+      DATABASE_URL: db.url,
+      METRICS_TOKEN: TOKEN,
+      METRICS_DB_CACHE_MS: String(CACHE_MS),
+      SWEEP_INTERVAL_MS: '3600000',
+    });
   }, 60_000); // starts a service (and the admin command): slow on a busy machine
   afterAll(async () => {
     await svc?.close();
@@ -115,7 +121,12 @@ describe('a service on a database of its own', () => {
 
   ownServiceIt('METRICS_TOKEN: /metrics needs the bearer token (401 invalid_token otherwise); health stays open', async () => {
     const anon = client(svc.directUrl);
-    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: TOKEN }, { Authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Bearer wrong-token-0123456789' },
+      { Authorization: TOKEN },
+      { Authorization: `Basic ${TOKEN}` },
+    ]) {
       const r = await anon('GET', '/metrics', { headers });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ code: 'invalid_token', message: expect.any(String), requestId: r.headers.get('request-id') });
@@ -140,10 +151,14 @@ describe('a service on a database of its own', () => {
 
     const acct = await adminOn(db.url, 'accounts', 'create', '--name', 'Metrics counts');
     const api = client(svc.url, { 'Api-Key': acct.apiKey });
-    const merchant = await api('POST', '/v1/merchants', { body: { merchantName: 'Counted', merchantEmail: 'c@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
+    const merchant = await api('POST', '/v1/merchants', {
+      body: { merchantName: 'Counted', merchantEmail: 'c@x.io' },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
     const merchantId = merchant.body.merchant.id as string;
     const settled = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
-      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] }, headers: { 'Idempotency-Key': uniqueKey() },
+      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
+      headers: { 'Idempotency-Key': uniqueKey() },
     });
     expect(settled.status).toBe(201);
     const shop = client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId });
@@ -155,7 +170,10 @@ describe('a service on a database of its own', () => {
     }
     expect((await shop('POST', `/v1/payments/${ids[0]}/cancel`)).status).toBe(200);
     // Overdue but still requires_action in the table (no sweeper ran, nobody read it): counts as expired.
-    await svc.db('payments').where({ id: ids[1] }).update({ expires_at: svc.db.raw("now() - interval '1 second'") });
+    await svc
+      .db('payments')
+      .where({ id: ids[1] })
+      .update({ expires_at: svc.db.raw("now() - interval '1 second'") });
 
     expect(await scrape()).toEqual(zero); // within the cache period: no new query
     await new Promise((r) => setTimeout(r, CACHE_MS + 50));
@@ -165,20 +183,30 @@ describe('a service on a database of its own', () => {
 });
 
 describe('/metrics in production (the built service)', () => {
-  const prod = () => ({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), DEVNET_RELAYER_KEYS: generatePrivateKey() });
-
-  ownServiceIt('without METRICS_TOKEN the service refuses to start (configuration error, exit 2)', async () => {
-    await expect(spawnService(prod())).rejects.toThrow(/^service exited \(2\) before listening: configuration error: METRICS_TOKEN is required in production \(or set METRICS_PUBLIC=true/);
+  const prod = () => ({
+    NODE_ENV: 'production',
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    DEVNET_RELAYER_KEYS: generatePrivateKey(),
   });
 
-  ownServiceIt('METRICS_PUBLIC=true serves it without a token, as asked', async () => {
-    const p = await spawnService({ ...prod(), METRICS_PUBLIC: 'true' });
-    try {
-      const r = await client(p.url)('GET', '/metrics');
-      expect(r.status).toBe(200);
-      expect(r.text).toContain('paygate_http_requests_total');
-    } finally {
-      await p.kill('SIGTERM');
-    }
-  }, 60_000);
+  ownServiceIt('without METRICS_TOKEN the service refuses to start (configuration error, exit 2)', async () => {
+    await expect(spawnService(prod())).rejects.toThrow(
+      /^service exited \(2\) before listening: configuration error: METRICS_TOKEN is required in production \(or set METRICS_PUBLIC=true/,
+    );
+  });
+
+  ownServiceIt(
+    'METRICS_PUBLIC=true serves it without a token, as asked',
+    async () => {
+      const p = await spawnService({ ...prod(), METRICS_PUBLIC: 'true' });
+      try {
+        const r = await client(p.url)('GET', '/metrics');
+        expect(r.status).toBe(200);
+        expect(r.text).toContain('paygate_http_requests_total');
+      } finally {
+        await p.kill('SIGTERM');
+      }
+    },
+    60_000,
+  );
 });

@@ -10,7 +10,10 @@ describe('migrations at start', () => {
   // Several processes starting at once on a fresh database: knex alone fails all but one of them
   // ("relation knex_migrations_lock already exists"); the advisory lock in migrateLatest serialises them.
   ownDbIt('are safe when several processes migrate the same fresh database at once', async () => {
-    const files = fs.readdirSync(migrationsDir).filter((f) => f.endsWith('.js')).sort();
+    const files = fs
+      .readdirSync(migrationsDir)
+      .filter((f) => f.endsWith('.js'))
+      .sort();
     const fresh = await freshDatabase('paygate_migrate');
     const pools = [0, 1, 2, 3].map(() => createDb(fresh.url, 2));
     try {

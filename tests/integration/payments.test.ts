@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const usd = (value = '1000') => ({ unit: 'iso4217/USD', value });
-const create = (body: Record<string, unknown>, c = m.asMerchant, headers: Record<string, string> = {}) => c('POST', '/v1/payments', { body, headers });
+const create = (body: Record<string, unknown>, c = m.asMerchant, headers: Record<string, string> = {}) =>
+  c('POST', '/v1/payments', { body, headers });
 const newPayment = async (extra: Record<string, unknown> = {}) => {
   const r = await create({ referenceId: uniqueKey('order'), amount: usd(), ...extra });
   if (r.status !== 201) throw new Error(r.text);
@@ -33,15 +34,22 @@ const events = (paymentId: string) => svc.db('payment_events').where({ payment_i
 const walletKeys = new Map<string, string>();
 /** The buyer pays through the gateway (a wallet key of the payment's account), on chain; resolves once it succeeded. */
 const paySucceeded = async (paymentId: string, accountId: string) => {
-  if (!walletKeys.has(accountId)) walletKeys.set(accountId, (await admin('keys', 'create', '--account', accountId, '--type', 'wallet')).apiKey);
+  if (!walletKeys.has(accountId))
+    walletKeys.set(accountId, (await admin('keys', 'create', '--account', accountId, '--type', 'wallet')).apiKey);
   const gw = client(svc.url, { 'Api-Key': walletKeys.get(accountId)! });
   const o = await gw('POST', `/v1/gateway/payment/${paymentId}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
   const opt = o.body.options?.[0];
   if (!opt) throw new Error(`no option for ${paymentId}: ${o.text}`);
   const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
-  const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, { body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+  const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, {
+    body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+  });
   if (c.status !== 200) throw new Error(c.text);
-  const final = await eventually(async () => (await gw('GET', `/v1/gateway/payment/${paymentId}/status?maxPollMs=5000`)).body, (b) => b.isFinal, 20_000);
+  const final = await eventually(
+    async () => (await gw('GET', `/v1/gateway/payment/${paymentId}/status?maxPollMs=5000`)).body,
+    (b) => b.isFinal,
+    20_000,
+  );
   if (final.status !== 'succeeded') throw new Error(`payment ${paymentId} ended ${JSON.stringify(final)}`);
 };
 
@@ -51,13 +59,24 @@ describe('POST /v1/payments', () => {
     const r = await create({ referenceId: 'order-1', amount: usd('1000') });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      paymentId: expect.stringMatching(/^pay_/), status: 'requires_action', expiresAt: expect.any(Number), isFinal: false, pollInMs: expect.any(Number),
+      paymentId: expect.stringMatching(/^pay_/),
+      status: 'requires_action',
+      expiresAt: expect.any(Number),
+      isFinal: false,
+      pollInMs: expect.any(Number),
       gatewayUrl: `${BASE}/?pid=${r.body.paymentId}`,
     });
     expect(r.body.expiresAt).toBeGreaterThanOrEqual(before + 299);
     expect(r.body.expiresAt).toBeLessThanOrEqual(before + 301);
     const row = await svc.db('payments').where({ id: r.body.paymentId }).first();
-    expect(row).toMatchObject({ merchant_id: m.merchantId, reference_id: 'order-1', currency: 'USD', amount_minor: '1000', status: 'requires_action', version: 1 });
+    expect(row).toMatchObject({
+      merchant_id: m.merchantId,
+      reference_id: 'order-1',
+      currency: 'USD',
+      amount_minor: '1000',
+      status: 'requires_action',
+      version: 1,
+    });
     expect(await events(r.body.paymentId)).toEqual([expect.objectContaining({ type: 'payment.created', version: 1 })]);
   });
 
@@ -82,8 +101,16 @@ describe('POST /v1/payments', () => {
     ['a JSON number', { referenceId: 'x', amount: { unit: 'iso4217/USD', value: 1000 } }, '/amount/value'],
     ['no referenceId', { amount: usd() }, '/referenceId'],
     ['an expiry in the past', { referenceId: 'x', amount: usd(), expiresAt: 1000 }, '/expiresAt'],
-    ['a NUL in referenceId (found by Schemathesis: PostgreSQL text cannot hold it)', { referenceId: 'a\u0000b', amount: usd() }, '/referenceId'],
-    ['checkout outside the preview', { referenceId: 'x', amount: usd(), checkout: { successUrl: 'https://a.io/s', errorUrl: 'https://a.io/e' } }, '/checkout'],
+    [
+      'a NUL in referenceId (found by Schemathesis: PostgreSQL text cannot hold it)',
+      { referenceId: 'a\u0000b', amount: usd() },
+      '/referenceId',
+    ],
+    [
+      'checkout outside the preview',
+      { referenceId: 'x', amount: usd(), checkout: { successUrl: 'https://a.io/s', errorUrl: 'https://a.io/e' } },
+      '/checkout',
+    ],
   ])('refuses %s with 400 params_validation', async (_w, body, field) => {
     const before = await svc.db('payments').where({ merchant_id: m.merchantId }).count<{ c: string }[]>({ c: '*' });
     const r = await create(body, direct);
@@ -95,15 +122,30 @@ describe('POST /v1/payments', () => {
 
   it('accepts checkout URLs in the preview version, HTTPS only', async () => {
     const preview = { 'PAY-Version': '2026-02-19.preview' };
-    const ok = await create({ referenceId: 'c', amount: usd(), checkout: { successUrl: 'https://shop.example/ok', errorUrl: 'https://shop.example/ko' } }, direct, preview);
+    const ok = await create(
+      { referenceId: 'c', amount: usd(), checkout: { successUrl: 'https://shop.example/ok', errorUrl: 'https://shop.example/ko' } },
+      direct,
+      preview,
+    );
     expect(ok.status).toBe(201);
-    expect(await svc.db('payments').where({ id: ok.body.paymentId }).first()).toMatchObject({ checkout_success_url: 'https://shop.example/ok' });
-    const http = await create({ referenceId: 'c', amount: usd(), checkout: { successUrl: 'http://shop.example/ok', errorUrl: 'https://shop.example/ko' } }, direct, preview);
+    expect(await svc.db('payments').where({ id: ok.body.paymentId }).first()).toMatchObject({
+      checkout_success_url: 'https://shop.example/ok',
+    });
+    const http = await create(
+      { referenceId: 'c', amount: usd(), checkout: { successUrl: 'http://shop.example/ok', errorUrl: 'https://shop.example/ko' } },
+      direct,
+      preview,
+    );
     expect(http.status).toBe(400);
   });
 
   it('refuses merchants that cannot take payments with 409 invalid_state', async () => {
-    const bare = (await m.api('POST', '/v1/merchants', { body: { merchantName: 'Bare', merchantEmail: 'b@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id;
+    const bare = (
+      await m.api('POST', '/v1/merchants', {
+        body: { merchantName: 'Bare', merchantEmail: 'b@x.io' },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      })
+    ).body.merchant.id;
     const asBare = client(svc.url, { 'Api-Key': m.apiKey, 'Merchant-Id': bare });
     const none = await create({ referenceId: 'x', amount: usd() }, asBare);
     expect(none.status).toBe(409);
@@ -117,9 +159,12 @@ describe('POST /v1/payments', () => {
     expect(deleted.body.code).toBe('invalid_state');
   });
 
-  it('another account\'s merchant -> 403; an unknown one -> 404', async () => {
+  it("another account's merchant -> 403; an unknown one -> 404", async () => {
     const intruder = await newAccount('Intruder');
-    const r = await create({ referenceId: 'x', amount: usd() }, client(svc.url, { 'Api-Key': intruder.apiKey, 'Merchant-Id': m.merchantId }));
+    const r = await create(
+      { referenceId: 'x', amount: usd() },
+      client(svc.url, { 'Api-Key': intruder.apiKey, 'Merchant-Id': m.merchantId }),
+    );
     expect(r.status).toBe(403);
     expect(r.body.code).toBe('forbidden');
     const unknown = await create({ referenceId: 'x', amount: usd() }, client(svc.url, { 'Api-Key': m.apiKey, 'Merchant-Id': 'mrch_nope' }));
@@ -132,7 +177,9 @@ describe('POST /v1/payments', () => {
     const b = await create({ referenceId: 'idem', amount: usd() }, m.asMerchant, { 'Idempotency-Key': key });
     expect(b.text).toBe(a.text);
     // This merchant's rows only: the contract gate runs the suite twice on one database.
-    expect(await svc.db('payments').where({ reference_id: 'idem', merchant_id: m.merchantId }).count<{ c: string }[]>({ c: '*' })).toEqual([{ c: '1' }]);
+    expect(await svc.db('payments').where({ reference_id: 'idem', merchant_id: m.merchantId }).count<{ c: string }[]>({ c: '*' })).toEqual([
+      { c: '1' },
+    ]);
   });
 });
 
@@ -141,7 +188,17 @@ describe('GET /v1/payments/{id} and /status', () => {
     const id = await newPayment({ referenceId: 'details-1' });
     const d = await m.asMerchant('GET', `/v1/payments/${id}`);
     expect(d.status).toBe(200);
-    expect(d.body).toMatchObject({ paymentId: id, merchantId: m.merchantId, referenceId: 'details-1', status: 'requires_action', failureCode: null, info: null, settlement: null, amount: usd(), refundedAt: null });
+    expect(d.body).toMatchObject({
+      paymentId: id,
+      merchantId: m.merchantId,
+      referenceId: 'details-1',
+      status: 'requires_action',
+      failureCode: null,
+      info: null,
+      settlement: null,
+      amount: usd(),
+      refundedAt: null,
+    });
     const s = await m.asMerchant('GET', `/v1/payments/${id}/status`);
     expect(s.body).toEqual({ status: 'requires_action', isFinal: false, pollInMs: 1000, failureCode: null, info: null });
   });
@@ -150,14 +207,23 @@ describe('GET /v1/payments/{id} and /status', () => {
     const intruder = await newAccount('Peeker');
     const r = await client(svc.url, { 'Api-Key': intruder.apiKey, 'Merchant-Id': m.merchantId })('GET', `/v1/payments/${id}`);
     expect(r.status).toBe(403);
-    const sibling = (await m.api('POST', '/v1/merchants', { body: { merchantName: 'Sib', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id;
+    const sibling = (
+      await m.api('POST', '/v1/merchants', {
+        body: { merchantName: 'Sib', merchantEmail: 's@x.io' },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      })
+    ).body.merchant.id;
     const other = await client(svc.url, { 'Api-Key': m.apiKey, 'Merchant-Id': sibling })('GET', `/v1/payments/${id}/status`);
     expect(other.status).toBe(404);
     expect(other.body.code).toBe('payment_not_found');
     expect((await m.asMerchant('GET', '/v1/payments/pay_nope')).body.code).toBe('payment_not_found');
   });
   it('an id with a NUL (schema-valid) is an unknown payment: 404, not 400 (PostgreSQL text cannot hold NUL)', async () => {
-    for (const [method, path] of [['GET', '/v1/payments/pay_%00x'], ['GET', '/v1/payments/%00/status'], ['POST', '/v1/payments/pay_%00/cancel']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/payments/pay_%00x'],
+      ['GET', '/v1/payments/%00/status'],
+      ['POST', '/v1/payments/pay_%00/cancel'],
+    ]) {
       const r = await m.asMerchant(method, path);
       expect([path, r.status, r.body.code]).toEqual([path, 404, 'payment_not_found']);
     }
@@ -169,19 +235,34 @@ describe('cancel (merchant)', () => {
     const id = await newPayment();
     const r = await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ paymentId: id, status: 'cancelled', cancelledReason: 'cancelled_by_merchant', cancelledAt: expect.any(String) });
+    expect(r.body).toEqual({
+      paymentId: id,
+      status: 'cancelled',
+      cancelledReason: 'cancelled_by_merchant',
+      cancelledAt: expect.any(String),
+    });
     const again = await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('invalid_state');
-    expect((await m.asMerchant('GET', `/v1/payments/${id}/status`)).body).toMatchObject({ status: 'cancelled', isFinal: true, pollInMs: null });
-    expect((await events(id)).map((e: { type: string; version: number }) => [e.type, e.version])).toEqual([['payment.created', 1], ['payment.cancelled', 2]]);
+    expect((await m.asMerchant('GET', `/v1/payments/${id}/status`)).body).toMatchObject({
+      status: 'cancelled',
+      isFinal: true,
+      pollInMs: null,
+    });
+    expect((await events(id)).map((e: { type: string; version: number }) => [e.type, e.version])).toEqual([
+      ['payment.created', 1],
+      ['payment.cancelled', 2],
+    ]);
   });
 });
 
 describe('expiry', () => {
   it('a reader never sees a stale status: past expiresAt is expired at once', async () => {
     const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
-    await svc.db('payments').where({ id }).update({ expires_at: new Date(Date.now() - 1000) }); // skip the wait
+    await svc
+      .db('payments')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) }); // skip the wait
     const s = await m.asMerchant('GET', `/v1/payments/${id}/status`);
     expect(s.body).toMatchObject({ status: 'expired', isFinal: true, pollInMs: null });
     expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).body.code).toBe('invalid_state');
@@ -189,7 +270,8 @@ describe('expiry', () => {
   });
   it('the sweeper expires payments nobody looks at', async () => {
     const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
-    for (let i = 0; i < 50 && (await svc.db('payments').where({ id }).first()).status !== 'expired'; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (await svc.db('payments').where({ id }).first()).status !== 'expired'; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await svc.db('payments').where({ id }).first()).status).toBe('expired');
     expect((await events(id)).map((e: { type: string }) => e.type)).toEqual(['payment.created', 'payment.expired']);
   });
@@ -223,7 +305,10 @@ describe('long-poll status', () => {
   ownServiceIt('graceful shutdown answers waiting long-polls instead of dropping them', async () => {
     const third = await startTestService();
     const id = await newPayment();
-    const poll = client(third.url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId })('GET', `/v1/payments/${id}/status?maxPollMs=25000`);
+    const poll = client(third.url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId })(
+      'GET',
+      `/v1/payments/${id}/status?maxPollMs=25000`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     await third.close();
     const r = await poll;
@@ -274,17 +359,31 @@ describe('lists', () => {
   const ids: string[] = [];
   beforeAll(async () => {
     shop = await merchantWithSettlement(svc, 'Lister');
-    const s2 = await shop.api('POST', '/v1/merchants', { body: { merchantName: 'Second', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
+    const s2 = await shop.api('POST', '/v1/merchants', {
+      body: { merchantName: 'Second', merchantEmail: 's@x.io' },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
     second = s2.body.merchant.id;
     await shop.api('POST', `/v1/merchants/${second}/settlements/crypto`, {
-      body: { settlements: [{ asset: 'eip155:10/erc20:0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', destination: 'eip155:10:0x52908400098527886E0F7030069857D2E4169EE7' }] },
+      body: {
+        settlements: [
+          {
+            asset: 'eip155:10/erc20:0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
+            destination: 'eip155:10:0x52908400098527886E0F7030069857D2E4169EE7',
+          },
+        ],
+      },
       headers: { 'Idempotency-Key': uniqueKey() },
     });
     for (let i = 0; i < 12; i++) {
-      const r = await shop.asMerchant('POST', '/v1/payments', { body: { referenceId: `ORD-${i % 3 === 0 ? 'A' : 'B'}-${i}`, amount: usd(String(100 + i)) } });
+      const r = await shop.asMerchant('POST', '/v1/payments', {
+        body: { referenceId: `ORD-${i % 3 === 0 ? 'A' : 'B'}-${i}`, amount: usd(String(100 + i)) },
+      });
       ids.push(r.body.paymentId);
     }
-    const other = await client(svc.url, { 'Api-Key': shop.apiKey, 'Merchant-Id': second })('POST', '/v1/payments', { body: { referenceId: 'SECOND-1', amount: usd('999') } });
+    const other = await client(svc.url, { 'Api-Key': shop.apiKey, 'Merchant-Id': second })('POST', '/v1/payments', {
+      body: { referenceId: 'SECOND-1', amount: usd('999') },
+    });
     ids.push(other.body.paymentId);
     await shop.asMerchant('POST', `/v1/payments/${ids[0]}/cancel`);
     await paySucceeded(ids[1], shop.accountId);
@@ -295,8 +394,19 @@ describe('lists', () => {
     const r = await shop.api('GET', '/v1/payments');
     expect(r.status).toBe(200);
     expect(r.body.data.map((p: { paymentId: string }) => p.paymentId)).toEqual([...ids].reverse());
-    expect(r.body.data[0]).toMatchObject({ paymentId: ids[12], merchant: { id: second, name: 'Second' }, referenceId: 'SECOND-1', status: 'requires_action', isTerminal: false, fiatAmount: { unit: 'iso4217/USD', value: '999' } });
-    expect(r.body.stats).toEqual({ totalRevenue: [{ amount: String(101 + 102), currency: 'USD' }], totalTransactions: 2, totalCustomers: 1 });
+    expect(r.body.data[0]).toMatchObject({
+      paymentId: ids[12],
+      merchant: { id: second, name: 'Second' },
+      referenceId: 'SECOND-1',
+      status: 'requires_action',
+      isTerminal: false,
+      fiatAmount: { unit: 'iso4217/USD', value: '999' },
+    });
+    expect(r.body.stats).toEqual({
+      totalRevenue: [{ amount: String(101 + 102), currency: 'USD' }],
+      totalTransactions: 2,
+      totalCustomers: 1,
+    });
     expect(r.body.nextCursor).toBeNull();
   });
 
@@ -327,27 +437,51 @@ describe('lists', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const r: { status: number; body: { data: { paymentId: string }[]; nextCursor: string | null } } = await shop.asMerchant('GET', `/v1/merchants/payments?limit=5&sortBy=amount&sortDir=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      const r: { status: number; body: { data: { paymentId: string }[]; nextCursor: string | null } } = await shop.asMerchant(
+        'GET',
+        `/v1/merchants/payments?limit=5&sortBy=amount&sortDir=asc${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(r.status).toBe(200);
       seen.push(...r.body.data.map((p) => p.paymentId));
       cursor = r.body.nextCursor;
       await shop.asMerchant('POST', '/v1/payments', { body: { referenceId: 'late', amount: usd('1') } });
     } while (cursor);
     expect(seen.slice(0, 12)).toEqual(ids.slice(0, 12));
-    const mismatch = await shop.asMerchant('GET', `/v1/merchants/payments?limit=5&sortBy=amount&sortDir=desc&cursor=${
-      (await shop.asMerchant('GET', '/v1/merchants/payments?limit=1&sortBy=amount&sortDir=asc')).body.nextCursor}`);
+    const mismatch = await shop.asMerchant(
+      'GET',
+      `/v1/merchants/payments?limit=5&sortBy=amount&sortDir=desc&cursor=${
+        (await shop.asMerchant('GET', '/v1/merchants/payments?limit=1&sortBy=amount&sortDir=asc')).body.nextCursor
+      }`,
+    );
     expect(mismatch.status).toBe(400);
   });
 
   it('the deprecated per-merchant path keeps the snake_case shape', async () => {
     const r = await shop.api('GET', `/v1/merchants/${second}/payments`);
     expect(r.status).toBe(200);
-    expect(r.body.data[0]).toMatchObject({ payment_id: ids[12], merchant_id: second, reference_id: 'SECOND-1', status: 'requires_action', is_terminal: false, fiat_amount: '999', fiat_currency: 'USD' });
+    expect(r.body.data[0]).toMatchObject({
+      payment_id: ids[12],
+      merchant_id: second,
+      reference_id: 'SECOND-1',
+      status: 'requires_action',
+      is_terminal: false,
+      fiat_amount: '999',
+      fiat_currency: 'USD',
+    });
     expect(r.body.stats).toMatchObject({ total_transactions: 0, total_customers: 0 });
   });
 
-  it.each([['limit=0'], ['limit=201'], ['status=paid'], ['sortBy=name'], ['cursor=zzz'], ['startTs=abc'], ['network=Z%C2%AF%00'], ['startTs=9223372036854775807'],
-    [`cursor=${Buffer.from('{"s":"createdAt","d":"desc","i":"pay_x","v":"12"}').toString('base64url')}`]])('refuses %s with 400', async (qs) => {
+  it.each([
+    ['limit=0'],
+    ['limit=201'],
+    ['status=paid'],
+    ['sortBy=name'],
+    ['cursor=zzz'],
+    ['startTs=abc'],
+    ['network=Z%C2%AF%00'],
+    ['startTs=9223372036854775807'],
+    [`cursor=${Buffer.from('{"s":"createdAt","d":"desc","i":"pay_x","v":"12"}').toString('base64url')}`],
+  ])('refuses %s with 400', async (qs) => {
     const r = await client(svc.directUrl, { 'Api-Key': shop.apiKey })('GET', `/v1/payments?${qs}`);
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('params_validation');
@@ -357,27 +491,41 @@ describe('lists', () => {
 describe('deprecated paths of the hosted e-commerce guides', () => {
   it('POST /v1/merchant/payment and GET /v1/merchant/payment/{id}/status are createPayment and getPaymentStatus', async () => {
     const key = uniqueKey('alias');
-    const r = await m.asMerchant('POST', '/v1/merchant/payment', { body: { referenceId: 'order-alias', amount: usd('1250') }, headers: { 'Idempotency-Key': key } });
+    const r = await m.asMerchant('POST', '/v1/merchant/payment', {
+      body: { referenceId: 'order-alias', amount: usd('1250') },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      paymentId: expect.stringMatching(/^pay_/), status: 'requires_action', expiresAt: expect.any(Number), isFinal: false, pollInMs: expect.any(Number),
+      paymentId: expect.stringMatching(/^pay_/),
+      status: 'requires_action',
+      expiresAt: expect.any(Number),
+      isFinal: false,
+      pollInMs: expect.any(Number),
       gatewayUrl: `${BASE}/?pid=${r.body.paymentId}`,
     });
     const row = await svc.db('payments').where({ id: r.body.paymentId }).first();
     expect(row).toMatchObject({ merchant_id: m.merchantId, reference_id: 'order-alias', amount_minor: '1250', status: 'requires_action' });
     // The same idempotency: a retry replays, and the payment exists once.
-    const again = await m.asMerchant('POST', '/v1/merchant/payment', { body: { referenceId: 'order-alias', amount: usd('1250') }, headers: { 'Idempotency-Key': key } });
+    const again = await m.asMerchant('POST', '/v1/merchant/payment', {
+      body: { referenceId: 'order-alias', amount: usd('1250') },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.paymentId).toBe(r.body.paymentId);
-    expect(Number((await svc.db('payments').where({ merchant_id: m.merchantId, reference_id: 'order-alias' }).count('* as n'))[0].n)).toBe(1);
+    expect(Number((await svc.db('payments').where({ merchant_id: m.merchantId, reference_id: 'order-alias' }).count('* as n'))[0].n)).toBe(
+      1,
+    );
 
     const s = await m.asMerchant('GET', `/v1/merchant/payment/${r.body.paymentId}/status`);
     expect(s.status).toBe(200);
     expect(s.body).toEqual((await m.asMerchant('GET', `/v1/payments/${r.body.paymentId}/status`)).body);
     expect(s.body).toMatchObject({ status: 'requires_action', isFinal: false });
     // Same errors as the operations they alias: no Merchant-Id, another account's payment.
-    const noMerchant = await client(svc.directUrl, { 'Api-Key': m.apiKey })('POST', '/v1/merchant/payment', { body: { referenceId: 'x', amount: usd() } });
+    const noMerchant = await client(svc.directUrl, { 'Api-Key': m.apiKey })('POST', '/v1/merchant/payment', {
+      body: { referenceId: 'x', amount: usd() },
+    });
     expect(noMerchant.status).toBe(401);
     expect(noMerchant.body.code).toBe('missing_merchant_id');
     const other = await merchantWithSettlement(svc, 'Alias other');
@@ -392,10 +540,17 @@ describe('int64 query values at the edge of the range (found by the contract gat
     const id = await newPayment();
     expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200); // final: no wait
     const gw = client(svc.directUrl, { 'Api-Key': m.apiKey });
-    for (const [call, path] of [[direct, `/v1/payments/${id}/status`], [direct, `/v1/merchant/payment/${id}/status`], [gw, `/v1/gateway/payment/${id}/status`]] as const) {
+    for (const [call, path] of [
+      [direct, `/v1/payments/${id}/status`],
+      [direct, `/v1/merchant/payment/${id}/status`],
+      [gw, `/v1/gateway/payment/${id}/status`],
+    ] as const) {
       const over = await call('GET', `${path}?maxPollMs=9223372036854775808`);
       expect(over.status).toBe(400);
-      expect(over.body).toMatchObject({ code: 'params_validation', issues: [{ field: 'maxPollMs', message: expect.stringContaining('int64') }] });
+      expect(over.body).toMatchObject({
+        code: 'params_validation',
+        issues: [{ field: 'maxPollMs', message: expect.stringContaining('int64') }],
+      });
       const max = await call('GET', `${path}?maxPollMs=9223372036854775807`);
       expect(max.status).toBe(200);
       expect(max.body).toMatchObject({ status: 'cancelled', isFinal: true });

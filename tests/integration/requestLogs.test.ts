@@ -24,7 +24,9 @@ maybe('request logs', () => {
   it('carry no payment id or buyer link: gateway, hosted and merchant paths are logged redacted', async () => {
     const svc = { url: p.url, directUrl: p.url } as TestService;
     const m = await merchantWithSettlement(svc, 'Logged Shop');
-    const created = await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } } });
+    const created = await m.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } },
+    });
     expect(created.status).toBe(201);
     const id: string = created.body.paymentId;
     const link: string = created.body.gatewayUrl; // https://pay.example.com/?pid=pay_…
@@ -36,7 +38,11 @@ maybe('request logs', () => {
       [gw('GET', `/v1/gateway/payment/${id}`), 200, `/v1/gateway/payment/${REDACTED}`],
       [gw('GET', `/v1/gateway/payment/${encodeURIComponent(link)}`), 200, `/v1/gateway/payment/${REDACTED}`],
       [gw('GET', `/v1/gateway/payment/${encodeURIComponent(encodeURIComponent(link))}`), 200, `/v1/gateway/payment/${REDACTED}`],
-      [gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${newWallet()}`] } }), 200, `/v1/gateway/payment/${REDACTED}/options`],
+      [
+        gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${newWallet()}`] } }),
+        200,
+        `/v1/gateway/payment/${REDACTED}/options`,
+      ],
       [gw('GET', `/v1/gateway/payment/${id}/status`), 200, `/v1/gateway/payment/${REDACTED}/status`],
       [gw('GET', `/v1/gateway/payment/${id}/nowhere`), 404, `/v1/gateway/payment/${REDACTED}/nowhere`],
       [client(p.url)('GET', `/v1/gateway/payment/${id}`), 401, `/v1/gateway/payment/${REDACTED}`],
@@ -49,7 +55,10 @@ maybe('request logs', () => {
 
     const lineOf = (requestId: string) => (p.logs as Line[]).find((l) => l.msg === 'request' && l.requestId === requestId);
     const ids = answered.map((r) => r.headers.get('request-id')!);
-    await eventually(async () => ids.map(lineOf), (ls) => ls.every(Boolean));
+    await eventually(
+      async () => ids.map(lineOf),
+      (ls) => ls.every(Boolean),
+    );
     const lines = ids.map((rid) => lineOf(rid)!);
     expect(lines.map((l) => l.path)).toEqual(calls.map(([, , path]) => path));
     const pid = id.slice('pay_'.length);
@@ -64,8 +73,14 @@ maybe('request logs', () => {
 
   it('warn at start, loudly, when buyer data and secrets are sealed with the public development key', async () => {
     const warned = (logs: Line[]) => logs.filter((l) => l.level === 40 && /PUBLIC development key/.test(l.msg));
-    expect(warned(p.logs as Line[])).toEqual([expect.objectContaining({ dataKeyId: 'dev', msg: expect.stringContaining('Set DATA_ENCRYPTION_KEY') })]);
-    const keyed = await spawnService({ DEVNET_RELAYER_KEYS: generatePrivateKey(), NODE_ENV: 'test', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+    expect(warned(p.logs as Line[])).toEqual([
+      expect.objectContaining({ dataKeyId: 'dev', msg: expect.stringContaining('Set DATA_ENCRYPTION_KEY') }),
+    ]);
+    const keyed = await spawnService({
+      DEVNET_RELAYER_KEYS: generatePrivateKey(),
+      NODE_ENV: 'test',
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    });
     try {
       expect(warned(keyed.logs as Line[])).toEqual([]);
     } finally {

@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const newMerchant = async () =>
-  (await api('POST', '/v1/merchants', { body: { merchantName: 'S', merchantEmail: 's@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } })).body.merchant.id as string;
+  (
+    await api('POST', '/v1/merchants', {
+      body: { merchantName: 'S', merchantEmail: 's@x.io' },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    })
+  ).body.merchant.id as string;
 const post = (mid: string, settlements: unknown[], key = uniqueKey(), c = api) =>
   c('POST', `/v1/merchants/${mid}/settlements/crypto`, { body: { settlements }, headers: { 'Idempotency-Key': key } });
 const stored = async (mid: string) => svc.db('crypto_settlements').where({ merchant_id: mid }).orderBy('asset');
@@ -26,13 +31,20 @@ describe('asset registry', () => {
   it('is seeded with the major stablecoins and their real contracts', async () => {
     const rows = await svc.db('assets').select('id', 'symbol', 'decimals', 'peg_currency', 'network_name');
     const ids = rows.map((r: { id: string }) => r.id);
-    for (const chain of ['1', '8453', '10', '42161', '137']) expect(ids.some((i: string) => i.startsWith(`eip155:${chain}/`) && rows.find((r: { id: string }) => r.id === i).symbol === 'USDC')).toBe(true);
-    expect(ids).toEqual(expect.arrayContaining([
-      USDC_BASE, USDC_ETH, EURC_BASE,
-      'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7',
-      'eip155:137/erc20:0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
-      'eip155:1/erc20:0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c',
-    ]));
+    for (const chain of ['1', '8453', '10', '42161', '137'])
+      expect(
+        ids.some((i: string) => i.startsWith(`eip155:${chain}/`) && rows.find((r: { id: string }) => r.id === i).symbol === 'USDC'),
+      ).toBe(true);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        USDC_BASE,
+        USDC_ETH,
+        EURC_BASE,
+        'eip155:1/erc20:0xdAC17F958D2ee523a2206206994597C13D831ec7',
+        'eip155:137/erc20:0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+        'eip155:1/erc20:0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c',
+      ]),
+    );
     expect(rows.find((r: { id: string }) => r.id === EURC_BASE)).toMatchObject({ peg_currency: 'EUR', decimals: 6, network_name: 'Base' });
   });
 });
@@ -59,13 +71,32 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
   });
 
   it.each([
-    ['an unknown asset', [{ asset: 'eip155:8453/erc20:0x0000000000000000000000000000000000000001', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
+    [
+      'an unknown asset',
+      [{ asset: 'eip155:8453/erc20:0x0000000000000000000000000000000000000001', destination: `eip155:8453:${WALLET}` }],
+      '/settlements/0/asset',
+    ],
     ['a destination on another chain', [{ asset: USDC_BASE, destination: `eip155:1:${WALLET}` }], '/settlements/0/destination'],
-    ['a bad EIP-55 checksum', [{ asset: USDC_BASE, destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169Ee7' }], '/settlements/0/destination'],
+    [
+      'a bad EIP-55 checksum',
+      [{ asset: USDC_BASE, destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169Ee7' }],
+      '/settlements/0/destination',
+    ],
     ['a malformed asset', [{ asset: 'eip155:8453/erc20:0x12', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
     ['a non-erc20 EVM asset', [{ asset: 'eip155:8453/slip44:60', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
-    ['a chain reference with a leading zero', [{ asset: 'eip155:08453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
-    ['a good entry followed by a bad one', [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }, { asset: USDC_ETH, destination: 'eip155:1:nope' }], '/settlements/1/destination'],
+    [
+      'a chain reference with a leading zero',
+      [{ asset: 'eip155:08453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `eip155:8453:${WALLET}` }],
+      '/settlements/0/asset',
+    ],
+    [
+      'a good entry followed by a bad one',
+      [
+        { asset: USDC_BASE, destination: `eip155:8453:${WALLET}` },
+        { asset: USDC_ETH, destination: 'eip155:1:nope' },
+      ],
+      '/settlements/1/destination',
+    ],
     ['no entries', [], '/settlements'],
     ['51 entries', Array.from({ length: 51 }, () => ({ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` })), '/settlements'],
   ])('refuses %s with 400 and stores nothing', async (_w, entries, field) => {
@@ -80,18 +111,26 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
   it('an asset already registered -> 409 settlement_asset_conflict, and nothing from that request is stored', async () => {
     const mid = await newMerchant();
     expect((await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).status).toBe(201);
-    const r = await post(mid, [{ asset: USDC_ETH, destination: `eip155:1:${WALLET}` }, { asset: USDC_BASE, destination: `eip155:8453:${WALLET2}` }]);
+    const r = await post(mid, [
+      { asset: USDC_ETH, destination: `eip155:1:${WALLET}` },
+      { asset: USDC_BASE, destination: `eip155:8453:${WALLET2}` },
+    ]);
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('settlement_asset_conflict');
     expect((await stored(mid)).map((s: { asset: string }) => s.asset)).toEqual([USDC_BASE]);
-    const twice = await post(mid, [{ asset: EURC_BASE, destination: `eip155:8453:${WALLET}` }, { asset: EURC_BASE, destination: `eip155:8453:${WALLET2}` }]);
+    const twice = await post(mid, [
+      { asset: EURC_BASE, destination: `eip155:8453:${WALLET}` },
+      { asset: EURC_BASE, destination: `eip155:8453:${WALLET2}` },
+    ]);
     expect(twice.status).toBe(409);
     expect(await stored(mid)).toHaveLength(1);
   });
 
   it('requires an Idempotency-Key and replays on retry', async () => {
     const mid = await newMerchant();
-    const noKey = await direct('POST', `/v1/merchants/${mid}/settlements/crypto`, { body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] } });
+    const noKey = await direct('POST', `/v1/merchants/${mid}/settlements/crypto`, {
+      body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] },
+    });
     expect(noKey.body.code).toBe('missing_idempotency_key');
     const key = uniqueKey();
     const a = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], key);
@@ -120,7 +159,9 @@ describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
     expect(wrongChain.status).toBe(400);
     expect(wrongChain.body.issues[0].field).toBe('/destination');
     expect((await stored(mid))[0].destination).toBe('eip155:8453:0xde709f2102306220921060314715629080e2fb77');
-    expect((await other('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:8453:${WALLET}` } })).status).toBe(403);
+    expect(
+      (await other('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:8453:${WALLET}` } })).status,
+    ).toBe(403);
 
     expect((await other('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`)).status).toBe(403);
     const del = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`);
@@ -143,11 +184,27 @@ describe('operators add assets without code changes', () => {
   it('admin assets add registers an asset that settlements can use at once', async () => {
     const { admin } = await import('../support/service');
     const asset = 'eip155:8453/erc20:0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb'; // DAI on Base
-    const added = await admin('assets', 'add', '--asset', asset.toLowerCase().replace('erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb', 'erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb'),
-      '--symbol', 'DAI', '--name', 'Dai Stablecoin', '--decimals', '18', '--network-name', 'Base', '--peg', 'USD');
+    const added = await admin(
+      'assets',
+      'add',
+      '--asset',
+      asset.toLowerCase().replace('erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb', 'erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb'),
+      '--symbol',
+      'DAI',
+      '--name',
+      'Dai Stablecoin',
+      '--decimals',
+      '18',
+      '--network-name',
+      'Base',
+      '--peg',
+      'USD',
+    );
     expect(added).toMatchObject({ id: asset, symbol: 'DAI', decimals: 18, pegCurrency: 'USD' });
     const mid = await newMerchant();
     expect((await post(mid, [{ asset, destination: `eip155:8453:${WALLET}` }])).status).toBe(201);
-    await expect(admin('assets', 'add', '--asset', 'nope', '--symbol', 'X', '--name', 'X', '--decimals', '6', '--network-name', 'X')).rejects.toMatchObject({ code: 2 });
+    await expect(
+      admin('assets', 'add', '--asset', 'nope', '--symbol', 'X', '--name', 'X', '--decimals', '6', '--network-name', 'X'),
+    ).rejects.toMatchObject({ code: 2 });
   });
 });

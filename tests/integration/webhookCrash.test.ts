@@ -34,17 +34,23 @@ maybe('webhooks survive crashes and run in several processes', () => {
   const setup = async (url: string, types: string[]) => {
     const m = await merchantWithSettlement({ url, directUrl: url } as TestService, 'Crash Shop');
     const hooks = client(url, { 'Api-Key': m.apiKey, ...PREVIEW });
-    const ep = await hooks('POST', '/v1/webhook-endpoints', { body: { url: rx.url, enabledEvents: types }, headers: { 'Idempotency-Key': uniqueKey() } });
+    const ep = await hooks('POST', '/v1/webhook-endpoints', {
+      body: { url: rx.url, enabledEvents: types },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
     if (ep.status !== 201) throw new Error(ep.text);
     return m;
   };
-  const merchantClient = (url: string, m: { apiKey: string; merchantId: string }) => client(url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId });
+  const merchantClient = (url: string, m: { apiKey: string; merchantId: string }) =>
+    client(url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId });
 
   it('a worker killed in the middle of a delivery loses nothing: another process delivers the event', async () => {
     const a = await start();
     const m = await setup(a.url, ['payment.created']);
     rx.respond = (_r, nth) => (nth === 1 ? 'hang' : 200);
-    const pay = await merchantClient(a.url, m)('POST', '/v1/payments', { body: { referenceId: 'crash-1', amount: { unit: 'iso4217/USD', value: '100' } } });
+    const pay = await merchantClient(a.url, m)('POST', '/v1/payments', {
+      body: { referenceId: 'crash-1', amount: { unit: 'iso4217/USD', value: '100' } },
+    });
     expect(pay.status).toBe(201);
 
     const [first] = await rx.until((all) => all.length >= 1);
@@ -58,7 +64,10 @@ maybe('webhooks survive crashes and run in several processes', () => {
     expect(all[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(all[1].raw).toBe(first.raw);
     const hooks = client(b.url, { 'Api-Key': m.apiKey, ...PREVIEW });
-    const state = await eventually(async () => (await hooks('GET', `/v1/events/${first.body.id}/attempts`)).body, (b) => b.deliveries[0].status === 'succeeded');
+    const state = await eventually(
+      async () => (await hooks('GET', `/v1/events/${first.body.id}/attempts`)).body,
+      (b) => b.deliveries[0].status === 'succeeded',
+    );
     expect(state.deliveries).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
     expect(state.attempts).toMatchObject([{ responseStatus: 200, succeeded: true }]);
   }, 120_000); // service processes start in seconds each, slower on a busy machine
@@ -69,7 +78,9 @@ maybe('webhooks survive crashes and run in several processes', () => {
     rx.respond = () => 200;
     // Stop dispatching in A without a clean shutdown: kill it as soon as the change is answered.
     const asMerchant = merchantClient(a.url, m);
-    const pay = await asMerchant('POST', '/v1/payments', { body: { referenceId: 'crash-2', amount: { unit: 'iso4217/USD', value: '100' } } });
+    const pay = await asMerchant('POST', '/v1/payments', {
+      body: { referenceId: 'crash-2', amount: { unit: 'iso4217/USD', value: '100' } },
+    });
     const cancel = await asMerchant('POST', `/v1/payments/${pay.body.paymentId}/cancel`);
     expect(cancel.status).toBe(200);
     await a.kill('SIGKILL');

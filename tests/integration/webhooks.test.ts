@@ -12,7 +12,16 @@ import { DEVNET_USDC, newBuyer } from '../support/chain';
 // receivers ordering by version. Preview requests go straight to the service (Prism checks the stable one).
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
-const ALL_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.cancelled', 'payment.settled', 'payment.refunded'];
+const ALL_TYPES = [
+  'payment.created',
+  'payment.processing',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.expired',
+  'payment.cancelled',
+  'payment.settled',
+  'payment.refunded',
+];
 
 let buyer: PrivateKeyAccount; // funded on the development chain: payments here move real tokens
 let svc: TestService;
@@ -42,7 +51,9 @@ async function endpoint(p: Partner, url: string, enabledEvents = ALL_TYPES) {
 }
 
 async function newPayment(p: Partner, extra: Record<string, unknown> = {}) {
-  const r = await p.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1500' }, ...extra } });
+  const r = await p.asMerchant('POST', '/v1/payments', {
+    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1500' }, ...extra },
+  });
   if (r.status !== 201) throw new Error(r.text);
   return r.body.paymentId as string;
 }
@@ -54,7 +65,9 @@ async function pay(p: Partner, paymentId: string) {
   const opt = o.body.options?.[0];
   if (!opt) throw new Error(`no option: ${o.text}`);
   const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
-  const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, { body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] } });
+  const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, {
+    body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+  });
   if (c.status !== 200) throw new Error(c.text);
   return gw;
 }
@@ -69,10 +82,11 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
   it('creates an endpoint and shows its secret once; get, list, update and delete never show it', async () => {
     const p = await partner();
     const idemKey = uniqueKey();
-    const create = () => p.hooks('POST', '/v1/webhook-endpoints', {
-      body: { url: rx.url, enabledEvents: ['payment.succeeded', 'payment.failed'], description: 'orders' },
-      headers: { 'Idempotency-Key': idemKey },
-    });
+    const create = () =>
+      p.hooks('POST', '/v1/webhook-endpoints', {
+        body: { url: rx.url, enabledEvents: ['payment.succeeded', 'payment.failed'], description: 'orders' },
+        headers: { 'Idempotency-Key': idemKey },
+      });
     const created = await create();
     expect(created.status).toBe(201);
     // A retry replays the same response (secret included), but the stored copy is sealed, not clear text.
@@ -84,7 +98,14 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     expect(stored.response_body).not.toContain(created.body.secret.slice(6));
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const ep = created.body.endpoint;
-    expect(ep).toMatchObject({ url: rx.url, description: 'orders', enabledEvents: ['payment.succeeded', 'payment.failed'], apiVersion: '2026-02-19.preview', status: 'enabled', disabledReason: null });
+    expect(ep).toMatchObject({
+      url: rx.url,
+      description: 'orders',
+      enabledEvents: ['payment.succeeded', 'payment.failed'],
+      apiVersion: '2026-02-19.preview',
+      status: 'enabled',
+      disabledReason: null,
+    });
     expect(ep.id).toMatch(/^we_/);
 
     const got = await p.hooks('GET', `/v1/webhook-endpoints/${ep.id}`);
@@ -94,7 +115,9 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     expect(listed.body.endpoints.map((e: any) => e.id)).toEqual([ep.id]);
     expect(listed.text).not.toContain('whsec_');
 
-    const patched = await p.hooks('PATCH', `/v1/webhook-endpoints/${ep.id}`, { body: { enabledEvents: ['payment.refunded'], description: null } });
+    const patched = await p.hooks('PATCH', `/v1/webhook-endpoints/${ep.id}`, {
+      body: { enabledEvents: ['payment.refunded'], description: null },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.endpoint).toMatchObject({ enabledEvents: ['payment.refunded'], description: null });
 
@@ -111,7 +134,8 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
 
   it('refuses bad input with documented errors and stores nothing', async () => {
     const p = await partner();
-    const post = (body: unknown, headers: Record<string, string> = { 'Idempotency-Key': uniqueKey() }) => p.hooks('POST', '/v1/webhook-endpoints', { body, headers });
+    const post = (body: unknown, headers: Record<string, string> = { 'Idempotency-Key': uniqueKey() }) =>
+      p.hooks('POST', '/v1/webhook-endpoints', { body, headers });
     const cases: [unknown, number, string][] = [
       [{ url: 'http://127.0.0.1/hooks', enabledEvents: ['payment.created'] }, 400, 'params_validation'],
       [{ url: rx.url, enabledEvents: [] }, 400, 'params_validation'],
@@ -144,7 +168,10 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     const bare = `https://${Array.from({ length: 31 }, () => 'c'.repeat(63)).join('.')}.${'d'.repeat(2048 - 8 - 31 * 64)}`;
     expect([url.length, bare.length]).toEqual([2048, 2048]);
     for (const u of [url, bare]) {
-      const r = await p.hooks('POST', '/v1/webhook-endpoints', { body: { url: u, enabledEvents: ['payment.created'] }, headers: { 'Idempotency-Key': uniqueKey() } });
+      const r = await p.hooks('POST', '/v1/webhook-endpoints', {
+        body: { url: u, enabledEvents: ['payment.created'] },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      });
       expect(r.status).toBe(201);
       expect(r.body.endpoint.url).toBe(u); // not normalised (a trailing "/" would break the limit)
       expect((await p.hooks('GET', '/v1/webhook-endpoints')).status).toBe(200);
@@ -159,9 +186,13 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
     const other = await newAccount('Other');
     const them = client(svc.directUrl, { 'Api-Key': other.apiKey, ...PREVIEW });
     for (const [method, path, body] of [
-      ['GET', `/v1/webhook-endpoints/${ep.id}`], ['PATCH', `/v1/webhook-endpoints/${ep.id}`, { description: 'x' }],
-      ['DELETE', `/v1/webhook-endpoints/${ep.id}`], ['POST', `/v1/webhook-endpoints/${ep.id}/rotate-secret`, {}],
-      ['GET', `/v1/events/${ev.id}`], ['GET', `/v1/events/${ev.id}/attempts`], ['POST', `/v1/events/${ev.id}/redeliver`, {}],
+      ['GET', `/v1/webhook-endpoints/${ep.id}`],
+      ['PATCH', `/v1/webhook-endpoints/${ep.id}`, { description: 'x' }],
+      ['DELETE', `/v1/webhook-endpoints/${ep.id}`],
+      ['POST', `/v1/webhook-endpoints/${ep.id}/rotate-secret`, {}],
+      ['GET', `/v1/events/${ev.id}`],
+      ['GET', `/v1/events/${ev.id}/attempts`],
+      ['POST', `/v1/events/${ev.id}/redeliver`, {}],
     ] as [string, string, unknown?][]) {
       const r = await them(method, path, body === undefined ? {} : { body });
       expect({ path, status: r.status, code: r.body.code }).toEqual({ path, status: 403, code: 'forbidden' });
@@ -173,8 +204,14 @@ describe('webhook endpoints (management API, 2026-02-19.preview)', () => {
 
   it('allows at most 16 endpoints per account', async () => {
     const p = await partner();
-    const results = await Promise.all(Array.from({ length: 17 }, () =>
-      p.hooks('POST', '/v1/webhook-endpoints', { body: { url: rx.url, enabledEvents: ['payment.created'] }, headers: { 'Idempotency-Key': uniqueKey() } })));
+    const results = await Promise.all(
+      Array.from({ length: 17 }, () =>
+        p.hooks('POST', '/v1/webhook-endpoints', {
+          body: { url: rx.url, enabledEvents: ['payment.created'] },
+          headers: { 'Idempotency-Key': uniqueKey() },
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(16);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused.map((r) => [r.status, r.body.code])).toEqual([[409, 'webhook_endpoint_limit']]);
@@ -211,24 +248,44 @@ describe('delivery', () => {
       expect(Number.isNaN(Date.parse(event.createdAt))).toBe(false);
     }
     // Each payment's events carry versions 1..n in the order of its changes, with a matching snapshot.
-    const versions = (id: string) => forPayment(mine, id).map((r) => [r.body.data.payment.version, r.body.type, r.body.data.payment.status]).sort((a, b) => a[0] - b[0]);
+    const versions = (id: string) =>
+      forPayment(mine, id)
+        .map((r) => [r.body.data.payment.version, r.body.type, r.body.data.payment.status])
+        .sort((a, b) => a[0] - b[0]);
     expect(versions(paid)).toEqual([
-      [1, 'payment.created', 'requires_action'], [2, 'payment.processing', 'processing'], [3, 'payment.succeeded', 'succeeded'],
-      [4, 'payment.settled', 'succeeded'], [5, 'payment.refunded', 'succeeded'],
+      [1, 'payment.created', 'requires_action'],
+      [2, 'payment.processing', 'processing'],
+      [3, 'payment.succeeded', 'succeeded'],
+      [4, 'payment.settled', 'succeeded'],
+      [5, 'payment.refunded', 'succeeded'],
     ]);
-    expect(versions(cancelled)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.cancelled', 'cancelled']]);
-    expect(versions(declined)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.failed', 'failed']]);
-    expect(versions(expiring)).toEqual([[1, 'payment.created', 'requires_action'], [2, 'payment.expired', 'expired']]);
+    expect(versions(cancelled)).toEqual([
+      [1, 'payment.created', 'requires_action'],
+      [2, 'payment.cancelled', 'cancelled'],
+    ]);
+    expect(versions(declined)).toEqual([
+      [1, 'payment.created', 'requires_action'],
+      [2, 'payment.failed', 'failed'],
+    ]);
+    expect(versions(expiring)).toEqual([
+      [1, 'payment.created', 'requires_action'],
+      [2, 'payment.expired', 'expired'],
+    ]);
     expect(forPayment(mine, paid).find((r) => r.body.type === 'payment.refunded')!.body.data.payment.refundedAt).not.toBeNull();
     // payment.settled arrived after payment.succeeded: the merchant's share was transferred on chain.
     const succeeded = forPayment(mine, paid).find((r) => r.body.type === 'payment.succeeded')!;
     const settled = forPayment(mine, paid).find((r) => r.body.type === 'payment.settled')!;
     expect(settled.at).toBeGreaterThanOrEqual(succeeded.at);
     expect(settled.body.data.payment).toMatchObject({
-      status: 'succeeded', isFinal: true, tokenAmount: { unit: `caip19/${DEVNET_USDC}`, value: '15000000' }, txId: succeeded.body.data.payment.txId,
+      status: 'succeeded',
+      isFinal: true,
+      tokenAmount: { unit: `caip19/${DEVNET_USDC}`, value: '15000000' },
+      txId: succeeded.body.data.payment.txId,
     });
     const details = await p.asMerchant('GET', `/v1/payments/${paid}`);
-    expect(details.body.settlement).toMatchObject({ successful: { amount: { unit: `caip19/${DEVNET_USDC}`, value: '15000000' }, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
+    expect(details.body.settlement).toMatchObject({
+      successful: { amount: { unit: `caip19/${DEVNET_USDC}`, value: '15000000' }, txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    });
 
     // The events API shows the same bodies, and each delivery succeeded on its first attempt.
     const listed = await p.hooks('GET', `/v1/events?paymentId=${paid}`);
@@ -274,14 +331,23 @@ describe('delivery', () => {
       const all = await flaky.until((a) => a.length >= 4);
       expect(new Set(all.map((r) => r.headers['webhook-id'])).size).toBe(1); // the same event each time
       const eventId = all[0].headers['webhook-id'];
-      const attempts = await eventually(async () => (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body, (b) => b.deliveries[0]?.status === 'succeeded', 2000);
+      const attempts = await eventually(
+        async () => (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body,
+        (b) => b.deliveries[0]?.status === 'succeeded',
+        2000,
+      );
       // Backoff (200 ms base, half of it at least), judged on when the service started each attempt: arrival
       // times at the receiver also carry the load of a shared machine (one arrived 60 ms after a late one).
       const started = attempts.attempts.map((a: any) => Date.parse(a.attemptedAt));
       const gaps = started.slice(1).map((t: number, i: number) => t - started[i]);
       expect(gaps.every((g: number) => g >= 90)).toBe(true);
       expect(attempts.deliveries).toMatchObject([{ status: 'succeeded', attempts: 4 }]);
-      expect(attempts.attempts.map((a: any) => [a.responseStatus, a.succeeded])).toEqual([[503, false], [503, false], [503, false], [200, true]]);
+      expect(attempts.attempts.map((a: any) => [a.responseStatus, a.succeeded])).toEqual([
+        [503, false],
+        [503, false],
+        [503, false],
+        [200, true],
+      ]);
       expect(attempts.attempts[0].error).toBe('HTTP 503');
     } finally {
       await flaky.close();
@@ -298,8 +364,15 @@ describe('delivery', () => {
       const all = await slow.until((got) => got.length >= 2, 20000);
       expect(all[1].at - all[0].at).toBeGreaterThanOrEqual(3000);
       const eventId = all[0].headers['webhook-id'];
-      const attempts: any[] = await eventually(async () => (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body.attempts, (a) => a.length >= 2, 2000);
-      expect(attempts.map((a) => [a.responseStatus, a.error, a.succeeded])).toEqual([[null, 'timeout after 3000 ms', false], [200, null, true]]);
+      const attempts: any[] = await eventually(
+        async () => (await p.hooks('GET', `/v1/events/${eventId}/attempts`)).body.attempts,
+        (a) => a.length >= 2,
+        2000,
+      );
+      expect(attempts.map((a) => [a.responseStatus, a.error, a.succeeded])).toEqual([
+        [null, 'timeout after 3000 ms', false],
+        [200, null, true],
+      ]);
       expect(attempts[0].durationMs).toBeGreaterThanOrEqual(3000);
     } finally {
       await slow.close();
@@ -354,7 +427,9 @@ describe('delivery', () => {
   it('two rotations at once leave both returned secrets valid (one current, one previous)', async () => {
     const p = await partner();
     const { endpoint: ep } = await endpoint(p, rx.url, ['payment.cancelled']);
-    const [a, b] = await Promise.all([1, 2].map(() => p.hooks('POST', `/v1/webhook-endpoints/${ep.id}/rotate-secret`, { body: { overlapSeconds: 600 } })));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => p.hooks('POST', `/v1/webhook-endpoints/${ep.id}/rotate-secret`, { body: { overlapSeconds: 600 } })),
+    );
     expect([a.status, b.status]).toEqual([200, 200]);
     const id = await newPayment(p);
     await p.asMerchant('POST', `/v1/payments/${id}/cancel`);
@@ -391,7 +466,10 @@ describe('delivery', () => {
       expect(latest.get(id)).toMatchObject({ status: 'cancelled', version: 2 });
 
       const attempts = await p.hooks('GET', `/v1/events/${created.body.id}/attempts`);
-      expect(attempts.body.deliveries.map((d: any) => [d.redelivery, d.status])).toEqual([[false, 'succeeded'], [true, 'succeeded']]);
+      expect(attempts.body.deliveries.map((d: any) => [d.redelivery, d.status])).toEqual([
+        [false, 'succeeded'],
+        [true, 'succeeded'],
+      ]);
 
       // To every subscribed endpoint when none is named; refused when the endpoint is disabled.
       expect((await p.hooks('POST', `/v1/events/${created.body.id}/redeliver`, { body: {} })).status).toBe(202);
@@ -439,22 +517,35 @@ describe('the README Koa receiver example', () => {
     const applied: string[] = [];
     let secret = '';
     // The secret is known only once the endpoint exists, so the app is made per request here.
-    const server = https.createServer({ key: fs.readFileSync('.data/test-tls/key.pem'), cert: fs.readFileSync('.data/test-tls/cert.pem') }, (req, res) =>
-      createReceiver([secret], async (e) => void applied.push(`${e.type}#${e.data.payment.version}`)).callback()(req, res));
+    const server = https.createServer(
+      { key: fs.readFileSync('.data/test-tls/key.pem'), cert: fs.readFileSync('.data/test-tls/cert.pem') },
+      (req, res) => createReceiver([secret], async (e) => void applied.push(`${e.type}#${e.data.payment.version}`)).callback()(req, res),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `https://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/hooks/paygate`;
       secret = (await endpoint(p, url, ['payment.created', 'payment.cancelled'])).secret;
       const id = await newPayment(p);
       await p.asMerchant('POST', `/v1/payments/${id}/cancel`);
-      await eventually(async () => applied.length, (n) => n >= 2);
+      await eventually(
+        async () => applied.length,
+        (n) => n >= 2,
+      );
       expect(applied.sort()).toEqual(['payment.cancelled#2', 'payment.created#1']);
       // A forged delivery (no valid signature) is refused.
       const status = await new Promise<number>((resolve, reject) => {
-        const req = https.request(url, { method: 'POST', ca: fs.readFileSync('.data/test-tls/cert.pem'), headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = https.request(
+          url,
+          {
+            method: 'POST',
+            ca: fs.readFileSync('.data/test-tls/cert.pem'),
+            headers: { 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });

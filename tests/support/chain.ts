@@ -36,6 +36,11 @@ export async function newBuyer(amount?: bigint) {
 export const newWallet = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
 export const balanceOf = (holder: string, symbol = 'USDC') =>
-  chainClient().readContract({ address: devnetTokenAddress(symbol), abi: TOKEN_ABI, functionName: 'balanceOf', args: [getAddress(holder)] });
+  chainClient().readContract({
+    address: devnetTokenAddress(symbol),
+    abi: TOKEN_ABI,
+    functionName: 'balanceOf',
+    args: [getAddress(holder)],
+  });
 
 export const receiptOf = (hash: string) => chainClient().getTransactionReceipt({ hash: hash as Hex });

@@ -37,7 +37,12 @@ function ipv6Bytes(address: string): Buffer {
   const h = parts(head);
   const t = address.includes('::') ? parts(tail) : [];
   const groups = [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
-  return Buffer.from(groups.flatMap((g) => { const n = parseInt(g, 16); return [n >> 8, n & 0xff]; }));
+  return Buffer.from(
+    groups.flatMap((g) => {
+      const n = parseInt(g, 16);
+      return [n >> 8, n & 0xff];
+    }),
+  );
 }
 
 export async function startFakeDns(): Promise<FakeDns> {
@@ -57,16 +62,18 @@ export async function startFakeDns(): Promise<FakeDns> {
     if (dns.blackholed.has(name)) return;
     const question = msg.subarray(12, end + 4);
     const known = dns.records.get(name);
-    const answers = (known ?? []).filter((a) => (qtype === A ? isIPv4(a) : qtype === AAAA ? !isIPv4(a) : false)).map((a) => {
-      const rdata = qtype === A ? Buffer.from(a.split('.').map(Number)) : ipv6Bytes(a);
-      const rr = Buffer.alloc(12);
-      rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-      rr.writeUInt16BE(qtype, 2);
-      rr.writeUInt16BE(1, 4); // IN
-      rr.writeUInt32BE(60, 6);
-      rr.writeUInt16BE(rdata.length, 10);
-      return Buffer.concat([rr, rdata]);
-    });
+    const answers = (known ?? [])
+      .filter((a) => (qtype === A ? isIPv4(a) : qtype === AAAA ? !isIPv4(a) : false))
+      .map((a) => {
+        const rdata = qtype === A ? Buffer.from(a.split('.').map(Number)) : ipv6Bytes(a);
+        const rr = Buffer.alloc(12);
+        rr.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
+        rr.writeUInt16BE(qtype, 2);
+        rr.writeUInt16BE(1, 4); // IN
+        rr.writeUInt32BE(60, 6);
+        rr.writeUInt16BE(rdata.length, 10);
+        return Buffer.concat([rr, rdata]);
+      });
     const header = Buffer.alloc(12);
     header.writeUInt16BE(msg.readUInt16BE(0), 0); // the query's id
     header.writeUInt16BE(0x8180 | (known ? 0 : 3), 2); // a response, recursion available; NXDOMAIN when unknown

@@ -15,7 +15,10 @@ export async function merchantWithSettlement(svc: TestService, name = 'Fixture')
   const wallet = newWallet();
   const acct = await newAccount(name);
   const api = client(svc.url, { 'Api-Key': acct.apiKey });
-  const m = await api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'm@x.io' }, headers: { 'Idempotency-Key': uniqueKey() } });
+  const m = await api('POST', '/v1/merchants', {
+    body: { merchantName: name, merchantEmail: 'm@x.io' },
+    headers: { 'Idempotency-Key': uniqueKey() },
+  });
   const merchantId: string = m.body.merchant.id;
   const s = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
     body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${wallet}` }] },

@@ -17,7 +17,9 @@ export async function startRpcProxy(target: string) {
       try {
         const parsed = JSON.parse(body);
         methods = (Array.isArray(parsed) ? parsed : [parsed]).map((m: { method: string }) => m.method);
-      } catch { /* forwarded as is */ }
+      } catch {
+        /* forwarded as is */
+      }
       if (down || methods.some((m) => refused.has(m))) {
         req.socket.destroy();
         return;
@@ -34,9 +36,20 @@ export async function startRpcProxy(target: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    down: () => { down = true; },
-    up: () => { down = false; refused = new Set(); },
-    refuse: (...methods: string[]) => { refused = new Set(methods); },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    down: () => {
+      down = true;
+    },
+    up: () => {
+      down = false;
+      refused = new Set();
+    },
+    refuse: (...methods: string[]) => {
+      refused = new Set(methods);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -39,15 +39,30 @@ export const externalService = Boolean(process.env.TEST_BASE_URL);
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   if (externalService) {
     const differs = Object.entries(env).filter(([k, v]) => (SERVICE_ENV as Record<string, string>)[k] !== v);
-    if (differs.length) throw new Error('startTestService(env) cannot apply env to an external service (TEST_BASE_URL); skip the test there');
+    if (differs.length)
+      throw new Error('startTestService(env) cannot apply env to an external service (TEST_BASE_URL); skip the test there');
     const db = createDb(process.env.DATABASE_URL!, 20);
-    return { url: process.env.TEST_BASE_URL!, directUrl: process.env.TEST_DIRECT_URL ?? process.env.TEST_BASE_URL!, db, close: () => db.destroy() };
+    return {
+      url: process.env.TEST_BASE_URL!,
+      directUrl: process.env.TEST_DIRECT_URL ?? process.env.TEST_BASE_URL!,
+      db,
+      close: () => db.destroy(),
+    };
   }
   // Relayer keys of its own (funded with devnet gas at start), so services on other databases never share nonces.
-  const config = loadConfig({
-    ...process.env, PORT: '0', HOST: '127.0.0.1', VALIDATE_RESPONSES: 'true', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DEVNET_RELAYER_KEYS: generatePrivateKey(), ...SERVICE_ENV, ...env,
-  }, root);
+  const config = loadConfig(
+    {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      VALIDATE_RESPONSES: 'true',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DEVNET_RELAYER_KEYS: generatePrivateKey(),
+      ...SERVICE_ENV,
+      ...env,
+    },
+    root,
+  );
   // A larger pool than the default (tests fire many requests at once), unless the test sets DB_POOL_MAX.
   const db = createDb(config.databaseUrl!, env.DB_POOL_MAX ? config.dbPoolMax : 20, dbTimeouts(config));
   const server: RunningServer = await startServer(config, db, config.databaseUrl!, createLogger(config.logLevel));
@@ -70,14 +85,20 @@ export async function admin(...args: string[]): Promise<Record<string, string>> 
 
 /** The admin command line against another database (a test's own, see freshDb.ts). */
 export async function adminOn(databaseUrl: string, ...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: root });
+  const { stdout } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    cwd: root,
+  });
   return JSON.parse(stdout);
 }
 
 /** The admin command line with extra environment; never throws: exit code, parsed stdout (if any) and stderr. */
 export async function adminWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: any; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], { env: { ...process.env, ...env }, cwd: root });
+    const { stdout, stderr } = await run('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], {
+      env: { ...process.env, ...env },
+      cwd: root,
+    });
     return { code: 0, out: JSON.parse(stdout), stderr };
   } catch (e) {
     const { code, stdout, stderr } = e as { code: number; stdout: string; stderr: string };
@@ -97,7 +118,11 @@ export interface Res<T = any> {
 }
 
 export function client(baseUrl: string, defaults: Record<string, string> = {}) {
-  return async function call<T = any>(method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Res<T>> {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<Res<T>> {
     const headers: Record<string, string> = { ...defaults, ...(opts.headers ?? {}) };
     let body: string | undefined;
     if (opts.raw !== undefined) body = opts.raw;
@@ -108,7 +133,11 @@ export function client(baseUrl: string, defaults: Record<string, string> = {}) {
     const r = await fetch(baseUrl + path, { method, headers, body });
     const text = await r.text();
     let parsed: unknown;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
     return { status: r.status, headers: r.headers, body: parsed as T, text };
   };
 }

@@ -20,12 +20,16 @@ export interface ServiceProcess {
 /** Starts the built service on a free port (PORT=0) and resolves once it logs the URL it listens on. */
 export function spawnService(env: Record<string, string> = {}): Promise<ServiceProcess> {
   const proc = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
-    cwd: root, env: { ...process.env, ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: ServiceProcess['logs'] = [];
   let stderr = '';
   proc.stderr!.on('data', (c) => (stderr += c));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => proc.on('exit', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    proc.on('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     proc.kill(signal);

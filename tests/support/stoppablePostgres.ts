@@ -19,10 +19,11 @@ export async function stoppablePostgres(database: string): Promise<StoppablePost
   const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
   const replies: ((m: Record<string, string>) => void)[] = [];
   readline.createInterface({ input: proc.stdout! }).on('line', (line) => replies.shift()?.(JSON.parse(line)));
-  const next = () => new Promise<Record<string, string>>((resolve, reject) => {
-    replies.push(resolve);
-    void exited.then(() => reject(new Error('the PostgreSQL process ended')));
-  });
+  const next = () =>
+    new Promise<Record<string, string>>((resolve, reject) => {
+      replies.push(resolve);
+      void exited.then(() => reject(new Error('the PostgreSQL process ended')));
+    });
   const { url } = await next();
   const command = async (cmd: string) => {
     const reply = next();

@@ -51,7 +51,10 @@ export async function startReceiver(pathname = '/hooks'): Promise<Receiver> {
     until: async (pred, timeoutMs = 20000) => {
       const deadline = Date.now() + timeoutMs;
       while (!pred(rec.received)) {
-        if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${timeoutMs} ms; got ${rec.received.map((r) => `${r.body?.type}#${r.body?.data?.payment?.version}`).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `receiver: condition not met in ${timeoutMs} ms; got ${rec.received.map((r) => `${r.body?.type}#${r.body?.data?.payment?.version}`).join(', ')}`,
+          );
         await new Promise((r) => setTimeout(r, 25));
       }
       return rec.received;
@@ -62,34 +65,37 @@ export async function startReceiver(pathname = '/hooks'): Promise<Receiver> {
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
-  const server = https.createServer({ key: fs.readFileSync(path.join(tls, 'key.pem')), cert: fs.readFileSync(path.join(tls, 'cert.pem')) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = null;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        /* kept raw */
-      }
-      const r: Received = { headers: req.headers as Record<string, string>, raw, body, at: Date.now(), closedAt: null };
-      res.on('close', () => (r.closedAt = Date.now()));
-      rec.received.push(r);
-      const answer = rec.respond(r, rec.received.length);
-      if (answer === 'hang') {
-        hanging.add(res);
-        return;
-      }
-      if (typeof answer === 'object') {
-        hanging.add(res);
-        const timer = setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok'), answer.afterMs);
-        res.on('close', () => clearTimeout(timer));
-        return;
-      }
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
+  const server = https.createServer(
+    { key: fs.readFileSync(path.join(tls, 'key.pem')), cert: fs.readFileSync(path.join(tls, 'cert.pem')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = null;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          /* kept raw */
+        }
+        const r: Received = { headers: req.headers as Record<string, string>, raw, body, at: Date.now(), closedAt: null };
+        res.on('close', () => (r.closedAt = Date.now()));
+        rec.received.push(r);
+        const answer = rec.respond(r, rec.received.length);
+        if (answer === 'hang') {
+          hanging.add(res);
+          return;
+        }
+        if (typeof answer === 'object') {
+          hanging.add(res);
+          const timer = setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok'), answer.afterMs);
+          res.on('close', () => clearTimeout(timer));
+          return;
+        }
+        res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+      });
+    },
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   rec.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}${pathname}`;
   return rec;

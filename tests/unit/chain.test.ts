@@ -1,16 +1,32 @@
 import { parseSignature, serializeSignature, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { refusalOf } from '../../src/domain/chain';
-import { buildTransferAuthorization, canonicalSignature, randomNonce, serialiseTypedData, verifyTransferAuthorization } from '../../src/domain/eip3009';
+import {
+  buildTransferAuthorization,
+  canonicalSignature,
+  randomNonce,
+  serialiseTypedData,
+  verifyTransferAuthorization,
+} from '../../src/domain/eip3009';
 import { feeInTokenUnits } from '../../src/domain/money';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const td = serialiseTypedData(buildTransferAuthorization({
-  kind: 'ReceiveWithAuthorization', domainName: 'USD Coin', domainVersion: '2', chainId: 31337,
-  token: '0xb19b36b1456E65E3A6D514D3F715f204BD59f431', from: buyer.address, to: '0x52908400098527886E0F7030069857D2E4169EE7',
-  value: 1_000_000n, validAfter: 0, validBefore: 1_900_000_000, nonce: randomNonce(),
-}));
+const td = serialiseTypedData(
+  buildTransferAuthorization({
+    kind: 'ReceiveWithAuthorization',
+    domainName: 'USD Coin',
+    domainVersion: '2',
+    chainId: 31337,
+    token: '0xb19b36b1456E65E3A6D514D3F715f204BD59f431',
+    from: buyer.address,
+    to: '0x52908400098527886E0F7030069857D2E4169EE7',
+    value: 1_000_000n,
+    validAfter: 0,
+    validBefore: 1_900_000_000,
+    nonce: randomNonce(),
+  }),
+);
 
 describe('signature forms the token accepts', () => {
   it('keeps a canonical signature as it is', async () => {
@@ -19,7 +35,11 @@ describe('signature forms the token accepts', () => {
   });
   it('flips a high s (and the parity) and maps v 0/1 to 27/28: same signer', async () => {
     const sig = parseSignature(await buyer.signTypedData(JSON.parse(td)));
-    const high = serializeSignature({ r: sig.r, s: `0x${(N - BigInt(sig.s)).toString(16).padStart(64, '0')}` as Hex, yParity: sig.yParity ? 0 : 1 });
+    const high = serializeSignature({
+      r: sig.r,
+      s: `0x${(N - BigInt(sig.s)).toString(16).padStart(64, '0')}` as Hex,
+      yParity: sig.yParity ? 0 : 1,
+    });
     const canonical = canonicalSignature(high)!;
     expect(BigInt(parseSignature(canonical).s) <= N / 2n).toBe(true);
     expect(await verifyTransferAuthorization(td, buyer.address, high)).toBe(true);

@@ -15,7 +15,9 @@ function runCi(codes: { test: number; contract: number }): { out: string; code: 
   fs.mkdirSync(bin);
   const jest = JSON.stringify({ numPassedTests: 3, numFailedTests: 0, numRuntimeErrorTestSuites: 0, success: true });
   const contract = JSON.stringify({ passed: 7, failed: 0, parts: [{ name: 'schemathesis x', unit: 'cases', passed: 7, failed: 0 }] });
-  fs.writeFileSync(path.join(bin, 'make'), `#!/usr/bin/env bash
+  fs.writeFileSync(
+    path.join(bin, 'make'),
+    `#!/usr/bin/env bash
 set -e
 case "$1" in
   test)
@@ -30,10 +32,13 @@ case "$1" in
     exit ${codes.contract} ;;
 esac
 exit 2
-`, { mode: 0o755 });
+`,
+    { mode: 0o755 },
+  );
   try {
     const out = execFileSync('bash', [path.join(dir, '.ci', 'run')], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      encoding: 'utf8',
     });
     return { out, code: 0 };
   } catch (e) {

@@ -10,7 +10,10 @@ describe('which database failures are 503 service_unavailable', () => {
     ['dropped during a query', err('select "id" from "merchants" where "name" = \'a - b\' - Connection terminated unexpectedly')],
     ['a transaction on a broken connection', err('ROLLBACK - Client has encountered a connection error and is not queryable')],
     ['connect timeout', err('timeout expired')],
-    ['pool acquire timeout', Object.assign(err('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' })],
+    [
+      'pool acquire timeout',
+      Object.assign(err('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+    ],
     ['admin shutdown', err('terminating connection due to administrator command', { code: '57P01' })],
     ['starting up', err('the database system is starting up', { code: '57P03' })],
     ['connection exception class 08', err('connection failure', { code: '08006' })],

@@ -21,7 +21,11 @@ describe('the error catalogue in the docs', () => {
 
   it('info.description lists every code of src/domain/errors.ts with its HTTP status, and nothing else', () => {
     const section = description.slice(description.indexOf('## Errors'), description.indexOf('## Idempotency'));
-    expect(errorRows(section).map(([c, s]) => [c, s]).sort()).toEqual([...catalogue].sort());
+    expect(
+      errorRows(section)
+        .map(([c, s]) => [c, s])
+        .sort(),
+    ).toEqual([...catalogue].sort());
   });
 
   it('the Error schema description carries the same table, meanings included', () => {

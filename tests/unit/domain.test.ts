@@ -27,7 +27,9 @@ describe('API version resolution', () => {
     expect(codeOf(() => versionFromHeaders({ 'pay-version': '2025-01-01' }))).toBe('unknown_api_version');
     expect(codeOf(() => versionFromHeaders({ 'pay-version': 'latest' }))).toBe('invalid_api_version');
     expect(codeOf(() => versionFromHeaders({ 'pay-version': '2026-13-01' }))).toBe('invalid_api_version');
-    expect(codeOf(() => versionFromHeaders({ 'pay-version': '2026-02-18', 'wcp-version': '2026-02-19.preview' }))).toBe('conflicting_api_versions');
+    expect(codeOf(() => versionFromHeaders({ 'pay-version': '2026-02-18', 'wcp-version': '2026-02-19.preview' }))).toBe(
+      'conflicting_api_versions',
+    );
   });
 });
 
@@ -69,7 +71,9 @@ describe('cursors', () => {
 
 describe('canonical JSON', () => {
   it('does not depend on key order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe(canonicalJson({ a: { c: null, d: [1, { x: 2, y: 1 }] }, b: 1 }));
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 1, x: 2 }], c: null } })).toBe(
+      canonicalJson({ a: { c: null, d: [1, { x: 2, y: 1 }] }, b: 1 }),
+    );
   });
 });
 
@@ -98,8 +102,19 @@ describe('configuration', () => {
     const key = 'ab'.repeat(32);
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: key })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate' })).toThrow(/DATA_ENCRYPTION_KEY/);
-    const c = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', DATA_ENCRYPTION_KEY: key, METRICS_TOKEN: 'x'.repeat(32) });
-    expect(c).toMatchObject({ metricsToken: 'x'.repeat(32), dbPoolMax: 10, shutdownDelayMs: 0, metricsDbCacheMs: 5000, validateResponses: false });
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/paygate',
+      DATA_ENCRYPTION_KEY: key,
+      METRICS_TOKEN: 'x'.repeat(32),
+    });
+    expect(c).toMatchObject({
+      metricsToken: 'x'.repeat(32),
+      dbPoolMax: 10,
+      shutdownDelayMs: 0,
+      metricsDbCacheMs: 5000,
+      validateResponses: false,
+    });
   });
   it('production needs METRICS_TOKEN unless METRICS_PUBLIC=true says /metrics is open on purpose', () => {
     const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', DATA_ENCRYPTION_KEY: 'ab'.repeat(32) };
@@ -123,7 +138,11 @@ describe('configuration', () => {
     expect(single.dataKeys.primary.id).toMatch(/^k[0-9a-f]{12}$/);
     expect(single.dataEncryptionKey).toBe(single.dataKeys.primary.key);
     const dev = loadConfig({}).dataKeys;
-    expect({ id: dev.primary.id, warn: dev.sealsWithDevelopmentKey, ids: dev.keys.map((k) => k.id) }).toEqual({ id: 'dev', warn: true, ids: ['dev'] });
+    expect({ id: dev.primary.id, warn: dev.sealsWithDevelopmentKey, ids: dev.keys.map((k) => k.id) }).toEqual({
+      id: 'dev',
+      warn: true,
+      ids: ['dev'],
+    });
     expect(single.dataKeys.sealsWithDevelopmentKey).toBe(false);
     const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/paygate', METRICS_PUBLIC: 'true' };
     expect(loadConfig({ ...prod, DATA_ENCRYPTION_KEYS: `new:${b},old:${a}` }).dataKeys.keys.map((k) => k.id)).toEqual(['new', 'old']);

@@ -10,10 +10,22 @@ const other = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const MERCHANT = '0x52908400098527886E0F7030069857D2E4169EE7';
 
-const typedData = (value = 10_000_000n) => serialiseTypedData(buildTransferAuthorization({
-  kind: 'TransferWithAuthorization', domainName: 'USD Coin', domainVersion: '2', chainId: 8453, token: USDC.toLowerCase(), from: buyer.address, to: MERCHANT,
-  value, validAfter: 0, validBefore: 1_900_000_000, nonce: randomNonce(),
-}));
+const typedData = (value = 10_000_000n) =>
+  serialiseTypedData(
+    buildTransferAuthorization({
+      kind: 'TransferWithAuthorization',
+      domainName: 'USD Coin',
+      domainVersion: '2',
+      chainId: 8453,
+      token: USDC.toLowerCase(),
+      from: buyer.address,
+      to: MERCHANT,
+      value,
+      validAfter: 0,
+      validBefore: 1_900_000_000,
+      nonce: randomNonce(),
+    }),
+  );
 const sign = (json: string, who = buyer) => who.signTypedData(JSON.parse(json));
 
 describe('EIP-3009 typed data', () => {
@@ -65,15 +77,21 @@ describe('collected data', () => {
   });
   it('refuses unknown and repeated field ids, __proto__ above all, before the schema sees anything', () => {
     const proto = collectedJson({ fields: [{ id: '__proto__', value: ok }] });
-    expect(proto).toEqual({ ok: false, issues: [{ field: '/collectedData/fields/0/id', message: expect.stringContaining('not a known field') }] });
+    expect(proto).toEqual({
+      ok: false,
+      issues: [{ field: '/collectedData/fields/0/id', message: expect.stringContaining('not a known field') }],
+    });
     const flat = collectedJson(JSON.parse(`{"__proto__": ${JSON.stringify(ok)}}`), '/data');
     expect(flat).toEqual({ ok: false, issues: [{ field: '/data/__proto__', message: expect.stringContaining('not a known field') }] });
     const twice = collectedJson({ fields: [...fields(ok).fields, { id: 'fullName', value: 'Eve' }] });
     expect(twice.ok ? [] : twice.issues.map((i) => i.field)).toEqual(['/collectedData/fields/5/id']);
   });
   it('reports each problem as a JSON pointer', () => {
-    expect(collectedIssues({ ...ok, dob: '10/12/1815', tosConfirmed: false, extra: 1 }).map((i) => i.field).sort())
-      .toEqual(['/collectedData/dob', '/collectedData/extra', '/collectedData/tosConfirmed']);
+    expect(
+      collectedIssues({ ...ok, dob: '10/12/1815', tosConfirmed: false, extra: 1 })
+        .map((i) => i.field)
+        .sort(),
+    ).toEqual(['/collectedData/dob', '/collectedData/extra', '/collectedData/tosConfirmed']);
     expect(collectedIssues({ fullName: 'A', dob: '2000-01-01', tosConfirmed: true }).map((i) => i.field)).toEqual(['/collectedData']);
     expect(collectedIssues({ ...ok, porAddress: 'x'.repeat(201) }).map((i) => i.field)).toContain('/collectedData/porAddress');
   });

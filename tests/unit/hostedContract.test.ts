@@ -7,8 +7,20 @@ import path from 'node:path';
 // request field required that the hosted contract leaves optional.
 
 type Schema = Record<string, any>;
-interface Shape { required?: string[]; properties?: Record<string, Shape | null>; items?: Shape | null; variants?: Shape[] }
-interface HostedOp { method: string; path: string; success: string[]; params: { in: string; name: string; required: boolean }[]; request: Shape | null; response: Shape | null }
+interface Shape {
+  required?: string[];
+  properties?: Record<string, Shape | null>;
+  items?: Shape | null;
+  variants?: Shape[];
+}
+interface HostedOp {
+  method: string;
+  path: string;
+  success: string[];
+  params: { in: string; name: string; required: boolean }[];
+  request: Shape | null;
+  response: Shape | null;
+}
 
 const root = path.resolve(__dirname, '../..');
 const SECURITY_HEADERS: Record<string, string> = { 'api-key': 'ApiKey', 'app-id': 'AppId', 'client-id': 'ClientId' };
@@ -16,7 +28,11 @@ const SECURITY_HEADERS: Record<string, string> = { 'api-key': 'ApiKey', 'app-id'
 function resolver(doc: Schema) {
   const deref = (s: Schema | undefined): Schema | undefined => {
     let x = s;
-    while (x && x.$ref) x = x.$ref.slice(2).split('/').reduce((o: Schema, k: string) => o[k], doc);
+    while (x && x.$ref)
+      x = x.$ref
+        .slice(2)
+        .split('/')
+        .reduce((o: Schema, k: string) => o[k], doc);
     return x;
   };
   /** Merges allOf and collects properties/required of a schema (oneOf/anyOf variants: every variant). */
@@ -25,19 +41,31 @@ function resolver(doc: Schema) {
     if (!x) return [];
     const variants = x.oneOf ?? x.anyOf;
     if (variants) {
-      return variants.flatMap((v: Schema) => flatten(v).map((f) => ({
-        ...f, properties: { ...(x.properties ?? {}), ...f.properties }, required: [...(x.required ?? []), ...(f.required ?? [])],
-      })));
+      return variants.flatMap((v: Schema) =>
+        flatten(v).map((f) => ({
+          ...f,
+          properties: { ...(x.properties ?? {}), ...f.properties },
+          required: [...(x.required ?? []), ...(f.required ?? [])],
+        })),
+      );
     }
     const parts = [x, ...(x.allOf ?? []).flatMap((p: Schema) => flatten(p))];
-    return [{ properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})), required: parts.flatMap((p) => p.required ?? []), items: x.items }];
+    return [
+      {
+        properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+        required: parts.flatMap((p) => p.required ?? []),
+        items: x.items,
+      },
+    ];
   };
   return { deref, flatten };
 }
 
 function check(version: string): string[] {
   const doc: Schema = JSON.parse(fs.readFileSync(path.join(root, 'generated', version, 'openapi.json'), 'utf8'));
-  const hosted: { operations: HostedOp[] } = JSON.parse(fs.readFileSync(path.join(root, 'contract-tests/hosted-contract', `${version}.json`), 'utf8'));
+  const hosted: { operations: HostedOp[] } = JSON.parse(
+    fs.readFileSync(path.join(root, 'contract-tests/hosted-contract', `${version}.json`), 'utf8'),
+  );
   const { deref, flatten } = resolver(doc);
   const problems: string[] = [];
 
@@ -46,9 +74,13 @@ function check(version: string): string[] {
     const flats = flatten(ours).filter((f) => f.properties && Object.keys(f.properties).length);
     const forms = flats.length ? flats : flatten(ours);
     for (const f of forms) {
-      for (const req of theirs.required ?? []) if (!(f.required ?? []).includes(req)) problems.push(`${at}: response field ${req} is not always returned`);
+      for (const req of theirs.required ?? [])
+        if (!(f.required ?? []).includes(req)) problems.push(`${at}: response field ${req} is not always returned`);
       for (const [name, sub] of Object.entries(theirs.properties ?? {})) {
-        if (!f.properties?.[name]) { problems.push(`${at}: response lacks field ${name}`); continue; }
+        if (!f.properties?.[name]) {
+          problems.push(`${at}: response lacks field ${name}`);
+          continue;
+        }
         responseCovers(f.properties[name], sub, `${at}.${name}`);
       }
       if (theirs.items) responseCovers(f.items, theirs.items, `${at}[]`);
@@ -73,7 +105,10 @@ function check(version: string): string[] {
   for (const op of hosted.operations) {
     const at = `${op.method} ${op.path}`;
     const ours = doc.paths[op.path]?.[op.method.toLowerCase()];
-    if (!ours) { problems.push(`${at}: missing`); continue; }
+    if (!ours) {
+      problems.push(`${at}: missing`);
+      continue;
+    }
     for (const s of op.success) if (!ours.responses[s]) problems.push(`${at}: no ${s} response`);
     const params = [...(doc.paths[op.path].parameters ?? []), ...(ours.parameters ?? [])].map((p: Schema) => deref(p)!);
     const security = (ours.security ?? doc.security ?? []).flatMap((r: Schema) => Object.keys(r));

@@ -13,17 +13,61 @@ import { COLLECT_SCHEMA } from '../../src/domain/collectData';
 
 type Schema = Record<string, any>;
 interface Hosted {
-  type: string; nullable?: boolean; enum?: unknown[]; shown?: unknown[]; default?: unknown;
-  minLength?: number; maxLength?: number; minimum?: number; maximum?: number; minItems?: number; maxItems?: number;
-  format?: string; pattern?: string; examples?: unknown[]; invalid?: unknown[];
-  source: string; of?: string; omit?: string[]; form?: string; notInFacts?: string;
+  type: string;
+  nullable?: boolean;
+  enum?: unknown[];
+  shown?: unknown[];
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  format?: string;
+  pattern?: string;
+  examples?: unknown[];
+  invalid?: unknown[];
+  source: string;
+  of?: string;
+  omit?: string[];
+  form?: string;
+  notInFacts?: string;
 }
 type Part = 'param' | 'request' | 'response';
-interface Entry { key: string; op: string; part: Part; where: string; path: string[]; spec: Hosted; aliases: string[] }
-interface Problem { key: string; aliases: string[]; check: string; detail: string }
-interface Difference { at: string | string[]; check: string | string[]; reason: string }
-interface HostedOp { method: string; path: string; success: string[]; params: { in: string; name: string }[]; request: Shape | null; response: Shape | null }
-interface Shape { properties?: Record<string, Shape | null>; items?: Shape | null; variants?: Shape[] }
+interface Entry {
+  key: string;
+  op: string;
+  part: Part;
+  where: string;
+  path: string[];
+  spec: Hosted;
+  aliases: string[];
+}
+interface Problem {
+  key: string;
+  aliases: string[];
+  check: string;
+  detail: string;
+}
+interface Difference {
+  at: string | string[];
+  check: string | string[];
+  reason: string;
+}
+interface HostedOp {
+  method: string;
+  path: string;
+  success: string[];
+  params: { in: string; name: string }[];
+  request: Shape | null;
+  response: Shape | null;
+}
+interface Shape {
+  properties?: Record<string, Shape | null>;
+  items?: Shape | null;
+  variants?: Shape[];
+}
 
 const root = path.resolve(__dirname, '../..');
 const VERSIONS = ['2026-02-18', '2026-02-19.preview'];
@@ -35,10 +79,22 @@ const SECURITY_HEADERS = new Set(['api-key', 'app-id', 'client-id']);
 function entries(): Entry[] {
   const out = new Map<string, Entry>();
   const add = (op: string, part: Part, where: string, at: string, raw: Hosted, aliases: string[], source?: string) => {
-    const spec: Hosted = { ...(raw.form ? data.forms[raw.form] : {}), ...raw, source: raw.source ?? source ?? data.objects[raw.of ?? '']?.source };
+    const spec: Hosted = {
+      ...(raw.form ? data.forms[raw.form] : {}),
+      ...raw,
+      source: raw.source ?? source ?? data.objects[raw.of ?? '']?.source,
+    };
     if (!spec.source) throw new Error(`${op} ${where}${at}: no source`);
     const names = raw.form ? [...aliases, `form:${raw.form}`] : aliases;
-    out.set(`${op} ${part} ${where}${at}`, { key: `${op} ${part} ${where}${at}`, op, part, where, path: at.split('/').filter(Boolean), spec, aliases: names });
+    out.set(`${op} ${part} ${where}${at}`, {
+      key: `${op} ${part} ${where}${at}`,
+      op,
+      part,
+      where,
+      path: at.split('/').filter(Boolean),
+      spec,
+      aliases: names,
+    });
     if (!spec.of) return;
     const obj = data.objects[spec.of];
     if (!obj) throw new Error(`unknown object ${spec.of}`);
@@ -65,12 +121,31 @@ function entries(): Entry[] {
   return [...out.values()];
 }
 
-const KINDS: Record<string, string[]> = { integer: ['integer'], number: ['integer', 'fraction'], string: ['string'], boolean: ['boolean'], object: ['object'], array: ['array'], null: ['null'] };
-const ALL_KINDS = Object.keys(KINDS).filter((k) => k !== 'number').concat('fraction');
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'fraction') : typeof v);
+const KINDS: Record<string, string[]> = {
+  integer: ['integer'],
+  number: ['integer', 'fraction'],
+  string: ['string'],
+  boolean: ['boolean'],
+  object: ['object'],
+  array: ['array'],
+  null: ['null'],
+};
+const ALL_KINDS = Object.keys(KINDS)
+  .filter((k) => k !== 'number')
+  .concat('fraction');
+const kindOf = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'fraction') : typeof v;
 
 /** One alternative of a schema: the constraints of all its parts together (allOf), summarised. */
-interface Alt { parts: Schema[]; kinds: Set<string>; enum?: unknown[]; patterns: string[]; formats: string[]; num: Record<string, number | undefined>; default?: unknown }
+interface Alt {
+  parts: Schema[];
+  kinds: Set<string>;
+  enum?: unknown[];
+  patterns: string[];
+  formats: string[];
+  num: Record<string, number | undefined>;
+  default?: unknown;
+}
 
 function summarize(parts: Schema[]): Alt {
   let kinds = new Set(ALL_KINDS);
@@ -100,7 +175,11 @@ function summarize(parts: Schema[]): Alt {
 }
 
 function resolver(doc: Schema) {
-  const pointer = (ref: string) => ref.slice(2).split('/').reduce((o: Schema, k: string) => o[k], doc);
+  const pointer = (ref: string) =>
+    ref
+      .slice(2)
+      .split('/')
+      .reduce((o: Schema, k: string) => o[k], doc);
   const cross = (a: Schema[][], b: Schema[][]) => a.flatMap((x) => b.map((y) => [...x, ...y]));
   /** The alternatives (oneOf/anyOf) of a schema, each the list of its parts (allOf, $ref and siblings). */
   const alternatives = (s: Schema | undefined): Schema[][] => {
@@ -115,10 +194,14 @@ function resolver(doc: Schema) {
   };
   /** The alternatives at a path; only those that declare each step (another variant is not this field). */
   const at = (s: Schema | undefined, steps: string[]): Schema[][] =>
-    steps.reduce((alts, step) => alts.flatMap((parts) => {
-      const subs = parts.map((p) => (step === '[]' ? p.items : p.properties?.[step])).filter(Boolean);
-      return subs.length ? subs.map(alternatives).reduce(cross) : [];
-    }), alternatives(s));
+    steps.reduce(
+      (alts, step) =>
+        alts.flatMap((parts) => {
+          const subs = parts.map((p) => (step === '[]' ? p.items : p.properties?.[step])).filter(Boolean);
+          return subs.length ? subs.map(alternatives).reduce(cross) : [];
+        }),
+      alternatives(s),
+    );
   const deref = (s: Schema | undefined) => (s?.$ref ? pointer(s.$ref) : s);
   return { at, deref };
 }
@@ -138,13 +221,16 @@ function checker(doc: Schema) {
 function hostedSchema(h: Hosted): Schema {
   const s: Schema = { type: h.nullable ? [h.type, 'null'] : h.type };
   if (h.enum) s.enum = h.nullable ? [...h.enum, null] : h.enum;
-  for (const k of ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern'] as const) if (h[k] !== undefined) s[k] = h[k];
+  for (const k of ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern'] as const)
+    if (h[k] !== undefined) s[k] = h[k];
   if (h.format && h.type === 'string') s.format = h.format;
   return s;
 }
 
 function check(doc: Schema, version: string): { problems: Problem[]; count: number } {
-  const hosted: { operations: HostedOp[] } = JSON.parse(fs.readFileSync(path.join(root, 'contract-tests/hosted-contract', `${version}.json`), 'utf8'));
+  const hosted: { operations: HostedOp[] } = JSON.parse(
+    fs.readFileSync(path.join(root, 'contract-tests/hosted-contract', `${version}.json`), 'utf8'),
+  );
   const { at, deref } = resolver(doc);
   const { compile } = checker(doc);
   const problems: Problem[] = [];
@@ -156,7 +242,10 @@ function check(doc: Schema, version: string): { problems: Problem[]; count: numb
     const item = doc.paths[p];
     const op = item?.[method.toLowerCase()];
     const facts = hosted.operations.find((o) => o.method === method && o.path === p);
-    if (!op || !facts) { problem('missing', 'operation not found'); continue; }
+    if (!op || !facts) {
+      problem('missing', 'operation not found');
+      continue;
+    }
 
     let rootSchema: Schema | undefined;
     if (e.part === 'param') {
@@ -165,14 +254,20 @@ function check(doc: Schema, version: string): { problems: Problem[]; count: numb
       const found = params.find((x?: Schema) => x?.in === where && x.name.toLowerCase() === name.toLowerCase());
       if (found) rootSchema = found.schema;
       else if (where === 'header' && SECURITY_HEADERS.has(name.toLowerCase())) rootSchema = { type: 'string' };
-      else { problem('missing', 'parameter not accepted'); continue; }
+      else {
+        problem('missing', 'parameter not accepted');
+        continue;
+      }
       if (e.spec.nullable && found?.required && e.path.length === 0) problem('nullable', 'optional in the seed, required here');
     } else {
       const holder = e.part === 'request' ? deref(op.requestBody) : deref(op.responses[facts.success[0]]);
       rootSchema = holder?.content?.['application/json']?.schema;
     }
     const alts = at(rootSchema, e.path);
-    if (!alts.length) { problem('missing', 'field not found'); continue; }
+    if (!alts.length) {
+      problem('missing', 'field not found');
+      continue;
+    }
 
     // A path parameter is never empty: an empty segment is another URL.
     const h: Hosted = e.where.startsWith('path:') ? { minLength: 1, ...e.spec } : e.spec;
@@ -185,17 +280,24 @@ function check(doc: Schema, version: string): { problems: Problem[]; count: numb
     if (e.part === 'response') {
       const extra = [...union].filter((k) => !hostedKinds.includes(k) && !(k === 'null' && h.nullable));
       if (extra.some((k) => k !== 'null')) problem('type', `ours may be ${extra.join(', ')}; hosted: ${h.type}`);
-      if (!!h.nullable !== accepts(null)) problem('nullable', h.nullable ? 'hosted may be null, ours never is' : 'ours may be null, hosted never is');
+      if (!!h.nullable !== accepts(null))
+        problem('nullable', h.nullable ? 'hosted may be null, ours never is' : 'ours may be null, hosted never is');
       for (const v of shown) if (!accepts(v)) problem('enum', `hosted value ${JSON.stringify(v)} not in ours`);
       for (const v of h.invalid ?? []) if (accepts(v)) problem('invalid', `ours allows ${JSON.stringify(v)}, outside the hosted type`);
       for (const s of summaries.filter((x) => hostedKinds.some((k) => x.kinds.has(k)))) {
-        if (h.enum && !(s.enum ?? [undefined]).every((v) => h.enum!.includes(v) || (v === null && h.nullable))) problem('enum', `ours allows ${s.enum ? JSON.stringify(s.enum) : 'any value'}; hosted: ${JSON.stringify(h.enum)}`);
+        if (h.enum && !(s.enum ?? [undefined]).every((v) => h.enum!.includes(v) || (v === null && h.nullable)))
+          problem('enum', `ours allows ${s.enum ? JSON.stringify(s.enum) : 'any value'}; hosted: ${JSON.stringify(h.enum)}`);
         const samePattern = h.pattern !== undefined && s.patterns.includes(h.pattern); // the same language, the same lengths
-        for (const k of ['minLength', 'minimum', 'minItems'] as const) if (h[k] !== undefined && !((s.num[k] ?? -Infinity) >= h[k]!) && !(samePattern && k === 'minLength')) problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
-        for (const k of ['maxLength', 'maximum', 'maxItems'] as const) if (h[k] !== undefined && !((s.num[k] ?? Infinity) <= h[k]!) && !(samePattern && k === 'maxLength')) problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
+        for (const k of ['minLength', 'minimum', 'minItems'] as const)
+          if (h[k] !== undefined && !((s.num[k] ?? -Infinity) >= h[k]!) && !(samePattern && k === 'minLength'))
+            problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
+        for (const k of ['maxLength', 'maximum', 'maxItems'] as const)
+          if (h[k] !== undefined && !((s.num[k] ?? Infinity) <= h[k]!) && !(samePattern && k === 'maxLength'))
+            problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
         const bounded = s.enum !== undefined || s.patterns.length > 0;
         if (h.pattern && !bounded) problem('pattern', `hosted form ${h.pattern}; ours has no pattern`);
-        if (h.format && h.type === 'string' && !s.formats.includes(h.format) && !bounded) problem('format', `hosted format ${h.format}; ours ${s.formats.join(', ') || 'none'}`);
+        if (h.format && h.type === 'string' && !s.formats.includes(h.format) && !bounded)
+          problem('format', `hosted format ${h.format}; ours ${s.formats.join(', ') || 'none'}`);
       }
     } else {
       if (!hostedKinds.every((k) => union.has(k))) problem('type', `hosted ${h.type}; ours ${[...union].join(', ')}`);
@@ -203,23 +305,34 @@ function check(doc: Schema, version: string): { problems: Problem[]; count: numb
       for (const v of shown) if (!accepts(v)) problem('enum', `hosted value ${JSON.stringify(v)} refused`);
       for (const v of h.examples ?? []) if (v !== null && !accepts(v)) problem('examples', `hosted value ${JSON.stringify(v)} refused`);
       // The least strict alternative of the hosted kind: what it adds to the hosted type is a stricter request.
-      const stricter = summaries.filter((s) => hostedKinds.some((k) => s.kinds.has(k))).map((s) => {
-        const out: [string, string][] = [];
-        for (const k of ['minLength', 'minimum', 'minItems'] as const) if ((s.num[k] ?? -Infinity) > (h[k] ?? (k === 'minimum' ? -Infinity : 0))) out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
-        for (const k of ['maxLength', 'maximum', 'maxItems'] as const) if ((s.num[k] ?? Infinity) < (h[k] ?? Infinity)) out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
-        for (const x of s.patterns) if (x !== h.pattern) out.push(['pattern', `ours ${x}, hosted ${h.pattern ?? 'none'}`]);
-        for (const x of s.formats) if (x !== h.format && h.type === 'string') out.push(['format', `ours ${x}, hosted ${h.format ?? 'none'}`]);
-        if (s.enum && !(h.enum && h.enum.every((v) => s.enum!.includes(v)))) out.push(['enum', `ours only ${JSON.stringify(s.enum)}, hosted ${h.enum ? JSON.stringify(h.enum) : 'any value'}`]);
-        return out;
-      }).sort((a, b) => a.length - b.length)[0] ?? [];
+      const stricter =
+        summaries
+          .filter((s) => hostedKinds.some((k) => s.kinds.has(k)))
+          .map((s) => {
+            const out: [string, string][] = [];
+            for (const k of ['minLength', 'minimum', 'minItems'] as const)
+              if ((s.num[k] ?? -Infinity) > (h[k] ?? (k === 'minimum' ? -Infinity : 0)))
+                out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
+            for (const k of ['maxLength', 'maximum', 'maxItems'] as const)
+              if ((s.num[k] ?? Infinity) < (h[k] ?? Infinity)) out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
+            for (const x of s.patterns) if (x !== h.pattern) out.push(['pattern', `ours ${x}, hosted ${h.pattern ?? 'none'}`]);
+            for (const x of s.formats)
+              if (x !== h.format && h.type === 'string') out.push(['format', `ours ${x}, hosted ${h.format ?? 'none'}`]);
+            if (s.enum && !(h.enum && h.enum.every((v) => s.enum!.includes(v))))
+              out.push(['enum', `ours only ${JSON.stringify(s.enum)}, hosted ${h.enum ? JSON.stringify(h.enum) : 'any value'}`]);
+            return out;
+          })
+          .sort((a, b) => a.length - b.length)[0] ?? [];
       for (const [k, detail] of stricter) problem(k, detail);
-      if (h.default !== undefined && !summaries.some((s) => s.default === h.default)) problem('default', `hosted default ${JSON.stringify(h.default)}, ours ${JSON.stringify(summaries.map((s) => s.default))}`);
+      if (h.default !== undefined && !summaries.some((s) => s.default === h.default))
+        problem('default', `hosted default ${JSON.stringify(h.default)}, ours ${JSON.stringify(summaries.map((s) => s.default))}`);
     }
   }
   return { problems, count: list.length };
 }
 
-const documented = (p: Problem) => differences.find((d) => [d.check].flat().includes(p.check) && [d.at].flat().some((at) => at === p.key || p.aliases.includes(at)));
+const documented = (p: Problem) =>
+  differences.find((d) => [d.check].flat().includes(p.check) && [d.at].flat().some((at) => at === p.key || p.aliases.includes(at)));
 const show = (p: Problem) => `${p.key}: ${p.check}: ${p.detail}`;
 const bundle = (version: string): Schema => JSON.parse(fs.readFileSync(path.join(root, 'generated', version, 'openapi.json'), 'utf8'));
 
@@ -237,22 +350,28 @@ describe('hosted types data', () => {
   });
 
   it.each(VERSIONS)('types only fields and parameters of the hosted contract facts (%s)', (version) => {
-    const hosted: { operations: HostedOp[] } = JSON.parse(fs.readFileSync(path.join(root, 'contract-tests/hosted-contract', `${version}.json`), 'utf8'));
+    const hosted: { operations: HostedOp[] } = JSON.parse(
+      fs.readFileSync(path.join(root, 'contract-tests/hosted-contract', `${version}.json`), 'utf8'),
+    );
     const walk = (s: Shape | null | undefined, steps: string[]): boolean => {
       if (!steps.length || s === null) return true; // null: the facts do not go deeper here
       if (!s) return false;
       const [step, ...rest] = steps;
       if (s.variants) return s.variants.some((v) => walk(v, steps));
-      return step === '[]' ? s.items !== undefined && walk(s.items, rest) : s.properties !== undefined && step in s.properties && walk(s.properties[step], rest);
+      return step === '[]'
+        ? s.items !== undefined && walk(s.items, rest)
+        : s.properties !== undefined && step in s.properties && walk(s.properties[step], rest);
     };
-    const unknown = entries().filter((e) => {
-      const facts = hosted.operations.find((o) => `${o.method} ${o.path}` === e.op);
-      if (!facts) return true;
-      if (e.spec.notInFacts) return false;
-      if (e.part !== 'param') return !walk(facts[e.part], e.path);
-      const [where, name] = e.where.split(/:(.*)/s);
-      return !facts.params.some((x) => x.in === where && x.name.toLowerCase() === name.toLowerCase());
-    }).map((e) => e.key);
+    const unknown = entries()
+      .filter((e) => {
+        const facts = hosted.operations.find((o) => `${o.method} ${o.path}` === e.op);
+        if (!facts) return true;
+        if (e.spec.notInFacts) return false;
+        if (e.part !== 'param') return !walk(facts[e.part], e.path);
+        const [where, name] = e.where.split(/:(.*)/s);
+        return !facts.params.some((x) => x.in === where && x.name.toLowerCase() === name.toLowerCase());
+      })
+      .map((e) => e.key);
     expect(unknown).toEqual([]);
   });
 
@@ -267,7 +386,9 @@ describe.each(VERSIONS)('bundled %s against the hosted types', (version) => {
   it('matches every hosted type, or the difference is documented', () => {
     const kept = problems.filter(documented);
     const used = differences.filter((d) => kept.some((p) => documented(p) === d)).length;
-    process.stdout.write(`hosted types ${version}: ${count} typed entries checked; ${kept.length} findings fall under ${used} documented differences (contract-tests/hosted-contract/types.json)\n`);
+    process.stdout.write(
+      `hosted types ${version}: ${count} typed entries checked; ${kept.length} findings fall under ${used} documented differences (contract-tests/hosted-contract/types.json)\n`,
+    );
     expect(problems.filter((p) => !documented(p)).map(show)).toEqual([]);
   });
 
@@ -284,18 +405,22 @@ describe('the hosted types check', () => {
     s.Merchant.properties.email = { type: 'string' };
     s.PollInMs = { type: ['number', 'null'], minimum: 0 };
     doc.components.parameters.MerchantsLimit.schema.maximum = 50;
-    const found = check(doc, '2026-02-18').problems.filter((p) => !documented(p)).map((p) => `${p.key} ${p.check}`);
-    expect(found).toEqual(expect.arrayContaining([
-      'GET /v1/merchants response /merchants/[]/status enum',
-      'GET /v1/merchants response /merchants/[]/email nullable',
-      'GET /v1/payments/{id}/status response /pollInMs type',
-      'GET /v1/merchants param query:limit maximum',
-    ]));
+    const found = check(doc, '2026-02-18')
+      .problems.filter((p) => !documented(p))
+      .map((p) => `${p.key} ${p.check}`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'GET /v1/merchants response /merchants/[]/status enum',
+        'GET /v1/merchants response /merchants/[]/email nullable',
+        'GET /v1/payments/{id}/status response /pollInMs type',
+        'GET /v1/merchants param query:limit maximum',
+      ]),
+    );
   });
 });
 
 describe('the collect-data schema the options carry', () => {
-  it('is the seed\'s (§2.9 constraints, §8 address lengths)', () => {
+  it("is the seed's (§2.9 constraints, §8 address lengths)", () => {
     const { source: _source, ...seed } = data.collectDataSchema;
     const { $schema: _s, ...ours } = COLLECT_SCHEMA;
     expect(ours).toEqual(seed);

@@ -5,8 +5,9 @@ import { newWebhookSecret, signWebhook, webhookHeaders } from '../../src/domain/
 
 describe('webhook signing (Standard Webhooks)', () => {
   it('matches the Standard Webhooks reference vector', () => {
-    expect(signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'))
-      .toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
   it('makes 24-byte secrets', () => {
@@ -20,7 +21,13 @@ describe('webhook signing (Standard Webhooks)', () => {
 describe('verifyWebhook (the receiver helper of the TypeScript client)', () => {
   const secret = newWebhookSecret();
   const now = 1_800_000_000;
-  const event = { id: 'evt_1', type: 'payment.succeeded', createdAt: '2027-01-15T08:00:00.000Z', apiVersion: '2026-02-19.preview', data: { payment: { paymentId: 'pay_1', version: 3 } } };
+  const event = {
+    id: 'evt_1',
+    type: 'payment.succeeded',
+    createdAt: '2027-01-15T08:00:00.000Z',
+    apiVersion: '2026-02-19.preview',
+    data: { payment: { paymentId: 'pay_1', version: 3 } },
+  };
   const raw = JSON.stringify(event);
   const headers = webhookHeaders([secret], 'evt_1', now, raw);
 
@@ -57,7 +64,9 @@ describe('verifyWebhook (the receiver helper of the TypeScript client)', () => {
     expect(() => verifyWebhook(raw, headers, secret, { nowSeconds: now - 301 })).toThrow(/tolerance/);
     expect(() => verifyWebhook(raw, { ...headers, 'webhook-signature': '' }, secret, { nowSeconds: now })).toThrow(/Missing/);
     expect(() => verifyWebhook(raw, { ...headers, 'webhook-timestamp': 'soon' }, secret, { nowSeconds: now })).toThrow(/Malformed/);
-    expect(() => verifyWebhook(raw, { ...headers, 'webhook-signature': 'v2,' + headers['webhook-signature'].slice(3) }, secret, { nowSeconds: now })).toThrow(WebhookVerificationError);
+    expect(() =>
+      verifyWebhook(raw, { ...headers, 'webhook-signature': 'v2,' + headers['webhook-signature'].slice(3) }, secret, { nowSeconds: now }),
+    ).toThrow(WebhookVerificationError);
   });
 
   it('during a rotation, a header with two signatures verifies with either secret', () => {
@@ -107,7 +116,18 @@ describe('webhook URL and address rules', () => {
       expect(forbiddenAddressReason(a, true)).toBeNull();
     }
     // Never, whatever the operator allows: link-local (cloud metadata), IPv4-compatible IPv6, and the rest.
-    for (const a of ['169.254.169.254', 'fe80::1', '::7f00:1', '::a00:1', '0.0.0.0', '::', '100.64.0.1', '224.0.0.1', '255.255.255.255', '192.0.2.1']) {
+    for (const a of [
+      '169.254.169.254',
+      'fe80::1',
+      '::7f00:1',
+      '::a00:1',
+      '0.0.0.0',
+      '::',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '192.0.2.1',
+    ]) {
       expect(forbiddenAddressReason(a, true)).not.toBeNull();
     }
   });

@@ -40,28 +40,38 @@ const keyOf = (secret: string) => Buffer.from(secret.startsWith('whsec_') ? secr
  * WebhookVerificationError when the headers are missing, the timestamp is outside the tolerance, or no
  * signature matches.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secrets: string | string[], options: VerifyWebhookOptions = {}): PaygateWebhookEvent {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secrets: string | string[],
+  options: VerifyWebhookOptions = {},
+): PaygateWebhookEvent {
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
-    throw new WebhookVerificationError('Pass the raw request body (string or Buffer), not parsed JSON: serialising it again changes the bytes the signature covers.');
+    throw new WebhookVerificationError(
+      'Pass the raw request body (string or Buffer), not parsed JSON: serialising it again changes the bytes the signature covers.',
+    );
   }
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signature = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signature) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header.');
+  if (!id || !timestamp || !signature)
+    throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header.');
   if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('Malformed webhook-timestamp.');
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
-  if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError('webhook-timestamp is outside the tolerance (replayed or clock skew).');
+  if (Math.abs(now - Number(timestamp)) > tolerance)
+    throw new WebhookVerificationError('webhook-timestamp is outside the tolerance (replayed or clock skew).');
 
   const keys = (Array.isArray(secrets) ? secrets : [secrets]).map(keyOf);
   // An empty or short key (an unset environment variable, say) would let anyone sign: refuse to run with it.
   if (keys.length === 0 || keys.some((k) => k.length < 16)) {
-    throw new Error('verifyWebhook: each secret must be the endpoint\'s whsec_… secret (at least 16 bytes); got an empty or short one.');
+    throw new Error("verifyWebhook: each secret must be the endpoint's whsec_… secret (at least 16 bytes); got an empty or short one.");
   }
   const signed = `${id}.${timestamp}.${body}`;
   const expected = keys.map((k) => createHmac('sha256', k).update(signed).digest());
-  const given = signature.split(' ')
+  const given = signature
+    .split(' ')
     .map((entry) => entry.split(','))
     .filter(([v, sig]) => v === 'v1' && sig)
     .map(([, sig]) => Buffer.from(sig, 'base64'));

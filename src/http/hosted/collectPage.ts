@@ -12,7 +12,9 @@ type Prop = { type: string; minLength?: number; maxLength?: number; pattern?: st
 const props = COLLECT_SCHEMA.properties as Record<string, Prop>;
 const required = new Set(COLLECT_SCHEMA.required);
 const HINTS: Record<string, string> = {
-  pobCountry: 'Two-letter country code, e.g. DE', porCountry: 'Two-letter country code, e.g. FR', dob: 'YYYY-MM-DD',
+  pobCountry: 'Two-letter country code, e.g. DE',
+  porCountry: 'Two-letter country code, e.g. FR',
+  dob: 'YYYY-MM-DD',
 };
 
 function input(f: (typeof COLLECT_FIELDS)[number]): string {
@@ -22,12 +24,18 @@ function input(f: (typeof COLLECT_FIELDS)[number]): string {
     return `<label class="check"><input type="checkbox" name="${esc(f.id)}" id="f-${esc(f.id)}"${req}> ${esc(f.name)}</label>`;
   }
   const attrs = [
-    `type="${f.type === 'date' || p.format === 'date' ? 'date' : 'text'}"`, `name="${esc(f.id)}"`, `id="f-${esc(f.id)}"`,
-    p.minLength ? `minlength="${p.minLength}"` : '', p.maxLength ? `maxlength="${p.maxLength}"` : '',
+    `type="${f.type === 'date' || p.format === 'date' ? 'date' : 'text'}"`,
+    `name="${esc(f.id)}"`,
+    `id="f-${esc(f.id)}"`,
+    p.minLength ? `minlength="${p.minLength}"` : '',
+    p.maxLength ? `maxlength="${p.maxLength}"` : '',
     // HTML patterns are anchored already; the schema's ^…$ is kept as is (harmless inside the anchors).
-    p.pattern ? `pattern="${esc(p.pattern)}"` : '', HINTS[f.id] ? `placeholder="${esc(HINTS[f.id])}"` : '',
+    p.pattern ? `pattern="${esc(p.pattern)}"` : '',
+    HINTS[f.id] ? `placeholder="${esc(HINTS[f.id])}"` : '',
     f.id.endsWith('Country') ? 'autocapitalize="characters"' : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return `<label for="f-${esc(f.id)}">${esc(f.name)}${req ? ' <span class="req">*</span>' : ''}</label>
 <input ${attrs}${req}>`;
 }

@@ -18,8 +18,14 @@ export function httpsUrl(raw: string | null | undefined): string | null {
 }
 
 const CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' https: data:", "connect-src 'self'",
-  "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 export interface PageOptions {
@@ -62,4 +68,3 @@ export function sendNotFoundPage(ctx: Context, message = 'This payment link is n
     body: `<h1>Payment not found</h1>\n<p class="muted" id="message">${esc(message)}</p>\n<p class="muted">Check the link you were given, or ask the shop for a new one.</p>`,
   });
 }
-

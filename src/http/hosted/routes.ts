@@ -44,7 +44,14 @@ export interface HostedDeps {
 export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: HostedDeps) {
   const assets = loadAssets(path.join(root, 'public', 'hosted'));
   const paymentId = (raw: unknown) => (typeof raw === 'string' ? resolveGatewayPaymentId(raw, config.publicBaseUrl) : null);
-  const accountsOf = (raw: unknown) => (typeof raw === 'string' ? raw.split(',').map((a) => a.trim()).filter(Boolean).slice(0, 20) : []);
+  const accountsOf = (raw: unknown) =>
+    typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean)
+          .slice(0, 20)
+      : [];
 
   /** A page for a payment, or the friendly 404 page when the id is malformed or unknown. */
   async function withPayment(ctx: Context, render: (pw: Awaited<ReturnType<typeof gatewayPaymentWithMerchant>>) => Promise<void>) {
@@ -61,9 +68,13 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
   }
 
   async function payPage(ctx: Context) {
-    await withPayment(ctx, async ({ payment, merchant }) => sendPage(ctx, {
-      title: `Pay ${merchant.name}`, script: 'pay.js', body: await payPageBody(payment, merchant, `${config.publicBaseUrl}/?pid=${payment.id}`),
-    }));
+    await withPayment(ctx, async ({ payment, merchant }) =>
+      sendPage(ctx, {
+        title: `Pay ${merchant.name}`,
+        script: 'pay.js',
+        body: await payPageBody(payment, merchant, `${config.publicBaseUrl}/?pid=${payment.id}`),
+      }),
+    );
   }
 
   async function statusJson(ctx: Context, rawId: string) {
@@ -83,23 +94,35 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
     }
     const status = effectiveStatus(payment);
     const final = isFinal(status);
-    sendJson(ctx, 200, JSON.stringify({
-      status, isFinal: final, pollInMs: final ? null : POLL_IN_MS, statusText: STATUS_TEXT[status], redirectUrl: redirectFor(payment),
-    }), { 'Cache-Control': 'no-store' });
+    sendJson(
+      ctx,
+      200,
+      JSON.stringify({
+        status,
+        isFinal: final,
+        pollInMs: final ? null : POLL_IN_MS,
+        statusText: STATUS_TEXT[status],
+        redirectUrl: redirectFor(payment),
+      }),
+      { 'Cache-Control': 'no-store' },
+    );
   }
 
   async function collectPage(ctx: Context) {
     await withPayment(ctx, async ({ payment, merchant }) => {
       const status = effectiveStatus(payment);
-      const body = status !== 'requires_action' ? collectClosedBody(`This payment is ${status.replace('_', ' ')}: nothing more is needed.`)
-        : !(await needsCollectedData(db, config, payment)) ? collectClosedBody('This payment needs no details from you.')
-        : collectFormBody(payment, merchant.name, accountsOf(ctx.query.accounts));
+      const body =
+        status !== 'requires_action'
+          ? collectClosedBody(`This payment is ${status.replace('_', ' ')}: nothing more is needed.`)
+          : !(await needsCollectedData(db, config, payment))
+            ? collectClosedBody('This payment needs no details from you.')
+            : collectFormBody(payment, merchant.name, accountsOf(ctx.query.accounts));
       sendPage(ctx, { title: `Your details for ${merchant.name}`, script: 'collect.js', body });
     });
   }
 
   async function collectSubmit(ctx: Context) {
-    const body = await readJsonBody(ctx, config.bodyLimitBytes) as { pid?: unknown; accounts?: unknown; data?: unknown } | undefined;
+    const body = (await readJsonBody(ctx, config.bodyLimitBytes)) as { pid?: unknown; accounts?: unknown; data?: unknown } | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.pid !== 'string') {
       throw new AppError('params_validation', undefined, [{ field: '/pid', message: 'is required' }]);
     }
@@ -111,12 +134,18 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
 
   /** True when it answered the request (or threw an AppError for it). */
   // Anyone with a link may call these: a limit per client IP, shared by all processes (pages, status, collect).
-  const perIp = { limit: Math.max(1, Math.round((config.limits.ipPerSecond * config.limits.windowMs) / 1000)), windowMs: config.limits.windowMs };
+  const perIp = {
+    limit: Math.max(1, Math.round((config.limits.ipPerSecond * config.limits.windowMs) / 1000)),
+    windowMs: config.limits.windowMs,
+  };
   const limited = (ctx: Context) => limiter.take(`ip:${ctx.ip}`, perIp);
 
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';
-    const hosted = (ctx.path === '/' && get) || (ctx.path === '/collect' && (get || ctx.method === 'POST')) || /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path);
+    const hosted =
+      (ctx.path === '/' && get) ||
+      (ctx.path === '/collect' && (get || ctx.method === 'POST')) ||
+      /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path);
     if (hosted) await limited(ctx);
     if (ctx.path === '/' && get) return payPage(ctx).then(() => true);
     if (ctx.path === '/collect' && get) return collectPage(ctx).then(() => true);

@@ -7,7 +7,10 @@ import type { Logger } from '../../logger';
 export class AfterCommit {
   private readonly work: (() => Promise<void>)[] = [];
 
-  constructor(private readonly log: Logger, private readonly requestId: string) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly requestId: string,
+  ) {}
 
   add(f: () => Promise<void>): void {
     this.work.push(f);
@@ -16,7 +19,9 @@ export class AfterCommit {
   /** Starts the work; a failure is only logged, since the rescuers pick the work up later. */
   run(): void {
     for (const f of this.work.splice(0)) {
-      f().catch((e) => this.log.warn({ err: (e as Error).message, requestId: this.requestId }, 'after-commit work failed; it will be rescued'));
+      f().catch((e) =>
+        this.log.warn({ err: (e as Error).message, requestId: this.requestId }, 'after-commit work failed; it will be rescued'),
+      );
     }
   }
 }

@@ -85,7 +85,14 @@ async function runOperation<K extends OperationId>(deps: ApiDeps, ctx: RequestCo
   const afterCommit = new AfterCommit(deps.log, requestId);
   const dispatch = dispatcher(
     deps,
-    { operationId: req.operationId, version: req.version, caller: req.caller, requestId, headers: ctx.headers as Record<string, string | undefined>, input },
+    {
+      operationId: req.operationId,
+      version: req.version,
+      caller: req.caller,
+      requestId,
+      headers: ctx.headers as Record<string, string | undefined>,
+      input,
+    },
     afterCommit,
     config.validateResponses ? responseCheck(backend, req.op, deps.log) : undefined,
   );

@@ -11,7 +11,11 @@ import type { RequestContext } from './state';
  */
 export function authenticateCaller(db: Knex, keys: KeyCache, ctx: RequestContext, gateway: boolean): Promise<Authenticated> {
   return gateway
-    ? authenticateGateway(db, { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined }, keys)
+    ? authenticateGateway(
+        db,
+        { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined },
+        keys,
+      )
     : authenticate(db, ctx.get('api-key') || undefined, keys);
 }
 

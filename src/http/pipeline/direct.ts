@@ -10,7 +10,11 @@ import type { RequestContext } from './state';
  * holds while it runs (null when it does not wait).
  */
 export async function runDirect(
-  ctx: RequestContext, db: Knex, dispatch: Dispatch, afterCommit: AfterCommit, holdSlot: (() => () => void) | null,
+  ctx: RequestContext,
+  db: Knex,
+  dispatch: Dispatch,
+  afterCommit: AfterCommit,
+  holdSlot: (() => () => void) | null,
 ): Promise<void> {
   const release = holdSlot ? holdSlot() : null;
   let reply;

@@ -51,7 +51,10 @@ export interface Dispatch {
 }
 
 export function dispatcher<K extends OperationId>(
-  deps: DispatchDeps, request: ResolvedRequest<K>, afterCommit: AfterCommit, checkResponse?: ResponseCheck,
+  deps: DispatchDeps,
+  request: ResolvedRequest<K>,
+  afterCommit: AfterCommit,
+  checkResponse?: ResponseCheck,
 ): Dispatch {
   const handler: Handler<K> = deps.handlers[request.operationId];
   const log = deps.log.child({ requestId: request.requestId });
@@ -76,7 +79,9 @@ export function dispatcher<K extends OperationId>(
     // Network I/O a handler needs (a webhook URL's DNS) happens here, outside any transaction.
     prepare: async () => (handler.prepare ? handler.prepare(context(deps.db, undefined, false)) : undefined),
     run: async (db, prepared, inTransaction) => {
-      const reply: { status: number; body: unknown; headers?: Record<string, string>; secret?: boolean } = await handler(context(db, prepared, inTransaction));
+      const reply: { status: number; body: unknown; headers?: Record<string, string>; secret?: boolean } = await handler(
+        context(db, prepared, inTransaction),
+      );
       checkResponse?.(reply);
       return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
     },

@@ -33,10 +33,14 @@ export function envelope({ log, metrics, draining }: EnvelopeDeps): Middleware<R
       // PostgreSQL refuses NUL in text (22021): the schemas keep it out of stored fields; anything that
       // still carries one is bad input, never a 500.
       const unavailable = !(e instanceof AppError) && isDatabaseUnavailable(e);
-      const err = e instanceof AppError ? e
-        : (e as { code?: string }).code === '22021' ? new AppError('invalid_params', 'Text may not contain NUL (U+0000) characters.')
-        : unavailable ? databaseUnavailable()
-        : internalError();
+      const err =
+        e instanceof AppError
+          ? e
+          : (e as { code?: string }).code === '22021'
+            ? new AppError('invalid_params', 'Text may not contain NUL (U+0000) characters.')
+            : unavailable
+              ? databaseUnavailable()
+              : internalError();
       if (err.code === 'internal_error') log.error({ err: e, requestId }, 'unhandled error');
       else if (unavailable) log.warn({ err: (e as Error).message, code: (e as { code?: string }).code, requestId }, 'database unavailable');
       sendError(ctx, err, requestId);
@@ -45,7 +49,10 @@ export function envelope({ log, metrics, draining }: EnvelopeDeps): Middleware<R
     // While draining, every response closes its connection, so keep-alive clients reconnect elsewhere.
     if (draining()) ctx.set('Connection', 'close');
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info({ requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, operationId: ctx.state.operationId, ms }, 'request');
+    log.info(
+      { requestId, method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, operationId: ctx.state.operationId, ms },
+      'request',
+    );
     metrics.observe(ctx.state.operationId ?? ctx.state.route ?? 'unmatched', ctx.method, ctx.status, ms / 1e3);
   };
 }

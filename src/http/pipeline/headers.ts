@@ -16,5 +16,9 @@ function requiresHeader(op: Operation, name: string): boolean {
 
 /** Lower-case header name -> the name the API document spells, for validation issues. */
 export function headerNameMap(op: Operation): Record<string, string> {
-  return Object.fromEntries(params(op).filter((p) => p.in === 'header').map((p) => [p.name.toLowerCase(), p.name]));
+  return Object.fromEntries(
+    params(op)
+      .filter((p) => p.in === 'header')
+      .map((p) => [p.name.toLowerCase(), p.name]),
+  );
 }

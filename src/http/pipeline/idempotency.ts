@@ -22,7 +22,12 @@ export interface IdempotentRequest {
 
 /** The idempotency identity of a POST carrying an Idempotency-Key. */
 export function idempotentRequest(
-  ctx: RequestContext, key: string, operationId: string, caller: Caller, gateway: boolean, body: unknown,
+  ctx: RequestContext,
+  key: string,
+  operationId: string,
+  caller: Caller,
+  gateway: boolean,
+  body: unknown,
 ): IdempotentRequest {
   // Gateway callers are third parties acting on any account's payments: their keys are theirs alone.
   const scope = gateway ? `caller:${caller.keyId}` : `account:${caller.accountId}`;
@@ -40,29 +45,36 @@ export function idempotentRequest(
  * back, leaving no record, so a retry runs the work.
  */
 export async function runIdempotent(
-  ctx: RequestContext, db: Knex, dataKeys: DataKeyring, request: IdempotentRequest, dispatch: Dispatch, afterCommit: AfterCommit,
+  ctx: RequestContext,
+  db: Knex,
+  dataKeys: DataKeyring,
+  request: IdempotentRequest,
+  dispatch: Dispatch,
+  afterCommit: AfterCommit,
 ): Promise<void> {
   const { scope, key, fingerprint } = request;
   const seen = await idem.lookup(db, scope, key, fingerprint);
   const prepared = seen ? undefined : await dispatch.prepare();
-  const outcome = seen ?? await db.transaction(async (trx) => {
-    const claimed = await idem.claim(trx, scope, key, fingerprint);
-    if (claimed.kind !== 'claimed') return claimed;
-    try {
-      // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
-      const out = await trx.transaction((sp) => dispatch.run(sp, prepared, true));
-      // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
-      await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text) : out.text);
-      return { kind: 'ran' as const, out };
-    } catch (e) {
-      // Anything else rolls the whole transaction back: no record is left, a retry runs the work.
-      if (!(e instanceof AppError) || e.status >= 500) throw e;
-      // A refusal is part of the key's history: the same request gets the same answer.
-      const text = JSON.stringify(errorBody(e, ctx.state.requestId));
-      await idem.complete(trx, scope, key, e.status, text);
-      return { kind: 'refused' as const, error: e, text };
-    }
-  });
+  const outcome =
+    seen ??
+    (await db.transaction(async (trx) => {
+      const claimed = await idem.claim(trx, scope, key, fingerprint);
+      if (claimed.kind !== 'claimed') return claimed;
+      try {
+        // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
+        const out = await trx.transaction((sp) => dispatch.run(sp, prepared, true));
+        // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
+        await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text) : out.text);
+        return { kind: 'ran' as const, out };
+      } catch (e) {
+        // Anything else rolls the whole transaction back: no record is left, a retry runs the work.
+        if (!(e instanceof AppError) || e.status >= 500) throw e;
+        // A refusal is part of the key's history: the same request gets the same answer.
+        const text = JSON.stringify(errorBody(e, ctx.state.requestId));
+        await idem.complete(trx, scope, key, e.status, text);
+        return { kind: 'refused' as const, error: e, text };
+      }
+    }));
   switch (outcome.kind) {
     case 'mismatch':
       throw new AppError('idempotency_conflict');
@@ -81,4 +93,5 @@ export async function runIdempotent(
 }
 
 const sealStored = (keys: DataKeyring, text: string) => SEALED_BODY + seal(keys, text).toString('base64');
-const openStored = (keys: DataKeyring, body: string) => (body.startsWith(SEALED_BODY) ? unseal(keys, Buffer.from(body.slice(SEALED_BODY.length), 'base64')) : body);
+const openStored = (keys: DataKeyring, body: string) =>
+  body.startsWith(SEALED_BODY) ? unseal(keys, Buffer.from(body.slice(SEALED_BODY.length), 'base64')) : body;

@@ -25,7 +25,9 @@ export class Routes {
 function notRoutable(router: Router, method: string, path: string): AppError {
   const allowed = METHODS.map((m) => m.toUpperCase()).filter((m) => router.allowed(path).includes(m));
   if (allowed.length && !allowed.includes(method.toUpperCase())) {
-    return new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') });
+    return new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${allowed.join(', ')}.`, undefined, {
+      Allow: allowed.join(', '),
+    });
   }
   return new AppError('not_found', `No operation at ${method} ${path.slice(0, 200)}.`);
 }

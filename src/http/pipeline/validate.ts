@@ -20,7 +20,11 @@ interface UncheckedInput {
  * query values coerced to their schema types.
  */
 export function validateRequest<K extends OperationId>(
-  backend: OpenAPIBackend, op: Operation, _operationId: K, ctx: RequestContext, body: unknown,
+  backend: OpenAPIBackend,
+  op: Operation,
+  _operationId: K,
+  ctx: RequestContext,
+  body: unknown,
 ): RequestInput<K> {
   const validation = backend.validator.validateRequest(
     { method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string>, query: ctx.querystring, body },
@@ -34,8 +38,10 @@ export function validateRequest<K extends OperationId>(
   const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
   let { params: path, query } = coerced;
   if (!path || !query) {
-    const parsed: { params: Record<string, unknown>; query: Record<string, unknown> } =
-      backend.router.parseRequest({ method: ctx.method, path: ctx.path, headers: {}, query: ctx.querystring }, op);
+    const parsed: { params: Record<string, unknown>; query: Record<string, unknown> } = backend.router.parseRequest(
+      { method: ctx.method, path: ctx.path, headers: {}, query: ctx.querystring },
+      op,
+    );
     path ??= parsed.params;
     query ??= parsed.query;
   }
@@ -48,6 +54,9 @@ export function validateRequest<K extends OperationId>(
  * The one place the contract validation's verdict becomes a type: input that passed it is operation K's
  * generated request types (handlerTypes.ts), so the handler context is built without a cast.
  */
-function conformsTo<K extends OperationId>(validation: ValidationResult, _input: UncheckedInput): _input is UncheckedInput & RequestInput<K> {
+function conformsTo<K extends OperationId>(
+  validation: ValidationResult,
+  _input: UncheckedInput,
+): _input is UncheckedInput & RequestInput<K> {
   return validation.valid;
 }

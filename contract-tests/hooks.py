@@ -121,6 +121,7 @@ class _Data:
         # default 5 minutes, so an id older than SEEN_FOR is replaced like an unknown one.
         self.seen = {}
         self.typed = {}  # option id -> the EIP-712 typed data of its action
+        self.option_of = {}  # option id -> the payment it is an option of
         self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
         self.paid = None
         self.merchant = None
@@ -228,6 +229,7 @@ class _Data:
             for option in body.get("options") or []:
                 try:
                     self.typed[option["id"]] = json.loads(option["actions"][0]["data"]["params"][1])
+                    self.option_of[option["id"]] = payment_id
                 except (KeyError, IndexError, TypeError, ValueError):
                     pass
 
@@ -395,7 +397,9 @@ def before_call(ctx, case, **kwargs):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:
             with _DATA.lock:
-                linked = body["optionId"] in _DATA.typed
+                # An option seen in a response is kept only on its own payment's path: the path's id may have
+                # been replaced above, and another payment's option is rightly 404 there.
+                linked = body["optionId"] in _DATA.typed and _DATA.option_of.get(body["optionId"]) == payment_id
             if not linked:
                 body["optionId"] = _DATA.payable_option(case, payment_id)
             if path.endswith("/confirm"):

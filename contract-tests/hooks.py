@@ -37,7 +37,10 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    development chain by seed.mjs), so the confirm pays for real. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
    threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
-   valid event path (preview) an event of the account unless the run saw that id; a valid settlement path
+   valid event path (preview) an event of the account unless the run saw that id, and a valid redelivery an
+   enabled endpoint of the hooks subscribed to every event type (re-enabled, or made again when a case
+   deleted it, making room when the account's 16 are taken), named in the body unless the run saw the
+   body's endpoint id; a valid settlement path
    (create, update) of a merchant the run has not seen a merchant the hooks keep for that, and a delete a
    settlement made for it. Links
    (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
@@ -104,6 +107,9 @@ SERVICE = os.environ["CONTRACT_SERVICE_URL"]
 # The gate's webhook receiver (contract-tests/webhookSink.mjs), for the URL of a valid endpoint registration.
 WEBHOOK_URL = os.environ["CONTRACT_WEBHOOK_URL"]
 MAX_POLL_MS = 100
+# Every webhook event type the version's document names (preview; empty where it has no webhooks).
+_DOCUMENT = json.loads((pathlib.Path(__file__).parent.parent / "generated" / os.environ["CONTRACT_VERSION"] / "openapi.json").read_text())
+EVENT_TYPES = _DOCUMENT["components"]["schemas"].get("WebhookEventType", {}).get("enum", [])
 # Operations that change a merchant's settlements, with a valid path given the hooks' merchant (see before_call).
 SETTLEMENT_CHANGES = {
     ("POST", "/v1/merchants/{merchantId}/settlements/crypto"),
@@ -135,6 +141,8 @@ class _Data:
         self.settlements = set()  # settlement ids seen in responses
         self.events = set()  # event ids seen in responses (preview)
         self.recent_event = None  # (event id, fetched at), renewed every minute like the recent payment
+        self.endpoint = None  # the hooks' webhook endpoint for redelivery cases (preview)
+        self.endpoints = set()  # webhook endpoint ids seen in responses (preview)
 
     def api(self, method, path, body=None, merchant=True, **params):
         """The service's answer (status, JSON); 429 and 503 are waited out."""
@@ -144,7 +152,7 @@ class _Data:
         headers = {"Api-Key": os.environ["CONTRACT_API_KEY"], "PAY-Version": os.environ["CONTRACT_VERSION"]}
         if merchant:
             headers["Merchant-Id"] = self.merchant_id()
-        if path == "/v1/merchants" or path.endswith("/settlements/crypto"):
+        if path in ("/v1/merchants", "/v1/webhook-endpoints") or path.endswith("/settlements/crypto"):
             headers["Idempotency-Key"] = f"st-hooks-{uuid.uuid4().hex}"
         for _ in range(20):
             r = session.request(method, SERVICE + path, json=body, headers=headers, params=params, timeout=60)
@@ -163,9 +171,7 @@ class _Data:
         with self.lock:
             if self.merchant is not None and not renew:
                 return self.merchant
-        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks shop", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
-        mid = created["merchant"]["id"]
-        self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
+        mid, _ = self.merchant_with_settlement("Contract hooks shop")
         with self.lock:
             self.merchant = mid
             self.recent = self.paid = None  # payments of the deleted merchant are not this one's
@@ -194,9 +200,9 @@ class _Data:
                 self.recent = current
         return current[0]
 
-    def throwaway_settlement(self):
-        """A new merchant with one settlement, for a case that deletes it: (merchant id, settlement id)."""
-        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks throwaway", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
+    def merchant_with_settlement(self, name):
+        """A new merchant settling the development chain's USDC: (merchant id, settlement id)."""
+        created = self.ok("POST", "/v1/merchants", {"merchantName": name, "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
         mid = created["merchant"]["id"]
         settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
         return mid, settled["settlements"][0]["id"]
@@ -207,12 +213,10 @@ class _Data:
         with self.lock:
             if self.target is not None:
                 return self.target
-        created = self.ok("POST", "/v1/merchants", {"merchantName": "Contract hooks settlements", "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
-        mid = created["merchant"]["id"]
-        settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
+        target = self.merchant_with_settlement("Contract hooks settlements")
         with self.lock:
-            self.target = (mid, settled["settlements"][0]["id"])
-            return self.target
+            self.target = target
+            return target
 
     def event_id(self):
         """An event of the hooks' account (its payments write them)."""
@@ -226,6 +230,30 @@ class _Data:
                 self.recent_event = current
                 self.events.add(current[0])
         return current[0]
+
+    def redelivery_endpoint(self):
+        """An enabled endpoint of the hooks' account that takes every event type, so that a redelivery case has
+        somewhere to go: the fuzzer may have disabled or deleted it, or filled the account's endpoints."""
+        with self.lock:
+            current = self.endpoint
+        if current is not None:
+            status, out = self.api("GET", f"/v1/webhook-endpoints/{current}", merchant=False)
+            if status == 200:
+                ep = out["endpoint"]
+                if ep["status"] != "enabled" or set(ep["enabledEvents"]) != set(EVENT_TYPES):
+                    self.ok("PATCH", f"/v1/webhook-endpoints/{current}", {"status": "enabled", "enabledEvents": EVENT_TYPES}, merchant=False)
+                return current
+        body = {"url": WEBHOOK_URL, "enabledEvents": EVENT_TYPES, "description": "contract hooks: redeliveries"}
+        status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
+        if status == 409:  # the account has the most endpoints it may have: make room
+            others = self.ok("GET", "/v1/webhook-endpoints", merchant=False)["endpoints"]
+            self.ok("DELETE", f"/v1/webhook-endpoints/{others[0]['id']}", merchant=False)
+            status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
+        if status != 201:
+            raise RuntimeError(f"contract hooks: POST /v1/webhook-endpoints answered {status}: {json.dumps(out)[:300]}")
+        with self.lock:
+            self.endpoint = out["endpoint"]["id"]
+            return self.endpoint
 
     def usable(self, payment_id):
         with self.lock:
@@ -361,6 +389,15 @@ def before_call(ctx, case, **kwargs):
             known = case.path_parameters["eventId"] in _DATA.events
         if not known:
             case.path_parameters["eventId"] = _DATA.event_id()
+        if path.endswith("/redeliver") and _positive(case, ParameterLocation.BODY):
+            # A redelivery needs an enabled endpoint subscribed to the event's type (else 409
+            # no_webhook_endpoint), and a named one must be the account's (else 404).
+            endpoint = _DATA.redelivery_endpoint()
+            if isinstance(case.body, dict) and "endpointId" in case.body:
+                with _DATA.lock:
+                    known = case.body["endpointId"] in _DATA.endpoints
+                if not known:
+                    case.body["endpointId"] = endpoint
     stateful = meta is not None and meta.phase.name.value == "stateful"
     if (case.method.upper(), path) in SETTLEMENT_CHANGES and not stateful and _positive(case, ParameterLocation.PATH):
         # A settlement of a merchant the run has not seen becomes one of the hooks' settlement merchant (its
@@ -372,7 +409,7 @@ def before_call(ctx, case, **kwargs):
             known = params.get("merchantId") in _DATA.merchants and ("id" not in params or params["id"] in _DATA.settlements)
         if not known:
             deletes = case.method.upper() == "DELETE"
-            params["merchantId"], settlement = _DATA.throwaway_settlement() if deletes else _DATA.settlement_target()
+            params["merchantId"], settlement = _DATA.merchant_with_settlement("Contract hooks throwaway") if deletes else _DATA.settlement_target()
             if "id" in params:
                 params["id"] = settlement
     if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):
@@ -435,14 +472,21 @@ def after_call(ctx, case, response):
         return
     if case.operation.path.endswith("/options") and case.path_parameters:
         _DATA.remember_options(case.path_parameters.get("id"), body)
-    elif isinstance(body.get("merchant"), dict) and isinstance(body["merchant"].get("id"), str):
-        with _DATA.lock:
-            _DATA.merchants.add(body["merchant"]["id"])
-    elif isinstance(body.get("settlements"), list):
-        with _DATA.lock:
-            _DATA.settlements.update(s["id"] for s in body["settlements"] if isinstance(s, dict) and isinstance(s.get("id"), str))
-    elif isinstance(body.get("events"), list):
-        with _DATA.lock:
-            _DATA.events.update(e["id"] for e in body["events"] if isinstance(e, dict) and isinstance(e.get("id"), str))
-    elif isinstance(body.get("paymentId"), str):
+    elif not _remember_ids(body) and isinstance(body.get("paymentId"), str):
         _DATA.saw(body["paymentId"])
+
+
+# Where the ids of each kind of object seen in responses are kept: the field of one object, the field of a
+# list of them, and the set.
+_SEEN_IDS = (("merchant", None, "merchants"), (None, "settlements", "settlements"), ("endpoint", "endpoints", "endpoints"), (None, "events", "events"))
+
+
+def _remember_ids(body):
+    """Records the ids of the merchants, settlements, webhook endpoints or events in a response; False if it has none."""
+    for one, many, kept in _SEEN_IDS:
+        items = [body[one]] if one and isinstance(body.get(one), dict) else body.get(many) if many and isinstance(body.get(many), list) else None
+        if items is not None:
+            with _DATA.lock:
+                getattr(_DATA, kept).update(i["id"] for i in items if isinstance(i, dict) and isinstance(i.get("id"), str))
+            return True
+    return False

@@ -88,6 +88,8 @@ function operationsOf(version) {
 }
 
 const summary = [];
+/** Lines that say what failed, printed after the summary. */
+const details = [];
 let failed = false;
 // Counts per part, for the closing line and counts.json (read by .ci/run): one part per Schemathesis version
 // (cases) and one for the integration suite through Prism (tests). A part that never ran, or whose report
@@ -203,6 +205,10 @@ async function main() {
           `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
           (report?.missingData ? `; warning: ${report.missingData}` : ''),
       );
+      // What failed, where CI's tail of the log shows it (the summary closes the log): each failure kind
+      // with its operations, and the start of each failing case's report (its request as curl).
+      for (const f of report?.failureGroups ?? []) details.push(`${v} ${r.name}: ${f}`);
+      for (const d of failureTexts(dir)) details.push(`${v} ${r.name}: ${d}`);
       if (code !== 0 || !report || report.errors > 0) failed = true;
       if (report && typeof report.cases === 'number') {
         // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
@@ -294,6 +300,9 @@ function readJsonReport(dir) {
       failedCases: Math.max((r.test_cases?.with_failures ?? 0) + (r.test_cases?.errored ?? 0), Number(failures) || 0),
       engineErrors,
       // Operations that answered (almost) only 404: the gate's hooks and links should reach every one with real data.
+      failureGroups: (Array.isArray(r.failures) ? r.failures : []).map(
+        (f) => `${f.code ?? '?'} ${f.title ?? f.type ?? 'failure'} ×${f.count ?? 1}: ${(f.operations ?? []).join(', ') || 'the run'}`,
+      ),
       missingData: r.warnings?.missing_test_data?.length ? `missing test data (only 404s): ${r.warnings.missing_test_data.join(', ')}` : '',
       // Engine errors plus cases that could not be run: neither may hide an untested operation.
       errors: engineErrors + (r.test_cases?.errored ?? 0),
@@ -303,6 +312,36 @@ function readJsonReport(dir) {
     };
   } catch {
     return null;
+  }
+}
+
+/** The first lines of each failing case in a run's JUnit report (failure texts are XML-escaped). */
+function failureTexts(dir, maxLines = 14) {
+  try {
+    const file = fs.readdirSync(dir).find((f) => f.endsWith('.xml'));
+    const xml = fs.readFileSync(path.join(dir, file), 'utf8');
+    const unescape = (t) =>
+      t
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&#10;/g, '\n')
+        .replace(/&amp;/g, '&');
+    const out = [];
+    // Test cases with a body (a self-closing <testcase .../> passed).
+    for (const m of xml.matchAll(/<testcase\b([^>]*[^/])>([\s\S]*?)<\/testcase>/g)) {
+      const name = /name="([^"]*)"/.exec(m[1])?.[1] ?? '?';
+      for (const f of m[2].matchAll(/<(failure|error)[^>]*>([\s\S]*?)<\/\1>/g)) {
+        const lines = unescape(f[2])
+          .split('\n')
+          .filter((l) => l.trim());
+        out.push(`${unescape(name)} (${f[1]}):`, ...lines.slice(0, maxLines).map((l) => `    ${l.slice(0, 300)}`));
+      }
+    }
+    return out.slice(0, 60);
+  } catch {
+    return [];
   }
 }
 
@@ -316,6 +355,8 @@ try {
 }
 console.log('\n=== contract gate summary ===');
 for (const l of summary) console.log(`  ${l}`);
+if (details.length) console.log('  what failed:');
+for (const l of details) console.log(`    ${l}`);
 console.log(`  not implemented (excluded, 501): ${[...notImplemented()].join(', ') || 'none'}`);
 console.log(`  reports: contract-tests/reports/`);
 console.log(failed ? 'contract: FAIL' : 'contract: PASS');

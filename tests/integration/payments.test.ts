@@ -535,7 +535,7 @@ describe('deprecated paths of the hosted e-commerce guides', () => {
   });
 });
 
-describe('int64 query values at the edge of the range (found by the contract gate)', () => {
+describe('integer query values checked on their raw text (found by the contract gate)', () => {
   it('maxPollMs=2^63 is 400 params_validation; 2^63-1 is valid (capped), on every status path', async () => {
     const id = await newPayment();
     expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200); // final: no wait
@@ -555,5 +555,28 @@ describe('int64 query values at the edge of the range (found by the contract gat
       expect(max.status).toBe(200);
       expect(max.body).toMatchObject({ status: 'cancelled', isFinal: true });
     }
+  });
+
+  // Found by the contract gate: `maxPollMs=3.402823466e%2B38` on a confirm was answered 200, since the
+  // number of that text is an integer. Sent direct: Prism rejects it before the service sees it.
+  it('an integer query value not written in decimal digits is 400 params_validation (exponent, fraction, blank)', async () => {
+    const id = await newPayment();
+    const gw = client(svc.directUrl, { 'Api-Key': m.apiKey });
+    for (const [call, method, path, name, value] of [
+      [gw, 'POST', `/v1/gateway/payment/${id}/confirm`, 'maxPollMs', '3.402823466e%2B38'],
+      [direct, 'GET', `/v1/payments/${id}/status`, 'maxPollMs', '1e3'],
+      [gw, 'GET', `/v1/gateway/payment/${id}/status`, 'maxPollMs', '100.0'],
+      [direct, 'GET', '/v1/payments', 'limit', '1e1'],
+      [direct, 'GET', '/v1/payments', 'limit', '%2010'],
+    ] as const) {
+      const r = await call(method, `${path}?${name}=${value}`, method === 'POST' ? { body: { optionId: 'opt_x', results: [] } } : {});
+      expect([path, r.status]).toEqual([path, 400]);
+      expect(r.body).toMatchObject({
+        code: 'params_validation',
+        issues: [{ field: name, message: expect.stringContaining('decimal digits') }],
+      });
+    }
+    expect((await direct('GET', '/v1/payments?limit=10')).status).toBe(200);
+    expect((await direct('GET', `/v1/payments/${id}/status?maxPollMs=0`)).status).toBe(200);
   });
 });

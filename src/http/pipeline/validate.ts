@@ -3,7 +3,7 @@ import type { ValidationResult } from 'openapi-backend';
 import { AppError } from '../../domain/errors';
 import type { Operation } from '../backends';
 import type { OperationId, RequestInput } from '../handlerTypes';
-import { int64QueryIssues } from '../int64Query';
+import { integerQueryIssues } from '../integerQuery';
 import { toIssues } from '../issues';
 import { headerNameMap } from './headers';
 import type { RequestContext } from './state';
@@ -16,7 +16,7 @@ interface UncheckedInput {
 
 /**
  * Contract validation (400 params_validation): path, query, headers and body against the operation of the
- * request's version, then int64 query values. What passes is the operation's typed input, with path and
+ * request's version, then the raw text of integer query values (integerQuery.ts). What passes is the operation's typed input, with path and
  * query values coerced to their schema types.
  */
 export function validateRequest<K extends OperationId>(
@@ -33,8 +33,8 @@ export function validateRequest<K extends OperationId>(
   if (!validation.valid) {
     throw new AppError('params_validation', undefined, toIssues(validation.errors, headerNameMap(op)));
   }
-  const int64Issues = int64QueryIssues(op, ctx.querystring);
-  if (int64Issues.length) throw new AppError('params_validation', undefined, int64Issues);
+  const integerIssues = integerQueryIssues(op, ctx.querystring);
+  if (integerIssues.length) throw new AppError('params_validation', undefined, integerIssues);
   const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
   let { params: path, query } = coerced;
   if (!path || !query) {

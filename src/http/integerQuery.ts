@@ -1,0 +1,53 @@
+import type { Issue } from '../domain/errors';
+
+// Integer query values are checked on their raw text, because Ajv sees them only after coercion to a
+// JavaScript number, which hides two kinds of invalid input:
+// - Text that is not an integer but whose number is: "3.402823466e+38" and "1e1" are Number.isInteger,
+//   so `type: integer` alone accepted them (found by the contract gate: `maxPollMs=3.402823466e%2B38` on a
+//   confirm was answered 200). An integer in a query is written in decimal digits, with an optional minus.
+// - Values outside int64: near 2^63 doubles are 1024 apart, so "9223372036854775808" (2^63) and
+//   "9223372036854775807" (the maximum) become the same number and `format: int64` accepted both (found by
+//   the gate once its cases reached real payments).
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const DECIMAL = /^-?\d+$/;
+
+interface QueryParameter {
+  in: string;
+  name: string;
+  schema?: { type?: unknown; format?: string };
+}
+
+/** The integer query parameters of each operation, found once (the request path only reads them). */
+const integerParams = new WeakMap<object, { name: string; int64: boolean }[]>();
+function integersOf(op: { parameters?: unknown }): { name: string; int64: boolean }[] {
+  let found = integerParams.get(op);
+  if (!found) {
+    found = ((op.parameters ?? []) as QueryParameter[])
+      .filter((p) => p.in === 'query' && p.schema?.type === 'integer')
+      .map((p) => ({ name: p.name, int64: p.schema?.format === 'int64' }));
+    integerParams.set(op, found);
+  }
+  return found;
+}
+
+/** Issues for integer query parameters of `op` whose raw text is not a decimal integer, or lies outside int64. */
+export function integerQueryIssues(op: { parameters?: unknown }, querystring: string): Issue[] {
+  const params = integersOf(op);
+  if (!params.length || !querystring) return [];
+  const raw = new URLSearchParams(querystring);
+  const out: Issue[] = [];
+  for (const { name, int64 } of params) {
+    for (const text of raw.getAll(name)) {
+      if (!DECIMAL.test(text)) {
+        out.push({ field: name, message: 'must be an integer written in decimal digits' });
+        break;
+      }
+      if (int64 && (BigInt(text) > INT64_MAX || BigInt(text) < INT64_MIN)) {
+        out.push({ field: name, message: 'must be an integer within the int64 range' });
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,13 +1,5 @@
-import type { Knex } from 'knex';
-
 // Expiry is decided by the database's clock, the one its own conditions (`expires_at <= now()`) use:
 // processes whose clocks drift apart must still agree on whether a payment or a quote has expired.
-
-/** The database's now() (in a transaction: its start, as every now() in it). */
-export async function dbNow(db: Knex): Promise<Date> {
-  const { rows } = await db.raw('SELECT now() AS now');
-  return rows[0].now as Date;
-}
 
 /** The database time of a row read with `now() AS db_now`. */
 export function readAt(row: { db_now?: unknown }): Date {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { canBeStoredId } from '../domain/ids';
 import type { CryptoSettlement, Merchant, MerchantListQuery } from '../domain/merchant';
+import { preparedStatement } from './prepared';
 
 interface MerchantRow {
   id: string;
@@ -37,20 +38,29 @@ export async function insertMerchant(db: Knex, m: Merchant): Promise<void> {
   });
 }
 
-const MERCHANT_FOR_CURRENCY_SQL = `SELECT m.*, EXISTS (
+const merchantForPaymentStatement = preparedStatement(
+  'paygate_merchant_for_payment',
+  `SELECT now() AS db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status, m.created_at, m.deleted_at, EXISTS (
     SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
     WHERE s.merchant_id = m.id AND a.peg_currency = ? AND a.enabled) AS settles_currency
-  FROM merchants m WHERE m.id = ?`;
+  FROM (SELECT 1) AS one LEFT JOIN merchants m ON m.id = ?`,
+);
 
-/** The merchant and whether it settles an enabled asset pegged to `currency`, in one query (payment creation). */
-export async function findMerchantForCurrency(
+/**
+ * What payment creation reads, in one statement: the database's now() (the clock expiry is judged by), and the
+ * merchant with whether it settles an enabled asset pegged to `currency` (undefined when there is no such merchant).
+ */
+export async function merchantForPayment(
   db: Knex,
   id: string,
   currency: string,
-): Promise<(Merchant & { settlesCurrency: boolean }) | undefined> {
-  if (!canBeStoredId(id)) return undefined;
-  const { rows } = await db.raw(MERCHANT_FOR_CURRENCY_SQL, [currency, id]);
-  return rows[0] && { ...fromRow(rows[0] as MerchantRow), settlesCurrency: Boolean(rows[0].settles_currency) };
+): Promise<{ dbNow: Date; merchant: (Merchant & { settlesCurrency: boolean }) | undefined }> {
+  const { rows } = await merchantForPaymentStatement(db, [currency, canBeStoredId(id) ? id : null]);
+  const row = rows[0];
+  return {
+    dbNow: row.db_now as Date,
+    merchant: row.id ? { ...fromRow(row as MerchantRow), settlesCurrency: Boolean(row.settles_currency) } : undefined,
+  };
 }
 
 export async function findMerchant(db: Knex, id: string): Promise<Merchant | undefined> {

@@ -4,6 +4,7 @@ import { Payment, PaymentStatus, Transition, TRANSITIONS } from '../domain/payme
 import { paymentSnapshot } from '../domain/paymentSnapshot';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
+import { preparedStatement } from './prepared';
 
 // Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
 // row in the same transaction, then NOTIFYs `payment_changed` (delivered on commit) so that long-polls in
@@ -47,15 +48,48 @@ export interface PaymentWithAsset {
   asset: Asset | null;
 }
 
+/** The columns fromRow reads: statements name them (prepared statements must not read `*`). */
+const PAYMENT_COLUMNS = [
+  'id',
+  'account_id',
+  'merchant_id',
+  'reference_id',
+  'currency',
+  'amount_minor',
+  'status',
+  'failure_code',
+  'cancelled_reason',
+  'cancelled_at',
+  'expires_at',
+  'created_at',
+  'updated_at',
+  'refunded_at',
+  'version',
+  'checkout_success_url',
+  'checkout_error_url',
+  'token_asset',
+  'token_amount',
+  'buyer_account',
+  'tx_hash',
+  'settlement_tx_hash',
+  'settled_at',
+  'fee_amount',
+  'settlement_amount',
+  'option_id',
+] as const;
+
 const split = (r: Row): PaymentWithAsset => ({ payment: fromRow(r), asset: r.asset_id ? assetFromRow(r, 'asset_') : null });
 
 // The hottest read of the service (status, details, long-poll wake-ups): SQL built once, not per call.
-const FIND_PAYMENT_SQL = `SELECT p.*, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
-  FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`;
+const findPaymentStatement = preparedStatement(
+  'paygate_find_payment',
+  `SELECT ${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
+  FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
+);
 
 export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
-  const { rows } = await db.raw(FIND_PAYMENT_SQL, [id]);
+  const { rows } = await findPaymentStatement(db, [id]);
   return rows[0] && split(rows[0]);
 }
 
@@ -71,16 +105,19 @@ async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: strin
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
 
-const INSERT_PAYMENT_SQL = `WITH p AS (
+const insertPaymentStatement = preparedStatement(
+  'paygate_insert_payment',
+  `WITH p AS (
     INSERT INTO payments (id, account_id, merchant_id, reference_id, currency, amount_minor, status, expires_at,
                           created_at, updated_at, version, checkout_success_url, checkout_error_url)
     VALUES (?, ?, ?, ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?) RETURNING id)
   INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
-  SELECT ?, p.id, ?, 'payment.created', ?, ?::jsonb FROM p`;
+  SELECT ?, p.id, ?, 'payment.created', ?, ?::jsonb FROM p`,
+);
 
 /** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
 export async function insertPayment(db: Knex, p: Payment): Promise<void> {
-  await db.raw(INSERT_PAYMENT_SQL, [
+  await insertPaymentStatement(db, [
     p.id,
     p.accountId,
     p.merchantId,

@@ -6,8 +6,7 @@ import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/paymentsRepo';
-import { dbNow } from '../db/clock';
-import { findMerchantForCurrency } from '../db/merchantsRepo';
+import { merchantForPayment } from '../db/merchantsRepo';
 import { ownedMerchant } from './merchants';
 
 // The merchant side of payments. Account boundary: another account's payment or merchant is 403; a
@@ -36,7 +35,7 @@ export async function createPayment(
     const field = /unit|currency/.test((e as MoneyError).message) ? '/amount/unit' : '/amount/value';
     throw new AppError('params_validation', undefined, [{ field, message: (e as MoneyError).message }]);
   }
-  const now = await dbNow(db); // the clock expiry is judged by
+  const { dbNow: now, merchant } = await merchantForPayment(db, merchantId, amount.currency); // now: the clock expiry is judged by
   let expiresAt = new Date(now.getTime() + config.defaultPaymentTtlSeconds * 1000);
   if (input.expiresAt !== undefined) {
     const s = input.expiresAt - Math.floor(now.getTime() / 1000);
@@ -47,7 +46,6 @@ export async function createPayment(
     }
     expiresAt = new Date(input.expiresAt * 1000);
   }
-  const merchant = await findMerchantForCurrency(db, merchantId, amount.currency);
   if (!merchant) throw new AppError('merchant_not_found');
   if (merchant.accountId !== accountId) throw new AppError('forbidden', 'This merchant belongs to another account.');
   if (merchant.deletedAt) throw new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');

@@ -5,7 +5,7 @@ SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 SDK_WHEELS := .venv/sdk-wheels
 
-.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -137,6 +137,9 @@ bench-webhooks: build
 
 bench-chain: build
 	node bench/chain.mjs
+
+bench-scale: build
+	node bench/scale.mjs
 
 # --- Contract gate (README "Contract gate"): the service must never drift from spec/. ---
 # Pinned tools, installed into git-ignored folders: Schemathesis (PyPI) in .venv/contract, oasdiff (Go) in .tools.

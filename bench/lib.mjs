@@ -69,3 +69,39 @@ export const serviceEnv = (databaseUrl, port) => ({
 });
 
 export const fmt = (x) => (Math.round(x * 100) / 100).toString();
+
+/**
+ * A merchant of the account behind `apiKey` that settles USDC on Base, and what creating and reading its
+ * payments takes: the headers, a creation body and one payment id.
+ */
+export async function benchMerchant(svc, apiKey) {
+  const h = { 'Api-Key': apiKey, 'content-type': 'application/json' };
+  const m = await (
+    await fetch(`${svc}/v1/merchants`, {
+      method: 'POST',
+      headers: { ...h, 'Idempotency-Key': `bench-${crypto.randomUUID()}` },
+      body: JSON.stringify({ merchantName: 'Bench', merchantEmail: 'b@x.io' }),
+    })
+  ).json();
+  const merchantId = m.merchant.id;
+  await fetch(`${svc}/v1/merchants/${merchantId}/settlements/crypto`, {
+    method: 'POST',
+    headers: { ...h, 'Idempotency-Key': `bench-s-${crypto.randomUUID()}` },
+    body: JSON.stringify({
+      settlements: [
+        {
+          asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
+        },
+      ],
+    }),
+  });
+  const headers = { ...h, 'Merchant-Id': merchantId };
+  const body = JSON.stringify({
+    referenceId: 'order-bench',
+    amount: { unit: 'iso4217/USD', value: '1000' },
+    expiresAt: Math.floor(Date.now() / 1000) + 86400,
+  });
+  const pay = await (await fetch(`${svc}/v1/payments`, { method: 'POST', headers, body })).json();
+  return { merchantId, headers, body, paymentId: pay.paymentId };
+}

@@ -52,6 +52,8 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** On SIGTERM: how long to keep accepting (readiness already failing) before closing the listener. */
   shutdownDelayMs: number;
+  /** Service processes on this machine sharing the port (PROCESSES; node:cluster): 1 runs in this process. */
+  processes: number;
 }
 
 export interface WebhookConfig {
@@ -383,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     metricsToken: metricsToken(env, nodeEnv),
     metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
+    processes: int(env, 'PROCESSES', 1, 1, 64),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),

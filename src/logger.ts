@@ -5,7 +5,7 @@ import pino from 'pino';
 export function createLogger(level: string) {
   return pino({
     level,
-    base: { service: 'paygate' },
+    base: { service: 'paygate', pid: process.pid }, // the pid tells apart the processes of PROCESSES > 1
     redact: {
       paths: [
         'apiKey',

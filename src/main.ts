@@ -2,6 +2,8 @@ import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { connect } from './db/connect';
 import { migrateLatest } from './db/migrate';
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster';
 import { startServer } from './server';
 import { projectRoot } from './paths';
 
@@ -17,6 +19,7 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  if (config.processes > 1 && cluster.isPrimary) return runPrimary(config, log);
   if (config.dataKeys.sealsWithDevelopmentKey) {
     // Anyone can read what this key seals (it is in the source code): say so on every start.
     log.warn(

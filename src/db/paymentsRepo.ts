@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
-import { Payment, PaymentStatus, Transition, TRANSITIONS } from '../domain/payment';
-import { paymentSnapshot } from '../domain/paymentSnapshot';
+import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
+import { paymentEventRecord } from '../domain/paymentEvent';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
 import { preparedStatement } from './prepared';
@@ -100,7 +100,7 @@ async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: strin
     account_id: p.accountId,
     type,
     version: p.version,
-    data: paymentSnapshot(p, asset),
+    data: paymentEventRecord(p, asset),
   });
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
@@ -134,7 +134,7 @@ export async function insertPayment(db: Knex, p: Payment): Promise<void> {
     newId('evt'),
     p.accountId,
     p.version,
-    JSON.stringify(paymentSnapshot(p, null)),
+    JSON.stringify(paymentEventRecord(p, null)),
   ]);
 }
 
@@ -146,14 +146,14 @@ export async function applyTransition(
   db: Knex,
   id: string,
   t: Transition,
-  set: Record<string, unknown> = {},
+  changes: TransitionChanges = {},
 ): Promise<PaymentWithAsset | undefined> {
   const { from, to, event } = TRANSITIONS[t];
   return db.transaction(async (trx) => {
     const q = trx('payments')
       .where({ id })
       .whereIn('status', from)
-      .update({ ...set, status: to, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
+      .update({ ...transitionColumns(trx, changes), status: to, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
     if (t === 'expire') q.andWhere('expires_at', '<=', trx.fn.now());
     else if (from.includes('requires_action')) q.andWhere('expires_at', '>', trx.fn.now());
     const n = await q;
@@ -162,6 +162,28 @@ export async function applyTransition(
     await writeEvent(trx, after.payment, after.asset, event);
     return after;
   });
+}
+
+/** The columns a transition's changes write. */
+function transitionColumns(trx: Knex, changes: TransitionChanges): Record<string, unknown> {
+  if ('cancelledReason' in changes) return { cancelled_reason: changes.cancelledReason, cancelled_at: trx.fn.now() };
+  if ('failureCode' in changes) return { failure_code: changes.failureCode };
+  if ('txHash' in changes) return { tx_hash: changes.txHash };
+  if ('confirmed' in changes) {
+    const c = changes.confirmed;
+    return {
+      option_id: c.optionId,
+      token_asset: c.tokenAsset,
+      token_amount: c.tokenAmount.toString(),
+      chain_id: c.chainId,
+      buyer_account: c.buyerAccount,
+      tx_nonce: c.txNonce,
+      signature: c.signature,
+      caller_info: JSON.stringify(c.callerInfo),
+      collected_data: c.collectedData,
+    };
+  }
+  return {};
 }
 
 /** Marks a succeeded payment refunded; exactly one of any number of racing calls succeeds. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { readAt } from './clock';
 import { newId } from '../domain/ids';
+import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
 import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryRef, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
@@ -27,14 +28,66 @@ export interface EndpointRow {
   deleted_at: Date | null;
 }
 
-export interface EventRow {
+interface EventRow {
   id: string;
   payment_id: string;
   account_id: string;
-  type: string;
+  type: WebhookEventType;
   version: number;
-  data: Record<string, unknown>;
+  data: PaymentEventRecord | LegacySnapshot;
   created_at: Date;
+}
+
+const toEvent = (r: EventRow): PaymentEvent => ({
+  id: r.id,
+  paymentId: r.payment_id,
+  accountId: r.account_id,
+  type: r.type,
+  version: r.version,
+  record: recordOf(r.data),
+  createdAt: r.created_at,
+});
+
+/** The stored shape before migration 20261127090100 (the preview wire snapshot). */
+interface LegacySnapshot {
+  paymentId: string;
+  merchantId: string;
+  referenceId: string;
+  status: PaymentEventRecord['status'];
+  failureCode: string | null;
+  amount: { unit: string; value: string };
+  tokenAmount: { unit: string; value: string } | null;
+  txId: string | null;
+  cancelledReason: string | null;
+  refundedAt: string | null;
+  createdAt: string;
+  expiresAt: number;
+  version: number;
+}
+
+/**
+ * The record of a stored event. The migration rewrote the events stored before it; a process of the previous
+ * release still running during a rolling deploy may write one more in the old shape, read here as a record too.
+ */
+function recordOf(data: PaymentEventRecord | LegacySnapshot): PaymentEventRecord {
+  if (!('amount' in data)) return data;
+  return {
+    paymentId: data.paymentId,
+    merchantId: data.merchantId,
+    referenceId: data.referenceId,
+    status: data.status,
+    failureCode: data.failureCode,
+    currency: data.amount.unit.slice('iso4217/'.length),
+    amountMinor: data.amount.value,
+    tokenAsset: data.tokenAmount ? data.tokenAmount.unit.slice('caip19/'.length) : null,
+    tokenAmount: data.tokenAmount ? data.tokenAmount.value : null,
+    txHash: data.txId,
+    cancelledReason: data.cancelledReason,
+    refundedAt: data.refundedAt,
+    createdAt: data.createdAt,
+    expiresAt: new Date(data.expiresAt * 1000).toISOString(),
+    version: data.version,
+  };
 }
 
 export interface DeliveryRow {
@@ -196,6 +249,11 @@ export async function rotateEndpointSecret(
   return rows[0];
 }
 
+/** Deletes the endpoint (the row stays, marked, for its deliveries' history); a deleted one stays as it is. */
+export async function markEndpointDeleted(db: Knex, id: string): Promise<void> {
+  await db('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+}
+
 /**
  * Stops what is still queued for an endpoint that was disabled or deleted. Deliveries a worker holds locked
  * right now are skipped, not waited for: the worker locks its delivery before the endpoint and this runs with
@@ -214,8 +272,9 @@ export async function cancelPendingDeliveries(db: Knex, endpointId: string): Pro
 
 // ---- Events ----
 
-export async function findEvent(db: Knex, id: string): Promise<EventRow | undefined> {
-  return db<EventRow>('payment_events').where({ id }).first();
+export async function findEvent(db: Knex, id: string): Promise<PaymentEvent | undefined> {
+  const row = await db<EventRow>('payment_events').where({ id }).first();
+  return row && toEvent(row);
 }
 
 export interface EventListQuery {
@@ -225,17 +284,18 @@ export interface EventListQuery {
   limit: number;
 }
 
-export async function listEvents(db: Knex, accountId: string, q: EventListQuery): Promise<EventRow[]> {
+export async function listEvents(db: Knex, accountId: string, q: EventListQuery): Promise<PaymentEvent[]> {
   const query = db<EventRow>('payment_events').where({ account_id: accountId });
-  if (q.type) query.where({ type: q.type });
+  if (q.type) query.where({ type: q.type as WebhookEventType });
   if (q.paymentId) query.where({ payment_id: q.paymentId });
   if (q.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.id]);
-  return query
+  const rows = await query
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
     .limit(q.limit);
+  return rows.map(toEvent);
 }
 
 // ---- Fan-out ----
@@ -268,7 +328,7 @@ export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliver
   return { deliveries: rows[0].deliveries as DeliveryRef[], events: rows[0].events as number };
 }
 
-export async function insertRedeliveries(db: Knex, event: EventRow, endpointIds: string[]): Promise<DeliveryRow[]> {
+export async function insertRedeliveries(db: Knex, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {
   if (endpointIds.length === 0) return [];
   const now = new Date();
   return db<DeliveryRow>('webhook_deliveries')
@@ -277,7 +337,7 @@ export async function insertRedeliveries(db: Knex, event: EventRow, endpointIds:
         id: newId('whd'),
         event_id: event.id,
         endpoint_id: endpointId,
-        account_id: event.account_id,
+        account_id: event.accountId,
         status: 'pending' as const,
         redelivery: true,
         attempts: 0,
@@ -314,7 +374,7 @@ export async function listAttempts(db: Knex, eventId: string): Promise<WebhookAt
 export interface Claimed {
   delivery: DeliveryRow;
   endpoint: EndpointRow;
-  event: EventRow;
+  event: PaymentEvent;
   /** The database's time of the claim. */
   asOf: Date;
   /** The claim's lease token: only its holder may record the outcome. */
@@ -417,7 +477,7 @@ function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unk
       updated_at: new Date(w.updated_at),
       deleted_at: date(w.deleted_at),
     },
-    event: { ...e, created_at: new Date(e.created_at) },
+    event: toEvent({ ...e, created_at: new Date(e.created_at) }),
     leaseToken: d.lease_token,
     asOf: readAt(row), // the database's time of the claim: the previous secret's expiry and the retry window are judged by it
   };

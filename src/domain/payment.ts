@@ -18,6 +18,33 @@ export const TRANSITIONS: Record<Transition, { from: PaymentStatus[]; to: Paymen
   decline: { from: ['requires_action'], to: 'failed', event: 'payment.failed' },
 };
 
+/**
+ * What a transition records besides the new status, by transition (the repository maps it to columns):
+ * a cancellation its reason (and the database's time), a failure its code, the chain's confirmation the
+ * transaction, and a confirm the option the buyer signed.
+ */
+export type TransitionChanges =
+  | { cancelledReason: 'cancelled_by_merchant' | 'cancelled_by_user' }
+  | { failureCode: string }
+  | { txHash: string }
+  | { confirmed: ConfirmedOption }
+  | Record<string, never>;
+
+/** The option a buyer confirmed, with the signed authorization the relayer will submit. */
+export interface ConfirmedOption {
+  optionId: string;
+  tokenAsset: string;
+  tokenAmount: bigint;
+  chainId: string;
+  buyerAccount: string;
+  txNonce: string;
+  signature: string;
+  /** Who confirmed (wallet SDK headers), stored as JSON. */
+  callerInfo: unknown;
+  /** Sealed collected data (travel rule), if the option required it. */
+  collectedData: Buffer | null;
+}
+
 /** Wait hint for clients polling a payment that is not final. */
 export const POLL_IN_MS = 1000;
 /** Long-poll cap: a status request never holds longer than this. */

@@ -4,6 +4,9 @@ import { AppError } from './errors';
 export const VERSIONS = ['2026-02-18', '2026-02-19.preview'] as const;
 export type ApiVersion = (typeof VERSIONS)[number];
 export const STABLE_VERSION: ApiVersion = '2026-02-18';
+/** A version read back from the database (written from a request's version); one this build does not know is the stable one. */
+export const storedVersion = (v: string): ApiVersion => ((VERSIONS as readonly string[]).includes(v) ? (v as ApiVersion) : STABLE_VERSION);
+
 const VERSION_HEADERS = ['pay-version', 'wcp-version', 'api-version'] as const;
 
 const WELL_FORMED = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(\.preview)?$/;

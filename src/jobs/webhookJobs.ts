@@ -6,19 +6,15 @@ import type { Logger } from '../logger';
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/webhooksRepo';
 import type { WebhookDeliveryRef } from '../domain/webhook';
-import { newId } from '../domain/ids';
-import { unseal } from '../domain/sealed';
-import { webhookHeaders } from '../domain/webhookSignature';
-import { nextAttemptAt } from '../domain/webhookRetry';
-import { renderEvent } from '../usecases/webhookEvents';
+import { attemptDelivery, DeliveryDeps } from '../usecases/webhookDelivery';
 import { createWebhookSender, WebhookSender } from './webhookSender';
 
 // Webhook delivery, at least once, in any number of processes:
 //  1. dispatch: undispatched payment_events (the outbox the state changes write) become one delivery row
 //     per subscribed endpoint, in one transaction (woken by payment change notifications, and on a timer);
 //  2. each due delivery gets a pg-boss job; the job hands its delivery to its account's claimer, which
-//     claims it with a lease, makes one signed HTTP attempt, and records the attempt and the next due time
-//     (backoff with jitter) in one transaction;
+//     claims it with a lease, and runs one attempt (src/usecases/webhookDelivery.ts: the delivery policy,
+//     which signs, sends, and records the attempt and the next due time in one transaction);
 //  3. rescue: a due delivery with no live job or lease (its process died mid-attempt, or before sending
 //     the job) is claimed again. The delivery row, not the job, is the truth: a lost job loses nothing
 //     and a duplicate job finds the row claimed or not due, and does nothing.
@@ -106,8 +102,15 @@ export async function startWebhookJobs(
   const sender: WebhookSender = createWebhookSender(cfg);
   // Long enough to send (bounded by the timeout) and then record under load; a dead worker's lease runs out.
   const leaseMs = cfg.timeoutMs + cfg.leaseMarginMs;
-  const failurePolicy = { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 };
-  const policy = { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs };
+  const deliveryDeps: DeliveryDeps = {
+    db,
+    dataKey,
+    send: (url, headers, body) => sender.send(url, headers, body),
+    policy: {
+      retry: { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs },
+      failure: { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 },
+    },
+  };
   const caps: repo.InFlightCaps = { perEndpoint: cfg.maxInFlightPerEndpoint, perAccount: cfg.maxInFlightPerAccount };
   await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: Math.ceil(leaseMs / 1000) + 30 });
 
@@ -152,55 +155,24 @@ export async function startWebhookJobs(
   /** One claimed delivery: the signed request, then its outcome. */
   async function attempt(claimed: repo.Claimed): Promise<void> {
     const { delivery: d, endpoint, event } = claimed;
-    const leaseToken = claimed.leaseToken;
     try {
-      // The database's clock, advanced by the time measured here since the claim: the expiry of the previous
-      // secret and the retry window are judged by it, like the SQL that compares these times with now().
-      const claimedAt = performance.now();
-      const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
-      if (endpoint.deleted_at || endpoint.status !== 'enabled') {
-        await repo.cancelDelivery(db, d.id, leaseToken);
-        return;
-      }
-      const body = JSON.stringify(renderEvent(event, endpoint.api_version));
-      const secrets = [unseal(dataKey, endpoint.secret)];
-      if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > claimed.asOf) {
-        secrets.push(unseal(dataKey, endpoint.previous_secret));
-      }
-      const attemptedAt = dbClock();
-      const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
-      const r = await sender.send(endpoint.url, headers, body);
-      const succeeded = r.error === null;
-      const next = succeeded ? null : nextAttemptAt(policy, d.created_at, d.attempts + 1, dbClock());
-      const { disabled } = await repo.recordAttempt(
-        db,
-        d,
-        {
-          leaseToken,
-          attemptId: newId('wha'),
-          attemptedAt,
-          durationMs: r.durationMs,
-          responseStatus: r.status,
-          error: r.error,
-          succeeded,
-          nextAttemptAt: next,
-        },
-        failurePolicy,
-      );
+      const result = await attemptDelivery(deliveryDeps, claimed);
+      if (result.cancelled) return;
+      const next = result.nextAttemptAt;
       log.info(
         {
           deliveryId: d.id,
           eventId: event.id,
           endpointId: endpoint.id,
           attempt: d.attempts + 1,
-          status: r.status,
-          error: r.error,
-          ms: r.durationMs,
+          status: result.status,
+          error: result.error,
+          ms: result.durationMs,
           nextAttemptAt: next,
         },
         'webhook attempt',
       );
-      if (disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
+      if (result.disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
       if (next)
         await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData, {
           startAfter: next,

@@ -80,15 +80,17 @@ export async function confirmPayment(
     else throw new AppError('collect_data_required');
   }
   const done = await repo.applyTransition(db, paymentId, 'confirm', {
-    option_id: opt.id,
-    token_asset: opt.asset,
-    token_amount: opt.tokenAmount.toString(),
-    chain_id: opt.chainId,
-    buyer_account: opt.account,
-    tx_nonce: opt.nonce,
-    signature,
-    caller_info: JSON.stringify(caller),
-    collected_data: collected,
+    confirmed: {
+      optionId: opt.id,
+      tokenAsset: opt.asset,
+      tokenAmount: opt.tokenAmount,
+      chainId: opt.chainId,
+      buyerAccount: opt.account,
+      txNonce: opt.nonce,
+      signature,
+      callerInfo: caller,
+      collectedData: collected,
+    },
   });
   if (!done) return alreadyConfirmed(db, config, paymentId, opt);
   await chainWork.enqueueSubmit(paymentId);

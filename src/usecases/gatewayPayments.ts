@@ -30,17 +30,14 @@ export function notOpen(p: Payment): AppError {
 
 export async function cancelByBuyer(db: Knex, publicBaseUrl: string, rawId: string): Promise<Payment> {
   const { payment } = await gatewayPayment(db, publicBaseUrl, rawId);
-  const done = await repo.applyTransition(db, payment.id, 'buyer_cancel', {
-    cancelled_reason: 'cancelled_by_user',
-    cancelled_at: db.fn.now(),
-  });
+  const done = await repo.applyTransition(db, payment.id, 'buyer_cancel', { cancelledReason: 'cancelled_by_user' });
   if (!done) throw notOpen((await gatewayPayment(db, publicBaseUrl, payment.id)).payment);
   return done.payment;
 }
 
 export async function declineByBuyer(db: Knex, publicBaseUrl: string, rawId: string): Promise<repo.PaymentWithAsset> {
   const { payment } = await gatewayPayment(db, publicBaseUrl, rawId);
-  const done = await repo.applyTransition(db, payment.id, 'decline', { failure_code: 'declined_user' });
+  const done = await repo.applyTransition(db, payment.id, 'decline', { failureCode: 'declined_user' });
   if (!done) throw notOpen((await gatewayPayment(db, publicBaseUrl, payment.id)).payment);
   return done;
 }

@@ -138,10 +138,7 @@ export async function pollStatus(
 
 export async function cancelByMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
   await paymentForMerchant(db, accountId, merchantId, paymentId);
-  const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', {
-    cancelled_reason: 'cancelled_by_merchant',
-    cancelled_at: db.fn.now(),
-  });
+  const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', { cancelledReason: 'cancelled_by_merchant' });
   if (!done) {
     const now = await paymentForMerchant(db, accountId, merchantId, paymentId);
     throw new AppError('invalid_state', `A ${now.payment.status} payment cannot be cancelled.`);

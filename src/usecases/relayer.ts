@@ -40,7 +40,7 @@ const FINALIZE_CONCURRENCY = 16;
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
 async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Knex) {
-  const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failure_code: code });
+  const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failureCode: code });
   if (done) deps.log.warn({ paymentId, failureCode: code, reason }, 'payment failed on chain');
 }
 
@@ -182,7 +182,7 @@ async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx,
     await db.transaction(async (trx) => {
       if (!(await relayer.finish(trx, tx.id, 'confirmed', receipt))) return;
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
-      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { tx_hash: receipt.transactionHash });
+      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
     });
     log.info(
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },

@@ -167,7 +167,7 @@ export async function deleteEndpoint(db: Knex, accountId: string, id: string): P
   if (row.account_id !== accountId) throw new AppError('forbidden');
   if (row.deleted_at) return;
   await db.transaction(async (trx) => {
-    await trx('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+    await repo.markEndpointDeleted(trx, id);
     await repo.cancelPendingDeliveries(trx, id);
   });
 }

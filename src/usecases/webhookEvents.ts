@@ -2,30 +2,17 @@ import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import * as repo from '../db/webhooksRepo';
-import type { EventRow } from '../db/webhooksRepo';
+import type { PaymentEvent } from '../domain/paymentEvent';
 import type { WebhookAttempt, WebhookDelivery } from '../domain/webhook';
 import { endpointOfAccount } from './webhookEndpoints';
 
-// Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. The body a
-// webhook endpoint receives is `renderEvent` at the endpoint's version: the same JSON these reads return.
+// Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. Events are
+// stored version-neutral; src/wire/events.ts renders them for the events API and for webhook bodies alike.
 
-export interface WebhookEventBody {
-  id: string;
-  type: string;
-  createdAt: string;
-  apiVersion: string;
-  data: { payment: Record<string, unknown> };
-}
-
-/** The event at an API version. Both versions share the payment snapshot's shape today. */
-export function renderEvent(e: EventRow, apiVersion: string): WebhookEventBody {
-  return { id: e.id, type: e.type, createdAt: e.created_at.toISOString(), apiVersion, data: { payment: e.data } };
-}
-
-export async function eventOfAccount(db: Knex, accountId: string, id: string): Promise<EventRow> {
+export async function eventOfAccount(db: Knex, accountId: string, id: string): Promise<PaymentEvent> {
   const e = await repo.findEvent(db, id);
   if (!e) throw new AppError('event_not_found');
-  if (e.account_id !== accountId) throw new AppError('forbidden');
+  if (e.accountId !== accountId) throw new AppError('forbidden');
   return e;
 }
 
@@ -53,7 +40,7 @@ export async function listEvents(
   db: Knex,
   accountId: string,
   q: ListEventsInput,
-): Promise<{ items: EventRow[]; nextCursor: string | null }> {
+): Promise<{ items: PaymentEvent[]; nextCursor: string | null }> {
   const limit = q.limit ?? 20;
   let after: EventCursor | undefined;
   if (q.cursor !== undefined) {
@@ -64,7 +51,7 @@ export async function listEvents(
   const rows = await repo.listEvents(db, accountId, { type: q.type, paymentId: q.paymentId, after, limit: limit + 1 });
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }) : null };
+  return { items, nextCursor: rows.length > limit ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null };
 }
 
 /** Queues the event again to one endpoint, or to every enabled endpoint subscribed to its type. */

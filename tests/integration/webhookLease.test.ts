@@ -1,3 +1,4 @@
+import type { PaymentEvent } from '../../src/domain/paymentEvent';
 import { client, externalService, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { createDb } from '../../src/db/knex';
@@ -32,9 +33,10 @@ maybe('webhook delivery lease and failure run', () => {
     } finally {
       await svc.close();
     }
-    const event = await db('payment_events')
+    const row = await db('payment_events')
       .where({ account_id: (await db('webhook_endpoints').where({ id: endpointId }).first()).account_id })
       .first();
+    const event = (await repo.findEvent(db, row.id))!;
     await db('webhook_endpoints').where({ id: endpointId }).update({ status: 'enabled', disabled_reason: null, disabled_at: null });
     [delivery] = await repo.insertRedeliveries(db, event, [endpointId]);
   }, 60_000); // starts a service (and the admin command): slow on a busy machine
@@ -77,7 +79,7 @@ maybe('webhook delivery lease and failure run', () => {
 
   it('a failure after a quiet period starts a new failure run instead of disabling the endpoint', async () => {
     const fail = async () => {
-      const [d] = await repo.insertRedeliveries(db, { id: delivery.event_id, account_id: delivery.account_id } as repo.EventRow, [
+      const [d] = await repo.insertRedeliveries(db, { id: delivery.event_id, accountId: delivery.account_id } as PaymentEvent, [
         endpointId,
       ]);
       const c = await repo.claimDelivery(db, d.id, 60_000, `t-${d.id}`);

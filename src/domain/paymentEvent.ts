@@ -1,0 +1,62 @@
+import type { Asset } from './asset';
+import { effectiveStatus, Payment, PaymentStatus } from './payment';
+import type { WebhookEventType } from './webhook';
+
+/**
+ * A payment as one of its events records it (stored in payment_events.data): facts in no API version's shape,
+ * so that each version renders the same stored event its own way (src/wire/, API reads and webhook bodies).
+ * Written in the transaction of the change; receivers drop stale events by `version`.
+ */
+export interface PaymentEventRecord {
+  paymentId: string;
+  merchantId: string;
+  referenceId: string;
+  /** The status as of the event (an open payment past its expiry is expired). */
+  status: PaymentStatus;
+  failureCode: string | null;
+  /** ISO 4217 code, and the amount in its minor units (decimal digits). */
+  currency: string;
+  amountMinor: string;
+  /** CAIP-19 asset id and base-unit amount of the token paid, once an option is confirmed. */
+  tokenAsset: string | null;
+  tokenAmount: string | null;
+  txHash: string | null;
+  cancelledReason: string | null;
+  /** ISO 8601 times (milliseconds, UTC). */
+  refundedAt: string | null;
+  createdAt: string;
+  expiresAt: string;
+  version: number;
+}
+
+/** One stored event of a payment. */
+export interface PaymentEvent {
+  id: string;
+  paymentId: string;
+  accountId: string;
+  type: WebhookEventType;
+  version: number;
+  record: PaymentEventRecord;
+  createdAt: Date;
+}
+
+export function paymentEventRecord(p: Payment, asset: Asset | null): PaymentEventRecord {
+  const paid = asset !== null && p.tokenAmount !== null;
+  return {
+    paymentId: p.id,
+    merchantId: p.merchantId,
+    referenceId: p.referenceId,
+    status: effectiveStatus(p),
+    failureCode: p.failureCode,
+    currency: p.currency,
+    amountMinor: p.amountMinor.toString(),
+    tokenAsset: paid ? asset.id : null,
+    tokenAmount: paid ? p.tokenAmount!.toString() : null,
+    txHash: p.txHash,
+    cancelledReason: p.cancelledReason,
+    refundedAt: p.refundedAt?.toISOString() ?? null,
+    createdAt: p.createdAt.toISOString(),
+    expiresAt: p.expiresAt.toISOString(),
+    version: p.version,
+  };
+}

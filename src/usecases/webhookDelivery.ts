@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import * as repo from '../db/webhooksRepo';
+import { newId } from '../domain/ids';
+import { unseal } from '../domain/sealed';
+import { storedVersion } from '../domain/versions';
+import { nextAttemptAt, RetryPolicy } from '../domain/webhookRetry';
+import { webhookHeaders } from '../domain/webhookSignature';
+import { renderEvent } from '../wire/events';
+
+/**
+ * The delivery policy, in one place (src/jobs/webhookJobs.ts claims deliveries and runs this for each):
+ * - a delivery to a deleted or disabled endpoint is cancelled, never sent;
+ * - the body is the event rendered at the endpoint's API version, signed with the endpoint's secret and, while
+ *   a rotation's overlap lasts, with its previous secret too (receivers holding either verify it);
+ * - a failed attempt is tried again on the retry schedule (src/domain/webhookRetry.ts: exponential backoff
+ *   with jitter) until the delivery is older than the retry window, and then the delivery has failed;
+ * - an endpoint that has kept failing for `disableAfterMs` is disabled (failures further apart than
+ *   `streakGapMs` start a new run: a quiet period is no evidence of an outage); a success ends the run.
+ * Times are the database's (the claim's `asOf`, advanced by the time measured since), like the SQL that
+ * compares them with now().
+ */
+export interface DeliveryPolicy {
+  retry: RetryPolicy;
+  failure: repo.FailurePolicy;
+}
+
+export interface DeliveryDeps {
+  db: Knex;
+  dataKey: Buffer;
+  policy: DeliveryPolicy;
+  send(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<{ status: number | null; error: string | null; durationMs: number }>;
+}
+
+export type DeliveryResult =
+  | { cancelled: true }
+  | {
+      cancelled: false;
+      status: number | null;
+      error: string | null;
+      durationMs: number;
+      /** When the next attempt is due; null when it succeeded or the retry window has closed. */
+      nextAttemptAt: Date | null;
+      /** The endpoint was disabled by this failure. */
+      disabled: boolean;
+    };
+
+/** One attempt of a claimed delivery, recorded under its lease. */
+export async function attemptDelivery(deps: DeliveryDeps, claimed: repo.Claimed): Promise<DeliveryResult> {
+  const { delivery: d, endpoint, event, leaseToken } = claimed;
+  const claimedAt = performance.now();
+  const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
+  if (endpoint.deleted_at || endpoint.status !== 'enabled') {
+    await repo.cancelDelivery(deps.db, d.id, leaseToken);
+    return { cancelled: true };
+  }
+  const body = JSON.stringify(renderEvent(event, storedVersion(endpoint.api_version)));
+  const secrets = [unseal(deps.dataKey, endpoint.secret)];
+  if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > claimed.asOf) {
+    secrets.push(unseal(deps.dataKey, endpoint.previous_secret));
+  }
+  const attemptedAt = dbClock();
+  const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
+  const r = await deps.send(endpoint.url, headers, body);
+  const succeeded = r.error === null;
+  const next = succeeded ? null : nextAttemptAt(deps.policy.retry, d.created_at, d.attempts + 1, dbClock());
+  const { disabled } = await repo.recordAttempt(
+    deps.db,
+    d,
+    {
+      leaseToken,
+      attemptId: newId('wha'),
+      attemptedAt,
+      durationMs: r.durationMs,
+      responseStatus: r.status,
+      error: r.error,
+      succeeded,
+      nextAttemptAt: next,
+    },
+    deps.policy.failure,
+  );
+  return { cancelled: false, status: r.status, error: r.error, durationMs: r.durationMs, nextAttemptAt: next, disabled };
+}

@@ -1,0 +1,30 @@
+import type { components } from '../../../generated/2026-02-19.preview/types';
+import { isFinal } from '../../domain/payment';
+import type { PaymentEvent } from '../../domain/paymentEvent';
+import type { ApiVersion } from '../../domain/versions';
+
+// Events at 2026-02-19.preview (spec/components/schemas/WebhookEvent.yaml, PaymentEventSnapshot.yaml).
+
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+type Snapshot = components['schemas']['PaymentEventSnapshot'];
+
+export function renderEvent(e: PaymentEvent, apiVersion: ApiVersion): WebhookEvent {
+  const r = e.record;
+  const payment: Snapshot = {
+    paymentId: r.paymentId,
+    merchantId: r.merchantId,
+    referenceId: r.referenceId,
+    status: r.status,
+    isFinal: isFinal(r.status),
+    failureCode: r.failureCode as Snapshot['failureCode'],
+    amount: { unit: `iso4217/${r.currency}`, value: r.amountMinor },
+    tokenAmount: r.tokenAsset !== null && r.tokenAmount !== null ? { unit: `caip19/${r.tokenAsset}`, value: r.tokenAmount } : null,
+    txId: r.txHash,
+    cancelledReason: r.cancelledReason as Snapshot['cancelledReason'],
+    refundedAt: r.refundedAt,
+    createdAt: r.createdAt,
+    expiresAt: Math.floor(Date.parse(r.expiresAt) / 1000),
+    version: r.version,
+  };
+  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, data: { payment } };
+}

@@ -179,12 +179,13 @@ async function main() {
     // Backlog drain: N events written straight into the outbox in one statement (as if N changes had just
     // committed while nothing was delivering), then the time until the receiver has them all.
     arrivals.clear();
-    const one = await db('payments').first('id', 'account_id');
     const drainStart = Date.now();
+    // Copies of one real event (its stored columns as they are), each a new event id.
     await db.raw(
-      `INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
-      SELECT 'evt_drain' || g, ?, ?, 'payment.created', 1000 + g, '{"paymentId":"x"}'::jsonb FROM generate_series(1, ?) g`,
-      [one.id, one.account_id, N],
+      `INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
+      SELECT 'evt_drain' || g, e.payment_id, e.account_id, 'payment.created', 1000 + g, e.data, e.record
+      FROM generate_series(1, ?) g, (SELECT * FROM payment_events ORDER BY created_at LIMIT 1) e`,
+      [N],
     );
     const drainDeadline = Date.now() + 120_000;
     while (arrivals.size < N && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 20));

@@ -39,8 +39,8 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
    valid event path (preview) an event of the account unless the run saw that id, and a valid redelivery an
    enabled endpoint of the hooks subscribed to every event type (re-enabled, or made again when a case
-   deleted it, making room when the account's 16 are taken), named in the body unless the run saw the
-   body's endpoint id; a valid settlement path
+   deleted it, making room when the account's 16 are taken), named in the body when the body names one (one
+   the run saw may have been disabled or deleted since); a valid settlement path
    (create, update) of a merchant the run has not seen a merchant the hooks keep for that, and a delete a
    settlement made for it. Links
    (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
@@ -142,7 +142,7 @@ class _Data:
         self.events = set()  # event ids seen in responses (preview)
         self.recent_event = None  # (event id, fetched at), renewed every minute like the recent payment
         self.endpoint = None  # the hooks' webhook endpoint for redelivery cases (preview)
-        self.endpoints = set()  # webhook endpoint ids seen in responses (preview)
+        self.endpoint_lock = threading.Lock()  # one thread checks or makes it at a time
 
     def api(self, method, path, body=None, merchant=True, **params):
         """The service's answer (status, JSON); 429 and 503 are waited out."""
@@ -234,24 +234,22 @@ class _Data:
     def redelivery_endpoint(self):
         """An enabled endpoint of the hooks' account that takes every event type, so that a redelivery case has
         somewhere to go: the fuzzer may have disabled or deleted it, or filled the account's endpoints."""
-        with self.lock:
-            current = self.endpoint
-        if current is not None:
-            status, out = self.api("GET", f"/v1/webhook-endpoints/{current}", merchant=False)
-            if status == 200:
-                ep = out["endpoint"]
-                if ep["status"] != "enabled" or set(ep["enabledEvents"]) != set(EVENT_TYPES):
-                    self.ok("PATCH", f"/v1/webhook-endpoints/{current}", {"status": "enabled", "enabledEvents": EVENT_TYPES}, merchant=False)
-                return current
-        body = {"url": WEBHOOK_URL, "enabledEvents": EVENT_TYPES, "description": "contract hooks: redeliveries"}
-        status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
-        if status == 409:  # the account has the most endpoints it may have: make room
-            others = self.ok("GET", "/v1/webhook-endpoints", merchant=False)["endpoints"]
-            self.ok("DELETE", f"/v1/webhook-endpoints/{others[0]['id']}", merchant=False)
+        with self.endpoint_lock:
+            if self.endpoint is not None:
+                status, out = self.api("GET", f"/v1/webhook-endpoints/{self.endpoint}", merchant=False)
+                if status == 200:
+                    ep = out["endpoint"]
+                    if ep["status"] != "enabled" or set(ep["enabledEvents"]) != set(EVENT_TYPES):
+                        self.ok("PATCH", f"/v1/webhook-endpoints/{self.endpoint}", {"status": "enabled", "enabledEvents": EVENT_TYPES}, merchant=False)
+                    return self.endpoint
+            body = {"url": WEBHOOK_URL, "enabledEvents": EVENT_TYPES, "description": "contract hooks: redeliveries"}
             status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
-        if status != 201:
-            raise RuntimeError(f"contract hooks: POST /v1/webhook-endpoints answered {status}: {json.dumps(out)[:300]}")
-        with self.lock:
+            if status == 409:  # the account has the most endpoints it may have: make room (the fuzzer's)
+                others = self.ok("GET", "/v1/webhook-endpoints", merchant=False)["endpoints"]
+                self.ok("DELETE", f"/v1/webhook-endpoints/{others[0]['id']}", merchant=False)
+                status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
+            if status != 201:
+                raise RuntimeError(f"contract hooks: POST /v1/webhook-endpoints answered {status}: {json.dumps(out)[:300]}")
             self.endpoint = out["endpoint"]["id"]
             return self.endpoint
 
@@ -392,12 +390,10 @@ def before_call(ctx, case, **kwargs):
         if path.endswith("/redeliver") and _positive(case, ParameterLocation.BODY):
             # A redelivery needs an enabled endpoint subscribed to the event's type (else 409
             # no_webhook_endpoint), and a named one must be the account's (else 404).
+            # Always the hooks' endpoint: one the run saw may have been disabled or deleted by a case since.
             endpoint = _DATA.redelivery_endpoint()
             if isinstance(case.body, dict) and "endpointId" in case.body:
-                with _DATA.lock:
-                    known = case.body["endpointId"] in _DATA.endpoints
-                if not known:
-                    case.body["endpointId"] = endpoint
+                case.body["endpointId"] = endpoint
     stateful = meta is not None and meta.phase.name.value == "stateful"
     if (case.method.upper(), path) in SETTLEMENT_CHANGES and not stateful and _positive(case, ParameterLocation.PATH):
         # A settlement of a merchant the run has not seen becomes one of the hooks' settlement merchant (its
@@ -478,11 +474,11 @@ def after_call(ctx, case, response):
 
 # Where the ids of each kind of object seen in responses are kept: the field of one object, the field of a
 # list of them, and the set.
-_SEEN_IDS = (("merchant", None, "merchants"), (None, "settlements", "settlements"), ("endpoint", "endpoints", "endpoints"), (None, "events", "events"))
+_SEEN_IDS = (("merchant", None, "merchants"), (None, "settlements", "settlements"), (None, "events", "events"))
 
 
 def _remember_ids(body):
-    """Records the ids of the merchants, settlements, webhook endpoints or events in a response; False if it has none."""
+    """Records the ids of the merchants, settlements or events in a response; False if it has none."""
     for one, many, kept in _SEEN_IDS:
         items = [body[one]] if one and isinstance(body.get(one), dict) else body.get(many) if many and isinstance(body.get(many), list) else None
         if items is not None:

@@ -299,10 +299,11 @@ function readJsonReport(dir) {
       // Cases with a failure (at least one per unique failure) or an error, and the engine's own errors.
       failedCases: Math.max((r.test_cases?.with_failures ?? 0) + (r.test_cases?.errored ?? 0), Number(failures) || 0),
       engineErrors,
-      // Operations that answered (almost) only 404: the gate's hooks and links should reach every one with real data.
+      // Each kind of failure, with its check code and operations.
       failureGroups: (Array.isArray(r.failures) ? r.failures : []).map(
         (f) => `${f.code ?? '?'} ${f.title ?? f.type ?? 'failure'} ×${f.count ?? 1}: ${(f.operations ?? []).join(', ') || 'the run'}`,
       ),
+      // Operations that answered (almost) only 404: the gate's hooks and links should reach every one with real data.
       missingData: r.warnings?.missing_test_data?.length ? `missing test data (only 404s): ${r.warnings.missing_test_data.join(', ')}` : '',
       // Engine errors plus cases that could not be run: neither may hide an untested operation.
       errors: engineErrors + (r.test_cases?.errored ?? 0),

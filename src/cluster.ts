@@ -15,7 +15,9 @@ import { startChains } from './chain/chains';
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
   const applied = await migrateLatest(database.db);
-  const chains = config.devnet && !config.devnet.rpcUrl ? await startChains(config, database.db, log) : null;
+  // The development chain is set up once, here (tokens deployed, relayers funded, assets registered), whether
+  // this process starts it or DEVNET_RPC_URL names one: N processes doing it at once would race the deployment.
+  const chains = config.devnet ? await startChains(config, database.db, log) : null;
   const env = {
     PROCESSES: '1',
     DATABASE_URL: database.url,
@@ -24,17 +26,24 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   log.info({ applied, embedded: database.embedded, processes: config.processes }, 'database ready; starting service processes');
 
   let stopping = false;
+  let restarts = 0; // backs off when processes keep dying (1 s, doubling up to 30 s); a process up for a minute resets it
   const workers = new Set<Worker>();
   const fork = () => {
     const w = cluster.fork(env);
     workers.add(w);
+    const settled = setTimeout(() => (restarts = 0), 60_000);
+    settled.unref();
     w.once('exit', (code, signal) => {
+      clearTimeout(settled);
       workers.delete(w);
       if (stopping) return;
-      log.error({ pid: w.process.pid, code, signal }, 'a service process exited; starting another');
+      // Not unref'd: when every process died at once (the database unreachable at their start), this timer is
+      // what keeps the primary alive to start them again.
+      const delayMs = Math.min(30_000, 1000 * 2 ** Math.min(restarts++, 5));
+      log.error({ pid: w.process.pid, code, signal, restartInMs: delayMs }, 'a service process exited; starting another');
       setTimeout(() => {
         if (!stopping) fork();
-      }, 1000).unref();
+      }, delayMs);
     });
   };
   for (let i = 0; i < config.processes; i++) fork();
@@ -43,7 +52,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping the service processes');
-    const force = setTimeout(() => process.exit(1), 35_000);
+    const force = setTimeout(() => process.exit(1), 45_000); // after the processes' own 30 s
     force.unref();
     await Promise.all(
       [...workers].map(

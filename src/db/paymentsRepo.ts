@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
 import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
-import { paymentEventRecord } from '../domain/paymentEvent';
+import { paymentEventRecord, PaymentEventRecord } from '../domain/paymentEvent';
+import { paymentSnapshot } from '../wire/2026-02-19.preview/event';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
 import { preparedStatement } from './prepared';
@@ -93,6 +94,13 @@ export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsse
   return rows[0] && split(rows[0]);
 }
 
+/**
+ * An event's stored columns: `record` (version-neutral, what this release reads) and `data`, the
+ * 2026-02-19.preview snapshot processes of the previous release read during a rolling deploy (migration
+ * 20261127090100: expand now, contract later).
+ */
+const eventColumns = (record: PaymentEventRecord) => ({ data: paymentSnapshot(record), record });
+
 async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: string): Promise<void> {
   await db('payment_events').insert({
     id: newId('evt'),
@@ -100,7 +108,7 @@ async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: strin
     account_id: p.accountId,
     type,
     version: p.version,
-    data: paymentEventRecord(p, asset),
+    ...eventColumns(paymentEventRecord(p, asset)),
   });
   await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
@@ -111,12 +119,13 @@ const insertPaymentStatement = preparedStatement(
     INSERT INTO payments (id, account_id, merchant_id, reference_id, currency, amount_minor, status, expires_at,
                           created_at, updated_at, version, checkout_success_url, checkout_error_url)
     VALUES (?, ?, ?, ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?) RETURNING id)
-  INSERT INTO payment_events (id, payment_id, account_id, type, version, data)
-  SELECT ?, p.id, ?, 'payment.created', ?, ?::jsonb FROM p`,
+  INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
+  SELECT ?, p.id, ?, 'payment.created', ?, ?::jsonb, ?::jsonb FROM p`,
 );
 
 /** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
 export async function insertPayment(db: Knex, p: Payment): Promise<void> {
+  const { data, record } = eventColumns(paymentEventRecord(p, null));
   await insertPaymentStatement(db, [
     p.id,
     p.accountId,
@@ -134,7 +143,8 @@ export async function insertPayment(db: Knex, p: Payment): Promise<void> {
     newId('evt'),
     p.accountId,
     p.version,
-    JSON.stringify(paymentEventRecord(p, null)),
+    JSON.stringify(data),
+    JSON.stringify(record),
   ]);
 }
 

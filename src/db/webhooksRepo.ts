@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { readAt } from './clock';
 import { newId } from '../domain/ids';
 import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
+import type { Snapshot } from '../wire/2026-02-19.preview/event';
 import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryRef, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
@@ -34,7 +35,10 @@ interface EventRow {
   account_id: string;
   type: WebhookEventType;
   version: number;
-  data: PaymentEventRecord | LegacySnapshot;
+  /** The 2026-02-19.preview snapshot, written for processes of the previous release (migration 20261127090100). */
+  data: Snapshot;
+  /** Version-neutral; null for events stored before migration 20261127090100 (read from `data`). */
+  record: PaymentEventRecord | null;
   created_at: Date;
 }
 
@@ -44,33 +48,12 @@ const toEvent = (r: EventRow): PaymentEvent => ({
   accountId: r.account_id,
   type: r.type,
   version: r.version,
-  record: recordOf(r.data),
+  record: r.record ?? recordOf(r.data),
   createdAt: r.created_at,
 });
 
-/** The stored shape before migration 20261127090100 (the preview wire snapshot). */
-interface LegacySnapshot {
-  paymentId: string;
-  merchantId: string;
-  referenceId: string;
-  status: PaymentEventRecord['status'];
-  failureCode: string | null;
-  amount: { unit: string; value: string };
-  tokenAmount: { unit: string; value: string } | null;
-  txId: string | null;
-  cancelledReason: string | null;
-  refundedAt: string | null;
-  createdAt: string;
-  expiresAt: number;
-  version: number;
-}
-
-/**
- * The record of a stored event. The migration rewrote the events stored before it; a process of the previous
- * release still running during a rolling deploy may write one more in the old shape, read here as a record too.
- */
-function recordOf(data: PaymentEventRecord | LegacySnapshot): PaymentEventRecord {
-  if (!('amount' in data)) return data;
+/** The record of an event stored before `record` existed, from its snapshot (every fact of it is there). */
+function recordOf(data: Snapshot): PaymentEventRecord {
   return {
     paymentId: data.paymentId,
     merchantId: data.merchantId,

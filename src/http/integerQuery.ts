@@ -4,13 +4,13 @@ import type { Issue } from '../domain/errors';
 // JavaScript number, which hides two kinds of invalid input:
 // - Text that is not an integer but whose number is: "3.402823466e+38" and "1e1" are Number.isInteger,
 //   so `type: integer` alone accepted them (found by the contract gate: `maxPollMs=3.402823466e%2B38` on a
-//   confirm was answered 200). An integer in a query is written in decimal digits, with an optional minus.
+//   confirm was answered 200). An integer in a query is written in decimal digits, with an optional sign.
 // - Values outside int64: near 2^63 doubles are 1024 apart, so "9223372036854775808" (2^63) and
 //   "9223372036854775807" (the maximum) become the same number and `format: int64` accepted both (found by
 //   the gate once its cases reached real payments).
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
-const DECIMAL = /^-?\d+$/;
+const DECIMAL = /^[+-]?\d+$/;
 
 interface QueryParameter {
   in: string;
@@ -31,15 +31,21 @@ function integersOf(op: { parameters?: unknown }): { name: string; int64: boolea
   return found;
 }
 
-/** Issues for integer query parameters of `op` whose raw text is not a decimal integer, or lies outside int64. */
-export function integerQueryIssues(op: { parameters?: unknown }, querystring: string): Issue[] {
+/**
+ * Issues for integer query parameters of `op` whose raw text is not a decimal integer, or lies outside int64.
+ * `query` is the query as the validator parsed it (openapi-backend's router: qs, after dropping the first `?`),
+ * so these are the very values Ajv judged: a value that is not text (`limit[a]=1`) is an issue too.
+ */
+export function integerQueryIssues(op: { parameters?: unknown }, query: () => Record<string, unknown>): Issue[] {
   const params = integersOf(op);
-  if (!params.length || !querystring) return [];
-  const raw = new URLSearchParams(querystring);
+  if (!params.length) return [];
+  const parsed = query();
   const out: Issue[] = [];
   for (const { name, int64 } of params) {
-    for (const text of raw.getAll(name)) {
-      if (!DECIMAL.test(text)) {
+    const given = parsed[name];
+    if (given === undefined) continue;
+    for (const text of Array.isArray(given) ? given : [given]) {
+      if (typeof text !== 'string' || !DECIMAL.test(text)) {
         out.push({ field: name, message: 'must be an integer written in decimal digits' });
         break;
       }

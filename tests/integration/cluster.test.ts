@@ -35,7 +35,10 @@ const freshGet = (url: string, headers: Record<string, string>) =>
         res.resume();
         res.on('end', () => resolve(res.statusCode!));
       })
-      .on('error', reject);
+      .on('error', reject)
+      .setTimeout(10_000, function (this: http.ClientRequest) {
+        this.destroy(new Error('no answer in 10 s'));
+      });
   });
 
 maybe('PROCESSES=2', () => {
@@ -74,6 +77,12 @@ maybe('PROCESSES=2', () => {
 
       // A process that dies is replaced; the other goes on serving meanwhile.
       process.kill(workers[0], 'SIGKILL');
+      // Once the primary has seen the exit, it hands new connections to the live process only.
+      await eventually(
+        async () => svc.logs.some((l) => l.msg === 'a service process exited; starting another'),
+        (seen) => seen,
+        10_000,
+      );
       expect(await freshGet(`${svc.url}/v1/payments/${created.body.paymentId}/status`, headers)).toBe(200);
       const replaced = await eventually(
         async () => childrenOf(primary),

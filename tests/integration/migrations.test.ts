@@ -3,7 +3,6 @@ import { migrateLatest, migrationsDir } from '../../src/db/migrate';
 import { createDb } from '../../src/db/knex';
 import { externalService } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
-import type { PaymentEvent, PaymentEventRecord } from '../../src/domain/paymentEvent';
 import { renderEvent } from '../../src/wire/events';
 import { findEvent } from '../../src/db/webhooksRepo';
 
@@ -32,10 +31,10 @@ describe('migrations at start', () => {
   });
 });
 
-describe('payment events become version-neutral (20261127090100_payment_events_version_neutral)', () => {
-  // Events written before it hold the 2026-02-19.preview snapshot; after it, the neutral record that renders
-  // to exactly the same JSON, and back again on rollback.
-  const rendered = [
+describe('payment events get a version-neutral record (20261127090100_payment_events_record)', () => {
+  // Events stored before it have only `data` (the 2026-02-19.preview snapshot); they are read as records,
+  // and render to exactly what is stored.
+  const stored = [
     {
       paymentId: 'pay_a',
       merchantId: 'mrch_a',
@@ -70,21 +69,29 @@ describe('payment events become version-neutral (20261127090100_payment_events_v
     },
   ];
 
-  ownDbIt('rewrites stored snapshots as records that render the same, and back on rollback', async () => {
-    const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payment_events_version_neutral'))!;
+  ownDbIt('adds the column without rewriting rows; events stored before it read as records that render the same', async () => {
+    const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payment_events_record'))!;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const migration = require(`${migrationsDir}/${file}`);
     const fresh = await freshDatabase('paygate_events');
     const db = createDb(fresh.url, 2);
     try {
-      await db.raw('CREATE TABLE payment_events (id text PRIMARY KEY, data jsonb NOT NULL)');
-      await db('payment_events').insert(rendered.map((d, i) => ({ id: `evt_${i}`, data: JSON.stringify(d) })));
-      // A row in the old shape (as a process of the previous release may write during a rolling deploy) reads as a record.
-      const readBefore = await Promise.all(rendered.map((_d, i) => findEvent(db, `evt_${i}`)));
+      await db.raw(`CREATE TABLE payment_events (id text PRIMARY KEY, payment_id text, account_id text, type text, version int,
+        data jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+      await db('payment_events').insert(
+        stored.map((d, i) => ({
+          id: `evt_${i}`,
+          payment_id: d.paymentId,
+          account_id: 'acct',
+          type: 'payment.created',
+          version: d.version,
+          data: JSON.stringify(d),
+        })),
+      );
       await migration.up(db);
-      const records: PaymentEventRecord[] = (await db('payment_events').orderBy('id')).map((r) => r.data);
-      expect(readBefore.map((e) => e!.record)).toEqual(records);
-      expect(records[0]).toEqual({
+      expect((await db('payment_events').orderBy('id')).map((r) => [r.data, r.record])).toEqual(stored.map((d) => [d, null]));
+      const events = await Promise.all(stored.map((_d, i) => findEvent(db, `evt_${i}`)));
+      expect(events[0]!.record).toEqual({
         paymentId: 'pay_a',
         merchantId: 'mrch_a',
         referenceId: 'order-1',
@@ -101,25 +108,14 @@ describe('payment events become version-neutral (20261127090100_payment_events_v
         expiresAt: new Date(1795410000 * 1000).toISOString(),
         version: 1,
       });
-      expect(records[1]).toMatchObject({
+      expect(events[1]!.record).toMatchObject({
         currency: 'EUR',
         tokenAsset: 'eip155:31337/erc20:0x5FbDB2315678afecb367f032d93F642f64180aa3',
         tokenAmount: '2500000',
       });
-      records.forEach((record, i) => {
-        const event: PaymentEvent = {
-          id: `evt_${i}`,
-          paymentId: record.paymentId,
-          accountId: 'acct',
-          type: 'payment.created',
-          version: 1,
-          record,
-          createdAt: new Date(),
-        };
-        expect(renderEvent(event, '2026-02-19.preview').data.payment).toEqual(rendered[i]);
-      });
+      events.forEach((e, i) => expect(renderEvent(e!, '2026-02-19.preview').data.payment).toEqual(stored[i]));
       await migration.down(db);
-      expect((await db('payment_events').orderBy('id')).map((r) => r.data)).toEqual(rendered);
+      expect(await db('payment_events').columnInfo()).not.toHaveProperty('record');
     } finally {
       await db.destroy();
       await fresh.drop();

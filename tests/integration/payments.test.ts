@@ -1,3 +1,4 @@
+import { paymentSnapshot } from '../../src/wire/2026-02-19.preview/event';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
@@ -78,6 +79,17 @@ describe('POST /v1/payments', () => {
       version: 1,
     });
     expect(await events(r.body.paymentId)).toEqual([expect.objectContaining({ type: 'payment.created', version: 1 })]);
+    // Stored twice (migration 20261127090100, expand step): the version-neutral record, and the preview snapshot
+    // that processes of the previous release read during a rolling deploy; the snapshot is the record rendered.
+    const [stored] = await events(r.body.paymentId);
+    expect(stored.record).toMatchObject({
+      paymentId: r.body.paymentId,
+      status: 'requires_action',
+      currency: 'USD',
+      amountMinor: '1000',
+      tokenAsset: null,
+    });
+    expect(stored.data).toEqual(paymentSnapshot(stored.record));
   });
 
   it('keeps huge amounts exact (no floats)', async () => {
@@ -576,7 +588,12 @@ describe('integer query values checked on their raw text (found by the contract 
         issues: [{ field: name, message: expect.stringContaining('decimal digits') }],
       });
     }
+    // The validator drops the first `?` of the query (openapi-backend): `maxPollMs?=` is maxPollMs to it, and so here.
+    const sneaky = await direct('GET', `/v1/payments/${id}/status?maxPollMs?=1e3`);
+    expect(sneaky.status).toBe(400);
+    expect(sneaky.body).toMatchObject({ code: 'params_validation', issues: [{ field: 'maxPollMs' }] });
     expect((await direct('GET', '/v1/payments?limit=10')).status).toBe(200);
+    expect((await direct('GET', '/v1/payments?limit=%2B10')).status).toBe(200); // "+10": a sign is allowed
     expect((await direct('GET', `/v1/payments/${id}/status?maxPollMs=0`)).status).toBe(200);
   });
 });

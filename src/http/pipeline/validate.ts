@@ -33,7 +33,9 @@ export function validateRequest<K extends OperationId>(
   if (!validation.valid) {
     throw new AppError('params_validation', undefined, toIssues(validation.errors, headerNameMap(op)));
   }
-  const integerIssues = integerQueryIssues(op, ctx.querystring);
+  const integerIssues = integerQueryIssues(op, () =>
+    ctx.querystring ? backend.router.parseRequestQuery({ method: ctx.method, path: ctx.path, headers: {}, query: ctx.querystring }) : {},
+  );
   if (integerIssues.length) throw new AppError('params_validation', undefined, integerIssues);
   const coerced = validation.coerced as { params?: Record<string, unknown>; query?: Record<string, unknown> };
   let { params: path, query } = coerced;

@@ -1,16 +1,16 @@
 import type { components } from '../../../generated/2026-02-19.preview/types';
 import { isFinal } from '../../domain/payment';
-import type { PaymentEvent } from '../../domain/paymentEvent';
+import type { PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
 import type { ApiVersion } from '../../domain/versions';
 
 // Events at 2026-02-19.preview (spec/components/schemas/WebhookEvent.yaml, PaymentEventSnapshot.yaml).
 
 export type WebhookEvent = components['schemas']['WebhookEvent'];
-type Snapshot = components['schemas']['PaymentEventSnapshot'];
+export type Snapshot = components['schemas']['PaymentEventSnapshot'];
 
-export function renderEvent(e: PaymentEvent, apiVersion: ApiVersion): WebhookEvent {
-  const r = e.record;
-  const payment: Snapshot = {
+/** The payment of an event at this version; also what payment_events.data stores until the contract step of migration 20261127090100. */
+export function paymentSnapshot(r: PaymentEventRecord): Snapshot {
+  return {
     paymentId: r.paymentId,
     merchantId: r.merchantId,
     referenceId: r.referenceId,
@@ -26,5 +26,8 @@ export function renderEvent(e: PaymentEvent, apiVersion: ApiVersion): WebhookEve
     expiresAt: Math.floor(Date.parse(r.expiresAt) / 1000),
     version: r.version,
   };
-  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, data: { payment } };
+}
+
+export function renderEvent(e: PaymentEvent, apiVersion: ApiVersion): WebhookEvent {
+  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, data: { payment: paymentSnapshot(e.record) } };
 }

@@ -1,8 +1,7 @@
 import cluster, { Worker } from 'node:cluster';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { connect } from './db/connect';
-import { migrateLatest } from './db/migrate';
+import { connectAndMigrate } from './db/connect';
 import { startChains } from './chain/chains';
 
 /**
@@ -13,8 +12,7 @@ import { startChains } from './chain/chains';
  * and on SIGTERM or SIGINT stops the workers (each drains as on its own) before what it started.
  */
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
-  const applied = await migrateLatest(database.db);
+  const database = await connectAndMigrate(config, log);
   // The development chain is set up once, here (tokens deployed, relayers funded, assets registered), whether
   // this process starts it or DEVNET_RPC_URL names one: N processes doing it at once would race the deployment.
   const chains = config.devnet ? await startChains(config, database.db, log) : null;
@@ -23,7 +21,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     DATABASE_URL: database.url,
     ...(chains?.devnetRpcUrl ? { DEVNET_RPC_URL: chains.devnetRpcUrl } : {}),
   };
-  log.info({ applied, embedded: database.embedded, processes: config.processes }, 'database ready; starting service processes');
+  log.info({ processes: config.processes }, 'starting service processes');
 
   let stopping = false;
   let restarts = 0; // backs off when processes keep dying (1 s, doubling up to 30 s); a process up for a minute resets it

@@ -1,7 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { connect } from './db/connect';
-import { migrateLatest } from './db/migrate';
+import { connectAndMigrate } from './db/connect';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { startServer } from './server';
@@ -30,9 +29,7 @@ async function main() {
   if (process.env.NODE_ENV === 'production' && !process.env.PUBLIC_BASE_URL) {
     log.warn({ publicBaseUrl: config.publicBaseUrl }, 'PUBLIC_BASE_URL is not set: buyer links point at localhost');
   }
-  const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
-  const applied = await migrateLatest(database.db);
-  log.info({ applied, embedded: database.embedded }, 'database ready');
+  const database = await connectAndMigrate(config, log);
   const running = await startServer(config, database.db, database.url, log);
   log.info({ url: running.url, publicBaseUrl: config.publicBaseUrl }, 'paygate listening');
 

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../config';
 import { createDb, DbTimeouts } from './knex';
 import { startEmbedded } from './embedded';
+import { migrateLatest } from './migrate';
+import type { Logger } from '../logger';
 
 /** DATABASE_URL when given; otherwise the project's embedded PostgreSQL (started if not yet running). */
 export async function connect(
@@ -29,3 +31,11 @@ export const dbTimeouts = (config: Config): DbTimeouts => ({
   acquireTimeoutMs: config.dbAcquireTimeoutMs,
   statementTimeoutMs: config.dbStatementTimeoutMs,
 });
+
+/** The database a process starts with (connect, then the migrations), as main and the cluster primary open it. */
+export async function connectAndMigrate(config: Config, log: Logger): Promise<Awaited<ReturnType<typeof connect>>> {
+  const database = await connect(config, (m) => log.debug({ postgres: m.trim() }, 'embedded postgres'));
+  const applied = await migrateLatest(database.db);
+  log.info({ applied, embedded: database.embedded }, 'database ready');
+  return database;
+}

@@ -105,7 +105,7 @@ export async function startWebhookJobs(
   const deliveryDeps: DeliveryDeps = {
     db,
     dataKey,
-    send: (url, headers, body) => sender.send(url, headers, body),
+    send: sender.send,
     policy: {
       retry: { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs },
       failure: { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 },

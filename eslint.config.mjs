@@ -94,9 +94,28 @@ export default defineConfig(
   },
   // Tests poke at untyped JSON bodies and process handles.
   { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
-  // Rows from Knex are untyped until the repositories return domain types (issue 14, "Persistence stays below
-  // the use cases").
+  // Rows from Knex are untyped until the repositories turn them into domain types.
   { files: ['src/db/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  // Above src/db the database is an opaque handle (Db, src/db/knex.ts) handed to repositories: no query builder.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'knex', message: 'Queries live in src/db; above it the database is the opaque Db handle.' }],
+          patterns: [
+            {
+              group: ['**/db/knex'],
+              importNames: ['knexOf'],
+              message: 'Only src/db turns a Db into a query builder; call a repository function instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The domain is pure: no transport, persistence or generated code, and nothing from the other layers of src/.
   {
     files: ['src/domain/**/*.ts'],

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Knex } from 'knex';
+import type { Db } from './db/knex';
+import { countPaymentsByStatus } from './db/paymentsRepo';
 import type { Logger } from './logger';
 import type { ChangeHub } from './events/changeHub';
 import { PAYMENT_STATUSES } from './domain/payment';
@@ -11,7 +12,7 @@ import { PAYMENT_STATUSES } from './domain/payment';
 // several scrapers) cost at most one query per cache period.
 
 export interface MetricsSources {
-  db: Knex;
+  db: Db;
   hub: ChangeHub;
   log: Logger;
   /** How long a value read from the database is reused by later scrapes. */
@@ -55,7 +56,7 @@ export class Metrics {
         this.set(hub.waiting);
       },
     });
-    const counts = this.cached('paygate_payments', () => paymentCounts(src.db));
+    const counts = this.cached('paygate_payments', () => countPaymentsByStatus(src.db));
     new Gauge({
       name: 'paygate_payments',
       help: 'Payments by status (a requires_action payment past its expiry counts as expired).',
@@ -121,13 +122,4 @@ export class Metrics {
       return last;
     };
   }
-}
-
-/** One grouped query; the expiry rule of effectiveStatus (domain/payment.ts) is applied in SQL. */
-async function paymentCounts(db: Knex): Promise<Record<string, number>> {
-  const { rows } = await db.raw<{ rows: { status: string; n: string }[] }>(`
-    SELECT CASE WHEN status = 'requires_action' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
-           count(*) AS n
-      FROM payments GROUP BY 1`);
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }

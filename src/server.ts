@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Knex } from 'knex';
+import type { Db } from './db/knex';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
@@ -31,7 +31,7 @@ export interface RunningServer {
  * Listens with the given database (already migrated); `dbUrl` is used for the one LISTEN connection.
  * Used by main and by the integration tests. Stateless: run as many processes as needed on one database.
  */
-export async function startServer(config: Config, db: Knex, dbUrl: string, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, db: Db, dbUrl: string, log: Logger): Promise<RunningServer> {
   const backends = await createBackends();
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();

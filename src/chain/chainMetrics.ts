@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { Gauge } from 'prom-client';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
@@ -10,7 +10,7 @@ import type { Chains } from './chains';
 // transactions waiting and the oldest one's age (stuck nonces), and payments received but not yet settled.
 // Read on scrape, at most once per cache period; a relayer under its balance floor is also logged.
 
-export function addChainMetrics(metrics: Metrics, db: Knex, chains: Chains, log: Logger, cacheMs: number): void {
+export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: Logger, cacheMs: number): void {
   const registers = [metrics.registry];
   const warned = new Set<string>();
   const cache = <T>(read: () => Promise<T>) => {

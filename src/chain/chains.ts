@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Hex } from 'viem';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
@@ -48,7 +48,7 @@ export interface StartedChains {
  * Connects the configured chains; for the development chain, starts anvil (or attaches to a running one),
  * deploys the tokens if needed, registers them as assets, and gives the relayer keys gas.
  */
-export async function startChains(config: Config, db: Knex, log: Logger): Promise<StartedChains> {
+export async function startChains(config: Config, db: Db, log: Logger): Promise<StartedChains> {
   if (!config.devnet) {
     if (!config.chains.length) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
     const list = config.chains.map(

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { Config, loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest } from '../db/migrate';
@@ -80,7 +80,7 @@ const httpsOrNull = (v: string | undefined, flag: string) => {
 };
 
 /** Each command checks its arguments first (no database needed for a usage error), then runs. */
-const COMMANDS: Record<string, (v: Values) => (db: Knex, config: Config) => Promise<unknown>> = {
+const COMMANDS: Record<string, (v: Values) => (db: Db, config: Config) => Promise<unknown>> = {
   'accounts create': (v) => {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');

@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { issueClientId, issueKey, KeyType } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
 import { STABLE_VERSION } from '../domain/versions';
+import { Db, knexOf } from './knex';
 
 export interface KeyRow {
   id: string;
@@ -12,24 +12,27 @@ export interface KeyRow {
   default_version: string;
 }
 
-export async function createAccount(db: Knex, name: string) {
+export async function createAccount(db: Db, name: string) {
+  const knex = knexOf(db);
   const accountId = newId('acct');
-  return db.transaction(async (trx) => {
+  return knex.transaction(async (trx) => {
     await trx('accounts').insert({ id: accountId, name, default_version: STABLE_VERSION });
     const key = await insertKey(trx, accountId, 'partner');
     return { accountId, ...key };
   });
 }
 
-async function insertKey(db: Knex, accountId: string, type: KeyType) {
+async function insertKey(db: Db, accountId: string, type: KeyType) {
+  const knex = knexOf(db);
   const k = issueKey();
-  await db('api_keys').insert({ id: k.keyId, account_id: accountId, type, secret_hash: k.secretHash });
+  await knex('api_keys').insert({ id: k.keyId, account_id: accountId, type, secret_hash: k.secretHash });
   return { keyId: k.keyId, apiKey: k.apiKey };
 }
 
 /** Null when the account does not exist. */
-export async function createKey(db: Knex, accountId: string, type: KeyType) {
-  const account = await db('accounts').where({ id: accountId }).first('id');
+export async function createKey(db: Db, accountId: string, type: KeyType) {
+  const knex = knexOf(db);
+  const account = await knex('accounts').where({ id: accountId }).first('id');
   if (!account) return null;
   return insertKey(db, accountId, type);
 }
@@ -41,8 +44,9 @@ export async function createKey(db: Knex, accountId: string, type: KeyType) {
 export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
 /** False when no such key. Revoking twice keeps the first revocation time. */
-export async function revokeKey(db: Knex, keyId: string): Promise<boolean> {
-  return db.transaction(async (trx) => {
+export async function revokeKey(db: Db, keyId: string): Promise<boolean> {
+  const knex = knexOf(db);
+  return knex.transaction(async (trx) => {
     const n = await trx('api_keys')
       .where({ id: keyId })
       .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
@@ -51,20 +55,22 @@ export async function revokeKey(db: Knex, keyId: string): Promise<boolean> {
   });
 }
 
-export async function findKey(db: Knex, keyId: string): Promise<KeyRow | undefined> {
-  return db('api_keys as k')
+export async function findKey(db: Db, keyId: string): Promise<KeyRow | undefined> {
+  const knex = knexOf(db);
+  return knex('api_keys as k')
     .join('accounts as a', 'a.id', 'k.account_id')
     .where('k.id', keyId)
     .first('k.id', 'k.account_id', 'k.type', 'k.secret_hash', 'k.revoked_at', 'a.default_version');
 }
 
 /** Null when the account does not exist. */
-export async function createApp(db: Knex, accountId: string, name: string) {
-  const account = await db('accounts').where({ id: accountId }).first('id');
+export async function createApp(db: Db, accountId: string, name: string) {
+  const knex = knexOf(db);
+  const account = await knex('accounts').where({ id: accountId }).first('id');
   if (!account) return null;
   const appId = newId('app');
   const { clientId, clientHash } = issueClientId();
-  await db('apps').insert({ id: appId, account_id: accountId, name, client_hash: clientHash });
+  await knex('apps').insert({ id: appId, account_id: accountId, name, client_hash: clientHash });
   return { appId, clientId };
 }
 
@@ -74,8 +80,9 @@ export async function createApp(db: Knex, accountId: string, name: string) {
  * cached (each call reads the row), and the revocation is announced like a key's, so a process that
  * caches credentials drops it at once too.
  */
-export async function revokeApp(db: Knex, appId: string): Promise<Date | null> {
-  return db.transaction(async (trx) => {
+export async function revokeApp(db: Db, appId: string): Promise<Date | null> {
+  const knex = knexOf(db);
+  return knex.transaction(async (trx) => {
     const [row] = await trx('apps')
       .where({ id: appId })
       .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') }, ['revoked_at']);
@@ -84,8 +91,9 @@ export async function revokeApp(db: Knex, appId: string): Promise<Date | null> {
   });
 }
 
-export async function findApp(db: Knex, appId: string) {
-  return db('apps as p')
+export async function findApp(db: Db, appId: string) {
+  const knex = knexOf(db);
+  return knex('apps as p')
     .join('accounts as a', 'a.id', 'p.account_id')
     .where('p.id', appId)
     .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version') as Promise<
@@ -94,12 +102,14 @@ export async function findApp(db: Knex, appId: string) {
 }
 
 /** False when the account does not exist. */
-export async function setCollectThreshold(db: Knex, accountId: string, minor: bigint): Promise<boolean> {
-  return (await db('accounts').where({ id: accountId }).update({ collect_data_threshold_minor: minor.toString() })) > 0;
+export async function setCollectThreshold(db: Db, accountId: string, minor: bigint): Promise<boolean> {
+  const knex = knexOf(db);
+  return (await knex('accounts').where({ id: accountId }).update({ collect_data_threshold_minor: minor.toString() })) > 0;
 }
 
-export async function collectThreshold(db: Knex, accountId: string): Promise<bigint | null> {
-  const r = await db('accounts').where({ id: accountId }).first('collect_data_threshold_minor');
+export async function collectThreshold(db: Db, accountId: string): Promise<bigint | null> {
+  const knex = knexOf(db);
+  const r = await knex('accounts').where({ id: accountId }).first('collect_data_threshold_minor');
   return r?.collect_data_threshold_minor ? BigInt(r.collect_data_threshold_minor) : null;
 }
 
@@ -112,15 +122,18 @@ export interface SettlementTerms {
   feeBps: number;
 }
 
-export async function settlementTerms(db: Knex, accountId: string): Promise<SettlementTerms> {
-  const r = await db('accounts').where({ id: accountId }).first('settlement_mode', 'fee_base_minor', 'fee_bps');
+export async function settlementTerms(db: Db, accountId: string): Promise<SettlementTerms> {
+  const knex = knexOf(db);
+  const r = await knex('accounts').where({ id: accountId }).first('settlement_mode', 'fee_base_minor', 'fee_bps');
   return { mode: r?.settlement_mode ?? 'collector', feeBaseMinor: BigInt(r?.fee_base_minor ?? 0), feeBps: Number(r?.fee_bps ?? 0) };
 }
 
-export async function setFee(db: Knex, accountId: string, baseMinor: bigint, bps: number): Promise<boolean> {
-  return (await db('accounts').where({ id: accountId }).update({ fee_base_minor: baseMinor.toString(), fee_bps: bps })) > 0;
+export async function setFee(db: Db, accountId: string, baseMinor: bigint, bps: number): Promise<boolean> {
+  const knex = knexOf(db);
+  return (await knex('accounts').where({ id: accountId }).update({ fee_base_minor: baseMinor.toString(), fee_bps: bps })) > 0;
 }
 
-export async function setSettlementMode(db: Knex, accountId: string, mode: SettlementMode): Promise<boolean> {
-  return (await db('accounts').where({ id: accountId }).update({ settlement_mode: mode })) > 0;
+export async function setSettlementMode(db: Db, accountId: string, mode: SettlementMode): Promise<boolean> {
+  const knex = knexOf(db);
+  return (await knex('accounts').where({ id: accountId }).update({ settlement_mode: mode })) > 0;
 }

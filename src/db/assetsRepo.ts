@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
-
 import type { Asset } from '../domain/asset';
+import { Db, knexOf } from './knex';
 
 export type { Asset };
 
@@ -32,22 +31,25 @@ export const assetFromRow = (r: Record<string, any>, prefix = ''): Asset => ({
   eip712Version: r[`${prefix}eip712_version`],
 });
 
-export async function findAssets(db: Knex, ids: string[]): Promise<Map<string, Asset>> {
+export async function findAssets(db: Db, ids: string[]): Promise<Map<string, Asset>> {
+  const knex = knexOf(db);
   if (!ids.length) return new Map();
-  const rows = await db('assets').whereIn('id', ids).andWhere({ enabled: true }).select(ASSET_COLUMNS);
+  const rows = await knex('assets').whereIn('id', ids).andWhere({ enabled: true }).select(ASSET_COLUMNS);
   return new Map(rows.map((r) => [r.id, assetFromRow(r)]));
 }
 
-export async function listAssets(db: Knex): Promise<Asset[]> {
+export async function listAssets(db: Db): Promise<Asset[]> {
+  const knex = knexOf(db);
   return (
-    await db('assets')
+    await knex('assets')
       .orderBy(['chain_id', 'symbol'])
       .select([...ASSET_COLUMNS])
   ).map((r) => assetFromRow(r));
 }
 
-export async function upsertAsset(db: Knex, a: Asset): Promise<void> {
-  await db('assets')
+export async function upsertAsset(db: Db, a: Asset): Promise<void> {
+  const knex = knexOf(db);
+  await knex('assets')
     .insert({
       id: a.id,
       chain_id: a.chainId,

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
 import type { Config } from '../config';
-import { createDb, DbTimeouts } from './knex';
+import { createDb, Db, DbTimeouts } from './knex';
 import { startEmbedded } from './embedded';
 import { migrateLatest } from './migrate';
 import type { Logger } from '../logger';
@@ -9,7 +8,7 @@ import type { Logger } from '../logger';
 export async function connect(
   config: Config,
   onLog?: (m: string) => void,
-): Promise<{ db: Knex; url: string; stop(): Promise<void>; embedded: boolean }> {
+): Promise<{ db: Db; url: string; stop(): Promise<void>; embedded: boolean }> {
   if (config.databaseUrl) {
     const db = createDb(config.databaseUrl, config.dbPoolMax, dbTimeouts(config));
     return { db, url: config.databaseUrl, embedded: false, stop: () => db.destroy() };

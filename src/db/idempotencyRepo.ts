@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { Db, knexOf } from './knex';
 
 // IETF Idempotency-Key draft: the first response is stored and replayed. A key is claimed by the
 // transaction that runs the request: it takes a transaction-scoped advisory lock on the key, writes the
@@ -19,10 +19,11 @@ const LEGACY_LOCK_TIMEOUT_SECONDS = 60;
 export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'in_progress' } | { kind: 'done'; status: number; body: string };
 
 /** What a live, committed record of the key says (a stored response, or another request), or null. */
-export async function lookup(db: Knex, scope: string, key: string, fingerprint: string): Promise<Claim | null> {
-  const row = await db('idempotency_keys')
+export async function lookup(db: Db, scope: string, key: string, fingerprint: string): Promise<Claim | null> {
+  const knex = knexOf(db);
+  const row = await knex('idempotency_keys')
     .where({ scope, key })
-    .andWhere('expires_at', '>=', db.fn.now())
+    .andWhere('expires_at', '>=', knex.fn.now())
     .first('fingerprint', 'state', 'response_status', 'response_body');
   if (!row) return null;
   if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -35,13 +36,14 @@ export async function lookup(db: Knex, scope: string, key: string, fingerprint: 
  * inside (a second pool connection while holding one could starve the pool). Not claimed: the key's
  * record or its live holder says what to answer.
  */
-export async function claim(trx: Knex.Transaction, scope: string, key: string, fingerprint: string): Promise<Claim> {
+export async function claim(trx: Db, scope: string, key: string, fingerprint: string): Promise<Claim> {
+  const knex = knexOf(trx);
   const {
     rows: [{ locked }],
-  } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`idempotency:${scope}\n${key}`]);
+  } = await knex.raw('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`idempotency:${scope}\n${key}`]);
   if (!locked) return { kind: 'in_progress' }; // its holder's transaction is alive
   // Holding the lock, in a new statement (so a snapshot taken after the previous holder committed).
-  const { rows } = await trx.raw(
+  const { rows } = await knex.raw(
     `INSERT INTO idempotency_keys (scope, key, fingerprint, state, locked_at, expires_at)
      VALUES (?, ?, ?, 'in_progress', now(), now() + make_interval(hours => ?))
      ON CONFLICT (scope, key) DO UPDATE
@@ -59,10 +61,12 @@ export async function claim(trx: Knex.Transaction, scope: string, key: string, f
 }
 
 /** Stores the response, in the claiming transaction: it commits with the work, or not at all. */
-export async function complete(trx: Knex, scope: string, key: string, status: number, body: string): Promise<void> {
-  await trx('idempotency_keys').where({ scope, key }).update({ state: 'done', response_status: status, response_body: body });
+export async function complete(trx: Db, scope: string, key: string, status: number, body: string): Promise<void> {
+  const knex = knexOf(trx);
+  await knex('idempotency_keys').where({ scope, key }).update({ state: 'done', response_status: status, response_body: body });
 }
 
-export async function purgeExpired(db: Knex): Promise<number> {
-  return db('idempotency_keys').where('expires_at', '<', db.fn.now()).delete();
+export async function purgeExpired(db: Db): Promise<number> {
+  const knex = knexOf(db);
+  return knex('idempotency_keys').where('expires_at', '<', knex.fn.now()).delete();
 }

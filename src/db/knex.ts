@@ -5,7 +5,27 @@ import pg from 'pg';
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
-export type Db = Knex;
+/**
+ * The database as every layer above src/db sees it: the pool or a transaction, opaque. Use cases and handlers
+ * hold one and hand it to repositories; only src/db turns it back into Knex (knexOf) and queries it. A Knex
+ * pool or transaction is a Db as it is, so nothing converts on the way up.
+ */
+export interface Db {
+  readonly client: unknown;
+}
+
+/** Inside src/db only: the handle as the query builder it is. */
+export const knexOf = (db: Db): Knex => db as Knex;
+
+/** Answers when the database does (readiness); throws when it is not reachable. */
+export async function ping(db: Db): Promise<void> {
+  await knexOf(db).raw('select 1');
+}
+
+/** Runs fn in a transaction of db (a savepoint when db already is one): committed when fn resolves, rolled back when it throws. */
+export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return knexOf(db).transaction((trx) => fn(trx));
+}
 
 export interface DbTimeouts {
   /** How long a query waits for a pool connection (or for a new connection to open) before failing. */

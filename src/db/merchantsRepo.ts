@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { canBeStoredId } from '../domain/ids';
 import type { CryptoSettlement, Merchant, MerchantListQuery } from '../domain/merchant';
 import { preparedStatement } from './prepared';
+import { Db, knexOf } from './knex';
 
 interface MerchantRow {
   id: string;
@@ -25,8 +25,9 @@ const fromRow = (r: MerchantRow): Merchant => ({
   deletedAt: r.deleted_at,
 });
 
-export async function insertMerchant(db: Knex, m: Merchant): Promise<void> {
-  await db('merchants').insert({
+export async function insertMerchant(db: Db, m: Merchant): Promise<void> {
+  const knex = knexOf(db);
+  await knex('merchants').insert({
     id: m.id,
     account_id: m.accountId,
     name: m.name,
@@ -51,7 +52,7 @@ const merchantForPaymentStatement = preparedStatement(
  * merchant with whether it settles an enabled asset pegged to `currency` (undefined when there is no such merchant).
  */
 export async function merchantForPayment(
-  db: Knex,
+  db: Db,
   id: string,
   currency: string,
 ): Promise<{ dbNow: Date; merchant: (Merchant & { settlesCurrency: boolean }) | undefined }> {
@@ -63,9 +64,10 @@ export async function merchantForPayment(
   };
 }
 
-export async function findMerchant(db: Knex, id: string): Promise<Merchant | undefined> {
+export async function findMerchant(db: Db, id: string): Promise<Merchant | undefined> {
+  const knex = knexOf(db);
   if (!canBeStoredId(id)) return undefined;
-  const row = await db<MerchantRow>('merchants').where({ id }).first();
+  const row = await knex<MerchantRow>('merchants').where({ id }).first();
   return row && fromRow(row);
 }
 
@@ -75,24 +77,27 @@ export interface MerchantPatch {
   iconUrl?: string | null;
 }
 
-export async function updateMerchant(db: Knex, id: string, patch: MerchantPatch): Promise<Merchant | undefined> {
+export async function updateMerchant(db: Db, id: string, patch: MerchantPatch): Promise<Merchant | undefined> {
+  const knex = knexOf(db);
   const changes: Record<string, unknown> = { updated_at: new Date() };
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.email !== undefined) changes.email = patch.email;
   if (patch.iconUrl !== undefined) changes.icon_url = patch.iconUrl;
-  const [row] = await db<MerchantRow>('merchants').where({ id }).whereNull('deleted_at').update(changes).returning('*');
+  const [row] = await knex<MerchantRow>('merchants').where({ id }).whereNull('deleted_at').update(changes).returning('*');
   return row && fromRow(row as MerchantRow);
 }
 
-export async function softDeleteMerchant(db: Knex, id: string): Promise<void> {
-  await db('merchants').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+export async function softDeleteMerchant(db: Db, id: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('merchants').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
-export async function listMerchants(db: Knex, accountId: string, q: MerchantListQuery) {
+export async function listMerchants(db: Db, accountId: string, q: MerchantListQuery) {
+  const knex = knexOf(db);
   const filtered = () => {
-    const b = db<MerchantRow>('merchants').where({ account_id: accountId }).whereNull('deleted_at');
+    const b = knex<MerchantRow>('merchants').where({ account_id: accountId }).whereNull('deleted_at');
     if (q.status) b.andWhere({ status: q.status });
     if (q.search) {
       const pattern = `%${escapeLike(q.search)}%`;
@@ -113,6 +118,7 @@ export async function listMerchants(db: Knex, accountId: string, q: MerchantList
   return { items: items.slice(0, q.limit), hasMore, totalCount: Number(count) };
 }
 
-export async function listCryptoSettlements(db: Knex, merchantId: string): Promise<CryptoSettlement[]> {
-  return db('crypto_settlements').where({ merchant_id: merchantId }).orderBy('seq').select('id', 'asset', 'destination');
+export async function listCryptoSettlements(db: Db, merchantId: string): Promise<CryptoSettlement[]> {
+  const knex = knexOf(db);
+  return knex('crypto_settlements').where({ merchant_id: merchantId }).orderBy('seq').select('id', 'asset', 'destination');
 }

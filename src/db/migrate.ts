@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { Knex } from 'knex';
 import { projectRoot } from '../paths';
-import { withoutStatementTimeout } from './knex';
+import { Db, knexOf, withoutStatementTimeout } from './knex';
 
 // Forward-only, timestamped migrations in migrations/ (plain CommonJS so every entry point, built or
 // under test, loads the same files).
@@ -14,7 +13,8 @@ export const migrationsDir = path.join(projectRoot, 'migrations');
  * pool connection (the migrations run on another, hence a pool of at least 2); the processes that
  * waited find nothing left to do.
  */
-export async function migrateLatest(pool: Knex): Promise<string[]> {
+export async function migrateLatest(handle: Db): Promise<string[]> {
+  const pool = knexOf(handle);
   // Not bound by the query pool's statement timeout: a migration (or the wait for another process's) may
   // take longer than any API statement.
   const db = withoutStatementTimeout(pool);

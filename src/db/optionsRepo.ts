@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
+import { Db, knexOf } from './knex';
 
 // Gateway options exactly as offered (the typed-data string handed to the wallet is what confirm verifies
 // against), and the merchant settlements an option can be made from.
@@ -21,9 +21,10 @@ export interface StoredOption {
   relayer: string | null;
 }
 
-export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<void> {
+export async function insertOptions(db: Db, opts: StoredOption[]): Promise<void> {
+  const knex = knexOf(db);
   if (!opts.length) return;
-  await db('payment_options').insert(
+  await knex('payment_options').insert(
     opts.map((o) => ({
       id: o.id,
       payment_id: o.paymentId,
@@ -42,8 +43,9 @@ export async function insertOptions(db: Knex, opts: StoredOption[]): Promise<voi
 }
 
 /** The option as stored, and `asOf`: the database's time of the read, which its expiry is judged by. */
-export async function findOption(db: Knex, id: string): Promise<(StoredOption & { asOf: Date }) | undefined> {
-  const r = await db('payment_options').where({ id }).first('*', db.raw('now() AS db_now'));
+export async function findOption(db: Db, id: string): Promise<(StoredOption & { asOf: Date }) | undefined> {
+  const knex = knexOf(db);
+  const r = await knex('payment_options').where({ id }).first('*', knex.raw('now() AS db_now'));
   return (
     r && {
       asOf: readAt(r),
@@ -63,13 +65,15 @@ export async function findOption(db: Knex, id: string): Promise<(StoredOption & 
   );
 }
 
-export async function storeCollected(db: Knex, id: string, sealed: Buffer): Promise<void> {
-  await db('payment_options').where({ id }).update({ collected_data: sealed });
+export async function storeCollected(db: Db, id: string, sealed: Buffer): Promise<void> {
+  const knex = knexOf(db);
+  await knex('payment_options').where({ id }).update({ collected_data: sealed });
 }
 
 /** Settlements a wallet can pay by EIP-3009: enabled asset, with an EIP-712 domain, pegged to `currency`. */
-export async function payableSettlements(db: Knex, merchantId: string, currency: string): Promise<{ asset: Asset; destination: string }[]> {
-  const rows = await db('crypto_settlements as s')
+export async function payableSettlements(db: Db, merchantId: string, currency: string): Promise<{ asset: Asset; destination: string }[]> {
+  const knex = knexOf(db);
+  const rows = await knex('crypto_settlements as s')
     .join('assets as a', 'a.id', 's.asset')
     .where({ 's.merchant_id': merchantId, 'a.peg_currency': currency, 'a.enabled': true })
     .whereNotNull('a.eip712_name')
@@ -83,15 +87,17 @@ export async function payableSettlements(db: Knex, merchantId: string, currency:
  * Buyer data from the hosted collect page: sealed onto the payment's data-collecting options of the given
  * accounts (all accounts when none are given). Returns how many options now carry it.
  */
-export async function storeCollectedForPayment(db: Knex, paymentId: string, accounts: string[], sealed: Buffer): Promise<number> {
-  const q = db('payment_options').where({ payment_id: paymentId, collect_data: true });
+export async function storeCollectedForPayment(db: Db, paymentId: string, accounts: string[], sealed: Buffer): Promise<number> {
+  const knex = knexOf(db);
+  const q = knex('payment_options').where({ payment_id: paymentId, collect_data: true });
   if (accounts.length) q.whereIn('account', accounts);
   return q.update({ collected_data: sealed });
 }
 
 /** The latest data each account already gave for this payment, so that a fresh quote need not ask again. */
-export async function collectedByAccount(db: Knex, paymentId: string, accounts: string[]): Promise<Map<string, Buffer>> {
-  const rows: { account: string; collected_data: Buffer }[] = await db('payment_options')
+export async function collectedByAccount(db: Db, paymentId: string, accounts: string[]): Promise<Map<string, Buffer>> {
+  const knex = knexOf(db);
+  const rows: { account: string; collected_data: Buffer }[] = await knex('payment_options')
     .distinctOn('account')
     .where({ payment_id: paymentId })
     .whereIn('account', accounts)
@@ -102,8 +108,9 @@ export async function collectedByAccount(db: Knex, paymentId: string, accounts: 
 }
 
 /** Where the merchant's funds in this asset go now (settlement time, not payment time); null if nowhere. */
-export async function currentDestination(db: Knex, merchantId: string, asset: string): Promise<string | null> {
-  const r = await db('crypto_settlements').where({ merchant_id: merchantId, asset }).first('destination');
+export async function currentDestination(db: Db, merchantId: string, asset: string): Promise<string | null> {
+  const knex = knexOf(db);
+  const r = await knex('crypto_settlements').where({ merchant_id: merchantId, asset }).first('destination');
   return r?.destination ?? null;
 }
 
@@ -111,8 +118,9 @@ export async function currentDestination(db: Knex, merchantId: string, asset: st
  * Keeps the newest `keep` options of a payment (and the confirmed one): a wallet asking for quotes in a
  * loop cannot grow the table without bound. Purged options answer 404 option_not_found.
  */
-export async function trimOptions(db: Knex, paymentId: string, keep: number): Promise<void> {
-  await db.raw(
+export async function trimOptions(db: Db, paymentId: string, keep: number): Promise<void> {
+  const knex = knexOf(db);
+  await knex.raw(
     `DELETE FROM payment_options o WHERE o.payment_id = ? AND o.id NOT IN (
       SELECT id FROM payment_options WHERE payment_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
     AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = o.payment_id AND p.option_id = o.id)`,

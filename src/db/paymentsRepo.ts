@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
 import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
 import { paymentEventRecord, PaymentEventRecord } from '../domain/paymentEvent';
@@ -6,12 +5,22 @@ import { paymentSnapshot } from '../wire/2026-02-19.preview/event';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
 import { preparedStatement } from './prepared';
+import { Db, knexOf } from './knex';
 
 // Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
 // row in the same transaction, then NOTIFYs `payment_changed` (delivered on commit) so that long-polls in
 // every process wake up.
 
 export const CHANGE_CHANNEL = 'payment_changed';
+
+/** Payments per status, for the metrics: one grouped query; the expiry rule of effectiveStatus (domain/payment.ts) is applied in SQL. */
+export async function countPaymentsByStatus(db: Db): Promise<Record<string, number>> {
+  const { rows } = await knexOf(db).raw<{ rows: { status: string; n: string }[] }>(`
+    SELECT CASE WHEN status = 'requires_action' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
+           count(*) AS n
+      FROM payments GROUP BY 1`);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
 
 type Row = Record<string, any>;
 
@@ -88,7 +97,7 @@ const findPaymentStatement = preparedStatement(
   FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
 );
 
-export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
+export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
   const { rows } = await findPaymentStatement(db, [id]);
   return rows[0] && split(rows[0]);
@@ -101,8 +110,9 @@ export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsse
  */
 const eventColumns = (record: PaymentEventRecord) => ({ data: paymentSnapshot(record), record });
 
-async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: string): Promise<void> {
-  await db('payment_events').insert({
+async function writeEvent(db: Db, p: Payment, asset: Asset | null, type: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('payment_events').insert({
     id: newId('evt'),
     payment_id: p.id,
     account_id: p.accountId,
@@ -110,7 +120,7 @@ async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: strin
     version: p.version,
     ...eventColumns(paymentEventRecord(p, asset)),
   });
-  await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
+  await knex.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
 }
 
 const insertPaymentStatement = preparedStatement(
@@ -124,7 +134,7 @@ const insertPaymentStatement = preparedStatement(
 );
 
 /** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
-export async function insertPayment(db: Knex, p: Payment): Promise<void> {
+export async function insertPayment(db: Db, p: Payment): Promise<void> {
   const { data, record } = eventColumns(paymentEventRecord(p, null));
   await insertPaymentStatement(db, [
     p.id,
@@ -153,13 +163,14 @@ export async function insertPayment(db: Knex, p: Payment): Promise<void> {
  * other than by expiry, not yet past its expiry). Returns the new state, or undefined if it did not apply.
  */
 export async function applyTransition(
-  db: Knex,
+  db: Db,
   id: string,
   t: Transition,
   changes: TransitionChanges = {},
 ): Promise<PaymentWithAsset | undefined> {
+  const knex = knexOf(db);
   const { from, to, event } = TRANSITIONS[t];
-  return db.transaction(async (trx) => {
+  return knex.transaction(async (trx) => {
     const q = trx('payments')
       .where({ id })
       .whereIn('status', from)
@@ -175,8 +186,9 @@ export async function applyTransition(
 }
 
 /** The columns a transition's changes write. */
-function transitionColumns(trx: Knex, changes: TransitionChanges): Record<string, unknown> {
-  if ('cancelledReason' in changes) return { cancelled_reason: changes.cancelledReason, cancelled_at: trx.fn.now() };
+function transitionColumns(trx: Db, changes: TransitionChanges): Record<string, unknown> {
+  const knex = knexOf(trx);
+  if ('cancelledReason' in changes) return { cancelled_reason: changes.cancelledReason, cancelled_at: knex.fn.now() };
   if ('failureCode' in changes) return { failure_code: changes.failureCode };
   if ('txHash' in changes) return { tx_hash: changes.txHash };
   if ('confirmed' in changes) {
@@ -197,8 +209,9 @@ function transitionColumns(trx: Knex, changes: TransitionChanges): Record<string
 }
 
 /** Marks a succeeded payment refunded; exactly one of any number of racing calls succeeds. */
-export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
-  return db.transaction(async (trx) => {
+export async function markRefunded(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
+  const knex = knexOf(db);
+  return knex.transaction(async (trx) => {
     const n = await trx('payments')
       .where({ id, status: 'succeeded' })
       .whereNull('refunded_at')
@@ -211,8 +224,9 @@ export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAss
 }
 
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
-export async function markSettled(db: Knex, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
-  return db.transaction(async (trx) => {
+export async function markSettled(db: Db, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
+  const knex = knexOf(db);
+  return knex.transaction(async (trx) => {
     const n = await trx('payments')
       .where({ id, status: 'succeeded' })
       .whereNull('settled_at')
@@ -225,19 +239,17 @@ export async function markSettled(db: Knex, id: string, txHash: string): Promise
 }
 
 /** What the settlement transfer sends where (recorded when it is signed; shown once it is confirmed). */
-export async function recordSettlementPlan(
-  db: Knex,
-  id: string,
-  plan: { fee: bigint; amount: bigint; destination: string },
-): Promise<void> {
-  await db('payments')
+export async function recordSettlementPlan(db: Db, id: string, plan: { fee: bigint; amount: bigint; destination: string }): Promise<void> {
+  const knex = knexOf(db);
+  await knex('payments')
     .where({ id })
     .update({ fee_amount: plan.fee.toString(), settlement_amount: plan.amount.toString(), settlement_destination: plan.destination });
 }
 
 /** The buyer's signature as confirmed (normalised). */
-export async function paymentSignature(db: Knex, id: string): Promise<string | null> {
-  const r = await db('payments').where({ id }).first('signature');
+export async function paymentSignature(db: Db, id: string): Promise<string | null> {
+  const knex = knexOf(db);
+  const r = await knex('payments').where({ id }).first('signature');
   return r?.signature ?? null;
 }
 
@@ -246,15 +258,16 @@ export async function paymentSignature(db: Knex, id: string): Promise<string | n
  * confirm and enqueue, a lost job, a dropped transaction), and succeeded collector-mode payments not yet
  * settled and without a settlement transaction. Only those idle for `idleS`, so fresh work is left to its job.
  */
-export async function strandedPayments(db: Knex, idleS: number, limit = 100): Promise<{ submit: string[]; settle: string[] }> {
-  const { rows: submit } = await db.raw(
+export async function strandedPayments(db: Db, idleS: number, limit = 100): Promise<{ submit: string[]; settle: string[] }> {
+  const knex = knexOf(db);
+  const { rows: submit } = await knex.raw(
     `SELECT p.id FROM payments p WHERE p.status = 'processing'
       AND p.updated_at < now() - make_interval(secs => ?)
       AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect','direct') AND c.status <> 'dropped')
     ORDER BY p.updated_at LIMIT ?`,
     [idleS, limit],
   );
-  const { rows: settle } = await db.raw(
+  const { rows: settle } = await knex.raw(
     `SELECT p.id FROM payments p
       JOIN chain_transactions c ON c.payment_id = p.id AND c.purpose = 'collect' AND c.status = 'confirmed'
     WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.updated_at < now() - make_interval(secs => ?)
@@ -266,18 +279,20 @@ export async function strandedPayments(db: Knex, idleS: number, limit = 100): Pr
 }
 
 /** Succeeded collector-mode payments whose settlement is not confirmed yet (a metric). */
-export async function settlementBacklog(db: Knex): Promise<number> {
-  const { rows } = await db.raw(`SELECT count(*)::int AS n FROM payments p
+export async function settlementBacklog(db: Db): Promise<number> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(`SELECT count(*)::int AS n FROM payments p
     JOIN chain_transactions c ON c.payment_id = p.id AND c.purpose = 'collect' AND c.status = 'confirmed'
     WHERE p.status = 'succeeded' AND p.settled_at IS NULL`);
   return Number(rows[0].n);
 }
 
 /** Expires open payments past their expiry, a batch at a time; safe with several sweepers at once. */
-export async function expireDue(db: Knex, batch = 200): Promise<number> {
-  const due = await db('payments')
+export async function expireDue(db: Db, batch = 200): Promise<number> {
+  const knex = knexOf(db);
+  const due = await knex('payments')
     .where({ status: 'requires_action' })
-    .andWhere('expires_at', '<=', db.fn.now())
+    .andWhere('expires_at', '<=', knex.fn.now())
     .orderBy('expires_at')
     .limit(batch)
     .pluck('id');
@@ -303,8 +318,9 @@ const SORT_COLUMN: Record<SortKey, string> = { createdAt: 'p.created_at', lastUp
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
-function filtered(db: Knex, f: ListFilter) {
-  const q = db('payments as p').where('p.account_id', f.accountId);
+function filtered(db: Db, f: ListFilter) {
+  const knex = knexOf(db);
+  const q = knex('payments as p').where('p.account_id', f.accountId);
   if (f.merchantId) q.andWhere('p.merchant_id', f.merchantId);
   if (f.statuses?.length) q.whereIn('p.status', f.statuses);
   if (f.referenceId) q.andWhereLike('p.reference_id', `%${escapeLike(f.referenceId)}%`);
@@ -312,7 +328,7 @@ function filtered(db: Knex, f: ListFilter) {
   if (f.endTs !== undefined) q.andWhere('p.created_at', '<', new Date(f.endTs * 1000));
   if (f.network) q.andWhere('p.chain_id', f.network);
   if (f.asset) q.andWhere('p.token_asset', f.asset);
-  if (f.tokenSymbol) q.whereIn('p.token_asset', db('assets').whereRaw('upper(symbol) = upper(?)', [f.tokenSymbol]).select('id'));
+  if (f.tokenSymbol) q.whereIn('p.token_asset', knex('assets').whereRaw('upper(symbol) = upper(?)', [f.tokenSymbol]).select('id'));
   return q;
 }
 
@@ -322,20 +338,21 @@ export interface ListPage {
 }
 
 export async function listPayments(
-  db: Knex,
+  db: Db,
   f: ListFilter,
   sort: SortKey,
   dir: 'asc' | 'desc',
   limit: number,
   after?: { v: string; i: string },
 ): Promise<ListPage> {
+  const knex = knexOf(db);
   const col = SORT_COLUMN[sort];
   const q = filtered(db, f)
     .leftJoin('assets as a', 'a.id', 'p.token_asset')
     .join('merchants as m', 'm.id', 'p.merchant_id')
     .select(
       'p.*',
-      db.raw('now() AS db_now'),
+      knex.raw('now() AS db_now'),
       'm.name as merchant_name',
       'm.icon_url as merchant_icon_url',
       ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`),
@@ -360,11 +377,12 @@ export const sortValue = (p: Payment, sort: SortKey): string =>
   sort === 'amount' ? p.amountMinor.toString() : (sort === 'createdAt' ? p.createdAt : p.updatedAt).toISOString();
 
 /** Stats over everything the filter matches (not just the page): succeeded payments only. */
-export async function listStats(db: Knex, f: ListFilter) {
+export async function listStats(db: Db, f: ListFilter) {
+  const knex = knexOf(db);
   const base = filtered(db, f).andWhere('p.status', 'succeeded');
   const [revenue, [totals]] = await Promise.all([
-    base.clone().groupBy('p.currency').orderBy('p.currency').select('p.currency', db.raw('sum(p.amount_minor)::text as amount')),
-    base.clone().select(db.raw('count(*)::int as transactions'), db.raw('count(distinct p.buyer_account)::int as customers')),
+    base.clone().groupBy('p.currency').orderBy('p.currency').select('p.currency', knex.raw('sum(p.amount_minor)::text as amount')),
+    base.clone().select(knex.raw('count(*)::int as transactions'), knex.raw('count(distinct p.buyer_account)::int as customers')),
   ]);
   return {
     totalRevenue: revenue.map((r: Row) => ({ amount: r.amount as string, currency: r.currency as string })),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Db, knexOf } from './knex';
 
 /**
  * A hot statement run as a named prepared statement: PostgreSQL parses and plans it once per connection
@@ -10,7 +11,7 @@ import type { Knex } from 'knex';
  * Behind PgBouncer in transaction mode, named prepared statements need PgBouncer 1.21 or later with
  * `max_prepared_statements` set (README, "Running it").
  */
-export function preparedStatement(name: string, sql: string): (db: Knex, bindings: readonly Knex.Value[]) => Knex.Raw {
+export function preparedStatement(name: string, sql: string): (db: Db, bindings: readonly Knex.Value[]) => Knex.Raw {
   if (/(SELECT|,)\s*(\w+\.)?\*\s*(,|FROM\b)/i.test(sql)) throw new Error(`prepared statement ${name} reads *: name the columns`);
-  return (db, bindings) => db.raw(sql, bindings).options({ name });
+  return (db, bindings) => knexOf(db).raw(sql, bindings).options({ name });
 }

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { Db, knexOf } from './knex';
 
 // The relayer's memory: nonces per (chain, sender) and every transaction it signed, stored before it is
 // broadcast. A nonce is taken under a row lock in the same transaction that stores the signed bytes, so
@@ -76,22 +76,23 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '235
  * With `authorization`, also claims it: one submission per (chain, token, signer, nonce), ever.
  */
 export async function storeSignedTx(
-  db: Knex,
+  db: Db,
   tx: NewTx,
   chainNonce: () => Promise<number>,
   sign: (nonce: number) => Promise<{ raw: `0x${string}`; hash: `0x${string}` }>,
   authorization?: Authorization,
 ): Promise<ChainTx | null> {
-  const existing = await db('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).first('next_nonce');
+  const knex = knexOf(db);
+  const existing = await knex('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).first('next_nonce');
   if (!existing) {
     const n = await chainNonce();
-    await db('relayer_nonces')
+    await knex('relayer_nonces')
       .insert({ chain_id: tx.chainId, sender: tx.sender, next_nonce: n })
       .onConflict(['chain_id', 'sender'])
       .ignore();
   }
   try {
-    return await db.transaction(async (trx) => {
+    return await knex.transaction(async (trx) => {
       if (authorization) {
         await trx('payment_authorizations')
           .insert({
@@ -152,8 +153,9 @@ export async function storeSignedTx(
 }
 
 /** A sender's transactions not yet final on a chain, oldest nonce first (re-broadcast order). */
-export async function openTransactions(db: Knex, chainId: string, sender: string, limit = 500): Promise<ChainTx[]> {
-  const rows = await db('chain_transactions')
+export async function openTransactions(db: Db, chainId: string, sender: string, limit = 500): Promise<ChainTx[]> {
+  const knex = knexOf(db);
+  const rows = await knex('chain_transactions')
     .where({ chain_id: chainId, sender })
     .whereIn('status', ['pending', 'mined'])
     .orderBy('nonce')
@@ -161,17 +163,20 @@ export async function openTransactions(db: Knex, chainId: string, sender: string
   return rows.map(fromRow);
 }
 
-export async function liveTransaction(db: Knex, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
-  const r = await db('chain_transactions').where({ payment_id: paymentId, purpose }).whereNot('status', 'dropped').first();
+export async function liveTransaction(db: Db, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
+  const knex = knexOf(db);
+  const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNot('status', 'dropped').first();
   return r && fromRow(r);
 }
 
-export async function markBroadcast(db: Knex, id: string): Promise<void> {
-  await db('chain_transactions').where({ id }).update({ broadcast_at: db.fn.now() });
+export async function markBroadcast(db: Db, id: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('chain_transactions').where({ id }).update({ broadcast_at: knex.fn.now() });
 }
 
-export async function markMined(db: Knex, id: string, minedHash: string, blockNumber: bigint, blockHash: string): Promise<void> {
-  await db('chain_transactions')
+export async function markMined(db: Db, id: string, minedHash: string, blockNumber: bigint, blockHash: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('chain_transactions')
     .where({ id })
     .whereIn('status', ['pending', 'mined'])
     .update({
@@ -180,36 +185,38 @@ export async function markMined(db: Knex, id: string, minedHash: string, blockNu
       block_hash: blockHash,
       // The mined hash becomes the current one; the others stay as previous hashes.
       tx_hash: minedHash,
-      previous_hashes: db.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [minedHash]),
+      previous_hashes: knex.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [minedHash]),
     });
 }
 
 /** A reorg took the transaction out of the chain: back to pending, to be broadcast again. */
-export async function markReorged(db: Knex, id: string): Promise<void> {
-  await db('chain_transactions')
+export async function markReorged(db: Db, id: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('chain_transactions')
     .where({ id, status: 'mined' })
     .update({ status: 'pending', block_number: null, block_hash: null, broadcast_at: null });
 }
 
 /** Final: confirmed or reverted at the confirmation depth; dropped when its nonce went to another transaction. */
 export async function finish(
-  db: Knex,
+  db: Db,
   id: string,
   status: 'confirmed' | 'reverted' | 'dropped',
   mined?: { transactionHash: string; blockNumber: bigint; blockHash: string },
 ): Promise<boolean> {
-  const n = await db('chain_transactions')
+  const knex = knexOf(db);
+  const n = await knex('chain_transactions')
     .where({ id })
     .whereIn('status', ['pending', 'mined'])
     .update({
       status,
-      finished_at: db.fn.now(),
+      finished_at: knex.fn.now(),
       ...(mined
         ? {
             block_number: mined.blockNumber.toString(),
             block_hash: mined.blockHash,
             tx_hash: mined.transactionHash,
-            previous_hashes: db.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [mined.transactionHash]),
+            previous_hashes: knex.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [mined.transactionHash]),
           }
         : {}),
     });
@@ -218,30 +225,32 @@ export async function finish(
 
 /** A fee-bumped replacement at the same nonce: the old hash stays known (either may be mined). */
 export async function replace(
-  db: Knex,
+  db: Db,
   id: string,
   raw: string,
   hash: string,
   fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
 ): Promise<void> {
-  await db('chain_transactions')
+  const knex = knexOf(db);
+  await knex('chain_transactions')
     .where({ id, status: 'pending' })
     .update({
       raw_tx: raw,
       tx_hash: hash,
-      previous_hashes: db.raw('array_append(previous_hashes, tx_hash)'),
+      previous_hashes: knex.raw('array_append(previous_hashes, tx_hash)'),
       max_fee_per_gas: fees.maxFeePerGas.toString(),
       max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
-      signed_at: db.fn.now(),
+      signed_at: knex.fn.now(),
       broadcast_at: null,
     });
 }
 
 /** After a transaction lost its nonce to another: continue from the node's count. */
-export async function resyncNonce(db: Knex, chainId: string, sender: string, chainNonce: number): Promise<void> {
-  await db('relayer_nonces')
+export async function resyncNonce(db: Db, chainId: string, sender: string, chainNonce: number): Promise<void> {
+  const knex = knexOf(db);
+  await knex('relayer_nonces')
     .where({ chain_id: chainId, sender })
-    .update({ next_nonce: db.raw('greatest(next_nonce, ?)', [chainNonce]) });
+    .update({ next_nonce: knex.raw('greatest(next_nonce, ?)', [chainNonce]) });
 }
 
 /**
@@ -249,8 +258,9 @@ export async function resyncNonce(db: Knex, chainId: string, sender: string, cha
  * and only a process that holds the key (it may have to sign a replacement). The lease is renewed every
  * pass and taken over when it lapses.
  */
-export async function takeMonitorLease(db: Knex, chainId: string, holder: string, ms: number): Promise<boolean> {
-  const { rows } = await db.raw(
+export async function takeMonitorLease(db: Db, chainId: string, holder: string, ms: number): Promise<boolean> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
     `INSERT INTO chain_monitors (chain_id, holder, lease_until) VALUES (?, ?, now() + make_interval(secs => ?))
      ON CONFLICT (chain_id) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
        WHERE chain_monitors.holder = EXCLUDED.holder OR chain_monitors.lease_until < now()
@@ -260,15 +270,22 @@ export async function takeMonitorLease(db: Knex, chainId: string, holder: string
   return rows.length > 0;
 }
 
-export async function releaseMonitorLease(db: Knex, chainId: string, holder: string): Promise<void> {
-  await db('chain_monitors').where({ chain_id: chainId, holder }).del();
+export async function releaseMonitorLease(db: Db, chainId: string, holder: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('chain_monitors').where({ chain_id: chainId, holder }).del();
 }
 
 /** For metrics: pending transactions per chain and sender, and the age of the oldest. */
-export async function pendingStats(db: Knex): Promise<{ chainId: string; sender: string; pending: number; oldestAgeS: number }[]> {
-  const rows = await db('chain_transactions')
+export async function pendingStats(db: Db): Promise<{ chainId: string; sender: string; pending: number; oldestAgeS: number }[]> {
+  const knex = knexOf(db);
+  const rows = await knex('chain_transactions')
     .whereIn('status', ['pending', 'mined'])
     .groupBy('chain_id', 'sender')
-    .select('chain_id', 'sender', db.raw('count(*)::int as pending'), db.raw('extract(epoch from now() - min(created_at))::float8 as age'));
+    .select(
+      'chain_id',
+      'sender',
+      knex.raw('count(*)::int as pending'),
+      knex.raw('extract(epoch from now() - min(created_at))::float8 as age'),
+    );
   return rows.map((r: Row) => ({ chainId: r.chain_id, sender: r.sender, pending: Number(r.pending), oldestAgeS: Number(r.age) }));
 }

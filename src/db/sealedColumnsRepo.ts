@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import { SEALED_BODY } from './idempotencyRepo';
+import { Db, knexOf } from './knex';
 
 // Every column that holds sealed values (src/domain/sealed.ts), for `admin keys rotate-data`. A new sealed
 // column must be listed here, or a key rotation would leave its values behind the old key.
@@ -36,17 +36,18 @@ const ident = (s: string) => `"${s}"`;
  * finds nothing to do.
  */
 export async function rowsNotSealedWith(
-  db: Knex,
+  db: Db,
   c: SealedColumn,
   header: Buffer,
   after: string[] | null,
   limit: number,
 ): Promise<SealedRow[]> {
+  const knex = knexOf(db);
   const keyList = c.key.map(ident).join(', ');
   const col = ident(c.column);
   const bytes = c.form === 'bytea' ? col : `decode(substring(${col} from ${SEALED_BODY.length + 1}), 'base64')`;
   const sealedOnly = c.form === 'text' ? `AND starts_with(${col}, '${SEALED_BODY}')` : '';
-  const { rows } = await db.raw(
+  const { rows } = await knex.raw(
     `SELECT ${keyList}, ${col} AS stored FROM ${ident(c.table)}
      WHERE ${col} IS NOT NULL ${sealedOnly}
        AND substring(${bytes} from 1 for ?) <> ?
@@ -65,10 +66,11 @@ export async function rowsNotSealedWith(
 }
 
 /** Replaces a value only if it is still the one read: a change made meanwhile (a secret rotated) wins. */
-export async function replaceSealed(db: Knex, c: SealedColumn, row: SealedRow, resealed: Buffer): Promise<boolean> {
+export async function replaceSealed(db: Db, c: SealedColumn, row: SealedRow, resealed: Buffer): Promise<boolean> {
+  const knex = knexOf(db);
   const value = c.form === 'text' ? SEALED_BODY + resealed.toString('base64') : resealed;
   const where = Object.fromEntries(c.key.map((k, i) => [k, row.key[i]]));
-  const n = await db(c.table)
+  const n = await knex(c.table)
     .where(where)
     .andWhere(c.column, row.stored)
     .update({ [c.column]: value });

@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import { readAt } from './clock';
 import { newId } from '../domain/ids';
 import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
 import type { Snapshot } from '../wire/2026-02-19.preview/event';
 import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryRef, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
+import { Db, knexOf } from './knex';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
 // Every multi-row change is one statement or one transaction, and every claim is conditional, so any
@@ -154,7 +154,7 @@ function toAttempt(a: AttemptRow): WebhookAttempt {
 // ---- Endpoints ----
 
 export async function insertEndpoint(
-  db: Knex,
+  db: Db,
   row: Omit<
     EndpointRow,
     | 'disabled_reason'
@@ -167,30 +167,41 @@ export async function insertEndpoint(
     | 'status'
   >,
 ): Promise<EndpointRow> {
-  const [created] = await db<EndpointRow>('webhook_endpoints').insert(row).returning('*');
+  const knex = knexOf(db);
+  const [created] = await knex<EndpointRow>('webhook_endpoints').insert(row).returning('*');
   return created;
 }
 
 /** Live endpoints of the account, without a lock: the early refusal before any network work. */
-export async function countEndpoints(db: Knex, accountId: string): Promise<number> {
-  const [{ n }] = await db('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at').count<{ n: string }[]>({ n: '*' });
+export async function countEndpoints(db: Db, accountId: string): Promise<number> {
+  const knex = knexOf(db);
+  const [{ n }] = await knex('webhook_endpoints')
+    .where({ account_id: accountId })
+    .whereNull('deleted_at')
+    .count<{ n: string }[]>({ n: '*' });
   return Number(n);
 }
 
 /** Live endpoints of the account, locked so that concurrent creations count each other. */
-export async function countEndpointsForUpdate(db: Knex, accountId: string): Promise<number> {
-  await db.raw('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
-  const [{ n }] = await db('webhook_endpoints').where({ account_id: accountId }).whereNull('deleted_at').count<{ n: string }[]>({ n: '*' });
+export async function countEndpointsForUpdate(db: Db, accountId: string): Promise<number> {
+  const knex = knexOf(db);
+  await knex.raw('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
+  const [{ n }] = await knex('webhook_endpoints')
+    .where({ account_id: accountId })
+    .whereNull('deleted_at')
+    .count<{ n: string }[]>({ n: '*' });
   return Number(n);
 }
 
-export async function findEndpoint(db: Knex, id: string): Promise<EndpointRow | undefined> {
-  return db<EndpointRow>('webhook_endpoints').where({ id }).first();
+export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
+  const knex = knexOf(db);
+  return knex<EndpointRow>('webhook_endpoints').where({ id }).first();
 }
 
 /** The account's live endpoints, newest first. */
-export async function listEndpoints(db: Knex, accountId: string): Promise<WebhookEndpoint[]> {
-  const rows = await db<EndpointRow>('webhook_endpoints')
+export async function listEndpoints(db: Db, accountId: string): Promise<WebhookEndpoint[]> {
+  const knex = knexOf(db);
+  const rows = await knex<EndpointRow>('webhook_endpoints')
     .where({ account_id: accountId })
     .whereNull('deleted_at')
     .orderBy([
@@ -200,8 +211,9 @@ export async function listEndpoints(db: Knex, accountId: string): Promise<Webhoo
   return rows.map(toEndpoint);
 }
 
-export async function updateEndpoint(db: Knex, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
-  const [row] = await db<EndpointRow>('webhook_endpoints')
+export async function updateEndpoint(db: Db, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
+  const knex = knexOf(db);
+  const [row] = await knex<EndpointRow>('webhook_endpoints')
     .where({ id })
     .whereNull('deleted_at')
     .update({ ...changes, updated_at: new Date() })
@@ -214,12 +226,13 @@ export async function updateEndpoint(db: Knex, id: string, changes: Partial<Endp
  * rotations at once cannot hand a caller a secret that is neither current nor previous.
  */
 export async function rotateEndpointSecret(
-  db: Knex,
+  db: Db,
   id: string,
   sealedSecret: Buffer,
   overlapSeconds: number,
 ): Promise<EndpointRow | undefined> {
-  const { rows } = await db.raw(
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
     `
     UPDATE webhook_endpoints SET
       previous_secret = CASE WHEN ? > 0 THEN secret END,
@@ -233,8 +246,9 @@ export async function rotateEndpointSecret(
 }
 
 /** Deletes the endpoint (the row stays, marked, for its deliveries' history); a deleted one stays as it is. */
-export async function markEndpointDeleted(db: Knex, id: string): Promise<void> {
-  await db('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+export async function markEndpointDeleted(db: Db, id: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
 }
 
 /**
@@ -243,8 +257,9 @@ export async function markEndpointDeleted(db: Knex, id: string): Promise<void> {
  * the endpoint locked, so waiting deadlocked (a DELETE answered 500, found by the contract gate). A skipped
  * delivery finishes its attempt; its next claim finds the endpoint gone or disabled and cancels it.
  */
-export async function cancelPendingDeliveries(db: Knex, endpointId: string): Promise<number> {
-  const { rowCount } = await db.raw(
+export async function cancelPendingDeliveries(db: Db, endpointId: string): Promise<number> {
+  const knex = knexOf(db);
+  const { rowCount } = await knex.raw(
     `
     UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
     WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending' FOR UPDATE SKIP LOCKED)`,
@@ -255,8 +270,9 @@ export async function cancelPendingDeliveries(db: Knex, endpointId: string): Pro
 
 // ---- Events ----
 
-export async function findEvent(db: Knex, id: string): Promise<PaymentEvent | undefined> {
-  const row = await db<EventRow>('payment_events').where({ id }).first();
+export async function findEvent(db: Db, id: string): Promise<PaymentEvent | undefined> {
+  const knex = knexOf(db);
+  const row = await knex<EventRow>('payment_events').where({ id }).first();
   return row && toEvent(row);
 }
 
@@ -267,8 +283,9 @@ export interface EventListQuery {
   limit: number;
 }
 
-export async function listEvents(db: Knex, accountId: string, q: EventListQuery): Promise<PaymentEvent[]> {
-  const query = db<EventRow>('payment_events').where({ account_id: accountId });
+export async function listEvents(db: Db, accountId: string, q: EventListQuery): Promise<PaymentEvent[]> {
+  const knex = knexOf(db);
+  const query = knex<EventRow>('payment_events').where({ account_id: accountId });
   if (q.type) query.where({ type: q.type as WebhookEventType });
   if (q.paymentId) query.where({ payment_id: q.paymentId });
   if (q.after) query.whereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.id]);
@@ -306,15 +323,17 @@ const DISPATCH_SQL = `
 export type DeliveryRef = Pick<DeliveryRow, 'id' | 'endpoint_id' | 'account_id'>;
 
 /** Fans out up to `limit` events; returns the new deliveries and how many events were taken. */
-export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliveries: DeliveryRef[]; events: number }> {
-  const { rows } = await db.raw(DISPATCH_SQL, [limit]);
+export async function dispatchEvents(db: Db, limit: number): Promise<{ deliveries: DeliveryRef[]; events: number }> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(DISPATCH_SQL, [limit]);
   return { deliveries: rows[0].deliveries as DeliveryRef[], events: rows[0].events as number };
 }
 
-export async function insertRedeliveries(db: Knex, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {
+export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {
+  const knex = knexOf(db);
   if (endpointIds.length === 0) return [];
   const now = new Date();
-  return db<DeliveryRow>('webhook_deliveries')
+  return knex<DeliveryRow>('webhook_deliveries')
     .insert(
       endpointIds.map((endpointId) => ({
         id: newId('whd'),
@@ -333,16 +352,18 @@ export async function insertRedeliveries(db: Knex, event: PaymentEvent, endpoint
     .returning('*');
 }
 
-export async function listDeliveries(db: Knex, eventId: string): Promise<WebhookDelivery[]> {
-  const rows = await db<DeliveryRow>('webhook_deliveries')
+export async function listDeliveries(db: Db, eventId: string): Promise<WebhookDelivery[]> {
+  const knex = knexOf(db);
+  const rows = await knex<DeliveryRow>('webhook_deliveries')
     .where({ event_id: eventId })
     .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map(toDelivery);
 }
 
 /** The event's newest 200 attempts, oldest first. */
-export async function listAttempts(db: Knex, eventId: string): Promise<WebhookAttempt[]> {
-  const newest = await db<AttemptRow>('webhook_attempts')
+export async function listAttempts(db: Db, eventId: string): Promise<WebhookAttempt[]> {
+  const knex = knexOf(db);
+  const newest = await knex<AttemptRow>('webhook_attempts')
     .where({ event_id: eventId })
     .orderBy([
       { column: 'attempted_at', order: 'desc' },
@@ -383,15 +404,10 @@ const CLAIMED_SELECT = `
  * 20261126090000): otherwise it stays pending and unleased, for `claimDeliveries` once one of the
  * account's attempts ends.
  */
-export async function claimDelivery(
-  db: Knex,
-  id: string,
-  leaseMs: number,
-  token: string,
-  caps?: InFlightCaps,
-): Promise<Claimed | undefined> {
+export async function claimDelivery(db: Db, id: string, leaseMs: number, token: string, caps?: InFlightCaps): Promise<Claimed | undefined> {
+  const knex = knexOf(db);
   if (!caps) {
-    const { rows } = await db.raw(
+    const { rows } = await knex.raw(
       `
       WITH c AS (
         UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
@@ -403,7 +419,7 @@ export async function claimDelivery(
     );
     return claimedRow(rows[0]);
   }
-  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_delivery(?, ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
+  const { rows } = await knex.raw(`WITH c AS (SELECT * FROM webhook_claim_delivery(?, ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
     id,
     leaseMs,
     token,
@@ -420,14 +436,15 @@ export async function claimDelivery(
  * least busy first. Each gets a lease token of its own.
  */
 export async function claimDeliveries(
-  db: Knex,
+  db: Db,
   accountId: string,
   ids: string[],
   limit: number,
   leaseMs: number,
   caps: InFlightCaps,
 ): Promise<Claimed[]> {
-  const { rows } = await db.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
     accountId,
     ids,
     limit,
@@ -491,10 +508,11 @@ export interface FailurePolicy {
   streakGapMs: number;
 }
 
-export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
+export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
+  const knex = knexOf(db);
   if (o.succeeded) {
     // The common case in one statement (atomic on its own): the attempt, the delivery, the endpoint's streak.
-    await db.raw(
+    await knex.raw(
       `
       WITH a AS (
         INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
@@ -508,7 +526,7 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
     );
     return { disabled: false };
   }
-  return db.transaction(async (trx) => {
+  return knex.transaction(async (trx) => {
     await trx('webhook_attempts').insert({
       id: o.attemptId,
       delivery_id: d.id,
@@ -564,8 +582,9 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
 }
 
 /** Cancels a claimed delivery whose endpoint can no longer receive it. */
-export async function cancelDelivery(db: Knex, id: string, leaseToken: string): Promise<void> {
-  await db('webhook_deliveries')
+export async function cancelDelivery(db: Db, id: string, leaseToken: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('webhook_deliveries')
     .where({ id, status: 'pending', lease_token: leaseToken })
     .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, lease_token: null, updated_at: new Date() });
 }
@@ -575,8 +594,9 @@ export async function cancelDelivery(db: Knex, id: string, leaseToken: string): 
  * its process, a lease that ran out, or a delivery that waited for its endpoint's or account's cap while the
  * attempts holding it were in a process that died): the workers claim them with `claimDeliveries`.
  */
-export async function strandedAccounts(db: Knex, graceMs: number, limit = 200): Promise<string[]> {
-  const { rows } = await db.raw(
+export async function strandedAccounts(db: Db, graceMs: number, limit = 200): Promise<string[]> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
     `
     SELECT DISTINCT account_id FROM webhook_deliveries
     WHERE status = 'pending' AND next_attempt_at <= now()
@@ -589,7 +609,8 @@ export async function strandedAccounts(db: Knex, graceMs: number, limit = 200): 
 }
 
 /** Deliveries waiting for an attempt (the metrics backlog). */
-export async function pendingDeliveryCount(db: Knex): Promise<number> {
-  const [{ n }] = await db('webhook_deliveries').where({ status: 'pending' }).count<{ n: string }[]>({ n: '*' });
+export async function pendingDeliveryCount(db: Db): Promise<number> {
+  const knex = knexOf(db);
+  const [{ n }] = await knex('webhook_deliveries').where({ status: 'pending' }).count<{ n: string }[]>({ n: '*' });
   return Number(n);
 }

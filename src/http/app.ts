@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { ChainWork } from '../domain/chain';
@@ -20,7 +20,7 @@ import type { RequestState } from './pipeline/state';
 
 export interface AppDeps {
   config: Config;
-  db: Knex;
+  db: Db;
   log: Logger;
   backends: Backends;
   handlers: HandlerMap;

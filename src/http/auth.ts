@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { clientIdMatches, parseKey, secretMatches } from '../domain/apiKeys';
 import { AppError } from '../domain/errors';
 import { findApp, findKey } from '../db/accountsRepo';
@@ -13,7 +13,7 @@ export interface Authenticated extends Caller {
  * Resolves the Api-Key header to its account. Unknown, malformed and revoked keys are indistinguishable to
  * the caller (401 invalid_api_key); the secret is compared in constant time against its stored hash.
  */
-export async function authenticate(db: Knex, apiKey: string | undefined, cache?: KeyCache): Promise<Authenticated> {
+export async function authenticate(db: Db, apiKey: string | undefined, cache?: KeyCache): Promise<Authenticated> {
   if (apiKey === undefined || apiKey === '') throw new AppError('missing_api_key');
   const parsed = parseKey(apiKey.trim());
   if (!parsed) throw new AppError('invalid_api_key');
@@ -31,7 +31,7 @@ export async function authenticate(db: Knex, apiKey: string | undefined, cache?:
  * registered app. A wrong pair is 401 invalid_api_key, like a wrong key.
  */
 export async function authenticateGateway(
-  db: Knex,
+  db: Db,
   h: { apiKey?: string; appId?: string; clientId?: string },
   cache?: KeyCache,
 ): Promise<Authenticated> {

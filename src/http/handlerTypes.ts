@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import type { ChangeHub } from '../events/changeHub';
 import type { Config } from '../config';
@@ -52,7 +52,7 @@ export interface HandlerContext<K extends OperationId> extends RequestInput<K> {
   /** Header names in lower case, as Node gives them. */
   headers: Record<string, string | undefined>;
   /** A transaction when the request runs under an Idempotency-Key (the stored response commits with it). */
-  db: Knex;
+  db: Db;
   /**
    * False when the handler runs inside the request's transaction (under an Idempotency-Key), which commits
    * only after it returns: waiting then for a change (a long-poll) would wait for its own writes.

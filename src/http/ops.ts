@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { Knex } from 'knex';
+import { Db, ping } from '../db/knex';
 import { AppError } from '../domain/errors';
 import type { Metrics } from '../metrics';
 import { databaseUnavailable, sendJson } from './render';
@@ -10,7 +10,7 @@ import { DB_RETRY_AFTER_SECONDS } from '../db/unavailable';
 // Each sets `ctx.state.route` so request metrics label them by name (see metrics.ts).
 
 export interface OpsDeps {
-  db: Knex;
+  db: Db;
   metrics: Metrics;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | null;
@@ -34,7 +34,7 @@ export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
             'Retry-After': String(DB_RETRY_AFTER_SECONDS),
           });
         try {
-          await db.raw('select 1');
+          await ping(db);
         } catch {
           throw databaseUnavailable('The database is not reachable.');
         }

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import { AppError } from '../domain/errors';
 import { addRateCounts, purgeRateCounts, sharedRateCount } from '../db/rateLimitRepo';
@@ -32,7 +32,7 @@ export class SharedRateLimiter {
   private syncing: Promise<void> | null = null;
 
   constructor(
-    private readonly db: Knex,
+    private readonly db: Db,
     private readonly log: Logger,
     private readonly syncMs = 100,
   ) {}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type PgBoss from 'pg-boss';
 import { getAddress, type Hex } from 'viem';
 import type { Logger } from '../logger';
@@ -39,7 +39,7 @@ export interface ChainJobSettings {
   stuckAfterMs: number;
 }
 
-export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
+export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
   for (const name of [SUBMIT, SETTLE])
     await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
   const workers = new Map<string, string>();

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import { expireOverduePayments } from '../usecases/paymentExpiry';
 
@@ -7,7 +7,7 @@ import { expireOverduePayments } from '../usecases/paymentExpiry';
  * process runs one; they cannot double-expire because each expiry is a conditional UPDATE. Each tick may
  * also run `alsoEachTick` (the chain jobs re-enqueue payments stranded in processing).
  */
-export function startExpirySweeper(db: Knex, log: Logger, intervalMs: number, alsoEachTick?: () => Promise<unknown>) {
+export function startExpirySweeper(db: Db, log: Logger, intervalMs: number, alsoEachTick?: () => Promise<unknown>) {
   let running: Promise<void> | null = null;
   const tick = () => (running ??= sweep().finally(() => (running = null)));
   const sweep = async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type PgBoss from 'pg-boss';
 import type { WebhookConfig } from '../config';
 import type { Logger } from '../logger';
@@ -93,7 +93,7 @@ interface Claimer {
 
 export async function startWebhookJobs(
   boss: PgBoss,
-  db: Knex,
+  db: Db,
   cfg: WebhookConfig,
   dataKey: Buffer,
   hub: ChangeHub,

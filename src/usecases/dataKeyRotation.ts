@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { Db, inTransaction } from '../db/knex';
 import { DataKeyring, seal, sealedHeader, unseal, UnsealError } from '../domain/sealed';
 import { replaceSealed, rowsNotSealedWith, SEALED_COLUMNS } from '../db/sealedColumnsRepo';
 
@@ -25,7 +25,7 @@ export interface RotationReport {
   columns: Record<string, ColumnCounts>;
 }
 
-export async function resealAll(db: Knex, keys: DataKeyring, batchSize: number): Promise<RotationReport> {
+export async function resealAll(db: Db, keys: DataKeyring, batchSize: number): Promise<RotationReport> {
   const header = sealedHeader(keys.primary.id);
   const report: RotationReport = { keyId: keys.primary.id, batchSize, resealed: 0, unreadable: 0, columns: {} };
   for (const c of SEALED_COLUMNS) {
@@ -35,7 +35,7 @@ export async function resealAll(db: Knex, keys: DataKeyring, batchSize: number):
       const rows = await rowsNotSealedWith(db, c, header, after, batchSize);
       if (!rows.length) break;
       after = rows[rows.length - 1].key;
-      await db.transaction(async (trx) => {
+      await inTransaction(db, async (trx) => {
         for (const row of rows) {
           let text: string;
           try {

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
@@ -29,7 +29,7 @@ export interface CallerInfo {
 }
 
 /** The payment after this option was (or had already been) confirmed; else the refusal. */
-async function alreadyConfirmed(db: Knex, config: Config, paymentId: string, opt: StoredOption): Promise<repo.PaymentWithAsset> {
+async function alreadyConfirmed(db: Db, config: Config, paymentId: string, opt: StoredOption): Promise<repo.PaymentWithAsset> {
   const now = await gatewayPayment(db, config.publicBaseUrl, paymentId);
   if (now.payment.optionId === opt.id && now.payment.status !== 'requires_action') return now;
   throw notOpen(now.payment);
@@ -46,14 +46,7 @@ function signatureOf(input: ConfirmInput): string {
   return r.data[0];
 }
 
-export async function confirmPayment(
-  db: Knex,
-  config: Config,
-  chainWork: ChainWork,
-  rawId: string,
-  input: ConfirmInput,
-  caller: CallerInfo,
-) {
+export async function confirmPayment(db: Db, config: Config, chainWork: ChainWork, rawId: string, input: ConfirmInput, caller: CallerInfo) {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
   if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import type { ChainWork } from '../domain/chain';
 import type { Asset } from '../domain/asset';
@@ -50,12 +50,12 @@ function parseAccounts(accounts: string[]): AccountId[] {
   return parsed as AccountId[];
 }
 
-export async function needsCollectedData(db: Knex, config: Config, p: Payment): Promise<boolean> {
+export async function needsCollectedData(db: Db, config: Config, p: Payment): Promise<boolean> {
   const threshold = (await collectThreshold(db, p.accountId)) ?? config.collectDataThresholdMinor ?? DEFAULT_COLLECT_THRESHOLD_MINOR;
   return p.amountMinor >= threshold;
 }
 
-export async function offerOptions(db: Knex, config: Config, chainWork: ChainWork, rawId: string, accounts: string[]) {
+export async function offerOptions(db: Db, config: Config, chainWork: ChainWork, rawId: string, accounts: string[]) {
   const parsed = parseAccounts(accounts);
   const pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, rawId);
   const p = pw.payment;
@@ -132,7 +132,7 @@ export async function offerOptions(db: Knex, config: Config, chainWork: ChainWor
 }
 
 /** The option, checked to belong to this open payment and still quoted. */
-export async function openOption(db: Knex, config: Config, rawId: string, optionId: string) {
+export async function openOption(db: Db, config: Config, rawId: string, optionId: string) {
   const pw = await gatewayPayment(db, config.publicBaseUrl, rawId);
   const opt = await findOption(db, optionId);
   if (!opt || opt.paymentId !== pw.payment.id) throw new AppError('option_not_found');
@@ -171,7 +171,7 @@ const hasData = (d: unknown) =>
  * fetch: the option's actions. When the option collects buyer data, `data` may carry it (stored sealed,
  * so confirm need not repeat it); without it, and none stored yet, 400 collect_data_required.
  */
-export async function fetchActions(db: Knex, config: Config, rawId: string, optionId: string, data: unknown) {
+export async function fetchActions(db: Db, config: Config, rawId: string, optionId: string, data: unknown) {
   const { pw, opt } = await openOption(db, config, rawId, optionId);
   if (pw.payment.status !== 'requires_action') throw notOpen(pw.payment);
   checkQuote(opt);

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { AppError } from '../domain/errors';
 import { resolveGatewayPaymentId } from '../domain/gatewayId';
 import { effectiveStatus, Payment } from '../domain/payment';
@@ -9,14 +9,14 @@ import { settleExpiry } from './payments';
 // The gateway's view of a payment. Not scoped to an account: the payment id in the buyer link is the
 // capability a wallet holds.
 
-export async function gatewayPayment(db: Knex, publicBaseUrl: string, rawId: string): Promise<repo.PaymentWithAsset> {
+export async function gatewayPayment(db: Db, publicBaseUrl: string, rawId: string): Promise<repo.PaymentWithAsset> {
   const id = resolveGatewayPaymentId(rawId, publicBaseUrl);
   const found = id ? await repo.findPayment(db, id) : undefined;
   if (!found) throw new AppError('payment_not_found');
   return settleExpiry(db, found);
 }
 
-export async function gatewayPaymentWithMerchant(db: Knex, publicBaseUrl: string, rawId: string) {
+export async function gatewayPaymentWithMerchant(db: Db, publicBaseUrl: string, rawId: string) {
   const pw = await gatewayPayment(db, publicBaseUrl, rawId);
   const merchant = (await findMerchant(db, pw.payment.merchantId))!;
   return { ...pw, merchant: { name: merchant.name, iconUrl: merchant.iconUrl } };
@@ -28,14 +28,14 @@ export function notOpen(p: Payment): AppError {
   return s === 'expired' ? new AppError('payment_expired') : new AppError('invalid_state', `The payment is ${s}.`);
 }
 
-export async function cancelByBuyer(db: Knex, publicBaseUrl: string, rawId: string): Promise<Payment> {
+export async function cancelByBuyer(db: Db, publicBaseUrl: string, rawId: string): Promise<Payment> {
   const { payment } = await gatewayPayment(db, publicBaseUrl, rawId);
   const done = await repo.applyTransition(db, payment.id, 'buyer_cancel', { cancelledReason: 'cancelled_by_user' });
   if (!done) throw notOpen((await gatewayPayment(db, publicBaseUrl, payment.id)).payment);
   return done.payment;
 }
 
-export async function declineByBuyer(db: Knex, publicBaseUrl: string, rawId: string): Promise<repo.PaymentWithAsset> {
+export async function declineByBuyer(db: Db, publicBaseUrl: string, rawId: string): Promise<repo.PaymentWithAsset> {
   const { payment } = await gatewayPayment(db, publicBaseUrl, rawId);
   const done = await repo.applyTransition(db, payment.id, 'decline', { failureCode: 'declined_user' });
   if (!done) throw notOpen((await gatewayPayment(db, publicBaseUrl, payment.id)).payment);

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import { seal } from '../domain/sealed';
@@ -10,7 +10,7 @@ import { needsCollectedData, validCollectedJson } from './gatewayOptions';
 // schema, sealed like fetch and confirm seal it, and stored on the payment's options for the buyer's
 // accounts (a later quote for the same account inherits it), so the wallet confirms without sending it.
 
-export async function submitCollected(db: Knex, config: Config, pid: string, accounts: string[], data: unknown): Promise<void> {
+export async function submitCollected(db: Db, config: Config, pid: string, accounts: string[], data: unknown): Promise<void> {
   const { payment } = await gatewayPayment(db, config.publicBaseUrl, pid);
   if (payment.status !== 'requires_action') throw notOpen(payment);
   if (!(await needsCollectedData(db, config, payment))) throw new AppError('invalid_state', 'This payment needs no buyer data.');

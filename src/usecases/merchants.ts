@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { encodeCursor, decodeCursor } from '../domain/cursor';
@@ -9,7 +9,7 @@ import * as repo from '../db/merchantsRepo';
 // for that resource); a merchant that does not exist, or is soft-deleted, is 404.
 
 export async function createMerchant(
-  db: Knex,
+  db: Db,
   accountId: string,
   input: { name: string; email: string; iconUrl?: string | null },
 ): Promise<Merchant> {
@@ -28,20 +28,20 @@ export async function createMerchant(
 }
 
 /** The account's merchant, including soft-deleted ones when `includeDeleted`. */
-export async function ownedMerchant(db: Knex, accountId: string, id: string, includeDeleted = false): Promise<Merchant> {
+export async function ownedMerchant(db: Db, accountId: string, id: string, includeDeleted = false): Promise<Merchant> {
   const m = await repo.findMerchant(db, id);
   if (!m || (m.deletedAt && !includeDeleted)) throw new AppError('merchant_not_found');
   if (m.accountId !== accountId) throw new AppError('forbidden', 'This merchant belongs to another account.');
   return m;
 }
 
-export async function getMerchantWithSettlements(db: Knex, accountId: string, id: string) {
+export async function getMerchantWithSettlements(db: Db, accountId: string, id: string) {
   const merchant = await ownedMerchant(db, accountId, id);
   const crypto = await repo.listCryptoSettlements(db, id);
   return { merchant, settlements: { crypto, fiat: [] as never[] } };
 }
 
-export async function updateMerchant(db: Knex, accountId: string, id: string, patch: repo.MerchantPatch): Promise<Merchant> {
+export async function updateMerchant(db: Db, accountId: string, id: string, patch: repo.MerchantPatch): Promise<Merchant> {
   await ownedMerchant(db, accountId, id);
   const updated = await repo.updateMerchant(db, id, patch);
   if (!updated) throw new AppError('merchant_not_found'); // deleted concurrently
@@ -49,13 +49,13 @@ export async function updateMerchant(db: Knex, accountId: string, id: string, pa
 }
 
 /** Idempotent: deleting a deleted merchant succeeds again. */
-export async function deleteMerchant(db: Knex, accountId: string, id: string): Promise<void> {
+export async function deleteMerchant(db: Db, accountId: string, id: string): Promise<void> {
   const m = await ownedMerchant(db, accountId, id, true);
   if (!m.deletedAt) await repo.softDeleteMerchant(db, id);
 }
 
 export async function listMerchants(
-  db: Knex,
+  db: Db,
   accountId: string,
   q: { status?: MerchantStatus; search?: string; cursor?: string; limit?: number },
 ) {

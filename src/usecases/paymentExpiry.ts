@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { expireDue } from '../db/paymentsRepo';
 
 const BATCH = 200;
@@ -7,7 +7,7 @@ const BATCH = 200;
  * Expires every open payment past its expiry, a batch at a time, and says how many. Each expiry is a
  * conditional UPDATE, so sweepers in several processes cannot expire a payment twice.
  */
-export async function expireOverduePayments(db: Knex): Promise<number> {
+export async function expireOverduePayments(db: Db): Promise<number> {
   let total = 0;
   let n;
   do {

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import type { PaymentStatus } from '../domain/payment';
@@ -43,7 +43,7 @@ const isCursor = (x: unknown): x is Cursor => {
   );
 };
 
-export async function listPaymentsPage(db: Knex, accountId: string, q: PaymentListQuery) {
+export async function listPaymentsPage(db: Db, accountId: string, q: PaymentListQuery) {
   if (q.merchantId) await ownedMerchant(db, accountId, q.merchantId, true);
   const sort = q.sortBy ?? 'createdAt';
   const dir = q.sortDir ?? 'desc';

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -22,7 +22,7 @@ export interface CreatePaymentInput {
 }
 
 export async function createPayment(
-  db: Knex,
+  db: Db,
   config: Config,
   accountId: string,
   merchantId: string,
@@ -86,12 +86,7 @@ export async function createPayment(
 }
 
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */
-export async function paymentForMerchant(
-  db: Knex,
-  accountId: string,
-  merchantId: string,
-  paymentId: string,
-): Promise<repo.PaymentWithAsset> {
+export async function paymentForMerchant(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<repo.PaymentWithAsset> {
   const found = await repo.findPayment(db, paymentId);
   if (!found) throw new AppError('payment_not_found');
   if (found.payment.accountId !== accountId) throw new AppError('forbidden', 'This payment belongs to another account.');
@@ -104,7 +99,7 @@ export async function paymentForMerchant(
 }
 
 /** A payment past its expiry is expired whether or not the sweeper got to it yet. */
-export async function settleExpiry(db: Knex, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
+export async function settleExpiry(db: Db, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
   if (effectiveStatus(pw.payment) === pw.payment.status) return pw;
   return (await repo.applyTransition(db, pw.payment.id, 'expire')) ?? (await repo.findPayment(db, pw.payment.id))!;
 }
@@ -115,7 +110,7 @@ export async function settleExpiry(db: Knex, pw: repo.PaymentWithAsset): Promise
  * and the waiters woken by one change share a single read.
  */
 export async function pollStatus(
-  db: Knex,
+  db: Db,
   hub: ChangeHub,
   paymentId: string,
   load: () => Promise<repo.PaymentWithAsset>,
@@ -136,7 +131,7 @@ export async function pollStatus(
   }
 }
 
-export async function cancelByMerchant(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
+export async function cancelByMerchant(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
   await paymentForMerchant(db, accountId, merchantId, paymentId);
   const done = await repo.applyTransition(db, paymentId, 'merchant_cancel', { cancelledReason: 'cancelled_by_merchant' });
   if (!done) {
@@ -146,7 +141,7 @@ export async function cancelByMerchant(db: Knex, accountId: string, merchantId: 
   return done.payment;
 }
 
-export async function refund(db: Knex, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
+export async function refund(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
   const current = await paymentForMerchant(db, accountId, merchantId, paymentId);
   if (current.payment.status !== 'succeeded')
     throw new AppError('payment_not_succeeded', `A ${current.payment.status} payment cannot be refunded.`);

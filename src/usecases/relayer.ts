@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { Db, inTransaction } from '../db/knex';
 import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
@@ -22,7 +22,7 @@ import { settlementTerms } from '../db/accountsRepo';
 export class NotYetVisible extends Error {}
 
 export interface RelayerDeps {
-  db: Knex;
+  db: Db;
   chains: Chains;
   log: Logger;
   /** A pending transaction older than this is replaced with higher fees. */
@@ -39,7 +39,7 @@ const FINALIZE_CONCURRENCY = 16;
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
-async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Knex) {
+async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Db) {
   const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failureCode: code });
   if (done) deps.log.warn({ paymentId, failureCode: code, reason }, 'payment failed on chain');
 }
@@ -179,7 +179,7 @@ async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionRec
 async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   const { db, log } = deps;
   if (receipt.status === 'success') {
-    await db.transaction(async (trx) => {
+    await inTransaction(db, async (trx) => {
       if (!(await relayer.finish(trx, tx.id, 'confirmed', receipt))) return;
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
       else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
@@ -194,7 +194,7 @@ async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx,
   // Why it reverted, as far as the chain can tell now (the same call, simulated again).
   const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
   const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
-  await db.transaction(async (trx) => {
+  await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return;
     if (tx.purpose !== 'settle') await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
   });

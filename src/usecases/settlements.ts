@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { Db, inTransaction } from '../db/knex';
 import { parseAccountId, parseAssetId, CaipError } from '../domain/caip';
 import { AppError, Issue } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -28,12 +28,7 @@ function parseEntry(asset: string, destination: string, at: string, issues: Issu
   return { a, d };
 }
 
-export async function createSettlements(
-  db: Knex,
-  accountId: string,
-  merchantId: string,
-  entries: { asset: string; destination: string }[],
-) {
+export async function createSettlements(db: Db, accountId: string, merchantId: string, entries: { asset: string; destination: string }[]) {
   await ownedMerchant(db, accountId, merchantId);
   const issues: Issue[] = [];
   const parsed = entries.map((e, i) => ({ ...parseEntry(e.asset, e.destination, `/settlements/${i}`, issues), i }));
@@ -54,7 +49,7 @@ export async function createSettlements(
 
   const rows = parsed.map((p) => ({ id: newId('crypto'), asset: p.a!.id, destination: p.d!.id, chainId: p.a!.chain.id }));
   try {
-    await db.transaction((trx) => repo.insertSettlements(trx, merchantId, rows));
+    await inTransaction(db, (trx) => repo.insertSettlements(trx, merchantId, rows));
   } catch (e) {
     // A concurrent request registered the same asset between our check and the insert.
     if ((e as { code?: string }).code === '23505')
@@ -67,19 +62,19 @@ export async function createSettlements(
   return rows.map(({ id, asset, destination }) => ({ id, asset, destination }));
 }
 
-export async function listSettlements(db: Knex, accountId: string, merchantId: string) {
+export async function listSettlements(db: Db, accountId: string, merchantId: string) {
   await ownedMerchant(db, accountId, merchantId);
   return { crypto: await listCryptoSettlements(db, merchantId), fiat: [] as never[] };
 }
 
-async function ownedSettlement(db: Knex, accountId: string, merchantId: string, id: string) {
+async function ownedSettlement(db: Db, accountId: string, merchantId: string, id: string) {
   await ownedMerchant(db, accountId, merchantId);
   const s = await repo.findSettlement(db, merchantId, id);
   if (!s) throw new AppError('settlement_not_found');
   return s;
 }
 
-export async function changeDestination(db: Knex, accountId: string, merchantId: string, id: string, destination: string) {
+export async function changeDestination(db: Db, accountId: string, merchantId: string, id: string, destination: string) {
   const s = await ownedSettlement(db, accountId, merchantId, id);
   let d;
   try {
@@ -96,7 +91,7 @@ export async function changeDestination(db: Knex, accountId: string, merchantId:
   return { id, asset: s.asset, destination: d.id };
 }
 
-export async function removeSettlement(db: Knex, accountId: string, merchantId: string, id: string) {
+export async function removeSettlement(db: Db, accountId: string, merchantId: string, id: string) {
   await ownedSettlement(db, accountId, merchantId, id);
   await repo.deleteSettlement(db, merchantId, id);
   return { id, deleted: true as const };

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import * as repo from '../db/webhooksRepo';
 import { newId } from '../domain/ids';
 import { unseal } from '../domain/sealed';
@@ -25,7 +25,7 @@ export interface DeliveryPolicy {
 }
 
 export interface DeliveryDeps {
-  db: Knex;
+  db: Db;
   dataKey: Buffer;
   policy: DeliveryPolicy;
   send(

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Knex } from 'knex';
+import { Db, inTransaction } from '../db/knex';
 import type { WebhookConfig } from '../config';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -19,7 +19,7 @@ import type { WebhookEndpoint } from '../domain/webhook';
 // take their time. Creation and update take its result, a CheckedUrl.
 
 export interface EndpointDeps {
-  db: Knex;
+  db: Db;
   webhooks: WebhookConfig;
   dataKey: Buffer;
 }
@@ -60,7 +60,7 @@ async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<Checked
 }
 
 /** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */
-export async function endpointOfAccount(db: Knex, accountId: string, id: string): Promise<WebhookEndpoint> {
+export async function endpointOfAccount(db: Db, accountId: string, id: string): Promise<WebhookEndpoint> {
   const row = await repo.findEndpoint(db, id);
   if (!row || row.deleted_at) throw new AppError('webhook_endpoint_not_found');
   if (row.account_id !== accountId) throw new AppError('forbidden');
@@ -68,7 +68,7 @@ export async function endpointOfAccount(db: Knex, accountId: string, id: string)
 }
 
 /** The account's live endpoints, newest first. */
-export function endpointsOfAccount(db: Knex, accountId: string): Promise<WebhookEndpoint[]> {
+export function endpointsOfAccount(db: Db, accountId: string): Promise<WebhookEndpoint[]> {
   return repo.listEndpoints(db, accountId);
 }
 
@@ -95,7 +95,7 @@ export async function createEndpoint(
   url: CheckedUrl,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
-  const endpoint = await deps.db.transaction(async (trx) => {
+  const endpoint = await inTransaction(deps.db, async (trx) => {
     if ((await repo.countEndpointsForUpdate(trx, accountId)) >= repo.MAX_ENDPOINTS_PER_ACCOUNT)
       throw new AppError('webhook_endpoint_limit');
     const now = new Date();
@@ -152,7 +152,7 @@ export async function updateEndpoint(
   } else if (input.status === 'disabled' && current.status === 'enabled') {
     Object.assign(changes, { status: 'disabled', disabled_reason: 'disabled by the partner', disabled_at: new Date() });
   }
-  return deps.db.transaction(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const row = await repo.updateEndpoint(trx, id, changes);
     if (!row) throw new AppError('webhook_endpoint_not_found');
     if (changes.status === 'disabled') await repo.cancelPendingDeliveries(trx, id);
@@ -161,12 +161,12 @@ export async function updateEndpoint(
 }
 
 /** Idempotent: deleting a deleted endpoint of the account answers the same. */
-export async function deleteEndpoint(db: Knex, accountId: string, id: string): Promise<void> {
+export async function deleteEndpoint(db: Db, accountId: string, id: string): Promise<void> {
   const row = await repo.findEndpoint(db, id);
   if (!row) throw new AppError('webhook_endpoint_not_found');
   if (row.account_id !== accountId) throw new AppError('forbidden');
   if (row.deleted_at) return;
-  await db.transaction(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await repo.markEndpointDeleted(trx, id);
     await repo.cancelPendingDeliveries(trx, id);
   });

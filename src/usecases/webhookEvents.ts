@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import * as repo from '../db/webhooksRepo';
@@ -9,7 +9,7 @@ import { endpointOfAccount } from './webhookEndpoints';
 // Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. Events are
 // stored version-neutral; src/wire/events.ts renders them for the events API and for webhook bodies alike.
 
-export async function eventOfAccount(db: Knex, accountId: string, id: string): Promise<PaymentEvent> {
+export async function eventOfAccount(db: Db, accountId: string, id: string): Promise<PaymentEvent> {
   const e = await repo.findEvent(db, id);
   if (!e) throw new AppError('event_not_found');
   if (e.accountId !== accountId) throw new AppError('forbidden');
@@ -37,7 +37,7 @@ export interface ListEventsInput {
 }
 
 export async function listEvents(
-  db: Knex,
+  db: Db,
   accountId: string,
   q: ListEventsInput,
 ): Promise<{ items: PaymentEvent[]; nextCursor: string | null }> {
@@ -57,7 +57,7 @@ export async function listEvents(
 /** Queues the event again to one endpoint, or to every enabled endpoint subscribed to its type. */
 /** The event's deliveries and their attempts (the newest 200), if the event is the account's. */
 export async function deliveriesOfEvent(
-  db: Knex,
+  db: Db,
   accountId: string,
   eventId: string,
 ): Promise<{ deliveries: WebhookDelivery[]; attempts: WebhookAttempt[] }> {
@@ -66,7 +66,7 @@ export async function deliveriesOfEvent(
   return { deliveries, attempts };
 }
 
-export async function redeliver(db: Knex, accountId: string, eventId: string, endpointId: string | undefined): Promise<WebhookDelivery[]> {
+export async function redeliver(db: Db, accountId: string, eventId: string, endpointId: string | undefined): Promise<WebhookDelivery[]> {
   const event = await eventOfAccount(db, accountId, eventId);
   let targets: string[];
   if (endpointId) {

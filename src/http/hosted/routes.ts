@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
-import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
 import type { Config } from '../../config';
 import type { ChangeHub } from '../../events/changeHub';
 import { AppError } from '../../domain/errors';
@@ -35,7 +35,7 @@ function loadAssets(dir: string): Map<string, { type: string; body: Buffer }> {
 export interface HostedDeps {
   root: string;
   config: Config;
-  db: Knex;
+  db: Db;
   hub: ChangeHub;
   limiter: SharedRateLimiter;
   longPolls: ConcurrencyCap;

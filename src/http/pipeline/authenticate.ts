@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import { authenticate, authenticateGateway, Authenticated } from '../auth';
 import type { Operation } from '../backends';
@@ -9,7 +9,7 @@ import type { RequestContext } from './state';
  * The caller from the request's credentials (401): an Api-Key, or for gateway operations App-Id + Client-Id
  * too (auth.ts).
  */
-export function authenticateCaller(db: Knex, keys: KeyCache, ctx: RequestContext, gateway: boolean): Promise<Authenticated> {
+export function authenticateCaller(db: Db, keys: KeyCache, ctx: RequestContext, gateway: boolean): Promise<Authenticated> {
   return gateway
     ? authenticateGateway(
         db,

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
 import { sendJson } from '../render';
 import type { AfterCommit } from './afterCommit';
 import type { Dispatch } from './dispatch';
@@ -11,7 +11,7 @@ import type { RequestContext } from './state';
  */
 export async function runDirect(
   ctx: RequestContext,
-  db: Knex,
+  db: Db,
   dispatch: Dispatch,
   afterCommit: AfterCommit,
   holdSlot: (() => () => void) | null,

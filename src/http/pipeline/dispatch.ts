@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
 import type { Config } from '../../config';
 import type { ChainWork } from '../../domain/chain';
 import type { ApiVersion } from '../../domain/versions';
@@ -10,7 +10,7 @@ import type { AfterCommit } from './afterCommit';
 import type { ResponseCheck } from './responseCheck';
 
 export interface DispatchDeps {
-  db: Knex;
+  db: Db;
   config: Config;
   log: Logger;
   handlers: HandlerMap;
@@ -47,7 +47,7 @@ export interface Dispatch {
    * The handler on `db`, its reply checked: on the pool, or in the savepoint under an Idempotency-Key claim
    * (`inTransaction`: the request's writes commit only after the handler returns).
    */
-  run(db: Knex, prepared: unknown, inTransaction: boolean): Promise<SerialisedReply>;
+  run(db: Db, prepared: unknown, inTransaction: boolean): Promise<SerialisedReply>;
 }
 
 export function dispatcher<K extends OperationId>(
@@ -58,7 +58,7 @@ export function dispatcher<K extends OperationId>(
 ): Dispatch {
   const handler: Handler<K> = deps.handlers[request.operationId];
   const log = deps.log.child({ requestId: request.requestId });
-  const context = (db: Knex, prepared: unknown, inTransaction: boolean): HandlerContext<K> => ({
+  const context = (db: Db, prepared: unknown, inTransaction: boolean): HandlerContext<K> => ({
     operationId: request.operationId,
     version: request.version,
     caller: request.caller,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
+import { Db, inTransaction } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import { DataKeyring, seal, unseal } from '../../domain/sealed';
 import * as idem from '../../db/idempotencyRepo';
@@ -46,7 +46,7 @@ export function idempotentRequest(
  */
 export async function runIdempotent(
   ctx: RequestContext,
-  db: Knex,
+  db: Db,
   dataKeys: DataKeyring,
   request: IdempotentRequest,
   dispatch: Dispatch,
@@ -57,12 +57,12 @@ export async function runIdempotent(
   const prepared = seen ? undefined : await dispatch.prepare();
   const outcome =
     seen ??
-    (await db.transaction(async (trx) => {
+    (await inTransaction(db, async (trx) => {
       const claimed = await idem.claim(trx, scope, key, fingerprint);
       if (claimed.kind !== 'claimed') return claimed;
       try {
         // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
-        const out = await trx.transaction((sp) => dispatch.run(sp, prepared, true));
+        const out = await inTransaction(trx, (sp) => dispatch.run(sp, prepared, true));
         // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
         await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text) : out.text);
         return { kind: 'ran' as const, out };

@@ -54,7 +54,17 @@ export interface Config {
   shutdownDelayMs: number;
   /** Service processes on this machine sharing the port (PROCESSES; node:cluster): 1 runs in this process. */
   processes: number;
+  /** What this process does (ROLE): `all` serves the API and works the queues, `api` only serves, `worker` only works. */
+  role: ServiceRole;
 }
+
+/** `api` answers requests and enqueues work; `worker` runs the queues, the chain monitors and the sweeper; `all` both. */
+export type ServiceRole = 'all' | 'api' | 'worker';
+const ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
+
+/** Serving the API and working the queues, by role. */
+export const servesApi = (role: ServiceRole) => role !== 'worker';
+export const runsWorkers = (role: ServiceRole) => role !== 'api';
 
 export interface WebhookConfig {
   /** One delivery attempt's deadline (connect, TLS, answer). */
@@ -262,6 +272,12 @@ export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+function role(env: NodeJS.ProcessEnv): ServiceRole {
+  const v = env.ROLE?.trim() || 'all';
+  if (!(ROLES as readonly string[]).includes(v)) throw new ConfigError(`ROLE must be one of ${ROLES.join(', ')}; got ${JSON.stringify(v)}`);
+  return v as ServiceRole;
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -386,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
     processes: int(env, 'PROCESSES', 1, 1, 64),
+    role: role(env),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),

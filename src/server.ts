@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from './db/knex';
-import type { Config } from './config';
+import { runsWorkers, servesApi, type Config } from './config';
 import type { Logger } from './logger';
-import { createApp } from './http/app';
+import { createApp, createWorkerApp } from './http/app';
 import { createBackends } from './http/backends';
 import { ChangeHub } from './events/changeHub';
 import { startExpirySweeper } from './jobs/expirySweeper';
@@ -13,7 +13,7 @@ import { startChains } from './chain/chains';
 import { ConcurrencyCap, SharedRateLimiter } from './http/rateLimit';
 import { startChainJobs } from './jobs/chainJobs';
 import { startQueue } from './jobs/queue';
-import { startWebhookJobs } from './jobs/webhookJobs';
+import { startWebhookJobs, webhookQueue, type WebhookJobs } from './jobs/webhookJobs';
 import { Metrics } from './metrics';
 import { pendingDeliveryCount } from './db/webhooksRepo';
 import { addChainMetrics } from './chain/chainMetrics';
@@ -32,7 +32,10 @@ export interface RunningServer {
  * Used by main and by the integration tests. Stateless: run as many processes as needed on one database.
  */
 export async function startServer(config: Config, db: Db, dbUrl: string, log: Logger): Promise<RunningServer> {
-  const backends = await createBackends();
+  // ROLE: `api` serves and enqueues, `worker` works the queues (and answers only health, readiness and
+  // metrics), `all` does both. Either kind scales out on its own, over the same database and queues.
+  const serving = servesApi(config.role);
+  const working = runsWorkers(config.role);
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();
   const boss = await startQueue(dbUrl, log);
@@ -41,19 +44,24 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
     boss,
     db,
     chains.chains,
-    { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs },
+    { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs, workers: working },
     log,
   );
-  const webhookJobs = await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log);
-  // Each tick also removes idempotency records past their 24 h retention (an indexed range delete).
+  const webhookJobs: WebhookJobs = working
+    ? await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log)
+    : { ...(await webhookQueue(boss, config.webhooks)), stop: async () => undefined };
   const limiter = new SharedRateLimiter(db, log);
-  limiter.start();
+  if (serving) limiter.start();
   const limits = { limiter, longPolls: new ConcurrencyCap() };
-  const sweeper = startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
-    await chainJobs.rescue();
-    await purgeExpired(db);
-    await limiter.purge();
-  });
+  // Each tick also rescues stranded chain work and removes idempotency records past their 24 h retention
+  // and spent rate-limit counts (indexed range deletes).
+  const sweeper = working
+    ? startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
+        await chainJobs.rescue();
+        await purgeExpired(db);
+        await limiter.purge();
+      })
+    : null;
   const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);
   metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () =>
@@ -61,19 +69,21 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   );
   let draining = false;
   let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
-  const app = createApp({
-    config,
-    db,
-    log,
-    backends,
-    handlers,
-    hub,
-    chainWork: chainJobs,
-    metrics,
-    draining: () => draining,
-    webhookWork: webhookJobs,
-    limits,
-  });
+  const app = serving
+    ? createApp({
+        config,
+        db,
+        log,
+        backends: await createBackends(),
+        handlers,
+        hub,
+        chainWork: chainJobs,
+        metrics,
+        draining: () => draining,
+        webhookWork: webhookJobs,
+        limits,
+      })
+    : createWorkerApp({ config, db, log, metrics, draining: () => draining });
   // Gateway ids may be URL-encoded buyer links: allow request lines longer than Node's 16 KiB default.
   const server = http.createServer({ maxHeaderSize: 32 * 1024 }, app.callback());
   // In-flight requests, so that shutdown can let them finish before the database goes away.
@@ -111,7 +121,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
         if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
         server.closeIdleConnections();
         await closed;
-        await sweeper.stop(); // waits for a tick in progress
+        await sweeper?.stop(); // waits for a tick in progress
         await limiter.stop();
         await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
         await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)

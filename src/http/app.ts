@@ -17,6 +17,7 @@ import { envelope } from './pipeline/envelope';
 import { RequestLimits } from './pipeline/limits';
 import { pages } from './pipeline/pages';
 import type { RequestState } from './pipeline/state';
+import { AppError } from '../domain/errors';
 
 export interface AppDeps {
   config: Config;
@@ -63,5 +64,24 @@ export function createApp(deps: AppDeps): Koa {
       limits: new RequestLimits(config.limits, limiter, longPolls),
     }),
   );
+  return app;
+}
+
+/**
+ * A process that only works the queues (ROLE=worker) answers the operational routes (health, readiness,
+ * metrics) and nothing else: an API request gets the one error body, 404 `not_found`, saying where to send it.
+ */
+export function createWorkerApp(deps: Pick<AppDeps, 'config' | 'db' | 'log' | 'metrics' | 'draining'>): Koa {
+  const { config, db, log, metrics, draining } = deps;
+  const app = new Koa<RequestState>();
+  app.proxy = true;
+  app.use(envelope({ log, metrics, draining }));
+  app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
+  app.use(() => {
+    throw new AppError(
+      'not_found',
+      'This process only runs background work (ROLE=worker); API requests go to a process with ROLE=api or all.',
+    );
+  });
   return app;
 }

@@ -37,6 +37,8 @@ export interface ChainJobs extends ChainWork {
 export interface ChainJobSettings {
   pollIntervalMs: number;
   stuckAfterMs: number;
+  /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
+  workers: boolean;
 }
 
 export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
@@ -58,7 +60,7 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
   const inline = new Set<Promise<void>>();
   let stopping = false;
   const runNow = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
-    if (inline.size >= INLINE_MAX || stopping) return send(queue, { paymentId });
+    if (!settings.workers || inline.size >= INLINE_MAX || stopping) return send(queue, { paymentId });
     const p: Promise<void> = step(deps, paymentId)
       .then(
         (hash) => {
@@ -104,11 +106,13 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
         }),
       );
     });
-  workers.set(SUBMIT, await worker(SUBMIT, submitPayment));
-  workers.set(SETTLE, await worker(SETTLE, settlePayment));
+  if (settings.workers) {
+    workers.set(SUBMIT, await worker(SUBMIT, submitPayment));
+    workers.set(SETTLE, await worker(SETTLE, settlePayment));
+  }
 
   const holder = randomUUID();
-  for (const chain of chains.all)
+  for (const chain of settings.workers ? chains.all : [])
     for (const relayer of chain.relayers) {
       const key = `${chain.caip2}/${relayer}`;
       monitors.set(
@@ -163,8 +167,7 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
       await Promise.all([...inline]); // steps in progress finish (or are queued again)
       for (const m of monitors.values()) await m.stop();
       for (const key of monitors.keys()) await releaseMonitorLease(db, key, holder).catch(() => undefined);
-      await boss.offWork(SUBMIT);
-      await boss.offWork(SETTLE);
+      for (const queue of workers.keys()) await boss.offWork(queue);
     },
   };
 }

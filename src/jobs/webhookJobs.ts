@@ -91,6 +91,23 @@ interface Claimer {
   again: boolean;
 }
 
+/** The delivery queue (created if missing) and how deliveries reach it: what a process that only serves the API (ROLE=api) uses. */
+export async function webhookQueue(boss: PgBoss, cfg: WebhookConfig): Promise<WebhookWork> {
+  const leaseMs = cfg.timeoutMs + cfg.leaseMarginMs;
+  await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: Math.ceil(leaseMs / 1000) + 30 });
+  return {
+    enqueue: async (deliveries) => {
+      if (deliveries.length === 0) return;
+      await boss.insert(
+        deliveries.map((d) => ({
+          name: QUEUE,
+          data: { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData,
+        })),
+      );
+    },
+  };
+}
+
 export async function startWebhookJobs(
   boss: PgBoss,
   db: Db,
@@ -112,7 +129,7 @@ export async function startWebhookJobs(
     },
   };
   const caps: repo.InFlightCaps = { perEndpoint: cfg.maxInFlightPerEndpoint, perAccount: cfg.maxInFlightPerAccount };
-  await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: Math.ceil(leaseMs / 1000) + 30 });
+  const queue = await webhookQueue(boss, cfg);
 
   let stopped = false;
   const slots = new Slots(cfg.maxInFlight);
@@ -129,14 +146,8 @@ export async function startWebhookJobs(
 
   let worker: string | undefined;
   const enqueue = async (deliveries: WebhookDeliveryRef[]) => {
-    if (deliveries.length === 0) return;
-    await boss.insert(
-      deliveries.map((d) => ({
-        name: QUEUE,
-        data: { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData,
-      })),
-    );
-    if (worker) boss.notifyWorker(worker);
+    await queue.enqueue(deliveries);
+    if (worker && deliveries.length) boss.notifyWorker(worker);
   };
 
   /** Runs one claimed delivery's attempt in a slot the caller took, tracked until it gives the slot back. */

@@ -97,6 +97,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(ConfigError);
     expect(loadConfig({})).toMatchObject({ dbAcquireTimeoutMs: 5000, dbStatementTimeoutMs: 15_000 });
     expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0' }).dbStatementTimeoutMs).toBe(0);
+    expect(() => loadConfig({ ROLE: 'web' })).toThrow(/ROLE must be one of all, api, worker/);
+    expect([loadConfig({}).role, loadConfig({ ROLE: 'api' }).role, loadConfig({ ROLE: 'worker' }).role]).toEqual(['all', 'api', 'worker']);
   });
   it('production needs a shared database and a real data key', () => {
     const key = 'ab'.repeat(32);

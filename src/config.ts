@@ -44,7 +44,10 @@ export interface Config {
   metricsToken: string | null;
   /** How long a metric read from the database (payment counts) is reused by later scrapes. */
   metricsDbCacheMs: number;
-  /** Connections of this process's query pool (at least 2: migrations hold one for their lock), plus 1 LISTEN and up to 4 job-queue ones. */
+  /**
+   * Connections of this process's query pool (at least 2: migrations hold one for their lock), plus 1 LISTEN
+   * and up to 4 job-queue ones.
+   */
   dbPoolMax: number;
   /** How long a query waits for a pool connection (and a new connection to open): then 503. */
   dbAcquireTimeoutMs: number;

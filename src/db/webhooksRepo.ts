@@ -2,7 +2,15 @@ import { readAt } from './clock';
 import { newId } from '../domain/ids';
 import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
 import type { Snapshot } from '../wire/2026-02-19.preview/event';
-import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryRef, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
+import type {
+  NewWebhookEndpoint,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryRef,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+  WebhookEventType,
+} from '../domain/webhook';
 import { Db, knexOf } from './knex';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
@@ -117,6 +125,7 @@ export function toEndpoint(r: EndpointRow): WebhookEndpoint {
     previousSecretExpiresAt: r.previous_secret_expires_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    deletedAt: r.deleted_at,
   };
 }
 
@@ -153,23 +162,22 @@ function toAttempt(a: AttemptRow): WebhookAttempt {
 
 // ---- Endpoints ----
 
-export async function insertEndpoint(
-  db: Db,
-  row: Omit<
-    EndpointRow,
-    | 'disabled_reason'
-    | 'disabled_at'
-    | 'previous_secret'
-    | 'previous_secret_expires_at'
-    | 'failing_since'
-    | 'last_failed_at'
-    | 'deleted_at'
-    | 'status'
-  >,
-): Promise<EndpointRow> {
+export async function insertEndpoint(db: Db, e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
   const knex = knexOf(db);
-  const [created] = await knex<EndpointRow>('webhook_endpoints').insert(row).returning('*');
-  return created;
+  const [created]: EndpointRow[] = await knex('webhook_endpoints')
+    .insert({
+      id: e.id,
+      account_id: e.accountId,
+      url: e.url,
+      description: e.description,
+      enabled_events: e.enabledEvents,
+      api_version: e.apiVersion,
+      secret: e.sealedSecret,
+      created_at: knex.fn.now(),
+      updated_at: knex.fn.now(),
+    })
+    .returning('*');
+  return toEndpoint(created);
 }
 
 /** Live endpoints of the account, without a lock: the early refusal before any network work. */
@@ -193,9 +201,11 @@ export async function countEndpointsForUpdate(db: Db, accountId: string): Promis
   return Number(n);
 }
 
-export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
+/** The endpoint, deleted or not. */
+export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpoint | undefined> {
   const knex = knexOf(db);
-  return knex<EndpointRow>('webhook_endpoints').where({ id }).first();
+  const row = await knex<EndpointRow>('webhook_endpoints').where({ id }).first();
+  return row && toEndpoint(row);
 }
 
 /** The account's live endpoints, newest first. */
@@ -211,14 +221,19 @@ export async function listEndpoints(db: Db, accountId: string): Promise<WebhookE
   return rows.map(toEndpoint);
 }
 
-export async function updateEndpoint(db: Db, id: string, changes: Partial<EndpointRow>): Promise<EndpointRow | undefined> {
+/** Changes a live endpoint; undefined when it is missing or deleted. */
+export async function updateEndpoint(db: Db, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpoint | undefined> {
   const knex = knexOf(db);
-  const [row] = await knex<EndpointRow>('webhook_endpoints')
-    .where({ id })
-    .whereNull('deleted_at')
-    .update({ ...changes, updated_at: new Date() })
-    .returning('*');
-  return row;
+  const columns: Record<string, unknown> = { updated_at: knex.fn.now() };
+  if (changes.url !== undefined) columns.url = changes.url;
+  if (changes.enabledEvents !== undefined) columns.enabled_events = changes.enabledEvents;
+  if (changes.description !== undefined) columns.description = changes.description;
+  if (changes.enabled)
+    Object.assign(columns, { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null, last_failed_at: null });
+  if (changes.disabled)
+    Object.assign(columns, { status: 'disabled', disabled_reason: changes.disabled.reason, disabled_at: knex.fn.now() });
+  const [row]: EndpointRow[] = await knex('webhook_endpoints').where({ id }).whereNull('deleted_at').update(columns).returning('*');
+  return row && toEndpoint(row);
 }
 
 /**
@@ -230,7 +245,7 @@ export async function rotateEndpointSecret(
   id: string,
   sealedSecret: Buffer,
   overlapSeconds: number,
-): Promise<EndpointRow | undefined> {
+): Promise<WebhookEndpoint | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `
@@ -242,7 +257,7 @@ export async function rotateEndpointSecret(
     RETURNING *`,
     [overlapSeconds, overlapSeconds, overlapSeconds, sealedSecret, id],
   );
-  return rows[0];
+  return rows[0] && toEndpoint(rows[0]);
 }
 
 /** Deletes the endpoint (the row stays, marked, for its deliveries' history); a deleted one stays as it is. */

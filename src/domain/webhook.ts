@@ -27,6 +27,22 @@ export interface WebhookEndpoint {
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Deleted endpoints stay (their deliveries' history names them); the API answers 404 for them. */
+  deletedAt: Date | null;
+}
+
+/** A new endpoint as it is stored: its signing secret already sealed. */
+export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'id' | 'accountId' | 'url' | 'description' | 'enabledEvents' | 'apiVersion'> & {
+  sealedSecret: Buffer;
+};
+
+/** What an update changes; `disabled` turns the endpoint off with its reason, `enabled` on again (its failure streak forgotten). */
+export interface WebhookEndpointChanges {
+  url?: string;
+  enabledEvents?: WebhookEventType[];
+  description?: string | null;
+  enabled?: true;
+  disabled?: { reason: string };
 }
 
 /** One event on its way to one endpoint. */

@@ -8,8 +8,7 @@ import { bareHost, forbiddenAddressReason, parseWebhookUrl } from '../domain/web
 import { newWebhookSecret } from '../domain/webhookSignature';
 import { webhookResolver } from '../jobs/webhookResolver';
 import * as repo from '../db/webhooksRepo';
-import type { EndpointRow } from '../db/webhooksRepo';
-import type { WebhookEndpoint } from '../domain/webhook';
+import type { WebhookEndpoint, WebhookEndpointChanges, WebhookEventType } from '../domain/webhook';
 
 // Webhook endpoints of a partner account (2026-02-19.preview): registration with an SSRF check, changes,
 // deletion, and secret rotation with an overlap during which both secrets sign.
@@ -61,16 +60,19 @@ async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<Checked
 
 /** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */
 export async function endpointOfAccount(db: Db, accountId: string, id: string): Promise<WebhookEndpoint> {
-  const row = await repo.findEndpoint(db, id);
-  if (!row || row.deleted_at) throw new AppError('webhook_endpoint_not_found');
-  if (row.account_id !== accountId) throw new AppError('forbidden');
-  return repo.toEndpoint(row);
+  const endpoint = await repo.findEndpoint(db, id);
+  if (!endpoint || endpoint.deletedAt) throw new AppError('webhook_endpoint_not_found');
+  if (endpoint.accountId !== accountId) throw new AppError('forbidden');
+  return endpoint;
 }
 
 /** The account's live endpoints, newest first. */
 export function endpointsOfAccount(db: Db, accountId: string): Promise<WebhookEndpoint[]> {
   return repo.listEndpoints(db, accountId);
 }
+
+/** The subscribed types, each once (the contract's enum validated them on the way in). */
+const eventTypes = (types: string[]) => [...new Set(types)] as WebhookEventType[];
 
 export interface CreateEndpointInput {
   url: string;
@@ -98,20 +100,17 @@ export async function createEndpoint(
   const endpoint = await inTransaction(deps.db, async (trx) => {
     if ((await repo.countEndpointsForUpdate(trx, accountId)) >= repo.MAX_ENDPOINTS_PER_ACCOUNT)
       throw new AppError('webhook_endpoint_limit');
-    const now = new Date();
     return repo.insertEndpoint(trx, {
       id: newId('we'),
-      account_id: accountId,
+      accountId,
       url,
       description: input.description ?? null,
-      enabled_events: [...new Set(input.enabledEvents)],
-      api_version: apiVersion,
-      secret: seal(deps.dataKey, secret),
-      created_at: now,
-      updated_at: now,
+      enabledEvents: eventTypes(input.enabledEvents),
+      apiVersion,
+      sealedSecret: seal(deps.dataKey, secret),
     });
   });
-  return { endpoint: repo.toEndpoint(endpoint), secret };
+  return { endpoint, secret };
 }
 
 export interface UpdateEndpointInput {
@@ -140,32 +139,30 @@ export async function updateEndpoint(
   url: CheckedUrl | undefined,
 ): Promise<WebhookEndpoint> {
   const current = await endpointOfAccount(deps.db, accountId, id);
-  const changes: Partial<EndpointRow> = {};
+  const changes: WebhookEndpointChanges = {};
   if (input.url !== undefined) {
     if (url === undefined) throw new Error('updateEndpoint: the URL was not checked (prepareUpdateEndpoint)');
     changes.url = url;
   }
-  if (input.enabledEvents !== undefined) changes.enabled_events = [...new Set(input.enabledEvents)];
+  if (input.enabledEvents !== undefined) changes.enabledEvents = eventTypes(input.enabledEvents);
   if (input.description !== undefined) changes.description = input.description;
-  if (input.status === 'enabled' && current.status === 'disabled') {
-    Object.assign(changes, { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null, last_failed_at: null });
-  } else if (input.status === 'disabled' && current.status === 'enabled') {
-    Object.assign(changes, { status: 'disabled', disabled_reason: 'disabled by the partner', disabled_at: new Date() });
-  }
+  if (input.status === 'enabled' && current.status === 'disabled') changes.enabled = true;
+  else if (input.status === 'disabled' && current.status === 'enabled') changes.disabled = { reason: 'disabled by the partner' };
   return inTransaction(deps.db, async (trx) => {
-    const row = await repo.updateEndpoint(trx, id, changes);
-    if (!row) throw new AppError('webhook_endpoint_not_found');
-    if (changes.status === 'disabled') await repo.cancelPendingDeliveries(trx, id);
-    return repo.toEndpoint(row);
+    const endpoint = await repo.updateEndpoint(trx, id, changes);
+    if (!endpoint) throw new AppError('webhook_endpoint_not_found');
+    // What is still queued for a disabled endpoint is not sent.
+    if (changes.disabled) await repo.cancelPendingDeliveries(trx, id);
+    return endpoint;
   });
 }
 
 /** Idempotent: deleting a deleted endpoint of the account answers the same. */
 export async function deleteEndpoint(db: Db, accountId: string, id: string): Promise<void> {
-  const row = await repo.findEndpoint(db, id);
-  if (!row) throw new AppError('webhook_endpoint_not_found');
-  if (row.account_id !== accountId) throw new AppError('forbidden');
-  if (row.deleted_at) return;
+  const endpoint = await repo.findEndpoint(db, id);
+  if (!endpoint) throw new AppError('webhook_endpoint_not_found');
+  if (endpoint.accountId !== accountId) throw new AppError('forbidden');
+  if (endpoint.deletedAt) return;
   await inTransaction(db, async (trx) => {
     await repo.markEndpointDeleted(trx, id);
     await repo.cancelPendingDeliveries(trx, id);
@@ -182,5 +179,5 @@ export async function rotateSecret(
   const secret = newWebhookSecret();
   const endpoint = await repo.rotateEndpointSecret(deps.db, id, seal(deps.dataKey, secret), overlapSeconds);
   if (!endpoint) throw new AppError('webhook_endpoint_not_found');
-  return { endpoint: repo.toEndpoint(endpoint), secret };
+  return { endpoint, secret };
 }

@@ -3,13 +3,23 @@ import { newId } from '../domain/ids';
 import { STABLE_VERSION } from '../domain/versions';
 import { Db, knexOf } from './knex';
 
-export interface KeyRow {
+/** An API key as authentication needs it: its hashed secret and its account's default API version. */
+export interface StoredKey {
   id: string;
-  account_id: string;
+  accountId: string;
   type: KeyType;
-  secret_hash: Buffer;
-  revoked_at: Date | null;
-  default_version: string;
+  secretHash: Buffer;
+  revokedAt: Date | null;
+  defaultVersion: string;
+}
+
+/** A registered app of the gateway (App-Id + Client-Id), as authentication needs it. */
+export interface StoredApp {
+  id: string;
+  accountId: string;
+  clientHash: Buffer;
+  revokedAt: Date | null;
+  defaultVersion: string;
 }
 
 export async function createAccount(db: Db, name: string) {
@@ -55,12 +65,22 @@ export async function revokeKey(db: Db, keyId: string): Promise<boolean> {
   });
 }
 
-export async function findKey(db: Db, keyId: string): Promise<KeyRow | undefined> {
+export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefined> {
   const knex = knexOf(db);
-  return knex('api_keys as k')
+  const r = await knex('api_keys as k')
     .join('accounts as a', 'a.id', 'k.account_id')
     .where('k.id', keyId)
     .first('k.id', 'k.account_id', 'k.type', 'k.secret_hash', 'k.revoked_at', 'a.default_version');
+  return (
+    r && {
+      id: r.id,
+      accountId: r.account_id,
+      type: r.type,
+      secretHash: r.secret_hash,
+      revokedAt: r.revoked_at,
+      defaultVersion: r.default_version,
+    }
+  );
 }
 
 /** Null when the account does not exist. */
@@ -91,14 +111,13 @@ export async function revokeApp(db: Db, appId: string): Promise<Date | null> {
   });
 }
 
-export async function findApp(db: Db, appId: string) {
+export async function findApp(db: Db, appId: string): Promise<StoredApp | undefined> {
   const knex = knexOf(db);
-  return knex('apps as p')
+  const r = await knex('apps as p')
     .join('accounts as a', 'a.id', 'p.account_id')
     .where('p.id', appId)
-    .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version') as Promise<
-    { id: string; account_id: string; client_hash: Buffer; revoked_at: Date | null; default_version: string } | undefined
-  >;
+    .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version');
+  return r && { id: r.id, accountId: r.account_id, clientHash: r.client_hash, revokedAt: r.revoked_at, defaultVersion: r.default_version };
 }
 
 /** False when the account does not exist. */

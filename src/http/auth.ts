@@ -17,13 +17,13 @@ export async function authenticate(db: Db, apiKey: string | undefined, cache?: K
   if (apiKey === undefined || apiKey === '') throw new AppError('missing_api_key');
   const parsed = parseKey(apiKey.trim());
   if (!parsed) throw new AppError('invalid_api_key');
-  let row = cache?.get(parsed.keyId);
-  if (!row) {
-    row = await findKey(db, parsed.keyId);
-    if (row && !row.revoked_at) cache?.set(row);
+  let key = cache?.get(parsed.keyId);
+  if (!key) {
+    key = await findKey(db, parsed.keyId);
+    if (key && !key.revokedAt) cache?.set(key);
   }
-  if (!row || row.revoked_at || !secretMatches(parsed.secret, row.secret_hash)) throw new AppError('invalid_api_key');
-  return { accountId: row.account_id, keyId: row.id, keyType: row.type, defaultVersion: row.default_version };
+  if (!key || key.revokedAt || !secretMatches(parsed.secret, key.secretHash)) throw new AppError('invalid_api_key');
+  return { accountId: key.accountId, keyId: key.id, keyType: key.type, defaultVersion: key.defaultVersion };
 }
 
 /**
@@ -38,8 +38,8 @@ export async function authenticateGateway(
   if (h.apiKey || !h.appId) return authenticate(db, h.apiKey, cache);
   if (!h.clientId) throw new AppError('invalid_api_key', 'App-Id needs its Client-Id.');
   const app = /^app_[0-9A-Za-z]{22}$/.test(h.appId) ? await findApp(db, h.appId) : undefined;
-  if (!app || app.revoked_at || !clientIdMatches(h.clientId.trim(), app.client_hash)) {
+  if (!app || app.revokedAt || !clientIdMatches(h.clientId.trim(), app.clientHash)) {
     throw new AppError('invalid_api_key', 'The App-Id and Client-Id are not valid.');
   }
-  return { accountId: app.account_id, keyId: app.id, keyType: 'app', defaultVersion: app.default_version };
+  return { accountId: app.accountId, keyId: app.id, keyType: 'app', defaultVersion: app.defaultVersion };
 }

@@ -1,7 +1,7 @@
-import type { KeyRow } from '../db/accountsRepo';
+import type { StoredKey } from '../db/accountsRepo';
 
 /**
- * Verified API key rows, per process, so that a request does not pay a query to authenticate. An entry
+ * Verified API keys, per process, so that a request does not pay a query to authenticate. An entry
  * lives at most TTL_MS; a revocation is announced on NOTIFY api_key_revoked and drops the entry in every
  * process at once (the hub clears the whole cache if its listening connection was lost). The secret is
  * still checked against the stored hash on every request.
@@ -9,21 +9,21 @@ import type { KeyRow } from '../db/accountsRepo';
 export class KeyCache {
   static readonly TTL_MS = 5000;
   private static readonly MAX = 10_000;
-  private readonly entries = new Map<string, { row: KeyRow; until: number }>();
+  private readonly entries = new Map<string, { key: StoredKey; until: number }>();
 
-  get(keyId: string): KeyRow | undefined {
+  get(keyId: string): StoredKey | undefined {
     const e = this.entries.get(keyId);
     if (!e) return undefined;
     if (e.until < Date.now()) {
       this.entries.delete(keyId);
       return undefined;
     }
-    return e.row;
+    return e.key;
   }
 
-  set(row: KeyRow): void {
+  set(key: StoredKey): void {
     if (this.entries.size >= KeyCache.MAX) this.entries.clear();
-    this.entries.set(row.id, { row, until: Date.now() + KeyCache.TTL_MS });
+    this.entries.set(key.id, { key, until: Date.now() + KeyCache.TTL_MS });
   }
 
   revoke(keyId: string | null): void {

@@ -230,8 +230,14 @@ export async function startWebhookJobs(
         await slots.acquire();
         got = 1 + slots.tryAcquire(room - 1);
       }
-      const named = [...c.named];
-      c.named.clear();
+      // As many named deliveries as the claim may take: each costs a lookup under the account's claim lock,
+      // and most of a backlog's are the due deliveries the claim finds anyway. The others wait for the next claim.
+      const named: string[] = [];
+      for (const id of c.named) {
+        if (named.length >= got) break;
+        named.push(id);
+        c.named.delete(id);
+      }
       if (!stopped) claimed = await repo.claimDeliveries(db, accountId, named, got, leaseMs, caps);
     } finally {
       c.asking -= room;

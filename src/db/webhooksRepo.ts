@@ -498,19 +498,7 @@ export interface FailurePolicy {
 
 export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
   if (o.succeeded) {
-    // The common case in one statement (atomic on its own): the attempt, the delivery, the endpoint's streak.
-    await db.raw(
-      `
-      WITH a AS (
-        INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
-        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, true)),
-      d AS (
-        UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, locked_until = NULL,
-          lease_token = NULL, enqueued_at = NULL, updated_at = now()
-        WHERE id = ? AND status = 'pending' AND lease_token = ?)
-      UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id = ? AND failing_since IS NOT NULL`,
-      [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, o.leaseToken, d.endpoint_id],
-    );
+    await recordSuccesses(db, [{ delivery: d, outcome: o }]);
     return { disabled: false };
   }
   return db.transaction(async (trx) => {
@@ -566,6 +554,44 @@ export async function recordAttempt(db: Knex, d: DeliveryRow, o: AttemptOutcome,
     if (changed) await cancelPendingDeliveries(trx, d.endpoint_id);
     return { disabled: changed > 0 };
   });
+}
+
+/**
+ * Records successful attempts, any number in one statement (atomic on its own, one commit): each attempt, its
+ * delivery succeeded (only while its lease is the one the attempt was made under), and the end of its endpoint's
+ * failure run. Endpoints are locked in the order of their ids, so that batches of several processes cannot
+ * deadlock on them.
+ */
+export async function recordSuccesses(db: Knex, done: { delivery: DeliveryRow; outcome: AttemptOutcome }[]): Promise<void> {
+  if (done.length === 0) return;
+  const col = (f: (x: { delivery: DeliveryRow; outcome: AttemptOutcome }) => string | number | Date | null) => done.map(f) as Knex.Value;
+  await db.raw(
+    `
+    WITH o AS (
+      SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::int[], ?::text[])
+        AS o(attempt_id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, lease_token)),
+    a AS (
+      INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
+      SELECT attempt_id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, NULL, true FROM o),
+    d AS (
+      UPDATE webhook_deliveries d SET status = 'succeeded', attempts = d.attempts + 1, next_attempt_at = NULL, locked_until = NULL,
+        lease_token = NULL, enqueued_at = NULL, updated_at = now()
+      FROM o WHERE d.id = o.delivery_id AND d.status = 'pending' AND d.lease_token = o.lease_token),
+    w AS (
+      SELECT id FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM o) AND failing_since IS NOT NULL
+      ORDER BY id FOR NO KEY UPDATE)
+    UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id IN (SELECT id FROM w)`,
+    [
+      col((x) => x.outcome.attemptId),
+      col((x) => x.delivery.id),
+      col((x) => x.delivery.event_id),
+      col((x) => x.delivery.endpoint_id),
+      col((x) => x.outcome.attemptedAt),
+      col((x) => x.outcome.durationMs),
+      col((x) => x.outcome.responseStatus),
+      col((x) => x.outcome.leaseToken),
+    ],
+  );
 }
 
 /** Cancels a claimed delivery whose endpoint can no longer receive it. */

@@ -7,6 +7,7 @@ import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/webhooksRepo';
 import type { WebhookDeliveryRef } from '../domain/webhook';
 import { attemptDelivery, DeliveryDeps } from '../usecases/webhookDelivery';
+import { successRecorder } from './webhookRecorder';
 import { createWebhookSender, WebhookSender } from './webhookSender';
 
 // Webhook delivery, at least once, in any number of processes:
@@ -106,6 +107,7 @@ export async function startWebhookJobs(
     db,
     dataKey,
     send: sender.send,
+    recordSuccess: successRecorder(db),
     policy: {
       retry: { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs },
       failure: { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 },

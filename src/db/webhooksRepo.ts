@@ -3,7 +3,7 @@ import { readAt } from './clock';
 import { newId } from '../domain/ids';
 import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
 import type { Snapshot } from '../wire/2026-02-19.preview/event';
-import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryRef, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../domain/webhook';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
 // Every multi-row change is one statement or one transaction, and every claim is conditional, so any
@@ -134,8 +134,6 @@ export function toDelivery(d: DeliveryRow): WebhookDelivery {
     updatedAt: d.updated_at,
   };
 }
-
-export const toDeliveryRef = (d: DeliveryRef): WebhookDeliveryRef => ({ id: d.id, endpointId: d.endpoint_id, accountId: d.account_id });
 
 function toAttempt(a: AttemptRow): WebhookAttempt {
   return {
@@ -284,7 +282,10 @@ export async function listEvents(db: Knex, accountId: string, q: EventListQuery)
 // ---- Fan-out ----
 
 // Takes undispatched events (SKIP LOCKED: dispatchers in other processes take other rows), creates one
-// delivery per enabled endpoint subscribed to the event's type, and marks the events, in one statement.
+// delivery per enabled endpoint subscribed to the event's type, and marks the events, in one statement. The new
+// deliveries get no job (enqueued_at is null): the dispatching process hands their accounts to its claimers, and
+// every process's rescue pass finds what they leave waiting (a share beyond this process's slots, or all of it if
+// this process dies now).
 const DISPATCH_SQL = `
   WITH batch AS (
     SELECT id, account_id, type FROM payment_events WHERE dispatched_at IS NULL
@@ -294,21 +295,18 @@ const DISPATCH_SQL = `
   )
   , ins AS (
     INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, redelivery, next_attempt_at, enqueued_at)
-    SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), b.id, w.id, b.account_id, 'pending', false, now(), now()
+    SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), b.id, w.id, b.account_id, 'pending', false, now(), NULL
     FROM batch b JOIN webhook_endpoints w
       ON w.account_id = b.account_id AND w.deleted_at IS NULL AND w.status = 'enabled' AND b.type = ANY (w.enabled_events)
     ON CONFLICT DO NOTHING
-    RETURNING id, endpoint_id, account_id)
+    RETURNING account_id)
   SELECT (SELECT count(*) FROM marked)::int AS events,
-    (SELECT coalesce(json_agg(json_build_object('id', id, 'endpoint_id', endpoint_id, 'account_id', account_id)), '[]') FROM ins) AS deliveries`;
+    (SELECT coalesce(json_agg(DISTINCT account_id), '[]') FROM ins) AS accounts`;
 
-/** A delivery as the workers schedule it: whose endpoint and account its attempt counts against. */
-export type DeliveryRef = Pick<DeliveryRow, 'id' | 'endpoint_id' | 'account_id'>;
-
-/** Fans out up to `limit` events; returns the new deliveries and how many events were taken. */
-export async function dispatchEvents(db: Knex, limit: number): Promise<{ deliveries: DeliveryRef[]; events: number }> {
+/** Fans out up to `limit` events; returns the accounts that got deliveries and how many events were taken. */
+export async function dispatchEvents(db: Knex, limit: number): Promise<{ accounts: string[]; events: number }> {
   const { rows } = await db.raw(DISPATCH_SQL, [limit]);
-  return { deliveries: rows[0].deliveries as DeliveryRef[], events: rows[0].events as number };
+  return { accounts: rows[0].accounts as string[], events: rows[0].events as number };
 }
 
 export async function insertRedeliveries(db: Knex, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {

@@ -106,10 +106,11 @@ export default defineConfig(
         {
           paths: [{ name: 'knex', message: 'Queries live in src/db; above it the database is the opaque Db handle.' }],
           patterns: [
+            { group: ['knex/*'], message: 'Queries live in src/db; above it the database is the opaque Db handle.' },
             {
-              group: ['**/db/knex'],
-              importNames: ['knexOf'],
-              message: 'Only src/db turns a Db into a query builder; call a repository function instead.',
+              group: ['**/db/knex', '**/db/knex.js'],
+              importNames: ['knexOf', 'createDb', 'withoutStatementTimeout'],
+              message: 'Only src/db makes or unwraps a query builder; call a repository function (or connectAndMigrate) instead.',
             },
           ],
         },

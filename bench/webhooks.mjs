@@ -200,7 +200,7 @@ async function main() {
       `  paygate, ${N} events created through the API (20 concurrent creates): ${fmt(rate)} deliveries/s (${finished - createdBy < 1000 ? 'keeps pace with creation' : 'behind creation'})`,
     );
     console.log(
-      `  paygate draining a backlog of ${N} outbox events (dispatch -> pg-boss -> claim -> signed POST -> record): ${fmt(drainRate)} deliveries/s, ratio ${fmt(drainRate / baselineRate)}`,
+      `  paygate draining a backlog of ${N} outbox events (dispatch -> claim -> signed POST -> batched record): ${fmt(drainRate)} deliveries/s, ratio ${fmt(drainRate / baselineRate)}`,
     );
     console.log(`  idle pipeline, one payment at a time: response -> arrival p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms`);
     console.log(

@@ -5,8 +5,8 @@ import { connectAndMigrate } from './db/connect';
 import { startChains } from './chain/chains';
 
 /**
- * PROCESSES > 1: this process is the primary of a node:cluster; each worker is a whole paygate (API and job
- * workers) listening on the same port, over the same PostgreSQL, as separate machines would be. The primary
+ * PROCESSES > 1: this process is the primary of a node:cluster; each worker is a whole paygate (the API, the
+ * job workers, or both, as ROLE says) listening on the same port, over the same PostgreSQL, as separate machines would be. The primary
  * serves nothing: it starts what is embedded once (PostgreSQL without DATABASE_URL, the development chain
  * without chain settings) and runs the migrations, hands the workers their URLs, replaces a worker that dies,
  * and on SIGTERM or SIGINT stops the workers (each drains as on its own) before what it started.

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { readAt } from './clock';
 import { newId } from '../domain/ids';
 import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
@@ -6,7 +7,6 @@ import type {
   NewWebhookEndpoint,
   WebhookAttempt,
   WebhookDelivery,
-  WebhookDeliveryRef,
   WebhookEndpoint,
   WebhookEndpointChanges,
   WebhookEventType,
@@ -143,8 +143,6 @@ export function toDelivery(d: DeliveryRow): WebhookDelivery {
     updatedAt: d.updated_at,
   };
 }
-
-export const toDeliveryRef = (d: DeliveryRef): WebhookDeliveryRef => ({ id: d.id, endpointId: d.endpoint_id, accountId: d.account_id });
 
 function toAttempt(a: AttemptRow): WebhookAttempt {
   return {
@@ -316,7 +314,10 @@ export async function listEvents(db: Db, accountId: string, q: EventListQuery): 
 // ---- Fan-out ----
 
 // Takes undispatched events (SKIP LOCKED: dispatchers in other processes take other rows), creates one
-// delivery per enabled endpoint subscribed to the event's type, and marks the events, in one statement.
+// delivery per enabled endpoint subscribed to the event's type, and marks the events, in one statement. The new
+// deliveries get no job (enqueued_at is null): the dispatching process hands their accounts to its claimers, and
+// every process's rescue pass finds what they leave waiting (a share beyond this process's slots, or all of it if
+// this process dies now).
 const DISPATCH_SQL = `
   WITH batch AS (
     SELECT id, account_id, type FROM payment_events WHERE dispatched_at IS NULL
@@ -326,22 +327,19 @@ const DISPATCH_SQL = `
   )
   , ins AS (
     INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, redelivery, next_attempt_at, enqueued_at)
-    SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), b.id, w.id, b.account_id, 'pending', false, now(), now()
+    SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), b.id, w.id, b.account_id, 'pending', false, now(), NULL
     FROM batch b JOIN webhook_endpoints w
       ON w.account_id = b.account_id AND w.deleted_at IS NULL AND w.status = 'enabled' AND b.type = ANY (w.enabled_events)
     ON CONFLICT DO NOTHING
-    RETURNING id, endpoint_id, account_id)
+    RETURNING account_id)
   SELECT (SELECT count(*) FROM marked)::int AS events,
-    (SELECT coalesce(json_agg(json_build_object('id', id, 'endpoint_id', endpoint_id, 'account_id', account_id)), '[]') FROM ins) AS deliveries`;
+    (SELECT coalesce(json_agg(DISTINCT account_id), '[]') FROM ins) AS accounts`;
 
-/** A delivery as the workers schedule it: whose endpoint and account its attempt counts against. */
-export type DeliveryRef = Pick<DeliveryRow, 'id' | 'endpoint_id' | 'account_id'>;
-
-/** Fans out up to `limit` events; returns the new deliveries and how many events were taken. */
-export async function dispatchEvents(db: Db, limit: number): Promise<{ deliveries: DeliveryRef[]; events: number }> {
+/** Fans out up to `limit` events; returns the accounts that got deliveries and how many events were taken. */
+export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts: string[]; events: number }> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(DISPATCH_SQL, [limit]);
-  return { deliveries: rows[0].deliveries as DeliveryRef[], events: rows[0].events as number };
+  return { accounts: rows[0].accounts as string[], events: rows[0].events as number };
 }
 
 export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {
@@ -406,10 +404,15 @@ export interface InFlightCaps {
   perAccount: number;
 }
 
-// The claimed row with its endpoint and event, in one result.
+// The claimed rows with their endpoint and event, in one result. Each is looked up by its key (a subquery per
+// row, an index scan): the planner takes a function's result for 1000 rows, and with joins it hashed all of
+// payment_events on every claim, a cost that grew with the table and was paid holding the account's claim lock.
+// The foreign keys make every lookup find its row.
 const CLAIMED_SELECT = `
-  SELECT row_to_json(c) AS delivery, row_to_json(w) AS endpoint, row_to_json(e) AS event, now() AS db_now
-  FROM c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN payment_events e ON e.id = c.event_id`;
+  SELECT row_to_json(c) AS delivery,
+    (SELECT row_to_json(w) FROM webhook_endpoints w WHERE w.id = c.endpoint_id) AS endpoint,
+    (SELECT row_to_json(e) FROM payment_events e WHERE e.id = c.event_id) AS event, now() AS db_now
+  FROM c`;
 
 /**
  * Takes a due, pending delivery for one attempt, with its endpoint and event: the lease keeps other workers
@@ -526,19 +529,7 @@ export interface FailurePolicy {
 export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
   const knex = knexOf(db);
   if (o.succeeded) {
-    // The common case in one statement (atomic on its own): the attempt, the delivery, the endpoint's streak.
-    await knex.raw(
-      `
-      WITH a AS (
-        INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
-        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, true)),
-      d AS (
-        UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, locked_until = NULL,
-          lease_token = NULL, enqueued_at = NULL, updated_at = now()
-        WHERE id = ? AND status = 'pending' AND lease_token = ?)
-      UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id = ? AND failing_since IS NOT NULL`,
-      [o.attemptId, d.id, d.event_id, d.endpoint_id, o.attemptedAt, o.durationMs, o.responseStatus, d.id, o.leaseToken, d.endpoint_id],
-    );
+    await recordSuccesses(db, [{ delivery: d, outcome: o }]);
     return { disabled: false };
   }
   return knex.transaction(async (trx) => {
@@ -594,6 +585,45 @@ export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, p
     if (changed) await cancelPendingDeliveries(trx, d.endpoint_id);
     return { disabled: changed > 0 };
   });
+}
+
+/**
+ * Records successful attempts, any number in one statement (atomic on its own, one commit): each attempt, its
+ * delivery succeeded (only while its lease is the one the attempt was made under), and the end of its endpoint's
+ * failure run. Endpoints are locked in the order of their ids, so that batches of several processes cannot
+ * deadlock on them.
+ */
+export async function recordSuccesses(db: Db, done: { delivery: DeliveryRow; outcome: AttemptOutcome }[]): Promise<void> {
+  const knex = knexOf(db);
+  if (done.length === 0) return;
+  const col = (f: (x: { delivery: DeliveryRow; outcome: AttemptOutcome }) => string | number | Date | null) => done.map(f) as Knex.Value;
+  await knex.raw(
+    `
+    WITH o AS (
+      SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::int[], ?::text[])
+        AS o(attempt_id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, lease_token)),
+    a AS (
+      INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
+      SELECT attempt_id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, NULL, true FROM o),
+    d AS (
+      UPDATE webhook_deliveries d SET status = 'succeeded', attempts = d.attempts + 1, next_attempt_at = NULL, locked_until = NULL,
+        lease_token = NULL, enqueued_at = NULL, updated_at = now()
+      FROM o WHERE d.id = o.delivery_id AND d.status = 'pending' AND d.lease_token = o.lease_token),
+    w AS (
+      SELECT id FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM o) AND failing_since IS NOT NULL
+      ORDER BY id FOR NO KEY UPDATE)
+    UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id IN (SELECT id FROM w)`,
+    [
+      col((x) => x.outcome.attemptId),
+      col((x) => x.delivery.id),
+      col((x) => x.delivery.event_id),
+      col((x) => x.delivery.endpoint_id),
+      col((x) => x.outcome.attemptedAt),
+      col((x) => x.outcome.durationMs),
+      col((x) => x.outcome.responseStatus),
+      col((x) => x.outcome.leaseToken),
+    ],
+  );
 }
 
 /** Cancels a claimed delivery whose endpoint can no longer receive it. */

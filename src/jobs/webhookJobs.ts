@@ -7,17 +7,20 @@ import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/webhooksRepo';
 import type { WebhookDeliveryRef } from '../domain/webhook';
 import { attemptDelivery, DeliveryDeps } from '../usecases/webhookDelivery';
+import { successRecorder } from './webhookRecorder';
 import { createWebhookSender, WebhookSender } from './webhookSender';
 
 // Webhook delivery, at least once, in any number of processes:
 //  1. dispatch: undispatched payment_events (the outbox the state changes write) become one delivery row
 //     per subscribed endpoint, in one transaction (woken by payment change notifications, and on a timer);
-//  2. each due delivery gets a pg-boss job; the job hands its delivery to its account's claimer, which
-//     claims it with a lease, and runs one attempt (src/usecases/webhookDelivery.ts: the delivery policy,
-//     which signs, sends, and records the attempt and the next due time in one transaction);
+//  2. the dispatching process hands the new deliveries' accounts to its claimers; a retry (due later) and a
+//     redelivery get a pg-boss job, which hands its delivery to its account's claimer. A claimer claims
+//     deliveries with a lease, and runs one attempt each (src/usecases/webhookDelivery.ts: the delivery policy,
+//     which signs, sends, and records the attempt and the next due time);
 //  3. rescue: a due delivery with no live job or lease (its process died mid-attempt, or before sending
-//     the job) is claimed again. The delivery row, not the job, is the truth: a lost job loses nothing
-//     and a duplicate job finds the row claimed or not due, and does nothing.
+//     the job; a new delivery beyond its dispatching process's slots) is claimed, by any process. The delivery
+//     row, not the job, is the truth: a lost job loses nothing and a duplicate job finds the row claimed or not
+//     due, and does nothing. (A job per new delivery cost more database work than its delivery's attempt.)
 //
 // Fairness: a slow partner must not take every delivery slot. Attempts in flight are capped per endpoint
 // and per account across all processes: a claim counts the account's leases in force, under the account's
@@ -26,16 +29,16 @@ import { createWebhookSender, WebhookSender } from './webhookSender';
 // whichever process), least busy endpoint first, due first. Other partners' deliveries go on meanwhile.
 // Each process also has maxInFlight slots in all, handed out first come, first served.
 //
-// Claims are per account and in batches (as many as the account has room for), a few at a time per
-// process: claims of an account take turns on its lock anyway, so this keeps them from queueing there on
-// pool connections, and one round trip starts several attempts.
+// Claims are per account and in batches (as many as the account has room for), one at a time per process:
+// claims of an account take turns on its lock anyway, so this keeps them from queueing there on pool
+// connections, and the attempts that end during a claim's round trip are served together by the next one.
 
 const QUEUE = 'webhook-deliver';
 const BATCH = 50;
 /** Deliveries named by jobs that a claimer remembers per account; beyond, the database's queue has them. */
 const MAX_NAMED = 500;
 /** Claims of one account under way at once in a process (they take turns on its lock in the database). */
-const MAX_CLAIMS = 4;
+const MAX_CLAIMS = 1;
 
 interface JobData {
   deliveryId: string;
@@ -123,6 +126,7 @@ export async function startWebhookJobs(
     db,
     dataKey,
     send: sender.send,
+    recordSuccess: successRecorder(db),
     policy: {
       retry: { baseMs: cfg.retryBaseMs, maxDelayMs: cfg.retryMaxDelayMs, maxAgeMs: cfg.maxAgeMs },
       failure: { disableAfterMs: cfg.disableAfterMs, streakGapMs: cfg.retryMaxDelayMs + 60_000 },
@@ -241,8 +245,14 @@ export async function startWebhookJobs(
         await slots.acquire();
         got = 1 + slots.tryAcquire(room - 1);
       }
-      const named = [...c.named];
-      c.named.clear();
+      // As many named deliveries as the claim may take: each costs a lookup under the account's claim lock,
+      // and most of a backlog's are the due deliveries the claim finds anyway. The others wait for the next claim.
+      const named: string[] = [];
+      for (const id of c.named) {
+        if (named.length >= got) break;
+        named.push(id);
+        c.named.delete(id);
+      }
       if (!stopped) claimed = await repo.claimDeliveries(db, accountId, named, got, leaseMs, caps);
     } finally {
       c.asking -= room;
@@ -297,8 +307,8 @@ export async function startWebhookJobs(
       do {
         again = false;
         for (;;) {
-          const { deliveries, events } = await repo.dispatchEvents(db, 200);
-          await enqueue(deliveries.map(repo.toDeliveryRef));
+          const { accounts, events } = await repo.dispatchEvents(db, 200);
+          for (const accountId of accounts) claim(accountId);
           if (events < 200) break;
         }
         if (Date.now() - lastRescue > 1000) {

@@ -33,6 +33,8 @@ export interface DeliveryDeps {
     headers: Record<string, string>,
     body: string,
   ): Promise<{ status: number | null; error: string | null; durationMs: number }>;
+  /** Records a successful attempt (src/jobs/webhookRecorder.ts writes them in batches); failures are recorded here. */
+  recordSuccess(delivery: repo.DeliveryRow, outcome: repo.AttemptOutcome): Promise<void>;
 }
 
 export type DeliveryResult =
@@ -67,20 +69,18 @@ export async function attemptDelivery(deps: DeliveryDeps, claimed: repo.Claimed)
   const r = await deps.send(endpoint.url, headers, body);
   const succeeded = r.error === null;
   const next = succeeded ? null : nextAttemptAt(deps.policy.retry, d.created_at, d.attempts + 1, dbClock());
-  const { disabled } = await repo.recordAttempt(
-    deps.db,
-    d,
-    {
-      leaseToken,
-      attemptId: newId('wha'),
-      attemptedAt,
-      durationMs: r.durationMs,
-      responseStatus: r.status,
-      error: r.error,
-      succeeded,
-      nextAttemptAt: next,
-    },
-    deps.policy.failure,
-  );
+  const outcome: repo.AttemptOutcome = {
+    leaseToken,
+    attemptId: newId('wha'),
+    attemptedAt,
+    durationMs: r.durationMs,
+    responseStatus: r.status,
+    error: r.error,
+    succeeded,
+    nextAttemptAt: next,
+  };
+  let disabled = false;
+  if (succeeded) await deps.recordSuccess(d, outcome);
+  else ({ disabled } = await repo.recordAttempt(deps.db, d, outcome, deps.policy.failure));
   return { cancelled: false, status: r.status, error: r.error, durationMs: r.durationMs, nextAttemptAt: next, disabled };
 }

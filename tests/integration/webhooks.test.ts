@@ -297,6 +297,41 @@ describe('delivery', () => {
     expect(attempts.body.attempts).toMatchObject([{ responseStatus: 200, succeeded: true, error: null }]);
   });
 
+  it('a burst of events to two endpoints: every delivery arrives once and each records its one successful attempt', async () => {
+    // Attempts that end together are recorded together (src/jobs/webhookRecorder.ts): each still gets its own
+    // attempt row and its delivery's state, and an endpoint's failure run ends.
+    const p = await partner();
+    const one = await startReceiver();
+    const two = await startReceiver();
+    try {
+      const { endpoint: first } = await endpoint(p, one.url, ['payment.created']);
+      await endpoint(p, two.url, ['payment.created']);
+      await svc.db('webhook_endpoints').where({ id: first.id }).update({ failing_since: new Date(), last_failed_at: new Date() });
+      const ids = await Promise.all(Array.from({ length: 24 }, () => newPayment(p)));
+      for (const rx of [one, two]) await rx.until((all) => ids.every((id) => forPayment(all, id).length >= 1));
+      for (const rx of [one, two]) expect(ids.map((id) => forPayment(rx.received, id).length)).toEqual(ids.map(() => 1));
+      for (const r of one.received.filter((x) => ids.includes(x.body.data.payment.paymentId)).slice(0, 6)) {
+        const a = await eventually(
+          async () => (await p.hooks('GET', `/v1/events/${r.body.id}/attempts`)).body,
+          (b: any) => b.deliveries.every((d: any) => d.status === 'succeeded'),
+          10_000,
+          100,
+        );
+        expect(a.deliveries).toMatchObject([
+          { status: 'succeeded', attempts: 1 },
+          { status: 'succeeded', attempts: 1 },
+        ]);
+        expect(a.attempts).toHaveLength(2);
+        expect(a.attempts.every((x: any) => x.succeeded && x.responseStatus === 200 && x.error === null)).toBe(true);
+      }
+      const ep = await svc.db('webhook_endpoints').where({ id: first.id }).first();
+      expect({ failing_since: ep.failing_since, last_failed_at: ep.last_failed_at }).toEqual({ failing_since: null, last_failed_at: null });
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it('sends only the subscribed types, and nothing to a disabled endpoint', async () => {
     const p = await partner();
     const only = await startReceiver();

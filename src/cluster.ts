@@ -2,6 +2,7 @@ import cluster, { Worker } from 'node:cluster';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { connectAndMigrate } from './db/connect';
+import { handOffSignals } from './db/embedded';
 import { startChains } from './chain/chains';
 
 /**
@@ -68,4 +69,5 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  handOffSignals(); // the embedded PostgreSQL's own handlers would stop it before the workers drain
 }

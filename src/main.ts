@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { connectAndMigrate } from './db/connect';
+import { handOffSignals } from './db/embedded';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { startServer } from './server';
@@ -47,6 +48,7 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  handOffSignals(); // the embedded PostgreSQL's own handlers would stop it before the drain
 }
 
 main().catch((e) => {

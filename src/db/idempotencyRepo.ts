@@ -1,4 +1,4 @@
-import { Db, knexOf } from './knex';
+import { Db, knexOf, Tx } from './knex';
 
 // IETF Idempotency-Key draft: the first response is stored and replayed. A key is claimed by the
 // transaction that runs the request: it takes a transaction-scoped advisory lock on the key, writes the
@@ -36,7 +36,7 @@ export async function lookup(db: Db, scope: string, key: string, fingerprint: st
  * inside (a second pool connection while holding one could starve the pool). Not claimed: the key's
  * record or its live holder says what to answer.
  */
-export async function claim(trx: Db, scope: string, key: string, fingerprint: string): Promise<Claim> {
+export async function claim(trx: Tx, scope: string, key: string, fingerprint: string): Promise<Claim> {
   const knex = knexOf(trx);
   const {
     rows: [{ locked }],
@@ -61,7 +61,7 @@ export async function claim(trx: Db, scope: string, key: string, fingerprint: st
 }
 
 /** Stores the response, in the claiming transaction: it commits with the work, or not at all. */
-export async function complete(trx: Db, scope: string, key: string, status: number, body: string): Promise<void> {
+export async function complete(trx: Tx, scope: string, key: string, status: number, body: string): Promise<void> {
   const knex = knexOf(trx);
   await knex('idempotency_keys').where({ scope, key }).update({ state: 'done', response_status: status, response_body: body });
 }

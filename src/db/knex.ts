@@ -14,6 +14,15 @@ export interface Db {
   readonly client: unknown;
 }
 
+declare const inTransactionBrand: unique symbol;
+/**
+ * A Db that is a transaction, as inTransaction hands it over: what a repository function takes when its
+ * statements only mean something inside one (a lock held until commit, a write that commits with others).
+ */
+export interface Tx extends Db {
+  readonly [inTransactionBrand]: true;
+}
+
 /** Inside src/db only: the handle as the query builder it is. */
 export const knexOf = (db: Db): Knex => db as Knex;
 
@@ -23,8 +32,8 @@ export async function ping(db: Db): Promise<void> {
 }
 
 /** Runs fn in a transaction of db (a savepoint when db already is one): committed when fn resolves, rolled back when it throws. */
-export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  return knexOf(db).transaction((trx) => fn(trx));
+export function inTransaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T> {
+  return knexOf(db).transaction((trx) => fn(trx as unknown as Tx));
 }
 
 export interface DbTimeouts {

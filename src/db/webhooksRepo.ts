@@ -11,7 +11,7 @@ import type {
   WebhookEndpointChanges,
   WebhookEventType,
 } from '../domain/webhook';
-import { Db, knexOf } from './knex';
+import { Db, knexOf, Tx } from './knex';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
 // Every multi-row change is one statement or one transaction, and every claim is conditional, so any
@@ -189,7 +189,7 @@ export async function countEndpoints(db: Db, accountId: string): Promise<number>
 }
 
 /** Live endpoints of the account, locked so that concurrent creations count each other. */
-export async function countEndpointsForUpdate(db: Db, accountId: string): Promise<number> {
+export async function countEndpointsForUpdate(db: Tx, accountId: string): Promise<number> {
   const knex = knexOf(db);
   await knex.raw('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
   const [{ n }] = await knex('webhook_endpoints')
@@ -261,7 +261,7 @@ export async function rotateEndpointSecret(
 /** Deletes the endpoint (the row stays, marked, for its deliveries' history); a deleted one stays as it is. */
 export async function markEndpointDeleted(db: Db, id: string): Promise<void> {
   const knex = knexOf(db);
-  await knex('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: new Date(), updated_at: new Date() });
+  await knex('webhook_endpoints').where({ id }).whereNull('deleted_at').update({ deleted_at: knex.fn.now(), updated_at: knex.fn.now() });
 }
 
 /**
@@ -345,8 +345,8 @@ export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts:
 export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {
   const knex = knexOf(db);
   if (endpointIds.length === 0) return [];
-  const now = new Date();
-  return knex<DeliveryRow>('webhook_deliveries')
+  const now = knex.fn.now(); // due at once, by the database's clock (the claims compare with it)
+  return knex('webhook_deliveries')
     .insert(
       endpointIds.map((endpointId) => ({
         id: newId('whd'),
@@ -556,7 +556,7 @@ export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, p
         locked_until: null,
         lease_token: null,
         enqueued_at: status === 'pending' ? o.nextAttemptAt : null,
-        updated_at: new Date(),
+        updated_at: trx.fn.now(),
       });
     if (!held) return { disabled: false };
     const { rows } = await trx.raw(
@@ -578,8 +578,8 @@ export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, p
       .where({ id: d.endpoint_id })
       .whereNull('disabled_at')
       .update({
-        disabled_at: new Date(),
-        updated_at: new Date(),
+        disabled_at: trx.fn.now(),
+        updated_at: trx.fn.now(),
         disabled_reason: `Every delivery attempt failed since ${row.failing_since.toISOString()}; last error: ${o.error ?? 'unknown'}`,
       });
     if (changed) await cancelPendingDeliveries(trx, d.endpoint_id);
@@ -631,7 +631,7 @@ export async function cancelDelivery(db: Db, id: string, leaseToken: string): Pr
   const knex = knexOf(db);
   await knex('webhook_deliveries')
     .where({ id, status: 'pending', lease_token: leaseToken })
-    .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, lease_token: null, updated_at: new Date() });
+    .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, lease_token: null, updated_at: knex.fn.now() });
 }
 
 /**

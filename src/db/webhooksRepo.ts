@@ -5,6 +5,7 @@ import type { PaymentEvent, PaymentEventRecord } from '../domain/paymentEvent';
 import type { Snapshot } from '../wire/2026-02-19.preview/event';
 import type {
   NewWebhookEndpoint,
+  SigningEndpoint,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
@@ -17,7 +18,7 @@ import { Db, knexOf, Tx } from './knex';
 // Every multi-row change is one statement or one transaction, and every claim is conditional, so any
 // number of processes may dispatch and deliver at once.
 
-export interface EndpointRow {
+interface EndpointRow {
   id: string;
   account_id: string;
   url: string;
@@ -81,7 +82,7 @@ function recordOf(data: Snapshot): PaymentEventRecord {
   };
 }
 
-export interface DeliveryRow {
+interface DeliveryRow {
   id: string;
   event_id: string;
   endpoint_id: string;
@@ -94,7 +95,7 @@ export interface DeliveryRow {
   updated_at: Date;
 }
 
-export interface AttemptRow {
+interface AttemptRow {
   id: string;
   delivery_id: string;
   event_id: string;
@@ -110,7 +111,7 @@ export const MAX_ENDPOINTS_PER_ACCOUNT = 16;
 
 // ---- Rows to domain types (src/domain/webhook.ts) ----
 
-export function toEndpoint(r: EndpointRow): WebhookEndpoint {
+function toEndpoint(r: EndpointRow): WebhookEndpoint {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -129,7 +130,7 @@ export function toEndpoint(r: EndpointRow): WebhookEndpoint {
   };
 }
 
-export function toDelivery(d: DeliveryRow): WebhookDelivery {
+function toDelivery(d: DeliveryRow): WebhookDelivery {
   return {
     id: d.id,
     eventId: d.event_id,
@@ -342,7 +343,7 @@ export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts:
   return { accounts: rows[0].accounts as string[], events: rows[0].events as number };
 }
 
-export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<DeliveryRow[]> {
+export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<WebhookDelivery[]> {
   const knex = knexOf(db);
   if (endpointIds.length === 0) return [];
   const now = knex.fn.now(); // due at once, by the database's clock (the claims compare with it)
@@ -362,7 +363,8 @@ export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointId
         updated_at: now,
       })),
     )
-    .returning('*');
+    .returning('*')
+    .then((rows: DeliveryRow[]) => rows.map(toDelivery));
 }
 
 export async function listDeliveries(db: Db, eventId: string): Promise<WebhookDelivery[]> {
@@ -389,8 +391,8 @@ export async function listAttempts(db: Db, eventId: string): Promise<WebhookAtte
 // ---- Delivery ----
 
 export interface Claimed {
-  delivery: DeliveryRow;
-  endpoint: EndpointRow;
+  delivery: WebhookDelivery;
+  endpoint: SigningEndpoint;
   event: PaymentEvent;
   /** The database's time of the claim. */
   asOf: Date;
@@ -481,20 +483,22 @@ function claimedRow(row: { delivery: any; endpoint: any; event: any; db_now: unk
   const d = row.delivery;
   const w = row.endpoint;
   const e = row.event;
+  const endpoint = toEndpoint({
+    ...w,
+    disabled_at: date(w.disabled_at),
+    previous_secret_expires_at: date(w.previous_secret_expires_at),
+    created_at: new Date(w.created_at),
+    updated_at: new Date(w.updated_at),
+    deleted_at: date(w.deleted_at),
+  });
   return {
-    delivery: { ...d, next_attempt_at: date(d.next_attempt_at), created_at: new Date(d.created_at), updated_at: new Date(d.updated_at) },
-    endpoint: {
-      ...w,
-      secret: bytes(w.secret)!,
-      previous_secret: bytes(w.previous_secret),
-      previous_secret_expires_at: date(w.previous_secret_expires_at),
-      disabled_at: date(w.disabled_at),
-      failing_since: date(w.failing_since),
-      last_failed_at: date(w.last_failed_at),
-      created_at: new Date(w.created_at),
-      updated_at: new Date(w.updated_at),
-      deleted_at: date(w.deleted_at),
-    },
+    delivery: toDelivery({
+      ...d,
+      next_attempt_at: date(d.next_attempt_at),
+      created_at: new Date(d.created_at),
+      updated_at: new Date(d.updated_at),
+    }),
+    endpoint: { ...endpoint, sealedSecret: bytes(w.secret)!, previousSealedSecret: bytes(w.previous_secret) },
     event: toEvent({ ...e, created_at: new Date(e.created_at) }),
     leaseToken: d.lease_token,
     asOf: readAt(row), // the database's time of the claim: the previous secret's expiry and the retry window are judged by it
@@ -526,7 +530,7 @@ export interface FailurePolicy {
   streakGapMs: number;
 }
 
-export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
+export async function recordAttempt(db: Db, d: WebhookDelivery, o: AttemptOutcome, policy: FailurePolicy): Promise<{ disabled: boolean }> {
   const knex = knexOf(db);
   if (o.succeeded) {
     await recordSuccesses(db, [{ delivery: d, outcome: o }]);
@@ -536,8 +540,8 @@ export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, p
     await trx('webhook_attempts').insert({
       id: o.attemptId,
       delivery_id: d.id,
-      event_id: d.event_id,
-      endpoint_id: d.endpoint_id,
+      event_id: d.eventId,
+      endpoint_id: d.endpointId,
       attempted_at: o.attemptedAt,
       duration_ms: o.durationMs,
       response_status: o.responseStatus,
@@ -570,19 +574,19 @@ export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, p
         status = CASE WHEN run.since <= now() - (? * interval '1 millisecond') THEN 'disabled' ELSE w.status END
       FROM run WHERE w.id = run.id
       RETURNING w.status, w.failing_since`,
-      [o.attemptedAt, policy.streakGapMs, o.attemptedAt, d.endpoint_id, o.attemptedAt, policy.disableAfterMs],
+      [o.attemptedAt, policy.streakGapMs, o.attemptedAt, d.endpointId, o.attemptedAt, policy.disableAfterMs],
     );
     const row = rows[0] as { status: string; failing_since: Date } | undefined;
     if (!row || row.status !== 'disabled') return { disabled: false };
     const changed = await trx('webhook_endpoints')
-      .where({ id: d.endpoint_id })
+      .where({ id: d.endpointId })
       .whereNull('disabled_at')
       .update({
         disabled_at: trx.fn.now(),
         updated_at: trx.fn.now(),
         disabled_reason: `Every delivery attempt failed since ${row.failing_since.toISOString()}; last error: ${o.error ?? 'unknown'}`,
       });
-    if (changed) await cancelPendingDeliveries(trx, d.endpoint_id);
+    if (changed) await cancelPendingDeliveries(trx, d.endpointId);
     return { disabled: changed > 0 };
   });
 }
@@ -593,10 +597,11 @@ export async function recordAttempt(db: Db, d: DeliveryRow, o: AttemptOutcome, p
  * failure run. Endpoints are locked in the order of their ids, so that batches of several processes cannot
  * deadlock on them.
  */
-export async function recordSuccesses(db: Db, done: { delivery: DeliveryRow; outcome: AttemptOutcome }[]): Promise<void> {
+export async function recordSuccesses(db: Db, done: { delivery: WebhookDelivery; outcome: AttemptOutcome }[]): Promise<void> {
   const knex = knexOf(db);
   if (done.length === 0) return;
-  const col = (f: (x: { delivery: DeliveryRow; outcome: AttemptOutcome }) => string | number | Date | null) => done.map(f) as Knex.Value;
+  const col = (f: (x: { delivery: WebhookDelivery; outcome: AttemptOutcome }) => string | number | Date | null) =>
+    done.map(f) as Knex.Value;
   await knex.raw(
     `
     WITH o AS (
@@ -616,8 +621,8 @@ export async function recordSuccesses(db: Db, done: { delivery: DeliveryRow; out
     [
       col((x) => x.outcome.attemptId),
       col((x) => x.delivery.id),
-      col((x) => x.delivery.event_id),
-      col((x) => x.delivery.endpoint_id),
+      col((x) => x.delivery.eventId),
+      col((x) => x.delivery.endpointId),
       col((x) => x.outcome.attemptedAt),
       col((x) => x.outcome.durationMs),
       col((x) => x.outcome.responseStatus),

@@ -31,6 +31,13 @@ export interface WebhookEndpoint {
   deletedAt: Date | null;
 }
 
+/** An endpoint as a delivery attempt needs it: with its signing secrets, sealed (only the delivery opens them). */
+export type SigningEndpoint = WebhookEndpoint & {
+  sealedSecret: Buffer;
+  /** The secret replaced by the last rotation: it signs too until previousSecretExpiresAt. */
+  previousSealedSecret: Buffer | null;
+};
+
 /** A new endpoint as it is stored: its signing secret already sealed. */
 export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'id' | 'accountId' | 'url' | 'description' | 'enabledEvents' | 'apiVersion'> & {
   sealedSecret: Buffer;

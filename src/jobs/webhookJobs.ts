@@ -156,13 +156,13 @@ export async function startWebhookJobs(
 
   /** Runs one claimed delivery's attempt in a slot the caller took, tracked until it gives the slot back. */
   function start(claimed: repo.Claimed): void {
-    countAttempt(claimed.delivery.account_id, 1);
+    countAttempt(claimed.delivery.accountId, 1);
     const p = attempt(claimed).finally(() => {
       inflight.delete(p);
       slots.release();
-      countAttempt(claimed.delivery.account_id, -1);
+      countAttempt(claimed.delivery.accountId, -1);
       // A place of the account's share is free: its next delivery, if one waits (in this or another process).
-      claim(claimed.delivery.account_id);
+      claim(claimed.delivery.accountId);
     });
     inflight.add(p);
   }
@@ -189,7 +189,7 @@ export async function startWebhookJobs(
       );
       if (result.disabled) log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after persistent failure');
       if (next)
-        await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpoint_id, accountId: d.account_id } satisfies JobData, {
+        await boss.send(QUEUE, { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData, {
           startAfter: next,
         });
     } catch (e) {

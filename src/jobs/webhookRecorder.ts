@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
 import * as repo from '../db/webhooksRepo';
+import type { WebhookDelivery } from '../domain/webhook';
 
 // Successful attempts are recorded together: an attempt that ends while earlier ones are being written waits
 // for that write and goes into the next, with every other that ended meanwhile: one statement and one commit
@@ -7,10 +8,10 @@ import * as repo from '../db/webhooksRepo';
 // so an idle pipeline adds no wait. A failed write fails every attempt of its batch: each is then rescued
 // like an attempt whose record failed on its own (its lease runs out, and it is claimed and sent again).
 
-type Record = (delivery: repo.DeliveryRow, outcome: repo.AttemptOutcome) => Promise<void>;
+type Record = (delivery: WebhookDelivery, outcome: repo.AttemptOutcome) => Promise<void>;
 
 export function successRecorder(db: Db, { maxBatch = 200, writers = 1 } = {}): Record {
-  let queue: { done: { delivery: repo.DeliveryRow; outcome: repo.AttemptOutcome }; resolve: () => void; reject: (e: unknown) => void }[] =
+  let queue: { done: { delivery: WebhookDelivery; outcome: repo.AttemptOutcome }; resolve: () => void; reject: (e: unknown) => void }[] =
     [];
   let writing = 0;
   const flush = () => {

@@ -6,6 +6,7 @@ import { storedVersion } from '../domain/versions';
 import { nextAttemptAt, RetryPolicy } from '../domain/webhookRetry';
 import { webhookHeaders } from '../domain/webhookSignature';
 import { renderEvent } from '../wire/events';
+import type { WebhookDelivery } from '../domain/webhook';
 
 /**
  * The delivery policy, in one place (src/jobs/webhookJobs.ts claims deliveries and runs this for each):
@@ -34,7 +35,7 @@ export interface DeliveryDeps {
     body: string,
   ): Promise<{ status: number | null; error: string | null; durationMs: number }>;
   /** Records a successful attempt (src/jobs/webhookRecorder.ts writes them in batches); failures are recorded here. */
-  recordSuccess(delivery: repo.DeliveryRow, outcome: repo.AttemptOutcome): Promise<void>;
+  recordSuccess(delivery: WebhookDelivery, outcome: repo.AttemptOutcome): Promise<void>;
 }
 
 export type DeliveryResult =
@@ -55,20 +56,20 @@ export async function attemptDelivery(deps: DeliveryDeps, claimed: repo.Claimed)
   const { delivery: d, endpoint, event, leaseToken } = claimed;
   const claimedAt = performance.now();
   const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
-  if (endpoint.deleted_at || endpoint.status !== 'enabled') {
+  if (endpoint.deletedAt || endpoint.status !== 'enabled') {
     await repo.cancelDelivery(deps.db, d.id, leaseToken);
     return { cancelled: true };
   }
-  const body = JSON.stringify(renderEvent(event, storedVersion(endpoint.api_version)));
-  const secrets = [unseal(deps.dataKey, endpoint.secret)];
-  if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > claimed.asOf) {
-    secrets.push(unseal(deps.dataKey, endpoint.previous_secret));
+  const body = JSON.stringify(renderEvent(event, storedVersion(endpoint.apiVersion)));
+  const secrets = [unseal(deps.dataKey, endpoint.sealedSecret)];
+  if (endpoint.previousSealedSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > claimed.asOf) {
+    secrets.push(unseal(deps.dataKey, endpoint.previousSealedSecret));
   }
   const attemptedAt = dbClock();
   const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
   const r = await deps.send(endpoint.url, headers, body);
   const succeeded = r.error === null;
-  const next = succeeded ? null : nextAttemptAt(deps.policy.retry, d.created_at, d.attempts + 1, dbClock());
+  const next = succeeded ? null : nextAttemptAt(deps.policy.retry, d.createdAt, d.attempts + 1, dbClock());
   const outcome: repo.AttemptOutcome = {
     leaseToken,
     attemptId: newId('wha'),

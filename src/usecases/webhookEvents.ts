@@ -79,5 +79,5 @@ export async function redeliver(db: Db, accountId: string, eventId: string, endp
       .map((ep) => ep.id);
     if (targets.length === 0) throw new AppError('no_webhook_endpoint');
   }
-  return (await repo.insertRedeliveries(db, event, targets)).map(repo.toDelivery);
+  return repo.insertRedeliveries(db, event, targets);
 }

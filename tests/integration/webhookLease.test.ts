@@ -2,6 +2,7 @@ import type { PaymentEvent } from '../../src/domain/paymentEvent';
 import { client, externalService, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { createDb } from '../../src/db/knex';
+import type { WebhookDelivery } from '../../src/domain/webhook';
 import * as repo from '../../src/db/webhooksRepo';
 
 // The delivery lease and the endpoint's failure run, on real PostgreSQL with no worker running: a service
@@ -12,7 +13,7 @@ const maybe = externalService ? describe.skip : describe;
 
 maybe('webhook delivery lease and failure run', () => {
   const db = createDb(process.env.DATABASE_URL!, 4);
-  let delivery: repo.DeliveryRow;
+  let delivery: WebhookDelivery;
   let endpointId: string;
 
   beforeAll(async () => {
@@ -79,9 +80,7 @@ maybe('webhook delivery lease and failure run', () => {
 
   it('a failure after a quiet period starts a new failure run instead of disabling the endpoint', async () => {
     const fail = async () => {
-      const [d] = await repo.insertRedeliveries(db, { id: delivery.event_id, accountId: delivery.account_id } as PaymentEvent, [
-        endpointId,
-      ]);
+      const [d] = await repo.insertRedeliveries(db, { id: delivery.eventId, accountId: delivery.accountId } as PaymentEvent, [endpointId]);
       const c = await repo.claimDelivery(db, d.id, 60_000, `t-${d.id}`);
       return repo.recordAttempt(db, c!.delivery, outcome(`t-${d.id}`, false), policy);
     };

@@ -224,15 +224,20 @@ export async function markSettled(db: Knex, id: string, txHash: string): Promise
   });
 }
 
-/** What the settlement transfer sends where (recorded when it is signed; shown once it is confirmed). */
-export async function recordSettlementPlan(
+/**
+ * What the settlement transfers send where (recorded in the transaction that stores them signed; shown once
+ * they are confirmed). One statement for a batch of settlements.
+ */
+export async function recordSettlementPlans(
   db: Knex,
-  id: string,
-  plan: { fee: bigint; amount: bigint; destination: string },
+  plans: { paymentId: string; fee: bigint; amount: bigint; destination: string }[],
 ): Promise<void> {
-  await db('payments')
-    .where({ id })
-    .update({ fee_amount: plan.fee.toString(), settlement_amount: plan.amount.toString(), settlement_destination: plan.destination });
+  if (!plans.length) return;
+  await db.raw(
+    `UPDATE payments SET fee_amount = v.fee::numeric, settlement_amount = v.amount::numeric, settlement_destination = v.destination
+     FROM (VALUES ${plans.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, fee, amount, destination) WHERE payments.id = v.id`,
+    plans.flatMap((p) => [p.paymentId, p.fee.toString(), p.amount.toString(), p.destination]),
+  );
 }
 
 /** The buyer's signature as confirmed (normalised). */

@@ -65,90 +65,126 @@ export interface Authorization {
   nonce: string;
 }
 
-export class AuthorizationTaken extends Error {}
-
-const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
+/** One transaction to sign under the sender's next nonce; with `authorization`, it also claims it. */
+export interface NewSubmission {
+  tx: NewTx;
+  sign(nonce: number): Promise<{ raw: `0x${string}`; hash: `0x${string}` }>;
+  authorization?: Authorization;
+}
 
 /**
- * Takes the sender's next nonce, signs with it and stores the signed transaction, all in one database
- * transaction. `chainNonce` (the node's pending count) is used only the first time a sender is seen.
- * Returns null when the payment already has a live transaction of this purpose (a duplicate job).
- * With `authorization`, also claims it: one submission per (chain, token, signer, nonce), ever.
+ * What became of a submission: stored signed; not stored because the payment already has a live
+ * transaction of this purpose (a duplicate job); or refused because another payment claimed its authorization.
  */
-export async function storeSignedTx(
+export type StoreOutcome = { kind: 'stored'; tx: ChainTx } | { kind: 'live' } | { kind: 'taken'; owner: string };
+
+const authKey = (a: { chain_id: string; token: string; from_address: string; auth_nonce: string }) =>
+  `${a.chain_id}|${a.token}|${a.from_address}|${a.auth_nonce}`;
+const authRow = (a: Authorization) => ({ chain_id: a.chainId, token: a.token, from_address: a.from, auth_nonce: a.nonce });
+
+/**
+ * Takes the sender's next nonces, signs with them and stores the signed transactions, all in one database
+ * transaction: one commit for a batch of one sender's submissions, and a crash stores all of them or none
+ * (no nonce is ever taken without its signed transaction). `chainNonce` (the node's pending count) is used
+ * only the first time a sender is seen. Each authorization is claimed once, ever: one submission per
+ * (chain, token, signer, nonce). `inTransaction` runs after the insert, before the commit.
+ */
+export async function storeSignedTxs(
   db: Knex,
-  tx: NewTx,
+  chainId: string,
+  sender: string,
+  subs: NewSubmission[],
   chainNonce: () => Promise<number>,
-  sign: (nonce: number) => Promise<{ raw: `0x${string}`; hash: `0x${string}` }>,
-  authorization?: Authorization,
-): Promise<ChainTx | null> {
-  const existing = await db('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).first('next_nonce');
-  if (!existing) {
-    const n = await chainNonce();
-    await db('relayer_nonces')
-      .insert({ chain_id: tx.chainId, sender: tx.sender, next_nonce: n })
-      .onConflict(['chain_id', 'sender'])
-      .ignore();
-  }
-  try {
-    return await db.transaction(async (trx) => {
-      if (authorization) {
-        await trx('payment_authorizations')
-          .insert({
-            chain_id: authorization.chainId,
-            token: authorization.token,
-            from_address: authorization.from,
-            auth_nonce: authorization.nonce,
-            payment_id: tx.paymentId,
-          })
-          .onConflict(['chain_id', 'token', 'from_address', 'auth_nonce'])
-          .ignore();
-        const owner = await trx('payment_authorizations')
-          .where({
-            chain_id: authorization.chainId,
-            token: authorization.token,
-            from_address: authorization.from,
-            auth_nonce: authorization.nonce,
-          })
-          .first('payment_id');
-        if (owner.payment_id !== tx.paymentId) throw new AuthorizationTaken(owner.payment_id);
+  inTransaction?: (trx: Knex.Transaction, stored: ChainTx[]) => Promise<void>,
+): Promise<StoreOutcome[]> {
+  const out: (StoreOutcome | undefined)[] = subs.map(() => undefined);
+  const seen = new Set<string>();
+  subs.forEach((s, i) => {
+    const k = `${s.tx.paymentId}/${s.tx.purpose}`;
+    if (seen.has(k)) out[i] = { kind: 'live' }; // the same step twice in one batch: the first one counts
+    seen.add(k);
+  });
+  const open = () => subs.flatMap((_, i) => (out[i] ? [] : [i]));
+  return db.transaction(async (trx) => {
+    const claiming = open().filter((i) => subs[i].authorization);
+    if (claiming.length) {
+      const rows = claiming.map((i) => ({ ...authRow(subs[i].authorization!), payment_id: subs[i].tx.paymentId }));
+      await trx('payment_authorizations').insert(rows).onConflict(['chain_id', 'token', 'from_address', 'auth_nonce']).ignore();
+      const owners = await trx('payment_authorizations')
+        .whereIn(
+          ['chain_id', 'token', 'from_address', 'auth_nonce'],
+          rows.map((r) => [r.chain_id, r.token, r.from_address, r.auth_nonce]),
+        )
+        .select('chain_id', 'token', 'from_address', 'auth_nonce', 'payment_id');
+      const ownerOf = new Map(owners.map((o) => [authKey(o), o.payment_id as string]));
+      for (const [n, i] of claiming.entries()) {
+        const owner = ownerOf.get(authKey(rows[n]))!;
+        if (owner !== subs[i].tx.paymentId) out[i] = { kind: 'taken', owner };
       }
-      const live = await trx('chain_transactions')
-        .where({ payment_id: tx.paymentId, purpose: tx.purpose })
-        .whereNot('status', 'dropped')
-        .first('id');
-      if (live) return null;
-      // The row lock is taken here and held to commit: sign, insert, commit are all that wait behind it.
-      const {
-        rows: [taken],
-      } = await trx.raw(
-        'UPDATE relayer_nonces SET next_nonce = next_nonce + 1 WHERE chain_id = ? AND sender = ? RETURNING next_nonce - 1 AS nonce',
-        [tx.chainId, tx.sender],
-      );
-      const nonce = Number(taken.nonce);
-      const { raw, hash } = await sign(nonce);
-      const [row] = await trx('chain_transactions')
-        .insert({
-          chain_id: tx.chainId,
-          sender: tx.sender,
-          nonce,
-          purpose: tx.purpose,
-          payment_id: tx.paymentId,
-          to_address: tx.to,
-          calldata: tx.calldata,
-          gas_limit: tx.gasLimit.toString(),
-          max_fee_per_gas: tx.maxFeePerGas.toString(),
-          max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),
-          raw_tx: raw,
-          tx_hash: hash,
-        })
-        .returning('*');
-      return fromRow(row);
+    }
+    let want = open();
+    if (!want.length) return out as StoreOutcome[];
+    // The row lock is taken here (nonces for the whole batch at once) and held to commit: the check for live
+    // transactions (a concurrent process may have stored one while this waited), signing, insert and commit.
+    const take = () =>
+      trx.raw('UPDATE relayer_nonces SET next_nonce = next_nonce + ? WHERE chain_id = ? AND sender = ? RETURNING next_nonce - ? AS nonce', [
+        want.length,
+        chainId,
+        sender,
+        want.length,
+      ]);
+    let taken = (await take()).rows[0];
+    if (!taken) {
+      const n = await chainNonce();
+      await trx('relayer_nonces').insert({ chain_id: chainId, sender, next_nonce: n }).onConflict(['chain_id', 'sender']).ignore();
+      taken = (await take()).rows[0];
+    }
+    const first = Number(taken.nonce);
+    const live = await trx('chain_transactions')
+      .whereIn(
+        ['payment_id', 'purpose'],
+        want.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
+      )
+      .whereNot('status', 'dropped')
+      .select('payment_id', 'purpose');
+    for (const l of live)
+      for (const i of want) if (subs[i].tx.paymentId === l.payment_id && subs[i].tx.purpose === l.purpose) out[i] = { kind: 'live' };
+    const allocated = want.length;
+    want = open();
+    if (want.length < allocated)
+      await trx('relayer_nonces')
+        .where({ chain_id: chainId, sender })
+        .update({ next_nonce: first + want.length }); // nonces stay contiguous: only the ones signed below are taken
+    if (!want.length) return out as StoreOutcome[];
+    const rows = [];
+    for (const [n, i] of want.entries()) {
+      const { tx } = subs[i];
+      const nonce = first + n;
+      const { raw, hash } = await subs[i].sign(nonce);
+      rows.push({
+        chain_id: chainId,
+        sender,
+        nonce,
+        purpose: tx.purpose,
+        payment_id: tx.paymentId,
+        to_address: tx.to,
+        calldata: tx.calldata,
+        gas_limit: tx.gasLimit.toString(),
+        max_fee_per_gas: tx.maxFeePerGas.toString(),
+        max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),
+        raw_tx: raw,
+        tx_hash: hash,
+      });
+    }
+    const byNonce = new Map((await trx('chain_transactions').insert(rows).returning('*')).map((r: Row) => [Number(r.nonce), fromRow(r)]));
+    const stored = want.map((i, n) => {
+      const tx = byNonce.get(first + n)!;
+      out[i] = { kind: 'stored', tx };
+      return tx;
     });
-  } catch (e) {
-    if (isUniqueViolation(e)) return null; // a concurrent job stored this payment's transaction first
-    throw e;
-  }
+    if (inTransaction) await inTransaction(trx, stored);
+    return out as StoreOutcome[];
+  });
 }
 
 /** A sender's transactions not yet final on a chain, oldest nonce first (re-broadcast order). */
@@ -166,8 +202,9 @@ export async function liveTransaction(db: Knex, paymentId: string, purpose: TxPu
   return r && fromRow(r);
 }
 
-export async function markBroadcast(db: Knex, id: string): Promise<void> {
-  await db('chain_transactions').where({ id }).update({ broadcast_at: db.fn.now() });
+export async function markBroadcast(db: Knex, ids: string | string[]): Promise<void> {
+  const list = Array.isArray(ids) ? ids : [ids];
+  if (list.length) await db('chain_transactions').whereIn('id', list).update({ broadcast_at: db.fn.now() });
 }
 
 export async function markMined(db: Knex, id: string, minedHash: string, blockNumber: bigint, blockHash: string): Promise<void> {

@@ -9,6 +9,7 @@ import { canonicalSignature, verifyTransferAuthorization, type TransferAuthoriza
 import { strandedPayments } from '../db/paymentsRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/relayerRepo';
 import { monitorChain, NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
+import { Submissions } from '../usecases/relayerSubmissions';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -79,7 +80,15 @@ export async function startChainJobs(boss: PgBoss, db: Knex, chains: Chains, set
   const enqueueSettle = (paymentId: string) => runNow(SETTLE, settlePayment, paymentId);
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
-  const deps: RelayerDeps = { db, chains, log, stuckAfterMs: settings.stuckAfterMs, enqueueSettle, enqueueSubmit };
+  const deps: RelayerDeps = {
+    db,
+    chains,
+    log,
+    submissions: new Submissions(db, log),
+    stuckAfterMs: settings.stuckAfterMs,
+    enqueueSettle,
+    enqueueSubmit,
+  };
   const nudgeAll = () => {
     for (const m of monitors.values()) m.wake();
   };

@@ -11,6 +11,7 @@ import * as payments from '../db/paymentsRepo';
 import * as relayer from '../db/relayerRepo';
 import { findOption, currentDestination } from '../db/optionsRepo';
 import { settlementTerms } from '../db/accountsRepo';
+import type { Submissions } from './relayerSubmissions';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization, sign it under a nonce from PostgreSQL, store, then broadcast;
@@ -25,6 +26,8 @@ export interface RelayerDeps {
   db: Knex;
   chains: Chains;
   log: Logger;
+  /** Signs, stores and broadcasts the relayer's new transactions, in batches per key. */
+  submissions: Submissions;
   /** A pending transaction older than this is replaced with higher fees. */
   stuckAfterMs: number;
   /** After a collect transaction is final: settle it. */
@@ -88,33 +91,16 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   const fees = await chain.fees();
   const auth = { chainId: chain.caip2, token: call.to, from: getAddress(td.message.from), nonce: td.message.nonce.toLowerCase() };
-  let stored: relayer.ChainTx | null;
-  try {
-    stored = await relayer.storeSignedTx(
-      db,
-      {
-        chainId: chain.caip2,
-        sender,
-        purpose,
-        paymentId,
-        to: call.to,
-        calldata: call.data,
-        gasLimit: withHeadroom(sim.gas),
-        ...fees,
-      },
-      () => chain.pendingNonce(sender),
-      (nonce) => chain.sign(sender, nonce, call, withHeadroom(sim.gas), fees),
-      auth,
-    );
-  } catch (e) {
-    if (!(e instanceof relayer.AuthorizationTaken)) throw e;
-    await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${e.message}`);
+  const gasLimit = withHeadroom(sim.gas);
+  const tx = { chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit, ...fees };
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, authorization: auth });
+  if (r.kind === 'taken') {
+    await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${r.owner}`);
     return null;
   }
-  if (!stored) return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
-  await broadcast(deps, chain, stored);
-  log.info({ paymentId, chainId: chain.caip2, txHash: stored.hash, nonce: stored.nonce, sender }, 'authorization submitted');
-  return stored.hash;
+  if (r.kind === 'live') return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
+  log.info({ paymentId, chainId: chain.caip2, txHash: r.tx.hash, nonce: r.tx.nonce, sender }, 'authorization submitted');
+  return r.tx.hash;
 }
 
 /** Collector mode: sends amount minus fee to the merchant's destination as it is now. */
@@ -149,18 +135,20 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     return null;
   }
   const fees = await chain.fees();
-  const gas = withHeadroom(sim.gas);
-  const stored = await relayer.storeSignedTx(
-    db,
-    { chainId: chain.caip2, sender, purpose: 'settle', paymentId, to: call.to, calldata: call.data, gasLimit: gas, ...fees },
-    () => chain.pendingNonce(sender),
-    (nonce) => chain.sign(sender, nonce, call, gas, fees),
-  );
-  if (!stored) return null;
-  await payments.recordSettlementPlan(db, paymentId, { fee, amount, destination });
-  await broadcast(deps, chain, stored);
-  log.info({ paymentId, txHash: stored.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
-  return stored.hash;
+  const tx = {
+    chainId: chain.caip2,
+    sender,
+    purpose: 'settle' as const,
+    paymentId,
+    to: call.to,
+    calldata: call.data,
+    gasLimit: withHeadroom(sim.gas),
+    ...fees,
+  };
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination } });
+  if (r.kind !== 'stored') return null;
+  log.info({ paymentId, txHash: r.tx.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
+  return r.tx.hash;
 }
 
 async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionReceipt | null> {

@@ -159,7 +159,8 @@ export async function applyTransition(
   changes: TransitionChanges = {},
 ): Promise<PaymentWithAsset | undefined> {
   const { from, to, event } = TRANSITIONS[t];
-  return db.transaction(async (trx) => {
+  // In the caller's transaction as it is (no savepoint): several may run at once on it, each on its own payment.
+  return inTransaction(db, async (trx) => {
     const q = trx('payments')
       .where({ id })
       .whereIn('status', from)
@@ -173,6 +174,10 @@ export async function applyTransition(
     return after;
   });
 }
+
+/** `work` in `db` when it is a transaction already, else in a new one. */
+const inTransaction = <T>(db: Knex, work: (trx: Knex) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction((trx) => work(trx));
 
 /** The columns a transition's changes write. */
 function transitionColumns(trx: Knex, changes: TransitionChanges): Record<string, unknown> {
@@ -212,7 +217,7 @@ export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAss
 
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
 export async function markSettled(db: Knex, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
-  return db.transaction(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const n = await trx('payments')
       .where({ id, status: 'succeeded' })
       .whereNull('settled_at')

@@ -253,6 +253,25 @@ export async function finish(
   return n > 0;
 }
 
+/**
+ * Confirmed at depth, several at once (one statement); the ids that were still open, i.e. that this call
+ * made final (a concurrent monitor pass may have finished the others).
+ */
+export async function finishConfirmed(
+  db: Knex,
+  mined: { id: string; transactionHash: string; blockNumber: bigint; blockHash: string }[],
+): Promise<Set<string>> {
+  if (!mined.length) return new Set();
+  const { rows } = await db.raw(
+    `UPDATE chain_transactions c SET status = 'confirmed', finished_at = now(), block_number = v.block_number::bigint,
+       block_hash = v.block_hash, tx_hash = v.tx_hash, previous_hashes = array_remove(array_append(c.previous_hashes, c.tx_hash), v.tx_hash)
+     FROM (VALUES ${mined.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, tx_hash, block_number, block_hash)
+     WHERE c.id = v.id::bigint AND c.status IN ('pending', 'mined') RETURNING c.id`,
+    mined.flatMap((m) => [m.id, m.transactionHash, m.blockNumber.toString(), m.blockHash]),
+  );
+  return new Set(rows.map((r: Row) => String(r.id)));
+}
+
 /** A fee-bumped replacement at the same nonce: the old hash stays known (either may be mined). */
 export async function replace(
   db: Knex,

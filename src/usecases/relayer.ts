@@ -38,7 +38,7 @@ export interface RelayerDeps {
 
 const REBROADCAST_MS = 15_000;
 const FRESH_MS = 3_000;
-const FINALIZE_CONCURRENCY = 16;
+const FINALIZE_BATCH = 50;
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
@@ -163,22 +163,40 @@ async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionRec
   return found.find((r) => r !== null) ?? null;
 }
 
-/** A final receipt moves the payment, in the transaction that marks the chain transaction final. */
-async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+/**
+ * Successful final receipts move their payments, in one transaction that also marks the chain transactions
+ * final (a pass confirms many at once: one commit for all of them).
+ */
+async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx; receipt: TransactionReceipt }[]): Promise<void> {
   const { db, log } = deps;
-  if (receipt.status === 'success') {
-    await db.transaction(async (trx) => {
-      if (!(await relayer.finish(trx, tx.id, 'confirmed', receipt))) return;
-      if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
-      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
-    });
+  const mine = await db.transaction(async (trx) => {
+    const finished = await relayer.finishConfirmed(
+      trx,
+      done.map(({ tx, receipt }) => ({ id: tx.id, ...receipt })),
+    );
+    const ours = done.filter(({ tx }) => finished.has(tx.id));
+    // Each on its own payment: sent together on the transaction's connection.
+    await Promise.all(
+      ours.map(({ tx, receipt }) =>
+        tx.purpose === 'settle'
+          ? payments.markSettled(trx, tx.paymentId, receipt.transactionHash)
+          : payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }),
+      ),
+    );
+    return ours;
+  });
+  for (const { tx, receipt } of mine) {
     log.info(
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
     if (tx.purpose === 'collect') await deps.enqueueSettle(tx.paymentId);
-    return;
   }
+}
+
+/** A reverted final receipt fails the payment (not a settlement: that stays unsettled), in the transaction that records it. */
+async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+  const { db, log } = deps;
   // Why it reverted, as far as the chain can tell now (the same call, simulated again).
   const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
   const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
@@ -264,14 +282,13 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   );
   const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
   stillOpen += atDepth.length - final.length;
-  // Final outcomes are independent of each other: several at a time.
-  for (let i = 0; i < final.length; i += FINALIZE_CONCURRENCY) {
-    await Promise.all(
-      final
-        .slice(i, i + FINALIZE_CONCURRENCY)
-        .map(({ tx, receipt }) => finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt)),
-    );
-  }
+  // Successes in batches of one transaction each; reverts (rare: each is simulated again) one at a time.
+  const ok = final
+    .filter((a) => a.receipt.status === 'success')
+    .map(({ tx, receipt }) => ({ tx: { ...tx, hash: receipt.transactionHash }, receipt }));
+  for (let i = 0; i < ok.length; i += FINALIZE_BATCH) await finalizeConfirmed(deps, ok.slice(i, i + FINALIZE_BATCH));
+  for (const { tx, receipt } of final.filter((a) => a.receipt.status !== 'success'))
+    await finalizeReverted(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
   return stillOpen;
 }
 

@@ -88,6 +88,16 @@ const findPaymentStatement = preparedStatement(
   FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
 );
 
+/** An UPDATE of one payment and the payment as it is after it (with its asset) in one statement; undefined when no row matched. */
+async function updateAndRead(db: Knex, update: Knex.QueryBuilder): Promise<PaymentWithAsset | undefined> {
+  const { rows } = await db.raw(
+    `WITH p AS (?) SELECT ${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
+     FROM p LEFT JOIN assets a ON a.id = p.token_asset`,
+    [update.returning([...PAYMENT_COLUMNS])],
+  );
+  return rows[0] && split(rows[0]);
+}
+
 export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
   const { rows } = await findPaymentStatement(db, [id]);
@@ -101,16 +111,19 @@ export async function findPayment(db: Knex, id: string): Promise<PaymentWithAsse
  */
 const eventColumns = (record: PaymentEventRecord) => ({ data: paymentSnapshot(record), record });
 
+/** The event row and its NOTIFY in one statement (one round trip). */
 async function writeEvent(db: Knex, p: Payment, asset: Asset | null, type: string): Promise<void> {
-  await db('payment_events').insert({
-    id: newId('evt'),
-    payment_id: p.id,
-    account_id: p.accountId,
-    type,
-    version: p.version,
-    ...eventColumns(paymentEventRecord(p, asset)),
-  });
-  await db.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
+  const insert = db('payment_events')
+    .insert({
+      id: newId('evt'),
+      payment_id: p.id,
+      account_id: p.accountId,
+      type,
+      version: p.version,
+      ...eventColumns(paymentEventRecord(p, asset)),
+    })
+    .returning('payment_id');
+  await db.raw('WITH e AS (?) SELECT pg_notify(?, e.payment_id) FROM e', [insert, CHANGE_CHANNEL]);
 }
 
 const insertPaymentStatement = preparedStatement(
@@ -167,9 +180,8 @@ export async function applyTransition(
       .update({ ...transitionColumns(trx, changes), status: to, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
     if (t === 'expire') q.andWhere('expires_at', '<=', trx.fn.now());
     else if (from.includes('requires_action')) q.andWhere('expires_at', '>', trx.fn.now());
-    const n = await q;
-    if (!n) return undefined;
-    const after = (await findPayment(trx, id))!;
+    const after = await updateAndRead(trx, q);
+    if (!after) return undefined;
     await writeEvent(trx, after.payment, after.asset, event);
     return after;
   });
@@ -218,12 +230,14 @@ export async function markRefunded(db: Knex, id: string): Promise<PaymentWithAss
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
 export async function markSettled(db: Knex, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
   return inTransaction(db, async (trx) => {
-    const n = await trx('payments')
-      .where({ id, status: 'succeeded' })
-      .whereNull('settled_at')
-      .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
-    if (!n) return undefined;
-    const after = (await findPayment(trx, id))!;
+    const after = await updateAndRead(
+      trx,
+      trx('payments')
+        .where({ id, status: 'succeeded' })
+        .whereNull('settled_at')
+        .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() }),
+    );
+    if (!after) return undefined;
     await writeEvent(trx, after.payment, after.asset, 'payment.settled');
     return after;
   });
@@ -243,12 +257,6 @@ export async function recordSettlementPlans(
      FROM (VALUES ${plans.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, fee, amount, destination) WHERE payments.id = v.id`,
     plans.flatMap((p) => [p.paymentId, p.fee.toString(), p.amount.toString(), p.destination]),
   );
-}
-
-/** The buyer's signature as confirmed (normalised). */
-export async function paymentSignature(db: Knex, id: string): Promise<string | null> {
-  const r = await db('payments').where({ id }).first('signature');
-  return r?.signature ?? null;
 }
 
 /**

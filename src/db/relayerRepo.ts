@@ -197,6 +197,74 @@ export async function openTransactions(db: Knex, chainId: string, sender: string
   return rows.map(fromRow);
 }
 
+/** What submitting a confirmed payment needs, in one read: its state, its option and signature, and its live transaction. */
+export interface SubmissionInput {
+  status: string;
+  signature: string | null;
+  chainId: string | null;
+  typedData: string | null;
+  relayer: string | null;
+  /** The hash of the payment's collect or direct transaction that is not dropped, if there is one. */
+  liveHash: `0x${string}` | null;
+}
+
+export async function submissionInput(db: Knex, paymentId: string): Promise<SubmissionInput | undefined> {
+  const { rows } = await db.raw(
+    `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer,
+       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND c.status <> 'dropped'
+        LIMIT 1) AS live_hash
+     FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
+    [paymentId],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      status: r.status,
+      signature: r.signature,
+      chainId: r.chain_id,
+      typedData: r.typed_data,
+      relayer: r.relayer ?? null,
+      liveHash: r.live_hash,
+    }
+  );
+}
+
+/**
+ * What settling a payment needs besides the payment, in one read: its collect transaction (status and
+ * sender), whether a settlement transaction is live, the merchant's destination for the asset now and the
+ * account's fee terms.
+ */
+export async function settlementInput(
+  db: Knex,
+  p: { id: string; accountId: string; merchantId: string },
+  asset: string,
+): Promise<{
+  collect: { status: TxStatus; sender: string } | null;
+  settleLive: boolean;
+  destination: string | null;
+  feeBaseMinor: bigint;
+  feeBps: number;
+}> {
+  const { rows } = await db.raw(
+    `SELECT c.status AS collect_status, c.sender AS collect_sender,
+       EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = ? AND s.purpose = 'settle' AND s.status <> 'dropped') AS settle_live,
+       (SELECT destination FROM crypto_settlements WHERE merchant_id = ? AND asset = ?) AS destination,
+       a.fee_base_minor, a.fee_bps
+     FROM accounts a
+     LEFT JOIN chain_transactions c ON c.payment_id = ? AND c.purpose = 'collect' AND c.status <> 'dropped'
+     WHERE a.id = ?`,
+    [p.id, p.merchantId, asset, p.id, p.accountId],
+  );
+  const r = rows[0];
+  return {
+    collect: r?.collect_status ? { status: r.collect_status, sender: r.collect_sender } : null,
+    settleLive: Boolean(r?.settle_live),
+    destination: r?.destination ?? null,
+    feeBaseMinor: BigInt(r?.fee_base_minor ?? 0),
+    feeBps: Number(r?.fee_bps ?? 0),
+  };
+}
+
 export async function liveTransaction(db: Knex, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
   const r = await db('chain_transactions').where({ payment_id: paymentId, purpose }).whereNot('status', 'dropped').first();
   return r && fromRow(r);

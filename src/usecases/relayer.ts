@@ -9,8 +9,6 @@ import { parseAccountId, parseAssetId } from '../domain/caip';
 import { feeInTokenUnits } from '../domain/money';
 import * as payments from '../db/paymentsRepo';
 import * as relayer from '../db/relayerRepo';
-import { findOption, currentDestination } from '../db/optionsRepo';
-import { settlementTerms } from '../db/accountsRepo';
 import type { Submissions } from './relayerSubmissions';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
@@ -38,7 +36,12 @@ export interface RelayerDeps {
 
 const REBROADCAST_MS = 15_000;
 const FRESH_MS = 3_000;
-const FINALIZE_BATCH = 50;
+/**
+ * Final outcomes per database transaction (one commit), and transactions at once: each applies its
+ * payments one after another on its connection, so a few run side by side.
+ */
+const FINALIZE_BATCH = 16;
+const FINALIZE_PARALLEL = 4;
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
@@ -61,14 +64,12 @@ async function broadcast(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx
 /** Submits a processing payment's authorization; the transaction hash, or null when there is nothing to do. */
 export async function submitPayment(deps: RelayerDeps, paymentId: string): Promise<string | null> {
   const { db, chains, log } = deps;
-  const found = await payments.findPayment(db, paymentId);
-  if (!found) return null;
-  const p = found.payment;
+  const opt = await relayer.submissionInput(db, paymentId);
+  if (!opt) return null;
   // The confirm that enqueued this may not have committed yet: try again shortly.
-  if (p.status === 'requires_action') throw new NotYetVisible(paymentId);
-  if (p.status !== 'processing' || !p.optionId) return null;
-  const [opt, signature] = await Promise.all([findOption(db, p.optionId), payments.paymentSignature(db, paymentId)]);
-  if (!opt || !signature) return null;
+  if (opt.status === 'requires_action') throw new NotYetVisible(paymentId);
+  if (opt.status !== 'processing' || !opt.chainId || !opt.typedData || !opt.signature) return null;
+  const { signature } = opt;
   const chain = chains.get(opt.chainId);
   if (!chain) {
     log.error({ paymentId, chainId: opt.chainId }, 'a confirmed payment is on a chain this instance is not configured for');
@@ -81,8 +82,7 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     log.error({ paymentId, relayer: sender }, 'this process holds no key for the relayer that must submit; another process may');
     throw new ChainUnavailable(`no key for ${sender}`);
   }
-  const live = await relayer.liveTransaction(db, paymentId, purpose);
-  if (live) return live.hash;
+  if (opt.liveHash) return opt.liveHash;
   const call = chain.authorizationCall(td, signature as Hex);
   const sim = await chain.simulate(sender, call);
   if (!sim.ok) {
@@ -110,17 +110,14 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   if (!found || !found.asset) return null;
   const p = found.payment;
   if (p.status !== 'succeeded' || p.settledAt || p.tokenAmount === null) return null;
-  const collect = await relayer.liveTransaction(db, paymentId, 'collect');
-  if (!collect || collect.status !== 'confirmed') return null;
-  if (await relayer.liveTransaction(db, paymentId, 'settle')) return null;
+  const { collect, settleLive, destination, ...terms } = await relayer.settlementInput(db, p, found.asset.id);
+  if (!collect || collect.status !== 'confirmed' || settleLive) return null;
   const chain = chains.get(found.asset.chainId);
   if (!chain) return null;
-  const destination = await currentDestination(db, p.merchantId, found.asset.id);
   if (!destination) {
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const terms = await settlementTerms(db, p.accountId);
   const fee = feeInTokenUnits(p.tokenAmount, p.currency, found.asset.decimals, terms.feeBaseMinor, terms.feeBps);
   const amount = p.tokenAmount - fee;
   if (amount <= 0n) {
@@ -175,14 +172,10 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       done.map(({ tx, receipt }) => ({ id: tx.id, ...receipt })),
     );
     const ours = done.filter(({ tx }) => finished.has(tx.id));
-    // Each on its own payment: sent together on the transaction's connection.
-    await Promise.all(
-      ours.map(({ tx, receipt }) =>
-        tx.purpose === 'settle'
-          ? payments.markSettled(trx, tx.paymentId, receipt.transactionHash)
-          : payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }),
-      ),
-    );
+    for (const { tx, receipt } of ours) {
+      if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
+      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
+    }
     return ours;
   });
   for (const { tx, receipt } of mine) {
@@ -282,11 +275,15 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   );
   const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
   stillOpen += atDepth.length - final.length;
-  // Successes in batches of one transaction each; reverts (rare: each is simulated again) one at a time.
+  // Successes in batches of one transaction each, a few at once; reverts (rare: each is simulated again) one at a time.
   const ok = final
     .filter((a) => a.receipt.status === 'success')
     .map(({ tx, receipt }) => ({ tx: { ...tx, hash: receipt.transactionHash }, receipt }));
-  for (let i = 0; i < ok.length; i += FINALIZE_BATCH) await finalizeConfirmed(deps, ok.slice(i, i + FINALIZE_BATCH));
+  const chunks = Array.from({ length: Math.ceil(ok.length / FINALIZE_BATCH) }, (_, i) =>
+    ok.slice(i * FINALIZE_BATCH, (i + 1) * FINALIZE_BATCH),
+  );
+  for (let i = 0; i < chunks.length; i += FINALIZE_PARALLEL)
+    await Promise.all(chunks.slice(i, i + FINALIZE_PARALLEL).map((c) => finalizeConfirmed(deps, c)));
   for (const { tx, receipt } of final.filter((a) => a.receipt.status !== 'success'))
     await finalizeReverted(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
   return stillOpen;

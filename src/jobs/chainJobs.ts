@@ -22,7 +22,7 @@ const SETTLE = 'payment-settle';
 /** A reconciled payment has had no progress for this long: its job was lost or its process died. */
 const STRANDED_AFTER_S = 30;
 /**
- * Chain steps run at once in one process; more wait in the queue. A monitor pass confirms up to 50 collects
+ * Chain steps run at once in one process; more wait in the queue. A monitor pass confirms up to 64 collects
  * at once (each then settles) while confirms keep coming: a burst that size stays inline (the queue would
  * add a job insert, a fetch and a completion per step, and the worker runs its batch all at once anyway).
  */

@@ -11,7 +11,8 @@
 // Run: make bench-chain   (BENCH_CHAIN_LATENCY_N=40, BENCH_CHAIN_N=200, BENCH_CHAIN_CONCURRENCY=20,
 //      BENCH_CHAIN_POLL_MS=1000: the monitor tick of part 2, the service's default;
 //      BENCH_CHAIN_PROFILE=1: in part 2, the service's RPC calls through a counting proxy, its database
-//      sessions sampled every 10 ms (what they wait on), and a CPU profile of the service process)
+//      sessions sampled every 10 ms (what they wait on), and a CPU profile of the service process;
+//      BENCH_CHAIN_STATEMENTS=20: how many of the most frequent SQL statements the profile lists)
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -194,6 +195,57 @@ function sampleSessions(db, dbName) {
     await done;
     return { samples, sessions: [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, n / samples]) };
   };
+}
+
+/**
+ * CPU seconds used so far by this process and its descendants (the service, anvil, PostgreSQL and its
+ * backends), by kind, from /proc (Linux; empty elsewhere). Two readings bracket a run: the machine's
+ * cores are shared, so what a payment costs in CPU says what rate the machine can reach.
+ */
+function cpuByKind() {
+  const kinds = {};
+  let procs;
+  try {
+    procs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return kinds;
+  }
+  const hz = 100; // USER_HZ: clock ticks per second in /proc/<pid>/stat on Linux
+  const info = new Map();
+  for (const pid of procs) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      info.set(pid, { ppid: f[1], ticks: Number(f[11]) + Number(f[12]), cmd });
+    } catch {
+      /* gone */
+    }
+  }
+  const ours = new Set([String(process.pid)]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, x] of info)
+      if (!ours.has(pid) && ours.has(x.ppid)) {
+        ours.add(pid);
+        grew = true;
+      }
+  }
+  for (const pid of ours) {
+    const x = info.get(pid);
+    if (!x) continue;
+    const kind = /anvil/.test(x.cmd)
+      ? 'anvil'
+      : /main\.js/.test(x.cmd)
+        ? 'service'
+        : /postgres/.test(x.cmd)
+          ? 'postgres'
+          : pid === String(process.pid)
+            ? 'bench'
+            : 'other';
+    kinds[kind] = (kinds[kind] || 0) + x.ticks / hz;
+  }
+  return kinds;
 }
 
 /** Profiling: the functions with the most self time in a V8 CPU profile (by script and line), within a time window. */
@@ -454,6 +506,7 @@ async function throughput(pg) {
     const stopSampling = PROFILE ? sampleSessions(svc.db, svc.dbName) : null;
 
     const confirmedAt = new Map();
+    const cpu0 = cpuByKind();
     const t0 = performance.now();
     const wall0 = Date.now();
     const mono0 = process.hrtime.bigint() / 1000n; // V8 profiles count CLOCK_MONOTONIC microseconds too
@@ -482,6 +535,8 @@ async function throughput(pg) {
       await sleep(20);
     }
     const t1 = performance.now();
+    const cpu1 = cpuByKind();
+    const cpu = Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - (cpu0[k] || 0)]));
     const mono1 = process.hrtime.bigint() / 1000n;
     await confirming;
     const rate = settled / ((t1 - t0) / 1000);
@@ -580,6 +635,7 @@ async function throughput(pg) {
       stages,
       timeline,
       xactsDuring,
+      cpu,
       profile,
     };
   } finally {
@@ -602,7 +658,8 @@ function printProfile(p) {
   console.log(
     `  SQL statements in the service's database: ${calls} (${fmt(calls / N)} per payment; pg_stat_statements, includes pg-boss and this script's polling), the most frequent:`,
   );
-  for (const r of p.statements.slice(0, 20)) console.log(`    ${r.calls} x ${fmt(r.ms / r.calls)} ms  ${r.query.slice(0, 150)}`);
+  for (const r of p.statements.slice(0, Number(process.env.BENCH_CHAIN_STATEMENTS || 20)))
+    console.log(`    ${r.calls} x ${fmt(r.ms / r.calls)} ms  ${r.query.slice(0, 150)}`);
   const file = fs.readdirSync(p.profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) return console.log('  (no CPU profile written)');
   const cpu = topSelfTime(path.join(p.profDir, file), p.window);
@@ -644,6 +701,14 @@ async function main() {
     );
     console.log(
       `  database transactions during the run: ${tp.xactsDuring} (${fmt(tp.xactsDuring / Math.max(1, tp.settled))} per settled payment)`,
+    );
+    const cpuTotal = Object.values(tp.cpu).reduce((a, b) => a + b, 0);
+    console.log(
+      `  CPU during the run: ${Object.entries(tp.cpu)
+        .map(([k, v]) => `${k} ${fmt(v)} s (${fmt((1000 * v) / Math.max(1, tp.settled))} ms per payment)`)
+        .join(', ')}; ${fmt(cpuTotal / tp.totalS)} of ${os.cpus().length} cores busy with them; at ${fmt(
+        (1000 * cpuTotal) / Math.max(1, tp.settled),
+      )} ms of CPU per payment the machine's cores allow at most ${fmt((os.cpus().length * tp.settled) / Math.max(cpuTotal, 1e-9))} payments/s`,
     );
     console.log('  where the time went (ms per payment, p50 / p99 / max):');
     for (const [name, xs] of Object.entries(tp.stages))

@@ -33,8 +33,11 @@ export async function ping(db: Db): Promise<void> {
 
 /** Runs fn in a transaction of db (a savepoint when db already is one): committed when fn resolves, rolled back when it throws. */
 export function inTransaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T> {
-  return knexOf(db).transaction((trx) => fn(trx as unknown as Tx));
+  return knexOf(db).transaction((trx) => fn(asTx(trx)));
 }
+
+/** Inside src/db only: a Knex transaction handed to code above src/db. */
+export const asTx = (trx: Knex.Transaction): Tx => trx as unknown as Tx;
 
 export interface DbTimeouts {
   /** How long a query waits for a pool connection (or for a new connection to open) before failing. */

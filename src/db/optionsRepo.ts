@@ -107,13 +107,6 @@ export async function collectedByAccount(db: Db, paymentId: string, accounts: st
   return new Map(rows.map((r) => [r.account, r.collected_data]));
 }
 
-/** Where the merchant's funds in this asset go now (settlement time, not payment time); null if nowhere. */
-export async function currentDestination(db: Db, merchantId: string, asset: string): Promise<string | null> {
-  const knex = knexOf(db);
-  const r = await knex('crypto_settlements').where({ merchant_id: merchantId, asset }).first('destination');
-  return r?.destination ?? null;
-}
-
 /**
  * Keeps the newest `keep` options of a payment (and the confirmed one): a wallet asking for quotes in a
  * loop cannot grow the table without bound. Purged options answer 404 option_not_found.

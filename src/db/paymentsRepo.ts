@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
 import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
 import { paymentEventRecord, PaymentEventRecord } from '../domain/paymentEvent';
@@ -97,6 +98,17 @@ const findPaymentStatement = preparedStatement(
   FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
 );
 
+/** An UPDATE of one payment and the payment as it is after it (with its asset) in one statement; undefined when no row matched. */
+async function updateAndRead(db: Db, update: Knex.QueryBuilder): Promise<PaymentWithAsset | undefined> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `WITH p AS (?) SELECT ${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
+     FROM p LEFT JOIN assets a ON a.id = p.token_asset`,
+    [update.returning([...PAYMENT_COLUMNS])],
+  );
+  return rows[0] && split(rows[0]);
+}
+
 export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
   const { rows } = await findPaymentStatement(db, [id]);
@@ -110,17 +122,20 @@ export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset 
  */
 const eventColumns = (record: PaymentEventRecord) => ({ data: paymentSnapshot(record), record });
 
+/** The event row and its NOTIFY in one statement (one round trip). */
 async function writeEvent(db: Db, p: Payment, asset: Asset | null, type: string): Promise<void> {
   const knex = knexOf(db);
-  await knex('payment_events').insert({
-    id: newId('evt'),
-    payment_id: p.id,
-    account_id: p.accountId,
-    type,
-    version: p.version,
-    ...eventColumns(paymentEventRecord(p, asset)),
-  });
-  await knex.raw('SELECT pg_notify(?, ?)', [CHANGE_CHANNEL, p.id]);
+  const insert = knex('payment_events')
+    .insert({
+      id: newId('evt'),
+      payment_id: p.id,
+      account_id: p.accountId,
+      type,
+      version: p.version,
+      ...eventColumns(paymentEventRecord(p, asset)),
+    })
+    .returning('payment_id');
+  await knex.raw('WITH e AS (?) SELECT pg_notify(?, e.payment_id) FROM e', [insert, CHANGE_CHANNEL]);
 }
 
 const insertPaymentStatement = preparedStatement(
@@ -168,21 +183,26 @@ export async function applyTransition(
   t: Transition,
   changes: TransitionChanges = {},
 ): Promise<PaymentWithAsset | undefined> {
-  const knex = knexOf(db);
   const { from, to, event } = TRANSITIONS[t];
-  return knex.transaction(async (trx) => {
+  // In the caller's transaction as it is (no savepoint): several may run at once on it, each on its own payment.
+  return inCallerTransaction(db, async (trx) => {
     const q = trx('payments')
       .where({ id })
       .whereIn('status', from)
       .update({ ...transitionColumns(trx, changes), status: to, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
     if (t === 'expire') q.andWhere('expires_at', '<=', trx.fn.now());
     else if (from.includes('requires_action')) q.andWhere('expires_at', '>', trx.fn.now());
-    const n = await q;
-    if (!n) return undefined;
-    const after = (await findPayment(trx, id))!;
+    const after = await updateAndRead(trx, q);
+    if (!after) return undefined;
     await writeEvent(trx, after.payment, after.asset, event);
     return after;
   });
+}
+
+/** `work` in `db` when it is a transaction already, else in a new one. */
+function inCallerTransaction<T>(db: Db, work: (trx: Knex) => Promise<T>): Promise<T> {
+  const knex = knexOf(db);
+  return knex.isTransaction ? work(knex) : knex.transaction((trx) => work(trx));
 }
 
 /** The columns a transition's changes write. */
@@ -225,32 +245,35 @@ export async function markRefunded(db: Db, id: string): Promise<PaymentWithAsset
 
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
 export async function markSettled(db: Db, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
-  const knex = knexOf(db);
-  return knex.transaction(async (trx) => {
-    const n = await trx('payments')
-      .where({ id, status: 'succeeded' })
-      .whereNull('settled_at')
-      .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
-    if (!n) return undefined;
-    const after = (await findPayment(trx, id))!;
+  return inCallerTransaction(db, async (trx) => {
+    const after = await updateAndRead(
+      trx,
+      trx('payments')
+        .where({ id, status: 'succeeded' })
+        .whereNull('settled_at')
+        .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() }),
+    );
+    if (!after) return undefined;
     await writeEvent(trx, after.payment, after.asset, 'payment.settled');
     return after;
   });
 }
 
-/** What the settlement transfer sends where (recorded when it is signed; shown once it is confirmed). */
-export async function recordSettlementPlan(db: Db, id: string, plan: { fee: bigint; amount: bigint; destination: string }): Promise<void> {
+/**
+ * What the settlement transfers send where (recorded in the transaction that stores them signed; shown once
+ * they are confirmed). One statement for a batch of settlements.
+ */
+export async function recordSettlementPlans(
+  db: Db,
+  plans: { paymentId: string; fee: bigint; amount: bigint; destination: string }[],
+): Promise<void> {
   const knex = knexOf(db);
-  await knex('payments')
-    .where({ id })
-    .update({ fee_amount: plan.fee.toString(), settlement_amount: plan.amount.toString(), settlement_destination: plan.destination });
-}
-
-/** The buyer's signature as confirmed (normalised). */
-export async function paymentSignature(db: Db, id: string): Promise<string | null> {
-  const knex = knexOf(db);
-  const r = await knex('payments').where({ id }).first('signature');
-  return r?.signature ?? null;
+  if (!plans.length) return;
+  await knex.raw(
+    `UPDATE payments SET fee_amount = v.fee::numeric, settlement_amount = v.amount::numeric, settlement_destination = v.destination
+     FROM (VALUES ${plans.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, fee, amount, destination) WHERE payments.id = v.id`,
+    plans.flatMap((p) => [p.paymentId, p.fee.toString(), p.amount.toString(), p.destination]),
+  );
 }
 
 /**

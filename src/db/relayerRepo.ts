@@ -1,4 +1,4 @@
-import { Db, knexOf } from './knex';
+import { asTx, Db, knexOf, Tx } from './knex';
 
 // The relayer's memory: nonces per (chain, sender) and every transaction it signed, stored before it is
 // broadcast. A nonce is taken under a row lock in the same transaction that stores the signed bytes, so
@@ -65,91 +65,127 @@ export interface Authorization {
   nonce: string;
 }
 
-export class AuthorizationTaken extends Error {}
-
-const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
+/** One transaction to sign under the sender's next nonce; with `authorization`, it also claims it. */
+export interface NewSubmission {
+  tx: NewTx;
+  sign(nonce: number): Promise<{ raw: `0x${string}`; hash: `0x${string}` }>;
+  authorization?: Authorization;
+}
 
 /**
- * Takes the sender's next nonce, signs with it and stores the signed transaction, all in one database
- * transaction. `chainNonce` (the node's pending count) is used only the first time a sender is seen.
- * Returns null when the payment already has a live transaction of this purpose (a duplicate job).
- * With `authorization`, also claims it: one submission per (chain, token, signer, nonce), ever.
+ * What became of a submission: stored signed; not stored because the payment already has a live
+ * transaction of this purpose (a duplicate job); or refused because another payment claimed its authorization.
  */
-export async function storeSignedTx(
+export type StoreOutcome = { kind: 'stored'; tx: ChainTx } | { kind: 'live' } | { kind: 'taken'; owner: string };
+
+const authKey = (a: { chain_id: string; token: string; from_address: string; auth_nonce: string }) =>
+  `${a.chain_id}|${a.token}|${a.from_address}|${a.auth_nonce}`;
+const authRow = (a: Authorization) => ({ chain_id: a.chainId, token: a.token, from_address: a.from, auth_nonce: a.nonce });
+
+/**
+ * Takes the sender's next nonces, signs with them and stores the signed transactions, all in one database
+ * transaction: one commit for a batch of one sender's submissions, and a crash stores all of them or none
+ * (no nonce is ever taken without its signed transaction). `chainNonce` (the node's pending count) is used
+ * only the first time a sender is seen. Each authorization is claimed once, ever: one submission per
+ * (chain, token, signer, nonce). `inTransaction` runs after the insert, before the commit.
+ */
+export async function storeSignedTxs(
   db: Db,
-  tx: NewTx,
+  chainId: string,
+  sender: string,
+  subs: NewSubmission[],
   chainNonce: () => Promise<number>,
-  sign: (nonce: number) => Promise<{ raw: `0x${string}`; hash: `0x${string}` }>,
-  authorization?: Authorization,
-): Promise<ChainTx | null> {
+  inTransaction?: (trx: Tx, stored: ChainTx[]) => Promise<void>,
+): Promise<StoreOutcome[]> {
   const knex = knexOf(db);
-  const existing = await knex('relayer_nonces').where({ chain_id: tx.chainId, sender: tx.sender }).first('next_nonce');
-  if (!existing) {
-    const n = await chainNonce();
-    await knex('relayer_nonces')
-      .insert({ chain_id: tx.chainId, sender: tx.sender, next_nonce: n })
-      .onConflict(['chain_id', 'sender'])
-      .ignore();
-  }
-  try {
-    return await knex.transaction(async (trx) => {
-      if (authorization) {
-        await trx('payment_authorizations')
-          .insert({
-            chain_id: authorization.chainId,
-            token: authorization.token,
-            from_address: authorization.from,
-            auth_nonce: authorization.nonce,
-            payment_id: tx.paymentId,
-          })
-          .onConflict(['chain_id', 'token', 'from_address', 'auth_nonce'])
-          .ignore();
-        const owner = await trx('payment_authorizations')
-          .where({
-            chain_id: authorization.chainId,
-            token: authorization.token,
-            from_address: authorization.from,
-            auth_nonce: authorization.nonce,
-          })
-          .first('payment_id');
-        if (owner.payment_id !== tx.paymentId) throw new AuthorizationTaken(owner.payment_id);
+  const out: (StoreOutcome | undefined)[] = subs.map(() => undefined);
+  const seen = new Set<string>();
+  subs.forEach((s, i) => {
+    const k = `${s.tx.paymentId}/${s.tx.purpose}`;
+    if (seen.has(k)) out[i] = { kind: 'live' }; // the same step twice in one batch: the first one counts
+    seen.add(k);
+  });
+  const open = () => subs.flatMap((_, i) => (out[i] ? [] : [i]));
+  return knex.transaction(async (trx) => {
+    const claiming = open().filter((i) => subs[i].authorization);
+    if (claiming.length) {
+      const rows = claiming.map((i) => ({ ...authRow(subs[i].authorization!), payment_id: subs[i].tx.paymentId }));
+      await trx('payment_authorizations').insert(rows).onConflict(['chain_id', 'token', 'from_address', 'auth_nonce']).ignore();
+      const owners = await trx('payment_authorizations')
+        .whereIn(
+          ['chain_id', 'token', 'from_address', 'auth_nonce'],
+          rows.map((r) => [r.chain_id, r.token, r.from_address, r.auth_nonce]),
+        )
+        .select('chain_id', 'token', 'from_address', 'auth_nonce', 'payment_id');
+      const ownerOf = new Map(owners.map((o) => [authKey(o), o.payment_id as string]));
+      for (const [n, i] of claiming.entries()) {
+        const owner = ownerOf.get(authKey(rows[n]))!;
+        if (owner !== subs[i].tx.paymentId) out[i] = { kind: 'taken', owner };
       }
-      const live = await trx('chain_transactions')
-        .where({ payment_id: tx.paymentId, purpose: tx.purpose })
-        .whereNot('status', 'dropped')
-        .first('id');
-      if (live) return null;
-      // The row lock is taken here and held to commit: sign, insert, commit are all that wait behind it.
-      const {
-        rows: [taken],
-      } = await trx.raw(
-        'UPDATE relayer_nonces SET next_nonce = next_nonce + 1 WHERE chain_id = ? AND sender = ? RETURNING next_nonce - 1 AS nonce',
-        [tx.chainId, tx.sender],
-      );
-      const nonce = Number(taken.nonce);
-      const { raw, hash } = await sign(nonce);
-      const [row] = await trx('chain_transactions')
-        .insert({
-          chain_id: tx.chainId,
-          sender: tx.sender,
-          nonce,
-          purpose: tx.purpose,
-          payment_id: tx.paymentId,
-          to_address: tx.to,
-          calldata: tx.calldata,
-          gas_limit: tx.gasLimit.toString(),
-          max_fee_per_gas: tx.maxFeePerGas.toString(),
-          max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),
-          raw_tx: raw,
-          tx_hash: hash,
-        })
-        .returning('*');
-      return fromRow(row);
+    }
+    let want = open();
+    if (!want.length) return out as StoreOutcome[];
+    // The row lock is taken here (nonces for the whole batch at once) and held to commit: the check for live
+    // transactions (a concurrent process may have stored one while this waited), signing, insert and commit.
+    const take = () =>
+      trx.raw('UPDATE relayer_nonces SET next_nonce = next_nonce + ? WHERE chain_id = ? AND sender = ? RETURNING next_nonce - ? AS nonce', [
+        want.length,
+        chainId,
+        sender,
+        want.length,
+      ]);
+    let taken = (await take()).rows[0];
+    if (!taken) {
+      const n = await chainNonce();
+      await trx('relayer_nonces').insert({ chain_id: chainId, sender, next_nonce: n }).onConflict(['chain_id', 'sender']).ignore();
+      taken = (await take()).rows[0];
+    }
+    const first = Number(taken.nonce);
+    const live = await trx('chain_transactions')
+      .whereIn(
+        ['payment_id', 'purpose'],
+        want.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
+      )
+      .whereNot('status', 'dropped')
+      .select('payment_id', 'purpose');
+    for (const l of live)
+      for (const i of want) if (subs[i].tx.paymentId === l.payment_id && subs[i].tx.purpose === l.purpose) out[i] = { kind: 'live' };
+    const allocated = want.length;
+    want = open();
+    if (want.length < allocated)
+      await trx('relayer_nonces')
+        .where({ chain_id: chainId, sender })
+        .update({ next_nonce: first + want.length }); // nonces stay contiguous: only the ones signed below are taken
+    if (!want.length) return out as StoreOutcome[];
+    const rows = [];
+    for (const [n, i] of want.entries()) {
+      const { tx } = subs[i];
+      const nonce = first + n;
+      const { raw, hash } = await subs[i].sign(nonce);
+      rows.push({
+        chain_id: chainId,
+        sender,
+        nonce,
+        purpose: tx.purpose,
+        payment_id: tx.paymentId,
+        to_address: tx.to,
+        calldata: tx.calldata,
+        gas_limit: tx.gasLimit.toString(),
+        max_fee_per_gas: tx.maxFeePerGas.toString(),
+        max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),
+        raw_tx: raw,
+        tx_hash: hash,
+      });
+    }
+    const byNonce = new Map((await trx('chain_transactions').insert(rows).returning('*')).map((r: Row) => [Number(r.nonce), fromRow(r)]));
+    const stored = want.map((i, n) => {
+      const tx = byNonce.get(first + n)!;
+      out[i] = { kind: 'stored', tx };
+      return tx;
     });
-  } catch (e) {
-    if (isUniqueViolation(e)) return null; // a concurrent job stored this payment's transaction first
-    throw e;
-  }
+    if (inTransaction) await inTransaction(asTx(trx), stored);
+    return out as StoreOutcome[];
+  });
 }
 
 /** A sender's transactions not yet final on a chain, oldest nonce first (re-broadcast order). */
@@ -163,15 +199,86 @@ export async function openTransactions(db: Db, chainId: string, sender: string, 
   return rows.map(fromRow);
 }
 
+/** What submitting a confirmed payment needs, in one read: its state, its option and signature, and its live transaction. */
+export interface SubmissionInput {
+  status: string;
+  signature: string | null;
+  chainId: string | null;
+  typedData: string | null;
+  relayer: string | null;
+  /** The hash of the payment's collect or direct transaction that is not dropped, if there is one. */
+  liveHash: `0x${string}` | null;
+}
+
+export async function submissionInput(db: Db, paymentId: string): Promise<SubmissionInput | undefined> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer,
+       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND c.status <> 'dropped'
+        LIMIT 1) AS live_hash
+     FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
+    [paymentId],
+  );
+  const r = rows[0];
+  return (
+    r && {
+      status: r.status,
+      signature: r.signature,
+      chainId: r.chain_id,
+      typedData: r.typed_data,
+      relayer: r.relayer ?? null,
+      liveHash: r.live_hash,
+    }
+  );
+}
+
+/**
+ * What settling a payment needs besides the payment, in one read: its collect transaction (status and
+ * sender), whether a settlement transaction is live, the merchant's destination for the asset now and the
+ * account's fee terms.
+ */
+export async function settlementInput(
+  db: Db,
+  p: { id: string; accountId: string; merchantId: string },
+  asset: string,
+): Promise<{
+  collect: { status: TxStatus; sender: string } | null;
+  settleLive: boolean;
+  destination: string | null;
+  feeBaseMinor: bigint;
+  feeBps: number;
+}> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT c.status AS collect_status, c.sender AS collect_sender,
+       EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = ? AND s.purpose = 'settle' AND s.status <> 'dropped') AS settle_live,
+       (SELECT destination FROM crypto_settlements WHERE merchant_id = ? AND asset = ?) AS destination,
+       a.fee_base_minor, a.fee_bps
+     FROM accounts a
+     LEFT JOIN chain_transactions c ON c.payment_id = ? AND c.purpose = 'collect' AND c.status <> 'dropped'
+     WHERE a.id = ?`,
+    [p.id, p.merchantId, asset, p.id, p.accountId],
+  );
+  const r = rows[0];
+  return {
+    collect: r?.collect_status ? { status: r.collect_status, sender: r.collect_sender } : null,
+    settleLive: Boolean(r?.settle_live),
+    destination: r?.destination ?? null,
+    feeBaseMinor: BigInt(r?.fee_base_minor ?? 0),
+    feeBps: Number(r?.fee_bps ?? 0),
+  };
+}
+
 export async function liveTransaction(db: Db, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
   const knex = knexOf(db);
   const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNot('status', 'dropped').first();
   return r && fromRow(r);
 }
 
-export async function markBroadcast(db: Db, id: string): Promise<void> {
+export async function markBroadcast(db: Db, ids: string | string[]): Promise<void> {
   const knex = knexOf(db);
-  await knex('chain_transactions').where({ id }).update({ broadcast_at: knex.fn.now() });
+  const list = Array.isArray(ids) ? ids : [ids];
+  if (list.length) await knex('chain_transactions').whereIn('id', list).update({ broadcast_at: knex.fn.now() });
 }
 
 export async function markMined(db: Db, id: string, minedHash: string, blockNumber: bigint, blockHash: string): Promise<void> {
@@ -221,6 +328,26 @@ export async function finish(
         : {}),
     });
   return n > 0;
+}
+
+/**
+ * Confirmed at depth, several at once (one statement); the ids that were still open, i.e. that this call
+ * made final (a concurrent monitor pass may have finished the others).
+ */
+export async function finishConfirmed(
+  db: Db,
+  mined: { id: string; transactionHash: string; blockNumber: bigint; blockHash: string }[],
+): Promise<Set<string>> {
+  const knex = knexOf(db);
+  if (!mined.length) return new Set();
+  const { rows } = await knex.raw(
+    `UPDATE chain_transactions c SET status = 'confirmed', finished_at = now(), block_number = v.block_number::bigint,
+       block_hash = v.block_hash, tx_hash = v.tx_hash, previous_hashes = array_remove(array_append(c.previous_hashes, c.tx_hash), v.tx_hash)
+     FROM (VALUES ${mined.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, tx_hash, block_number, block_hash)
+     WHERE c.id = v.id::bigint AND c.status IN ('pending', 'mined') RETURNING c.id`,
+    mined.flatMap((m) => [m.id, m.transactionHash, m.blockNumber.toString(), m.blockHash]),
+  );
+  return new Set(rows.map((r: Row) => String(r.id)));
 }
 
 /** A fee-bumped replacement at the same nonce: the old hash stays known (either may be mined). */

@@ -9,6 +9,7 @@ import { canonicalSignature, verifyTransferAuthorization, type TransferAuthoriza
 import { strandedPayments } from '../db/paymentsRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/relayerRepo';
 import { monitorChain, NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
+import { Submissions } from '../usecases/relayerSubmissions';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -20,8 +21,12 @@ const SUBMIT = 'payment-submit';
 const SETTLE = 'payment-settle';
 /** A reconciled payment has had no progress for this long: its job was lost or its process died. */
 const STRANDED_AFTER_S = 30;
-/** Chain steps run at once in one process; more wait in the queue. */
-const INLINE_MAX = 32;
+/**
+ * Chain steps run at once in one process; more wait in the queue. A monitor pass confirms up to 64 collects
+ * at once (each then settles) while confirms keep coming: a burst that size stays inline (the queue would
+ * add a job insert, a fetch and a completion per step, and the worker runs its batch all at once anyway).
+ */
+const INLINE_MAX = 128;
 
 interface Job {
   paymentId: string;
@@ -81,7 +86,15 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
   const enqueueSettle = (paymentId: string) => runNow(SETTLE, settlePayment, paymentId);
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
-  const deps: RelayerDeps = { db, chains, log, stuckAfterMs: settings.stuckAfterMs, enqueueSettle, enqueueSubmit };
+  const deps: RelayerDeps = {
+    db,
+    chains,
+    log,
+    submissions: new Submissions(db, log),
+    stuckAfterMs: settings.stuckAfterMs,
+    enqueueSettle,
+    enqueueSubmit,
+  };
   const nudgeAll = () => {
     for (const m of monitors.values()) m.wake();
   };

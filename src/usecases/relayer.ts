@@ -9,8 +9,7 @@ import { parseAccountId, parseAssetId } from '../domain/caip';
 import { feeInTokenUnits } from '../domain/money';
 import * as payments from '../db/paymentsRepo';
 import * as relayer from '../db/relayerRepo';
-import { findOption, currentDestination } from '../db/optionsRepo';
-import { settlementTerms } from '../db/accountsRepo';
+import type { Submissions } from './relayerSubmissions';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization, sign it under a nonce from PostgreSQL, store, then broadcast;
@@ -25,6 +24,8 @@ export interface RelayerDeps {
   db: Db;
   chains: Chains;
   log: Logger;
+  /** Signs, stores and broadcasts the relayer's new transactions, in batches per key. */
+  submissions: Submissions;
   /** A pending transaction older than this is replaced with higher fees. */
   stuckAfterMs: number;
   /** After a collect transaction is final: settle it. */
@@ -35,7 +36,12 @@ export interface RelayerDeps {
 
 const REBROADCAST_MS = 15_000;
 const FRESH_MS = 3_000;
-const FINALIZE_CONCURRENCY = 16;
+/**
+ * Final outcomes per database transaction (one commit), and transactions at once: each applies its
+ * payments one after another on its connection, so a few run side by side.
+ */
+const FINALIZE_BATCH = 16;
+const FINALIZE_PARALLEL = 4;
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
@@ -58,14 +64,12 @@ async function broadcast(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx
 /** Submits a processing payment's authorization; the transaction hash, or null when there is nothing to do. */
 export async function submitPayment(deps: RelayerDeps, paymentId: string): Promise<string | null> {
   const { db, chains, log } = deps;
-  const found = await payments.findPayment(db, paymentId);
-  if (!found) return null;
-  const p = found.payment;
+  const opt = await relayer.submissionInput(db, paymentId);
+  if (!opt) return null;
   // The confirm that enqueued this may not have committed yet: try again shortly.
-  if (p.status === 'requires_action') throw new NotYetVisible(paymentId);
-  if (p.status !== 'processing' || !p.optionId) return null;
-  const [opt, signature] = await Promise.all([findOption(db, p.optionId), payments.paymentSignature(db, paymentId)]);
-  if (!opt || !signature) return null;
+  if (opt.status === 'requires_action') throw new NotYetVisible(paymentId);
+  if (opt.status !== 'processing' || !opt.chainId || !opt.typedData || !opt.signature) return null;
+  const { signature } = opt;
   const chain = chains.get(opt.chainId);
   if (!chain) {
     log.error({ paymentId, chainId: opt.chainId }, 'a confirmed payment is on a chain this instance is not configured for');
@@ -78,8 +82,7 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     log.error({ paymentId, relayer: sender }, 'this process holds no key for the relayer that must submit; another process may');
     throw new ChainUnavailable(`no key for ${sender}`);
   }
-  const live = await relayer.liveTransaction(db, paymentId, purpose);
-  if (live) return live.hash;
+  if (opt.liveHash) return opt.liveHash;
   const call = chain.authorizationCall(td, signature as Hex);
   const sim = await chain.simulate(sender, call);
   if (!sim.ok) {
@@ -88,33 +91,16 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   const fees = await chain.fees();
   const auth = { chainId: chain.caip2, token: call.to, from: getAddress(td.message.from), nonce: td.message.nonce.toLowerCase() };
-  let stored: relayer.ChainTx | null;
-  try {
-    stored = await relayer.storeSignedTx(
-      db,
-      {
-        chainId: chain.caip2,
-        sender,
-        purpose,
-        paymentId,
-        to: call.to,
-        calldata: call.data,
-        gasLimit: withHeadroom(sim.gas),
-        ...fees,
-      },
-      () => chain.pendingNonce(sender),
-      (nonce) => chain.sign(sender, nonce, call, withHeadroom(sim.gas), fees),
-      auth,
-    );
-  } catch (e) {
-    if (!(e instanceof relayer.AuthorizationTaken)) throw e;
-    await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${e.message}`);
+  const gasLimit = withHeadroom(sim.gas);
+  const tx = { chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit, ...fees };
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, authorization: auth });
+  if (r.kind === 'taken') {
+    await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${r.owner}`);
     return null;
   }
-  if (!stored) return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
-  await broadcast(deps, chain, stored);
-  log.info({ paymentId, chainId: chain.caip2, txHash: stored.hash, nonce: stored.nonce, sender }, 'authorization submitted');
-  return stored.hash;
+  if (r.kind === 'live') return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
+  log.info({ paymentId, chainId: chain.caip2, txHash: r.tx.hash, nonce: r.tx.nonce, sender }, 'authorization submitted');
+  return r.tx.hash;
 }
 
 /** Collector mode: sends amount minus fee to the merchant's destination as it is now. */
@@ -124,17 +110,14 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   if (!found || !found.asset) return null;
   const p = found.payment;
   if (p.status !== 'succeeded' || p.settledAt || p.tokenAmount === null) return null;
-  const collect = await relayer.liveTransaction(db, paymentId, 'collect');
-  if (!collect || collect.status !== 'confirmed') return null;
-  if (await relayer.liveTransaction(db, paymentId, 'settle')) return null;
+  const { collect, settleLive, destination, ...terms } = await relayer.settlementInput(db, p, found.asset.id);
+  if (!collect || collect.status !== 'confirmed' || settleLive) return null;
   const chain = chains.get(found.asset.chainId);
   if (!chain) return null;
-  const destination = await currentDestination(db, p.merchantId, found.asset.id);
   if (!destination) {
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const terms = await settlementTerms(db, p.accountId);
   const fee = feeInTokenUnits(p.tokenAmount, p.currency, found.asset.decimals, terms.feeBaseMinor, terms.feeBps);
   const amount = p.tokenAmount - fee;
   if (amount <= 0n) {
@@ -149,18 +132,20 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     return null;
   }
   const fees = await chain.fees();
-  const gas = withHeadroom(sim.gas);
-  const stored = await relayer.storeSignedTx(
-    db,
-    { chainId: chain.caip2, sender, purpose: 'settle', paymentId, to: call.to, calldata: call.data, gasLimit: gas, ...fees },
-    () => chain.pendingNonce(sender),
-    (nonce) => chain.sign(sender, nonce, call, gas, fees),
-  );
-  if (!stored) return null;
-  await payments.recordSettlementPlan(db, paymentId, { fee, amount, destination });
-  await broadcast(deps, chain, stored);
-  log.info({ paymentId, txHash: stored.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
-  return stored.hash;
+  const tx = {
+    chainId: chain.caip2,
+    sender,
+    purpose: 'settle' as const,
+    paymentId,
+    to: call.to,
+    calldata: call.data,
+    gasLimit: withHeadroom(sim.gas),
+    ...fees,
+  };
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination } });
+  if (r.kind !== 'stored') return null;
+  log.info({ paymentId, txHash: r.tx.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
+  return r.tx.hash;
 }
 
 async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionReceipt | null> {
@@ -175,22 +160,36 @@ async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionRec
   return found.find((r) => r !== null) ?? null;
 }
 
-/** A final receipt moves the payment, in the transaction that marks the chain transaction final. */
-async function finalize(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+/**
+ * Successful final receipts move their payments, in one transaction that also marks the chain transactions
+ * final (a pass confirms many at once: one commit for all of them).
+ */
+async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx; receipt: TransactionReceipt }[]): Promise<void> {
   const { db, log } = deps;
-  if (receipt.status === 'success') {
-    await inTransaction(db, async (trx) => {
-      if (!(await relayer.finish(trx, tx.id, 'confirmed', receipt))) return;
+  const mine = await inTransaction(db, async (trx) => {
+    const finished = await relayer.finishConfirmed(
+      trx,
+      done.map(({ tx, receipt }) => ({ id: tx.id, ...receipt })),
+    );
+    const ours = done.filter(({ tx }) => finished.has(tx.id));
+    for (const { tx, receipt } of ours) {
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
       else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
-    });
+    }
+    return ours;
+  });
+  for (const { tx, receipt } of mine) {
     log.info(
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
     if (tx.purpose === 'collect') await deps.enqueueSettle(tx.paymentId);
-    return;
   }
+}
+
+/** A reverted final receipt fails the payment (not a settlement: that stays unsettled), in the transaction that records it. */
+async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+  const { db, log } = deps;
   // Why it reverted, as far as the chain can tell now (the same call, simulated again).
   const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
   const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
@@ -276,14 +275,17 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   );
   const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
   stillOpen += atDepth.length - final.length;
-  // Final outcomes are independent of each other: several at a time.
-  for (let i = 0; i < final.length; i += FINALIZE_CONCURRENCY) {
-    await Promise.all(
-      final
-        .slice(i, i + FINALIZE_CONCURRENCY)
-        .map(({ tx, receipt }) => finalize(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt)),
-    );
-  }
+  // Successes in batches of one transaction each, a few at once; reverts (rare: each is simulated again) one at a time.
+  const ok = final
+    .filter((a) => a.receipt.status === 'success')
+    .map(({ tx, receipt }) => ({ tx: { ...tx, hash: receipt.transactionHash }, receipt }));
+  const chunks = Array.from({ length: Math.ceil(ok.length / FINALIZE_BATCH) }, (_, i) =>
+    ok.slice(i * FINALIZE_BATCH, (i + 1) * FINALIZE_BATCH),
+  );
+  for (let i = 0; i < chunks.length; i += FINALIZE_PARALLEL)
+    await Promise.all(chunks.slice(i, i + FINALIZE_PARALLEL).map((c) => finalizeConfirmed(deps, c)));
+  for (const { tx, receipt } of final.filter((a) => a.receipt.status !== 'success'))
+    await finalizeReverted(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
   return stillOpen;
 }
 

@@ -57,7 +57,8 @@ function flow(url: string, shop: Shop, gw: ReturnType<typeof client>) {
   const until = (id: string, ok: (d: any) => boolean, timeoutMs = 20_000) =>
     eventually(async () => {
       const d = await details(id);
-      if (!ok(d)) throw new Error(`payment ${id}: ${JSON.stringify({ status: d.status, settlement: d.settlement })}`);
+      if (!ok(d))
+        throw new Error(`payment ${id}: ${JSON.stringify({ status: d.status, failureCode: d.failureCode, settlement: d.settlement })}`);
       return d;
     }, timeoutMs);
   return { pay, option, confirm, details, until, url };
@@ -430,6 +431,46 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
       await db.destroy();
     }
   }, 90_000);
+
+  it('SIGKILL while a burst of submissions is being signed in batches: after a restart every payment settles once, nonces stay contiguous', async () => {
+    const p = await start();
+    const s = await setup({ url: p.url });
+    const fp = flow(p.url, s.shop, s.gw);
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => newBuyer(10_000_000n)));
+    const ids = await Promise.all(buyers.map(() => fp.pay('1000')));
+    const signed = await Promise.all(
+      buyers.map(async (buyer, i) => {
+        const { opt, td } = await fp.option(ids[i], buyer);
+        return { id: ids[i], optionId: opt.id, sig: await buyer.signTypedData(td) };
+      }),
+    );
+    const before = await chainNonce();
+    await anvil().setAutomine(false); // nothing is mined (so nothing settles) until the restart
+    const { db } = await startTestServiceDb();
+    try {
+      const confirmed = await Promise.all(signed.map((x) => fp.confirm(x.id, x.optionId, x.sig)));
+      expect(confirmed.map((r) => r.status)).toEqual(Array(20).fill(200));
+      // Killed as soon as a batch has committed: the others may be signed, stored, broadcast or not yet.
+      await eventually(async () => {
+        if (!(await db('chain_transactions').whereIn('payment_id', ids).first())) throw new Error('nothing stored yet');
+      });
+      await p.kill('SIGKILL');
+      const again = await start();
+      await anvil().setAutomine(true);
+      await anvil().mine({ blocks: 1 });
+      const shopThere = { ...s.shop, asMerchant: client(again.url, { 'Api-Key': s.shop.apiKey, 'Merchant-Id': s.shop.merchantId }) };
+      const fa = flow(again.url, shopThere, s.gw);
+      // Payments whose submission died with the process are found by the reconciler (after its idle time).
+      for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 100_000);
+      const txs = await db('chain_transactions').where({ sender: relayer }).where('nonce', '>=', before).orderBy('nonce');
+      expect(txs.map((t) => Number(t.nonce))).toEqual(Array.from({ length: 40 }, (_, i) => before + i));
+      expect(new Set(txs.map((t) => `${t.payment_id}/${t.purpose}`)).size).toBe(40);
+      expect(txs.every((t) => t.status === 'confirmed' && ids.includes(t.payment_id))).toBe(true);
+      expect(await chainNonce()).toBe(before + 40);
+    } finally {
+      await db.destroy();
+    }
+  }, 150_000);
 });
 
 /** A database handle on the test database (the spawned processes' database). */

@@ -1,0 +1,151 @@
+import type { Db } from '../db/knex';
+import type { Address } from 'viem';
+import type { Logger } from '../logger';
+import type { ChainCall, EvmChain, Fees } from '../chain/evm';
+import { ChainUnavailable } from '../domain/chain';
+import * as relayer from '../db/relayerRepo';
+import { recordSettlementPlans } from '../db/paymentsRepo';
+
+// One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
+// the previous batch commits goes into the next one (no timer: a lone submission goes at once). A batch
+// takes its nonces under one row lock and commits once, so the lock is held per batch, not per
+// transaction; other processes take the same lock, so they interleave whole batches. The stored
+// transactions are broadcast in nonce order while the next batch is being stored.
+
+/** Signed under one lock: bounds the time the lock is held (signing is about a millisecond each). */
+const MAX_BATCH = 50;
+
+export interface Submission {
+  tx: relayer.NewTx;
+  call: ChainCall;
+  fees: Fees;
+  authorization?: relayer.Authorization;
+  /** A settlement transfer: what it sends where, recorded with it. */
+  plan?: { fee: bigint; amount: bigint; destination: string };
+}
+
+interface Waiting {
+  sub: Submission;
+  resolve(o: relayer.StoreOutcome): void;
+  reject(e: unknown): void;
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
+
+class SenderQueue {
+  private waiting: Waiting[] = [];
+  private running = false;
+  /** Broadcasts of earlier batches: the next batch's go after them (nonce order). */
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly chain: EvmChain,
+    private readonly sender: Address,
+  ) {}
+
+  add(sub: Submission): Promise<relayer.StoreOutcome> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ sub, resolve, reject });
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length) await this.store(this.waiting.splice(0, MAX_BATCH));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async store(batch: Waiting[]): Promise<void> {
+    let outcomes: relayer.StoreOutcome[];
+    try {
+      outcomes = await this.storeBatch(batch.map((w) => w.sub));
+    } catch (e) {
+      // A unique key the batch could not foresee (another process, a conflicting claim): each on its own,
+      // so that one submission cannot fail the others; alone, it is already stored elsewhere.
+      if (isUniqueViolation(e) && batch.length > 1) {
+        for (const w of batch) await this.store([w]);
+        return;
+      }
+      if (isUniqueViolation(e)) return batch[0].resolve({ kind: 'live' });
+      for (const w of batch) w.reject(e);
+      return;
+    }
+    const stored = outcomes.flatMap((o) => (o.kind === 'stored' ? [o.tx] : []));
+    for (const [i, o] of outcomes.entries()) if (o.kind !== 'stored') batch[i].resolve(o);
+    if (!stored.length) return;
+    // Committed: broadcast (after the earlier batches), then answer; the next batch is stored meanwhile.
+    const broadcast = this.sending.then(() => this.broadcast(stored));
+    this.sending = broadcast;
+    void broadcast.then(() => {
+      for (const [i, o] of outcomes.entries()) if (o.kind === 'stored') batch[i].resolve(o);
+    });
+  }
+
+  private storeBatch(subs: Submission[]): Promise<relayer.StoreOutcome[]> {
+    const { chain, sender } = this;
+    return relayer.storeSignedTxs(
+      this.db,
+      chain.caip2,
+      sender,
+      subs.map((s) => ({
+        tx: s.tx,
+        authorization: s.authorization,
+        sign: (nonce: number) => chain.sign(sender, nonce, s.call, s.tx.gasLimit, s.fees),
+      })),
+      () => chain.pendingNonce(sender),
+      async (trx, stored) => {
+        const plans = subs.flatMap((s) => (s.plan ? [{ paymentId: s.tx.paymentId, ...s.plan }] : []));
+        if (plans.length)
+          await recordSettlementPlans(
+            trx,
+            plans.filter((p) => stored.some((t) => t.paymentId === p.paymentId && t.purpose === 'settle')),
+          );
+      },
+    );
+  }
+
+  /** Never fails: what is not sent now, the monitor sends again. */
+  private async broadcast(txs: relayer.ChainTx[]): Promise<void> {
+    const sent = await Promise.all(
+      txs.map((tx) =>
+        this.chain.broadcast(tx.raw).catch((e) => {
+          if (!(e instanceof ChainUnavailable)) throw e;
+          this.log.warn({ chainId: this.chain.caip2, txHash: tx.hash, err: e.message }, 'broadcast failed; the monitor will send it again');
+          return null;
+        }),
+      ),
+    ).catch((e) => {
+      this.log.error({ chainId: this.chain.caip2, err: (e as Error).message }, 'broadcast failed; the monitor will send it again');
+      return txs.map(() => null);
+    });
+    // nonce_too_low: the monitor looks for a receipt first, and only then treats the nonce as lost.
+    const ids = txs.filter((_, i) => sent[i] === 'sent' || sent[i] === 'known').map((t) => t.id);
+    await relayer
+      .markBroadcast(this.db, ids)
+      .catch((e) => this.log.warn({ err: (e as Error).message }, 'broadcast not recorded; the monitor will send it again'));
+  }
+}
+
+/** Every relayer key's submission queue in this process. */
+export class Submissions {
+  private readonly queues = new Map<string, SenderQueue>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  /** Stores the transaction signed under the sender's next nonce, then broadcasts it; resolves once it was sent (or tried). */
+  submit(chain: EvmChain, sender: Address, sub: Submission): Promise<relayer.StoreOutcome> {
+    const key = `${chain.caip2}/${sender}`;
+    let q = this.queues.get(key);
+    if (!q) this.queues.set(key, (q = new SenderQueue(this.db, this.log, chain, sender)));
+    return q.add(sub);
+  }
+}

@@ -86,6 +86,11 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   const call = chain.authorizationCall(td, signature as Hex);
   const sim = await chain.simulate(sender, call);
   if (!sim.ok) {
+    // Another step of this payment (its queued job beside an inline run, or the reconciler's) may have stored
+    // and sent the transaction since the read above: then its own transaction used the authorization, and the
+    // payment follows that transaction, not this simulation.
+    const sent = await relayer.liveTransaction(db, paymentId, purpose);
+    if (sent) return sent.hash;
     await failPayment(deps, paymentId, sim.refusal, sim.reason);
     return null;
   }

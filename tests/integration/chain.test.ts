@@ -470,7 +470,7 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
     } finally {
       await db.destroy();
     }
-  }, 150_000);
+  }, 300_000); // the reconciler finds what died with the process after 30 s idle; slow on a loaded machine
 });
 
 /** A database handle on the test database (the spawned processes' database). */

@@ -73,7 +73,7 @@ start: build
 
 test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP)
 	@mkdir -p coverage
-	NODE_ENV=test npx --no-install jest --runInBand --json --outputFile=coverage/jest-results.json
+	NODE_ENV=test node scripts/test-jest.mjs
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 	node sdk-tests/run.mjs
 	@$(MAKE) --no-print-directory test-browser

@@ -12,6 +12,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   globalSetup: '<rootDir>/tests/support/globalSetup.mjs',
   globalTeardown: '<rootDir>/tests/support/globalTeardown.mjs',
+  setupFiles: ['<rootDir>/tests/support/workerDatabase.ts'],
   // Hooks too: a beforeAll that starts a service and an admin command takes tens of seconds on a loaded 2-core machine.
   testTimeout: 60000,
 };

@@ -165,12 +165,24 @@ export async function devnetMint(rpcUrl: string, token: Address, to: Address, am
   const chain = devnetChain(rpcUrl);
   const owner = createWalletClient({ chain, transport: http(rpcUrl), account: devnetDeployer });
   const pub = createPublicClient({ chain, transport: http(rpcUrl) });
-  const hash = await owner.writeContract({
-    address: token,
-    abi: fiatTokenAbi(),
-    functionName: 'mint',
-    args: [getAddress(to), amount],
-  } as never);
+  const send = () =>
+    owner.writeContract({
+      address: token,
+      abi: fiatTokenAbi(),
+      functionName: 'mint',
+      args: [getAddress(to), amount],
+    } as never);
+  // Another process minting at the same moment (parallel test files, an operator's admin command) can take the
+  // deployer's nonce between our read of it and our send: the node refuses ours, nothing was sent, send again.
+  let hash: Hex;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      hash = await send();
+      break;
+    } catch (e) {
+      if (attempt >= 8 || !/nonce too low|already known|replacement transaction underpriced/i.test(String((e as Error).message))) throw e;
+    }
+  }
   const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   if (r.status !== 'success') throw new Error(`mint ${hash} reverted`);
   return hash;

@@ -2,9 +2,10 @@ import { getAddress, parseSignature, serializeSignature, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, externalService, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { anvil, balanceOf, chainClient, DEVNET_USDC, fund, newBuyer, newWallet, receiptOf } from '../support/chain';
+import { anvil, balanceOf, chainClient, DEVNET_USDC, fund, newBuyer, newWallet, receiptOf, useOwnChain } from '../support/chain';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { startRpcProxy } from '../support/rpcProxy';
+import { useOwnDatabase } from '../support/freshDb';
 
 // The money path on a real chain (the run's anvil): what is refused before anything moves, what happens
 // when the chain misbehaves (expiry before inclusion, reorgs), fees and destinations at settlement, direct
@@ -26,6 +27,12 @@ async function eventually<T>(read: () => Promise<T>, ms = 15_000): Promise<T> {
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const describeLocal = externalService ? describe.skip : describe;
+// Snapshots and reverts, automine off, reorgs: on a chain of this file's own, not the one other test files share,
+// and with a database of its own (no later file's service picks up a submission left on this chain).
+if (!externalService) {
+  useOwnChain();
+  useOwnDatabase('paygate_chain');
+}
 // Real processes, a real chain and block waits: generous limits on a shared 2-core machine (not timings).
 jest.setTimeout(120_000);
 

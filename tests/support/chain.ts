@@ -1,6 +1,18 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { createPublicClient, createTestClient, getAddress, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { devnetAssetId, devnetChain, devnetMint, devnetTokenAddress } from '../../src/chain/devnet';
+import {
+  devnetAssetId,
+  devnetChain,
+  devnetMint,
+  devnetTokenAddress,
+  ensureDevnetTokens,
+  startAnvil,
+  type RunningAnvil,
+} from '../../src/chain/devnet';
 import { TOKEN_ABI } from '../../src/chain/evm';
 
 // The development chain the test run shares (started by globalSetup): fund buyers, read balances and
@@ -14,6 +26,39 @@ const rpcUrl = () => {
   if (!url) throw new Error('DEVNET_RPC_URL is not set: the jest globalSetup starts the development chain');
   return url;
 };
+
+/**
+ * A development chain of the calling test file's own (anvil with the devnet tokens), for tests that change the
+ * chain for everyone: automine off, snapshots and reverts, reorgs, block timestamps. Test files run in
+ * parallel, and the others keep the shared chain. Call it at the top level of the file: before the file's
+ * tests it points DEVNET_RPC_URL at its chain (jest gives each test file its own copy of process.env, and the
+ * services, commands and helpers of the file read it from there).
+ */
+export function useOwnChain(): void {
+  let own: RunningAnvil | null = null;
+  let dir = '';
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-own-chain-'));
+    own = await startAnvil({ dir, port: await freePort() });
+    await ensureDevnetTokens(own.rpcUrl);
+    process.env.DEVNET_RPC_URL = own.rpcUrl;
+    process.env.DEVNET_DIR = dir;
+  });
+  afterAll(async () => {
+    await own?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 
 export const chainClient = () => createPublicClient({ chain: devnetChain(rpcUrl()), transport: http(rpcUrl()) });
 export const anvil = () => createTestClient({ mode: 'anvil', chain: devnetChain(rpcUrl()), transport: http(rpcUrl()) });

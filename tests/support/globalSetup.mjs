@@ -11,18 +11,31 @@ import { freePort, startThrowawayPostgres } from '../../scripts/throwaway-pg.mjs
 import { ensureTestTls } from '../../scripts/test-tls.mjs';
 import devnet from '../../dist/src/chain/devnet.js';
 
-export default async function globalSetup() {
+export default async function globalSetup(globalConfig) {
   ensureTestTls(); // webhook receivers listen on HTTPS
   if (process.env.TEST_DATABASE_URL) {
     process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
   } else {
-    const pg = await startThrowawayPostgres({ database: 'paygate_test', maxConnections: 300 });
+    const pg = await startThrowawayPostgres({ database: 'paygate_test', maxConnections: 400 });
     globalThis.__PG__ = pg;
     process.env.DATABASE_URL = pg.url;
   }
   const db = knex({ client: 'pg', connection: process.env.DATABASE_URL });
   await db.migrate.latest({ directory: path.resolve('migrations'), loadExtensions: ['.js'] });
   await db.destroy();
+  if (globalThis.__PG__) {
+    // Test files run in parallel workers: each worker gets a database of its own, a copy of the migrated one
+    // (tests/support/workerDatabase.ts points the worker's files at it). The services a file starts run jobs,
+    // sweepers and reconcilers over their whole database; on a shared one they would pick up the work of
+    // another worker's services, configured differently.
+    const admin = knex({ client: 'pg', connection: process.env.DATABASE_URL.replace(/\/paygate_test$/, '/postgres') });
+    try {
+      for (let w = 1; w <= globalConfig.maxWorkers; w++) await admin.raw(`CREATE DATABASE paygate_test_w${w} TEMPLATE paygate_test`);
+    } finally {
+      await admin.destroy();
+    }
+    process.env.PAYGATE_TEST_WORKER_DATABASES = 'paygate_test_w';
+  }
   if (!process.env.DEVNET_RPC_URL) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-devnet-'));
     const anvil = await devnet.startAnvil({ dir, port: await freePort() });

@@ -180,7 +180,11 @@ export async function devnetMint(rpcUrl: string, token: Address, to: Address, am
       hash = await send();
       break;
     } catch (e) {
-      if (attempt >= 8 || !/nonce too low|already known|replacement transaction underpriced/i.test(String((e as Error).message))) throw e;
+      if (
+        attempt >= 8 ||
+        !/nonce too low|lower than the current nonce|already known|replacement transaction underpriced/i.test(String((e as Error).message))
+      )
+        throw e;
     }
   }
   const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });

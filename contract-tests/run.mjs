@@ -18,7 +18,7 @@ const VERSIONS = ['2026-02-18', '2026-02-19.preview'].filter(
   (v) => !process.env.CONTRACT_VERSIONS || process.env.CONTRACT_VERSIONS.split(',').includes(v),
 );
 const PARTS = (process.env.CONTRACT_PARTS ?? 'schemathesis,prism').split(',');
-// Per operation and phase. Chosen so both versions finish in about a minute on 2 cores while still
+// Per operation and phase. Chosen so the gate (both versions at once) finishes in about 5 minutes on 2 cores while still
 // finding the defects listed in the README (override with CONTRACT_MAX_EXAMPLES).
 const MAX_EXAMPLES = process.env.CONTRACT_MAX_EXAMPLES ?? '50';
 // Two runs per version:
@@ -101,12 +101,13 @@ const parts = new Map([
   ...(PARTS.includes('prism') ? VERSIONS.map((v) => [`prism ${v}`, { passed: 0, failed: 1, note: 'not run' }]) : []),
 ]);
 let stack;
-let prismProc;
+/** Running Prism proxies (one per version), stopped by cleanup() if the gate ends early. */
+const prismProcs = new Set();
 let sink;
 
 async function cleanup() {
   for (const c of children) c.kill('SIGTERM');
-  if (prismProc && prismProc.exitCode === null) prismProc.kill('SIGTERM');
+  for (const p of prismProcs) if (p.exitCode === null) p.kill('SIGTERM');
   if (stack) await stack.stop();
   if (sink) await sink.close();
 }
@@ -135,110 +136,124 @@ async function main() {
       (seeded.skipped.length ? `; skipped (501, not implemented yet): ${seeded.skipped.join(', ')}` : ''),
   );
 
-  // 1. Schemathesis, per version: the replay run, then the explore run.
-  for (const v of PARTS.includes('schemathesis') ? VERSIONS : []) {
-    const ops = operationsOf(v);
-    const fuzzed = ops.filter((o) => !pending.has(o));
-    for (const r of RUNS) {
-      const label = `schemathesis ${v} ${r.name}`;
-      if (!r.seed) {
-        parts.delete(label);
-        summary.push(`Schemathesis ${v} ${r.name}: not run (no git commit to derive a seed from; set CONTRACT_EXPLORE_SEED)`);
-        continue;
-      }
-      const dir = path.join(reports, `schemathesis-${v}-${r.name}`);
-      const args = [
-        '--config-file',
-        'contract-tests/schemathesis.toml',
-        'run',
-        `generated/${v}/openapi.json`,
-        '--url',
-        stack.url,
-        '-H',
-        `PAY-Version: ${v}`,
-        '--checks',
-        'all',
-        '--max-response-time',
-        MAX_RESPONSE_S,
-        '--phases',
-        r.phases,
-        '--mode',
-        'all',
-        '--max-examples',
-        MAX_EXAMPLES,
-        '--workers',
-        '2',
-        '--seed',
-        r.seed,
-        // A long-poll may rightly take up to its 30 s cap (the hooks cap valid maxPollMs at 100 ms; not every case is valid).
-        '--request-timeout',
-        '40',
-        ...[...pending].flatMap((o) => ['--exclude-operation-id', o]),
-        '--report',
-        'junit,json',
-        '--report-dir',
-        dir,
-      ];
-      console.log(
-        `\ncontract: Schemathesis ${v} ${r.name} (seed ${r.seed}, phases ${r.phases}): ${fuzzed.length} operations (${pending.size} excluded as not implemented)`,
-      );
-      const started = Date.now();
-      const code = await run(schemathesis, args, {
-        env: {
-          ...process.env,
-          CONTRACT_API_KEY: seeded.partnerKey,
-          CONTRACT_VERSION: v,
-          CONTRACT_CURSOR: seeded.cursor ?? '',
-          CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
-          CONTRACT_SERVICE_URL: stack.url,
-          CONTRACT_BUYER_KEY: seeded.buyerKey,
-          CONTRACT_WEBHOOK_URL: sink.url,
-        },
-        log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
-      });
-      const report = readJsonReport(dir);
-      const secs = ((Date.now() - started) / 1000).toFixed(0);
-      const nFail = report ? report.failures : '?';
-      const ok = code === 0 && report && report.errors === 0;
-      summary.push(
-        `Schemathesis ${v} ${r.name}: ${fuzzed.length}/${ops.length} operations, phases ${r.phases}, ${report?.checks ?? '?'}; ` +
-          `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
-          (report?.missingData ? `; warning: ${report.missingData}` : ''),
-      );
-      // What failed, where CI's tail of the log shows it (the summary closes the log): each failure kind
-      // with its operations, and the start of each failing case's report (its request as curl).
-      for (const f of report?.failureGroups ?? []) details.push(`${v} ${r.name}: ${f}`);
-      for (const d of failureTexts(dir)) details.push(`${v} ${r.name}: ${d}`);
-      if (code !== 0 || !report || report.errors > 0) failed = true;
-      if (report && typeof report.cases === 'number') {
-        // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
-        // an exit code that says failure with nothing counted (e.g. a crash after the report) is one failure.
-        const nFailed = report.failedCases + report.engineErrors;
-        parts.set(label, { unit: 'cases', passed: Math.max(report.cases - report.failedCases, 0), failed: nFailed || (ok ? 0 : 1) });
-      } else {
-        parts.set(label, { unit: 'cases', passed: 0, failed: 1, note: report ? 'no case count in its JSON report' : 'no JSON report' });
-      }
-    }
+  // 1. Schemathesis, both versions at once (each version's Python process keeps about one core busy, the
+  //    service little): per version the replay run, then the explore run.
+  const out = await Promise.all((PARTS.includes('schemathesis') ? VERSIONS : []).map((v) => schemathesisRuns(v, seeded)));
+  for (const o of out) {
+    summary.push(...o.summary);
+    details.push(...o.details);
   }
 
   if (sink.received() || PARTS.includes('schemathesis'))
     summary.push(`webhook sink: ${sink.received()} deliveries received during the Schemathesis runs`);
 
-  // 2. The integration suite through Prism (validating proxy, --errors), once per version's document.
-  for (const v of PARTS.includes('prism') ? VERSIONS : []) await throughPrism(v);
+  // 2. The integration suite through Prism (validating proxy, --errors), once per version's document, both at once.
+  const prismed = await Promise.all((PARTS.includes('prism') ? VERSIONS : []).map((v) => throughPrism(v)));
+  summary.push(...prismed);
+}
+
+/** Schemathesis runs of version `v` (replay, then explore): its summary and failure lines. */
+async function schemathesisRuns(v, seeded) {
+  const summary = [];
+  const details = [];
+  const ops = operationsOf(v);
+  const pending = notImplemented();
+  const fuzzed = ops.filter((o) => !pending.has(o));
+  for (const r of RUNS) {
+    const label = `schemathesis ${v} ${r.name}`;
+    if (!r.seed) {
+      parts.delete(label);
+      summary.push(`Schemathesis ${v} ${r.name}: not run (no git commit to derive a seed from; set CONTRACT_EXPLORE_SEED)`);
+      continue;
+    }
+    const dir = path.join(reports, `schemathesis-${v}-${r.name}`);
+    const args = [
+      '--config-file',
+      'contract-tests/schemathesis.toml',
+      'run',
+      `generated/${v}/openapi.json`,
+      '--url',
+      stack.url,
+      '-H',
+      `PAY-Version: ${v}`,
+      '--checks',
+      'all',
+      '--max-response-time',
+      MAX_RESPONSE_S,
+      '--phases',
+      r.phases,
+      '--mode',
+      'all',
+      '--max-examples',
+      MAX_EXAMPLES,
+      '--workers',
+      '2',
+      '--seed',
+      r.seed,
+      // A long-poll may rightly take up to its 30 s cap (the hooks cap valid maxPollMs at 100 ms; not every case is valid).
+      '--request-timeout',
+      '40',
+      ...[...pending].flatMap((o) => ['--exclude-operation-id', o]),
+      '--report',
+      'junit,json',
+      '--report-dir',
+      dir,
+    ];
+    console.log(
+      `\ncontract: Schemathesis ${v} ${r.name} (seed ${r.seed}, phases ${r.phases}): ${fuzzed.length} operations (${pending.size} excluded as not implemented)`,
+    );
+    const started = Date.now();
+    const code = await run(schemathesis, args, {
+      env: {
+        ...process.env,
+        CONTRACT_API_KEY: seeded.partnerKey,
+        CONTRACT_VERSION: v,
+        CONTRACT_CURSOR: seeded.cursor ?? '',
+        CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
+        CONTRACT_SERVICE_URL: stack.url,
+        CONTRACT_BUYER_KEY: seeded.buyerKey,
+        CONTRACT_WEBHOOK_URL: sink.url,
+      },
+      log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
+    });
+    const report = readJsonReport(dir);
+    const secs = ((Date.now() - started) / 1000).toFixed(0);
+    const nFail = report ? report.failures : '?';
+    const ok = code === 0 && report && report.errors === 0;
+    summary.push(
+      `Schemathesis ${v} ${r.name}: ${fuzzed.length}/${ops.length} operations, phases ${r.phases}, ${report?.checks ?? '?'}; ` +
+        `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
+        (report?.missingData ? `; warning: ${report.missingData}` : ''),
+    );
+    // What failed, where CI's tail of the log shows it (the summary closes the log): each failure kind
+    // with its operations, and the start of each failing case's report (its request as curl).
+    for (const f of report?.failureGroups ?? []) details.push(`${v} ${r.name}: ${f}`);
+    for (const d of failureTexts(dir)) details.push(`${v} ${r.name}: ${d}`);
+    if (code !== 0 || !report || report.errors > 0) failed = true;
+    if (report && typeof report.cases === 'number') {
+      // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
+      // an exit code that says failure with nothing counted (e.g. a crash after the report) is one failure.
+      const nFailed = report.failedCases + report.engineErrors;
+      parts.set(label, { unit: 'cases', passed: Math.max(report.cases - report.failedCases, 0), failed: nFailed || (ok ? 0 : 1) });
+    } else {
+      parts.set(label, { unit: 'cases', passed: 0, failed: 1, note: report ? 'no case count in its JSON report' : 'no JSON report' });
+    }
+  }
+  return { summary, details };
 }
 
 /** The HTTP integration suite with Prism, validating against version `v`'s bundled document, in front of the
- * service; contract-breaking requests go direct. */
+ * service; contract-breaking requests go direct. Returns its summary line. */
 async function throughPrism(v) {
   const prismPort = await freePort();
   const prismLog = path.join(reports, `prism-${v}.log`);
   const prismOut = fs.openSync(prismLog, 'w');
-  prismProc = spawn(
+  const prismProc = spawn(
     prism,
     ['proxy', `generated/${v}/openapi.json`, stack.url, '--errors', '--port', String(prismPort), '--host', '127.0.0.1'],
     { cwd: root, stdio: ['ignore', prismOut, prismOut] },
   );
+  prismProcs.add(prismProc);
   const prismUrl = `http://127.0.0.1:${prismPort}`;
   await waitFor(`${prismUrl}/v1/merchants`, { ok: () => true, child: prismProc, timeoutMs: 60000 });
   console.log(`\ncontract: integration suite through Prism ${v} (${prismUrl} -> ${stack.url}), contract-breaking requests direct`);
@@ -262,6 +277,7 @@ async function throughPrism(v) {
   );
   prismProc.kill('SIGTERM');
   await new Promise((r) => (prismProc.exitCode === null ? prismProc.once('exit', r) : r()));
+  prismProcs.delete(prismProc);
   // Prism logs every violation it finds in a proxied request or response ("Violation: ..."), and every
   // request it answers itself instead of forwarding ("Request terminated with error"): both fail the gate.
   // The terminal colour codes (ESC [ ... m) Prism writes are stripped first.
@@ -271,9 +287,6 @@ async function throughPrism(v) {
   const violations = lines.filter((l) => /violation|Request terminated with error/i.test(l));
   for (const l of violations) console.log(`  prism ${v}: ${l.trim()}`);
   const proxied = lines.filter((l) => /> Forwarding/.test(l)).length;
-  summary.push(
-    `Prism proxy ${v}: ${proxied} proxied requests, ${violations.length} violations; integration suite exit ${jestCode} → ${violations.length === 0 && jestCode === 0 ? 'PASS' : 'FAIL'}`,
-  );
   if (violations.length || jestCode !== 0) failed = true;
   try {
     const r = JSON.parse(fs.readFileSync(jestJson, 'utf8'));
@@ -283,6 +296,8 @@ async function throughPrism(v) {
   } catch {
     parts.set(`prism ${v}`, { passed: 0, failed: 1, note: 'no jest report' });
   }
+  const verdict = violations.length === 0 && jestCode === 0 ? 'PASS' : 'FAIL';
+  return `Prism proxy ${v}: ${proxied} proxied requests, ${violations.length} violations; integration suite exit ${jestCode} → ${verdict}`;
 }
 
 function readJsonReport(dir) {

@@ -245,18 +245,21 @@ async function schemathesisRuns(v, seeded) {
 /** The HTTP integration suite with Prism, validating against version `v`'s bundled document, in front of the
  * service; contract-breaking requests go direct. Returns its summary line. */
 async function throughPrism(v) {
+  // Each version's suite talks to a service process of its own (same database and chain), so that what its
+  // tests read from the process they call (/metrics, long-poll waiters) is theirs alone.
+  const serviceUrl = await stack.addProcess(path.join(reports, `service-${v}.log`));
   const prismPort = await freePort();
   const prismLog = path.join(reports, `prism-${v}.log`);
   const prismOut = fs.openSync(prismLog, 'w');
   const prismProc = spawn(
     prism,
-    ['proxy', `generated/${v}/openapi.json`, stack.url, '--errors', '--port', String(prismPort), '--host', '127.0.0.1'],
+    ['proxy', `generated/${v}/openapi.json`, serviceUrl, '--errors', '--port', String(prismPort), '--host', '127.0.0.1'],
     { cwd: root, stdio: ['ignore', prismOut, prismOut] },
   );
   prismProcs.add(prismProc);
   const prismUrl = `http://127.0.0.1:${prismPort}`;
   await waitFor(`${prismUrl}/v1/merchants`, { ok: () => true, child: prismProc, timeoutMs: 60000 });
-  console.log(`\ncontract: integration suite through Prism ${v} (${prismUrl} -> ${stack.url}), contract-breaking requests direct`);
+  console.log(`\ncontract: integration suite through Prism ${v} (${prismUrl} -> ${serviceUrl}), contract-breaking requests direct`);
   const probeLogEnd = fs.statSync(prismLog).size; // the readiness probe above is not part of the verdict
   const jestJson = path.join(reports, `integration-through-prism-${v}.json`);
   const jestCode = await run(
@@ -267,7 +270,7 @@ async function throughPrism(v) {
         ...process.env,
         NODE_ENV: 'test',
         TEST_BASE_URL: prismUrl,
-        TEST_DIRECT_URL: stack.url,
+        TEST_DIRECT_URL: serviceUrl,
         TEST_DATABASE_URL: stack.databaseUrl,
         DATABASE_URL: stack.databaseUrl,
         TEST_PRISM_VERSION: v,

@@ -54,9 +54,20 @@ export async function startStack({ logFile }) {
       /* already gone */
     }
   };
+  /** Processes added by addProcess(). */
+  const extras = [];
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    await Promise.all(
+      extras
+        .filter((c) => c.exitCode === null)
+        .map((c) => {
+          const exited = new Promise((r) => c.once('exit', r));
+          c.kill('SIGTERM');
+          return Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]).then(() => c.exitCode === null && c.kill('SIGKILL'));
+        }),
+    );
     if (service && service.exitCode === null) {
       const exited = new Promise((r) => service.once('exit', r));
       service.kill('SIGTERM'); // the service stops its chain (anvil writes its state and exits)
@@ -103,7 +114,25 @@ export async function startStack({ logFile }) {
     const rpcUrl = JSON.parse(fs.readFileSync(path.join(devnetDir, 'devnet.json'), 'utf8')).rpcUrl;
     process.env.DEVNET_DIR = devnetDir;
     process.env.DEVNET_RPC_URL = rpcUrl;
-    return { url, databaseUrl, env, devnet: { dir: devnetDir, rpcUrl }, stop };
+    /**
+     * One more process of the service on the same database and chain, as a scaled-out deployment runs it (its
+     * log in `logFile`): its URL. Suites that run at the same time each get one, so that what a test reads
+     * from its process (/metrics counters, long-poll waiters) counts only its own requests. Stopped with the stack.
+     */
+    const addProcess = async (logFile) => {
+      const extraPort = await freePort();
+      const out = fs.openSync(logFile, 'w');
+      const extra = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
+        cwd: root,
+        env: { ...env, PORT: String(extraPort), DEVNET_RPC_URL: rpcUrl },
+        stdio: ['ignore', out, out],
+      });
+      extras.push(extra);
+      const extraUrl = `http://127.0.0.1:${extraPort}`;
+      await waitFor(`${extraUrl}/readyz`, { child: extra, timeoutMs: 120_000 });
+      return extraUrl;
+    };
+    return { url, databaseUrl, env, devnet: { dir: devnetDir, rpcUrl }, addProcess, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -3,10 +3,13 @@
 // waiter's wake-up, the process's memory idle and with N waiting, and the database transactions while the
 // N wait idle. Two rounds, each on its own payment:
 //   1. the Node http client of the bench itself (the figures before the light client existed);
-//   2. light clients (bench/longpollClient.mjs, BENCH_LONGPOLL_CLIENTS processes, 2 by default): raw
+//   2. (raw) light clients (bench/longpollClient.mjs, BENCH_LONGPOLL_CLIENTS processes, 2 by default): raw
 //      sockets, one prebuilt request each, a timestamp as each full response arrives. The Node client
 //      parses 10,000 responses on the same two cores as the service while the service answers, so it
 //      measures itself too.
+//   3. (keep) the light clients on keep-alive connections, as a long-polling client that polls again on
+//      its connection would: rounds 1 and 2 ask `Connection: close` (the old client's agent did), and
+//      closing costs the service about twice what the answer does (a shutdown and the peer's close).
 // Both measure from the moment the change request is sent to each full response's arrival.
 // Run: make bench-longpoll   (BENCH_LONGPOLL_N=10000 by default; BENCH_LONGPOLL_ROUNDS=node,raw;
 // BENCH_CPU_PROF=<dir> writes the service's CPU profile there)
@@ -19,7 +22,7 @@ import { benchMerchant, fmt, freePort, node, root, rssMb, serviceEnv, startChild
 
 const N = Number(process.env.BENCH_LONGPOLL_N || 10000);
 const CLIENTS = Number(process.env.BENCH_LONGPOLL_CLIENTS || 2);
-const ROUNDS = (process.env.BENCH_LONGPOLL_ROUNDS || 'node,raw').split(',');
+const ROUNDS = (process.env.BENCH_LONGPOLL_ROUNDS || 'node,raw,keep').split(',');
 const PROF = process.env.BENCH_CPU_PROF;
 const now = () => Number(process.hrtime.bigint()) / 1e6; // CLOCK_MONOTONIC, as in the light clients
 // CPU time of a process's main thread (the event loop), in ms: what the wake-up costs the service, which a
@@ -102,8 +105,9 @@ try {
     });
     return { sent: Promise.resolve(), answered };
   };
-  const rawClients = (paymentId) => {
-    const headerLines = Object.entries({ Host: `127.0.0.1:${port}`, ...mh, Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const rawClients = (paymentId, keepAlive) => {
+    const connection = keepAlive ? {} : { Connection: 'close' };
+    const headerLines = Object.entries({ Host: `127.0.0.1:${port}`, ...mh, ...connection }).map(([k, v]) => `${k}: ${v}\r\n`);
     const request = `GET /v1/payments/${paymentId}/status?maxPollMs=30000 HTTP/1.1\r\n${headerLines.join('')}\r\n`;
     const procs = Array.from({ length: CLIENTS }, (_, i) => {
       const p = fork(path.join(root, 'bench/longpollClient.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -129,7 +133,7 @@ try {
   for (const round of ROUNDS) {
     const paymentId = await newPayment();
     const rssIdle = rssMb(child.pid);
-    const clients = round === 'raw' ? rawClients(paymentId) : nodeClient(paymentId);
+    const clients = round === 'node' ? nodeClient(paymentId) : rawClients(paymentId, round === 'keep');
     await clients.sent;
     // Wait until every request has arrived and waits (each costs an auth and a read on arrival): the
     // database goes quiet. Then watch it while all N wait (in the first round only).
@@ -160,7 +164,12 @@ try {
     const early = wake.filter((w) => w < 0).length;
     const pct = (q) => wake[Math.min(wake.length - 1, Math.floor(q * wake.length))];
 
-    console.log(`\n[${round === 'raw' ? `light clients (${CLIENTS} processes, raw sockets)` : 'Node http client (in the bench process)'}]`);
+    const label = {
+      node: 'Node http client (in the bench process), Connection: close',
+      raw: `light clients (${CLIENTS} processes, raw sockets), Connection: close`,
+      keep: `light clients (${CLIENTS} processes, raw sockets), keep-alive connections`,
+    }[round];
+    console.log(`\n[${label}]`);
     console.log(`long-polls waiting on one process: ${waiting} of ${N}; answered before the change (should be 0): ${early}`);
     // A wait is capped at 30 s: on a machine too busy to get N requests in well before that, waits run out.
     if (early) console.log('INVALID ROUND: waits ran out before the change (the machine was too slow to set up); rerun');

@@ -1,12 +1,35 @@
 // Long-poll scale on ONE service process: N concurrent GET /v1/payments/{id}/status?maxPollMs=30000 on
-// one payment, then one state change (merchant cancel). Reports the time until all N answered, the
-// process's memory idle and with N waiting, and the database transactions while the N wait idle.
-// Run: make bench-longpoll   (BENCH_LONGPOLL_N=10000 by default)
+// one payment, then one state change (merchant cancel). Reports the time until all N answered, each
+// waiter's wake-up, the process's memory idle and with N waiting, and the database transactions while the
+// N wait idle. Two rounds, each on its own payment:
+//   1. the Node http client of the bench itself (the figures before the light client existed);
+//   2. (raw) light clients (bench/longpollClient.mjs, BENCH_LONGPOLL_CLIENTS processes, 2 by default): raw
+//      sockets, one prebuilt request each, a timestamp as each full response arrives. The Node client
+//      parses 10,000 responses on the same two cores as the service while the service answers, so it
+//      measures itself too.
+//   3. (keep) the light clients on keep-alive connections, as a long-polling client that polls again on
+//      its connection would: rounds 1 and 2 ask `Connection: close` (the old client's agent did), and
+//      closing costs the service about twice what the answer does (a shutdown and the peer's close).
+// Both measure from the moment the change request is sent to each full response's arrival.
+// Run: make bench-longpoll   (BENCH_LONGPOLL_N=10000 by default; BENCH_LONGPOLL_ROUNDS=node,raw;
+// BENCH_CPU_PROF=<dir> writes the service's CPU profile there)
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import pgLib from 'pg';
-import { benchMerchant, fmt, freePort, node, rssMb, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import { benchMerchant, fmt, freePort, node, root, rssMb, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const N = Number(process.env.BENCH_LONGPOLL_N || 10000);
+const CLIENTS = Number(process.env.BENCH_LONGPOLL_CLIENTS || 2);
+const ROUNDS = (process.env.BENCH_LONGPOLL_ROUNDS || 'node,raw,keep').split(',');
+const PROF = process.env.BENCH_CPU_PROF;
+const now = () => Number(process.hrtime.bigint()) / 1e6; // CLOCK_MONOTONIC, as in the light clients
+// CPU time of a process's main thread (the event loop), in ms: what the wake-up costs the service, which a
+// machine shared with other work shows more steadily than the wall clock.
+const cpuMs = (pid) => Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 const pg = await startPostgres();
 let child;
 try {
@@ -15,10 +38,23 @@ try {
   const port = await freePort();
   // N requests arrive within a second or two: the per-second rate limits (not measured here) are lifted.
   const limits = { RATE_LIMIT_CREDENTIAL_PER_S: '1000000', RATE_LIMIT_ACCOUNT_PER_S: '1000000' };
-  child = await startChild('dist/src/main.js', { ...serviceEnv(pg.url, port), ...limits }, `http://127.0.0.1:${port}/readyz`);
+  const env = { ...serviceEnv(pg.url, port), ...limits };
+  const nodeArgs = PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
+  child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, { nodeArgs });
   const svc = `http://127.0.0.1:${port}`;
-  const { headers: mh, paymentId } = await benchMerchant(svc, acct.apiKey);
-  const rssIdle = rssMb(child.pid);
+  const { headers: mh } = await benchMerchant(svc, acct.apiKey);
+  const newPayment = async () => {
+    const body = JSON.stringify({
+      referenceId: 'order-lp',
+      amount: { unit: 'iso4217/USD', value: '1000' },
+      expiresAt: Math.floor(Date.now() / 1000) + 86400,
+    });
+    return (await (await fetch(`${svc}/v1/payments`, { method: 'POST', headers: mh, body })).json()).paymentId;
+  };
+  const waiters = async () => {
+    const text = await (await fetch(`${svc}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } })).text();
+    return Number(/^paygate_longpoll_waiters (\d+)/m.exec(text)?.[1] ?? NaN);
+  };
   // Background work (expiry sweeper, pg-boss job polling) runs queries with or without waiters: measure it
   // first, in the same run, as the baseline for the idle window below.
   const stats = new pgLib.Client({ connectionString: pg.url });
@@ -30,71 +66,131 @@ try {
   const idleMs = 5000;
   const idleWindow = async () => {
     const before = await xacts();
-    await new Promise((r) => setTimeout(r, idleMs + 1000)); // +1 s lets the window's statistics flush
+    await sleep(idleMs + 1000); // +1 s lets the window's statistics flush
     return (await xacts()) - before - 1; // minus our own first read
   };
   const background = await idleWindow();
+  const backgroundPerS = background / ((idleMs + 1000) / 1000);
 
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  let answered = 0;
-  let lastAnswerAt = 0;
-  const answerTimes = [];
-  const statuses = new Map();
-  const polls = Array.from(
-    { length: N },
-    () =>
-      new Promise((resolve, reject) => {
-        const req = http.get(`${svc}/v1/payments/${paymentId}/status?maxPollMs=30000`, { agent, headers: mh }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => {
-            const s = res.statusCode === 200 ? JSON.parse(body).status : `http ${res.statusCode}`;
-            statuses.set(s, (statuses.get(s) || 0) + 1);
-            answered++;
-            lastAnswerAt = performance.now();
-            answerTimes.push(lastAnswerAt);
+  /** The N waiters of one round: `answered` resolves with each answer's arrival time and the statuses. */
+  const nodeClient = (paymentId) => {
+    const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+    const arrivals = [];
+    const statuses = {};
+    const errorSamples = [];
+    const polls = Array.from(
+      { length: N },
+      () =>
+        new Promise((resolve) => {
+          const req = http.get(`${svc}/v1/payments/${paymentId}/status?maxPollMs=30000`, { agent, headers: mh }, (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => {
+              const s = res.statusCode === 200 ? JSON.parse(body).status : `http ${res.statusCode}`;
+              statuses[s] = (statuses[s] || 0) + 1;
+              arrivals.push(now());
+              resolve();
+            });
+          });
+          // A connection the loaded machine resets is counted and reported, not fatal.
+          req.on('error', (e) => {
+            errorSamples.push(e.message);
             resolve();
           });
-        });
-        req.on('error', reject);
+        }),
+    );
+    const answered = Promise.all(polls).then(() => {
+      if (errorSamples.length) console.log(`client errors: ${errorSamples.length} (${[...new Set(errorSamples)].join('; ')})`);
+      return { arrivals, statuses, errors: errorSamples.length };
+    });
+    return { sent: Promise.resolve(), answered };
+  };
+  const rawClients = (paymentId, keepAlive) => {
+    const connection = keepAlive ? {} : { Connection: 'close' };
+    const headerLines = Object.entries({ Host: `127.0.0.1:${port}`, ...mh, ...connection }).map(([k, v]) => `${k}: ${v}\r\n`);
+    const request = `GET /v1/payments/${paymentId}/status?maxPollMs=30000 HTTP/1.1\r\n${headerLines.join('')}\r\n`;
+    const procs = Array.from({ length: CLIENTS }, (_, i) => {
+      const p = fork(path.join(root, 'bench/longpollClient.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const count = Math.floor(N / CLIENTS) + (i < N % CLIENTS ? 1 : 0);
+      const connected = new Promise((resolve) => p.on('message', (m) => m.type === 'connected' && resolve(m)));
+      const done = new Promise((resolve) => p.on('message', (m) => m.type === 'done' && resolve(m)));
+      p.send({ port, request, count, connectAtOnce: 100 });
+      return { connected, done };
+    });
+    return {
+      sent: Promise.all(procs.map((p) => p.connected)),
+      answered: Promise.all(procs.map((p) => p.done)).then((rs) => {
+        const statuses = {};
+        for (const r of rs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] || 0) + v;
+        const errors = rs.reduce((a, r) => a + r.errors, 0);
+        if (errors) console.log(`client errors: ${errors} (${rs.flatMap((r) => r.errorSamples).join('; ')})`);
+        return { arrivals: rs.flatMap((r) => r.arrivals), statuses, errors };
       }),
-  );
-  // Wait until every request has arrived (each costs an auth and a read on arrival): the database goes
-  // quiet. Then watch it while all N wait.
-  const backgroundPerS = background / ((idleMs + 1000) / 1000);
-  for (let prev = await xacts(), i = 0; i < 20; i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = await xacts();
-    if (now - prev <= backgroundPerS * 1.5 + 3) break;
-    prev = now;
+    };
+  };
+
+  let first = true;
+  for (const round of ROUNDS) {
+    const paymentId = await newPayment();
+    const rssIdle = rssMb(child.pid);
+    const clients = round === 'node' ? nodeClient(paymentId) : rawClients(paymentId, round === 'keep');
+    await clients.sent;
+    // Wait until every request has arrived and waits (each costs an auth and a read on arrival): the
+    // database goes quiet. Then watch it while all N wait (in the first round only).
+    // (Requests the loaded machine refused never arrive: stop once the count has not grown for 2 s.)
+    for (let w = await waiters(), same = 0; w < N && same < 4;) {
+      await sleep(500);
+      const x = await waiters();
+      same = x === w ? same + 1 : 0;
+      w = x;
+    }
+    for (let prev = await xacts(), i = 0; i < 10; i++) {
+      await sleep(500);
+      const x = await xacts();
+      if (x - prev <= backgroundPerS * 0.75 + 3) break;
+      prev = x;
+    }
+    const rssWaiting = rssMb(child.pid);
+    const waiting = await waiters();
+    const during = first ? await idleWindow() : null;
+
+    const cpu0 = cpuMs(child.pid);
+    const t0 = now();
+    const cancel = await fetch(`${svc}/v1/payments/${paymentId}/cancel`, { method: 'POST', headers: mh });
+    const { arrivals, statuses, errors } = await clients.answered;
+    const cpu = cpuMs(child.pid) - cpu0;
+    // Each waiter's wake-up: from the change's request to its answer's arrival (the change's own round trip included).
+    const wake = arrivals.map((t) => t - t0).sort((a, b) => a - b);
+    const early = wake.filter((w) => w < 0).length;
+    const pct = (q) => wake[Math.min(wake.length - 1, Math.floor(q * wake.length))];
+
+    const label = {
+      node: 'Node http client (in the bench process), Connection: close',
+      raw: `light clients (${CLIENTS} processes, raw sockets), Connection: close`,
+      keep: `light clients (${CLIENTS} processes, raw sockets), keep-alive connections`,
+    }[round];
+    console.log(`\n[${label}]`);
+    console.log(`long-polls waiting on one process: ${waiting} of ${N}; answered before the change (should be 0): ${early}`);
+    // A wait is capped at 30 s: on a machine too busy to get N requests in well before that, waits run out.
+    if (early) console.log('INVALID ROUND: waits ran out before the change (the machine was too slow to set up); rerun');
+    console.log(`state change -> all ${arrivals.length} answered: ${fmt(wake[wake.length - 1])} ms (cancel ${cancel.status})`);
+    console.log(`wake-up after the change: p50 ${fmt(pct(0.5))} ms, p99 ${fmt(pct(0.99))} ms, max ${fmt(wake[wake.length - 1])} ms`);
+    console.log(`service main-thread CPU from the change to the last answer: ${fmt(cpu)} ms (${fmt((cpu * 1000) / N)} µs per waiter)`);
+    console.log(`answers: ${JSON.stringify(statuses)}${errors ? `, ${errors} connection errors` : ''}`);
+    // Per waiter only in the first round: after one, RSS holds what the collector has not given back yet.
+    if (first)
+      console.log(
+        `process RSS: ${fmt(rssIdle)} MB before, ${fmt(rssWaiting)} MB with ${N} waiting (${fmt(((rssWaiting - rssIdle) * 1024) / N)} KB per waiter)`,
+      );
+    if (PROF) console.log(`profile window (CLOCK_MONOTONIC ms): ${t0} ${t0 + wake[wake.length - 1]}`);
+    if (during !== null)
+      console.log(
+        `database transactions in ${idleMs + 1000} ms: ${background} with no waiter (sweeper, job queue), ${during} with ${N} waiting`,
+      );
+    first = false;
+    await sleep(1000);
   }
-  const rssWaiting = rssMb(child.pid);
-  const during = await idleWindow();
-  const answeredBeforeChange = answered;
-
-  const t0 = performance.now();
-  const cancel = await fetch(`${svc}/v1/payments/${paymentId}/cancel`, { method: 'POST', headers: mh });
-  await Promise.all(polls);
-  const allAnsweredMs = lastAnswerAt - t0;
-  // Each waiter's wake-up: from the change's request to its answer's arrival (the change's own round trip included).
-  const wake = answerTimes
-    .slice(answeredBeforeChange)
-    .map((t) => t - t0)
-    .sort((a, b) => a - b);
-  const pct = (q) => wake[Math.min(wake.length - 1, Math.floor(q * wake.length))];
   await stats.end();
-
-  console.log(`\nlong-polls waiting on one process: ${N}`);
-  console.log(`answered before the change (should be 0): ${answeredBeforeChange}`);
-  console.log(`state change -> all ${N} answered: ${fmt(allAnsweredMs)} ms (cancel ${cancel.status})`);
-  console.log(`wake-up after the change: p50 ${fmt(pct(0.5))} ms, p99 ${fmt(pct(0.99))} ms, max ${fmt(wake[wake.length - 1])} ms`);
-  console.log(`answers: ${JSON.stringify(Object.fromEntries(statuses))}`);
-  console.log(
-    `process RSS: ${fmt(rssIdle)} MB idle, ${fmt(rssWaiting)} MB with ${N} waiting (${fmt(((rssWaiting - rssIdle) * 1024) / N)} KB per waiter)`,
-  );
-  console.log(
-    `database transactions in ${idleMs + 1000} ms: ${background} with no waiter (sweeper, job queue), ${during} with ${N} waiting`,
-  );
 } finally {
   if (child) await stopChild(child);
   await pg.stop();

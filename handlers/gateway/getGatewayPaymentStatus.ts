@@ -2,10 +2,12 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { resolveGatewayPaymentId } from '../../src/domain/gatewayId';
 import { gatewayPayment } from '../../src/usecases/gatewayPayments';
 import { pollStatus } from '../../src/usecases/payments';
+import { sharedBody } from '../../src/http/sharedBody';
 import { statusView } from '../payments/present';
 
-export const getGatewayPaymentStatus: Handler<'getGatewayPaymentStatus'> = async ({ db, config, hub, path, query }) => {
+export const getGatewayPaymentStatus: Handler<'getGatewayPaymentStatus'> = async ({ db, config, hub, path, query, version }) => {
   const id = resolveGatewayPaymentId(path.id, config.publicBaseUrl) ?? path.id;
-  const { payment, asset } = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, path.id), query.maxPollMs);
-  return { status: 200, body: statusView(payment, asset) };
+  const read = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, path.id), query.maxPollMs);
+  // The waiters one change wakes share `read`: one body for all of them.
+  return { status: 200, body: sharedBody(read, version, () => statusView(read.payment, read.asset)) };
 };

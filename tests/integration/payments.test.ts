@@ -327,6 +327,26 @@ describe('long-poll status', () => {
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('requires_action');
   });
+  it('waiters woken by one change, at both API versions, each get the changed status, their own request id and their version', async () => {
+    // One read and one body per version are shared by the waiters one change wakes (src/http/sharedBody.ts):
+    // each answer is still its own request's, and the body is what an unshared read of the changed payment gives.
+    const id = await newPayment();
+    const preview = { 'PAY-Version': '2026-02-19.preview' };
+    const path = `/v1/payments/${id}/status?maxPollMs=25000`;
+    const polls = [...[1, 2, 3].map(() => m.asMerchant('GET', path)), ...[1, 2].map(() => m.asMerchant('GET', path, { headers: preview }))];
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await m.asMerchant('POST', `/v1/payments/${id}/cancel`)).status).toBe(200);
+    const answers = await Promise.all(polls);
+    const stable = await m.asMerchant('GET', `/v1/payments/${id}/status`);
+    const previewNow = await m.asMerchant('GET', `/v1/payments/${id}/status`, { headers: preview });
+    for (const [i, r] of answers.entries()) {
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ status: 'cancelled', isFinal: true });
+      expect(r.text).toBe(i < 3 ? stable.text : previewNow.text);
+      expect(r.headers.get('pay-version')).toBe(i < 3 ? stable.headers.get('pay-version') : '2026-02-19.preview');
+    }
+    expect(new Set(answers.map((r) => r.headers.get('request-id'))).size).toBe(answers.length);
+  });
   it('wakes at expiry', async () => {
     const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 2 });
     const r = await m.asMerchant('GET', `/v1/payments/${id}/status?maxPollMs=25000`);

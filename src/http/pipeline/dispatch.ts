@@ -6,6 +6,7 @@ import type { ChangeHub } from '../../events/changeHub';
 import type { WebhookWork } from '../../jobs/webhookJobs';
 import type { Logger } from '../../logger';
 import type { Caller, Handler, HandlerContext, HandlerMap, OperationId, RequestInput } from '../handlerTypes';
+import { serialise } from '../sharedBody';
 import type { AfterCommit } from './afterCommit';
 import type { ResponseCheck } from './responseCheck';
 
@@ -57,7 +58,8 @@ export function dispatcher<K extends OperationId>(
   checkResponse?: ResponseCheck,
 ): Dispatch {
   const handler: Handler<K> = deps.handlers[request.operationId];
-  const log = deps.log.child({ requestId: request.requestId });
+  // Made when a handler first logs: most never do, and 10,000 long-polls would each hold one while they wait.
+  let log: Logger | undefined;
   const context = (db: Db, prepared: unknown, inTransaction: boolean): HandlerContext<K> => ({
     operationId: request.operationId,
     version: request.version,
@@ -71,7 +73,9 @@ export function dispatcher<K extends OperationId>(
     chainWork: deps.chainWork,
     webhookWork: deps.webhookWork,
     afterCommit: (f) => afterCommit.add(f),
-    log,
+    get log() {
+      return (log ??= deps.log.child({ requestId: request.requestId }));
+    },
     requestId: request.requestId,
     prepared,
   });
@@ -83,7 +87,7 @@ export function dispatcher<K extends OperationId>(
         context(db, prepared, inTransaction),
       );
       checkResponse?.(reply);
-      return { status: reply.status, text: JSON.stringify(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
+      return { status: reply.status, text: serialise(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
     },
   };
 }

@@ -1,9 +1,8 @@
 import { canBeStoredId } from '../domain/ids';
 import type { CryptoSettlement, Merchant, MerchantListQuery } from '../domain/merchant';
-import { preparedStatement } from './prepared';
 import { Db, knexOf } from './knex';
 
-interface MerchantRow {
+export interface MerchantRow {
   id: string;
   account_id: string;
   name: string;
@@ -14,7 +13,7 @@ interface MerchantRow {
   deleted_at: Date | null;
 }
 
-const fromRow = (r: MerchantRow): Merchant => ({
+export const merchantFromRow = (r: MerchantRow): Merchant => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
@@ -39,36 +38,11 @@ export async function insertMerchant(db: Db, m: Merchant): Promise<void> {
   });
 }
 
-const merchantForPaymentStatement = preparedStatement(
-  'paygate_merchant_for_payment',
-  `SELECT now() AS db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status, m.created_at, m.deleted_at, EXISTS (
-    SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
-    WHERE s.merchant_id = m.id AND a.peg_currency = ? AND a.enabled) AS settles_currency
-  FROM (SELECT 1) AS one LEFT JOIN merchants m ON m.id = ?`,
-);
-
-/**
- * What payment creation reads, in one statement: the database's now() (the clock expiry is judged by), and the
- * merchant with whether it settles an enabled asset pegged to `currency` (undefined when there is no such merchant).
- */
-export async function merchantForPayment(
-  db: Db,
-  id: string,
-  currency: string,
-): Promise<{ dbNow: Date; merchant: (Merchant & { settlesCurrency: boolean }) | undefined }> {
-  const { rows } = await merchantForPaymentStatement(db, [currency, canBeStoredId(id) ? id : null]);
-  const row = rows[0];
-  return {
-    dbNow: row.db_now as Date,
-    merchant: row.id ? { ...fromRow(row as MerchantRow), settlesCurrency: Boolean(row.settles_currency) } : undefined,
-  };
-}
-
 export async function findMerchant(db: Db, id: string): Promise<Merchant | undefined> {
   const knex = knexOf(db);
   if (!canBeStoredId(id)) return undefined;
   const row = await knex<MerchantRow>('merchants').where({ id }).first();
-  return row && fromRow(row);
+  return row && merchantFromRow(row);
 }
 
 export interface MerchantPatch {
@@ -84,7 +58,7 @@ export async function updateMerchant(db: Db, id: string, patch: MerchantPatch): 
   if (patch.email !== undefined) changes.email = patch.email;
   if (patch.iconUrl !== undefined) changes.icon_url = patch.iconUrl;
   const [row] = await knex<MerchantRow>('merchants').where({ id }).whereNull('deleted_at').update(changes).returning('*');
-  return row && fromRow(row as MerchantRow);
+  return row && merchantFromRow(row as MerchantRow);
 }
 
 export async function softDeleteMerchant(db: Db, id: string): Promise<void> {
@@ -113,7 +87,7 @@ export async function listMerchants(db: Db, accountId: string, q: MerchantListQu
     .limit(q.limit + 1);
   if (q.after) page.andWhereRaw('(created_at, id) < (?::timestamptz, ?)', [q.after.t, q.after.i]);
   const [rows, [{ count }]] = await Promise.all([page, filtered().count<{ count: string }[]>({ count: '*' })]);
-  const items = (rows as MerchantRow[]).map(fromRow);
+  const items = (rows as MerchantRow[]).map(merchantFromRow);
   const hasMore = items.length > q.limit;
   return { items: items.slice(0, q.limit), hasMore, totalCount: Number(count) };
 }

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
+import type { Merchant } from '../domain/merchant';
 import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
 import { paymentEventRecord, PaymentEventRecord } from '../domain/paymentEvent';
 import { paymentSnapshot } from '../wire/2026-02-19.preview/event';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
+import { merchantFromRow, MerchantRow } from './merchantsRepo';
 import { preparedStatement } from './prepared';
 import { Db, knexOf } from './knex';
 
@@ -138,39 +140,97 @@ async function writeEvent(db: Db, p: Payment, asset: Asset | null, type: string)
   await knex.raw('WITH e AS (?) SELECT pg_notify(?, e.payment_id) FROM e', [insert, CHANGE_CHANNEL]);
 }
 
-const insertPaymentStatement = preparedStatement(
-  'paygate_insert_payment',
-  `WITH p AS (
+// The times of a new payment's event, as Date#toISOString writes them (the database's clock, whole milliseconds).
+const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Payment creation in one statement (one round trip, one plan): the database's now(), the merchant and whether
+ * it settles an enabled asset pegged to the currency; and, only when every condition of creation holds, the
+ * payment and its payment.created event, timed by that now(). The conditions are the ones createPayment
+ * (usecases/payments.ts) judges the returned row by to choose its error, in the same snapshot.
+ */
+const createPaymentStatement = preparedStatement(
+  'paygate_create_payment',
+  `WITH m AS (
+    SELECT date_trunc('milliseconds', now()) AS db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status,
+           m.created_at, m.deleted_at, EXISTS (
+      SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
+      WHERE s.merchant_id = m.id AND a.peg_currency = ? AND a.enabled) AS settles_currency
+    FROM (SELECT 1) AS one LEFT JOIN merchants m ON m.id = ?
+  ), allowed AS (
+    SELECT m.db_now, CASE WHEN r.expires IS NULL THEN m.db_now + make_interval(secs => r.ttl) ELSE to_timestamp(r.expires) END AS expires_at
+    FROM m, (SELECT ?::bigint AS expires, ?::int AS ttl, ?::bigint AS max_ttl, ?::text AS account_id) AS r
+    WHERE (r.expires IS NULL OR r.expires - floor(extract(epoch FROM m.db_now))::bigint BETWEEN 1 AND r.max_ttl)
+      AND m.account_id = r.account_id AND m.deleted_at IS NULL AND m.status = 'active' AND m.settles_currency
+  ), p AS (
     INSERT INTO payments (id, account_id, merchant_id, reference_id, currency, amount_minor, status, expires_at,
                           created_at, updated_at, version, checkout_success_url, checkout_error_url)
-    VALUES (?, ?, ?, ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?) RETURNING id)
-  INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
-  SELECT ?, p.id, ?, 'payment.created', ?, ?::jsonb, ?::jsonb FROM p`,
+    SELECT ?, ?, ?, ?, ?, ?::numeric, ?, allowed.expires_at, allowed.db_now, allowed.db_now, ?, ?, ? FROM allowed
+    RETURNING id, created_at, expires_at
+  ), e AS (
+    INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
+    SELECT ?, p.id, ?, 'payment.created', ?,
+           ?::jsonb || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', floor(extract(epoch FROM p.expires_at))::bigint),
+           ?::jsonb || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')})
+    FROM p
+  )
+  SELECT m.db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status, m.created_at, m.deleted_at, m.settles_currency,
+         p.created_at AS payment_created_at, p.expires_at AS payment_expires_at
+  FROM m LEFT JOIN p ON true`,
 );
 
-/** Inserts the payment and its payment.created event in one statement (atomic, one round trip). */
-export async function insertPayment(db: Db, p: Payment): Promise<void> {
-  const { data, record } = eventColumns(paymentEventRecord(p, null));
-  await insertPaymentStatement(db, [
-    p.id,
-    p.accountId,
-    p.merchantId,
-    p.referenceId,
-    p.currency,
-    p.amountMinor.toString(),
-    p.status,
-    p.expiresAt,
-    p.createdAt,
-    p.updatedAt,
-    p.version,
-    p.checkout?.successUrl ?? null,
-    p.checkout?.errorUrl ?? null,
+/** When a payment may be created: its requested expiry (Unix seconds), else the default lifetime, and the longest allowed. */
+export interface CreationTerms {
+  expiresAt: number | null;
+  ttlSeconds: number;
+  maxTtlSeconds: number;
+}
+
+export interface CreationOutcome {
+  /** The database's now() (whole milliseconds): the clock expiry is judged by. */
+  dbNow: Date;
+  merchant: (Merchant & { settlesCurrency: boolean }) | undefined;
+  /** The payment as stored (its times from the database), or undefined when a condition of creation failed. */
+  created: Payment | undefined;
+}
+
+/**
+ * Creates `draft` (its times are set here) with its payment.created event if the merchant may take it on the
+ * terms; returns what the conditions were judged on either way.
+ */
+export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
+  // The event's times are the database's: the statement writes createdAt and expiresAt into both columns.
+  const { data, record } = eventColumns(paymentEventRecord(draft, null));
+  const { rows } = await createPaymentStatement(db, [
+    draft.currency,
+    canBeStoredId(draft.merchantId) ? draft.merchantId : null,
+    terms.expiresAt,
+    terms.ttlSeconds,
+    terms.maxTtlSeconds,
+    draft.accountId,
+    draft.id,
+    draft.accountId,
+    draft.merchantId,
+    draft.referenceId,
+    draft.currency,
+    draft.amountMinor.toString(),
+    draft.status,
+    draft.version,
+    draft.checkout?.successUrl ?? null,
+    draft.checkout?.errorUrl ?? null,
     newId('evt'),
-    p.accountId,
-    p.version,
+    draft.accountId,
+    draft.version,
     JSON.stringify(data),
     JSON.stringify(record),
   ]);
+  const row = rows[0];
+  const dbNow = readAt(row);
+  const merchant = row.id ? { ...merchantFromRow(row as MerchantRow), settlesCurrency: Boolean(row.settles_currency) } : undefined;
+  const created: Payment | undefined = row.payment_created_at
+    ? { ...draft, createdAt: row.payment_created_at, updatedAt: row.payment_created_at, expiresAt: row.payment_expires_at, asOf: dbNow }
+    : undefined;
+  return { dbNow, merchant, created };
 }
 
 /**

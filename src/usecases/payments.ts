@@ -6,7 +6,6 @@ import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/paymentsRepo';
-import { merchantForPayment } from '../db/merchantsRepo';
 import { ownedMerchant } from './merchants';
 
 // The merchant side of payments. Account boundary: another account's payment or merchant is 403; a
@@ -35,25 +34,7 @@ export async function createPayment(
     const field = /unit|currency/.test((e as MoneyError).message) ? '/amount/unit' : '/amount/value';
     throw new AppError('params_validation', undefined, [{ field, message: (e as MoneyError).message }]);
   }
-  const { dbNow: now, merchant } = await merchantForPayment(db, merchantId, amount.currency); // now: the clock expiry is judged by
-  let expiresAt = new Date(now.getTime() + config.defaultPaymentTtlSeconds * 1000);
-  if (input.expiresAt !== undefined) {
-    const s = input.expiresAt - Math.floor(now.getTime() / 1000);
-    if (s <= 0 || s > MAX_TTL_SECONDS) {
-      throw new AppError('params_validation', undefined, [
-        { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
-      ]);
-    }
-    expiresAt = new Date(input.expiresAt * 1000);
-  }
-  if (!merchant) throw new AppError('merchant_not_found');
-  if (merchant.accountId !== accountId) throw new AppError('forbidden', 'This merchant belongs to another account.');
-  if (merchant.deletedAt) throw new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');
-  if (merchant.status !== 'active') throw new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
-  if (!merchant.settlesCurrency) {
-    throw new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${amount.currency}.`);
-  }
-  const p: Payment = {
+  const draft: Payment = {
     id: newId('pay'),
     accountId,
     merchantId,
@@ -64,9 +45,11 @@ export async function createPayment(
     failureCode: null,
     cancelledReason: null,
     cancelledAt: null,
-    expiresAt,
-    createdAt: now,
-    updatedAt: now,
+    // Placeholders: the times are the database's, set by the statement that stores the payment (its event's
+    // times too). Until then the draft is open (expiry after asOf), so the event records requires_action.
+    expiresAt: new Date(1),
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
     refundedAt: null,
     version: 1,
     checkout: input.checkout ?? null,
@@ -79,10 +62,46 @@ export async function createPayment(
     feeAmount: null,
     settlementAmount: null,
     optionId: null,
-    asOf: now,
+    asOf: new Date(0),
   };
-  await repo.insertPayment(db, p);
-  return p;
+  // One round trip: the conditions below are checked in the same statement, which stores the payment only
+  // when all of them hold; what it read then tells which one failed.
+  const outcome = await repo.createPaymentIfAllowed(db, draft, {
+    expiresAt: input.expiresAt ?? null,
+    ttlSeconds: config.defaultPaymentTtlSeconds,
+    maxTtlSeconds: MAX_TTL_SECONDS,
+  });
+  const refusal = creationRefusal(outcome, accountId, amount.currency, input.expiresAt);
+  if (refusal && !outcome.created) throw refusal;
+  if (refusal || !outcome.created) {
+    throw new Error(`payment creation: the statement and createPayment disagree on ${refusal ? refusal.code : 'the conditions'}`);
+  }
+  return outcome.created;
+}
+
+/** Why a payment may not be created (the first failed condition, in the order clients are told), or undefined. */
+function creationRefusal(
+  { dbNow, merchant }: repo.CreationOutcome,
+  accountId: string,
+  currency: string,
+  expiresAt: number | undefined,
+): AppError | undefined {
+  if (expiresAt !== undefined) {
+    const s = expiresAt - Math.floor(dbNow.getTime() / 1000);
+    if (s <= 0 || s > MAX_TTL_SECONDS) {
+      return new AppError('params_validation', undefined, [
+        { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
+      ]);
+    }
+  }
+  if (!merchant) return new AppError('merchant_not_found');
+  if (merchant.accountId !== accountId) return new AppError('forbidden', 'This merchant belongs to another account.');
+  if (merchant.deletedAt) return new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');
+  if (merchant.status !== 'active') return new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
+  if (!merchant.settlesCurrency) {
+    return new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${currency}.`);
+  }
+  return undefined;
 }
 
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */

@@ -90,6 +90,12 @@ describe('POST /v1/payments', () => {
       tokenAsset: null,
     });
     expect(stored.data).toEqual(paymentSnapshot(stored.record));
+    // The times are the database's, written by the statement that stores the payment, in the event as in the row.
+    expect(stored.record.createdAt).toBe((row.created_at as Date).toISOString());
+    expect(stored.record.expiresAt).toBe((row.expires_at as Date).toISOString());
+    expect(r.body.expiresAt).toBe(Math.floor((row.expires_at as Date).getTime() / 1000));
+    expect((row.expires_at as Date).getTime() - (row.created_at as Date).getTime()).toBe(300_000);
+    expect(row.updated_at).toEqual(row.created_at);
   });
 
   it('keeps huge amounts exact (no floats)', async () => {
@@ -101,7 +107,21 @@ describe('POST /v1/payments', () => {
 
   it('honours a given expiresAt', async () => {
     const at = Math.floor(Date.now() / 1000) + 3600;
-    expect((await create({ referenceId: 'x', amount: usd(), expiresAt: at })).body.expiresAt).toBe(at);
+    const r = await create({ referenceId: 'x', amount: usd(), expiresAt: at });
+    expect(r.body.expiresAt).toBe(at);
+    const [stored] = await events(r.body.paymentId);
+    expect(stored.record.expiresAt).toBe(new Date(at * 1000).toISOString());
+    expect(stored.data.expiresAt).toBe(at);
+  });
+
+  it('takes an expiry up to 30 days ahead and refuses a later one, storing nothing', async () => {
+    const days30 = 30 * 24 * 3600;
+    const ok = await create({ referenceId: 'x', amount: usd(), expiresAt: Math.floor(Date.now() / 1000) + days30 - 60 });
+    expect(ok.status).toBe(201);
+    const ref = uniqueKey('far');
+    const far = await create({ referenceId: ref, amount: usd(), expiresAt: Math.floor(Date.now() / 1000) + days30 + 60 });
+    expect([far.status, far.body.code, far.body.issues?.[0]?.field]).toEqual([400, 'params_validation', '/expiresAt']);
+    expect(await svc.db('payments').where({ reference_id: ref })).toEqual([]);
   });
 
   it.each([

@@ -151,28 +151,34 @@ const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"
  */
 const createPaymentStatement = preparedStatement(
   'paygate_create_payment',
-  `WITH m AS (
+  `WITH r AS (
+    SELECT ?::text AS payment_id, ?::text AS account_id, ?::text AS merchant_id, ?::text AS reference_id, ?::text AS currency,
+           ?::numeric AS amount_minor, ?::text AS status, ?::int AS version, ?::text AS success_url, ?::text AS error_url,
+           ?::bigint AS expires, ?::int AS ttl, ?::bigint AS max_ttl, ?::text AS event_id, ?::jsonb AS data, ?::jsonb AS record
+  ), m AS (
     SELECT date_trunc('milliseconds', now()) AS db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status,
            m.created_at, m.deleted_at, EXISTS (
       SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
-      WHERE s.merchant_id = m.id AND a.peg_currency = ? AND a.enabled) AS settles_currency
-    FROM (SELECT 1) AS one LEFT JOIN merchants m ON m.id = ?
+      WHERE s.merchant_id = m.id AND a.peg_currency = r.currency AND a.enabled) AS settles_currency
+    FROM r LEFT JOIN merchants m ON m.id = r.merchant_id
   ), allowed AS (
     SELECT m.db_now, CASE WHEN r.expires IS NULL THEN m.db_now + make_interval(secs => r.ttl) ELSE to_timestamp(r.expires) END AS expires_at
-    FROM m, (SELECT ?::bigint AS expires, ?::int AS ttl, ?::bigint AS max_ttl, ?::text AS account_id) AS r
+    FROM m, r
     WHERE (r.expires IS NULL OR r.expires - floor(extract(epoch FROM m.db_now))::bigint BETWEEN 1 AND r.max_ttl)
       AND m.account_id = r.account_id AND m.deleted_at IS NULL AND m.status = 'active' AND m.settles_currency
   ), p AS (
     INSERT INTO payments (id, account_id, merchant_id, reference_id, currency, amount_minor, status, expires_at,
                           created_at, updated_at, version, checkout_success_url, checkout_error_url)
-    SELECT ?, ?, ?, ?, ?, ?::numeric, ?, allowed.expires_at, allowed.db_now, allowed.db_now, ?, ?, ? FROM allowed
+    SELECT r.payment_id, r.account_id, r.merchant_id, r.reference_id, r.currency, r.amount_minor, r.status, allowed.expires_at,
+           allowed.db_now, allowed.db_now, r.version, r.success_url, r.error_url
+    FROM r, allowed
     RETURNING id, created_at, expires_at
   ), e AS (
     INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
-    SELECT ?, p.id, ?, 'payment.created', ?,
-           ?::jsonb || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', floor(extract(epoch FROM p.expires_at))::bigint),
-           ?::jsonb || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')})
-    FROM p
+    SELECT r.event_id, p.id, r.account_id, 'payment.created', r.version,
+           r.data || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', floor(extract(epoch FROM p.expires_at))::bigint),
+           r.record || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')})
+    FROM r, p
   )
   SELECT m.db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status, m.created_at, m.deleted_at, m.settles_currency,
          p.created_at AS payment_created_at, p.expires_at AS payment_expires_at
@@ -202,15 +208,9 @@ export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: Crea
   // The event's times are the database's: the statement writes createdAt and expiresAt into both columns.
   const { data, record } = eventColumns(paymentEventRecord(draft, null));
   const { rows } = await createPaymentStatement(db, [
-    draft.currency,
-    canBeStoredId(draft.merchantId) ? draft.merchantId : null,
-    terms.expiresAt,
-    terms.ttlSeconds,
-    terms.maxTtlSeconds,
-    draft.accountId,
     draft.id,
     draft.accountId,
-    draft.merchantId,
+    canBeStoredId(draft.merchantId) ? draft.merchantId : null, // no such merchant: nothing is inserted
     draft.referenceId,
     draft.currency,
     draft.amountMinor.toString(),
@@ -218,9 +218,10 @@ export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: Crea
     draft.version,
     draft.checkout?.successUrl ?? null,
     draft.checkout?.errorUrl ?? null,
+    terms.expiresAt,
+    terms.ttlSeconds,
+    terms.maxTtlSeconds,
     newId('evt'),
-    draft.accountId,
-    draft.version,
     JSON.stringify(data),
     JSON.stringify(record),
   ]);

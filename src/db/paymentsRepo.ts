@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
 import type { Merchant } from '../domain/merchant';
-import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
+import { FINAL_STATUSES, Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
 import { paymentEventRecord, PaymentEventRecord } from '../domain/paymentEvent';
 import { paymentSnapshot } from '../wire/2026-02-19.preview/event';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
 import { merchantFromRow, MerchantRow } from './merchantsRepo';
-import { preparedStatement } from './prepared';
+import { preparedByText, preparedStatement } from './prepared';
 import { Db, knexOf } from './knex';
 
 // Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
@@ -16,12 +16,14 @@ import { Db, knexOf } from './knex';
 
 export const CHANGE_CHANNEL = 'payment_changed';
 
-/** Payments per status, for the metrics: one grouped query; the expiry rule of effectiveStatus (domain/payment.ts) is applied in SQL. */
+/** effectiveStatus (domain/payment.ts) in SQL, of the payments row `p`: an open payment past its expiry is expired. */
+const effectiveStatusSql = (p: string) =>
+  `CASE WHEN ${p}.status = 'requires_action' AND ${p}.expires_at <= now() THEN 'expired' ELSE ${p}.status END`;
+
+/** Payments per status, for the metrics: one grouped query. */
 export async function countPaymentsByStatus(db: Db): Promise<Record<string, number>> {
   const { rows } = await knexOf(db).raw<{ rows: { status: string; n: string }[] }>(`
-    SELECT CASE WHEN status = 'requires_action' AND expires_at <= now() THEN 'expired' ELSE status END AS status,
-           count(*) AS n
-      FROM payments GROUP BY 1`);
+    SELECT ${effectiveStatusSql('p')} AS status, count(*) AS n FROM payments p GROUP BY 1`);
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
@@ -94,20 +96,24 @@ const PAYMENT_COLUMNS = [
 const split = (r: Row): PaymentWithAsset => ({ payment: fromRow(r), asset: r.asset_id ? assetFromRow(r, 'asset_') : null });
 
 // The hottest read of the service (status, details, long-poll wake-ups): SQL built once, not per call.
+/** What `split` reads: the payment `p`, the database's clock and the payment's asset `a`. */
+const PAYMENT_WITH_ASSET = `${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}`;
 const findPaymentStatement = preparedStatement(
   'paygate_find_payment',
-  `SELECT ${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
-  FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
+  `SELECT ${PAYMENT_WITH_ASSET} FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
 );
 
-/** An UPDATE of one payment and the payment as it is after it (with its asset) in one statement; undefined when no row matched. */
-async function updateAndRead(db: Db, update: Knex.QueryBuilder): Promise<PaymentWithAsset | undefined> {
+/**
+ * An UPDATE of one payment, its event (`type`) with the NOTIFY that wakes long-polls, and the payment as it is
+ * after it (with its asset): one statement, so one round trip and atomic with or without a caller's
+ * transaction. The event's `record` and `data` are built here from the updated row (EVENT_RECORD_SQL, EVENT_DATA_SQL); undefined, and
+ * nothing written, when no row matched.
+ */
+async function updateWithEvent(db: Db, update: Knex.QueryBuilder, type: string): Promise<PaymentWithAsset | undefined> {
   const knex = knexOf(db);
-  const { rows } = await knex.raw(
-    `WITH p AS (?) SELECT ${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}
-     FROM p LEFT JOIN assets a ON a.id = p.token_asset`,
-    [update.returning([...PAYMENT_COLUMNS])],
-  );
+  // One SQL text per kind of change: each is prepared once per connection (planning it cost more than running it).
+  const change = knex.raw(CHANGE_SQL, [update.returning([...PAYMENT_COLUMNS]), newId('evt'), type, CHANGE_CHANNEL]);
+  const { rows } = await preparedByText(knex, change);
   return rows[0] && split(rows[0]);
 }
 
@@ -124,24 +130,37 @@ export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset 
  */
 const eventColumns = (record: PaymentEventRecord) => ({ data: paymentSnapshot(record), record });
 
-/** The event row and its NOTIFY in one statement (one round trip). */
-async function writeEvent(db: Db, p: Payment, asset: Asset | null, type: string): Promise<void> {
-  const knex = knexOf(db);
-  const insert = knex('payment_events')
-    .insert({
-      id: newId('evt'),
-      payment_id: p.id,
-      account_id: p.accountId,
-      type,
-      version: p.version,
-      ...eventColumns(paymentEventRecord(p, asset)),
-    })
-    .returning('payment_id');
-  await knex.raw('WITH e AS (?) SELECT pg_notify(?, e.payment_id) FROM e', [insert, CHANGE_CHANNEL]);
-}
+// A time as Date#toISOString writes the Date node-postgres reads from it (whole milliseconds, cut, not rounded).
+const isoSql = (col: string) => `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// The times of a new payment's event, as Date#toISOString writes them (the database's clock, whole milliseconds).
-const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// An event's record and preview snapshot built in SQL from the payment row `p` as changed and its token's asset `a`
+// (LEFT JOINed): the same as eventColumns(paymentEventRecord(payment, asset)) of that row, which
+// tests/integration/payments.test.ts ("stored events") checks for every kind of change.
+const STATUS_SQL = effectiveStatusSql('p');
+const PAID_SQL = `(a.id IS NOT NULL AND p.token_amount IS NOT NULL)`;
+const EVENT_RECORD_SQL = `jsonb_build_object(
+  'paymentId', p.id, 'merchantId', p.merchant_id, 'referenceId', p.reference_id, 'status', ${STATUS_SQL},
+  'failureCode', p.failure_code, 'currency', p.currency, 'amountMinor', p.amount_minor::text,
+  'tokenAsset', CASE WHEN ${PAID_SQL} THEN a.id END, 'tokenAmount', CASE WHEN ${PAID_SQL} THEN p.token_amount::text END,
+  'txHash', p.tx_hash, 'cancelledReason', p.cancelled_reason, 'refundedAt', ${isoSql('p.refunded_at')},
+  'createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')}, 'version', p.version)`;
+const EVENT_DATA_SQL = `jsonb_build_object(
+  'paymentId', p.id, 'merchantId', p.merchant_id, 'referenceId', p.reference_id, 'status', ${STATUS_SQL},
+  'isFinal', ${STATUS_SQL} IN (${FINAL_STATUSES.map((st) => `'${st}'`).join(', ')}), 'failureCode', p.failure_code,
+  'amount', jsonb_build_object('unit', 'iso4217/' || p.currency, 'value', p.amount_minor::text),
+  'tokenAmount', CASE WHEN ${PAID_SQL} THEN jsonb_build_object('unit', 'caip19/' || a.id, 'value', p.token_amount::text) END,
+  'txId', p.tx_hash, 'cancelledReason', p.cancelled_reason, 'refundedAt', ${isoSql('p.refunded_at')},
+  'createdAt', ${isoSql('p.created_at')}, 'expiresAt', floor(extract(epoch FROM p.expires_at))::bigint, 'version', p.version)`;
+
+/** updateWithEvent's statement: the UPDATE (bound as `p`), the event built from its row, the NOTIFY, the row read back. */
+const CHANGE_SQL = `WITH p AS (?), e AS (
+    INSERT INTO payment_events (id, payment_id, account_id, type, version, record, data)
+    SELECT ?, p.id, p.account_id, ?, p.version, ${EVENT_RECORD_SQL}, ${EVENT_DATA_SQL}
+    FROM p LEFT JOIN assets a ON a.id = p.token_asset
+    RETURNING payment_id
+  )
+  SELECT ${PAYMENT_WITH_ASSET}, (SELECT pg_notify(?, e.payment_id) FROM e) AS notified
+  FROM p LEFT JOIN assets a ON a.id = p.token_asset`;
 
 /**
  * Payment creation in one statement (one round trip, one plan): the database's now(), the merchant and whether
@@ -245,26 +264,19 @@ export async function applyTransition(
   changes: TransitionChanges = {},
 ): Promise<PaymentWithAsset | undefined> {
   const { from, to, event } = TRANSITIONS[t];
-  // In the caller's transaction as it is (no savepoint): several may run at once on it, each on its own payment.
-  return inCallerTransaction(db, async (trx) => {
-    const q = trx('payments')
-      .where({ id })
-      .whereIn('status', from)
-      .update({ ...transitionColumns(trx, changes), status: to, version: trx.raw('version + 1'), updated_at: trx.fn.now() });
-    if (t === 'expire') q.andWhere('expires_at', '<=', trx.fn.now());
-    else if (from.includes('requires_action')) q.andWhere('expires_at', '>', trx.fn.now());
-    const after = await updateAndRead(trx, q);
-    if (!after) return undefined;
-    await writeEvent(trx, after.payment, after.asset, event);
-    return after;
-  });
+  // One statement: in the caller's transaction as it is (several may run at once on it, each on its own payment), or alone.
+  const knex = knexOf(db);
+  const q = knex('payments')
+    .where({ id })
+    .whereIn('status', from)
+    .update({ ...transitionColumns(knex, changes), status: to, ...newVersion(knex) });
+  if (t === 'expire') q.andWhere('expires_at', '<=', knex.fn.now());
+  else if (from.includes('requires_action')) q.andWhere('expires_at', '>', knex.fn.now());
+  return updateWithEvent(knex, q, event);
 }
 
-/** `work` in `db` when it is a transaction already, else in a new one. */
-function inCallerTransaction<T>(db: Db, work: (trx: Knex) => Promise<T>): Promise<T> {
-  const knex = knexOf(db);
-  return knex.isTransaction ? work(knex) : knex.transaction((trx) => work(trx));
-}
+/** What every change of a payment writes besides its own columns: the next version, and when. */
+const newVersion = (knex: Knex) => ({ version: knex.raw('version + 1'), updated_at: knex.fn.now() });
 
 /** The columns a transition's changes write. */
 function transitionColumns(trx: Db, changes: TransitionChanges): Record<string, unknown> {
@@ -292,32 +304,27 @@ function transitionColumns(trx: Db, changes: TransitionChanges): Record<string, 
 /** Marks a succeeded payment refunded; exactly one of any number of racing calls succeeds. */
 export async function markRefunded(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   const knex = knexOf(db);
-  return knex.transaction(async (trx) => {
-    const n = await trx('payments')
+  return updateWithEvent(
+    knex,
+    knex('payments')
       .where({ id, status: 'succeeded' })
       .whereNull('refunded_at')
-      .update({ refunded_at: trx.fn.now(), version: trx.raw('version + 1'), updated_at: trx.fn.now() });
-    if (!n) return undefined;
-    const after = (await findPayment(trx, id))!;
-    await writeEvent(trx, after.payment, after.asset, 'payment.refunded');
-    return after;
-  });
+      .update({ refunded_at: knex.fn.now(), ...newVersion(knex) }),
+    'payment.refunded',
+  );
 }
 
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
 export async function markSettled(db: Db, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
-  return inCallerTransaction(db, async (trx) => {
-    const after = await updateAndRead(
-      trx,
-      trx('payments')
-        .where({ id, status: 'succeeded' })
-        .whereNull('settled_at')
-        .update({ settled_at: trx.fn.now(), settlement_tx_hash: txHash, version: trx.raw('version + 1'), updated_at: trx.fn.now() }),
-    );
-    if (!after) return undefined;
-    await writeEvent(trx, after.payment, after.asset, 'payment.settled');
-    return after;
-  });
+  const knex = knexOf(db);
+  return updateWithEvent(
+    knex,
+    knex('payments')
+      .where({ id, status: 'succeeded' })
+      .whereNull('settled_at')
+      .update({ settled_at: knex.fn.now(), settlement_tx_hash: txHash, ...newVersion(knex) }),
+    'payment.settled',
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Db, knexOf } from './knex';
 
@@ -14,4 +15,17 @@ import { Db, knexOf } from './knex';
 export function preparedStatement(name: string, sql: string): (db: Db, bindings: readonly Knex.Value[]) => Knex.Raw {
   if (/(SELECT|,)\s*(\w+\.)?\*\s*(,|FROM\b)/i.test(sql)) throw new Error(`prepared statement ${name} reads *: name the columns`);
   return (db, bindings) => knexOf(db).raw(sql, bindings).options({ name });
+}
+
+const byText = new Map<string, (db: Db, bindings: readonly Knex.Value[]) => Knex.Raw>();
+/**
+ * `query` (built by knex, with nested builders) run as a prepared statement named after its SQL text: for
+ * statements whose text varies with a few choices (one text per kind of change), each text is prepared once.
+ */
+export function preparedByText(db: Db, query: Knex.Raw): Knex.Raw {
+  const { sql, bindings } = query.toSQL();
+  let statement = byText.get(sql);
+  if (!statement)
+    byText.set(sql, (statement = preparedStatement(`paygate_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`, sql)));
+  return statement(db, bindings as Knex.Value[]);
 }

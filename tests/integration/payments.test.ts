@@ -1,4 +1,6 @@
 import { paymentSnapshot } from '../../src/wire/2026-02-19.preview/event';
+import { paymentEventRecord } from '../../src/domain/paymentEvent';
+import { findPayment } from '../../src/db/paymentsRepo';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
@@ -285,6 +287,72 @@ describe('cancel (merchant)', () => {
       ['payment.created', 1],
       ['payment.cancelled', 2],
     ]);
+  });
+});
+
+describe('stored events', () => {
+  it("each change's event is the payment as that change left it: the record, its preview snapshot, and the row", async () => {
+    // Paid on chain, settled to the merchant, refunded; cancelled; declined by the buyer; expired.
+    const paid = await newPayment();
+    await paySucceeded(paid, m.accountId);
+    await eventually(
+      async () => (await svc.db('payments').where({ id: paid }).first()).settled_at,
+      (at) => at !== null,
+      20_000,
+    );
+    expect((await m.asMerchant('POST', '/v1/refunds', { body: { paymentId: paid } })).status).toBe(200);
+    const cancelled = await newPayment();
+    expect((await m.asMerchant('POST', `/v1/payments/${cancelled}/cancel`)).status).toBe(200);
+    const declined = await newPayment();
+    const gw = client(svc.url, { 'Api-Key': walletKeys.get(m.accountId)! });
+    expect((await gw('POST', `/v1/gateway/payment/${declined}/decline`)).status).toBe(200);
+    const expired = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    await svc
+      .db('payments')
+      .where({ id: expired })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    expect((await m.asMerchant('GET', `/v1/payments/${expired}/status`)).body.status).toBe('expired');
+
+    const kinds = async (id: string) => {
+      const stored = await events(id);
+      for (const e of stored) {
+        expect(e.record.version).toBe(e.version);
+        expect(e.data).toEqual(paymentSnapshot(e.record)); // what processes of the previous release read
+      }
+      // The newest event is the row as it is now, field for field.
+      const now = (await findPayment(svc.db, id))!;
+      expect(stored.at(-1).record).toEqual(paymentEventRecord(now.payment, now.asset));
+      return stored.map((e: { type: string; record: { status: string } }) => [e.type, e.record.status]);
+    };
+    expect(await kinds(paid)).toEqual([
+      ['payment.created', 'requires_action'],
+      ['payment.processing', 'processing'],
+      ['payment.succeeded', 'succeeded'],
+      ['payment.settled', 'succeeded'],
+      ['payment.refunded', 'succeeded'],
+    ]);
+    expect(await kinds(cancelled)).toEqual([
+      ['payment.created', 'requires_action'],
+      ['payment.cancelled', 'cancelled'],
+    ]);
+    expect(await kinds(declined)).toEqual([
+      ['payment.created', 'requires_action'],
+      ['payment.failed', 'failed'],
+    ]);
+    expect(await kinds(expired)).toEqual([
+      ['payment.created', 'requires_action'],
+      ['payment.expired', 'expired'],
+    ]);
+    // Each event of the paid payment carries what was known at its change.
+    const row = await svc.db('payments').where({ id: paid }).first();
+    const [, processing, succeeded, settled, refunded] = (await events(paid)).map((e: { record: object }) => e.record);
+    const token = { tokenAsset: row.token_asset, tokenAmount: row.token_amount };
+    expect(processing).toMatchObject({ ...token, txHash: null, refundedAt: null });
+    expect(succeeded).toMatchObject({ ...token, txHash: row.tx_hash, refundedAt: null });
+    expect(settled).toMatchObject({ ...token, txHash: row.tx_hash, refundedAt: null });
+    expect(refunded).toMatchObject({ ...token, txHash: row.tx_hash, refundedAt: (row.refunded_at as Date).toISOString() });
+    expect((await events(cancelled)).at(-1).record.cancelledReason).toBe('cancelled_by_merchant');
+    expect((await events(declined)).at(-1).record.failureCode).toBe('declined_user');
   });
 });
 

@@ -11,16 +11,18 @@ import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
 import pg from 'pg';
-import { DEVNET_USDC, anvil, balanceOf, newBuyer, newWallet } from '../support/chain';
+import { DEVNET_USDC, anvil, balanceOf, newBuyer, newWallet, useOwnChain } from '../support/chain';
 
 // Graceful shutdown of the real built service process (node dist/src/main.js), as an orchestrator does
 // it: SIGTERM while a long-poll waits, a request is half-sent, an idle keep-alive connection is open and
 // chain work is open (a real devnet transaction mined but short of its confirmation depth). The test's
 // last steps show that work left intact and finished by the next process. Needs its own processes (on a
 // database of their own, so no other test's chain work runs in them), so it skips against an external
-// service (contract gate).
+// service (contract gate). And on a chain of its own: on the chain other test files share, their transactions
+// mine the blocks that would carry this test's transfer to its depth while the test expects it short of it.
 
 const ownServiceIt = externalService ? it.skip : it;
+if (!externalService) useOwnChain();
 const DELAY_MS = 600; // SHUTDOWN_DELAY_MS: readiness fails this long before the listener closes
 const usd = { unit: 'iso4217/USD', value: '1000' };
 

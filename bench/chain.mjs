@@ -470,7 +470,10 @@ async function throughput(pg) {
     const hashes = [];
     const b0 = performance.now();
     await pool(N, CONCURRENCY, async () => hashes.push(await s.send(USDC, transferData())));
-    while ((await s.pub.getTransactionCount({ address: key.address })) < start + N) await sleep(5);
+    // (With a deadline: a transfer the chain dropped would otherwise leave this wait, and the bench, hanging.)
+    const baseDeadline = Date.now() + 180_000;
+    for (let mined; (mined = (await s.pub.getTransactionCount({ address: key.address })) - start) < N; await sleep(5))
+      if (Date.now() > baseDeadline) throw new Error(`baseline: the chain mined ${mined} of ${N} transfers in 180 s`);
     const baseRate = N / ((performance.now() - b0) / 1000);
     const baseOk = (await Promise.all(hashes.map((h) => rpc(chain.rpcUrl, 'eth_getTransactionReceipt', [h])))).filter(
       (r) => r?.status === '0x1',

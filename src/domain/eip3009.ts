@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { getAddress, parseSignature, recoverTypedDataAddress, serializeSignature, type Hex } from 'viem';
+import { getAddress, hashTypedData, parseSignature, serializeSignature, type Hex } from 'viem';
+import { recoverAddress } from './secp256k1';
 
 // EIP-3009 authorizations as EIP-712 typed data: what the wallet signs and what the relayer later submits.
 // `ReceiveWithAuthorization` (collector mode: `to` is this service's relayer, and only `to` may submit it,
@@ -106,8 +107,8 @@ export async function verifyTransferAuthorization(typedDataJson: string, expecte
     const td = JSON.parse(typedDataJson) as TransferAuthorization;
     if (td.primaryType !== 'TransferWithAuthorization' && td.primaryType !== 'ReceiveWithAuthorization') return false;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
-    const recovered = await recoverTypedDataAddress({ ...(td as any), signature: canonical });
-    return getAddress(recovered) === getAddress(expectedSigner) && getAddress(td.message.from) === getAddress(expectedSigner);
+    const recovered = recoverAddress(hashTypedData(td as any), canonical);
+    return recovered !== null && recovered === getAddress(expectedSigner) && getAddress(td.message.from) === getAddress(expectedSigner);
   } catch {
     return false;
   }

@@ -11,6 +11,10 @@
 //      its connection would: rounds 1 and 2 ask `Connection: close` (the old client's agent did), and
 //      closing costs the service about twice what the answer does (a shutdown and the peer's close).
 // Both measure from the moment the change request is sent to each full response's arrival.
+// Rounds 2 and 3 are each followed by the same round against a baseline measured in the same run
+// (bench/longpollBaseline.mjs: bare Koa, then a bare node:http handler, holding N requests and answering them
+// at once with paygate's answer bytes), from the moment its release request is sent: what the machine, Node's
+// HTTP server and the framework alone allow, and paygate's ratio to each.
 // Run: make bench-longpoll   (BENCH_LONGPOLL_N=10000 by default; BENCH_LONGPOLL_ROUNDS=node,raw;
 // BENCH_CPU_PROF=<dir> writes the service's CPU profile there)
 import { fork } from 'node:child_process';
@@ -32,6 +36,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const pg = await startPostgres();
 let child;
+const baselines = [];
 try {
   node('dist/src/cli/migrate.js', { DATABASE_URL: pg.url });
   const acct = JSON.parse(node('dist/src/cli/admin.js', { DATABASE_URL: pg.url }, ['accounts', 'create', '--name', 'Bench']));
@@ -41,6 +46,14 @@ try {
   const env = { ...serviceEnv(pg.url, port), ...limits };
   const nodeArgs = PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
   child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, { nodeArgs });
+  // The baselines: bare Koa, and a bare node:http handler, holding the same number of requests and answering
+  // them at once with the same bytes.
+  for (const server of ['koa', 'node']) {
+    const basePort = await freePort();
+    const url = `http://127.0.0.1:${basePort}`;
+    const proc = await startChild('bench/longpollBaseline.mjs', { PORT: String(basePort), BASELINE_SERVER: server }, `${url}/readyz`);
+    baselines.push({ server, port: basePort, url, proc });
+  }
   const svc = `http://127.0.0.1:${port}`;
   const { headers: mh } = await benchMerchant(svc, acct.apiKey);
   const newPayment = async () => {
@@ -105,16 +118,17 @@ try {
     });
     return { sent: Promise.resolve(), answered };
   };
-  const rawClients = (paymentId, keepAlive) => {
+  /** Light clients holding N requests to `target` ({ port, path }; the payment's status long-poll by default). */
+  const rawClients = (paymentId, keepAlive, target = { port, path: `/v1/payments/${paymentId}/status?maxPollMs=30000` }) => {
     const connection = keepAlive ? {} : { Connection: 'close' };
-    const headerLines = Object.entries({ Host: `127.0.0.1:${port}`, ...mh, ...connection }).map(([k, v]) => `${k}: ${v}\r\n`);
-    const request = `GET /v1/payments/${paymentId}/status?maxPollMs=30000 HTTP/1.1\r\n${headerLines.join('')}\r\n`;
+    const headerLines = Object.entries({ Host: `127.0.0.1:${target.port}`, ...mh, ...connection }).map(([k, v]) => `${k}: ${v}\r\n`);
+    const request = `GET ${target.path} HTTP/1.1\r\n${headerLines.join('')}\r\n`;
     const procs = Array.from({ length: CLIENTS }, (_, i) => {
       const p = fork(path.join(root, 'bench/longpollClient.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       const count = Math.floor(N / CLIENTS) + (i < N % CLIENTS ? 1 : 0);
       const connected = new Promise((resolve) => p.on('message', (m) => m.type === 'connected' && resolve(m)));
       const done = new Promise((resolve) => p.on('message', (m) => m.type === 'done' && resolve(m)));
-      p.send({ port, request, count, connectAtOnce: 100 });
+      p.send({ port: target.port, request, count, connectAtOnce: 100 });
       return { connected, done };
     });
     return {
@@ -187,11 +201,44 @@ try {
       console.log(
         `database transactions in ${idleMs + 1000} ms: ${background} with no waiter (sweeper, job queue), ${during} with ${N} waiting`,
       );
+    // The same round against each baseline (light clients only: the Node client measures itself).
+    if (round !== 'node') {
+      const answer = await (await fetch(`${svc}/v1/payments/${paymentId}/status`, { headers: mh })).text();
+      for (const baseline of baselines) {
+        const base = rawClients(null, round === 'keep', { port: baseline.port, path: '/wait' });
+        await base.sent;
+        const held = async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting;
+        for (let w = await held(), same = 0; w < N && same < 4;) {
+          await sleep(500);
+          const x = await held();
+          same = x === w ? same + 1 : 0;
+          w = x;
+        }
+        const bCpu0 = cpuMs(baseline.proc.pid);
+        const b0 = now();
+        await fetch(`${baseline.url}/release`, { method: 'POST', body: answer });
+        const b = await base.answered;
+        const bCpu = cpuMs(baseline.proc.pid) - bCpu0;
+        const bWake = b.arrivals.map((t) => t - b0).sort((x, y) => x - y);
+        const bPct = (q) => bWake[Math.min(bWake.length - 1, Math.floor(q * bWake.length))];
+        const name = baseline.server === 'koa' ? 'bare Koa' : 'bare node:http';
+        console.log(
+          `baseline (${name} holding ${b.arrivals.length} requests, answered at once with the same ${answer.length}-byte body): ` +
+            `all answered ${fmt(bWake.at(-1))} ms, p50 ${fmt(bPct(0.5))} ms, p99 ${fmt(bPct(0.99))} ms; ` +
+            `main-thread CPU ${fmt(bCpu)} ms (${fmt((bCpu * 1000) / N)} µs per waiter)${b.errors ? `; ${b.errors} connection errors` : ''}`,
+        );
+        console.log(
+          `paygate / ${name}: all answered ${fmt(wake.at(-1) / bWake.at(-1))}, p99 ${fmt(pct(0.99) / bPct(0.99))}, CPU per waiter ${fmt(cpu / bCpu)}`,
+        );
+        await sleep(1000);
+      }
+    }
     first = false;
     await sleep(1000);
   }
   await stats.end();
 } finally {
   if (child) await stopChild(child);
+  for (const b of baselines) await stopChild(b.proc);
   await pg.stop();
 }

@@ -33,6 +33,17 @@ const now = () => Number(process.hrtime.bigint()) / 1e6; // CLOCK_MONOTONIC, as 
 // machine shared with other work shows more steadily than the wall clock.
 const cpuMs = (pid) => Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Until `count()` reaches N, or (requests the loaded machine refused never arrive) has not grown for 2 s. */
+async function untilHeld(count) {
+  for (let w = await count(), same = 0; w < N && same < 4;) {
+    await sleep(500);
+    const x = await count();
+    same = x === w ? same + 1 : 0;
+    w = x;
+  }
+}
+/** The q-quantile of ascending `sorted`. */
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 const pg = await startPostgres();
 let child;
@@ -151,13 +162,7 @@ try {
     await clients.sent;
     // Wait until every request has arrived and waits (each costs an auth and a read on arrival): the
     // database goes quiet. Then watch it while all N wait (in the first round only).
-    // (Requests the loaded machine refused never arrive: stop once the count has not grown for 2 s.)
-    for (let w = await waiters(), same = 0; w < N && same < 4;) {
-      await sleep(500);
-      const x = await waiters();
-      same = x === w ? same + 1 : 0;
-      w = x;
-    }
+    await untilHeld(waiters);
     for (let prev = await xacts(), i = 0; i < 10; i++) {
       await sleep(500);
       const x = await xacts();
@@ -176,7 +181,7 @@ try {
     // Each waiter's wake-up: from the change's request to its answer's arrival (the change's own round trip included).
     const wake = arrivals.map((t) => t - t0).sort((a, b) => a - b);
     const early = wake.filter((w) => w < 0).length;
-    const pct = (q) => wake[Math.min(wake.length - 1, Math.floor(q * wake.length))];
+    const pct = (q) => quantile(wake, q);
 
     const label = {
       node: 'Node http client (in the bench process), Connection: close',
@@ -207,20 +212,14 @@ try {
       for (const baseline of baselines) {
         const base = rawClients(null, round === 'keep', { port: baseline.port, path: '/wait' });
         await base.sent;
-        const held = async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting;
-        for (let w = await held(), same = 0; w < N && same < 4;) {
-          await sleep(500);
-          const x = await held();
-          same = x === w ? same + 1 : 0;
-          w = x;
-        }
+        await untilHeld(async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting);
         const bCpu0 = cpuMs(baseline.proc.pid);
         const b0 = now();
         await fetch(`${baseline.url}/release`, { method: 'POST', body: answer });
         const b = await base.answered;
         const bCpu = cpuMs(baseline.proc.pid) - bCpu0;
         const bWake = b.arrivals.map((t) => t - b0).sort((x, y) => x - y);
-        const bPct = (q) => bWake[Math.min(bWake.length - 1, Math.floor(q * bWake.length))];
+        const bPct = (q) => quantile(bWake, q);
         const name = baseline.server === 'koa' ? 'bare Koa' : 'bare node:http';
         console.log(
           `baseline (${name} holding ${b.arrivals.length} requests, answered at once with the same ${answer.length}-byte body): ` +

@@ -108,7 +108,7 @@ export async function verifyTransferAuthorization(typedDataJson: string, expecte
     if (td.primaryType !== 'TransferWithAuthorization' && td.primaryType !== 'ReceiveWithAuthorization') return false;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
     const recovered = recoverAddress(hashTypedData(td as any), canonical);
-    return recovered !== null && recovered === getAddress(expectedSigner) && getAddress(td.message.from) === getAddress(expectedSigner);
+    return recovered === getAddress(expectedSigner) && getAddress(td.message.from) === getAddress(expectedSigner);
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import * as ecc from 'tiny-secp256k1';
-import { hexToBytes, keccak256, getAddress, bytesToHex, type Address, type Hex } from 'viem';
+import { bytesToHex, hexToBytes, type Address, type Hex } from 'viem';
+import { publicKeyToAddress } from 'viem/accounts';
 
 // secp256k1 recovery and signing on the hot path of every payment (the buyer's signer recovered at confirm,
 // each relayer transaction signed), by libsecp256k1 compiled to WebAssembly (tiny-secp256k1). viem's own
@@ -19,9 +20,7 @@ export function recoverAddress(hash: Hex, signature: Hex): Address | null {
   } catch {
     return null; // r or s out of range, or zero
   }
-  if (!point) return null;
-  // The address: the last 20 bytes of keccak256 of the uncompressed point without its 0x04 prefix.
-  return getAddress(`0x${keccak256(point.subarray(1)).slice(-40)}`);
+  return point ? publicKeyToAddress(bytesToHex(point)) : null;
 }
 
 /** Signs a 32-byte hash: `r`, `s` (low) and the recovery bit, as viem's serializers take them. */

@@ -39,6 +39,8 @@ const BATCH = 50;
 const MAX_NAMED = 500;
 /** Claims of one account under way at once in a process (they take turns on its lock in the database). */
 const MAX_CLAIMS = 1;
+/** Dispatch passes asked for by changes start at most this often (the timer's passes come on top). */
+const KICK_GAP_MS = 10;
 
 interface JobData {
   deliveryId: string;
@@ -50,6 +52,12 @@ interface JobData {
 export interface WebhookWork {
   /** Hands deliveries created by a request (redelivery) to the workers. */
   enqueue(deliveries: WebhookDeliveryRef[]): Promise<void>;
+  /**
+   * A request committed new events without a change notification (payment creation): this process's
+   * dispatcher fans them out now rather than on its next tick. Where this process runs no workers (ROLE=api),
+   * the workers' timer finds them.
+   */
+  eventsWritten(): void;
 }
 
 export interface WebhookJobs extends WebhookWork {
@@ -108,6 +116,7 @@ export async function webhookQueue(boss: PgBoss, cfg: WebhookConfig): Promise<We
         })),
       );
     },
+    eventsWritten: () => undefined,
   };
 }
 
@@ -290,17 +299,40 @@ export async function startWebhookJobs(
     }
   });
 
-  // Dispatch and rescue run on a timer and whenever a payment changes; one pass at a time per process.
+  // Dispatch and rescue run on a timer, whenever a payment changes and when this process creates a payment;
+  // one pass at a time per process. A pass asked for while one runs follows it; one asked for by a change
+  // starts at most every KICK_GAP_MS, so that a stream of changes costs a bounded number of passes (each
+  // takes every undispatched event) and a single change waits for no timer.
   let running: Promise<void> | null = null;
   let again = false;
   let lastRescue = 0;
+  let lastStart = 0;
+  let kickTimer: NodeJS.Timeout | null = null;
   function pass(): Promise<void> {
     if (running) {
       again = true;
       return running;
     }
+    lastStart = Date.now();
     running = passes().finally(() => (running = null));
     return running;
+  }
+  function kick(): void {
+    if (stopped || kickTimer) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    const wait = lastStart + KICK_GAP_MS - Date.now();
+    if (wait <= 0) {
+      void pass();
+      return;
+    }
+    kickTimer = setTimeout(() => {
+      kickTimer = null;
+      if (!stopped) void pass();
+    }, wait);
+    kickTimer.unref();
   }
   async function passes(): Promise<void> {
     try {
@@ -322,16 +354,16 @@ export async function startWebhookJobs(
   }
   const timer = setInterval(() => void pass(), cfg.dispatchIntervalMs);
   timer.unref();
-  hub.onPaymentChanged(() => {
-    if (!stopped) void pass();
-  });
+  hub.onPaymentChanged(kick);
   void pass();
 
   return {
     enqueue,
+    eventsWritten: kick,
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      if (kickTimer) clearTimeout(kickTimer);
       await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
       await boss.offWork(QUEUE);
       // Attempts started meanwhile (a claim in progress when stop began) are waited for too.

@@ -1,0 +1,69 @@
+import { client, externalService, startTestService, TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { Receiver, startReceiver } from '../support/webhookReceiver';
+
+// The dispatcher fans out new events when they are written, not on its timer: a payment's creation (which
+// sends no change notification) and its later changes (which do) reach the partner's endpoint while the
+// timer is an hour away in effect (60 s, its longest setting: longer than any wait here). Its own file: the
+// only service working this database's outbox must be the one with the long timer.
+
+const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+const maybe = externalService ? it.skip : it;
+
+describe('webhook dispatch on write', () => {
+  let svc: TestService;
+  let rx: Receiver;
+  beforeAll(async () => {
+    if (externalService) return;
+    svc = await startTestService({ WEBHOOK_DISPATCH_INTERVAL_MS: '60000' });
+    rx = await startReceiver();
+  }, 60_000); // starts a service (and the admin command): slow on a busy machine
+  afterAll(async () => {
+    await rx?.close();
+    await svc?.close();
+  });
+
+  maybe(
+    'delivers payment.created and payment.cancelled without waiting for the dispatch timer',
+    async () => {
+      const m = await merchantWithSettlement(svc, 'Prompt Shop');
+      const hooks = client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW });
+      const asMerchant = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId, ...PREVIEW });
+      const ep = await hooks('POST', '/v1/webhook-endpoints', {
+        body: { url: rx.url, enabledEvents: ['payment.created', 'payment.cancelled'] },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      });
+      expect(ep.status).toBe(201);
+      // The service's first pass (at its start) is behind us: from here only writes can start one.
+      await new Promise((r) => setTimeout(r, 300));
+
+      // Created without and with an Idempotency-Key (the second commits after the handler returns).
+      const created: string[] = [];
+      for (const headers of [{}, { 'Idempotency-Key': uniqueKey() }] as Record<string, string>[]) {
+        const r = await asMerchant('POST', '/v1/payments', {
+          body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
+          headers,
+        });
+        expect(r.status).toBe(201);
+        created.push(r.body.paymentId);
+      }
+      const of = (type: string) => rx.received.filter((x) => x.body?.type === type).map((x) => x.body.data.payment.paymentId);
+      // Well under the timer's 60 s: only the write itself can have started the dispatch.
+      await rx.until(() => created.every((id) => of('payment.created').includes(id)), 20_000);
+
+      const cancelled = await asMerchant('POST', `/v1/payments/${created[0]}/cancel`, { body: {} });
+      expect(cancelled.status).toBe(200);
+      await rx.until(() => of('payment.cancelled').includes(created[0]), 20_000);
+      // Each event once: a pass started by a write and one started by the notification do not both deliver it.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(of('payment.created').sort()).toEqual([...created].sort());
+      expect(of('payment.cancelled')).toEqual([created[0]]);
+      const deliveries = await svc.db('webhook_deliveries').whereIn(
+        'event_id',
+        rx.received.map((x) => x.body.id),
+      );
+      expect(deliveries.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    },
+    60_000,
+  );
+});

@@ -13,6 +13,7 @@ import type {
   WebhookEventType,
 } from '../domain/webhook';
 import { Db, knexOf, Tx } from './knex';
+import { preparedStatement } from './prepared';
 
 // Webhook endpoints, the fan-out of payment events into deliveries, and the attempts of each delivery.
 // Every multi-row change is one statement or one transaction, and every claim is conditional, so any
@@ -333,14 +334,28 @@ const DISPATCH_SQL = `
       ON w.account_id = b.account_id AND w.deleted_at IS NULL AND w.status = 'enabled' AND b.type = ANY (w.enabled_events)
     ON CONFLICT DO NOTHING
     RETURNING account_id)
-  SELECT (SELECT count(*) FROM marked)::int AS events,
+  SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM ins)::int AS deliveries,
     (SELECT coalesce(json_agg(DISTINCT account_id), '[]') FROM ins) AS accounts`;
 
-/** Fans out up to `limit` events; returns the accounts that got deliveries and how many events were taken. */
-export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts: string[]; events: number }> {
+/**
+ * Fans out up to `limit` events; returns the accounts that got deliveries, how many events were taken and how
+ * many deliveries were created.
+ */
+export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts: string[]; events: number; deliveries: number }> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(DISPATCH_SQL, [limit]);
-  return { accounts: rows[0].accounts as string[], events: rows[0].events as number };
+  return { accounts: rows[0].accounts as string[], events: rows[0].events as number, deliveries: rows[0].deliveries as number };
+}
+
+/**
+ * Refreshes the planner's statistics of webhook_deliveries. Pending deliveries are rare whenever delivery keeps
+ * up, and statistics taken then make the planner estimate one pending row: the claims' plans (made once per
+ * connection) then read every pending delivery, or the whole table, on each claim once a backlog has built up.
+ * An ANALYZE replaces those plans on every connection. Without the table's ownership it does nothing (a warning
+ * in the database's log).
+ */
+export async function analyzeDeliveries(db: Db): Promise<void> {
+  await knexOf(db).raw('ANALYZE webhook_deliveries');
 }
 
 export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<WebhookDelivery[]> {
@@ -591,44 +606,32 @@ export async function recordAttempt(db: Db, d: WebhookDelivery, o: AttemptOutcom
   });
 }
 
+// A function (migration 20261129090000): its plan is made once per connection, by the indexes.
+const recordSuccessesStatement = preparedStatement(
+  'paygate_webhook_record_successes',
+  'SELECT webhook_record_successes(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::int[], ?::text[])',
+);
+
 /**
- * Records successful attempts, any number in one statement (atomic on its own, one commit): each attempt, its
- * delivery succeeded (only while its lease is the one the attempt was made under), and the end of its endpoint's
- * failure run. Endpoints are locked in the order of their ids, so that batches of several processes cannot
- * deadlock on them.
+ * Records successful attempts, any number in one statement (atomic on its own, one commit;
+ * webhook_record_successes): each attempt, its delivery succeeded (only while its lease is the one the attempt
+ * was made under), and the end of its endpoint's failure run. Endpoints are locked in the order of their ids,
+ * so that batches of several processes cannot deadlock on them.
  */
 export async function recordSuccesses(db: Db, done: { delivery: WebhookDelivery; outcome: AttemptOutcome }[]): Promise<void> {
-  const knex = knexOf(db);
   if (done.length === 0) return;
   const col = (f: (x: { delivery: WebhookDelivery; outcome: AttemptOutcome }) => string | number | Date | null) =>
     done.map(f) as Knex.Value;
-  await knex.raw(
-    `
-    WITH o AS (
-      SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::int[], ?::text[])
-        AS o(attempt_id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, lease_token)),
-    a AS (
-      INSERT INTO webhook_attempts (id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, error, succeeded)
-      SELECT attempt_id, delivery_id, event_id, endpoint_id, attempted_at, duration_ms, response_status, NULL, true FROM o),
-    d AS (
-      UPDATE webhook_deliveries d SET status = 'succeeded', attempts = d.attempts + 1, next_attempt_at = NULL, locked_until = NULL,
-        lease_token = NULL, enqueued_at = NULL, updated_at = now()
-      FROM o WHERE d.id = o.delivery_id AND d.status = 'pending' AND d.lease_token = o.lease_token),
-    w AS (
-      SELECT id FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM o) AND failing_since IS NOT NULL
-      ORDER BY id FOR NO KEY UPDATE)
-    UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id IN (SELECT id FROM w)`,
-    [
-      col((x) => x.outcome.attemptId),
-      col((x) => x.delivery.id),
-      col((x) => x.delivery.eventId),
-      col((x) => x.delivery.endpointId),
-      col((x) => x.outcome.attemptedAt),
-      col((x) => x.outcome.durationMs),
-      col((x) => x.outcome.responseStatus),
-      col((x) => x.outcome.leaseToken),
-    ],
-  );
+  await recordSuccessesStatement(db, [
+    col((x) => x.outcome.attemptId),
+    col((x) => x.delivery.id),
+    col((x) => x.delivery.eventId),
+    col((x) => x.delivery.endpointId),
+    col((x) => x.outcome.attemptedAt),
+    col((x) => x.outcome.durationMs),
+    col((x) => x.outcome.responseStatus),
+    col((x) => x.outcome.leaseToken),
+  ]);
 }
 
 /** Cancels a claimed delivery whose endpoint can no longer receive it. */

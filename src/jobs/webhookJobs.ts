@@ -41,6 +41,13 @@ const MAX_NAMED = 500;
 const MAX_CLAIMS = 1;
 /** Dispatch passes asked for by changes start at most this often (the timer's passes come on top). */
 const KICK_GAP_MS = 10;
+/**
+ * Deliveries this process creates before it refreshes the table's statistics (repo.analyzeDeliveries: a
+ * backlog is building, and the claims' plans were made when pending deliveries were rare), at most once per
+ * ANALYZE_GAP_MS. Measured on a 4,000-event backlog: a claim took 5.5 ms with the old statistics, 0.4 ms after.
+ */
+const ANALYZE_AFTER = 1000;
+const ANALYZE_GAP_MS = 10_000;
 
 interface JobData {
   deliveryId: string;
@@ -308,6 +315,20 @@ export async function startWebhookJobs(
   let lastRescue = 0;
   let lastStart = 0;
   let kickTimer: NodeJS.Timeout | null = null;
+  let createdSinceAnalyze = 0;
+  let lastAnalyze = -Infinity;
+  let analyzing: Promise<void> | null = null;
+  function countCreated(deliveries: number): void {
+    createdSinceAnalyze += deliveries;
+    if (createdSinceAnalyze < ANALYZE_AFTER || analyzing || Date.now() - lastAnalyze < ANALYZE_GAP_MS) return;
+    createdSinceAnalyze = 0;
+    lastAnalyze = Date.now();
+    // Beside the dispatch, not in its way: claims go on meanwhile, on their old plans until it ends.
+    analyzing = repo
+      .analyzeDeliveries(db)
+      .catch((e) => log.warn({ err: (e as Error).message }, 'webhook deliveries: ANALYZE failed'))
+      .finally(() => (analyzing = null));
+  }
   function pass(): Promise<void> {
     if (running) {
       again = true;
@@ -339,7 +360,8 @@ export async function startWebhookJobs(
       do {
         again = false;
         for (;;) {
-          const { accounts, events } = await repo.dispatchEvents(db, 200);
+          const { accounts, events, deliveries } = await repo.dispatchEvents(db, 200);
+          countCreated(deliveries);
           for (const accountId of accounts) claim(accountId);
           if (events < 200) break;
         }
@@ -365,6 +387,7 @@ export async function startWebhookJobs(
       clearInterval(timer);
       if (kickTimer) clearTimeout(kickTimer);
       await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
+      await analyzing;
       await boss.offWork(QUEUE);
       // Attempts started meanwhile (a claim in progress when stop began) are waited for too.
       while (inflight.size || claiming.size) await Promise.allSettled([...inflight, ...claiming]);

@@ -66,4 +66,43 @@ describe('webhook dispatch on write', () => {
     },
     60_000,
   );
+
+  maybe(
+    'refreshes the planner statistics of the deliveries once a backlog builds up',
+    async () => {
+      const m = await merchantWithSettlement(svc, 'Busy Shop');
+      const hooks = client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW });
+      const asMerchant = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId, ...PREVIEW });
+      const ep = await hooks('POST', '/v1/webhook-endpoints', {
+        body: { url: rx.url, enabledEvents: ['payment.created'] },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      });
+      expect(ep.status).toBe(201);
+      const order = () => ({ body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } } });
+      const first = await asMerchant('POST', '/v1/payments', order());
+      expect(first.status).toBe(201);
+      const analyzed = async () =>
+        (await svc.db('pg_stat_user_tables').where({ relname: 'webhook_deliveries' }).first('last_analyze')).last_analyze as Date | null;
+      const before = await analyzed();
+      // A burst of 1,200 changes committed at once (copies of the payment's event, as a busy partner's would be).
+      await svc.db.raw(
+        `INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
+       SELECT 'evt_burst' || g, e.payment_id, e.account_id, e.type, 100 + g, e.data, e.record
+       FROM generate_series(1, 1200) g, (SELECT * FROM payment_events WHERE payment_id = ?) e`,
+        [first.body.paymentId],
+      );
+      // The next creation starts a pass, which fans out the burst and then asks for an ANALYZE.
+      expect((await asMerchant('POST', '/v1/payments', order())).status).toBe(201);
+      const deadline = Date.now() + 20_000;
+      let now = await analyzed();
+      while ((now === null || (before !== null && now <= before)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        now = await analyzed();
+      }
+      expect(now).not.toBeNull();
+      if (before) expect(now!.getTime()).toBeGreaterThan(before.getTime());
+      expect(await svc.db('webhook_deliveries').where('event_id', 'like', 'evt_burst%').count({ n: '*' })).toEqual([{ n: '1200' }]);
+    },
+    60_000,
+  );
 });

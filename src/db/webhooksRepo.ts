@@ -355,7 +355,12 @@ export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts:
  * in the database's log).
  */
 export async function analyzeDeliveries(db: Db): Promise<void> {
-  await knexOf(db).raw('ANALYZE webhook_deliveries');
+  // Not behind a long wait for the table's lock (an autovacuum that will not yield, a migration): the next
+  // backlog asks again.
+  await knexOf(db).transaction(async (trx) => {
+    await trx.raw(`SELECT set_config('lock_timeout', '1000', true)`);
+    await trx.raw('ANALYZE webhook_deliveries');
+  });
 }
 
 export async function insertRedeliveries(db: Db, event: PaymentEvent, endpointIds: string[]): Promise<WebhookDelivery[]> {

@@ -1,6 +1,7 @@
 import { client, externalService, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { Receiver, startReceiver } from '../support/webhookReceiver';
+import { createDb } from '../../src/db/knex';
 
 // The dispatcher fans out new events when they are written, not on its timer: a payment's creation (which
 // sends no change notification) and its later changes (which do) reach the partner's endpoint while the
@@ -9,6 +10,30 @@ import { Receiver, startReceiver } from '../support/webhookReceiver';
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const maybe = externalService ? it.skip : it;
+
+/** A partner with a merchant and one endpoint at `url` for `events`: its merchant client and an order body. */
+async function shop(service: TestService, name: string, url: string, events: string[]) {
+  const m = await merchantWithSettlement(service, name);
+  const hooks = client(service.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW });
+  const ep = await hooks('POST', '/v1/webhook-endpoints', {
+    body: { url, enabledEvents: events },
+    headers: { 'Idempotency-Key': uniqueKey() },
+  });
+  expect(ep.status).toBe(201);
+  const asMerchant = client(service.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId, ...PREVIEW });
+  const order = () => ({ body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } } });
+  return { asMerchant, order };
+}
+
+/** `n` changes committed at once, as a busy partner's would be: copies of the payment's event, ids `<prefix><i>`. */
+async function burst(db: TestService['db'], prefix: string, n: number, paymentId: string): Promise<void> {
+  await db.raw(
+    `INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
+     SELECT ? || g, e.payment_id, e.account_id, e.type, 100 + g, e.data, e.record
+     FROM generate_series(1, ?) g, (SELECT * FROM payment_events WHERE payment_id = ?) e`,
+    [prefix, n, paymentId],
+  );
+}
 
 describe('webhook dispatch on write', () => {
   let svc: TestService;
@@ -26,14 +51,7 @@ describe('webhook dispatch on write', () => {
   maybe(
     'delivers payment.created and payment.cancelled without waiting for the dispatch timer',
     async () => {
-      const m = await merchantWithSettlement(svc, 'Prompt Shop');
-      const hooks = client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW });
-      const asMerchant = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId, ...PREVIEW });
-      const ep = await hooks('POST', '/v1/webhook-endpoints', {
-        body: { url: rx.url, enabledEvents: ['payment.created', 'payment.cancelled'] },
-        headers: { 'Idempotency-Key': uniqueKey() },
-      });
-      expect(ep.status).toBe(201);
+      const { asMerchant } = await shop(svc, 'Prompt Shop', rx.url, ['payment.created', 'payment.cancelled']);
       // The service's first pass (at its start) is behind us: from here only writes can start one.
       await new Promise((r) => setTimeout(r, 300));
 
@@ -70,27 +88,13 @@ describe('webhook dispatch on write', () => {
   maybe(
     'refreshes the planner statistics of the deliveries once a backlog builds up',
     async () => {
-      const m = await merchantWithSettlement(svc, 'Busy Shop');
-      const hooks = client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW });
-      const asMerchant = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId, ...PREVIEW });
-      const ep = await hooks('POST', '/v1/webhook-endpoints', {
-        body: { url: rx.url, enabledEvents: ['payment.created'] },
-        headers: { 'Idempotency-Key': uniqueKey() },
-      });
-      expect(ep.status).toBe(201);
-      const order = () => ({ body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } } });
+      const { asMerchant, order } = await shop(svc, 'Busy Shop', rx.url, ['payment.created']);
       const first = await asMerchant('POST', '/v1/payments', order());
       expect(first.status).toBe(201);
       const analyzed = async () =>
         (await svc.db('pg_stat_user_tables').where({ relname: 'webhook_deliveries' }).first('last_analyze')).last_analyze as Date | null;
       const before = await analyzed();
-      // A burst of 1,200 changes committed at once (copies of the payment's event, as a busy partner's would be).
-      await svc.db.raw(
-        `INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
-       SELECT 'evt_burst' || g, e.payment_id, e.account_id, e.type, 100 + g, e.data, e.record
-       FROM generate_series(1, 1200) g, (SELECT * FROM payment_events WHERE payment_id = ?) e`,
-        [first.body.paymentId],
-      );
+      await burst(svc.db, 'evt_burst', 1200, first.body.paymentId);
       // The next creation starts a pass, which fans out the burst and then asks for an ANALYZE.
       expect((await asMerchant('POST', '/v1/payments', order())).status).toBe(201);
       const deadline = Date.now() + 20_000;
@@ -104,5 +108,48 @@ describe('webhook dispatch on write', () => {
       expect(await svc.db('webhook_deliveries').where('event_id', 'like', 'evt_burst%').count({ n: '*' })).toEqual([{ n: '1200' }]);
     },
     60_000,
+  );
+});
+
+describe('the statistics refresh under a held table lock', () => {
+  const maybe2 = externalService ? it.skip : it;
+  maybe2(
+    'gives up instead of holding the dispatch or the shutdown',
+    async () => {
+      // No statement timeout: only the ANALYZE's own lock timeout can end its wait.
+      const own = await startTestService({ WEBHOOK_DISPATCH_INTERVAL_MS: '60000', DB_STATEMENT_TIMEOUT_MS: '0' });
+      const receiver = await startReceiver();
+      const side = createDb(process.env.DATABASE_URL!, 2); // the lock's holder: not one of the service's connections
+      let release: (() => void) | undefined;
+      let locked: Promise<unknown> | undefined;
+      try {
+        const { asMerchant, order } = await shop(own, 'Locked Shop', receiver.url, ['payment.created']);
+        const first = await asMerchant('POST', '/v1/payments', order());
+        expect(first.status).toBe(201);
+        // A lock that conflicts with ANALYZE and with nothing the deliveries' writes take (as a long autovacuum holds).
+        let held!: () => void;
+        const isHeld = new Promise<void>((r) => (held = r));
+        locked = side.transaction(async (trx) => {
+          await trx.raw('LOCK TABLE webhook_deliveries IN SHARE UPDATE EXCLUSIVE MODE');
+          held();
+          await new Promise<void>((r) => (release = r));
+        });
+        await isHeld;
+        await burst(own.db, 'evt_locked', 1100, first.body.paymentId);
+        expect((await asMerchant('POST', '/v1/payments', order())).status).toBe(201);
+        // The burst is fanned out while the ANALYZE it asked for waits for the lock.
+        const deadline = Date.now() + 20_000;
+        const fanned = () => own.db('webhook_deliveries').where('event_id', 'like', 'evt_locked%').count({ n: '*' });
+        while ((await fanned())[0].n !== '1100' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(await fanned()).toEqual([{ n: '1100' }]);
+        // The shutdown waits for the ANALYZE, which gives up on the lock: it ends while the lock is still held.
+        await own.close();
+      } finally {
+        release?.();
+        await locked;
+        await receiver.close();
+      }
+    },
+    30_000,
   );
 });

@@ -329,19 +329,27 @@ export async function startWebhookJobs(
       .catch((e) => log.warn({ err: (e as Error).message }, 'webhook deliveries: ANALYZE failed'))
       .finally(() => (analyzing = null));
   }
+  /** A change came during a pass: kick() once that pass ends (spaced from its start like any other). */
+  let kickedWhileRunning = false;
   function pass(): Promise<void> {
     if (running) {
       again = true;
       return running;
     }
     lastStart = Date.now();
-    running = passes().finally(() => (running = null));
+    running = passes().finally(() => {
+      running = null;
+      if (kickedWhileRunning) {
+        kickedWhileRunning = false;
+        kick();
+      }
+    });
     return running;
   }
   function kick(): void {
     if (stopped || kickTimer) return;
     if (running) {
-      again = true;
+      kickedWhileRunning = true;
       return;
     }
     const wait = lastStart + KICK_GAP_MS - Date.now();

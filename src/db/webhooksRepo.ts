@@ -320,7 +320,11 @@ export async function listEvents(db: Db, accountId: string, q: EventListQuery): 
 // deliveries get no job (enqueued_at is null): the dispatching process hands their accounts to its claimers, and
 // every process's rescue pass finds what they leave waiting (a share beyond this process's slots, or all of it if
 // this process dies now).
-const DISPATCH_SQL = `
+// Prepared (planned once per connection): dispatch passes follow payment changes every few milliseconds under
+// load, and planning this statement took 0.7 ms against 0.1 ms to run it.
+const dispatchStatement = preparedStatement(
+  'paygate_webhook_dispatch',
+  `
   WITH batch AS (
     SELECT id, account_id, type FROM payment_events WHERE dispatched_at IS NULL
     ORDER BY created_at, id LIMIT ? FOR UPDATE SKIP LOCKED
@@ -335,15 +339,15 @@ const DISPATCH_SQL = `
     ON CONFLICT DO NOTHING
     RETURNING account_id)
   SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM ins)::int AS deliveries,
-    (SELECT coalesce(json_agg(DISTINCT account_id), '[]') FROM ins) AS accounts`;
+    (SELECT coalesce(json_agg(DISTINCT account_id), '[]') FROM ins) AS accounts`,
+);
 
 /**
  * Fans out up to `limit` events; returns the accounts that got deliveries, how many events were taken and how
  * many deliveries were created.
  */
 export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts: string[]; events: number; deliveries: number }> {
-  const knex = knexOf(db);
-  const { rows } = await knex.raw(DISPATCH_SQL, [limit]);
+  const { rows } = await dispatchStatement(db, [limit]);
   return { accounts: rows[0].accounts as string[], events: rows[0].events as number, deliveries: rows[0].deliveries as number };
 }
 
@@ -469,6 +473,16 @@ export async function claimDelivery(db: Db, id: string, leaseMs: number, token: 
   return claimedRow(rows[0]);
 }
 
+// Prepared (planned once per connection instead of on every claim, and a claim follows each attempt under load).
+// Its result is JSON and a time, whatever columns the tables gain.
+const claimDeliveriesStatement = preparedStatement(
+  'paygate_webhook_claim_deliveries',
+  `SELECT row_to_json(c) AS delivery,
+    (SELECT row_to_json(w) FROM webhook_endpoints w WHERE w.id = c.endpoint_id) AS endpoint,
+    (SELECT row_to_json(e) FROM payment_events e WHERE e.id = c.event_id) AS event, now() AS db_now
+  FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?) c`,
+);
+
 /**
  * Takes up to `limit` of the account's deliveries within the caps, in one round trip
  * (webhook_claim_deliveries): those named in `ids` if they are due (their jobs came), and the account's
@@ -483,15 +497,7 @@ export async function claimDeliveries(
   leaseMs: number,
   caps: InFlightCaps,
 ): Promise<Claimed[]> {
-  const knex = knexOf(db);
-  const { rows } = await knex.raw(`WITH c AS (SELECT * FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?)) ${CLAIMED_SELECT}`, [
-    accountId,
-    ids,
-    limit,
-    leaseMs,
-    caps.perEndpoint,
-    caps.perAccount,
-  ]);
+  const { rows } = await claimDeliveriesStatement(db, [accountId, ids, limit, leaseMs, caps.perEndpoint, caps.perAccount]);
   return rows.map((r: Parameters<typeof claimedRow>[0]) => claimedRow(r)!);
 }
 

@@ -122,3 +122,59 @@ describe('payment events get a version-neutral record (20261127090100_payment_ev
     }
   });
 });
+
+describe("a payment's merchant and account are one key (20261130090000_payments_merchant_account_foreign_key)", () => {
+  // The database refuses a payment whose account is not its merchant's account (before, two separate keys
+  // accepted any existing merchant with any existing account); the two old keys are gone; the migration runs again
+  // without effect (it runs outside a transaction, so a start that died halfway is completed by the next).
+  ownDbIt("refuses a payment of another account's merchant, and can run again", async () => {
+    const fresh = await freshDatabase('paygate_fk');
+    const db = createDb(fresh.url, 2);
+    try {
+      await migrateLatest(db);
+      await db('accounts').insert([
+        { id: 'acct_a', name: 'A', default_version: '2026-02-18' },
+        { id: 'acct_b', name: 'B', default_version: '2026-02-18' },
+      ]);
+      await db('merchants').insert({
+        id: 'mrch_a',
+        account_id: 'acct_a',
+        name: 'Shop A',
+        created_at: db.fn.now(),
+        updated_at: db.fn.now(),
+      });
+      const payment = (id: string, accountId: string, merchantId: string) =>
+        db('payments').insert({
+          id,
+          account_id: accountId,
+          merchant_id: merchantId,
+          reference_id: 'r',
+          currency: 'USD',
+          amount_minor: '100',
+          status: 'requires_action',
+          expires_at: db.fn.now(),
+          created_at: db.fn.now(),
+          updated_at: db.fn.now(),
+        });
+      await payment('pay_1', 'acct_a', 'mrch_a');
+      await expect(payment('pay_2', 'acct_b', 'mrch_a')).rejects.toMatchObject({
+        code: '23503',
+        constraint: 'payments_merchant_account_foreign',
+      });
+      await expect(payment('pay_3', 'acct_a', 'mrch_nope')).rejects.toMatchObject({ code: '23503' });
+      const keys = async () =>
+        (
+          await db.raw("SELECT conname FROM pg_constraint WHERE conrelid = 'payments'::regclass AND contype = 'f' ORDER BY conname")
+        ).rows.map((r: { conname: string }) => r.conname);
+      expect(await keys()).toEqual(['payments_merchant_account_foreign']);
+      const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payments_merchant_account_foreign_key'))!;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      await require(`${migrationsDir}/${file}`).up(db);
+      expect(await keys()).toEqual(['payments_merchant_account_foreign']);
+      expect((await db('payments').select('id')).map((r) => r.id)).toEqual(['pay_1']);
+    } finally {
+      await db.destroy();
+      await fresh.drop();
+    }
+  });
+});

@@ -376,6 +376,26 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
     return p;
   };
   const chainNonce = () => chainClient().getTransactionCount({ address: relayer });
+  /** Prints the unsettled payments' rows and transactions, and the processes' warnings and errors. */
+  const explainStall = async (ids: string[], ps: ServiceProcess[]) => {
+    const { db } = await startTestServiceDb();
+    try {
+      const payments = await db('payments')
+        .whereIn('id', ids)
+        .whereNull('settled_at')
+        .select('id', 'status', 'failure_code', 'tx_hash', 'updated_at');
+      const txs = await db('chain_transactions')
+        .whereIn(
+          'payment_id',
+          payments.map((p) => p.id),
+        )
+        .orderBy('nonce');
+      console.log(JSON.stringify({ unsettled: payments, transactions: txs, chainNonce: await chainNonce() }, null, 1));
+    } finally {
+      await db.destroy();
+    }
+    for (const p of ps) for (const l of p.logs) if (l.level >= 40) console.log(JSON.stringify(l));
+  };
 
   it('two processes, 50 concurrent confirms: all succeed and settle, no nonce gap, no duplicate submission', async () => {
     // A transaction that never reaches the chain is sent again once it counts as stuck: 60 s by default, the
@@ -398,7 +418,12 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
       }),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
-    for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 60_000);
+    try {
+      for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 60_000);
+    } catch (e) {
+      await explainStall(ids, [a, b]); // CI keeps no process logs: what a stall looked like goes into the failure output
+      throw e;
+    }
     const { db } = await startTestServiceDb();
     try {
       const txs = await db('chain_transactions').where({ sender: relayer }).orderBy('nonce');

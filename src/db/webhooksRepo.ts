@@ -433,12 +433,13 @@ export interface InFlightCaps {
 // The claimed rows with their endpoint and event, in one result. Each is looked up by its key (a subquery per
 // row, an index scan): the planner takes a function's result for 1000 rows, and with joins it hashed all of
 // payment_events on every claim, a cost that grew with the table and was paid holding the account's claim lock.
-// The foreign keys make every lookup find its row.
-const CLAIMED_SELECT = `
+// The foreign keys make every lookup find its row. `deliveries`: the claimed rows, a FROM item named c.
+const claimedFrom = (deliveries: string) => `
   SELECT row_to_json(c) AS delivery,
     (SELECT row_to_json(w) FROM webhook_endpoints w WHERE w.id = c.endpoint_id) AS endpoint,
     (SELECT row_to_json(e) FROM payment_events e WHERE e.id = c.event_id) AS event, now() AS db_now
-  FROM c`;
+  FROM ${deliveries}`;
+const CLAIMED_SELECT = claimedFrom('c');
 
 /**
  * Takes a due, pending delivery for one attempt, with its endpoint and event: the lease keeps other workers
@@ -477,10 +478,7 @@ export async function claimDelivery(db: Db, id: string, leaseMs: number, token: 
 // Its result is JSON and a time, whatever columns the tables gain.
 const claimDeliveriesStatement = preparedStatement(
   'paygate_webhook_claim_deliveries',
-  `SELECT row_to_json(c) AS delivery,
-    (SELECT row_to_json(w) FROM webhook_endpoints w WHERE w.id = c.endpoint_id) AS endpoint,
-    (SELECT row_to_json(e) FROM payment_events e WHERE e.id = c.event_id) AS event, now() AS db_now
-  FROM webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?) c`,
+  claimedFrom('webhook_claim_deliveries(?, ?::text[], ?, ?, ?, ?) c'),
 );
 
 /**

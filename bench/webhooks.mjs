@@ -184,10 +184,14 @@ async function main() {
     arrivals.clear();
     const drainStart = Date.now();
     // Copies of one real event (its stored columns as they are), each a new event id.
+    // Queued as the service queues its own (src/db/paymentsRepo.ts).
     await db.raw(
-      `INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
-      SELECT 'evt_drain' || g, e.payment_id, e.account_id, 'payment.created', 1000 + g, e.data, e.record
-      FROM generate_series(1, ?) g, (SELECT * FROM payment_events ORDER BY created_at LIMIT 1) e`,
+      `WITH e AS (
+        INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record, dispatched_at)
+        SELECT 'evt_drain' || g, e.payment_id, e.account_id, 'payment.created', 1000 + g, e.data, e.record, now()
+        FROM generate_series(1, ?) g, (SELECT * FROM payment_events ORDER BY created_at LIMIT 1) e
+        RETURNING id, account_id, type
+      ) INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e`,
       [N],
     );
     const drainDeadline = Date.now() + 120_000;

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { canBeStoredId, newId } from '../domain/ids';
 import type { Merchant } from '../domain/merchant';
-import { FINAL_STATUSES, Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
-import { paymentEventRecord, PaymentEventRecord } from '../domain/paymentEvent';
-import { paymentSnapshot } from '../wire/2026-02-19.preview/event';
+import { Payment, PaymentStatus, Transition, TransitionChanges, TRANSITIONS } from '../domain/payment';
+import { paymentEventRecord } from '../domain/paymentEvent';
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
 import { merchantFromRow, MerchantRow } from './merchantsRepo';
@@ -11,8 +10,9 @@ import { preparedByText, preparedStatement } from './prepared';
 import { Db, knexOf } from './knex';
 
 // Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
-// row in the same transaction, then NOTIFYs `payment_changed` (delivered on commit) so that long-polls in
-// every process wake up.
+// row with its payment_event_outbox row (the webhook dispatcher's queue) in the same statement, then NOTIFYs
+// `payment_changed` (delivered on commit) so that long-polls in every process wake up. Events are written with
+// dispatched_at set: only events of the release before the outbox wait with it NULL (migration 20261201090000).
 
 export const CHANGE_CHANNEL = 'payment_changed';
 
@@ -123,19 +123,13 @@ export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset 
   return rows[0] && split(rows[0]);
 }
 
-/**
- * An event's stored columns: `record` (version-neutral, what this release reads) and `data`, the
- * 2026-02-19.preview snapshot processes of the previous release read during a rolling deploy (migration
- * 20261127090100: expand now, contract later).
- */
-const eventColumns = (record: PaymentEventRecord) => ({ data: paymentSnapshot(record), record });
-
 // A time as Date#toISOString writes the Date node-postgres reads from it (whole milliseconds, cut, not rounded).
 const isoSql = (col: string) => `to_char(date_trunc('milliseconds', ${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// An event's record and preview snapshot built in SQL from the payment row `p` as changed and its token's asset `a`
-// (LEFT JOINed): the same as eventColumns(paymentEventRecord(payment, asset)) of that row, which
-// tests/integration/payments.test.ts ("stored events") checks for every kind of change.
+// An event's record built in SQL from the payment row `p` as changed and its token's asset `a` (LEFT JOINed): the
+// same as paymentEventRecord(payment, asset) of that row, which tests/integration/payments.test.ts ("stored
+// events") checks for every kind of change. `data` (the preview snapshot the release before `record` read) is no
+// longer written (migration 20261201090100).
 const STATUS_SQL = effectiveStatusSql('p');
 const PAID_SQL = `(a.id IS NOT NULL AND p.token_amount IS NOT NULL)`;
 const EVENT_RECORD_SQL = `jsonb_build_object(
@@ -144,20 +138,14 @@ const EVENT_RECORD_SQL = `jsonb_build_object(
   'tokenAsset', CASE WHEN ${PAID_SQL} THEN a.id END, 'tokenAmount', CASE WHEN ${PAID_SQL} THEN p.token_amount::text END,
   'txHash', p.tx_hash, 'cancelledReason', p.cancelled_reason, 'refundedAt', ${isoSql('p.refunded_at')},
   'createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')}, 'version', p.version)`;
-const EVENT_DATA_SQL = `jsonb_build_object(
-  'paymentId', p.id, 'merchantId', p.merchant_id, 'referenceId', p.reference_id, 'status', ${STATUS_SQL},
-  'isFinal', ${STATUS_SQL} IN (${FINAL_STATUSES.map((st) => `'${st}'`).join(', ')}), 'failureCode', p.failure_code,
-  'amount', jsonb_build_object('unit', 'iso4217/' || p.currency, 'value', p.amount_minor::text),
-  'tokenAmount', CASE WHEN ${PAID_SQL} THEN jsonb_build_object('unit', 'caip19/' || a.id, 'value', p.token_amount::text) END,
-  'txId', p.tx_hash, 'cancelledReason', p.cancelled_reason, 'refundedAt', ${isoSql('p.refunded_at')},
-  'createdAt', ${isoSql('p.created_at')}, 'expiresAt', floor(extract(epoch FROM p.expires_at))::bigint, 'version', p.version)`;
-
-/** updateWithEvent's statement: the UPDATE (bound as `p`), the event built from its row, the NOTIFY, the row read back. */
+/** updateWithEvent's statement: the UPDATE (bound as `p`), the event built from its row and queued, the NOTIFY, the row read back. */
 const CHANGE_SQL = `WITH p AS (?), e AS (
-    INSERT INTO payment_events (id, payment_id, account_id, type, version, record, data)
-    SELECT ?, p.id, p.account_id, ?, p.version, ${EVENT_RECORD_SQL}, ${EVENT_DATA_SQL}
+    INSERT INTO payment_events (id, payment_id, account_id, type, version, record, dispatched_at)
+    SELECT ?, p.id, p.account_id, ?, p.version, ${EVENT_RECORD_SQL}, now()
     FROM p LEFT JOIN assets a ON a.id = p.token_asset
-    RETURNING payment_id
+    RETURNING id, payment_id, account_id, type
+  ), queued AS (
+    INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e
   )
   SELECT ${PAYMENT_WITH_ASSET}, (SELECT pg_notify(?, e.payment_id) FROM e) AS notified
   FROM p LEFT JOIN assets a ON a.id = p.token_asset`;
@@ -173,7 +161,7 @@ const createPaymentStatement = preparedStatement(
   `WITH r AS (
     SELECT ?::text AS payment_id, ?::text AS account_id, ?::text AS merchant_id, ?::text AS reference_id, ?::text AS currency,
            ?::numeric AS amount_minor, ?::text AS status, ?::int AS version, ?::text AS success_url, ?::text AS error_url,
-           ?::bigint AS expires, ?::int AS ttl, ?::bigint AS max_ttl, ?::text AS event_id, ?::jsonb AS data, ?::jsonb AS record
+           ?::bigint AS expires, ?::int AS ttl, ?::bigint AS max_ttl, ?::text AS event_id, ?::jsonb AS record
   ), m AS (
     SELECT date_trunc('milliseconds', now()) AS db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status,
            m.created_at, m.deleted_at, EXISTS (
@@ -193,11 +181,13 @@ const createPaymentStatement = preparedStatement(
     FROM r, allowed
     RETURNING id, created_at, expires_at
   ), e AS (
-    INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
+    INSERT INTO payment_events (id, payment_id, account_id, type, version, record, dispatched_at)
     SELECT r.event_id, p.id, r.account_id, 'payment.created', r.version,
-           r.data || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', floor(extract(epoch FROM p.expires_at))::bigint),
-           r.record || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')})
+           r.record || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')}), p.created_at
     FROM r, p
+    RETURNING id, account_id, type
+  ), queued AS (
+    INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e
   )
   SELECT m.db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status, m.created_at, m.deleted_at, m.settles_currency,
          p.created_at AS payment_created_at, p.expires_at AS payment_expires_at
@@ -224,8 +214,8 @@ export interface CreationOutcome {
  * terms; returns what the conditions were judged on either way.
  */
 export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
-  // The event's times are the database's: the statement writes createdAt and expiresAt into both columns.
-  const { data, record } = eventColumns(paymentEventRecord(draft, null));
+  // The event's times are the database's: the statement writes createdAt and expiresAt into its record.
+  const record = paymentEventRecord(draft, null);
   const { rows } = await createPaymentStatement(db, [
     draft.id,
     draft.accountId,
@@ -241,7 +231,6 @@ export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: Crea
     terms.ttlSeconds,
     terms.maxTtlSeconds,
     newId('evt'),
-    JSON.stringify(data),
     JSON.stringify(record),
   ]);
   const row = rows[0];

@@ -3,7 +3,7 @@
 
 export const PAYMENT_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const FINAL_STATUSES: readonly PaymentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
+const FINAL_STATUSES: readonly PaymentStatus[] = ['succeeded', 'failed', 'expired', 'cancelled'];
 export const isFinal = (s: PaymentStatus) => FINAL_STATUSES.includes(s);
 
 export type Transition = 'confirm' | 'chain_confirmed' | 'chain_failed' | 'merchant_cancel' | 'buyer_cancel' | 'expire' | 'decline';

@@ -11,7 +11,7 @@ import { successRecorder } from './webhookRecorder';
 import { createWebhookSender, WebhookSender } from './webhookSender';
 
 // Webhook delivery, at least once, in any number of processes:
-//  1. dispatch: undispatched payment_events (the outbox the state changes write) become one delivery row
+//  1. dispatch: queued payment events (payment_event_outbox, written with each change) become one delivery row
 //     per subscribed endpoint, in one transaction (woken by payment change notifications, and on a timer);
 //  2. the dispatching process hands the new deliveries' accounts to its claimers; a retry (due later) and a
 //     redelivery get a pg-boss job, which hands its delivery to its account's claimer. A claimer claims
@@ -368,10 +368,10 @@ export async function startWebhookJobs(
       do {
         again = false;
         for (;;) {
-          const { accounts, events, deliveries } = await repo.dispatchEvents(db, 200);
+          const { accounts, more, deliveries } = await repo.dispatchEvents(db, 200);
           countCreated(deliveries);
           for (const accountId of accounts) claim(accountId);
-          if (events < 200) break;
+          if (!more) break;
         }
         if (Date.now() - lastRescue > 1000) {
           lastRescue = Date.now();

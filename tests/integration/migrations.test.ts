@@ -8,6 +8,40 @@ import { findEvent } from '../../src/db/webhooksRepo';
 
 const ownDbIt = externalService ? it.skip : it;
 
+/** Account acct_a with its merchant mrch_a. */
+async function insertShopA(db: ReturnType<typeof createDb>): Promise<void> {
+  await db('accounts').insert({ id: 'acct_a', name: 'A', default_version: '2026-02-18' });
+  await db('merchants').insert({ id: 'mrch_a', account_id: 'acct_a', name: 'Shop A', created_at: db.fn.now(), updated_at: db.fn.now() });
+}
+
+/** A payment row as the migrations after the first ones accept it (every column without a default). */
+const insertPayment = (db: ReturnType<typeof createDb>, id: string, accountId: string, merchantId: string) =>
+  db('payments').insert({
+    id,
+    account_id: accountId,
+    merchant_id: merchantId,
+    reference_id: 'r',
+    currency: 'USD',
+    amount_minor: '100',
+    status: 'requires_action',
+    expires_at: db.fn.now(),
+    created_at: db.fn.now(),
+    updated_at: db.fn.now(),
+  });
+
+/** Runs `test` on a fresh database migrated to the latest migration, dropped afterwards. */
+async function onMigratedDatabase(name: string, test: (db: ReturnType<typeof createDb>) => Promise<void>): Promise<void> {
+  const fresh = await freshDatabase(name);
+  const db = createDb(fresh.url, 2);
+  try {
+    await migrateLatest(db);
+    await test(db);
+  } finally {
+    await db.destroy();
+    await fresh.drop();
+  }
+}
+
 describe('migrations at start', () => {
   // Several processes starting at once on a fresh database: knex alone fails all but one of them
   // ("relation knex_migrations_lock already exists"); the advisory lock in migrateLatest serialises them.
@@ -128,34 +162,10 @@ describe("a payment's merchant and account are one key (20261130090000_payments_
   // accepted any existing merchant with any existing account); the two old keys are gone; the migration runs again
   // without effect (it runs outside a transaction, so a start that died halfway is completed by the next).
   ownDbIt("refuses a payment of another account's merchant, and can run again", async () => {
-    const fresh = await freshDatabase('paygate_fk');
-    const db = createDb(fresh.url, 2);
-    try {
-      await migrateLatest(db);
-      await db('accounts').insert([
-        { id: 'acct_a', name: 'A', default_version: '2026-02-18' },
-        { id: 'acct_b', name: 'B', default_version: '2026-02-18' },
-      ]);
-      await db('merchants').insert({
-        id: 'mrch_a',
-        account_id: 'acct_a',
-        name: 'Shop A',
-        created_at: db.fn.now(),
-        updated_at: db.fn.now(),
-      });
-      const payment = (id: string, accountId: string, merchantId: string) =>
-        db('payments').insert({
-          id,
-          account_id: accountId,
-          merchant_id: merchantId,
-          reference_id: 'r',
-          currency: 'USD',
-          amount_minor: '100',
-          status: 'requires_action',
-          expires_at: db.fn.now(),
-          created_at: db.fn.now(),
-          updated_at: db.fn.now(),
-        });
+    await onMigratedDatabase('paygate_fk', async (db) => {
+      await insertShopA(db);
+      await db('accounts').insert({ id: 'acct_b', name: 'B', default_version: '2026-02-18' });
+      const payment = (id: string, accountId: string, merchantId: string) => insertPayment(db, id, accountId, merchantId);
       await payment('pay_1', 'acct_a', 'mrch_a');
       await expect(payment('pay_2', 'acct_b', 'mrch_a')).rejects.toMatchObject({
         code: '23503',
@@ -172,9 +182,42 @@ describe("a payment's merchant and account are one key (20261130090000_payments_
       await require(`${migrationsDir}/${file}`).up(db);
       expect(await keys()).toEqual(['payments_merchant_account_foreign']);
       expect((await db('payments').select('id')).map((r) => r.id)).toEqual(['pay_1']);
-    } finally {
-      await db.destroy();
-      await fresh.drop();
-    }
+    });
+  });
+});
+
+describe('the webhook outbox queue (20261201090000_payment_event_outbox)', () => {
+  // Undone, the events still queued go back to the previous release's outbox (dispatched_at NULL), so a rollback
+  // loses none of them; events already fanned out stay marked.
+  ownDbIt('gives queued events back to the previous outbox when undone', async () => {
+    await onMigratedDatabase('paygate_outbox', async (db) => {
+      await insertShopA(db);
+      await insertPayment(db, 'pay_1', 'acct_a', 'mrch_a');
+      // Events as this release writes them: marked at write, one queued, one already fanned out (dequeued).
+      await db('payment_events').insert(
+        ['evt_queued', 'evt_done'].map((id, i) => ({
+          id,
+          payment_id: 'pay_1',
+          account_id: 'acct_a',
+          type: 'payment.created',
+          version: i + 1,
+          record: JSON.stringify({ version: i + 1 }),
+          dispatched_at: db.fn.now(),
+        })),
+      );
+      await db('payment_event_outbox').insert({ event_id: 'evt_queued', account_id: 'acct_a', type: 'payment.created' });
+      const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payment_event_outbox'))!;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const migration = require(`${migrationsDir}/${file}`);
+      await migration.down(db);
+      const rows = await db('payment_events').orderBy('id').select('id', 'dispatched_at');
+      expect(rows.map((r) => [r.id, r.dispatched_at === null])).toEqual([
+        ['evt_done', false],
+        ['evt_queued', true],
+      ]);
+      expect(await db.schema.hasTable('payment_event_outbox')).toBe(false);
+      await migration.up(db);
+      expect(await db('payment_event_outbox').count({ n: '*' })).toEqual([{ n: '0' }]);
+    });
   });
 });

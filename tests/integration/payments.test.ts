@@ -1,4 +1,5 @@
-import { paymentSnapshot } from '../../src/wire/2026-02-19.preview/event';
+import { renderEvent } from '../../src/wire/events';
+import { findEvent } from '../../src/db/webhooksRepo';
 import { paymentEventRecord } from '../../src/domain/paymentEvent';
 import { findPayment } from '../../src/db/paymentsRepo';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -81,8 +82,9 @@ describe('POST /v1/payments', () => {
       version: 1,
     });
     expect(await events(r.body.paymentId)).toEqual([expect.objectContaining({ type: 'payment.created', version: 1 })]);
-    // Stored twice (migration 20261127090100, expand step): the version-neutral record, and the preview snapshot
-    // that processes of the previous release read during a rolling deploy; the snapshot is the record rendered.
+    // Stored as the version-neutral record only (migration 20261201090100 ends the preview snapshot beside it), and
+    // queued for the webhook dispatcher in the same statement (marked, so no dispatcher of the release before the
+    // queue takes it too); the webhook suites check what the queue delivers.
     const [stored] = await events(r.body.paymentId);
     expect(stored.record).toMatchObject({
       paymentId: r.body.paymentId,
@@ -91,7 +93,8 @@ describe('POST /v1/payments', () => {
       amountMinor: '1000',
       tokenAsset: null,
     });
-    expect(stored.data).toEqual(paymentSnapshot(stored.record));
+    expect(stored.data).toBeNull();
+    expect(stored.dispatched_at).not.toBeNull();
     // The times are the database's, written by the statement that stores the payment, in the event as in the row.
     expect(stored.record.createdAt).toBe((row.created_at as Date).toISOString());
     expect(stored.record.expiresAt).toBe((row.expires_at as Date).toISOString());
@@ -113,7 +116,8 @@ describe('POST /v1/payments', () => {
     expect(r.body.expiresAt).toBe(at);
     const [stored] = await events(r.body.paymentId);
     expect(stored.record.expiresAt).toBe(new Date(at * 1000).toISOString());
-    expect(stored.data.expiresAt).toBe(at);
+    // As a webhook at the preview version shows it: Unix seconds.
+    expect(renderEvent((await findEvent(svc.db, stored.id))!, '2026-02-19.preview').data.payment.expiresAt).toBe(at);
   });
 
   it('takes an expiry up to 30 days ahead and refuses a later one, storing nothing', async () => {
@@ -317,7 +321,8 @@ describe('stored events', () => {
       const stored = await events(id);
       for (const e of stored) {
         expect(e.record.version).toBe(e.version);
-        expect(e.data).toEqual(paymentSnapshot(e.record)); // what processes of the previous release read
+        expect(e.data).toBeNull(); // no longer written (migration 20261201090100): every process reads `record`
+        expect(e.dispatched_at).not.toBeNull(); // never taken by a dispatcher of the release before the outbox
       }
       // The newest event is the row as it is now, field for field.
       const now = (await findPayment(svc.db, id))!;

@@ -25,13 +25,27 @@ async function shop(service: TestService, name: string, url: string, events: str
   return { asMerchant, order };
 }
 
-/** `n` changes committed at once, as a busy partner's would be: copies of the payment's event, ids `<prefix><i>`. */
-async function burst(db: TestService['db'], prefix: string, n: number, paymentId: string): Promise<void> {
+/**
+ * `n` changes committed at once, as a busy partner's would be: copies of the payment's event, ids `<prefix><i>`.
+ * `queued`: written as this release writes events (marked at write, queued in payment_event_outbox); `unmarked`:
+ * as the release before the outbox did (dispatched_at NULL, no queue row), which a rolling deploy still sees.
+ */
+async function burst(
+  db: TestService['db'],
+  prefix: string,
+  n: number,
+  paymentId: string,
+  how: 'queued' | 'unmarked' = 'queued',
+  firstVersion = 101,
+) {
   await db.raw(
-    `INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record)
-     SELECT ? || g, e.payment_id, e.account_id, e.type, 100 + g, e.data, e.record
-     FROM generate_series(1, ?) g, (SELECT * FROM payment_events WHERE payment_id = ?) e`,
-    [prefix, n, paymentId],
+    `WITH e AS (
+       INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record, dispatched_at)
+       SELECT ? || g, e.payment_id, e.account_id, e.type, ? - 1 + g, e.data, e.record, CASE WHEN ? THEN now() END
+       FROM generate_series(1, ?) g, (SELECT * FROM payment_events WHERE payment_id = ? ORDER BY version LIMIT 1) e
+       RETURNING id, account_id, type
+     ) INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e WHERE ?`,
+    [prefix, firstVersion, how === 'queued', n, paymentId, how === 'queued'],
   );
 }
 
@@ -106,6 +120,39 @@ describe('webhook dispatch on write', () => {
       expect(now).not.toBeNull();
       if (before) expect(now!.getTime()).toBeGreaterThan(before.getTime());
       expect(await svc.db('webhook_deliveries').where('event_id', 'like', 'evt_burst%').count({ n: '*' })).toEqual([{ n: '1200' }]);
+    },
+    60_000,
+  );
+
+  maybe(
+    'during a rolling deploy, fans out the events of both releases, each once, and leaves nothing queued',
+    async () => {
+      const { asMerchant, order } = await shop(svc, 'Deploying Shop', rx.url, ['payment.created']);
+      const first = await asMerchant('POST', '/v1/payments', order());
+      expect(first.status).toBe(201);
+      // What a dispatcher of the previous release takes (dispatched_at NULL) excludes this release's events.
+      const own = await svc.db('payment_events').where({ payment_id: first.body.paymentId }).first('dispatched_at');
+      expect(own.dispatched_at).not.toBeNull();
+      // More of each kind than one pass takes (200), so the passes must go on until both are empty.
+      await burst(svc.db, 'evt_old', 450, first.body.paymentId, 'unmarked');
+      await burst(svc.db, 'evt_new', 450, first.body.paymentId, 'queued', 1001);
+      expect((await asMerchant('POST', '/v1/payments', order())).status).toBe(201); // starts a pass
+      const fanned = async () =>
+        (
+          await svc.db('webhook_deliveries').where('event_id', 'like', 'evt_old%').orWhere('event_id', 'like', 'evt_new%').count({ n: '*' })
+        )[0].n;
+      const queued = async () => (await svc.db('payment_event_outbox').count({ n: '*' }))[0].n;
+      const deadline = Date.now() + 20_000;
+      while (((await fanned()) !== '900' || (await queued()) !== '0') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await fanned()).toBe('900');
+      const perEvent = await svc.db.raw(
+        `SELECT count(DISTINCT event_id)::int AS events, count(*)::int AS deliveries FROM webhook_deliveries
+         WHERE event_id LIKE 'evt_old%' OR event_id LIKE 'evt_new%'`,
+      );
+      expect(perEvent.rows[0]).toEqual({ events: 900, deliveries: 900 });
+      expect(await svc.db('payment_events').whereNull('dispatched_at').count({ n: '*' })).toEqual([{ n: '0' }]);
+      expect(await queued()).toBe('0');
     },
     60_000,
   );

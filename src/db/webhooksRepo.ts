@@ -431,6 +431,11 @@ export async function listAttempts(db: Db, eventId: string): Promise<WebhookAtte
 
 // ---- Delivery ----
 
+// A delivery named by id is still pending: written so that the planner finds it by its primary key, not through a
+// partial index of pending deliveries, which stale statistics (taken while delivery kept up) make look empty and
+// which then gets read whole on every call (migration 20261201090200; tests/integration/webhookPlans.test.ts).
+const STILL_PENDING = "status IS NOT DISTINCT FROM 'pending'";
+
 export interface Claimed {
   delivery: WebhookDelivery;
   endpoint: SigningEndpoint;
@@ -473,7 +478,7 @@ export async function claimDelivery(db: Db, id: string, leaseMs: number, token: 
       `
       WITH c AS (
         UPDATE webhook_deliveries SET locked_until = now() + (? * interval '1 millisecond'), lease_token = ?
-        WHERE id = ? AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+        WHERE id = ? AND ${STILL_PENDING} AND next_attempt_at <= now() + interval '1 second'
           AND (locked_until IS NULL OR locked_until < now())
         RETURNING *)
       ${CLAIMED_SELECT}`,
@@ -592,7 +597,8 @@ export async function recordAttempt(db: Db, d: WebhookDelivery, o: AttemptOutcom
     const status = o.nextAttemptAt ? 'pending' : 'failed';
     // A worker whose lease was taken over (it outlived it) changes nothing: the new holder decides.
     const held = await trx('webhook_deliveries')
-      .where({ id: d.id, status: 'pending', lease_token: o.leaseToken })
+      .where({ id: d.id, lease_token: o.leaseToken })
+      .whereRaw(STILL_PENDING)
       .update({
         status,
         attempts: trx.raw('attempts + 1'),
@@ -664,7 +670,8 @@ export async function recordSuccesses(db: Db, done: { delivery: WebhookDelivery;
 export async function cancelDelivery(db: Db, id: string, leaseToken: string): Promise<void> {
   const knex = knexOf(db);
   await knex('webhook_deliveries')
-    .where({ id, status: 'pending', lease_token: leaseToken })
+    .where({ id, lease_token: leaseToken })
+    .whereRaw(STILL_PENDING)
     .update({ status: 'cancelled', next_attempt_at: null, locked_until: null, lease_token: null, updated_at: knex.fn.now() });
 }
 

@@ -3,31 +3,11 @@ import { migrateLatest, migrationsDir } from '../../src/db/migrate';
 import { createDb } from '../../src/db/knex';
 import { externalService } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
+import { insertPayment, insertShop } from '../support/rows';
 import { renderEvent } from '../../src/wire/events';
 import { findEvent } from '../../src/db/webhooksRepo';
 
 const ownDbIt = externalService ? it.skip : it;
-
-/** Account acct_a with its merchant mrch_a. */
-async function insertShopA(db: ReturnType<typeof createDb>): Promise<void> {
-  await db('accounts').insert({ id: 'acct_a', name: 'A', default_version: '2026-02-18' });
-  await db('merchants').insert({ id: 'mrch_a', account_id: 'acct_a', name: 'Shop A', created_at: db.fn.now(), updated_at: db.fn.now() });
-}
-
-/** A payment row as the migrations after the first ones accept it (every column without a default). */
-const insertPayment = (db: ReturnType<typeof createDb>, id: string, accountId: string, merchantId: string) =>
-  db('payments').insert({
-    id,
-    account_id: accountId,
-    merchant_id: merchantId,
-    reference_id: 'r',
-    currency: 'USD',
-    amount_minor: '100',
-    status: 'requires_action',
-    expires_at: db.fn.now(),
-    created_at: db.fn.now(),
-    updated_at: db.fn.now(),
-  });
 
 /** Runs `test` on a fresh database migrated to the latest migration, dropped afterwards. */
 async function onMigratedDatabase(name: string, test: (db: ReturnType<typeof createDb>) => Promise<void>): Promise<void> {
@@ -163,7 +143,7 @@ describe("a payment's merchant and account are one key (20261130090000_payments_
   // without effect (it runs outside a transaction, so a start that died halfway is completed by the next).
   ownDbIt("refuses a payment of another account's merchant, and can run again", async () => {
     await onMigratedDatabase('paygate_fk', async (db) => {
-      await insertShopA(db);
+      await insertShop(db, 'acct_a', 'mrch_a');
       await db('accounts').insert({ id: 'acct_b', name: 'B', default_version: '2026-02-18' });
       const payment = (id: string, accountId: string, merchantId: string) => insertPayment(db, id, accountId, merchantId);
       await payment('pay_1', 'acct_a', 'mrch_a');
@@ -191,7 +171,7 @@ describe('the webhook outbox queue (20261201090000_payment_event_outbox)', () =>
   // loses none of them; events already fanned out stay marked.
   ownDbIt('gives queued events back to the previous outbox when undone', async () => {
     await onMigratedDatabase('paygate_outbox', async (db) => {
-      await insertShopA(db);
+      await insertShop(db, 'acct_a', 'mrch_a');
       await insertPayment(db, 'pay_1', 'acct_a', 'mrch_a');
       // Events as this release writes them: marked at write, one queued, one already fanned out (dequeued).
       await db('payment_events').insert(

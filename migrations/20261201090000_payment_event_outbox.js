@@ -14,6 +14,11 @@
 //   (webhook_deliveries_first_idx).
 // - while only processes of the previous release dispatch (workers not yet replaced), events of this release
 //   wait here until a process of this release runs: delayed, not lost.
+// - going back to the previous release's code on this schema (migrations are forward-only, so that is how a
+//   rollback goes): its dispatchers do not read this table, so stop every process of this release first and
+//   hand the queued events back in one transaction (README, "Migrations"):
+//     UPDATE payment_events SET dispatched_at = NULL WHERE id IN (SELECT event_id FROM payment_event_outbox);
+//     DELETE FROM payment_event_outbox;
 // - a later release (contract), once no process of the previous release runs and no event has dispatched_at
 //   NULL, drops payment_events_undispatched_idx and dispatched_at.
 //
@@ -33,7 +38,11 @@ exports.up = async function up(knex) {
 
 /** @param {import('knex').Knex} knex */
 exports.down = async function down(knex) {
-  // Events still queued go back to the previous release's outbox: nothing waiting is lost.
-  await knex.raw('UPDATE payment_events SET dispatched_at = NULL WHERE id IN (SELECT event_id FROM payment_event_outbox)');
-  await knex.raw('DROP TABLE payment_event_outbox');
+  // Events still queued go back to the previous release's outbox: nothing waiting is lost. The queue is locked
+  // first, so that no row a process of this release commits meanwhile is dropped with the table unreturned.
+  await knex.transaction(async (trx) => {
+    await trx.raw('LOCK TABLE payment_event_outbox IN ACCESS EXCLUSIVE MODE');
+    await trx.raw('UPDATE payment_events SET dispatched_at = NULL WHERE id IN (SELECT event_id FROM payment_event_outbox)');
+    await trx.raw('DROP TABLE payment_event_outbox');
+  });
 };

@@ -3,7 +3,7 @@ import { effectiveStatus, Payment, PaymentStatus } from './payment';
 import type { WebhookEventType } from './webhook';
 
 /**
- * A payment as one of its events records it (stored in payment_events.data): facts in no API version's shape,
+ * A payment as one of its events records it (stored in payment_events.record): facts in no API version's shape,
  * so that each version renders the same stored event its own way (src/wire/, API reads and webhook bodies).
  * Written in the transaction of the change; receivers drop stale events by `version`.
  */

@@ -138,15 +138,18 @@ const EVENT_RECORD_SQL = `jsonb_build_object(
   'tokenAsset', CASE WHEN ${PAID_SQL} THEN a.id END, 'tokenAmount', CASE WHEN ${PAID_SQL} THEN p.token_amount::text END,
   'txHash', p.tx_hash, 'cancelledReason', p.cancelled_reason, 'refundedAt', ${isoSql('p.refunded_at')},
   'createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')}, 'version', p.version)`;
+/** The CTE that queues the event `e` (which RETURNs id, account_id, type) for the webhook dispatcher. */
+const QUEUE_EVENT = `queued AS (
+    INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e
+  )`;
+
 /** updateWithEvent's statement: the UPDATE (bound as `p`), the event built from its row and queued, the NOTIFY, the row read back. */
 const CHANGE_SQL = `WITH p AS (?), e AS (
     INSERT INTO payment_events (id, payment_id, account_id, type, version, record, dispatched_at)
     SELECT ?, p.id, p.account_id, ?, p.version, ${EVENT_RECORD_SQL}, now()
     FROM p LEFT JOIN assets a ON a.id = p.token_asset
     RETURNING id, payment_id, account_id, type
-  ), queued AS (
-    INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e
-  )
+  ), ${QUEUE_EVENT}
   SELECT ${PAYMENT_WITH_ASSET}, (SELECT pg_notify(?, e.payment_id) FROM e) AS notified
   FROM p LEFT JOIN assets a ON a.id = p.token_asset`;
 
@@ -186,9 +189,7 @@ const createPaymentStatement = preparedStatement(
            r.record || jsonb_build_object('createdAt', ${isoSql('p.created_at')}, 'expiresAt', ${isoSql('p.expires_at')}), p.created_at
     FROM r, p
     RETURNING id, account_id, type
-  ), queued AS (
-    INSERT INTO payment_event_outbox (event_id, account_id, type) SELECT id, account_id, type FROM e
-  )
+  ), ${QUEUE_EVENT}
   SELECT m.db_now, m.id, m.account_id, m.name, m.email, m.icon_url, m.status, m.created_at, m.deleted_at, m.settles_currency,
          p.created_at AS payment_created_at, p.expires_at AS payment_expires_at
   FROM m LEFT JOIN p ON true`,

@@ -351,21 +351,12 @@ const dispatchStatement = preparedStatement(
 
 /**
  * Fans out up to `limit` queued events and up to `limit` unmarked ones; returns the accounts that got deliveries,
- * how many events were taken (`more`: a limit was reached, so more may be waiting) and how many deliveries were
- * created.
+ * whether more may be waiting (a limit was reached) and how many deliveries were created.
  */
-export async function dispatchEvents(
-  db: Db,
-  limit: number,
-): Promise<{ accounts: string[]; events: number; more: boolean; deliveries: number }> {
+export async function dispatchEvents(db: Db, limit: number): Promise<{ accounts: string[]; more: boolean; deliveries: number }> {
   const { rows } = await dispatchStatement(db, [limit, limit]);
   const { queued, unmarked } = rows[0] as { queued: number; unmarked: number };
-  return {
-    accounts: rows[0].accounts as string[],
-    events: queued + unmarked,
-    more: queued >= limit || unmarked >= limit,
-    deliveries: rows[0].deliveries as number,
-  };
+  return { accounts: rows[0].accounts as string[], more: queued >= limit || unmarked >= limit, deliveries: rows[0].deliveries as number };
 }
 
 /**

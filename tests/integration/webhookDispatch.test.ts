@@ -2,6 +2,7 @@ import { client, externalService, startTestService, TestService } from '../suppo
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { Receiver, startReceiver } from '../support/webhookReceiver';
 import { createDb } from '../../src/db/knex';
+import { eventually } from '../support/eventually';
 
 // The dispatcher fans out new events when they are written, not on its timer: a payment's creation (which
 // sends no change notification) and its later changes (which do) reach the partner's endpoint while the
@@ -111,12 +112,7 @@ describe('webhook dispatch on write', () => {
       await burst(svc.db, 'evt_burst', 1200, first.body.paymentId);
       // The next creation starts a pass, which fans out the burst and then asks for an ANALYZE.
       expect((await asMerchant('POST', '/v1/payments', order())).status).toBe(201);
-      const deadline = Date.now() + 20_000;
-      let now = await analyzed();
-      while ((now === null || (before !== null && now <= before)) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        now = await analyzed();
-      }
+      const now = await eventually(analyzed, (at) => at !== null && (before === null || at > before), 20_000, 200);
       expect(now).not.toBeNull();
       if (before) expect(now!.getTime()).toBeGreaterThan(before.getTime());
       expect(await svc.db('webhook_deliveries').where('event_id', 'like', 'evt_burst%').count({ n: '*' })).toEqual([{ n: '1200' }]);
@@ -143,9 +139,12 @@ describe('webhook dispatch on write', () => {
           await svc.db('webhook_deliveries').where('event_id', 'like', 'evt_old%').orWhere('event_id', 'like', 'evt_new%').count({ n: '*' })
         )[0].n;
       const queued = async () => (await svc.db('payment_event_outbox').count({ n: '*' }))[0].n;
-      const deadline = Date.now() + 20_000;
-      while (((await fanned()) !== '700' || (await queued()) !== '0') && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
+      await eventually(
+        async () => [await fanned(), await queued()],
+        ([f, q]) => f === '700' && q === '0',
+        20_000,
+        100,
+      );
       expect(await fanned()).toBe('700');
       const perEvent = await svc.db.raw(
         `SELECT count(DISTINCT event_id)::int AS events, count(*)::int AS deliveries FROM webhook_deliveries

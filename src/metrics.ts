@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './db/knex';
-import { countPaymentsByStatus } from './db/paymentsRepo';
+import { countPaymentsByStatus, creationsWaiting } from './db/paymentsRepo';
 import type { Logger } from './logger';
 import type { ChangeHub } from './events/changeHub';
 import { PAYMENT_STATUSES } from './domain/payment';
@@ -54,6 +54,15 @@ export class Metrics {
       registers,
       collect() {
         this.set(hub.waiting);
+      },
+    });
+    const db = src.db;
+    new Gauge({
+      name: 'paygate_payment_creations_waiting',
+      help: 'Payment creations in this process waiting for the statements of creation under way to end (they go together in the next one).',
+      registers,
+      collect() {
+        this.set(creationsWaiting(db));
       },
     });
     const counts = this.cached('paygate_payments', () => countPaymentsByStatus(src.db));

@@ -59,6 +59,16 @@ describe('PostgreSQL stopped and started again', () => {
       expectUnavailable(...(await timed(() => client(svc!.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants'))), 4000);
       expectUnavailable(...(await timed(() => api('GET', '/v1/gateway/payment/pay_unknown'))), 4000);
       expectUnavailable(...(await timed(() => client(svc!.url)('GET', '/readyz'))), 4000);
+      // Payment creations sent together (without Idempotency-Key they share statements, src/db/coalesce.ts): each
+      // gets its 503, those that waited for another's statement too (and none is stored, checked once it is back).
+      const asMerchant = client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': 'mrch_outage' });
+      const started = Date.now();
+      const creations = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          asMerchant('POST', '/v1/payments', { body: { referenceId: `outage-${i}`, amount: { unit: 'iso4217/USD', value: '100' } } }),
+        ),
+      );
+      for (const r of creations) expectUnavailable(r, Date.now() - started, 4000);
 
       await pg.resume();
       const back = await eventually(
@@ -75,6 +85,7 @@ describe('PostgreSQL stopped and started again', () => {
       expect((await merchant('During', retried)).headers.get('idempotent-replayed')).toBe('true');
       expect((await api('GET', '/v1/merchants')).body.merchants.map((m: any) => m.name).sort()).toEqual(['Before', 'During']);
       expect((await client(svc.url)('GET', '/readyz')).status).toBe(200);
+      expect(await svc.db('payments').where('reference_id', 'like', 'outage-%').count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '0' }]);
     },
     120_000,
   );

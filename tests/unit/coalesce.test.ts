@@ -1,0 +1,106 @@
+import { coalescing } from '../../src/db/coalesce';
+
+// How concurrent calls are grouped into batches (payment creation uses it: one statement for the creations that
+// wait together). What the batches do in PostgreSQL is tested through HTTP in tests/integration/payments.test.ts.
+
+/** A `run` whose batches end when the test says: each call's items are kept, with the means to end it. */
+function controlled(answer: (items: number[]) => string[] = (items) => items.map((i) => `r${i}`)) {
+  const batches: { items: number[]; end: (e?: Error) => Promise<void> }[] = [];
+  const run = (items: number[]) =>
+    new Promise<string[]>((resolve, reject) => {
+      batches.push({
+        items,
+        end: async (e) => {
+          if (e) reject(e);
+          else resolve(answer(items));
+          await flush();
+        },
+      });
+    });
+  return { run, batches };
+}
+const flush = () => new Promise((r) => setImmediate(r));
+const nobodys = () => false;
+
+describe('coalescing', () => {
+  it('a call with nothing under way goes at once, alone', async () => {
+    const { run, batches } = controlled();
+    const call = coalescing(run, { running: 1, max: 10, everyones: nobodys });
+    const a = call(1);
+    expect(batches.map((b) => b.items)).toEqual([[1]]);
+    await batches[0].end();
+    await expect(a).resolves.toBe('r1');
+  });
+
+  it('calls made while `running` batches are under way wait, and go together when one ends, each getting its own answer', async () => {
+    const { run, batches } = controlled();
+    const call = coalescing(run, { running: 2, max: 10, everyones: nobodys });
+    const out = [1, 2, 3, 4, 5].map((i) => call(i));
+    expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
+    expect(call.waiting()).toBe(3);
+    await batches[1].end();
+    expect(batches.map((b) => b.items)).toEqual([[1], [2], [3, 4, 5]]);
+    expect(call.waiting()).toBe(0);
+    await batches[0].end();
+    await batches[2].end();
+    await expect(Promise.all(out)).resolves.toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+  });
+
+  it('a batch takes at most `max` calls; the rest go in the next', async () => {
+    const { run, batches } = controlled();
+    const call = coalescing(run, { running: 1, max: 2, everyones: nobodys });
+    const out = [1, 2, 3, 4, 5, 6].map((i) => call(i));
+    await batches[0].end();
+    await batches[1].end();
+    await batches[2].end();
+    await batches[3].end();
+    expect(batches.map((b) => b.items)).toEqual([[1], [2, 3], [4, 5], [6]]);
+    await expect(Promise.all(out)).resolves.toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
+  });
+
+  it("a batch of several that fails is run again one call at a time: a failure is only its own call's", async () => {
+    const { run, batches } = controlled();
+    const call = coalescing(run, { running: 1, max: 10, everyones: nobodys });
+    const first = call(0);
+    const out = [1, 2, 3].map((i) => call(i).catch((e: Error) => e.message));
+    await batches[0].end();
+    await first;
+    await batches[1].end(new Error('one of them'));
+    expect(batches.slice(2).map((b) => b.items)).toEqual([[1], [2], [3]]);
+    await batches[2].end();
+    await batches[3].end(new Error('2 failed'));
+    await batches[4].end();
+    await expect(Promise.all(out)).resolves.toEqual(['r1', '2 failed', 'r3']);
+  });
+
+  it('a failure `everyones` names (the database unavailable) reaches every call of the batch, and those waiting, at once and without a retry', async () => {
+    const { run, batches } = controlled();
+    const call = coalescing(run, { running: 1, max: 2, everyones: (e) => (e as Error).message === 'down' });
+    const first = call(0);
+    const out = [1, 2, 3].map((i) => call(i).catch((e: Error) => e.message));
+    await batches[0].end();
+    await first;
+    expect(call.waiting()).toBe(1);
+    await batches[1].end(new Error('down'));
+    await expect(Promise.all(out)).resolves.toEqual(['down', 'down', 'down']);
+    expect(batches.map((b) => b.items)).toEqual([[0], [1, 2]]);
+    expect(call.waiting()).toBe(0);
+    // Once it is back, calls go as before.
+    const after = call(4);
+    await batches[2].end();
+    await expect(after).resolves.toBe('r4');
+  });
+
+  it('a batch answered with the wrong number of outcomes fails, and its calls are run again alone', async () => {
+    const { run, batches } = controlled((items) => (items.length > 1 ? ['only one'] : items.map((i) => `r${i}`)));
+    const call = coalescing(run, { running: 1, max: 10, everyones: nobodys });
+    const first = call(0);
+    const out = [1, 2].map((i) => call(i));
+    await batches[0].end();
+    await first;
+    await batches[1].end();
+    await batches[2].end();
+    await batches[3].end();
+    await expect(Promise.all(out)).resolves.toEqual(['r1', 'r2']);
+  });
+});

@@ -5,11 +5,13 @@
  * or with whatever is waiting. Under load that means one round trip, one plan execution and one commit for
  * several calls instead of one each.
  *
- * `run` answers its items' outcomes in their order. When a batch of several fails, each of its items is run
- * again alone, so that a failure belongs to the call that caused it; unless `everyones(error)` says the failure
- * is every item's alike (the database unavailable): then every call of the batch gets it at once, and so do the
- * calls waiting for it to end, which would otherwise wait for the same database again (a caller is answered
- * within one wait for the database, not two).
+ * `run` answers its items' outcomes in their order; it should do nothing after its statement that could fail
+ * (what each caller makes of its outcome is the caller's). When a batch of several fails, its items are run
+ * again one at a time, in the batch's slot (so never more than `running` statements at once), so that a failure
+ * belongs to the call that caused it; unless `everyones(error)` says the failure is every call's alike (the
+ * database cannot be reached): then the calls of the batch not yet answered get it at once, and so do the calls
+ * waiting for a batch, which would otherwise wait for the same database again (a caller is answered within one
+ * wait for the database, not two).
  */
 export function coalescing<T, R>(
   run: (items: T[]) => Promise<R[]>,
@@ -23,18 +25,31 @@ export function coalescing<T, R>(
   let queue: Waiting[] = [];
   let underWay = 0;
 
-  const settle = async (batch: Waiting[]): Promise<void> => {
+  const attempt = async (batch: Waiting[]): Promise<unknown> => {
     try {
       const out = await run(batch.map((w) => w.item));
       if (out.length !== batch.length) throw new Error(`coalescing: ${batch.length} items, ${out.length} outcomes`);
       batch.forEach((w, i) => w.resolve(out[i]));
+      return undefined;
     } catch (e) {
-      if (everyones(e)) {
-        const waited = queue;
-        queue = [];
-        for (const w of [...batch, ...waited]) w.reject(e);
-      } else if (batch.length === 1) batch[0].reject(e);
-      else await Promise.all(batch.map((w) => settle([w])));
+      return e;
+    }
+  };
+  const failWithWaiting = (calls: Waiting[], e: unknown): void => {
+    const waited = queue;
+    queue = [];
+    for (const w of [...calls, ...waited]) w.reject(e);
+  };
+  const settle = async (batch: Waiting[]): Promise<void> => {
+    const e = await attempt(batch);
+    if (e === undefined) return;
+    if (everyones(e)) return failWithWaiting(batch, e);
+    if (batch.length === 1) return batch[0].reject(e);
+    for (const [i, w] of batch.entries()) {
+      const alone = await attempt([w]);
+      if (alone === undefined) continue;
+      if (everyones(alone)) return failWithWaiting(batch.slice(i), alone);
+      w.reject(alone);
     }
   };
   const next = (): void => {

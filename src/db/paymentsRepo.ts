@@ -223,8 +223,11 @@ interface Creation {
   terms: CreationTerms;
 }
 
-/** Creates each of `creations` that may be (in one statement); answers each one's outcome, in their order. */
-async function createPayments(db: Db, creations: readonly Creation[]): Promise<CreationOutcome[]> {
+/**
+ * Creates each of `creations` that may be, in one statement; answers each one's row, in their order. Nothing
+ * here can fail after the statement: what a row means is for its own caller to make out (creationOutcome).
+ */
+async function createPayments(db: Db, creations: readonly Creation[]): Promise<Row[]> {
   // One array per column of the statement's `r`, each creation one element of each.
   const columns: unknown[][] = Array.from({ length: 15 }, () => []);
   for (const { draft, terms } of creations) {
@@ -250,23 +253,33 @@ async function createPayments(db: Db, creations: readonly Creation[]): Promise<C
   }
   const { rows } = await createPaymentsStatement(db, columns as Knex.Value[]);
   const byId = new Map<string, Row>(rows.map((r) => [r.payment_id, r]));
-  return creations.map(({ draft }) => {
-    const row = byId.get(draft.id);
-    if (!row) throw new Error(`payment creation: no row for ${draft.id}`);
-    const dbNow = readAt(row);
-    const merchant = row.id ? { ...merchantFromRow(row as MerchantRow), settlesCurrency: Boolean(row.settles_currency) } : undefined;
-    const created: Payment | undefined = row.payment_created_at
-      ? { ...draft, createdAt: row.payment_created_at, updatedAt: row.payment_created_at, expiresAt: row.payment_expires_at, asOf: dbNow }
-      : undefined;
-    return { dbNow, merchant, created };
-  });
+  return creations.map(({ draft }) => byId.get(draft.id) ?? {});
+}
+
+/** What the statement's row for `draft` says: the conditions it was judged on, and the payment if created. */
+function creationOutcome(draft: Payment, row: Row): CreationOutcome {
+  if (!row.db_now) throw new Error(`payment creation: the statement answered no row for ${draft.id}`);
+  const dbNow = readAt(row);
+  const merchant = row.id ? { ...merchantFromRow(row as MerchantRow), settlesCurrency: Boolean(row.settles_currency) } : undefined;
+  const created: Payment | undefined = row.payment_created_at
+    ? { ...draft, createdAt: row.payment_created_at, updatedAt: row.payment_created_at, expiresAt: row.payment_expires_at, asOf: dbNow }
+    : undefined;
+  return { dbNow, merchant, created };
 }
 
 // Creations on the pool are coalesced (db/coalesce.ts): those that arrive while two statements of creation are
 // under way go together in the next one (64 at most). Two, so that one statement's commit overlaps the next one's
 // work; more connections bought nothing in make bench, and the rest of the pool stays free for everything else.
-const CREATION_BATCHES = { running: 2, max: 64, everyones: isDatabaseUnavailable };
-const coalescedCreation = new WeakMap<Knex, Coalesced<Creation, CreationOutcome>>();
+// A failure is everyone's when the database cannot be reached or no connection came in time, not when the
+// statement ran past statement_timeout: that may be one creation's doing (a merchant row locked by hand blocks
+// the foreign-key check of its payments), so each creation of the statement is then tried alone.
+const CREATION_BATCHES = {
+  running: 2,
+  max: 64,
+  everyones: (e: unknown) => isDatabaseUnavailable(e) && (e as { code?: unknown }).code !== STATEMENT_TIMEOUT,
+};
+const STATEMENT_TIMEOUT = '57014';
+const coalescedCreation = new WeakMap<Knex, Coalesced<Creation, Row>>();
 
 /** Creations on this pool waiting for a statement to go in (a metric). */
 export const creationsWaiting = (db: Db): number => coalescedCreation.get(knexOf(db))?.waiting() ?? 0;
@@ -278,10 +291,10 @@ export const creationsWaiting = (db: Db): number => coalescedCreation.get(knexOf
  */
 export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
   const knex = knexOf(db);
-  if ((knex as { isTransaction?: boolean }).isTransaction) return (await createPayments(db, [{ draft, terms }]))[0];
+  if ((knex as { isTransaction?: boolean }).isTransaction) return creationOutcome(draft, (await createPayments(db, [{ draft, terms }]))[0]);
   let create = coalescedCreation.get(knex);
   if (!create) coalescedCreation.set(knex, (create = coalescing((batch: Creation[]) => createPayments(db, batch), CREATION_BATCHES)));
-  return create({ draft, terms });
+  return creationOutcome(draft, await create({ draft, terms }));
 }
 
 /**

@@ -236,12 +236,11 @@ describe('creations arriving together (those waiting go in one statement: src/db
     try {
       await trx('merchants').where({ id: m.merchantId }).forUpdate().select('id');
       held = [0, 1].map(() => create({ referenceId: uniqueKey('held'), amount: usd() }));
+      // The statements of creation waiting for the lock (pg_stat_activity shows a prepared statement's text, its start).
+      const blockedSql = `SELECT count(*) AS n FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%unnest(%'`;
       const blocked = await eventually(
-        async () =>
-          Number(
-            (await svc.db.raw(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`))
-              .rows[0].n,
-          ),
+        async () => Number((await svc.db.raw(blockedSql)).rows[0].n),
         (n) => n === 2,
         10_000,
       );
@@ -269,17 +268,31 @@ describe('creations arriving together (those waiting go in one statement: src/db
     const as = (key: string, merchantId: string) => client(svc.url, { 'Api-Key': key, 'Merchant-Id': merchantId });
     const tag = uniqueKey('together');
     const inAnHour = Math.floor(Date.now() / 1000) + 3600;
-    // Every kind of answer creation gives, interleaved; each request's amount is its own, to tell them apart.
+    // Every kind of answer creation gives, interleaved; each request's amount is its own, to tell them apart, and
+    // references carry what array parameters must quote (quotes, backslashes, braces, commas, unicode).
+    const checkout = { successUrl: 'https://shop.example/ok', errorUrl: 'https://shop.example/ko' };
     const kinds = [
       { expect: [201], c: m.asMerchant, extra: {} },
       { expect: [201], c: m.asMerchant, extra: { expiresAt: inAnHour } },
+      { expect: [201], c: direct, extra: { checkout }, headers: { 'PAY-Version': '2026-02-19.preview' } },
       { expect: [403, 'forbidden'], c: as(intruder.apiKey, m.merchantId), extra: {} },
       { expect: [404, 'merchant_not_found'], c: as(m.apiKey, 'mrch_nope'), extra: {} },
       { expect: [409, 'invalid_state'], c: as(m.apiKey, bare), extra: {} },
       { expect: [400, 'params_validation'], c: m.asMerchant, extra: { expiresAt: inAnHour + 31 * 86400 } },
     ] as const;
-    const sent = Array.from({ length: 60 }, (_, i) => ({ i, kind: kinds[i % kinds.length], ref: `${tag}-${i}`, value: String(1000 + i) }));
-    const answers = await together(sent.map((x) => () => create({ referenceId: x.ref, amount: usd(x.value), ...x.kind.extra }, x.kind.c)));
+    const odd = ['', ' "quoted"', ' back\\slash', ' {brace,comma}', ' NULL', ' ünïcödé ✓ 💸'];
+    const sent = Array.from({ length: 63 }, (_, i) => ({
+      i,
+      kind: kinds[i % kinds.length],
+      ref: `${tag}-${i}${odd[i % odd.length]}`,
+      value: String(1000 + i),
+    }));
+    const answers = await together(
+      sent.map(
+        (x) => () =>
+          create({ referenceId: x.ref, amount: usd(x.value), ...x.kind.extra }, x.kind.c, 'headers' in x.kind ? x.kind.headers : {}),
+      ),
+    );
 
     const stored = await svc.db('payments').where('reference_id', 'like', `${tag}-%`);
     const byRef = new Map(stored.map((row) => [row.reference_id as string, row]));
@@ -301,6 +314,9 @@ describe('creations arriving together (those waiting go in one statement: src/db
       });
       expect(r.body.expiresAt).toBe(Math.floor((row.expires_at as Date).getTime() / 1000));
       if ('expiresAt' in x.kind.extra) expect(r.body.expiresAt).toBe(inAnHour);
+      expect([row.checkout_success_url, row.checkout_error_url]).toEqual(
+        'checkout' in x.kind.extra ? [checkout.successUrl, checkout.errorUrl] : [null, null],
+      );
       const evs = await events(r.body.paymentId);
       expect(evs.map((e) => [e.type, e.record.paymentId, e.record.amountMinor, e.record.referenceId])).toEqual([
         ['payment.created', r.body.paymentId, x.value, x.ref],
@@ -308,7 +324,7 @@ describe('creations arriving together (those waiting go in one statement: src/db
       expect(evs[0].record.createdAt).toBe((row.created_at as Date).toISOString());
       expect(evs[0].record.expiresAt).toBe((row.expires_at as Date).toISOString());
     }
-    expect(stored).toHaveLength(20);
+    expect(stored).toHaveLength(27);
     // All in one statement: the rows share its transaction's id.
     expect(await transactionsOf(stored.map((row) => row.id))).toBe(1);
   });

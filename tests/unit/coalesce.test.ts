@@ -21,6 +21,18 @@ function controlled(answer: (items: number[]) => string[] = (items) => items.map
 }
 const flush = () => new Promise((r) => setImmediate(r));
 const nobodys = () => false;
+const down = (e: unknown) => (e as Error).message === 'down';
+
+/** One batch at a time: call 0 goes and ends; calls 1, 2 and 3 wait and go together (at most `max`). */
+async function afterFirst(everyones: (e: unknown) => boolean, max = 10) {
+  const { run, batches } = controlled();
+  const call = coalescing(run, { running: 1, max, everyones });
+  const first = call(0);
+  const out = [1, 2, 3].map((i) => call(i).catch((e: Error) => e.message));
+  await batches[0].end();
+  await first;
+  return { call, batches, out };
+}
 
 describe('coalescing', () => {
   it('a call with nothing under way goes at once, alone', async () => {
@@ -58,28 +70,34 @@ describe('coalescing', () => {
     await expect(Promise.all(out)).resolves.toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
   });
 
-  it("a batch of several that fails is run again one call at a time: a failure is only its own call's", async () => {
-    const { run, batches } = controlled();
-    const call = coalescing(run, { running: 1, max: 10, everyones: nobodys });
-    const first = call(0);
-    const out = [1, 2, 3].map((i) => call(i).catch((e: Error) => e.message));
-    await batches[0].end();
-    await first;
+  it("a batch of several that fails is run again one call at a time, in its slot: a failure is only its own call's", async () => {
+    const { call, batches, out } = await afterFirst(nobodys);
     await batches[1].end(new Error('one of them'));
-    expect(batches.slice(2).map((b) => b.items)).toEqual([[1], [2], [3]]);
+    // One at a time, and a call made meanwhile waits for them (the batch's slot is still taken).
+    const later = call(4);
+    expect(batches.slice(2).map((b) => b.items)).toEqual([[1]]);
     await batches[2].end();
+    expect(batches.slice(2).map((b) => b.items)).toEqual([[1], [2]]);
     await batches[3].end(new Error('2 failed'));
     await batches[4].end();
     await expect(Promise.all(out)).resolves.toEqual(['r1', '2 failed', 'r3']);
+    expect(batches.slice(2).map((b) => b.items)).toEqual([[1], [2], [3], [4]]);
+    await batches[5].end();
+    await expect(later).resolves.toBe('r4');
+  });
+
+  it('an `everyones` failure while the calls of a failed batch run alone reaches those not yet answered, and those waiting', async () => {
+    const { call, batches, out } = await afterFirst(down);
+    await batches[1].end(new Error('one of them'));
+    const later = call(4).catch((e: Error) => e.message);
+    await batches[2].end();
+    await batches[3].end(new Error('down'));
+    await expect(Promise.all([...out, later])).resolves.toEqual(['r1', 'down', 'down', 'down']);
+    expect(batches.map((b) => b.items)).toEqual([[0], [1, 2, 3], [1], [2]]);
   });
 
   it('a failure `everyones` names (the database unavailable) reaches every call of the batch, and those waiting, at once and without a retry', async () => {
-    const { run, batches } = controlled();
-    const call = coalescing(run, { running: 1, max: 2, everyones: (e) => (e as Error).message === 'down' });
-    const first = call(0);
-    const out = [1, 2, 3].map((i) => call(i).catch((e: Error) => e.message));
-    await batches[0].end();
-    await first;
+    const { call, batches, out } = await afterFirst(down, 2);
     expect(call.waiting()).toBe(1);
     await batches[1].end(new Error('down'));
     await expect(Promise.all(out)).resolves.toEqual(['down', 'down', 'down']);

@@ -13,7 +13,10 @@ try {
   const svcPort = await freePort();
   const basePort = await freePort();
   const env = { DATABASE_URL: pg.url, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  children.push(await startChild('dist/src/main.js', serviceEnv(pg.url, svcPort), `http://127.0.0.1:${svcPort}/readyz`));
+  // One credential sends everything: its per-second rate limits (5,000/s by default, not measured here) are lifted,
+  // as the baseline has none; counting each request against them still runs.
+  const limits = { RATE_LIMIT_CREDENTIAL_PER_S: '1000000', RATE_LIMIT_ACCOUNT_PER_S: '1000000' };
+  children.push(await startChild('dist/src/main.js', { ...serviceEnv(pg.url, svcPort), ...limits }, `http://127.0.0.1:${svcPort}/readyz`));
   children.push(await startChild('bench/baseline-server.mjs', { ...env, PORT: String(basePort) }, `http://127.0.0.1:${basePort}/`));
   const svc = `http://127.0.0.1:${svcPort}`;
   const { headers: mh, body, paymentId } = await benchMerchant(svc, acct.apiKey);

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './db/knex';
-import { countPaymentsByStatus, creationsWaiting } from './db/paymentsRepo';
+import { countPaymentsByStatus, waitingForStatements } from './db/paymentsRepo';
 import type { Logger } from './logger';
 import type { ChangeHub } from './events/changeHub';
 import { PAYMENT_STATUSES } from './domain/payment';
@@ -62,7 +62,15 @@ export class Metrics {
       help: 'Payment creations in this process waiting for the statements of creation under way to end (they go together in the next one).',
       registers,
       collect() {
-        this.set(creationsWaiting(db));
+        this.set(waitingForStatements(db).creations);
+      },
+    });
+    new Gauge({
+      name: 'paygate_payment_reads_waiting',
+      help: 'Reads of a payment by id in this process waiting for the reads under way to end (they go together in the next one).',
+      registers,
+      collect() {
+        this.set(waitingForStatements(db).reads);
       },
     });
     const counts = this.cached('paygate_payments', () => countPaymentsByStatus(src.db));

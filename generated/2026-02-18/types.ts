@@ -87,7 +87,7 @@ export interface paths {
         /**
          * List a merchant's payments (deprecated)
          * @deprecated
-         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
          */
         get: operations["listMerchantPaymentsDeprecated"];
         put?: never;

@@ -8,6 +8,7 @@ const SORT = { created_at: 'createdAt', last_updated_at: 'lastUpdatedAt', amount
 export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprecated'> = async ({ db, caller, path, query }) => {
   const page = await listPaymentsPage(db, caller.accountId, {
     merchantId: path.merchant_id,
+    merchantInPath: true,
     status: query.status,
     startTs: query.start_ts,
     endTs: query.end_ts,

@@ -100,10 +100,43 @@ const split = (r: Row): PaymentWithAsset => ({ payment: fromRow(r), asset: r.ass
 // The hottest read of the service (status, details, long-poll wake-ups): SQL built once, not per call.
 /** What `split` reads: the payment `p`, the database's clock and the payment's asset `a`. */
 const PAYMENT_WITH_ASSET = `${PAYMENT_COLUMNS.map((c) => `p.${c}`).join(', ')}, now() AS db_now, ${ASSET_COLUMNS.map((c) => `a.${c} AS asset_${c}`).join(', ')}`;
-const findPaymentStatement = preparedStatement(
-  'paygate_find_payment',
-  `SELECT ${PAYMENT_WITH_ASSET} FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ?`,
+const findPaymentsStatement = preparedStatement(
+  'paygate_find_payments',
+  `SELECT ${PAYMENT_WITH_ASSET} FROM payments p LEFT JOIN assets a ON a.id = p.token_asset WHERE p.id = ANY(?::text[])`,
+  { planEachCall: true }, // its generic plan on a young table is a sequential scan (prepared.ts)
 );
+
+/** The rows of payments `ids` (one statement), in their order; undefined for an unknown id. */
+async function findPayments(db: Db, ids: string[]): Promise<(Row | undefined)[]> {
+  const { rows } = await findPaymentsStatement(db, [ids]);
+  const byId = new Map<string, Row>(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id));
+}
+
+// Reads of a payment and creations on the pool are coalesced (db/coalesce.ts): those that arrive while two
+// statements of their kind are under way go together in the next one (64 at most), as one round trip, one plan
+// execution and one commit. Two, so that one statement's commit overlaps the next one's work; more bought nothing in
+// make bench, and the rest of the pool stays free for everything else. A read joins only a statement that starts
+// after it was asked for, so it sees every change committed before (and its db_now is no earlier).
+// A failure is everyone's when the database cannot be reached or no connection came in time, not when the
+// statement ran past statement_timeout: that may be one creation's doing (a merchant row locked by hand blocks
+// the foreign-key check of its payments), so each call of the statement is then tried alone.
+const BATCHING = {
+  running: 2,
+  max: 64,
+  everyones: (e: unknown) => isDatabaseUnavailable(e) && (e as { code?: unknown }).code !== STATEMENT_TIMEOUT,
+};
+const STATEMENT_TIMEOUT = '57014';
+
+/** `run` coalesced on the pool of `db`: one Coalesced per pool, kept in `per`. */
+function onPool<T, R>(per: WeakMap<Knex, Coalesced<T, R>>, db: Db, run: (items: T[]) => Promise<R[]>): Coalesced<T, R> {
+  const knex = knexOf(db);
+  let coalesced = per.get(knex);
+  if (!coalesced) per.set(knex, (coalesced = coalescing(run, BATCHING)));
+  return coalesced;
+}
+const inTransaction = (db: Db): boolean => (knexOf(db) as { isTransaction?: boolean }).isTransaction === true;
+const coalescedReads = new WeakMap<Knex, Coalesced<string, Row | undefined>>();
 
 /**
  * An UPDATE of one payment, its event (`type`) with the NOTIFY that wakes long-polls, and the payment as it is
@@ -121,8 +154,10 @@ async function updateWithEvent(db: Db, update: Knex.QueryBuilder, type: string):
 
 export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
-  const { rows } = await findPaymentStatement(db, [id]);
-  return rows[0] && split(rows[0]);
+  const row = inTransaction(db)
+    ? (await findPayments(db, [id]))[0]
+    : await onPool(coalescedReads, db, (ids: string[]) => findPayments(db, ids))(id);
+  return row && split(row);
 }
 
 // A time as Date#toISOString writes the Date node-postgres reads from it (whole milliseconds, cut, not rounded).
@@ -267,22 +302,13 @@ function creationOutcome(draft: Payment, row: Row): CreationOutcome {
   return { dbNow, merchant, created };
 }
 
-// Creations on the pool are coalesced (db/coalesce.ts): those that arrive while two statements of creation are
-// under way go together in the next one (64 at most). Two, so that one statement's commit overlaps the next one's
-// work; more connections bought nothing in make bench, and the rest of the pool stays free for everything else.
-// A failure is everyone's when the database cannot be reached or no connection came in time, not when the
-// statement ran past statement_timeout: that may be one creation's doing (a merchant row locked by hand blocks
-// the foreign-key check of its payments), so each creation of the statement is then tried alone.
-const CREATION_BATCHES = {
-  running: 2,
-  max: 64,
-  everyones: (e: unknown) => isDatabaseUnavailable(e) && (e as { code?: unknown }).code !== STATEMENT_TIMEOUT,
-};
-const STATEMENT_TIMEOUT = '57014';
 const coalescedCreation = new WeakMap<Knex, Coalesced<Creation, Row>>();
 
-/** Creations on this pool waiting for a statement to go in (a metric). */
-export const creationsWaiting = (db: Db): number => coalescedCreation.get(knexOf(db))?.waiting() ?? 0;
+/** Creations and reads of a payment on this pool waiting for a statement of their kind to go in (metrics). */
+export const waitingForStatements = (db: Db) => ({
+  creations: coalescedCreation.get(knexOf(db))?.waiting() ?? 0,
+  reads: coalescedReads.get(knexOf(db))?.waiting() ?? 0,
+});
 
 /**
  * Creates `draft` (its times are set here) with its payment.created event if the merchant may take it on the
@@ -290,11 +316,9 @@ export const creationsWaiting = (db: Db): number => coalescedCreation.get(knexOf
  * on the pool, with the other creations waiting at that moment, in one statement.
  */
 export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
-  const knex = knexOf(db);
-  if ((knex as { isTransaction?: boolean }).isTransaction) return creationOutcome(draft, (await createPayments(db, [{ draft, terms }]))[0]);
-  let create = coalescedCreation.get(knex);
-  if (!create) coalescedCreation.set(knex, (create = coalescing((batch: Creation[]) => createPayments(db, batch), CREATION_BATCHES)));
-  return creationOutcome(draft, await create({ draft, terms }));
+  const creation = { draft, terms };
+  if (inTransaction(db)) return creationOutcome(draft, (await createPayments(db, [creation]))[0]);
+  return creationOutcome(draft, await onPool(coalescedCreation, db, (batch: Creation[]) => createPayments(db, batch))(creation));
 }
 
 /**

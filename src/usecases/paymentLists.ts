@@ -10,6 +10,12 @@ import { ownedMerchant } from './merchants';
 
 export interface PaymentListQuery {
   merchantId?: string;
+  /**
+   * The merchant is the resource the path names (the deprecated /v1/merchants/{merchant_id}/payments): once it is
+   * deleted that resource is gone, 404 like the merchant itself. As a filter (a query parameter or Merchant-Id), a
+   * deleted merchant's payments stay listed: they are the account's history.
+   */
+  merchantInPath?: boolean;
   status?: PaymentStatus[];
   referenceId?: string;
   startTs?: number;
@@ -44,7 +50,7 @@ const isCursor = (x: unknown): x is Cursor => {
 };
 
 export async function listPaymentsPage(db: Db, accountId: string, q: PaymentListQuery) {
-  if (q.merchantId) await ownedMerchant(db, accountId, q.merchantId, true);
+  if (q.merchantId) await ownedMerchant(db, accountId, q.merchantId, !q.merchantInPath);
   const sort = q.sortBy ?? 'createdAt';
   const dir = q.sortDir ?? 'desc';
   let after: Cursor | undefined;

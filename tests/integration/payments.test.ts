@@ -387,6 +387,45 @@ describe('GET /v1/payments/{id} and /status', () => {
     expect(other.body.code).toBe('payment_not_found');
     expect((await m.asMerchant('GET', '/v1/payments/pay_nope')).body.code).toBe('payment_not_found');
   });
+  ownServiceIt('reads arriving together (one statement, src/db/coalesce.ts) each get their own payment and answer', async () => {
+    const ids = [
+      await newPayment({ amount: usd('1001') }),
+      await newPayment({ amount: usd('1002') }),
+      await newPayment({ amount: usd('1003') }),
+    ];
+    expect((await m.asMerchant('POST', `/v1/payments/${ids[2]}/cancel`)).status).toBe(200);
+    const intruder = client(svc.url, { 'Api-Key': (await newAccount('Reader')).apiKey, 'Merchant-Id': m.merchantId });
+    const asks = Array.from({ length: 45 }, (_, i) => i % 5);
+    const waiting = async () =>
+      sampleValue(parseExposition(await (await fetch(`${svc.directUrl}/metrics`)).text()), 'paygate_payment_reads_waiting');
+    // With the payments table locked, the first two reads take both statements of reads and wait; the rest wait
+    // for them, and go together once the lock is let go.
+    const trx = await svc.db.transaction();
+    let answers: Awaited<ReturnType<typeof create>>[];
+    try {
+      await trx.raw('LOCK TABLE payments IN ACCESS EXCLUSIVE MODE');
+      const sent = Promise.all(
+        asks.map((k) =>
+          k < 3
+            ? m.asMerchant('GET', `/v1/payments/${ids[k]}`)
+            : k === 3
+              ? intruder('GET', `/v1/payments/${ids[0]}`)
+              : m.asMerchant('GET', '/v1/payments/pay_unknown'),
+        ),
+      );
+      expect(await eventually(waiting, (n) => n >= asks.length - 2, 10_000)).toBeGreaterThanOrEqual(asks.length - 2);
+      await trx.commit();
+      answers = await sent;
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+    const expected = (k: number) =>
+      k < 3
+        ? [200, ids[k], ['requires_action', 'requires_action', 'cancelled'][k], String(1001 + k)]
+        : [k === 3 ? 403 : 404, undefined, undefined, undefined];
+    expect(answers.map((r) => [r.status, r.body.paymentId, r.body.status, r.body.amount?.value])).toEqual(asks.map(expected));
+  });
+
   it('an id with a NUL (schema-valid) is an unknown payment: 404, not 400 (PostgreSQL text cannot hold NUL)', async () => {
     for (const [method, path] of [
       ['GET', '/v1/payments/pay_%00x'],
@@ -725,6 +764,19 @@ describe('lists', () => {
       fiat_currency: 'USD',
     });
     expect(r.body.stats).toMatchObject({ total_transactions: 0, total_customers: 0 });
+  });
+
+  it("a deleted merchant: its path is 404 (found by the contract gate's use-after-free check); its payments stay listed as the account's", async () => {
+    const gone = await merchantWithSettlement(svc, 'Gone');
+    const r = await gone.asMerchant('POST', '/v1/payments', { body: { referenceId: 'gone-1', amount: usd() } });
+    expect(r.status).toBe(201);
+    expect((await gone.api('DELETE', `/v1/merchants/${gone.merchantId}`)).status).toBe(200);
+    const nested = await gone.api('GET', `/v1/merchants/${gone.merchantId}/payments`);
+    expect([nested.status, nested.body.code]).toEqual([404, 'merchant_not_found']);
+    const listed = await gone.api('GET', `/v1/payments?merchantId=${gone.merchantId}`);
+    expect([listed.status, listed.body.data.map((p: any) => p.paymentId)]).toEqual([200, [r.body.paymentId]]);
+    const byHeader = await gone.asMerchant('GET', '/v1/merchants/payments');
+    expect([byHeader.status, byHeader.body.data.map((p: any) => p.paymentId)]).toEqual([200, [r.body.paymentId]]);
   });
 
   it.each([

@@ -37,6 +37,21 @@ describe('prepared statements', () => {
     expect(rows[0].n).toBe(1); // this connection's (each connection has its own)
   });
 
+  it('planEachCall: the same answers, planned for each call (never a named statement the connection keeps), on the pool and in a transaction', async () => {
+    const fresh = preparedStatement('paygate_test_fresh', 'SELECT ?::int * 2 AS twice, txid_current()::text AS id', { planEachCall: true });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => fresh(db, [i])));
+    expect(results.map((r) => r.rows[0].twice)).toEqual(Array.from({ length: 10 }, (_, i) => i * 2));
+    await inTransaction(db, async (trx) => {
+      const { rows: mine } = await knexOf(trx).raw('SELECT txid_current()::text AS id');
+      expect((await fresh(trx, [21])).rows[0]).toEqual({ twice: 42, id: mine[0].id });
+      const { rows } = await knexOf(trx).raw("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'paygate_test_fresh'");
+      expect(rows[0].n).toBe(0);
+    });
+    const { rows } = await db.raw("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'paygate_test_fresh'");
+    expect(rows[0].n).toBe(0);
+    expect(pool().numUsed()).toBe(0);
+  });
+
   it("runs inside a caller's transaction, on its connection", async () => {
     const read = preparedStatement('paygate_test_txid', 'SELECT txid_current()::text AS id, ?::int AS x');
     await inTransaction(db, async (trx) => {

@@ -3582,7 +3582,7 @@ class PaymentsApi:
     ) -> LegacyListPaymentsResponse:
         """(Deprecated) List a merchant's payments (deprecated)
 
-        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -3718,7 +3718,7 @@ class PaymentsApi:
     ) -> ApiResponse[LegacyListPaymentsResponse]:
         """(Deprecated) List a merchant's payments (deprecated)
 
-        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -3854,7 +3854,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """(Deprecated) List a merchant's payments (deprecated)
 
-        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str

@@ -1086,7 +1086,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
      * List a merchant\'s payments (deprecated)
      * @deprecated
      */
@@ -1098,7 +1098,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations.
+     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
      * List a merchant\'s payments (deprecated)
      * @deprecated
      */

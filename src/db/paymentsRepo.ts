@@ -118,9 +118,10 @@ async function findPayments(db: Db, ids: string[]): Promise<(Row | undefined)[]>
 // execution and one commit. Two, so that one statement's commit overlaps the next one's work; more bought nothing in
 // make bench, and the rest of the pool stays free for everything else. A read joins only a statement that starts
 // after it was asked for, so it sees every change committed before (and its db_now is no earlier).
-// A failure is everyone's when the database cannot be reached or no connection came in time, not when the
-// statement ran past statement_timeout: that may be one creation's doing (a merchant row locked by hand blocks
-// the foreign-key check of its payments), so each call of the statement is then tried alone.
+// For creations (BATCHING), a failure is everyone's when the database cannot be reached or no connection came in
+// time, not when the statement ran past statement_timeout: that may be one creation's doing (a merchant row locked
+// by hand blocks the foreign-key check of its payments), so each creation of the statement is then tried alone.
+// A read by id cannot be held up by one of its ids, so for reads (READ_BATCHING) a timeout is everyone's too.
 const BATCHING = {
   running: 2,
   max: 64,
@@ -129,14 +130,20 @@ const BATCHING = {
 const STATEMENT_TIMEOUT = '57014';
 
 /** `run` coalesced on the pool of `db`: one Coalesced per pool, kept in `per`. */
-function onPool<T, R>(per: WeakMap<Knex, Coalesced<T, R>>, db: Db, run: (items: T[]) => Promise<R[]>): Coalesced<T, R> {
+function onPool<T, R>(
+  per: WeakMap<Knex, Coalesced<T, R>>,
+  db: Db,
+  run: (items: T[]) => Promise<R[]>,
+  batching: Parameters<typeof coalescing>[1] = BATCHING,
+): Coalesced<T, R> {
   const knex = knexOf(db);
   let coalesced = per.get(knex);
-  if (!coalesced) per.set(knex, (coalesced = coalescing(run, BATCHING)));
+  if (!coalesced) per.set(knex, (coalesced = coalescing(run, batching)));
   return coalesced;
 }
 const inTransaction = (db: Db): boolean => (knexOf(db) as { isTransaction?: boolean }).isTransaction === true;
 const coalescedReads = new WeakMap<Knex, Coalesced<string, Row | undefined>>();
+const READ_BATCHING = { ...BATCHING, everyones: isDatabaseUnavailable };
 
 /**
  * An UPDATE of one payment, its event (`type`) with the NOTIFY that wakes long-polls, and the payment as it is
@@ -156,7 +163,7 @@ export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset 
   if (!canBeStoredId(id)) return undefined;
   const row = inTransaction(db)
     ? (await findPayments(db, [id]))[0]
-    : await onPool(coalescedReads, db, (ids: string[]) => findPayments(db, ids))(id);
+    : await onPool(coalescedReads, db, (ids: string[]) => findPayments(db, ids), READ_BATCHING)(id);
   return row && split(row);
 }
 

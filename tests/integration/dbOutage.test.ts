@@ -206,4 +206,29 @@ describe('a stalled database', () => {
     },
     60_000,
   );
+
+  ownIt(
+    'reads of payments whose statement runs past DB_STATEMENT_TIMEOUT_MS all get 503 with it, not one timeout after another',
+    async () => {
+      const shop = await merchantWithSettlement(svc, 'Reads');
+      const created = await shop.asMerchant('POST', '/v1/payments', {
+        body: { referenceId: uniqueKey('r'), amount: { unit: 'iso4217/USD', value: '100' } },
+      });
+      expect(created.status).toBe(201);
+      const trx = await locker.transaction();
+      try {
+        await trx.raw('LOCK TABLE assets IN ACCESS EXCLUSIVE MODE'); // the read joins it
+        const started = Date.now();
+        const reads = await Promise.all(
+          Array.from({ length: 6 }, () => shop.asMerchant('GET', `/v1/payments/${created.body.paymentId}/status`)),
+        );
+        // Two statements time out (3 s); the reads waiting behind them are answered with them, not retried one by one.
+        for (const r of reads) expectUnavailable(r, Date.now() - started, 7000);
+      } finally {
+        await trx.rollback();
+      }
+      expect((await shop.asMerchant('GET', `/v1/payments/${created.body.paymentId}/status`)).status).toBe(200);
+    },
+    60_000,
+  );
 });

@@ -398,12 +398,12 @@ describe('GET /v1/payments/{id} and /status', () => {
     const asks = Array.from({ length: 45 }, (_, i) => i % 5);
     const waiting = async () =>
       sampleValue(parseExposition(await (await fetch(`${svc.directUrl}/metrics`)).text()), 'paygate_payment_reads_waiting');
-    // With the payments table locked, the first two reads take both statements of reads and wait; the rest wait
-    // for them, and go together once the lock is let go.
+    // With the assets table locked (the read joins it; the metrics scraped meanwhile do not read it), the first two
+    // reads take both statements of reads and wait; the rest wait for them, and go together once the lock is let go.
     const trx = await svc.db.transaction();
     let answers: Awaited<ReturnType<typeof create>>[];
     try {
-      await trx.raw('LOCK TABLE payments IN ACCESS EXCLUSIVE MODE');
+      await trx.raw('LOCK TABLE assets IN ACCESS EXCLUSIVE MODE');
       const sent = Promise.all(
         asks.map((k) =>
           k < 3

@@ -3,7 +3,7 @@
 // GET /v1/payments/{id}/status. Prints requests/s, p50/p99 and the ratio to the baseline.
 // Run: make bench   (BENCH_SECONDS=10 by default)
 import pgLib from 'pg';
-import { benchMerchant, fmt, freePort, load, node, root, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import { LIFTED_LIMITS, benchMerchant, fmt, freePort, load, node, root, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const pg = await startPostgres();
 const children = [];
@@ -15,8 +15,9 @@ try {
   const env = { DATABASE_URL: pg.url, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   // One credential sends everything: its per-second rate limits (5,000/s by default, not measured here) are lifted,
   // as the baseline has none; counting each request against them still runs.
-  const limits = { RATE_LIMIT_CREDENTIAL_PER_S: '1000000', RATE_LIMIT_ACCOUNT_PER_S: '1000000' };
-  children.push(await startChild('dist/src/main.js', { ...serviceEnv(pg.url, svcPort), ...limits }, `http://127.0.0.1:${svcPort}/readyz`));
+  children.push(
+    await startChild('dist/src/main.js', { ...serviceEnv(pg.url, svcPort), ...LIFTED_LIMITS }, `http://127.0.0.1:${svcPort}/readyz`),
+  );
   children.push(await startChild('bench/baseline-server.mjs', { ...env, PORT: String(basePort) }, `http://127.0.0.1:${basePort}/`));
   const svc = `http://127.0.0.1:${svcPort}`;
   const { headers: mh, body, paymentId } = await benchMerchant(svc, acct.apiKey);

@@ -22,7 +22,19 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import pgLib from 'pg';
-import { benchMerchant, fmt, freePort, node, root, rssMb, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import {
+  LIFTED_LIMITS,
+  benchMerchant,
+  fmt,
+  freePort,
+  node,
+  root,
+  rssMb,
+  serviceEnv,
+  startChild,
+  startPostgres,
+  stopChild,
+} from './lib.mjs';
 
 const N = Number(process.env.BENCH_LONGPOLL_N || 10000);
 const CLIENTS = Number(process.env.BENCH_LONGPOLL_CLIENTS || 2);
@@ -53,8 +65,7 @@ try {
   const acct = JSON.parse(node('dist/src/cli/admin.js', { DATABASE_URL: pg.url }, ['accounts', 'create', '--name', 'Bench']));
   const port = await freePort();
   // N requests arrive within a second or two: the per-second rate limits (not measured here) are lifted.
-  const limits = { RATE_LIMIT_CREDENTIAL_PER_S: '1000000', RATE_LIMIT_ACCOUNT_PER_S: '1000000' };
-  const env = { ...serviceEnv(pg.url, port), ...limits };
+  const env = { ...serviceEnv(pg.url, port), ...LIFTED_LIMITS };
   const nodeArgs = PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
   child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, { nodeArgs });
   // The baselines: bare Koa, and a bare node:http handler, holding the same number of requests and answering

@@ -26,6 +26,9 @@ export interface Tx extends Db {
 /** Inside src/db only: the handle as the query builder it is. */
 export const knexOf = (db: Db): Knex => db as Knex;
 
+/** Whether `db` is a transaction (or a savepoint in one) rather than the pool. */
+export const isTransaction = (db: Db): boolean => (knexOf(db) as { isTransaction?: boolean }).isTransaction === true;
+
 /** Answers when the database does (readiness); throws when it is not reachable. */
 export async function ping(db: Db): Promise<void> {
   await knexOf(db).raw('select 1');

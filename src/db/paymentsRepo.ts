@@ -9,7 +9,7 @@ import { Coalesced, coalescing } from './coalesce';
 import { isDatabaseUnavailable } from './unavailable';
 import { merchantFromRow, MerchantRow } from './merchantsRepo';
 import { preparedByText, preparedStatement } from './prepared';
-import { Db, knexOf } from './knex';
+import { Db, isTransaction, knexOf } from './knex';
 
 // Payments and their outbox. Every change of a payment bumps its version and writes one payment_events
 // row with its payment_event_outbox row (the webhook dispatcher's queue) in the same statement, then NOTIFYs
@@ -141,7 +141,6 @@ function onPool<T, R>(
   if (!coalesced) per.set(knex, (coalesced = coalescing(run, batching)));
   return coalesced;
 }
-const inTransaction = (db: Db): boolean => (knexOf(db) as { isTransaction?: boolean }).isTransaction === true;
 const coalescedReads = new WeakMap<Knex, Coalesced<string, Row | undefined>>();
 const READ_BATCHING = { ...BATCHING, everyones: isDatabaseUnavailable };
 
@@ -161,7 +160,7 @@ async function updateWithEvent(db: Db, update: Knex.QueryBuilder, type: string):
 
 export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
-  const row = inTransaction(db)
+  const row = isTransaction(db)
     ? (await findPayments(db, [id]))[0]
     : await onPool(coalescedReads, db, (ids: string[]) => findPayments(db, ids), READ_BATCHING)(id);
   return row && split(row);
@@ -324,7 +323,7 @@ export const waitingForStatements = (db: Db) => ({
  */
 export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
   const creation = { draft, terms };
-  if (inTransaction(db)) return creationOutcome(draft, (await createPayments(db, [creation]))[0]);
+  if (isTransaction(db)) return creationOutcome(draft, (await createPayments(db, [creation]))[0]);
   return creationOutcome(draft, await onPool(coalescedCreation, db, (batch: Creation[]) => createPayments(db, batch))(creation));
 }
 

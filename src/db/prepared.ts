@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { QueryResult } from 'pg';
-import { Db, knexOf } from './knex';
+import { Db, isTransaction, knexOf } from './knex';
 
 /** What a prepared statement answers: node-postgres's result (the rows, the command, the count). */
 export type PreparedResult = Pick<QueryResult, 'rows' | 'rowCount' | 'command'>;
@@ -47,7 +47,7 @@ export function preparedStatement(name: string, sql: string, { planEachCall = fa
     if (bindings.length !== count) throw new Error(`prepared statement ${name}: expected ${count} bindings, got ${bindings.length}`);
     if (bindings.some((b) => b === undefined)) throw new Error(`prepared statement ${name}: undefined binding`);
     const knex = knexOf(db);
-    if ((knex as { isTransaction?: boolean }).isTransaction) {
+    if (isTransaction(db)) {
       const raw = knex.raw(sql, bindings);
       return planEachCall ? raw : raw.options({ name });
     }

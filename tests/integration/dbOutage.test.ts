@@ -1,7 +1,8 @@
 import { adminOn, client, externalService, Res, startTestService, TestService } from '../support/service';
 import { eventually } from '../support/eventually';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { parseExposition, sampleValue } from '../support/prometheus';
+import { scrapedValue } from '../support/prometheus';
+import { creationsWaitingOnLocks } from '../support/locks';
 import { stoppablePostgres, StoppablePostgres } from '../support/stoppablePostgres';
 import { createDb } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
@@ -170,11 +171,9 @@ describe('a stalled database', () => {
       try {
         // Two creations for the held merchant take both statements of creation (their foreign-key checks wait)...
         const first = [0, 1].map((i) => pay(held.asMerchant, `${tag}-held-${i}`));
-        const waitingOnLocks = `SELECT count(*) AS n FROM pg_stat_activity
-        WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%unnest(%'`;
         expect(
           await eventually(
-            async () => Number((await locker.raw(waitingOnLocks)).rows[0].n),
+            () => creationsWaitingOnLocks(locker),
             (n) => n === 2,
             10_000,
           ),
@@ -182,8 +181,7 @@ describe('a stalled database', () => {
         // ...so these wait, and go together once the held merchant is let go: one for the blocked merchant among four.
         const refs = [0, 1, 2, 3, 4].map((i) => `${tag}-${i}`);
         const mixed = refs.map((ref, i) => pay(i === 2 ? blocked.asMerchant : free.asMerchant, ref));
-        const waiting = async () =>
-          sampleValue(parseExposition(await (await fetch(`${svc.directUrl}/metrics`)).text()), 'paygate_payment_creations_waiting');
+        const waiting = () => scrapedValue(svc.directUrl, 'paygate_payment_creations_waiting');
         expect(await eventually(waiting, (n) => n === 5, 10_000)).toBe(5);
         await heldLock.commit();
         expect((await Promise.all(first)).map((r) => r.status)).toEqual([201, 201]);

@@ -1,5 +1,6 @@
 import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
+import { creationsWaitingOnLocks } from '../support/locks';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { client, externalService, Res, startTestService, TestService } from '../support/service';
 import { spawnService } from '../support/serviceProcess';
@@ -29,17 +30,10 @@ const lockMerchant = async () => {
   await trx('merchants').where({ id: m.merchantId }).forUpdate();
   return trx;
 };
-/** Resolves once a payment INSERT waits on a lock (the request is mid-flight, holding its claim). */
+/** Resolves once a payment creation waits on a lock (the request is mid-flight, holding its claim). */
 const insertWaiting = () =>
   eventually(
-    async () =>
-      Number(
-        (
-          await locker.raw(
-            "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO payments%'",
-          )
-        ).rows[0].n,
-      ),
+    () => creationsWaitingOnLocks(locker),
     (n) => n > 0,
     10_000,
   );

@@ -7,7 +7,8 @@ import { admin, client, externalService, newAccount, startTestService, TestServi
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { newBuyer } from '../support/chain';
-import { parseExposition, sampleValue } from '../support/prometheus';
+import { scrapedValue } from '../support/prometheus';
+import { creationsWaitingOnLocks } from '../support/locks';
 
 let svc: TestService;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
@@ -223,8 +224,7 @@ describe('POST /v1/payments', () => {
 });
 
 describe('creations arriving together (those waiting go in one statement: src/db/coalesce.ts)', () => {
-  const waitingCreations = async () =>
-    sampleValue(parseExposition(await (await fetch(`${svc.directUrl}/metrics`)).text()), 'paygate_payment_creations_waiting');
+  const waitingCreations = () => scrapedValue(svc.directUrl, 'paygate_payment_creations_waiting');
   /**
    * Sends `requests` so that they wait together: two creations for the fixture merchant are held first (the
    * merchant's row is locked, which their foreign-key checks wait for), taking both statements creation runs at
@@ -236,11 +236,8 @@ describe('creations arriving together (those waiting go in one statement: src/db
     try {
       await trx('merchants').where({ id: m.merchantId }).forUpdate().select('id');
       held = [0, 1].map(() => create({ referenceId: uniqueKey('held'), amount: usd() }));
-      // The statements of creation waiting for the lock (pg_stat_activity shows a prepared statement's text, its start).
-      const blockedSql = `SELECT count(*) AS n FROM pg_stat_activity
-        WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%unnest(%'`;
       const blocked = await eventually(
-        async () => Number((await svc.db.raw(blockedSql)).rows[0].n),
+        () => creationsWaitingOnLocks(svc.db),
         (n) => n === 2,
         10_000,
       );
@@ -396,8 +393,7 @@ describe('GET /v1/payments/{id} and /status', () => {
     expect((await m.asMerchant('POST', `/v1/payments/${ids[2]}/cancel`)).status).toBe(200);
     const intruder = client(svc.url, { 'Api-Key': (await newAccount('Reader')).apiKey, 'Merchant-Id': m.merchantId });
     const asks = Array.from({ length: 45 }, (_, i) => i % 5);
-    const waiting = async () =>
-      sampleValue(parseExposition(await (await fetch(`${svc.directUrl}/metrics`)).text()), 'paygate_payment_reads_waiting');
+    const waiting = () => scrapedValue(svc.directUrl, 'paygate_payment_reads_waiting');
     // With the assets table locked (the read joins it; the metrics scraped meanwhile do not read it), the first two
     // reads take both statements of reads and wait; the rest wait for them, and go together once the lock is let go.
     const trx = await svc.db.transaction();

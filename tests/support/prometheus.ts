@@ -24,3 +24,8 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
   const s = samples.find((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v));
   return s ? s.value : 0;
 }
+
+/** The value of a sample of the service's /metrics at `baseUrl` (0 when there is none). */
+export async function scrapedValue(baseUrl: string, name: string): Promise<number> {
+  return sampleValue(parseExposition(await (await fetch(`${baseUrl}/metrics`)).text()), name);
+}

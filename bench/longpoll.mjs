@@ -13,8 +13,9 @@
 // Both measure from the moment the change request is sent to each full response's arrival.
 // Rounds 2 and 3 are each followed by the same round against a baseline measured in the same run
 // (bench/longpollBaseline.mjs: bare Koa, then a bare node:http handler, holding N requests and answering them
-// at once with paygate's answer bytes), from the moment its release request is sent: what the machine, Node's
-// HTTP server and the framework alone allow, and paygate's ratio to each.
+// at once with paygate's answer bytes, then the floor: one prebuilt response written straight to each socket,
+// past Node's HTTP response), from the moment its release request is sent: what the machine, Node's HTTP
+// server and the framework alone allow, and paygate's ratio to each.
 // Run: make bench-longpoll   (BENCH_LONGPOLL_N=10000 by default; BENCH_LONGPOLL_ROUNDS=node,raw;
 // BENCH_CPU_PROF=<dir> writes the service's CPU profile there)
 import { fork } from 'node:child_process';
@@ -68,9 +69,9 @@ try {
   const env = { ...serviceEnv(pg.url, port), ...LIFTED_LIMITS };
   const nodeArgs = PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
   child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, { nodeArgs });
-  // The baselines: bare Koa, and a bare node:http handler, holding the same number of requests and answering
-  // them at once with the same bytes.
-  for (const server of ['koa', 'node']) {
+  // The baselines: bare Koa, a bare node:http handler, and raw socket writes (the machine's floor), holding the
+  // same number of requests and answering them at once with the same bytes.
+  for (const server of ['koa', 'node', 'raw']) {
     const basePort = await freePort();
     const url = `http://127.0.0.1:${basePort}`;
     const proc = await startChild('bench/longpollBaseline.mjs', { PORT: String(basePort), BASELINE_SERVER: server }, `${url}/readyz`);
@@ -208,10 +209,9 @@ try {
     console.log(`service main-thread CPU from the change to the last answer: ${fmt(cpu)} ms (${fmt((cpu * 1000) / N)} µs per waiter)`);
     console.log(`answers: ${JSON.stringify(statuses)}${errors ? `, ${errors} connection errors` : ''}`);
     // Per waiter only in the first round: after one, RSS holds what the collector has not given back yet.
+    const kbPerWaiter = first ? ((rssWaiting - rssIdle) * 1024) / N : null;
     if (first)
-      console.log(
-        `process RSS: ${fmt(rssIdle)} MB before, ${fmt(rssWaiting)} MB with ${N} waiting (${fmt(((rssWaiting - rssIdle) * 1024) / N)} KB per waiter)`,
-      );
+      console.log(`process RSS: ${fmt(rssIdle)} MB before, ${fmt(rssWaiting)} MB with ${N} waiting (${fmt(kbPerWaiter)} KB per waiter)`);
     if (PROF) console.log(`profile window (CLOCK_MONOTONIC ms): ${t0} ${t0 + wake[wake.length - 1]}`);
     if (during !== null)
       console.log(
@@ -221,9 +221,13 @@ try {
     if (round !== 'node') {
       const answer = await (await fetch(`${svc}/v1/payments/${paymentId}/status`, { headers: mh })).text();
       for (const baseline of baselines) {
+        const bRssIdle = rssMb(baseline.proc.pid);
         const base = rawClients(null, round === 'keep', { port: baseline.port, path: '/wait' });
         await base.sent;
         await untilHeld(async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting);
+        // Memory per held request, as paygate's: in each baseline's first round only.
+        const bKb = baseline.rssMeasured ? null : ((rssMb(baseline.proc.pid) - bRssIdle) * 1024) / N;
+        baseline.rssMeasured = true;
         const bCpu0 = cpuMs(baseline.proc.pid);
         const b0 = now();
         await fetch(`${baseline.url}/release`, { method: 'POST', body: answer });
@@ -231,14 +235,16 @@ try {
         const bCpu = cpuMs(baseline.proc.pid) - bCpu0;
         const bWake = b.arrivals.map((t) => t - b0).sort((x, y) => x - y);
         const bPct = (q) => quantile(bWake, q);
-        const name = baseline.server === 'koa' ? 'bare Koa' : 'bare node:http';
+        const name = { koa: 'bare Koa', node: 'bare node:http', raw: 'raw socket writes' }[baseline.server];
         console.log(
           `baseline (${name} holding ${b.arrivals.length} requests, answered at once with the same ${answer.length}-byte body): ` +
             `all answered ${fmt(bWake.at(-1))} ms, p50 ${fmt(bPct(0.5))} ms, p99 ${fmt(bPct(0.99))} ms; ` +
-            `main-thread CPU ${fmt(bCpu)} ms (${fmt((bCpu * 1000) / N)} µs per waiter)${b.errors ? `; ${b.errors} connection errors` : ''}`,
+            `main-thread CPU ${fmt(bCpu)} ms (${fmt((bCpu * 1000) / N)} µs per waiter)` +
+            `${bKb === null ? '' : `; RSS ${fmt(bKb)} KB per waiter`}${b.errors ? `; ${b.errors} connection errors` : ''}`,
         );
         console.log(
-          `paygate / ${name}: all answered ${fmt(wake.at(-1) / bWake.at(-1))}, p99 ${fmt(pct(0.99) / bPct(0.99))}, CPU per waiter ${fmt(cpu / bCpu)}`,
+          `paygate / ${name}: all answered ${fmt(wake.at(-1) / bWake.at(-1))}, p99 ${fmt(pct(0.99) / bPct(0.99))}, CPU per waiter ${fmt(cpu / bCpu)}` +
+            `${bKb === null || kbPerWaiter === null ? '' : `, RSS per waiter ${fmt(kbPerWaiter / bKb)}`}`,
         );
         await sleep(1000);
       }

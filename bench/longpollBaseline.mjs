@@ -1,5 +1,8 @@
 // Baselines for bench/longpoll.mjs: a server holding long-polls and nothing else (no auth, no validation, no
-// database, no logging), as bare Koa or (BASELINE_SERVER=node) as a bare node:http handler. GET /wait holds
+// database, no logging), as bare Koa, as a bare node:http handler (BASELINE_SERVER=node), or (BASELINE_SERVER=raw)
+// as the floor: node:http holds the requests, but the release writes one prebuilt response (status line,
+// headers, body) straight to each socket, with none of Node's per-response work. Not a usable server (its
+// responses never finish in Node's eyes): it shows what answering N sockets costs this machine. GET /wait holds
 // its request; POST /release answers every held request at once with the JSON body it was given (the bench
 // gives it paygate's own answer, so the bytes per answer match) and answers with how many it released;
 // GET /waiting counts them; anything else answers 200 (startChild's readiness check).
@@ -15,7 +18,25 @@ const readBody = async (req) => {
 const json = (res, body) => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
 
 let handler;
-if (process.env.BASELINE_SERVER === 'node') {
+if (process.env.BASELINE_SERVER === 'raw') {
+  handler = async (req, res) => {
+    const path = req.url.split('?')[0];
+    if (path === '/wait') held.push(res);
+    else if (path === '/release' && req.method === 'POST') {
+      const body = await readBody(req);
+      const all = held.splice(0);
+      const head = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+      const bytes = Buffer.from(`${head}Date: ${new Date().toUTCString()}\r\nConnection: keep-alive\r\n\r\n${body}`);
+      const closing = Buffer.from(`${head}Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`);
+      for (const r of all) {
+        if (r.req.headers.connection === 'close') r.socket.end(closing);
+        else r.socket.write(bytes);
+      }
+      json(res, JSON.stringify({ released: all.length }));
+    } else if (path === '/waiting') json(res, JSON.stringify({ waiting: held.length }));
+    else json(res, '{"ok":true}');
+  };
+} else if (process.env.BASELINE_SERVER === 'node') {
   handler = async (req, res) => {
     const path = req.url.split('?')[0];
     if (path === '/wait') held.push((body) => json(res, body));

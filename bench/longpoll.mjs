@@ -17,6 +17,7 @@
 // past Node's HTTP response), from the moment its release request is sent: what the machine, Node's HTTP
 // server and the framework alone allow, and paygate's ratio to each.
 // Run: make bench-longpoll   (BENCH_LONGPOLL_N=10000 by default; BENCH_LONGPOLL_ROUNDS=node,raw;
+// BENCH_LONGPOLL_WARM=2000 waiters woken once on each server before the rounds, 0 for none;
 // BENCH_CPU_PROF=<dir> writes the service's CPU profile there)
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +40,7 @@ import {
 
 const N = Number(process.env.BENCH_LONGPOLL_N || 10000);
 const CLIENTS = Number(process.env.BENCH_LONGPOLL_CLIENTS || 2);
+const WARM = Number(process.env.BENCH_LONGPOLL_WARM ?? 2000);
 const ROUNDS = (process.env.BENCH_LONGPOLL_ROUNDS || 'node,raw,keep').split(',');
 const PROF = process.env.BENCH_CPU_PROF;
 const now = () => Number(process.hrtime.bigint()) / 1e6; // CLOCK_MONOTONIC, as in the light clients
@@ -46,9 +48,9 @@ const now = () => Number(process.hrtime.bigint()) / 1e6; // CLOCK_MONOTONIC, as 
 // machine shared with other work shows more steadily than the wall clock.
 const cpuMs = (pid) => Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-/** Until `count()` reaches N, or (requests the loaded machine refused never arrive) has not grown for 2 s. */
-async function untilHeld(count) {
-  for (let w = await count(), same = 0; w < N && same < 4;) {
+/** Until `count()` reaches n, or (requests the loaded machine refused never arrive) has not grown for 2 s. */
+async function untilHeld(count, n = N) {
+  for (let w = await count(), same = 0; w < n && same < 4;) {
     await sleep(500);
     const x = await count();
     same = x === w ? same + 1 : 0;
@@ -142,13 +144,13 @@ try {
     return { sent: Promise.resolve(), answered };
   };
   /** Light clients holding N requests to `target` ({ port, path }; the payment's status long-poll by default). */
-  const rawClients = (paymentId, keepAlive, target = { port, path: `/v1/payments/${paymentId}/status?maxPollMs=30000` }) => {
+  const rawClients = (paymentId, keepAlive, target = { port, path: `/v1/payments/${paymentId}/status?maxPollMs=30000` }, n = N) => {
     const connection = keepAlive ? {} : { Connection: 'close' };
     const headerLines = Object.entries({ Host: `127.0.0.1:${target.port}`, ...mh, ...connection }).map(([k, v]) => `${k}: ${v}\r\n`);
     const request = `GET ${target.path} HTTP/1.1\r\n${headerLines.join('')}\r\n`;
     const procs = Array.from({ length: CLIENTS }, (_, i) => {
       const p = fork(path.join(root, 'bench/longpollClient.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      const count = Math.floor(N / CLIENTS) + (i < N % CLIENTS ? 1 : 0);
+      const count = Math.floor(n / CLIENTS) + (i < n % CLIENTS ? 1 : 0);
       const connected = new Promise((resolve) => p.on('message', (m) => m.type === 'connected' && resolve(m)));
       const done = new Promise((resolve) => p.on('message', (m) => m.type === 'done' && resolve(m)));
       p.send({ port: target.port, request, count, connectAtOnce: 100 });
@@ -165,6 +167,27 @@ try {
       }),
     };
   };
+
+  // Warm-up, not measured: one wake-up of WARM waiters on the service and on each baseline (keep-alive), so each
+  // server answers the measured rounds with its response path compiled, as a process that has served traffic
+  // would; the first measured round is otherwise also the first time Node's JIT sees thousands of answers.
+  if (WARM > 0) {
+    const warmId = await newPayment();
+    const answer = await (await fetch(`${svc}/v1/payments/${warmId}/status`, { headers: mh })).text();
+    const w = rawClients(warmId, true, undefined, WARM);
+    await w.sent;
+    await untilHeld(waiters, WARM);
+    await fetch(`${svc}/v1/payments/${warmId}/cancel`, { method: 'POST', headers: mh });
+    await w.answered;
+    for (const baseline of baselines) {
+      const b = rawClients(null, true, { port: baseline.port, path: '/wait' }, WARM);
+      await b.sent;
+      await untilHeld(async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting, WARM);
+      await fetch(`${baseline.url}/release`, { method: 'POST', body: answer });
+      await b.answered;
+    }
+    await sleep(1000);
+  }
 
   let first = true;
   for (const round of ROUNDS) {

@@ -168,22 +168,31 @@ try {
     };
   };
 
+  /** The payment's status answer, as a client reads it (the baselines answer with the same bytes). */
+  const statusAnswer = async (paymentId) => (await fetch(`${svc}/v1/payments/${paymentId}/status`, { headers: mh })).text();
+  /** Light clients holding n requests on a baseline, once the baseline holds them all. */
+  const heldOn = async (baseline, keepAlive, n = N) => {
+    const clients = rawClients(null, keepAlive, { port: baseline.port, path: '/wait' }, n);
+    await clients.sent;
+    await untilHeld(async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting, n);
+    return clients;
+  };
+  const release = (baseline, body) => fetch(`${baseline.url}/release`, { method: 'POST', body });
+
   // Warm-up, not measured: one wake-up of WARM waiters on the service and on each baseline (keep-alive), so each
   // server answers the measured rounds with its response path compiled, as a process that has served traffic
   // would; the first measured round is otherwise also the first time Node's JIT sees thousands of answers.
   if (WARM > 0) {
     const warmId = await newPayment();
-    const answer = await (await fetch(`${svc}/v1/payments/${warmId}/status`, { headers: mh })).text();
+    const answer = await statusAnswer(warmId);
     const w = rawClients(warmId, true, undefined, WARM);
     await w.sent;
     await untilHeld(waiters, WARM);
     await fetch(`${svc}/v1/payments/${warmId}/cancel`, { method: 'POST', headers: mh });
     await w.answered;
     for (const baseline of baselines) {
-      const b = rawClients(null, true, { port: baseline.port, path: '/wait' }, WARM);
-      await b.sent;
-      await untilHeld(async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting, WARM);
-      await fetch(`${baseline.url}/release`, { method: 'POST', body: answer });
+      const b = await heldOn(baseline, true, WARM);
+      await release(baseline, answer);
       await b.answered;
     }
     await sleep(1000);
@@ -242,18 +251,16 @@ try {
       );
     // The same round against each baseline (light clients only: the Node client measures itself).
     if (round !== 'node') {
-      const answer = await (await fetch(`${svc}/v1/payments/${paymentId}/status`, { headers: mh })).text();
+      const answer = await statusAnswer(paymentId);
       for (const baseline of baselines) {
         const bRssIdle = rssMb(baseline.proc.pid);
-        const base = rawClients(null, round === 'keep', { port: baseline.port, path: '/wait' });
-        await base.sent;
-        await untilHeld(async () => (await (await fetch(`${baseline.url}/waiting`)).json()).waiting);
+        const base = await heldOn(baseline, round === 'keep');
         // Memory per held request, as paygate's: in each baseline's first round only.
         const bKb = baseline.rssMeasured ? null : ((rssMb(baseline.proc.pid) - bRssIdle) * 1024) / N;
         baseline.rssMeasured = true;
         const bCpu0 = cpuMs(baseline.proc.pid);
         const b0 = now();
-        await fetch(`${baseline.url}/release`, { method: 'POST', body: answer });
+        await release(baseline, answer);
         const b = await base.answered;
         const bCpu = cpuMs(baseline.proc.pid) - bCpu0;
         const bWake = b.arrivals.map((t) => t - b0).sort((x, y) => x - y);

@@ -17,33 +17,31 @@ const readBody = async (req) => {
 };
 const json = (res, body) => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
 
+/** node:http answers each held response; raw writes one prebuilt response straight to each socket. */
+const answerAll = {
+  node: (all, body) => {
+    for (const res of all) json(res, body);
+  },
+  raw: (all, body) => {
+    const head = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nDate: ${new Date().toUTCString()}\r\n`;
+    const keep = Buffer.from(`${head}Connection: keep-alive\r\n\r\n${body}`);
+    const closing = Buffer.from(`${head}Connection: close\r\n\r\n${body}`);
+    for (const res of all) {
+      if (res.req.headers.connection === 'close') res.socket.end(closing);
+      else res.socket.write(keep);
+    }
+  },
+}[process.env.BASELINE_SERVER];
+
 let handler;
-if (process.env.BASELINE_SERVER === 'raw') {
+if (answerAll) {
   handler = async (req, res) => {
     const path = req.url.split('?')[0];
     if (path === '/wait') held.push(res);
     else if (path === '/release' && req.method === 'POST') {
       const body = await readBody(req);
       const all = held.splice(0);
-      const head = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
-      const bytes = Buffer.from(`${head}Date: ${new Date().toUTCString()}\r\nConnection: keep-alive\r\n\r\n${body}`);
-      const closing = Buffer.from(`${head}Date: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`);
-      for (const r of all) {
-        if (r.req.headers.connection === 'close') r.socket.end(closing);
-        else r.socket.write(bytes);
-      }
-      json(res, JSON.stringify({ released: all.length }));
-    } else if (path === '/waiting') json(res, JSON.stringify({ waiting: held.length }));
-    else json(res, '{"ok":true}');
-  };
-} else if (process.env.BASELINE_SERVER === 'node') {
-  handler = async (req, res) => {
-    const path = req.url.split('?')[0];
-    if (path === '/wait') held.push((body) => json(res, body));
-    else if (path === '/release' && req.method === 'POST') {
-      const body = await readBody(req);
-      const all = held.splice(0);
-      for (const answer of all) answer(body);
+      answerAll(all, body);
       json(res, JSON.stringify({ released: all.length }));
     } else if (path === '/waiting') json(res, JSON.stringify({ waiting: held.length }));
     else json(res, '{"ok":true}');

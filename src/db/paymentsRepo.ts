@@ -122,23 +122,23 @@ async function findPayments(db: Db, ids: string[]): Promise<(Row | undefined)[]>
 // time, not when the statement ran past statement_timeout: that may be one creation's doing (a merchant row locked
 // by hand blocks the foreign-key check of its payments), so each creation of the statement is then tried alone.
 // A read by id cannot be held up by one of its ids, so for reads (READ_BATCHING) a timeout is everyone's too.
+const STATEMENT_TIMEOUT = '57014';
 const BATCHING = {
   running: 2,
   max: 64,
   everyones: (e: unknown) => isDatabaseUnavailable(e) && (e as { code?: unknown }).code !== STATEMENT_TIMEOUT,
 };
-const STATEMENT_TIMEOUT = '57014';
 
-/** `run` coalesced on the pool of `db`: one Coalesced per pool, kept in `per`. */
+/** `run` on the pool of `db`, coalesced: one Coalesced per pool, kept in `per` (made on the pool's first call). */
 function onPool<T, R>(
   per: WeakMap<Knex, Coalesced<T, R>>,
   db: Db,
-  run: (items: T[]) => Promise<R[]>,
+  run: (db: Db, items: T[]) => Promise<R[]>,
   batching: Parameters<typeof coalescing>[1] = BATCHING,
 ): Coalesced<T, R> {
   const knex = knexOf(db);
   let coalesced = per.get(knex);
-  if (!coalesced) per.set(knex, (coalesced = coalescing(run, batching)));
+  if (!coalesced) per.set(knex, (coalesced = coalescing((items: T[]) => run(db, items), batching)));
   return coalesced;
 }
 const coalescedReads = new WeakMap<Knex, Coalesced<string, Row | undefined>>();
@@ -160,9 +160,7 @@ async function updateWithEvent(db: Db, update: Knex.QueryBuilder, type: string):
 
 export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
-  const row = isTransaction(db)
-    ? (await findPayments(db, [id]))[0]
-    : await onPool(coalescedReads, db, (ids: string[]) => findPayments(db, ids), READ_BATCHING)(id);
+  const row = isTransaction(db) ? (await findPayments(db, [id]))[0] : await onPool(coalescedReads, db, findPayments, READ_BATCHING)(id);
   return row && split(row);
 }
 
@@ -324,7 +322,7 @@ export const waitingForStatements = (db: Db) => ({
 export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
   const creation = { draft, terms };
   if (isTransaction(db)) return creationOutcome(draft, (await createPayments(db, [creation]))[0]);
-  return creationOutcome(draft, await onPool(coalescedCreation, db, (batch: Creation[]) => createPayments(db, batch))(creation));
+  return creationOutcome(draft, await onPool(coalescedCreation, db, createPayments)(creation));
 }
 
 /**

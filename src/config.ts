@@ -107,6 +107,8 @@ export interface LimitsConfig {
   credentialPerSecond: number;
   /** Requests per second per client IP on the unauthenticated hosted endpoints, across all processes. */
   ipPerSecond: number;
+  /** Proxies in front of the service that append to X-Forwarded-For (0: the socket address is the client IP). */
+  trustedProxyHops: number;
   /** Concurrent long-polls per credential, and per IP on the hosted status, in each process. */
   longPollsPerCredential: number;
   longPollsPerIp: number;
@@ -390,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
       accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 10_000, 1, 1_000_000),
       credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 5_000, 1, 1_000_000),
       ipPerSecond: int(env, 'RATE_LIMIT_IP_PER_S', 50, 1, 1_000_000),
+      trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 16),
       longPollsPerCredential: int(env, 'LONGPOLL_MAX_PER_CREDENTIAL', 20_000, 1, 1_000_000),
       longPollsPerIp: int(env, 'LONGPOLL_MAX_PER_IP', 20, 1, 1_000_000),
       optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),

@@ -50,7 +50,8 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   const webhookJobs: WebhookJobs = working
     ? await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log)
     : { ...(await webhookQueue(boss, config.webhooks)), stop: async () => undefined };
-  const limiter = new SharedRateLimiter(db, log);
+  const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
+  const limiter = new SharedRateLimiter(db, log, metrics.registry);
   if (serving) limiter.start();
   const limits = { limiter, longPolls: new ConcurrencyCap() };
   // Each tick also rescues stranded chain work and removes idempotency records past their 24 h retention
@@ -62,7 +63,6 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
         await limiter.purge();
       })
     : null;
-  const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);
   metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () =>
     pendingDeliveryCount(db),

@@ -44,8 +44,8 @@ export function createApp(deps: AppDeps): Koa {
   const { limiter, longPolls } = deps.limits;
   const keys = new KeyCache();
   hub.onKeyRevoked((keyId) => keys.revoke(keyId));
+  // app.proxy stays off: no Koa getter reads X-Forwarded-* headers; who a client is, is clientAddress.ts's to say.
   const app = new Koa<RequestState>();
-  app.proxy = true;
 
   app.use(envelope({ log, metrics, draining }));
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
@@ -74,7 +74,6 @@ export function createApp(deps: AppDeps): Koa {
 export function createWorkerApp(deps: Pick<AppDeps, 'config' | 'db' | 'log' | 'metrics' | 'draining'>): Koa {
   const { config, db, log, metrics, draining } = deps;
   const app = new Koa<RequestState>();
-  app.proxy = true;
   app.use(envelope({ log, metrics, draining }));
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
   app.use(() => {

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+import { Counter as PromCounter, Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import { AppError } from '../domain/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { addRateCounts, purgeRateCounts, sharedRateCount } from '../db/rateLimitRepo';
 
 // Request limits that hold across every process of the service. Counting each request in PostgreSQL would
@@ -9,6 +12,14 @@ import { addRateCounts, purgeRateCounts, sharedRateCount } from '../db/rateLimit
 // refused once the shared total plus what this process counted since is over its limit. Overshoot is
 // bounded by one sync period of the other processes' traffic; a database that cannot be reached leaves
 // each process limiting on its own counts (requests then fail on the database anyway).
+//
+// No key can stop the others from syncing (issue 28, finding 11: one unindexable key failed the statement of
+// all keys at every sync, so no count was shared and no counter was ever freed). Keys are bounded (a longer
+// one is hashed); a sync statement that fails for any reason but an unreachable database is run again key by
+// key, and a key PostgreSQL refuses on its own is counted in this process only (tried again a minute after
+// the last refusal). A counter is freed when its window ends, whatever became of its counts. Failures are
+// logged (a warning at most once a minute per scope) and counted in paygate_rate_limit_sync_failures_total;
+// paygate_rate_limit_counters is what this process holds (tests/integration/clientAddress.test.ts).
 
 export interface RateLimit {
   /** Requests per window. */
@@ -26,16 +37,58 @@ interface Counter {
   ready: Promise<void>;
 }
 
+/** Counts of one counter on their way to the shared counter. */
+interface Flushed {
+  key: string;
+  window: number;
+  count: number;
+  endsAt: Date;
+  counter: Counter;
+}
+
+/** Longest key stored as it is: longer ones are stored as their kind and a SHA-256 (no B-tree entry too large). */
+const MAX_KEY_CHARS = 128;
+/** A failure is logged at most this often per scope; keys refused on their own are tried again after it. */
+const QUIET_MS = 60_000;
+
+type FailureScope = 'batch' | 'key';
+
 export class SharedRateLimiter {
   private readonly counters = new Map<string, Counter>();
+  /** Keys PostgreSQL refused on their own, counted in this process only, until a minute after the last refusal. */
+  private readonly refused = new Set<string>();
+  private refusedAt = 0;
+  private readonly failures: PromCounter<'scope'>;
+  private readonly warnedAt: Record<FailureScope, number> = { batch: -Infinity, key: -Infinity };
   private timer: NodeJS.Timeout | null = null;
   private syncing: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
+    registry: Registry,
     private readonly syncMs = 100,
-  ) {}
+  ) {
+    const registers = [registry];
+    this.failures = new PromCounter({
+      name: 'paygate_rate_limit_sync_failures_total',
+      help:
+        "Failed rate-limit syncs of this process, by scope: batch (the statement adding every key's counts; the counts are kept, " +
+        'or tried key by key) or key (one key refused on its own: from then on counted in this process only).',
+      labelNames: ['scope'],
+      registers,
+    });
+    for (const scope of ['batch', 'key'] as const) this.failures.labels(scope);
+    const counters = this.counters;
+    new Gauge({
+      name: 'paygate_rate_limit_counters',
+      help: 'Rate-limit counters this process holds: one per key with requests in its current window.',
+      registers,
+      collect() {
+        this.set(counters.size);
+      },
+    });
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.sync(), this.syncMs);
@@ -54,6 +107,8 @@ export class SharedRateLimiter {
    * process joining a burst knows what the others counted; later ones cost nothing.
    */
   async take(key: string, rule: RateLimit, now = Date.now()): Promise<void> {
+    if (key.length > MAX_KEY_CHARS)
+      key = `${key.slice(0, key.indexOf(':'))}:sha256:${createHash('sha256').update(key).digest('base64url')}`;
     const window = Math.floor(now / rule.windowMs);
     let c = this.counters.get(key);
     if (!c || c.window !== window) {
@@ -81,39 +136,66 @@ export class SharedRateLimiter {
   }
 
   private async flush(): Promise<void> {
-    const batch: { key: string; window: number; count: number; endsAt: Date }[] = [];
+    const batch: Flushed[] = [];
     const now = Date.now();
+    if (now - this.refusedAt > QUIET_MS) this.refused.clear();
     for (const [key, c] of this.counters) {
-      if (c.pending) batch.push({ key, window: c.window, count: c.pending, endsAt: new Date(c.endsAt) });
-      else if (c.endsAt < now) this.counters.delete(key); // its window is over
+      if (c.pending && !this.refused.has(key)) {
+        batch.push({ key, window: c.window, count: c.pending, endsAt: new Date(c.endsAt), counter: c });
+        c.flushing += c.pending;
+        c.pending = 0;
+      }
+      if (c.endsAt < now) this.counters.delete(key); // its window is over: it limits nothing more, sent or not
     }
     if (!batch.length) return;
-    for (const b of batch) {
-      const c = this.counters.get(b.key)!;
-      c.pending -= b.count;
-      c.flushing += b.count;
-    }
     try {
-      const totals = await addRateCounts(this.db, batch);
-      for (const t of totals) {
-        const c = this.counters.get(t.key);
-        if (c && c.window === t.window) c.shared = Math.max(c.shared, t.count); // includes what was flushing
-      }
-      for (const b of batch) {
-        const c = this.counters.get(b.key);
-        if (c && c.window === b.window) c.flushing -= b.count;
-      }
+      return this.added(batch, await addRateCounts(this.db, batch));
     } catch (e) {
-      // Keep the counts: they are added at the next sync.
-      for (const b of batch) {
-        const c = this.counters.get(b.key);
-        if (c && c.window === b.window) {
-          c.flushing -= b.count;
-          c.pending += b.count;
-        }
-      }
-      this.log.debug({ err: (e as Error).message }, 'rate limit sync failed; limiting on local counts');
+      this.failed('batch', e);
+      if (isDatabaseUnavailable(e)) return this.keep(batch); // added at the next sync; a key alone would wait for it too
     }
+    // Something in the batch: key by key, so that a key that cannot be stored fails only itself.
+    for (const [i, f] of batch.entries()) {
+      try {
+        this.added([f], await addRateCounts(this.db, [f]));
+      } catch (e) {
+        if (isDatabaseUnavailable(e)) return this.keep(batch.slice(i));
+        this.keep([f]);
+        this.refused.add(f.key);
+        this.refusedAt = Date.now();
+        this.failed('key', e, f.key);
+      }
+    }
+  }
+
+  private added(batch: Flushed[], totals: { key: string; window: number; count: number }[]): void {
+    const total = new Map(totals.map((t) => [`${t.window} ${t.key}`, t.count]));
+    for (const f of batch) {
+      f.counter.flushing -= f.count;
+      f.counter.shared = Math.max(f.counter.shared, total.get(`${f.window} ${f.key}`) ?? 0); // includes what was flushing
+    }
+  }
+
+  /** Counts that were not added stay this process's own (for its limit, and for the next sync). */
+  private keep(batch: Flushed[]): void {
+    for (const f of batch) {
+      f.counter.flushing -= f.count;
+      f.counter.pending += f.count;
+    }
+  }
+
+  private failed(scope: FailureScope, e: unknown, key?: string): void {
+    this.failures.labels(scope).inc();
+    const now = Date.now();
+    if (now - this.warnedAt[scope] < QUIET_MS) return;
+    this.warnedAt[scope] = now;
+    const err = (e as Error).message;
+    if (scope === 'batch') this.log.warn({ err }, 'rate limit sync failed; limiting on local counts until it succeeds');
+    else
+      this.log.warn(
+        { err, kind: key?.split(':')[0] },
+        'rate limit counter refused by the database; this key is limited on local counts only',
+      );
   }
 
   /** Removes shared counters of past windows (called by the sweeper). */

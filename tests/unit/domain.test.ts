@@ -99,6 +99,9 @@ describe('configuration', () => {
     expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0' }).dbStatementTimeoutMs).toBe(0);
     expect(() => loadConfig({ ROLE: 'web' })).toThrow(/ROLE must be one of all, api, worker/);
     expect([loadConfig({}).role, loadConfig({ ROLE: 'api' }).role, loadConfig({ ROLE: 'worker' }).role]).toEqual(['all', 'api', 'worker']);
+    expect([loadConfig({}).limits.trustedProxyHops, loadConfig({ TRUSTED_PROXY_HOPS: '2' }).limits.trustedProxyHops]).toEqual([0, 2]);
+    expect(() => loadConfig({ TRUSTED_PROXY_HOPS: 'all' })).toThrow(/TRUSTED_PROXY_HOPS must be an integer/);
+    expect(() => loadConfig({ TRUSTED_PROXY_HOPS: '17' })).toThrow(ConfigError);
   });
   it('production needs a shared database and a real data key', () => {
     const key = 'ab'.repeat(32);

@@ -12,6 +12,7 @@ import { needsCollectedData } from '../../usecases/gatewayOptions';
 import { pollStatus } from '../../usecases/payments';
 import { submitCollected } from '../../usecases/hostedCollect';
 import { readJsonBody } from '../body';
+import { clientAddress } from '../clientAddress';
 import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
 import { sendJson } from '../render';
 import { collectClosedBody, collectFormBody } from './collectPage';
@@ -42,6 +43,7 @@ export interface HostedDeps {
 }
 
 export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: HostedDeps) {
+  const ipKey = (ctx: Context) => `ip:${clientAddress(ctx, config.limits.trustedProxyHops)}`;
   const assets = loadAssets(path.join(root, 'public', 'hosted'));
   const paymentId = (raw: unknown) => (typeof raw === 'string' ? resolveGatewayPaymentId(raw, config.publicBaseUrl) : null);
   const accountsOf = (raw: unknown) =>
@@ -85,7 +87,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
       throw new AppError('params_validation', undefined, [{ field: 'maxPollMs', message: `must be an integer from 0 to ${MAX_POLL_MS}` }]);
     }
     const wait = raw ? Math.min(Number(raw), MAX_POLL_MS) : 0;
-    const release = wait > 0 ? longPolls.acquire(`ip:${ctx.ip}`, config.limits.longPollsPerIp) : null;
+    const release = wait > 0 ? longPolls.acquire(ipKey(ctx), config.limits.longPollsPerIp) : null;
     let payment;
     try {
       ({ payment } = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, id), wait));
@@ -138,7 +140,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
     limit: Math.max(1, Math.round((config.limits.ipPerSecond * config.limits.windowMs) / 1000)),
     windowMs: config.limits.windowMs,
   };
-  const limited = (ctx: Context) => limiter.take(`ip:${ctx.ip}`, perIp);
+  const limited = (ctx: Context) => limiter.take(ipKey(ctx), perIp);
 
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';

@@ -1,5 +1,7 @@
+import { illFormedTextAt } from './text';
+
 // Opaque keyset cursors: base64url JSON of the last item's sort key. Clients must not parse them; we
-// validate them on the way back in so a tampered cursor is a 400, never a 500.
+// validate them on the way back in so a tampered cursor is a 400, never a 500 (ill-formed text included).
 
 export function encodeCursor(key: Record<string, string | number>): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
@@ -9,7 +11,7 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string, 
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return isValid(v) ? v : null;
+    return isValid(v) && illFormedTextAt(v) === null ? v : null;
   } catch {
     return null;
   }

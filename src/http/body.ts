@@ -1,6 +1,7 @@
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
 import { AppError } from '../domain/errors';
+import { illFormedTextAt, mayEscapeSurrogates } from '../domain/text';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/;
 
@@ -31,8 +32,8 @@ function nestsDeeperThan(text: string, max: number): boolean {
 
 /**
  * Reads a JSON request body within the configured limit. Returns undefined when there is none.
- * Wrong media type -> 415, too large -> 413, malformed JSON or nested deeper than MAX_JSON_DEPTH -> 400
- * invalid_params.
+ * Wrong media type -> 415, too large -> 413, malformed JSON, nested deeper than MAX_JSON_DEPTH or with a
+ * string or key that is not well-formed text (a lone surrogate escape, ../domain/text.ts) -> 400 invalid_params.
  */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   const length = ctx.request.length;
@@ -57,9 +58,17 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new AppError('invalid_params', `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError('invalid_params', 'The request body is not valid JSON.');
   }
+  const illFormed = mayEscapeSurrogates(text) ? illFormedTextAt(body) : null;
+  if (illFormed !== null) {
+    throw new AppError('invalid_params', 'The request body has text that is not well-formed Unicode.', [
+      { field: illFormed, message: 'has a lone surrogate (\\ud800 to \\udfff without its other half): not text' },
+    ]);
+  }
+  return body;
 }

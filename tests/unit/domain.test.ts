@@ -2,6 +2,7 @@ import { issueKey, parseKey, secretMatches } from '../../src/domain/apiKeys';
 import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
 import { AppError } from '../../src/domain/errors';
 import { newId } from '../../src/domain/ids';
+import { illFormedTextAt, mayEscapeSurrogates } from '../../src/domain/text';
 import { isMerchantCursor } from '../../src/domain/merchant';
 import { versionFromHeaders } from '../../src/domain/versions';
 import { canonicalJson } from '../../src/http/canonicalJson';
@@ -66,6 +67,20 @@ describe('cursors', () => {
     expect(decodeCursor('not a cursor!', isMerchantCursor)).toBeNull();
     expect(decodeCursor(encodeCursor({ t: 'yesterday', i: 'x' }), isMerchantCursor)).toBeNull();
     expect(decodeCursor(Buffer.from('{"t":').toString('base64url'), isMerchantCursor)).toBeNull();
+  });
+});
+
+describe('well-formed text', () => {
+  it('finds the first lone surrogate in any string or key of parsed JSON, by its JSON pointer', () => {
+    const parse = (json: string) => illFormedTextAt(JSON.parse(json));
+    expect(parse('{"a":"\\ud83d\\ude00","b":["\\uD7FF","\\uE000"],"c":1}')).toBeNull(); // a pair, and the code points around them
+    expect(parse('"\\ud800"')).toBe('');
+    expect(parse('{"a":{"b/c~":["x","y\\udc00"]}}')).toBe('/a/b~1c~0/1');
+    expect(parse('{"ok":"x","k\\udbff":1}')).toBe('/k\ufffd');
+    expect(parse('["\\ude00\\ud83d"]')).toBe('/0'); // low before high: two lone halves
+    expect(decodeCursor(Buffer.from('{"t":"2026-01-01T00:00:00.000Z","i":"m\\ud800"}').toString('base64url'), isMerchantCursor)).toBeNull();
+    // Only a JSON text with an escape of U+D800 to U+DFFF can parse to a lone half: the others are not walked.
+    expect(['{"a":"\u{1F600} \\u00e9 \\\\"}', '{"a":"\\uDC00"}', '"\\ud8ff"'].map(mayEscapeSurrogates)).toEqual([false, true, true]);
   });
 });
 

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { settlementBacklog } from '../db/paymentsRepo';
 import { pendingStats } from '../db/relayerRepo';
+import { countHeldSettlements } from '../db/settlementTransfersRepo';
 import type { Chains } from './chains';
 
 // What an operator watches on the relayer: gas left per key (an empty gas wallet stops every payment),
@@ -92,5 +93,10 @@ export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: L
   );
   metrics.addCollector('paygate_settlement_backlog', 'Payments received by the collector and not yet settled to the merchant.', () =>
     settlementBacklog(db),
+  );
+  metrics.addCollector(
+    'paygate_settlements_held',
+    'Settlements held after repeated failures or by an operator: the merchant is unpaid until one retries them.',
+    () => countHeldSettlements(db),
   );
 }

@@ -368,6 +368,9 @@ function transitionColumns(trx: Db, changes: TransitionChanges): Record<string, 
       signature: c.signature,
       caller_info: JSON.stringify(c.callerInfo),
       collected_data: c.collectedData,
+      // The fee terms are the account's as the payment is confirmed, whatever they are when it settles.
+      fee_base_minor: knex.raw('(SELECT fee_base_minor FROM accounts WHERE accounts.id = payments.account_id)'),
+      fee_bps: knex.raw('(SELECT fee_bps FROM accounts WHERE accounts.id = payments.account_id)'),
     };
   }
   return {};
@@ -419,22 +422,24 @@ export async function recordSettlementPlans(
 /**
  * The reconciler's work: processing payments whose authorization has no live transaction (a crash between
  * confirm and enqueue, a lost job, a dropped transaction), and succeeded collector-mode payments not yet
- * settled and without a settlement transaction. Only those idle for `idleS`, so fresh work is left to its job.
+ * settled, not held and without a live settlement transaction. Only those idle for `idleS` (fresh work is left
+ * to its job), or whose next settlement attempt is due.
  */
 export async function strandedPayments(db: Db, idleS: number, limit = 100): Promise<{ submit: string[]; settle: string[] }> {
   const knex = knexOf(db);
   const { rows: submit } = await knex.raw(
     `SELECT p.id FROM payments p WHERE p.status = 'processing'
       AND p.updated_at < now() - make_interval(secs => ?)
-      AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect','direct') AND c.status <> 'dropped')
+      AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect','direct') AND c.status NOT IN ('dropped', 'reverted'))
     ORDER BY p.updated_at LIMIT ?`,
     [idleS, limit],
   );
   const { rows: settle } = await knex.raw(
-    `SELECT p.id FROM payments p
-      JOIN chain_transactions c ON c.payment_id = p.id AND c.purpose = 'collect' AND c.status = 'confirmed'
-    WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.updated_at < now() - make_interval(secs => ?)
-      AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status <> 'dropped')
+    `SELECT p.id FROM payments p JOIN payment_options o ON o.id = p.option_id
+    WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
+      AND coalesce(p.settlement_next_at <= now(), p.updated_at < now() - make_interval(secs => ?))
+      AND (o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization'
+      AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status NOT IN ('dropped', 'reverted'))
     ORDER BY p.updated_at LIMIT ?`,
     [idleS, limit],
   );

@@ -7,6 +7,11 @@ import { asTx, Db, knexOf, Tx } from './knex';
 
 export type TxPurpose = 'collect' | 'direct' | 'settle';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
+/**
+ * Proven to have moved nothing: reverted at depth, or dropped (its nonce went to another transaction, final).
+ * Any other transaction of a payment's step stands in the way of a second one (a unique index says so too).
+ */
+const GONE: TxStatus[] = ['dropped', 'reverted'];
 
 export interface ChainTx {
   id: string;
@@ -146,7 +151,7 @@ export async function storeSignedTxs(
         ['payment_id', 'purpose'],
         want.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
       )
-      .whereNot('status', 'dropped')
+      .whereNotIn('status', GONE)
       .select('payment_id', 'purpose');
     for (const l of live)
       for (const i of want) if (subs[i].tx.paymentId === l.payment_id && subs[i].tx.purpose === l.purpose) out[i] = { kind: 'live' };
@@ -214,7 +219,7 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer,
-       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND c.status <> 'dropped'
+       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND c.status NOT IN ('dropped', 'reverted')
         LIMIT 1) AS live_hash
      FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
     [paymentId],
@@ -232,46 +237,9 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
   );
 }
 
-/**
- * What settling a payment needs besides the payment, in one read: its collect transaction (status and
- * sender), whether a settlement transaction is live, the merchant's destination for the asset now and the
- * account's fee terms.
- */
-export async function settlementInput(
-  db: Db,
-  p: { id: string; accountId: string; merchantId: string },
-  asset: string,
-): Promise<{
-  collect: { status: TxStatus; sender: string } | null;
-  settleLive: boolean;
-  destination: string | null;
-  feeBaseMinor: bigint;
-  feeBps: number;
-}> {
-  const knex = knexOf(db);
-  const { rows } = await knex.raw(
-    `SELECT c.status AS collect_status, c.sender AS collect_sender,
-       EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = ? AND s.purpose = 'settle' AND s.status <> 'dropped') AS settle_live,
-       (SELECT destination FROM crypto_settlements WHERE merchant_id = ? AND asset = ?) AS destination,
-       a.fee_base_minor, a.fee_bps
-     FROM accounts a
-     LEFT JOIN chain_transactions c ON c.payment_id = ? AND c.purpose = 'collect' AND c.status <> 'dropped'
-     WHERE a.id = ?`,
-    [p.id, p.merchantId, asset, p.id, p.accountId],
-  );
-  const r = rows[0];
-  return {
-    collect: r?.collect_status ? { status: r.collect_status, sender: r.collect_sender } : null,
-    settleLive: Boolean(r?.settle_live),
-    destination: r?.destination ?? null,
-    feeBaseMinor: BigInt(r?.fee_base_minor ?? 0),
-    feeBps: Number(r?.fee_bps ?? 0),
-  };
-}
-
 export async function liveTransaction(db: Db, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
   const knex = knexOf(db);
-  const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNot('status', 'dropped').first();
+  const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNotIn('status', GONE).first();
   return r && fromRow(r);
 }
 

@@ -8,7 +8,8 @@ import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../do
 import { canonicalSignature, verifyTransferAuthorization, type TransferAuthorization } from '../domain/eip3009';
 import { strandedPayments } from '../db/paymentsRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/relayerRepo';
-import { monitorChain, NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
+import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
+import { monitorChain } from '../usecases/relayerMonitor';
 import { Submissions } from '../usecases/relayerSubmissions';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same

@@ -1,33 +1,57 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+type RpcCall = { id?: unknown; method: string; params?: unknown[] };
+type RpcAnswer = { id?: unknown; result?: unknown; error?: unknown };
+/** Says whether an answer of `method` to `params` is hidden (answered as if the node did not know it). */
+export type Hider = (method: string, result: any, params: unknown[]) => boolean;
+
 /**
  * A JSON-RPC proxy in front of the development chain that can play an RPC node in trouble: `down()` makes
- * every request fail (connection reset), `refuse(methods)` fails only those methods (say, broadcasts).
+ * every request fail (connection reset), `refuse(methods)` fails only those methods (say, broadcasts),
+ * `hide(hider)` answers null where the node knows the answer (a receipt index that lags, a load-balanced
+ * provider whose backends disagree), `delay(ms)` adds latency to every answer.
  */
 export async function startRpcProxy(target: string) {
   let down = false;
   let refused = new Set<string>();
+  let hider: Hider | null = null;
+  let delayMs = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString();
-      let methods: string[] = [];
+      let calls: RpcCall[] = [];
+      let batch = false;
       try {
         const parsed = JSON.parse(body);
-        methods = (Array.isArray(parsed) ? parsed : [parsed]).map((m: { method: string }) => m.method);
+        batch = Array.isArray(parsed);
+        calls = batch ? parsed : [parsed];
       } catch {
         /* forwarded as is */
       }
-      if (down || methods.some((m) => refused.has(m))) {
+      if (down || calls.some((c) => refused.has(c.method))) {
         req.socket.destroy();
         return;
       }
       try {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
         const r = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        let text = await r.text();
+        const hide = hider;
+        if (hide && calls.length && r.ok) {
+          const parsed = JSON.parse(text);
+          const answers: RpcAnswer[] = batch ? parsed : [parsed];
+          const byId = new Map(calls.map((c) => [JSON.stringify(c.id), c]));
+          for (const a of answers) {
+            const call = byId.get(JSON.stringify(a.id));
+            if (call && a.result != null && hide(call.method, a.result, call.params ?? [])) a.result = null;
+          }
+          text = JSON.stringify(batch ? answers : answers[0]);
+        }
         res.writeHead(r.status, { 'content-type': 'application/json' });
-        res.end(await r.text());
+        res.end(text);
       } catch {
         req.socket.destroy();
       }
@@ -45,6 +69,13 @@ export async function startRpcProxy(target: string) {
     },
     refuse: (...methods: string[]) => {
       refused = new Set(methods);
+    },
+    /** Hides the answers `h` picks until called again (null: hides nothing). */
+    hide: (h: Hider | null) => {
+      hider = h;
+    },
+    delay: (ms: number) => {
+      delayMs = ms;
     },
     close: () =>
       new Promise<void>((resolve) => {

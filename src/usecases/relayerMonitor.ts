@@ -1,0 +1,208 @@
+import { inTransaction } from '../db/knex';
+import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
+import type { EvmChain, Fees } from '../chain/evm';
+import { canonicalHash, isFinal, whoTookNonce } from '../chain/proofs';
+import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
+import * as payments from '../db/paymentsRepo';
+import * as relayer from '../db/relayerRepo';
+import { failPayment, type RelayerDeps } from './relayer';
+import { settlementFailed } from './settlementHolds';
+
+// The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
+// confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; fee-bumped
+// replacement of what is stuck. Nothing is concluded from an absence: a transaction without a receipt is
+// final only by what the chain proves (src/chain/proofs.ts).
+
+const REBROADCAST_MS = 15_000;
+const FRESH_MS = 3_000;
+/**
+ * Final outcomes per database transaction (one commit), and transactions at once: each applies its
+ * payments one after another on its connection, so a few run side by side.
+ */
+const FINALIZE_BATCH = 16;
+const FINALIZE_PARALLEL = 4;
+
+async function broadcast(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  try {
+    const r = await chain.broadcast(tx.raw);
+    if (r !== 'nonce_too_low') await relayer.markBroadcast(deps.db, tx.id);
+    // nonce_too_low: the monitor finds out which transaction took the nonce.
+  } catch (e) {
+    if (!(e instanceof ChainUnavailable)) throw e;
+    deps.log.warn({ chainId: chain.caip2, txHash: tx.hash, err: e.message }, 'broadcast failed; the monitor will send it again');
+  }
+}
+
+async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionReceipt | null> {
+  const found = await Promise.all(
+    hashes.map((hash) =>
+      chain.pub.getTransactionReceipt({ hash }).catch((e) => {
+        if ((e as Error).name === 'TransactionReceiptNotFoundError') return null;
+        throw new ChainUnavailable((e as Error).message);
+      }),
+    ),
+  );
+  return found.find((r) => r !== null) ?? null;
+}
+
+/**
+ * Successful final receipts move their payments, in one transaction that also marks the chain transactions
+ * final (a pass confirms many at once: one commit for all of them).
+ */
+async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx; receipt: TransactionReceipt }[]): Promise<void> {
+  const { db, log } = deps;
+  const mine = await inTransaction(db, async (trx) => {
+    const finished = await relayer.finishConfirmed(
+      trx,
+      done.map(({ tx, receipt }) => ({ id: tx.id, ...receipt })),
+    );
+    const ours = done.filter(({ tx }) => finished.has(tx.id));
+    for (const { tx, receipt } of ours) {
+      if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
+      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
+    }
+    return ours;
+  });
+  for (const { tx, receipt } of mine) {
+    log.info(
+      { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
+      'transaction confirmed',
+    );
+    if (tx.purpose === 'collect') await deps.enqueueSettle(tx.paymentId);
+  }
+}
+
+/**
+ * A reverted final receipt fails the payment, in the transaction that records it. A settlement is tried again
+ * later (a revert moved nothing), up to its bound (src/usecases/settlementHolds.ts).
+ */
+async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+  const { db } = deps;
+  // Why it reverted, as far as the chain can tell now (the same call, simulated again).
+  const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
+  const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
+  await inTransaction(db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return;
+    if (tx.purpose === 'settle') await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
+    else await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
+  });
+}
+
+async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  const now = await chain.fees();
+  const bump = (old: bigint) => (old * 1125n) / 1000n + 1n; // pools want at least +10 %
+  const next: Fees = chain.capped({
+    maxFeePerGas: now.maxFeePerGas > bump(tx.maxFeePerGas) ? now.maxFeePerGas : bump(tx.maxFeePerGas),
+    maxPriorityFeePerGas:
+      now.maxPriorityFeePerGas > bump(tx.maxPriorityFeePerGas) ? now.maxPriorityFeePerGas : bump(tx.maxPriorityFeePerGas),
+  });
+  if (next.maxFeePerGas <= tx.maxFeePerGas) {
+    await broadcast(deps, chain, tx); // at the fee cap: wait for fees to fall
+    return;
+  }
+  const signed = await chain.sign(getAddress(tx.sender), tx.nonce, { to: tx.to, data: tx.calldata }, tx.gasLimit, next);
+  await relayer.replace(deps.db, tx.id, signed.raw, signed.hash, next);
+  deps.log.warn(
+    { paymentId: tx.paymentId, nonce: tx.nonce, oldHash: tx.hash, newHash: signed.hash },
+    'stuck transaction replaced with higher fees',
+  );
+  await broadcast(deps, chain, { ...tx, raw: signed.raw, hash: signed.hash });
+}
+
+/** An open transaction without a receipt: waits, re-broadcasts, replaces, or finds out where its nonce went. */
+async function withoutReceipt(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  const { db, log } = deps;
+  if (tx.status === 'mined') {
+    // Seen mined before. The block at its height says whether a reorg took it out or the node hides its receipt.
+    if ((await canonicalHash(chain, tx.blockNumber!)) === tx.blockHash) return;
+    log.warn(
+      { paymentId: tx.paymentId, txHash: tx.hash, block: tx.blockNumber?.toString() },
+      'transaction reorged out; broadcasting again',
+    );
+    await relayer.markReorged(db, tx.id);
+    tx.broadcastAt = null;
+  }
+  // Just signed by a submitter that is about to broadcast it itself: leave it this pass.
+  if (tx.broadcastAt === null && Date.now() - tx.signedAt.getTime() < FRESH_MS) return;
+  if (tx.broadcastAt === null || Date.now() - tx.broadcastAt.getTime() > REBROADCAST_MS) {
+    const r = await chain.broadcast(tx.raw).catch((e) => (e instanceof ChainUnavailable ? null : Promise.reject(e)));
+    if (r === 'sent' || r === 'known') await relayer.markBroadcast(db, tx.id);
+    if (r === 'nonce_too_low') await nonceTaken(deps, chain, tx);
+  } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs) {
+    await replaceStuck(deps, chain, tx);
+  }
+}
+
+/** One pass over the open transactions of one relayer key on a chain; returns how many are still open. */
+export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: string): Promise<number> {
+  const { db } = deps;
+  const open = await relayer.openTransactions(db, chain.caip2, sender);
+  if (!open.length) return 0;
+  const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
+  const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
+  let stillOpen = 0;
+  const atDepth: { tx: relayer.ChainTx; receipt: TransactionReceipt }[] = [];
+  // Without a receipt: in nonce order (a re-broadcast must not leave a gap before a later nonce).
+  for (const [i, tx] of open.entries()) {
+    const receipt = receipts[i];
+    if (!receipt) {
+      stillOpen++;
+      await withoutReceipt(deps, chain, tx);
+      continue;
+    }
+    if (head - receipt.blockNumber + 1n >= BigInt(chain.confirmations)) {
+      atDepth.push({ tx, receipt });
+      continue;
+    }
+    stillOpen++;
+    if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
+      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash);
+    }
+  }
+  // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
+  const heights = [...new Set(atDepth.map((a) => a.receipt.blockNumber))];
+  const hashes = new Map(await Promise.all(heights.map(async (n) => [n, await canonicalHash(chain, n)] as const)));
+  const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
+  stillOpen += atDepth.length - final.length;
+  // Successes in batches of one transaction each, a few at once; reverts (rare: each is simulated again) one at a time.
+  const ok = final
+    .filter((a) => a.receipt.status === 'success')
+    .map(({ tx, receipt }) => ({ tx: { ...tx, hash: receipt.transactionHash }, receipt }));
+  const chunks = Array.from({ length: Math.ceil(ok.length / FINALIZE_BATCH) }, (_, i) =>
+    ok.slice(i * FINALIZE_BATCH, (i + 1) * FINALIZE_BATCH),
+  );
+  for (let i = 0; i < chunks.length; i += FINALIZE_PARALLEL)
+    await Promise.all(chunks.slice(i, i + FINALIZE_PARALLEL).map((c) => finalizeConfirmed(deps, c)));
+  for (const { tx, receipt } of final.filter((a) => a.receipt.status !== 'success'))
+    await finalizeReverted(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
+  return stillOpen;
+}
+
+/**
+ * The node says the nonce is used, and none of our transactions at it shows a receipt. The chain says which
+ * transaction took it: one of ours (mined; its receipt will show), or another one, and only once that one is
+ * final is ours dropped (it can never be mined) and its step run again. A submission or settlement is never
+ * sent a second time on an absence.
+ */
+async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+  const { db, log } = deps;
+  const took = await whoTookNonce(chain, getAddress(tx.sender), tx.nonce, [tx.hash, ...tx.previousHashes]);
+  if (took.kind === 'unmined') return; // the pool and the chain disagree (nodes behind a balancer): ask again next pass
+  if (took.kind === 'ours') {
+    log.warn(
+      { paymentId: tx.paymentId, txHash: took.hash, block: took.blockNumber.toString() },
+      'transaction mined; the node does not show its receipt yet',
+    );
+    await relayer.markMined(db, tx.id, took.hash, took.blockNumber, took.blockHash);
+    return;
+  }
+  if (!(await isFinal(chain, took))) return;
+  if (!(await relayer.finish(db, tx.id, 'dropped'))) return;
+  await relayer.resyncNonce(db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
+  log.error(
+    { paymentId: tx.paymentId, nonce: tx.nonce, sender: tx.sender, takenBy: took.hash },
+    'relayer nonce taken by a transaction the relayer did not sign (is the key used elsewhere?); submitting again',
+  );
+  if (tx.purpose === 'settle') await deps.enqueueSettle(tx.paymentId);
+  else await deps.enqueueSubmit(tx.paymentId);
+}

@@ -30,6 +30,8 @@ export interface Config {
   /** Relayer: how often pending transactions are checked, and when an unmined one is replaced. */
   chainPollIntervalMs: number;
   chainStuckAfterMs: number;
+  /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
+  settlementRetry: { maxAttempts: number; baseMs: number };
   /** AES-256-GCM keys sealing buyer data and webhook secrets: the first seals, all open (DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY). */
   dataKeys: DataKeyring;
   /**
@@ -400,6 +402,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     },
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
+    settlementRetry: {
+      maxAttempts: int(env, 'SETTLEMENT_MAX_ATTEMPTS', 5, 1, 100),
+      baseMs: int(env, 'SETTLEMENT_RETRY_BASE_MS', 5000, 100, 3_600_000),
+    },
     dataKeys: keyring,
     dataEncryptionKey: keyring.primary.key,
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),

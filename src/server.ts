@@ -44,7 +44,12 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
     boss,
     db,
     chains.chains,
-    { pollIntervalMs: config.chainPollIntervalMs, stuckAfterMs: config.chainStuckAfterMs, workers: working },
+    {
+      pollIntervalMs: config.chainPollIntervalMs,
+      stuckAfterMs: config.chainStuckAfterMs,
+      settlementRetry: config.settlementRetry,
+      workers: working,
+    },
     log,
   );
   const webhookJobs: WebhookJobs = working

@@ -16,6 +16,7 @@ import {
   setSettlementMode,
 } from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
+import { heldSettlements, holdSettlement, retrySettlement } from '../db/settlementTransfersRepo';
 import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';
@@ -35,6 +36,9 @@ import { projectRoot } from '../paths';
 //   admin accounts set-mode --account <id> --mode collector|direct    -> how payments settle (default collector)
 //   admin devnet info                                       -> {"chainId","rpcUrl","assets":[...]} (the development chain)
 //   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units)
+//   admin settlements list [--account <id>]                 -> held settlements: [{paymentId, attempts, reason, heldAt, ...}]
+//   admin settlements retry --payment <id>                  -> {"paymentId","retried":true}: attempts from zero, at once
+//   admin settlements hold --payment <id> [--reason TEXT]   -> {"paymentId","held":true}: nothing is sent until retried
 //   admin assets list                                       -> [{id, symbol, ...}]
 //   admin assets add --asset <caip19> --symbol S --name N --decimals 6 --network-name Base --peg USD
 //         [--icon-url U] [--network-icon-url U] [--eip712-name N --eip712-version V]   -> the asset
@@ -59,6 +63,8 @@ const OPTIONS = {
   'base-minor': { type: 'string' },
   percent: { type: 'string' },
   mode: { type: 'string' },
+  payment: { type: 'string' },
+  reason: { type: 'string' },
   address: { type: 'string' },
   amount: { type: 'string' },
   app: { type: 'string' },
@@ -158,6 +164,22 @@ const COMMANDS: Record<string, (v: Values) => (db: Db, config: Config) => Promis
       (await setSettlementMode(db, account, mode))
         ? { accountId: account, settlementMode: mode }
         : Promise.reject(new Error(`no account ${account}`));
+  },
+  'settlements list': (v) => (db) => heldSettlements(db, v.account),
+  'settlements retry': (v) => {
+    const payment = need(v, 'payment');
+    return async (db) =>
+      (await retrySettlement(db, payment))
+        ? { paymentId: payment, retried: true }
+        : Promise.reject(new Error(`no unsettled succeeded payment ${payment}`));
+  },
+  'settlements hold': (v) => {
+    const payment = need(v, 'payment');
+    const reason = `operator${v.reason ? `: ${v.reason}` : ''}`;
+    return async (db) =>
+      (await holdSettlement(db, payment, reason))
+        ? { paymentId: payment, held: true }
+        : Promise.reject(new Error(`no unsettled succeeded payment ${payment}`));
   },
   'assets list': () => (db) => listAssets(db),
   'assets add': (v) => {

@@ -59,14 +59,14 @@ export async function settlementInput(db: Db, p: { id: string; merchantId: strin
 }
 
 /**
- * Counts a failed attempt: the next waits `baseS` doubled per attempt so far; the `maxAttempts`-th holds the
+ * Counts a failed attempt: the next waits `baseMs` doubled per attempt so far; the `maxAttempts`-th holds the
  * settlement with `reason`. Whether it is held now, or undefined if the payment is settled already.
  */
 export async function recordSettlementFailure(
   db: Db,
   paymentId: string,
   reason: string,
-  policy: { maxAttempts: number; baseS: number },
+  policy: { maxAttempts: number; baseMs: number },
 ): Promise<{ attempts: number; held: boolean } | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
@@ -75,7 +75,7 @@ export async function recordSettlementFailure(
        settlement_held_at = CASE WHEN settlement_attempts + 1 >= ? THEN coalesce(settlement_held_at, now()) ELSE settlement_held_at END,
        settlement_hold_reason = CASE WHEN settlement_attempts + 1 >= ? THEN ? ELSE settlement_hold_reason END
      WHERE id = ? AND settled_at IS NULL RETURNING settlement_attempts, settlement_held_at IS NOT NULL AS held`,
-    [policy.baseS, policy.maxAttempts, policy.maxAttempts, reason, paymentId],
+    [policy.baseMs / 1000, policy.maxAttempts, policy.maxAttempts, reason, paymentId],
   );
   return rows[0] && { attempts: Number(rows[0].settlement_attempts), held: Boolean(rows[0].held) };
 }
@@ -138,7 +138,7 @@ export async function retrySettlement(db: Db, paymentId: string): Promise<boolea
   const n = await knex('payments')
     .where({ id: paymentId, status: 'succeeded' })
     .whereNull('settled_at')
-    .update({ settlement_held_at: null, settlement_hold_reason: null, settlement_attempts: 0, settlement_next_at: null });
+    .update({ settlement_held_at: null, settlement_hold_reason: null, settlement_attempts: 0, settlement_next_at: knex.fn.now() });
   return n > 0;
 }
 

@@ -43,6 +43,7 @@ export interface ChainJobs extends ChainWork {
 export interface ChainJobSettings {
   pollIntervalMs: number;
   stuckAfterMs: number;
+  settlementRetry: RelayerDeps['settlementRetry'];
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
 }
@@ -93,6 +94,7 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
     log,
     submissions: new Submissions(db, log),
     stuckAfterMs: settings.stuckAfterMs,
+    settlementRetry: settings.settlementRetry,
     enqueueSettle,
     enqueueSubmit,
   };

@@ -32,6 +32,8 @@ export interface RelayerDeps {
   submissions: Submissions;
   /** A pending transaction older than this is replaced with higher fees. */
   stuckAfterMs: number;
+  /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
+  settlementRetry: { maxAttempts: number; baseMs: number };
   /** After a collect transaction is final: settle it. */
   enqueueSettle(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */

@@ -1,16 +1,20 @@
 import type { Db } from '../db/knex';
-import type { Logger } from '../logger';
 import * as transfers from '../db/settlementTransfersRepo';
+import type { RelayerDeps } from './relayer';
 
 // A settlement transfer that failed (reverted on chain, or a simulation that says it would) is tried again,
-// 5 s later, then 10, 20, 40; the fifth failure holds it until an operator retries it (`admin settlements`);
-// the paygate_settlements_held gauge counts the held ones.
-// A revert moved nothing, so a retry cannot pay twice; the funds wait in the collector meanwhile.
+// later each time (by default 5 s, then 10, 20, 40); the last allowed failure holds it until an operator
+// retries it (`admin settlements`), and the paygate_settlements_held gauge counts it. A revert moved nothing,
+// so a retry cannot pay twice; the funds wait in the collector meanwhile.
 
-const SETTLEMENT_RETRY = { maxAttempts: 5, baseS: 5 };
-
-export async function settlementFailed(deps: { db: Db; log: Logger }, db: Db, paymentId: string, reason: string, txHash?: string) {
-  const r = await transfers.recordSettlementFailure(db, paymentId, reason, SETTLEMENT_RETRY);
+export async function settlementFailed(
+  deps: Pick<RelayerDeps, 'log' | 'settlementRetry'>,
+  db: Db,
+  paymentId: string,
+  reason: string,
+  txHash?: string,
+) {
+  const r = await transfers.recordSettlementFailure(db, paymentId, reason, deps.settlementRetry);
   if (!r) return;
   if (r.held)
     deps.log.error(

@@ -2,10 +2,21 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createPublicClient, createTestClient, getAddress, http, type Address, type Hex } from 'viem';
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  http,
+  parseAbi,
+  parseGwei,
+  type Address,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   devnetAssetId,
+  devnetDeployer,
   devnetChain,
   devnetMint,
   devnetTokenAddress,
@@ -89,3 +100,28 @@ export const balanceOf = (holder: string, symbol = 'USDC') =>
   });
 
 export const receiptOf = (hash: string) => chainClient().getTransactionReceipt({ hash: hash as Hex });
+
+const TOKEN_ADMIN_ABI = parseAbi([
+  'function pause()',
+  'function unpause()',
+  'function blacklist(address account)',
+  'function unBlacklist(address account)',
+]);
+
+/**
+ * Sends one of the token's administrative calls from its pauser and blacklister (the devnet deployer), with a
+ * priority fee high enough to be mined ahead of the relayer's transactions in the same block; the hash (with
+ * automine off, it waits in the pool for the next block).
+ */
+export function tokenAdmin(call: 'pause' | 'unpause' | 'blacklist' | 'unBlacklist', account?: Address, symbol = 'USDC'): Promise<Hex> {
+  const wallet = createWalletClient({ chain: devnetChain(rpcUrl()), transport: http(rpcUrl()), account: devnetDeployer });
+  return wallet.writeContract({
+    address: devnetTokenAddress(symbol),
+    abi: TOKEN_ADMIN_ABI,
+    functionName: call,
+    args: account ? [account] : [],
+    gas: 100_000n,
+    maxFeePerGas: parseGwei('500'),
+    maxPriorityFeePerGas: parseGwei('100'),
+  } as never);
+}

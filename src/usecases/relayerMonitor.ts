@@ -73,19 +73,25 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
 }
 
 /**
- * A reverted final receipt fails the payment, in the transaction that records it. A settlement is tried again
- * later (a revert moved nothing), up to its bound (src/usecases/settlementHolds.ts).
+ * A reverted final receipt fails the payment, in the transaction that records it, unless its authorization was
+ * used by another transaction. A settlement is tried again later (a revert moved nothing), up to its bound
+ * (src/usecases/settlementHolds.ts).
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   const { db } = deps;
   // Why it reverted, as far as the chain can tell now (the same call, simulated again).
   const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
   const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
-  await inTransaction(db, async (trx) => {
-    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return;
+  const usedElsewhere = tx.purpose !== 'settle' && refusal === 'authorization_used';
+  const finished = await inTransaction(db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
     if (tx.purpose === 'settle') await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
-    else await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
+    else if (!usedElsewhere) await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
+    return true;
   });
+  // Another transaction used the authorization first (a copy outbid ours): the submit step finds it on the
+  // token and the payment follows it (src/usecases/relayer.ts, usedElsewhere).
+  if (finished && usedElsewhere) await deps.enqueueSubmit(tx.paymentId);
 }
 
 async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {

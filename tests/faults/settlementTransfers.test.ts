@@ -6,8 +6,9 @@ import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
 import { describeOwn, figures, ownStack, partner, send } from './kit';
 
-// A settlement transfer that fails (issue 28, finding 2) is tried again, and after its bound held for an
-// operator, never left unpaid in silence. The token is paused for one block, the one that mines the
+// Settlement transfers (collector mode). One that fails (issue 28, finding 2) is tried again, and after its
+// bound held for an operator, never left unpaid in silence; what it sends follows the fee terms of the
+// payment's confirm, not those of its settlement (finding 6). The token is paused for one block, the one that mines the
 // settlement (the pause is sent with a higher priority fee, so it goes first in that block); then a merchant
 // whose destination the token blacklists until an operator steps in. On a chain of this file's own: automine
 // is turned off and on, and the token paused.
@@ -170,5 +171,28 @@ describeOwn('settlement transfers that fail', () => {
     expect(done.settled_at).not.toBeNull();
     await expect(adminOn(stack.dbUrl, 'settlements', 'hold', '--payment', id)).rejects.toThrow(/no unsettled succeeded payment/);
     await expect(adminOn(stack.dbUrl, 'settlements', 'retry', '--payment', id)).rejects.toThrow(/no unsettled succeeded payment/);
+  });
+
+  it('sends what the fee terms at confirm say, whatever the account fee is by the time it settles', async () => {
+    const s = await shop('Fee Change');
+    await adminOn(stack.dbUrl, 'accounts', 'set-fee', '--account', s.accountId, '--base-minor', '0', '--percent', '1');
+    const id = await confirm(s, 'fee-terms', () => anvil().setAutomine(false));
+    await eventually(
+      () => sent(id, 'collect'),
+      (t) => t.length === 1,
+      20_000,
+    );
+    await adminOn(stack.dbUrl, 'accounts', 'set-fee', '--account', s.accountId, '--base-minor', '100', '--percent', '50');
+    await anvil().setAutomine(true);
+    await anvil().mine({ blocks: 1 });
+    const settled = await eventually(
+      () => db('payments').where({ id }).first(),
+      (p) => p.settled_at !== null,
+      30_000,
+    );
+    expect(settled).toMatchObject({ fee_bps: 100, settlement_amount: '49500000', fee_amount: '500000' });
+    expect((await paid(s.destination)).map((t) => t.args.value)).toEqual([49_500_000n]);
+    const r = await send(url, 'GET', `/v1/payments/${id}`, s.headers);
+    expect([r.status, r.body.status]).toEqual([200, 'succeeded']);
   });
 });

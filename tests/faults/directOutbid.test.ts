@@ -1,0 +1,107 @@
+import { getAddress, parseSignature, type Address, type Hex } from 'viem';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { createWalletClient, http, parseGwei } from 'viem';
+import { adminOn } from '../support/service';
+import { anvil, balanceOf, newBuyer, USDC_TOKEN, useOwnChain } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { createDb } from '../../src/db/knex';
+import { devnetChain } from '../../src/chain/devnet';
+import { TOKEN_ABI } from '../../src/chain/evm';
+import { describeOwn, figures, ownStack, partner, send } from './kit';
+
+// Direct mode (issue 28, finding 5): the buyer's TransferWithAuthorization pays the merchant's destination, and
+// anyone holding the signature may submit it. A copy sent with a higher fee is mined first; the relayer's own
+// transaction then reverts (authorization used). The merchant was paid with exactly this payment's terms (the
+// signature binds them), so the payment succeeds with the copy's transaction instead of failing.
+
+jest.setTimeout(120_000);
+useOwnChain();
+
+describeOwn('direct mode: the authorization submitted by someone else first', () => {
+  let stack: Awaited<ReturnType<typeof ownStack>>;
+  let db: ReturnType<typeof createDb>;
+  afterAll(async () => {
+    await anvil().setAutomine(true);
+    await db?.destroy();
+    await stack?.close();
+  });
+
+  it('succeeds with the transaction that used the authorization; the buyer is charged once, nothing fails', async () => {
+    stack = await ownStack('paygate_faults_outbid');
+    db = createDb(stack.dbUrl, 2);
+    const url = (await stack.start()).url;
+    const shop = await partner(url, stack.dbUrl, 'Direct Shop');
+    await adminOn(stack.dbUrl, 'accounts', 'set-mode', '--account', shop.accountId, '--mode', 'direct');
+    const wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+    const destination = getAddress(
+      (await db('crypto_settlements').where({ merchant_id: shop.merchantId }).first()).destination.split(':')[2],
+    );
+    const buyer = await newBuyer(50_000_000n);
+    const copier = privateKeyToAccount(generatePrivateKey());
+    await anvil().setBalance({ address: copier.address, value: 10n ** 18n });
+
+    const id = (
+      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'outbid', amount: { unit: 'iso4217/USD', value: '5000' } })
+    ).body.paymentId as string;
+    const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${buyer.address}`] })).body
+      .options[0];
+    const td = JSON.parse(opt.actions[0].data.params[1]);
+    expect(td.primaryType).toBe('TransferWithAuthorization');
+    const sig = await buyer.signTypedData(td);
+    await anvil().setAutomine(false);
+    const c = await send(url, 'POST', `/v1/gateway/payment/${id}/confirm`, wallet, {
+      optionId: opt.id,
+      results: [{ type: 'walletRpc', data: [sig] }],
+    });
+    expect([c.status, c.body.status]).toEqual([200, 'processing']);
+    await eventually(
+      () => db('chain_transactions').where({ payment_id: id }).whereNotNull('broadcast_at'),
+      (t) => t.length === 1,
+      20_000,
+    );
+    // The copy, with the same signed terms and a higher priority fee: first in the next block.
+    const { r, s, yParity } = parseSignature(sig as Hex);
+    const m = td.message;
+    const copy = await createWalletClient({
+      chain: devnetChain(process.env.DEVNET_RPC_URL!),
+      transport: http(process.env.DEVNET_RPC_URL!),
+      account: copier,
+    }).writeContract({
+      address: USDC_TOKEN,
+      abi: TOKEN_ABI.filter((f) => f.name === 'transferWithAuthorization' && f.inputs.length === 9),
+      functionName: 'transferWithAuthorization',
+      args: [
+        getAddress(m.from),
+        getAddress(m.to) as Address,
+        BigInt(m.value),
+        BigInt(m.validAfter),
+        BigInt(m.validBefore),
+        m.nonce,
+        27 + yParity,
+        r,
+        s,
+      ],
+      gas: 200_000n,
+      maxFeePerGas: parseGwei('500'),
+      maxPriorityFeePerGas: parseGwei('100'),
+    } as never);
+    await anvil().mine({ blocks: 1 });
+    await anvil().setAutomine(true);
+    await anvil().mine({ blocks: 1 });
+
+    const done = await eventually(
+      () => db('payments').where({ id }).first(),
+      (p) => p.status !== 'processing',
+      30_000,
+    );
+    const ours = await db('chain_transactions').where({ payment_id: id }).select('status');
+    figures('direct-outbid', { final: done.status, relayerTransactions: ours.map((t) => t.status) });
+    expect(done).toMatchObject({ status: 'succeeded', tx_hash: copy, failure_code: null });
+    expect(ours.map((t) => t.status)).toEqual(['reverted']);
+    expect(await balanceOf(buyer.address)).toBe(0n);
+    expect(await balanceOf(destination)).toBe(50_000_000n);
+    expect(await db('payment_events').where({ payment_id: id, type: 'payment.failed' })).toEqual([]);
+    const g = await send(url, 'GET', `/v1/payments/${id}`, shop.headers);
+    expect([g.status, g.body.status]).toEqual([200, 'succeeded']);
+  });
+});

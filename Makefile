@@ -5,7 +5,7 @@ SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 SDK_WHEELS := .venv/sdk-wheels
 
-.PHONY: install start build docs chromium test-browser test-faults generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff
 
 install: $(NPM_STAMP)
 
@@ -93,6 +93,11 @@ test-integration: install build
 # webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.
 test-faults: install build
 	NODE_ENV=test npx --no-install jest --runInBand tests/faults
+
+# The seeded chaos soak alone (tests/soak, README "The soak"): SOAK_MINUTES (10) of load and faults against two
+# service processes, then the invariants checked on the database and the chain. SOAK_SEED=N replays a schedule.
+soak: install build
+	SOAK_MINUTES=$${SOAK_MINUTES:-10} NODE_ENV=test npx --no-install jest --runInBand tests/soak
 
 # Debian's Chromium for the browser tests (tests/browser, playwright-core): installed as root when missing.
 CHROMIUM := /usr/bin/chromium

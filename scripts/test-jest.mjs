@@ -4,7 +4,8 @@
 //     (tests/integration/chain.test.ts: snapshots, automine off, reorgs) runs on a chain of its own.
 //  2. The fault suite (tests/faults) alone, one file at a time: its assertions compare a latency under load
 //     with an unloaded baseline measured in the same test, which a neighbouring test file would skew.
-// Both parts always run. The report adds their counts and lists both parts' files; a part that wrote no
+//  3. The chaos soak (tests/soak) alone: two minutes (SOAK_MINUTES) with a seed derived from the commit.
+// Every part always runs. The report adds their counts and lists both parts' files; a part that wrote no
 // report counts as a failed suite. Exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,16 +15,20 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const out = path.join(root, 'coverage/jest-results.json');
 const workers = process.env.JEST_WORKERS || '2';
 const parts = [
-  { name: 'parallel', args: [`--maxWorkers=${workers}`, '--testPathIgnorePatterns=/node_modules/|/tests/browser/|/tests/faults/'] },
+  {
+    name: 'parallel',
+    args: [`--maxWorkers=${workers}`, '--testPathIgnorePatterns=/node_modules/|/tests/browser/|/tests/faults/|/tests/soak/'],
+  },
   { name: 'faults', args: ['--runInBand', 'tests/faults'] },
+  { name: 'soak', args: ['--runInBand', 'tests/soak'], env: { SOAK_MINUTES: process.env.SOAK_MINUTES || '2' } },
 ];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
-const reports = parts.map(({ name, args }) => {
+const reports = parts.map(({ name, args, env }) => {
   const file = path.join(root, `coverage/jest-results-${name}.json`);
   fs.rmSync(file, { force: true });
   const jest = path.join(root, 'node_modules/.bin/jest');
-  const r = spawnSync(jest, ['--json', `--outputFile=${file}`, ...args], { cwd: root, stdio: 'inherit', env: process.env });
+  const r = spawnSync(jest, ['--json', `--outputFile=${file}`, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   let report = null;
   try {
     report = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -61,7 +61,7 @@ export function useOwnChain(): void {
   });
 }
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const srv = net.createServer();
     srv.on('error', reject);

@@ -1,0 +1,124 @@
+import { createPublicClient, getAddress, http, parseAbiItem, type Address, type Hex } from 'viem';
+import type { Knex } from 'knex';
+import { devnetChain } from '../../src/chain/devnet';
+import { TOKEN_ABI } from '../../src/chain/evm';
+import type { LoadRecord } from './load';
+import { USDC } from './stack';
+
+// What a soak proves at its end, from the database and the chain (never from the service's own answers): each
+// check returns the violations it found, as sentences naming what is wrong.
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+/** Relayer gas (units) per succeeded payment: a collect (about 96,000) and a settlement, with room for replacements. */
+const GAS_PER_PAYMENT_BOUND = 250_000n;
+
+type Row = Record<string, any>;
+const addressOf = (caip10: string) => getAddress(caip10.split(':')[2]);
+
+export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relayers: Address[]) {
+  const chain = createPublicClient({ chain: devnetChain(rpcUrl), transport: http(rpcUrl) });
+  const violations: string[] = [];
+  const bad = (s: string) => violations.push(s);
+  const transfers = (await chain.getLogs({ address: USDC, event: TRANSFER, fromBlock: 0n })).filter((l) => l.args.value! > 0n);
+  const payments: Row[] = await db('payments as p')
+    .leftJoin('payment_options as o', 'o.id', 'p.option_id')
+    .select('p.*', 'o.relayer', db.raw(`o.typed_data::jsonb ->> 'primaryType' AS primary_type`));
+
+  // Every acknowledged write is stored exactly once.
+  const byRef = new Map<string, number>();
+  for (const p of payments) byRef.set(p.reference_id, (byRef.get(p.reference_id) ?? 0) + 1);
+  for (const [ref, n] of byRef) if (n > 1) bad(`payment reference ${ref} stored ${n} times`);
+  const ids = new Set(payments.map((p) => p.id));
+  for (const p of rec.payments) if (!ids.has(p.id)) bad(`acknowledged payment ${p.id} is not stored`);
+  const merchants: Row[] = await db('merchants').select('id', 'name', 'account_id');
+  const byName = new Map<string, number>();
+  for (const m of merchants) byName.set(`${m.account_id}/${m.name}`, (byName.get(`${m.account_id}/${m.name}`) ?? 0) + 1);
+  for (const [name, n] of byName) if (n > 1) bad(`merchant ${name} stored ${n} times`);
+  const merchantIds = new Set(merchants.map((m) => m.id));
+  for (const m of rec.merchants) if (!merchantIds.has(m.id)) bad(`acknowledged merchant ${m.id} is not stored`);
+
+  // A payment's buyer is charged once if it succeeded, never otherwise; a settlement is one transfer of its amount.
+  const collected = new Map<string, bigint>();
+  for (const p of payments.filter((x) => x.buyer_account)) {
+    const buyer = addressOf(p.buyer_account);
+    const paid = transfers.filter((t) => getAddress(t.args.from!) === buyer);
+    if (p.status !== 'succeeded') {
+      if (paid.length) bad(`${p.status} payment ${p.id}: its buyer was charged in ${paid.map((t) => t.transactionHash).join(', ')}`);
+      continue;
+    }
+    const want = BigInt(p.token_amount);
+    if (paid.length !== 1 || paid[0].args.value !== want || paid[0].transactionHash !== p.tx_hash)
+      bad(
+        `succeeded payment ${p.id}: ${paid.length} transfers from its buyer (${paid.map((t) => `${t.args.value} in ${t.transactionHash}`)}), expected ${want} in ${p.tx_hash}`,
+      );
+    if (p.primary_type === 'ReceiveWithAuthorization') {
+      const collector = getAddress(p.relayer);
+      collected.set(collector, (collected.get(collector) ?? 0n) + want);
+      if (p.settled_at) {
+        const sent = transfers.filter((t) => t.transactionHash === p.settlement_tx_hash);
+        const ok =
+          sent.length === 1 &&
+          getAddress(sent[0].args.from!) === collector &&
+          getAddress(sent[0].args.to!) === addressOf(p.settlement_destination) &&
+          sent[0].args.value === BigInt(p.settlement_amount);
+        if (!ok)
+          bad(
+            `settled payment ${p.id}: its settlement transaction ${p.settlement_tx_hash} is not one transfer of ${p.settlement_amount} to ${p.settlement_destination}`,
+          );
+        if (BigInt(p.settlement_amount) + BigInt(p.fee_amount) !== want) bad(`settled payment ${p.id}: settled + fee != collected`);
+        collected.set(collector, collected.get(collector)! - BigInt(p.settlement_amount));
+      }
+    }
+  }
+  // No transfer out of a collector that no settlement accounts for (none twice), and each collector holds
+  // exactly what it collected minus what it settled (fees and unsettled amounts stay in it).
+  const settlementTxs = new Set(payments.filter((p) => p.settled_at).map((p) => p.settlement_tx_hash));
+  for (const t of transfers)
+    if (relayers.includes(getAddress(t.args.from!)) && !settlementTxs.has(t.transactionHash))
+      bad(`transfer of ${t.args.value} from collector ${t.args.from} to ${t.args.to} in ${t.transactionHash} is no payment's settlement`);
+  for (const r of relayers) {
+    const balance = await chain.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
+    if (balance !== (collected.get(r) ?? 0n)) bad(`collector ${r} holds ${balance} on chain, the payments say ${collected.get(r) ?? 0n}`);
+  }
+
+  // Relayer nonces: every transaction final, nonces 0..n-1 each once, n the chain's count; one final transaction per step.
+  const txs: Row[] = await db('chain_transactions').select('*');
+  let gas = 0n;
+  for (const r of relayers) {
+    const mine = txs.filter((t) => getAddress(t.sender) === r);
+    for (const t of mine.filter((x) => !['confirmed', 'reverted'].includes(x.status)))
+      bad(`relayer transaction ${t.tx_hash} is ${t.status}`);
+    const nonces = mine
+      .filter((t) => t.status !== 'dropped')
+      .map((t) => Number(t.nonce))
+      .sort((a, b) => a - b);
+    const count = await chain.getTransactionCount({ address: r });
+    if (nonces.length !== count || nonces.some((n, i) => n !== i))
+      bad(`relayer ${r}: stored nonces ${nonces.join(',')} but ${count} sent on chain`);
+    for (const t of mine.filter((x) => ['confirmed', 'reverted'].includes(x.status)))
+      gas += (await chain.getTransactionReceipt({ hash: t.tx_hash as Hex })).gasUsed;
+  }
+  const perStep = new Map<string, number>();
+  for (const t of txs.filter((x) => x.status === 'confirmed'))
+    perStep.set(`${t.payment_id}/${t.purpose}`, (perStep.get(`${t.payment_id}/${t.purpose}`) ?? 0) + 1);
+  for (const [step, n] of perStep) if (n > 1) bad(`${step}: ${n} confirmed transactions`);
+
+  // Nothing left non-final: no payment processing, no collected payment unsettled (held ones included).
+  for (const p of payments.filter((x) => x.status === 'processing')) bad(`payment ${p.id} is still processing`);
+  for (const p of payments.filter((x) => x.status === 'succeeded' && x.primary_type === 'ReceiveWithAuthorization' && !x.settled_at))
+    bad(`payment ${p.id} is unsettled${p.settlement_held_at ? ` (held: ${p.settlement_hold_reason})` : ''}`);
+
+  const succeeded = payments.filter((p) => p.status === 'succeeded').length;
+  if (succeeded && gas / BigInt(succeeded) > GAS_PER_PAYMENT_BOUND)
+    bad(`relayer gas per succeeded payment ${gas / BigInt(succeeded)} is over ${GAS_PER_PAYMENT_BOUND}`);
+  return { violations, payments, gas, succeeded };
+}
+
+/** Every event of a payment of the account reached its receiver (which answers every request by now). */
+export async function checkWebhooks(db: Knex, accountId: string, received: { headers: Record<string, string>; body: any }[]) {
+  const events: Row[] = await db('payment_events').where({ account_id: accountId }).select('id', 'type', 'payment_id');
+  const got = new Set(received.map((r) => r.headers['webhook-id'] ?? r.body?.id));
+  return events
+    .filter((e) => !got.has(e.id))
+    .map((e) => `event ${e.id} (${e.type} of ${e.payment_id}) never reached account ${accountId}'s receiver`);
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createWalletClient, getAddress, http, parseAbi, parseGwei, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { devnetChain, devnetDeployer, devnetTokenAddress, ensureDevnetTokens, startAnvil } from '../../src/chain/devnet';
+import { freePort } from '../support/chain';
+import { startRpcProxy } from '../support/rpcProxy';
+import { spawnService, type ServiceProcess } from '../support/serviceProcess';
+import { stoppablePostgres } from '../support/stoppablePostgres';
+
+// What a soak runs on, all of its own: a PostgreSQL it can stop, a development chain mining a block a second
+// (so transactions wait in the pool, where they can be dropped), a fault-injecting JSON-RPC proxy in front of it
+// that the service processes use (the soak itself talks to the chain directly), and two service processes
+// sharing two relayer keys, each of which can be killed and started again.
+
+const TOKEN_ADMIN = parseAbi(['function pause()', 'function unpause()', 'function mint(address to, uint256 amount) returns (bool)']);
+export const USDC = devnetTokenAddress('USDC');
+
+export type SoakStack = Awaited<ReturnType<typeof startSoakStack>>;
+
+export async function startSoakStack(env: Record<string, string>) {
+  const pg = await stoppablePostgres('paygate_soak');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-soak-'));
+  const anvil = await startAnvil({ dir, port: await freePort(), blockTimeS: 1 });
+  await ensureDevnetTokens(anvil.rpcUrl);
+  const proxy = await startRpcProxy(anvil.rpcUrl);
+  const keys = [generatePrivateKey(), generatePrivateKey()];
+  const relayers = keys.map((k) => privateKeyToAddress(k));
+  const procEnv = {
+    DATABASE_URL: pg.url,
+    DEVNET_RPC_URL: proxy.url,
+    DEVNET_DIR: dir,
+    DEVNET_RELAYER_KEYS: keys.join(','),
+    DEVNET_CONFIRMATIONS: '3',
+    CHAIN_STUCK_AFTER_MS: '10000',
+    CHAIN_POLL_INTERVAL_MS: '250',
+    NODE_ENV: 'test',
+    ...env,
+  };
+  const processes: (ServiceProcess | null)[] = [];
+  for (let i = 0; i < 2; i++) processes.push(await spawnService(procEnv)); // one after the other: the first migrates
+  const rpc = async (method: string, params: unknown[]) => {
+    const r = await fetch(anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await r.json()) as { result?: any; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
+  };
+  const owner = createWalletClient({ chain: devnetChain(anvil.rpcUrl), transport: http(anvil.rpcUrl), account: devnetDeployer });
+  let sending: Promise<unknown> = Promise.resolve();
+  /** One deployer transaction at a time (its nonce is read from the pool for each). */
+  const fromOwner = (f: () => Promise<Hex>): Promise<Hex> => {
+    const next = sending.then(f);
+    sending = next.catch(() => undefined);
+    return next;
+  };
+  const receipt = async (hash: Hex, timeoutMs = 30_000) => {
+    for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      const r = await rpc('eth_getTransactionReceipt', [hash]);
+      if (r) return r as { status: string; blockNumber: string };
+    }
+    return null;
+  };
+  const chain = {
+    rpcUrl: anvil.rpcUrl,
+    rpc,
+    /** Mints USDC to `to` and waits until it is mined; false if it was not (a reorg took it, say). */
+    mint: async (to: Address, amount: bigint) => {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        try {
+          const hash = await fromOwner(() =>
+            owner.writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName: 'mint', args: [to, amount] } as never),
+          );
+          if ((await receipt(hash))?.status === '0x1') return true;
+        } catch {
+          // Paused for a block (the token refuses), or a nonce the pool had not caught up with: again shortly.
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      return false;
+    },
+    pauseOneBlock: async () => {
+      const fees = { gas: 100_000n, maxFeePerGas: parseGwei('500'), maxPriorityFeePerGas: parseGwei('100') };
+      const call = (functionName: 'pause' | 'unpause') =>
+        fromOwner(() => owner.writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName, args: [], ...fees } as never));
+      await receipt(await call('pause'));
+      await receipt(await call('unpause'));
+    },
+    /** Drops one relayer transaction waiting in the pool (tries for a few seconds); its hash, or null. */
+    dropRelayerTransaction: async (relayers: Address[]) => {
+      for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+        const pool = (await rpc('txpool_content', [])) as { pending: Record<string, Record<string, { hash: Hex }>> };
+        for (const [from, byNonce] of Object.entries(pool.pending ?? {}))
+          if (relayers.includes(getAddress(from))) {
+            const tx = Object.values(byNonce)[0];
+            await rpc('anvil_dropTransaction', [tx.hash]);
+            return tx.hash;
+          }
+      }
+      return null;
+    },
+  };
+  let next = 0;
+  return {
+    pg,
+    proxy,
+    chain,
+    relayers,
+    processes,
+    /** A live process's URL, in turns (none: the caller retries). */
+    url: () => {
+      const live = processes.filter((p): p is ServiceProcess => p !== null);
+      return live.length ? live[next++ % live.length].url : null;
+    },
+    logs: () => processes.flatMap((p) => p?.logs ?? []),
+    killProcess: async (i: number) => {
+      const p = processes[i];
+      processes[i] = null;
+      await p?.kill('SIGKILL');
+    },
+    restartProcess: async (i: number) => {
+      processes[i] = await spawnService(procEnv);
+    },
+    close: async () => {
+      for (const p of processes) await p?.kill('SIGKILL');
+      await proxy.close();
+      await anvil.stop();
+      await pg.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

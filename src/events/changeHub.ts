@@ -34,17 +34,37 @@ export class ChangeHub {
         for (const f of this.changeListeners) f();
       }
     });
-    client.on('error', (err) => {
-      this.log.warn({ err: err.message }, 'change listener lost its connection; reconnecting');
-      this.client = null;
+    let lost = false;
+    const onLost = (reason: string) => {
+      if (lost) return; // an error is followed by its end
+      lost = true;
+      if (this.client === client) this.client = null;
+      if (this.closed) return;
+      this.log.warn({ err: reason }, 'change listener lost its connection; reconnecting');
       this.wakeAll(); // nobody may miss a change while we were deaf: everyone re-reads
       for (const f of this.revocationListeners) f(null); // nor a revocation: caches start over
       this.scheduleReconnect();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANGE_CHANNEL}`);
-    await client.query(`LISTEN ${KEY_REVOKED_CHANNEL}`);
+    };
+    client.on('error', (err) => onLost(err.message));
+    client.on('end', () => onLost('the connection ended'));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await client.query(`LISTEN ${KEY_REVOKED_CHANNEL}`);
+    } catch (e) {
+      lost = true;
+      await client.end().catch(() => undefined);
+      throw e;
+    }
+    if (lost) throw new Error('the listening connection was lost as it started');
     this.client = client;
+    // Revocations made while no connection listened were announced to nobody: caches start over once more.
+    for (const f of this.revocationListeners) f(null);
+  }
+
+  /** True while the LISTEN connection is up: revocation notices reach this process. */
+  get listening(): boolean {
+    return this.client !== null;
   }
 
   private scheduleReconnect() {

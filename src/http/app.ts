@@ -42,7 +42,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa {
   const { config, db, log, backends, handlers, hub, chainWork, webhookWork, metrics, draining } = deps;
   const { limiter, longPolls } = deps.limits;
-  const keys = new KeyCache();
+  const keys = new KeyCache(() => hub.listening);
   hub.onKeyRevoked((keyId) => keys.revoke(keyId));
   // app.proxy stays off: no Koa getter reads X-Forwarded-* headers; who a client is, is clientAddress.ts's to say.
   const app = new Koa<RequestState>();

@@ -19,8 +19,9 @@ export async function authenticate(db: Db, apiKey: string | undefined, cache?: K
   if (!parsed) throw new AppError('invalid_api_key');
   let key = cache?.get(parsed.keyId);
   if (!key) {
+    const ticket = cache?.ticket() ?? 0;
     key = await findKey(db, parsed.keyId);
-    if (key && !key.revokedAt) cache?.set(key);
+    if (key && !key.revokedAt) cache?.set(key, ticket);
   }
   if (!key || key.revokedAt || !secretMatches(parsed.secret, key.secretHash)) throw new AppError('invalid_api_key');
   return { accountId: key.accountId, keyId: key.id, keyType: key.type, defaultVersion: key.defaultVersion };

@@ -1,17 +1,25 @@
 import type { StoredKey } from '../db/accountsRepo';
 
 /**
- * Verified API keys, per process, so that a request does not pay a query to authenticate. An entry
- * lives at most TTL_MS; a revocation is announced on NOTIFY api_key_revoked and drops the entry in every
- * process at once (the hub clears the whole cache if its listening connection was lost). The secret is
- * still checked against the stored hash on every request.
+ * Verified API keys, per process, so that a request does not pay a query to authenticate. An entry lives
+ * at most TTL_MS and is trusted only while the process listens for revocations (ChangeHub): a revocation is
+ * announced on NOTIFY api_key_revoked and drops the entry in every process at once; when the listening
+ * connection is lost or comes back, the whole cache is dropped, and until it listens again every request
+ * reads its key. Each revocation notice (and each loss or return of the listener) starts a new epoch: a key
+ * read from the database in an earlier epoch is not cached, since the read may predate a revocation whose
+ * notice arrived while it ran. The secret is still checked against the stored hash on every request.
  */
 export class KeyCache {
   static readonly TTL_MS = 5000;
   private static readonly MAX = 10_000;
   private readonly entries = new Map<string, { key: StoredKey; until: number }>();
+  private epoch = 0;
+
+  /** `listening`: whether revocation notices are being received right now. */
+  constructor(private readonly listening: () => boolean) {}
 
   get(keyId: string): StoredKey | undefined {
+    if (!this.listening()) return undefined;
     const e = this.entries.get(keyId);
     if (!e) return undefined;
     if (e.until < Date.now()) {
@@ -21,12 +29,20 @@ export class KeyCache {
     return e.key;
   }
 
-  set(key: StoredKey): void {
+  /** Taken before reading a key from the database; `set` keeps the key only if no notice came meanwhile. */
+  ticket(): number {
+    return this.epoch;
+  }
+
+  set(key: StoredKey, ticket: number): void {
+    if (ticket !== this.epoch || !this.listening()) return;
     if (this.entries.size >= KeyCache.MAX) this.entries.clear();
     this.entries.set(key.id, { key, until: Date.now() + KeyCache.TTL_MS });
   }
 
+  /** A revoked key id, or null: revocations may have been missed (the listener was lost or is back). */
   revoke(keyId: string | null): void {
+    this.epoch++;
     if (keyId === null) this.entries.clear();
     else this.entries.delete(keyId);
   }

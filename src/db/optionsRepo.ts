@@ -87,24 +87,44 @@ export async function payableSettlements(db: Db, merchantId: string, currency: s
  * Buyer data from the hosted collect page: sealed onto the payment's data-collecting options of the given
  * accounts (all accounts when none are given). Returns how many options now carry it.
  */
-export async function storeCollectedForPayment(db: Db, paymentId: string, accounts: string[], sealed: Buffer): Promise<number> {
+/**
+ * Stores buyer data on the payment's options that collect it (those of `accounts`, or all), each value sealed
+ * for its own row by `sealFor`; the number of options written.
+ */
+export async function storeCollectedForPayment(
+  db: Db,
+  paymentId: string,
+  accounts: string[],
+  sealFor: (optionId: string) => Buffer,
+): Promise<number> {
   const knex = knexOf(db);
   const q = knex('payment_options').where({ payment_id: paymentId, collect_data: true });
   if (accounts.length) q.whereIn('account', accounts);
-  return q.update({ collected_data: sealed });
+  const ids: string[] = await q.pluck('id');
+  if (!ids.length) return 0;
+  const { rowCount } = await knex.raw(
+    `UPDATE payment_options o SET collected_data = v.data
+     FROM (VALUES ${ids.map(() => '(?, ?::bytea)').join(', ')}) AS v(id, data) WHERE o.id = v.id`,
+    ids.flatMap((id) => [id, sealFor(id)]),
+  );
+  return rowCount ?? 0;
 }
 
-/** The latest data each account already gave for this payment, so that a fresh quote need not ask again. */
-export async function collectedByAccount(db: Db, paymentId: string, accounts: string[]): Promise<Map<string, Buffer>> {
+/** The latest data each account already gave for this payment (and the option holding it), so that a fresh quote need not ask again. */
+export async function collectedByAccount(
+  db: Db,
+  paymentId: string,
+  accounts: string[],
+): Promise<Map<string, { optionId: string; sealed: Buffer }>> {
   const knex = knexOf(db);
-  const rows: { account: string; collected_data: Buffer }[] = await knex('payment_options')
+  const rows: { id: string; account: string; collected_data: Buffer }[] = await knex('payment_options')
     .distinctOn('account')
     .where({ payment_id: paymentId })
     .whereIn('account', accounts)
     .whereNotNull('collected_data')
     .orderBy([{ column: 'account' }, { column: 'created_at', order: 'desc' }])
-    .select('account', 'collected_data');
-  return new Map(rows.map((r) => [r.account, r.collected_data]));
+    .select('id', 'account', 'collected_data');
+  return new Map(rows.map((r) => [r.account, { optionId: r.id, sealed: r.collected_data }]));
 }
 
 /**

@@ -1,8 +1,10 @@
 import { SEALED_BODY } from './idempotencyRepo';
 import { Db, knexOf } from './knex';
+import type { SealedAt } from '../domain/sealed';
 
-// Every column that holds sealed values (src/domain/sealed.ts), for `admin keys rotate-data`. A new sealed
-// column must be listed here, or a key rotation would leave its values behind the old key.
+// Every column that holds sealed values (src/domain/sealed.ts), for `admin keys rotate-data`, and the place
+// each value is sealed for (table, column, primary key). A new sealed column must be listed here, or a key
+// rotation would leave its values behind the old key.
 
 export interface SealedColumn {
   table: string;
@@ -13,13 +15,26 @@ export interface SealedColumn {
   form: 'bytea' | 'text';
 }
 
-export const SEALED_COLUMNS: SealedColumn[] = [
-  { table: 'payments', column: 'collected_data', key: ['id'], form: 'bytea' },
-  { table: 'payment_options', column: 'collected_data', key: ['id'], form: 'bytea' },
-  { table: 'webhook_endpoints', column: 'secret', key: ['id'], form: 'bytea' },
-  { table: 'webhook_endpoints', column: 'previous_secret', key: ['id'], form: 'bytea' },
-  { table: 'idempotency_keys', column: 'response_body', key: ['scope', 'key'], form: 'text' },
-];
+const sealedColumn = (table: string, column: string, key = ['id'], form: SealedColumn['form'] = 'bytea'): SealedColumn => ({
+  table,
+  column,
+  key,
+  form,
+});
+
+export const PAYMENT_DATA = sealedColumn('payments', 'collected_data');
+export const OPTION_DATA = sealedColumn('payment_options', 'collected_data');
+export const WEBHOOK_SECRET = sealedColumn('webhook_endpoints', 'secret');
+export const WEBHOOK_PREVIOUS_SECRET = sealedColumn('webhook_endpoints', 'previous_secret');
+export const IDEMPOTENT_RESPONSE = sealedColumn('idempotency_keys', 'response_body', ['scope', 'key'], 'text');
+
+export const SEALED_COLUMNS: SealedColumn[] = [PAYMENT_DATA, OPTION_DATA, WEBHOOK_SECRET, WEBHOOK_PREVIOUS_SECRET, IDEMPOTENT_RESPONSE];
+
+/** The place a value of column `c` in the row with primary key `row` is sealed for. */
+export function sealedAt(c: SealedColumn, ...row: string[]): SealedAt {
+  if (row.length !== c.key.length) throw new Error(`${c.table}.${c.column}: a row is named by ${c.key.join(', ')}`);
+  return { table: c.table, column: c.column, row };
+}
 
 export interface SealedRow {
   key: string[];

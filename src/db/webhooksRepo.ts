@@ -237,27 +237,32 @@ export async function updateEndpoint(db: Db, id: string, changes: WebhookEndpoin
 }
 
 /**
- * Replaces the secret in one statement: the previous secret is the one stored at that instant, so two
- * rotations at once cannot hand a caller a secret that is neither current nor previous.
+ * Replaces the secret under the row's lock: the previous secret is the one stored at that instant, so two
+ * rotations at once cannot hand a caller a secret that is neither current nor previous. The stored secret is
+ * sealed for its column, so `asPrevious` re-seals it for previous_secret (null: keep none).
  */
 export async function rotateEndpointSecret(
   db: Db,
   id: string,
   sealedSecret: Buffer,
+  asPrevious: (current: Buffer) => Buffer | null,
   overlapSeconds: number,
 ): Promise<WebhookEndpoint | undefined> {
-  const knex = knexOf(db);
-  const { rows } = await knex.raw(
-    `
-    UPDATE webhook_endpoints SET
-      previous_secret = CASE WHEN ? > 0 THEN secret END,
-      previous_secret_expires_at = CASE WHEN ? > 0 THEN now() + (? * interval '1 second') END,
-      secret = ?, updated_at = now()
-    WHERE id = ? AND deleted_at IS NULL
-    RETURNING *`,
-    [overlapSeconds, overlapSeconds, overlapSeconds, sealedSecret, id],
-  );
-  return rows[0] && toEndpoint(rows[0]);
+  return knexOf(db).transaction(async (trx) => {
+    const current = await trx<EndpointRow>('webhook_endpoints').where({ id }).whereNull('deleted_at').forUpdate().first('secret');
+    if (!current) return undefined;
+    const { rows } = await trx.raw(
+      `
+      UPDATE webhook_endpoints SET
+        previous_secret = ?,
+        previous_secret_expires_at = CASE WHEN ? > 0 THEN now() + (? * interval '1 second') END,
+        secret = ?, updated_at = now()
+      WHERE id = ?
+      RETURNING *`,
+      [overlapSeconds > 0 ? asPrevious(current.secret) : null, overlapSeconds, overlapSeconds, sealedSecret, id],
+    );
+    return toEndpoint(rows[0]);
+  });
 }
 
 /** Deletes the endpoint (the row stays, marked, for its deliveries' history); a deleted one stays as it is. */

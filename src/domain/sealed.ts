@@ -3,17 +3,31 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 // Buyer data (travel-rule fields) and webhook signing secrets are sealed with AES-256-GCM before they
 // reach the database, so a dump or a log of rows shows nothing. Each value names the key that sealed it,
 // so the key can be rotated: a keyring holds the newest key (it seals) and older ones (they still open),
-// and `admin keys rotate-data` re-seals old values until the older keys can be dropped.
+// and `admin keys rotate-data` re-seals old values until the older keys can be dropped. Each value is also
+// bound to where it is stored (table, column, row): copied into another row or column, it does not open,
+// so whoever can write to the database cannot hand one buyer's data or one endpoint's secret to another.
 //
 // Layouts:
-//   v2 (current): MAGIC (4) | id length (1) | key id (ASCII) | 12-byte IV | 16-byte tag | ciphertext,
-//                 the header (magic, length, id) authenticated as additional data, so an id cannot be swapped;
+//   v3 (current): MAGIC3 (4) | id length (1) | key id (ASCII) | 12-byte IV | 16-byte tag | ciphertext,
+//                 authenticated with the header and the place (SealedAt) as additional data;
+//   v2 (legacy, before places): the same with MAGIC2, only the header authenticated;
 //   v1 (legacy, rows written before key ids): 12-byte IV | 16-byte tag | ciphertext, no id: opened by
 //                 trying each key of the ring (GCM's tag tells which one sealed it).
-// A v1 value whose random IV happens to begin with MAGIC (2^-32) fails v2's authentication and is then
-// opened as v1, so the two layouts can never be confused.
+// Legacy values open wherever they are until `admin keys rotate-data` re-seals them as v3. A v3 value
+// relabelled as v2 fails v2's authentication (its additional data differs), and a v1 value whose random IV
+// happens to begin with a magic (2^-32) fails that layout's authentication and is then opened as v1, so
+// the layouts can never be confused.
 
-const MAGIC = Buffer.from([0xff, 0x70, 0x67, 0x02]); // 0xff "pg" version 2
+/** Where a sealed value is stored: its seal authenticates this, and it opens only here. */
+export interface SealedAt {
+  table: string;
+  column: string;
+  /** The row's primary key (its columns' values, in order). */
+  row: readonly string[];
+}
+
+const MAGIC = Buffer.from([0xff, 0x70, 0x67, 0x03]); // 0xff "pg" version 3
+const MAGIC2 = Buffer.from([0xff, 0x70, 0x67, 0x02]);
 const IV = 12;
 const TAG = 16;
 const KEY_ID = /^[A-Za-z0-9_.-]{1,32}$/;
@@ -87,28 +101,39 @@ export class UnsealError extends Error {}
 
 const ring = (keys: DataKeyring | Buffer) => (keys instanceof DataKeyring ? keys : DataKeyring.of(keys));
 
-/** The header of values sealed by key `id` (what `admin keys rotate-data` looks for). */
+const header = (magic: Buffer, id: string) => Buffer.concat([magic, Buffer.from([id.length]), Buffer.from(id, 'ascii')]);
+
+/** The header of values sealed by key `id` now (what `admin keys rotate-data` looks for). */
 export function sealedHeader(id: string): Buffer {
   if (!isValidKeyId(id)) throw new Error('invalid data key id');
-  return Buffer.concat([MAGIC, Buffer.from([id.length]), Buffer.from(id, 'ascii')]);
+  return header(MAGIC, id);
 }
 
-export function seal(keys: DataKeyring | Buffer, plaintext: string): Buffer {
+/** The place as additional data: JSON of strings, so no two places have the same bytes. */
+const placeOf = (at: SealedAt) => Buffer.from(JSON.stringify([at.table, at.column, ...at.row]), 'utf8');
+
+export function seal(keys: DataKeyring | Buffer, plaintext: string, at: SealedAt): Buffer {
   const { id, key } = ring(keys).primary;
-  const header = sealedHeader(id);
+  const head = sealedHeader(id);
   const iv = randomBytes(IV);
   const c = createCipheriv('aes-256-gcm', key, iv);
-  c.setAAD(header);
+  c.setAAD(Buffer.concat([head, placeOf(at)]));
   const body = Buffer.concat([c.update(plaintext, 'utf8'), c.final()]);
-  return Buffer.concat([header, iv, c.getAuthTag(), body]);
+  return Buffer.concat([head, iv, c.getAuthTag(), body]);
 }
 
-/** The key id a value names (v2), or null for a legacy value without one. */
+/** The layout and key id a value's header names, or null for a legacy value without one. */
+function parseHeader(sealed: Buffer): { magic: Buffer; id: string } | null {
+  const magic = [MAGIC, MAGIC2].find((m) => sealed.subarray(0, m.length).equals(m));
+  if (!magic || sealed.length < magic.length + 1 + IV + TAG) return null;
+  const n = sealed[magic.length];
+  const id = sealed.subarray(magic.length + 1, magic.length + 1 + n).toString('latin1');
+  return n >= 1 && sealed.length >= magic.length + 1 + n + IV + TAG && isValidKeyId(id) ? { magic, id } : null;
+}
+
+/** The key id a value names, or null for a legacy value without one. */
 export function sealedKeyId(sealed: Buffer): string | null {
-  if (sealed.length < MAGIC.length + 1 + IV + TAG || !sealed.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const n = sealed[MAGIC.length];
-  const id = sealed.subarray(MAGIC.length + 1, MAGIC.length + 1 + n).toString('latin1');
-  return n >= 1 && sealed.length >= MAGIC.length + 1 + n + IV + TAG && isValidKeyId(id) ? id : null;
+  return parseHeader(sealed)?.id ?? null;
 }
 
 function open(key: Buffer, aad: Buffer | null, rest: Buffer): string | null {
@@ -122,14 +147,18 @@ function open(key: Buffer, aad: Buffer | null, rest: Buffer): string | null {
   }
 }
 
-/** Opens a value of either layout; UnsealError (naming the key id, never a key) when no key of the ring opens it. */
-export function unseal(keys: DataKeyring | Buffer, sealed: Buffer): string {
+/**
+ * Opens a value of any layout stored at `at`; UnsealError (naming the key id, never a key) when no key of
+ * the ring opens it there.
+ */
+export function unseal(keys: DataKeyring | Buffer, sealed: Buffer, at: SealedAt): string {
   const r = ring(keys);
-  const id = sealedKeyId(sealed);
-  if (id !== null) {
-    const k = r.find(id);
-    const header = sealedHeader(id);
-    const text = k ? open(k.key, header, sealed.subarray(header.length)) : null;
+  const h = parseHeader(sealed);
+  if (h !== null) {
+    const k = r.find(h.id);
+    const head = header(h.magic, h.id);
+    const aad = h.magic === MAGIC ? Buffer.concat([head, placeOf(at)]) : head;
+    const text = k ? open(k.key, aad, sealed.subarray(head.length)) : null;
     if (text !== null) return text;
   }
   for (const k of r.keys) {
@@ -137,8 +166,18 @@ export function unseal(keys: DataKeyring | Buffer, sealed: Buffer): string {
     if (text !== null) return text;
   }
   throw new UnsealError(
-    id !== null
-      ? `a value sealed with data key "${id}" cannot be opened: that key is not in the keyring (DATA_ENCRYPTION_KEYS) or the value is damaged`
+    h !== null
+      ? `a value sealed with data key "${h.id}" cannot be opened: that key is not in the keyring (DATA_ENCRYPTION_KEYS), the value is damaged, or it was sealed for another place than ${at.table}.${at.column}`
       : 'a value sealed without a key id cannot be opened by any key of the keyring (DATA_ENCRYPTION_KEYS)',
   );
+}
+
+/** The value opened, or null when no key of the ring opens it at `at` (moved from another place, or its key is gone). */
+export function unsealOrNull(keys: DataKeyring | Buffer, sealed: Buffer, at: SealedAt): string | null {
+  try {
+    return unseal(keys, sealed, at);
+  } catch (e) {
+    if (e instanceof UnsealError) return null;
+    throw e;
+  }
 }

@@ -1,12 +1,12 @@
 import { Db, inTransaction } from '../db/knex';
 import { DataKeyring, seal, sealedHeader, unseal, UnsealError } from '../domain/sealed';
-import { replaceSealed, rowsNotSealedWith, SEALED_COLUMNS } from '../db/sealedColumnsRepo';
+import { replaceSealed, rowsNotSealedWith, SEALED_COLUMNS, sealedAt } from '../db/sealedColumnsRepo';
 
 // `admin keys rotate-data`: after a new key is put first in DATA_ENCRYPTION_KEYS (and every process runs
 // with that keyring), every sealed value still under an older key (or under no key id: rows written before
-// key ids) is opened and sealed again with the newest key, a batch per transaction. Values already under
-// the newest key are not read, so running it again does nothing; once it reports no unreadable value, the
-// older keys can be removed from the keyring.
+// key ids), or sealed before values were bound to their row and column, is opened and sealed again with the
+// newest key for its row and column, a batch per transaction. Values already sealed that way are not read, so running it
+// again does nothing; once it reports no unreadable value, the older keys can be removed from the keyring.
 
 export interface ColumnCounts {
   /** Values sealed again with the newest key. */
@@ -37,15 +37,16 @@ export async function resealAll(db: Db, keys: DataKeyring, batchSize: number): P
       after = rows[rows.length - 1].key;
       await inTransaction(db, async (trx) => {
         for (const row of rows) {
+          const at = sealedAt(c, ...row.key);
           let text: string;
           try {
-            text = unseal(keys, row.sealed);
+            text = unseal(keys, row.sealed, at);
           } catch (e) {
             if (!(e instanceof UnsealError)) throw e;
             counts.unreadable++;
             continue;
           }
-          if (await replaceSealed(trx, c, row, seal(keys, text))) counts.resealed++;
+          if (await replaceSealed(trx, c, row, seal(keys, text, at))) counts.resealed++;
           else counts.changedMeanwhile++;
         }
       });

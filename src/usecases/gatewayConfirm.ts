@@ -5,7 +5,8 @@ import { AppError } from '../domain/errors';
 import { seal } from '../domain/sealed';
 import * as repo from '../db/paymentsRepo';
 import { StoredOption } from '../db/optionsRepo';
-import { checkQuote, openOption, validCollected } from './gatewayOptions';
+import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
+import { checkQuote, openedOptionData, openOption, validCollected } from './gatewayOptions';
 import { gatewayPayment, notOpen } from './gatewayPayments';
 
 // Confirm: everything is verified before anything moves (the signature, then the submission simulated
@@ -67,10 +68,12 @@ export async function confirmPayment(db: Db, config: Config, chainWork: ChainWor
   const signature = check.signature;
   let collected: Buffer | null = null;
   if (opt.collectData) {
-    if (input.collectedData !== undefined)
-      collected = seal(config.dataKeys, JSON.stringify(validCollected(input.collectedData, '/collectedData')));
-    else if (opt.collectedData) collected = opt.collectedData;
-    else throw new AppError('collect_data_required');
+    const json =
+      input.collectedData !== undefined
+        ? JSON.stringify(validCollected(input.collectedData, '/collectedData'))
+        : openedOptionData(config, opt);
+    if (json === null) throw new AppError('collect_data_required');
+    collected = seal(config.dataKeys, json, sealedAt(PAYMENT_DATA, paymentId));
   }
   const done = await repo.applyTransition(db, paymentId, 'confirm', {
     confirmed: {

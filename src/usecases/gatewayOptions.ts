@@ -9,7 +9,8 @@ import { AppError, Issue } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { pegToTokenUnits } from '../domain/money';
 import { Payment } from '../domain/payment';
-import { seal } from '../domain/sealed';
+import { seal, unsealOrNull } from '../domain/sealed';
+import { OPTION_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import { collectThreshold, settlementTerms } from '../db/accountsRepo';
 import {
   collectedByAccount,
@@ -73,7 +74,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
         p.id,
         parsed.map((a) => a.id),
       )
-    : new Map<string, Buffer>();
+    : new Map<string, { optionId: string; sealed: Buffer }>();
   for (const account of parsed) {
     if (seen.has(account.id)) continue;
     seen.add(account.id);
@@ -99,8 +100,11 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
           nonce,
         }),
       );
+      const id = newId('opt');
+      const inherited = given.get(account.id);
+      const data = inherited ? openedOptionData(config, { id: inherited.optionId, collectedData: inherited.sealed }) : null;
       offered.push({
-        id: newId('opt'),
+        id,
         paymentId: p.id,
         account: account.id,
         asset: asset.id,
@@ -109,7 +113,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
         typedData,
         nonce,
         collectData: collect,
-        collectedData: given.get(account.id) ?? null,
+        collectedData: data === null ? null : sealOptionData(config, id, data),
         expiresAt: new Date(expiresAt * 1000),
         assetInfo: asset,
         relayer,
@@ -129,6 +133,18 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
       )
     : undefined;
   return { ...pw, options: offered, collectData, etaS: ETA_S };
+}
+
+/** Buyer data (its JSON) sealed for the option `optionId`. */
+export const sealOptionData = (config: Config, optionId: string, json: string): Buffer =>
+  seal(config.dataKeys, json, sealedAt(OPTION_DATA, optionId));
+
+/**
+ * The buyer data an option holds, or null when it holds none, or none that opens for this option (sealed for
+ * another row, or with a key no longer in the keyring): the buyer is then asked for it again.
+ */
+export function openedOptionData(config: Config, opt: Pick<StoredOption, 'id' | 'collectedData'>): string | null {
+  return opt.collectedData ? unsealOrNull(config.dataKeys, opt.collectedData, sealedAt(OPTION_DATA, opt.id)) : null;
 }
 
 /** The option, checked to belong to this open payment and still quoted. */
@@ -176,8 +192,8 @@ export async function fetchActions(db: Db, config: Config, rawId: string, option
   if (pw.payment.status !== 'requires_action') throw notOpen(pw.payment);
   checkQuote(opt);
   if (opt.collectData) {
-    if (hasData(data)) await storeCollected(db, opt.id, seal(config.dataKeys, validCollectedJson(data, '/data')));
-    else if (!opt.collectedData) throw new AppError('collect_data_required');
+    if (hasData(data)) await storeCollected(db, opt.id, sealOptionData(config, opt.id, validCollectedJson(data, '/data')));
+    else if (openedOptionData(config, opt) === null) throw new AppError('collect_data_required');
   }
   return opt;
 }

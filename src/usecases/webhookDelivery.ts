@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex';
 import * as repo from '../db/webhooksRepo';
 import { newId } from '../domain/ids';
-import { unseal } from '../domain/sealed';
+import { unsealOrNull } from '../domain/sealed';
+import { sealedAt, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../db/sealedColumnsRepo';
 import { storedVersion } from '../domain/versions';
 import { nextAttemptAt, RetryPolicy } from '../domain/webhookRetry';
 import { webhookHeaders } from '../domain/webhookSignature';
@@ -51,6 +52,9 @@ export type DeliveryResult =
       disabled: boolean;
     };
 
+const UNREADABLE_SECRET =
+  'not sent: the signing secret does not open for this endpoint (its data key is not in DATA_ENCRYPTION_KEYS, or it was sealed for another endpoint): add the key, or rotate the secret';
+
 /** One attempt of a claimed delivery, recorded under its lease. */
 export async function attemptDelivery(deps: DeliveryDeps, claimed: repo.Claimed): Promise<DeliveryResult> {
   const { delivery: d, endpoint, event, leaseToken } = claimed;
@@ -61,13 +65,21 @@ export async function attemptDelivery(deps: DeliveryDeps, claimed: repo.Claimed)
     return { cancelled: true };
   }
   const body = JSON.stringify(renderEvent(event, storedVersion(endpoint.apiVersion)));
-  const secrets = [unseal(deps.dataKey, endpoint.sealedSecret)];
-  if (endpoint.previousSealedSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > claimed.asOf) {
-    secrets.push(unseal(deps.dataKey, endpoint.previousSealedSecret));
-  }
+  const secret = unsealOrNull(deps.dataKey, endpoint.sealedSecret, sealedAt(WEBHOOK_SECRET, endpoint.id));
+  const previous =
+    endpoint.previousSealedSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > claimed.asOf
+      ? unsealOrNull(deps.dataKey, endpoint.previousSealedSecret, sealedAt(WEBHOOK_PREVIOUS_SECRET, endpoint.id))
+      : null;
   const attemptedAt = dbClock();
-  const headers = webhookHeaders(secrets, event.id, Math.floor(attemptedAt.getTime() / 1000), body);
-  const r = await deps.send(endpoint.url, headers, body);
+  // A secret that does not open for this endpoint (another key, or copied from another row) signs nothing.
+  const r =
+    secret === null
+      ? { status: null, error: UNREADABLE_SECRET, durationMs: 0 }
+      : await deps.send(
+          endpoint.url,
+          webhookHeaders(previous === null ? [secret] : [secret, previous], event.id, Math.floor(attemptedAt.getTime() / 1000), body),
+          body,
+        );
   const succeeded = r.error === null;
   const next = succeeded ? null : nextAttemptAt(deps.policy.retry, d.createdAt, d.attempts + 1, dbClock());
   const outcome: repo.AttemptOutcome = {

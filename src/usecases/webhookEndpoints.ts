@@ -3,11 +3,12 @@ import { Db, inTransaction } from '../db/knex';
 import type { WebhookConfig } from '../config';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { seal } from '../domain/sealed';
+import { seal, unsealOrNull } from '../domain/sealed';
 import { bareHost, forbiddenAddressReason, parseWebhookUrl } from '../domain/webhookAddress';
 import { newWebhookSecret } from '../domain/webhookSignature';
 import { webhookResolver } from '../jobs/webhookResolver';
 import * as repo from '../db/webhooksRepo';
+import { sealedAt, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../db/sealedColumnsRepo';
 import type { WebhookEndpoint, WebhookEndpointChanges, WebhookEventType } from '../domain/webhook';
 
 // Webhook endpoints of a partner account (2026-02-19.preview): registration with an SSRF check, changes,
@@ -97,17 +98,18 @@ export async function createEndpoint(
   url: CheckedUrl,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
+  const id = newId('we');
   const endpoint = await inTransaction(deps.db, async (trx) => {
     if ((await repo.countEndpointsForUpdate(trx, accountId)) >= repo.MAX_ENDPOINTS_PER_ACCOUNT)
       throw new AppError('webhook_endpoint_limit');
     return repo.insertEndpoint(trx, {
-      id: newId('we'),
+      id,
       accountId,
       url,
       description: input.description ?? null,
       enabledEvents: eventTypes(input.enabledEvents),
       apiVersion,
-      sealedSecret: seal(deps.dataKey, secret),
+      sealedSecret: seal(deps.dataKey, secret, sealedAt(WEBHOOK_SECRET, id)),
     });
   });
   return { endpoint, secret };
@@ -177,7 +179,13 @@ export async function rotateSecret(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   await endpointOfAccount(deps.db, accountId, id);
   const secret = newWebhookSecret();
-  const endpoint = await repo.rotateEndpointSecret(deps.db, id, seal(deps.dataKey, secret), overlapSeconds);
+  // The secret being replaced keeps signing during the overlap; one that no longer opens here is dropped.
+  const asPrevious = (current: Buffer) => {
+    const text = unsealOrNull(deps.dataKey, current, sealedAt(WEBHOOK_SECRET, id));
+    return text === null ? null : seal(deps.dataKey, text, sealedAt(WEBHOOK_PREVIOUS_SECRET, id));
+  };
+  const sealed = seal(deps.dataKey, secret, sealedAt(WEBHOOK_SECRET, id));
+  const endpoint = await repo.rotateEndpointSecret(deps.db, id, sealed, asPrevious, overlapSeconds);
   if (!endpoint) throw new AppError('webhook_endpoint_not_found');
   return { endpoint, secret };
 }

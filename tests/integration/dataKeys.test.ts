@@ -31,21 +31,35 @@ function legacySeal(key: Buffer, text: string): Buffer {
   return Buffer.concat([iv, c.getAuthTag(), body]);
 }
 
+/** The layout of the release before values were bound to their place: the header alone is authenticated. */
+function unboundSeal(id: string, key: Buffer, text: string): Buffer {
+  const header = Buffer.concat([Buffer.from([0xff, 0x70, 0x67, 0x02, id.length]), Buffer.from(id)]);
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', key, iv);
+  c.setAAD(header);
+  const body = Buffer.concat([c.update(text, 'utf8'), c.final()]);
+  return Buffer.concat([header, iv, c.getAuthTag(), body]);
+}
+
+/** The version byte of a value's header (3: bound to its place; 2: not), or null for a legacy value without one. */
+const layoutOf = (b: Buffer) => (b[0] === 0xff && b[1] === 0x70 && b[2] === 0x67 && (b[3] === 0x02 || b[3] === 0x03) ? b[3] : null);
+
 /** Every sealed value in the database, with the key id its header names (null: none, legacy). */
-async function sealedValues(db: Knex): Promise<{ where: string; header: string | null }[]> {
-  const out: { where: string; header: string | null }[] = [];
-  const idOf = (b: Buffer) =>
-    b[0] === 0xff && b[1] === 0x70 && b[2] === 0x67 && b[3] === 0x02 ? b.subarray(5, 5 + b[4]).toString() : null;
+async function sealedValues(db: Knex): Promise<{ where: string; header: string | null; layout: number | null }[]> {
+  const out: { where: string; header: string | null; layout: number | null }[] = [];
+  const idOf = (b: Buffer) => (layoutOf(b) === null ? null : b.subarray(5, 5 + b[4]).toString());
   for (const [table, column] of [
     ['payments', 'collected_data'],
     ['payment_options', 'collected_data'],
     ['webhook_endpoints', 'secret'],
     ['webhook_endpoints', 'previous_secret'],
   ]) {
-    for (const r of await db(table).whereNotNull(column).select(column)) out.push({ where: `${table}.${column}`, header: idOf(r[column]) });
+    for (const r of await db(table).whereNotNull(column).select(column))
+      out.push({ where: `${table}.${column}`, header: idOf(r[column]), layout: layoutOf(r[column]) });
   }
   for (const r of await db('idempotency_keys').where('response_body', 'like', 'sealed:%').select('response_body')) {
-    out.push({ where: 'idempotency_keys.response_body', header: idOf(Buffer.from(r.response_body.slice(7), 'base64')) });
+    const sealed = Buffer.from(r.response_body.slice(7), 'base64');
+    out.push({ where: 'idempotency_keys.response_body', header: idOf(sealed), layout: layoutOf(sealed) });
   }
   return out;
 }
@@ -147,7 +161,8 @@ maybe('data encryption keys', () => {
     const f = await gw('POST', `/v1/gateway/payment/${paymentId}/fetch`, { body: { optionId: o.body.options[0].id, data: DATA } });
     expect(f.status).toBe(200);
     const option = () => svc!.db('payment_options').where({ id: o.body.options[0].id }).first();
-    expect(unseal(KEY_A, (await option()).collected_data)).toBe(JSON.stringify(DATA));
+    const optionPlace = { table: 'payment_options', column: 'collected_data', row: [o.body.options[0].id] };
+    expect(unseal(KEY_A, (await option()).collected_data, optionPlace)).toBe(JSON.stringify(DATA));
     await svc!
       .db('payment_options')
       .where({ id: o.body.options[0].id })
@@ -156,11 +171,11 @@ maybe('data encryption keys', () => {
     const idA = derivedKeyId(KEY_A);
     expect(idA).toMatch(/^k[0-9a-f]{12}$/);
     expect((await sealedValues(svc!.db)).sort((a, b) => a.where.localeCompare(b.where))).toEqual([
-      { where: 'idempotency_keys.response_body', header: idA },
-      { where: 'idempotency_keys.response_body', header: idA },
-      { where: 'payment_options.collected_data', header: null },
-      { where: 'webhook_endpoints.secret', header: idA },
-      { where: 'webhook_endpoints.secret', header: null },
+      { where: 'idempotency_keys.response_body', header: idA, layout: 3 },
+      { where: 'idempotency_keys.response_body', header: idA, layout: 3 },
+      { where: 'payment_options.collected_data', header: null, layout: null },
+      { where: 'webhook_endpoints.secret', header: idA, layout: 3 },
+      { where: 'webhook_endpoints.secret', header: null, layout: null },
     ]);
     // The legacy secret still signs.
     await deliveredToAll();
@@ -168,7 +183,12 @@ maybe('data encryption keys', () => {
 
   it('DATA_ENCRYPTION_KEYS with a new key first: it seals, the old one still opens (deliveries, replays, legacy rows)', async () => {
     await start({ DATA_ENCRYPTION_KEYS: `new:${hex(KEY_B)},old:${KEY_A.toString('base64')}` });
-    await newEndpoint();
+    const unbound = await newEndpoint();
+    // As the release before values were bound to their place stored it: under the new key, but not bound.
+    await svc!
+      .db('webhook_endpoints')
+      .where({ id: unbound.response.endpoint.id })
+      .update({ secret: unboundSeal('new', KEY_B, unbound.response.secret) });
     await deliveredToAll();
     // The stored response of the first creation (sealed under the old key) replays byte for byte.
     const replay = await api(PREVIEW)('POST', '/v1/webhook-endpoints', {
@@ -190,22 +210,24 @@ maybe('data encryption keys', () => {
     expect(first.out).toEqual({
       keyId: 'new',
       batchSize: 1,
-      resealed: 5,
+      resealed: 6,
       unreadable: 0,
       columns: {
         'payments.collected_data': zero,
         'payment_options.collected_data': { ...zero, resealed: 1 },
-        'webhook_endpoints.secret': { ...zero, resealed: 2 },
+        // Under an older key, under no key id, and under the newest key but not bound to its row.
+        'webhook_endpoints.secret': { ...zero, resealed: 3 },
         'webhook_endpoints.previous_secret': zero,
         'idempotency_keys.response_body': { ...zero, resealed: 2 },
       },
     });
     const values = await sealedValues(svc!.db);
     expect(values).toHaveLength(7);
-    expect(values.every((v) => v.header === 'new')).toBe(true);
+    expect(values.every((v) => v.header === 'new' && v.layout === 3)).toBe(true);
     const ring = new DataKeyring([{ id: 'new', key: KEY_B }]);
-    const opt = await svc!.db('payment_options').whereNotNull('collected_data').first('collected_data');
-    expect(JSON.parse(unseal(ring, opt.collected_data))).toEqual(DATA);
+    const opt = await svc!.db('payment_options').whereNotNull('collected_data').first('id', 'collected_data');
+    const place = { table: 'payment_options', column: 'collected_data', row: [opt.id] };
+    expect(JSON.parse(unseal(ring, opt.collected_data, place))).toEqual(DATA);
 
     const again = await adminWith(env, 'keys', 'rotate-data');
     expect(again.code).toBe(0);
@@ -229,7 +251,11 @@ maybe('data encryption keys', () => {
     const db = createDb(fresh.url, 2);
     try {
       const [ep] = await db('webhook_endpoints').select('*').limit(1);
-      const lost = seal(new DataKeyring([{ id: 'lost', key: randomBytes(32) }]), 'whsec_unknowable');
+      const lost = seal(new DataKeyring([{ id: 'lost', key: randomBytes(32) }]), 'whsec_unknowable', {
+        table: 'webhook_endpoints',
+        column: 'secret',
+        row: ['we_lostkeyrow'],
+      });
       await db('webhook_endpoints').insert({ ...ep, id: 'we_lostkeyrow', status: 'disabled', secret: lost });
       const r = await adminWith({ DATABASE_URL: fresh.url, DATA_ENCRYPTION_KEYS: `new:${hex(KEY_B)}` }, 'keys', 'rotate-data');
       expect(r.code).toBe(1);

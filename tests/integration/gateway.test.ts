@@ -365,8 +365,12 @@ describe('data collection above the threshold', () => {
   });
 
   // The service's key (the built-in development key in tests): what is sealed can be read back.
-  const opened = (sealed: Buffer | null) =>
-    sealed && JSON.parse(unseal(loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey, sealed));
+  // Each value is sealed for its row: a payment's for payments.collected_data, an option's for payment_options.
+  const opened = (sealed: Buffer | null, table: 'payments' | 'payment_options', id: string) =>
+    sealed &&
+    JSON.parse(
+      unseal(loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey, sealed, { table, column: 'collected_data', row: [id] }),
+    );
   const asFields = (o: Record<string, unknown>) => ({ fields: Object.entries(o).map(([fid, value]) => ({ id: fid, value })) });
 
   it('a field id __proto__ (or any unknown id) is 400 params_validation with issues; nothing is sealed', async () => {
@@ -413,7 +417,7 @@ describe('data collection above the threshold', () => {
     // The same data under real ids is accepted, and what is sealed is that data.
     const ok = await confirm(id, opt.id, sig, { collectedData: asFields(data) });
     expect(ok.status).toBe(200);
-    expect(opened((await row(id)).collected_data)).toEqual(data);
+    expect(opened((await row(id)).collected_data, 'payments', id)).toEqual(data);
   });
 
   it('takes the string forms of the hosted contract ("true", a date-time) in the fields form, and seals the normalised values', async () => {
@@ -423,7 +427,7 @@ describe('data collection above the threshold', () => {
     const ok = await confirm(id, opt.id, await signAction(opt), { collectedData: asFields(strings) });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: 'processing', isFinal: false });
-    expect(opened((await row(id)).collected_data)).toEqual({ ...data, tosConfirmed: true, dob: '1815-12-10' });
+    expect(opened((await row(id)).collected_data, 'payments', id)).toEqual({ ...data, tosConfirmed: true, dob: '1815-12-10' });
 
     const id2 = await newPayment('1000', shop.asMerchant);
     const opt2 = await firstOption(id2);
@@ -433,7 +437,7 @@ describe('data collection above the threshold', () => {
     // fetch takes them too, and confirm then needs nothing more.
     const f = await gw('POST', `/v1/gateway/payment/${id2}/fetch`, { body: { optionId: opt2.id, data: asFields(strings) } });
     expect(f.status).toBe(200);
-    expect(opened((await svc.db('payment_options').where({ id: opt2.id }).first()).collected_data)).toEqual({
+    expect(opened((await svc.db('payment_options').where({ id: opt2.id }).first()).collected_data, 'payment_options', opt2.id)).toEqual({
       ...data,
       tosConfirmed: true,
       dob: '1815-12-10',

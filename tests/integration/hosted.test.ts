@@ -161,7 +161,7 @@ describe('the data-collection page', () => {
   it('POST /collect refuses a __proto__ (or unknown) field id with issues and stores nothing; takes the string forms', async () => {
     const id = await newPayment('1000');
     const o = await offer(id);
-    const options = () => svc.db('payment_options').where({ payment_id: id }).select('collected_data');
+    const options = () => svc.db('payment_options').where({ payment_id: id }).select('id', 'collected_data');
     const proto = await web('POST', '/collect', {
       raw: `{"pid":"${id}","accounts":"${BUYER_BASE}","data":{"__proto__":${JSON.stringify(DATA)}}}`,
       headers: { 'content-type': 'application/json' },
@@ -184,7 +184,8 @@ describe('the data-collection page', () => {
     const strings = { fields: Object.entries({ ...DATA, tosConfirmed: 'true' }).map(([fid, value]) => ({ id: fid, value })) };
     expect((await post({ pid: id, accounts: BUYER_BASE, data: strings })).body).toEqual({ stored: true });
     const key = loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey;
-    for (const r of await options()) expect(JSON.parse(unseal(key, r.collected_data))).toEqual(DATA);
+    for (const r of await options())
+      expect(JSON.parse(unseal(key, r.collected_data, { table: 'payment_options', column: 'collected_data', row: [r.id] }))).toEqual(DATA);
   });
 
   it('a payment below the threshold or no longer open takes no data', async () => {

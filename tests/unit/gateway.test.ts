@@ -2,7 +2,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData, verifyTransferAuthorization } from '../../src/domain/eip3009';
 import { collectedIssues, collectedJson } from '../../src/domain/collectData';
 import { resolveGatewayPaymentId } from '../../src/domain/gatewayId';
-import { DataKeyring, seal, sealedKeyId, unseal, UnsealError } from '../../src/domain/sealed';
+import { DataKeyring, seal, sealedHeader, sealedKeyId, unseal, UnsealError } from '../../src/domain/sealed';
 import { createCipheriv } from 'node:crypto';
 
 const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
@@ -97,6 +97,8 @@ describe('collected data', () => {
   });
 });
 
+const AT = { table: 'payments', column: 'collected_data', row: ['pay_1'] };
+
 describe('gateway ids and sealed data', () => {
   it('takes a payment id, or its own buyer link URL-encoded, and nothing else', () => {
     const base = 'https://pay.example.com';
@@ -108,34 +110,64 @@ describe('gateway ids and sealed data', () => {
   });
   it('seals with AES-256-GCM and detects tampering', () => {
     const key = Buffer.alloc(32, 1);
-    const s = seal(key, '{"fullName":"Ada"}');
+    const s = seal(key, '{"fullName":"Ada"}', AT);
     expect(s.toString('utf8')).not.toContain('Ada');
-    expect(unseal(key, s)).toBe('{"fullName":"Ada"}');
+    expect(unseal(key, s, AT)).toBe('{"fullName":"Ada"}');
     s[s.length - 1] ^= 1;
-    expect(() => unseal(key, s)).toThrow();
+    expect(() => unseal(key, s, AT)).toThrow();
   });
   it('names the sealing key; the keyring opens values of every key it holds, and legacy values without an id', () => {
     const older = { id: 'old', key: Buffer.alloc(32, 1) };
     const newer = { id: 'new', key: Buffer.alloc(32, 2) };
-    const before = seal(new DataKeyring([older]), 'secret');
+    const before = seal(new DataKeyring([older]), 'secret', AT);
     expect(sealedKeyId(before)).toBe('old');
     const ring = new DataKeyring([newer, older]);
-    expect(unseal(ring, before)).toBe('secret');
-    expect(sealedKeyId(seal(ring, 'x'))).toBe('new');
+    expect(unseal(ring, before, AT)).toBe('secret');
+    expect(sealedKeyId(seal(ring, 'x', AT))).toBe('new');
     // The id is authenticated: relabelled as sealed by another key of the ring, a value does not open.
-    const swapped = Buffer.concat([before.subarray(0, 8), seal(ring, 'x').subarray(8)]);
-    expect(() => unseal(ring, swapped)).toThrow(UnsealError);
-    expect(() => unseal(new DataKeyring([newer]), before)).toThrow(/data key "old"/);
+    const swapped = Buffer.concat([before.subarray(0, 8), seal(ring, 'x', AT).subarray(8)]);
+    expect(() => unseal(ring, swapped, AT)).toThrow(UnsealError);
+    expect(() => unseal(new DataKeyring([newer]), before, AT)).toThrow(/data key "old"/);
     // The previous layout (IV | tag | ciphertext) opens with whichever key sealed it.
     const iv = Buffer.alloc(12, 9);
     const c = createCipheriv('aes-256-gcm', older.key, iv);
     const body = Buffer.concat([c.update('legacy', 'utf8'), c.final()]);
     const legacy = Buffer.concat([iv, c.getAuthTag(), body]);
     expect(sealedKeyId(legacy)).toBeNull();
-    expect(unseal(ring, legacy)).toBe('legacy');
-    expect(unseal(older.key, legacy)).toBe('legacy');
+    expect(unseal(ring, legacy, AT)).toBe('legacy');
+    expect(unseal(older.key, legacy, AT)).toBe('legacy');
     // The sealing key handed out as a Buffer stands for its whole keyring.
-    expect(unseal(ring.primary.key, before)).toBe('secret');
-    expect(sealedKeyId(seal(ring.primary.key, 'y'))).toBe('new');
+    expect(unseal(ring.primary.key, before, AT)).toBe('secret');
+    expect(sealedKeyId(seal(ring.primary.key, 'y', AT))).toBe('new');
+  });
+  it('binds each value to its table, column and row; values sealed before that still open, and rotate-data finds them', () => {
+    const ring = new DataKeyring([{ id: 'k1', key: Buffer.alloc(32, 3) }]);
+    const at = (table: string, column: string, ...row: string[]) => ({ table, column, row });
+    const data = seal(ring, '{"fullName":"Ada"}', at('payment_options', 'collected_data', 'opt_a'));
+    expect(unseal(ring, data, at('payment_options', 'collected_data', 'opt_a'))).toBe('{"fullName":"Ada"}');
+    // Moved to another row, another column or another table, it does not open.
+    expect(() => unseal(ring, data, at('payment_options', 'collected_data', 'opt_b'))).toThrow(UnsealError);
+    expect(() => unseal(ring, data, at('payment_options', 'other', 'opt_a'))).toThrow(/sealed for another place/);
+    expect(() => unseal(ring, data, at('payments', 'collected_data', 'opt_a'))).toThrow(UnsealError);
+    // Row keys of several columns are not confused by where they are split.
+    const idem = seal(ring, 'r', at('idempotency_keys', 'response_body', 'caller:a', 'b'));
+    expect(() => unseal(ring, idem, at('idempotency_keys', 'response_body', 'caller:', 'ab'))).toThrow(UnsealError);
+    // The previous layout (0xff "pg" 2, only the header authenticated) opens wherever it is, and is not
+    // under the header that rotate-data leaves alone.
+    const head2 = Buffer.concat([Buffer.from([0xff, 0x70, 0x67, 0x02, 2]), Buffer.from('k1')]);
+    const iv = Buffer.alloc(12, 5);
+    const c = createCipheriv('aes-256-gcm', ring.primary.key, iv);
+    c.setAAD(head2);
+    const body = Buffer.concat([c.update('old secret', 'utf8'), c.final()]);
+    const v2 = Buffer.concat([head2, iv, c.getAuthTag(), body]);
+    expect(sealedKeyId(v2)).toBe('k1');
+    expect(unseal(ring, v2, at('webhook_endpoints', 'secret', 'we_1'))).toBe('old secret');
+    expect(unseal(ring, v2, at('webhook_endpoints', 'previous_secret', 'we_2'))).toBe('old secret');
+    expect(v2.subarray(0, sealedHeader('k1').length).equals(sealedHeader('k1'))).toBe(false);
+    expect(data.subarray(0, sealedHeader('k1').length).equals(sealedHeader('k1'))).toBe(true);
+    // A current value relabelled as the previous layout does not open: the place cannot be stripped.
+    const relabelled = Buffer.from(data);
+    relabelled[3] = 0x02;
+    expect(() => unseal(ring, relabelled, at('payment_options', 'collected_data', 'opt_a'))).toThrow(UnsealError);
   });
 });

@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors';
 import { DataKeyring, seal, unseal } from '../../domain/sealed';
 import * as idem from '../../db/idempotencyRepo';
 import { SEALED_BODY } from '../../db/idempotencyRepo';
+import { IDEMPOTENT_RESPONSE, sealedAt } from '../../db/sealedColumnsRepo';
 import { canonicalJson } from '../canonicalJson';
 import type { Caller } from '../handlerTypes';
 import { errorBody, sendJson } from '../render';
@@ -64,7 +65,7 @@ export async function runIdempotent(
         // In a savepoint: a refusal undoes the request's writes but keeps the claim, to store the refusal.
         const out = await inTransaction(trx, (sp) => dispatch.run(sp, prepared, true));
         // A response carrying a secret (a webhook signing secret) is kept only sealed, like every stored secret.
-        await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text) : out.text);
+        await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text, scope, key) : out.text);
         return { kind: 'ran' as const, out };
       } catch (e) {
         // Anything else rolls the whole transaction back: no record is left, a retry runs the work.
@@ -81,7 +82,7 @@ export async function runIdempotent(
     case 'in_progress':
       throw new AppError('idempotency_in_progress', undefined, undefined, { 'Retry-After': '1' });
     case 'done':
-      sendJson(ctx, outcome.status, openStored(dataKeys, outcome.body), { 'Idempotent-Replayed': 'true' });
+      sendJson(ctx, outcome.status, openStored(dataKeys, outcome.body, scope, key), { 'Idempotent-Replayed': 'true' });
       return;
     case 'refused':
       sendJson(ctx, outcome.error.status, outcome.text, outcome.error.headers);
@@ -92,6 +93,9 @@ export async function runIdempotent(
   }
 }
 
-const sealStored = (keys: DataKeyring, text: string) => SEALED_BODY + seal(keys, text).toString('base64');
-const openStored = (keys: DataKeyring, body: string) =>
-  body.startsWith(SEALED_BODY) ? unseal(keys, Buffer.from(body.slice(SEALED_BODY.length), 'base64')) : body;
+const sealStored = (keys: DataKeyring, text: string, scope: string, key: string) =>
+  SEALED_BODY + seal(keys, text, sealedAt(IDEMPOTENT_RESPONSE, scope, key)).toString('base64');
+const openStored = (keys: DataKeyring, body: string, scope: string, key: string) =>
+  body.startsWith(SEALED_BODY)
+    ? unseal(keys, Buffer.from(body.slice(SEALED_BODY.length), 'base64'), sealedAt(IDEMPOTENT_RESPONSE, scope, key))
+    : body;

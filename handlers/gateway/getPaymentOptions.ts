@@ -3,8 +3,8 @@ import { offerOptions } from '../../src/usecases/gatewayOptions';
 import { collectDataView, gatewayPaymentView, optionView } from './present';
 
 // `refresh` is accepted and needs no special handling: every call quotes afresh (new ids, nonces, expiry).
-export const getPaymentOptions: Handler<'getPaymentOptions'> = async ({ db, config, chainWork, path, query, body }) => {
-  const r = await offerOptions(db, config, chainWork, path.id, body.accounts);
+export const getPaymentOptions: Handler<'getPaymentOptions'> = async ({ db, config, chainWork, caller, path, query, body }) => {
+  const r = await offerOptions(db, config, chainWork, path.id, body.accounts, caller.keyId);
   const collectData = r.collectData && collectDataView(r.collectData);
   return {
     status: 200,

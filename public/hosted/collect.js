@@ -54,7 +54,7 @@
       r = await fetch('/collect', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ pid: form.dataset.pid, accounts: form.dataset.accounts, data: data }),
+        body: JSON.stringify({ pid: form.dataset.pid, accounts: form.dataset.accounts, token: form.dataset.token, data: data }),
       });
       body = await r.json();
     } catch (e) {

@@ -21,11 +21,13 @@ export interface StoredOption {
   relayer: string | null;
 }
 
-export async function insertOptions(db: Db, opts: StoredOption[]): Promise<void> {
+/** `collectScope`: the SHA-256 of the collect link token of the caller they were quoted for (collectLink.ts). */
+export async function insertOptions(db: Db, opts: StoredOption[], collectScope: Buffer | null): Promise<void> {
   const knex = knexOf(db);
   if (!opts.length) return;
   await knex('payment_options').insert(
     opts.map((o) => ({
+      collect_scope: collectScope,
       id: o.id,
       payment_id: o.paymentId,
       account: o.account,
@@ -88,17 +90,18 @@ export async function payableSettlements(db: Db, merchantId: string, currency: s
  * accounts (all accounts when none are given). Returns how many options now carry it.
  */
 /**
- * Stores buyer data on the payment's options that collect it (those of `accounts`, or all), each value sealed
- * for its own row by `sealFor`; the number of options written.
+ * Stores buyer data on the payment's options of one collect link (`scope`) that collect it (those of
+ * `accounts`, or all), each value sealed for its own row by `sealFor`; the number of options written.
  */
 export async function storeCollectedForPayment(
   db: Db,
   paymentId: string,
+  scope: Buffer,
   accounts: string[],
   sealFor: (optionId: string) => Buffer,
 ): Promise<number> {
   const knex = knexOf(db);
-  const q = knex('payment_options').where({ payment_id: paymentId, collect_data: true });
+  const q = knex('payment_options').where({ payment_id: paymentId, collect_scope: scope, collect_data: true });
   if (accounts.length) q.whereIn('account', accounts);
   const ids: string[] = await q.pluck('id');
   if (!ids.length) return 0;
@@ -110,16 +113,27 @@ export async function storeCollectedForPayment(
   return rowCount ?? 0;
 }
 
-/** The latest data each account already gave for this payment (and the option holding it), so that a fresh quote need not ask again. */
+/** Whether some option of the payment was quoted under this collect link. */
+export async function hasCollectScope(db: Db, paymentId: string, scope: Buffer): Promise<boolean> {
+  const knex = knexOf(db);
+  return Boolean(await knex('payment_options').where({ payment_id: paymentId, collect_scope: scope }).first('id'));
+}
+
+/**
+ * The latest data each account already gave for this payment under one of the collect link's `scopes` (and
+ * the option holding it), so that a fresh quote for the same caller need not ask again.
+ */
 export async function collectedByAccount(
   db: Db,
   paymentId: string,
+  scopes: Buffer[],
   accounts: string[],
 ): Promise<Map<string, { optionId: string; sealed: Buffer }>> {
   const knex = knexOf(db);
   const rows: { id: string; account: string; collected_data: Buffer }[] = await knex('payment_options')
     .distinctOn('account')
     .where({ payment_id: paymentId })
+    .whereIn('collect_scope', scopes)
     .whereIn('account', accounts)
     .whereNotNull('collected_data')
     .orderBy([{ column: 'account' }, { column: 'created_at', order: 'desc' }])

@@ -39,8 +39,9 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }
 addFormats(ajv);
 const validate = ajv.compile(COLLECT_SCHEMA);
 
-export function collectDataFor(publicBaseUrl: string, paymentId: string, accounts: string[]) {
-  const q = new URLSearchParams({ pid: paymentId, accounts: accounts.join(',') });
+/** `token`: the caller's collect link token (src/domain/collectLink.ts). */
+export function collectDataFor(publicBaseUrl: string, paymentId: string, accounts: string[], token: string) {
+  const q = new URLSearchParams({ pid: paymentId, accounts: accounts.join(','), token });
   return { fields: COLLECT_FIELDS, schema: COLLECT_SCHEMA, url: `${publicBaseUrl}/collect?${q}` };
 }
 

@@ -4,6 +4,7 @@ import type { ChainWork } from '../domain/chain';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
 import { collectDataFor, collectedJson, DEFAULT_COLLECT_THRESHOLD_MINOR } from '../domain/collectData';
+import { collectLinkTokens, collectScope } from '../domain/collectLink';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData } from '../domain/eip3009';
 import { AppError, Issue } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -56,7 +57,8 @@ export async function needsCollectedData(db: Db, config: Config, p: Payment): Pr
   return p.amountMinor >= threshold;
 }
 
-export async function offerOptions(db: Db, config: Config, chainWork: ChainWork, rawId: string, accounts: string[]) {
+/** `callerId`: the gateway caller (key or app id), whose collect link the options get. */
+export async function offerOptions(db: Db, config: Config, chainWork: ChainWork, rawId: string, accounts: string[], callerId: string) {
   const parsed = parseAccounts(accounts);
   const pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, rawId);
   const p = pw.payment;
@@ -67,11 +69,13 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
   const offered: OfferedOption[] = [];
-  // Data the buyer already gave (hosted collect page, or fetch) carries over to a fresh quote.
+  // Data the buyer already gave to this caller (hosted collect page, or fetch) carries over to a fresh quote.
+  const tokens = collect ? collectLinkTokens(config.dataKeys, p.id, callerId) : [];
   const given = collect
     ? await collectedByAccount(
         db,
         p.id,
+        tokens.map(collectScope),
         parsed.map((a) => a.id),
       )
     : new Map<string, { optionId: string; sealed: Buffer }>();
@@ -123,6 +127,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   await insertOptions(
     db,
     offered.map(({ assetInfo: _a, ...o }) => o),
+    collect ? collectScope(tokens[0]) : null,
   );
   await trimOptions(db, p.id, Math.max(config.limits.optionsPerPayment, offered.length));
   const collectData = collect
@@ -130,6 +135,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
         config.publicBaseUrl,
         p.id,
         parsed.map((a) => a.id),
+        tokens[0],
       )
     : undefined;
   return { ...pw, options: offered, collectData, etaS: ETA_S };

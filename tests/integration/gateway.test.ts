@@ -333,7 +333,10 @@ describe('data collection above the threshold', () => {
         expect.objectContaining({ id: 'dob', type: 'date' }),
       ]),
       schema: { type: 'object', additionalProperties: false, required: ['fullName', 'dob', 'tosConfirmed'] },
-      url: `https://pay.example.com/collect?pid=${id}&accounts=${encodeURIComponent(BUYER_BASE)}`,
+      // The link's token is this wallet's for this payment (src/domain/collectLink.ts).
+      url: expect.stringMatching(
+        new RegExp(`^https://pay\\.example\\.com/collect\\?pid=${id}&accounts=${encodeURIComponent(BUYER_BASE)}&token=[A-Za-z0-9_-]{43}$`),
+      ),
     });
     const opt = o.body.options[0];
     expect(opt.collectData).toEqual(o.body.collectData);

@@ -120,6 +120,15 @@ describe('the data-collection page', () => {
     return o.body;
   };
   const post = (body: unknown) => web('POST', '/collect', { body });
+  /** What the form posts besides the data: the query of the collectData url the wallet was given. */
+  const linkOf = (o: { collectData: { url: string } }) => Object.fromEntries(new URL(o.collectData.url).searchParams);
+  const key = loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey;
+  const dataOf = async (optionId: string) => {
+    const { collected_data } = await svc.db('payment_options').where({ id: optionId }).first('collected_data');
+    return (
+      collected_data && JSON.parse(unseal(key, collected_data, { table: 'payment_options', column: 'collected_data', row: [optionId] }))
+    );
+  };
 
   it('renders a form from the schema at the collectData url', async () => {
     const id = await newPayment('1000');
@@ -144,7 +153,7 @@ describe('the data-collection page', () => {
     );
     expect((await post({ pid: 'pay_nope', data: DATA })).body.code).toBe('payment_not_found');
 
-    expect((await post({ pid: id, accounts: BUYER_BASE, data: DATA })).body).toEqual({ stored: true });
+    expect((await post({ ...linkOf(o), data: DATA })).body).toEqual({ stored: true });
     // A fresh quote for the same account inherits the data: the wallet confirms without sending it.
     const again = (await offer(id)).options[0];
     const sig = await buyer.signTypedData(JSON.parse(again.actions[0].data.params[1]));
@@ -182,10 +191,50 @@ describe('the data-collection page', () => {
     expect((await options()).map((r) => r.collected_data)).toEqual(o.options.map(() => null));
 
     const strings = { fields: Object.entries({ ...DATA, tosConfirmed: 'true' }).map(([fid, value]) => ({ id: fid, value })) };
-    expect((await post({ pid: id, accounts: BUYER_BASE, data: strings })).body).toEqual({ stored: true });
-    const key = loadConfig({ ...process.env, NODE_ENV: 'test' }).dataEncryptionKey;
-    for (const r of await options())
-      expect(JSON.parse(unseal(key, r.collected_data, { table: 'payment_options', column: 'collected_data', row: [r.id] }))).toEqual(DATA);
+    expect((await post({ ...linkOf(o), data: strings })).body).toEqual({ stored: true });
+    for (const r of await options()) expect(await dataOf(r.id)).toEqual(DATA);
+  });
+
+  it("takes data only through the link the buyer's wallet was given: the pay link alone overwrites nothing", async () => {
+    const id = await newPayment('1000');
+    const o = await offer(id);
+    const link = linkOf(o);
+    expect(link).toEqual({ pid: id, accounts: BUYER_BASE, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect((await post({ ...link, data: DATA })).body).toEqual({ stored: true });
+    const EVIL = { ...DATA, fullName: 'Mallory', porAddress: '1 Elsewhere St' };
+
+    // With the pay link only (pid), naming the buyer's account or none, or a made-up token: 403, nothing changes.
+    for (const body of [
+      { pid: id, accounts: BUYER_BASE, data: EVIL },
+      { pid: id, data: EVIL },
+      { pid: id, accounts: BUYER_BASE, token: 'A'.repeat(43), data: EVIL },
+    ]) {
+      const r = await post(body);
+      expect({ status: r.status, code: r.body.code }).toEqual({ status: 403, code: 'forbidden' });
+    }
+    expect(await dataOf(o.options[0].id)).toEqual(DATA);
+    const page = await web('GET', `/collect?pid=${id}&accounts=${encodeURIComponent(BUYER_BASE)}`);
+    expect(page.text).toContain('open it from your wallet');
+    expect(page.text).not.toContain('<form');
+
+    // Another wallet asking for quotes for the same buyer gets a link of its own: its data stays on its
+    // quotes, and the buyer's wallet's next quote still inherits the buyer's.
+    const other = await merchantWithSettlement(svc, 'Another partner');
+    const gw2 = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', other.accountId, '--type', 'wallet')).apiKey });
+    const theirs = (await gw2('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [BUYER_BASE] } })).body;
+    expect(linkOf(theirs).token).not.toBe(link.token);
+    expect((await post({ ...linkOf(theirs), data: EVIL })).body).toEqual({ stored: true });
+    expect(await dataOf(theirs.options[0].id)).toEqual(EVIL);
+    expect(await dataOf(o.options[0].id)).toEqual(DATA);
+    const again = await offer(id);
+    expect(linkOf(again)).toEqual(link); // the same link for the same wallet and payment
+    expect(await dataOf(again.options[0].id)).toEqual(DATA);
+
+    // The buyer, holding the link, may still correct the data before confirming.
+    const corrected = { ...DATA, porAddress: '13 St James Sq, London' };
+    expect((await post({ ...link, data: corrected })).body).toEqual({ stored: true });
+    expect(await dataOf(again.options[0].id)).toEqual(corrected);
+    expect(await dataOf(theirs.options[0].id)).toEqual(EVIL);
   });
 
   it('a payment below the threshold or no longer open takes no data', async () => {

@@ -40,10 +40,11 @@ function input(f: (typeof COLLECT_FIELDS)[number]): string {
 <input ${attrs}${req}>`;
 }
 
-export function collectFormBody(p: Payment, merchantName: string, accounts: string[]): string {
+/** `token`: the collect link's (checked by the caller), posted back with the data. */
+export function collectFormBody(p: Payment, merchantName: string, accounts: string[], token: string): string {
   return `<h1>Your details</h1>
 <p class="muted">${esc(merchantName)} needs a few details for a payment of ${esc(formatFiat({ currency: p.currency, minor: p.amountMinor }))}.</p>
-<form id="collect" method="post" action="/collect" data-pid="${esc(p.id)}" data-accounts="${esc(accounts.join(','))}">
+<form id="collect" method="post" action="/collect" data-pid="${esc(p.id)}" data-accounts="${esc(accounts.join(','))}" data-token="${esc(token)}">
 ${COLLECT_FIELDS.map(input).join('\n')}
 <p class="muted">Give your place of birth (country and place) or your residence (country and address).</p>
 <div id="errors" class="errors" role="alert" hidden></div>

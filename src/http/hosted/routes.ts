@@ -10,7 +10,7 @@ import { effectiveStatus, isFinal, MAX_POLL_MS, POLL_IN_MS } from '../../domain/
 import { gatewayPayment, gatewayPaymentWithMerchant } from '../../usecases/gatewayPayments';
 import { needsCollectedData } from '../../usecases/gatewayOptions';
 import { pollStatus } from '../../usecases/payments';
-import { submitCollected } from '../../usecases/hostedCollect';
+import { collectLinkKnown, submitCollected } from '../../usecases/hostedCollect';
 import { readJsonBody } from '../body';
 import { clientAddress } from '../clientAddress';
 import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
@@ -113,24 +113,28 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
   async function collectPage(ctx: Context) {
     await withPayment(ctx, async ({ payment, merchant }) => {
       const status = effectiveStatus(payment);
+      const token = ctx.query.token;
       const body =
         status !== 'requires_action'
           ? collectClosedBody(`This payment is ${status.replace('_', ' ')}: nothing more is needed.`)
           : !(await needsCollectedData(db, config, payment))
             ? collectClosedBody('This payment needs no details from you.')
-            : collectFormBody(payment, merchant.name, accountsOf(ctx.query.accounts));
+            : !(await collectLinkKnown(db, payment.id, token))
+              ? collectClosedBody('This link is not complete: open it from your wallet.')
+              : collectFormBody(payment, merchant.name, accountsOf(ctx.query.accounts), token as string);
       sendPage(ctx, { title: `Your details for ${merchant.name}`, script: 'collect.js', body });
     });
   }
 
   async function collectSubmit(ctx: Context) {
-    const body = (await readJsonBody(ctx, config.bodyLimitBytes)) as { pid?: unknown; accounts?: unknown; data?: unknown } | undefined;
+    const body = (await readJsonBody(ctx, config.bodyLimitBytes)) as
+      { pid?: unknown; accounts?: unknown; token?: unknown; data?: unknown } | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.pid !== 'string') {
       throw new AppError('params_validation', undefined, [{ field: '/pid', message: 'is required' }]);
     }
     const id = paymentId(body.pid);
     if (!id) throw new AppError('payment_not_found');
-    await submitCollected(db, config, id, accountsOf(body.accounts), body.data);
+    await submitCollected(db, config, id, { token: body.token, accounts: accountsOf(body.accounts) }, body.data);
     sendJson(ctx, 200, '{"stored":true}', { 'Cache-Control': 'no-store' });
   }
 

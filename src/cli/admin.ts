@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/knex';
+import { Db, inReadOnlyTransaction } from '../db/knex';
 import { Config, loadConfig } from '../config';
 import { connect } from '../db/connect';
-import { migrateLatest } from '../db/migrate';
+import { migrateLatest, pendingMigrations } from '../db/migrate';
 import fs from 'node:fs';
 import { getAddress, isAddress } from 'viem';
 import {
@@ -24,6 +24,7 @@ import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
+// Commands that write migrate the database first; `assets list` and `settlements list` only read (QUERIES).
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
 //   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
@@ -85,8 +86,19 @@ const httpsOrNull = (v: string | undefined, flag: string) => {
   return v;
 };
 
-/** Each command checks its arguments first (no database needed for a usage error), then runs. */
-const COMMANDS: Record<string, (v: Values) => (db: Db, config: Config) => Promise<unknown>> = {
+type Command = (v: Values) => (db: Db, config: Config) => Promise<unknown>;
+
+/**
+ * Commands that only read: no migrations, a READ ONLY transaction, and a database already at this release's
+ * schema (else they fail, saying so), so they work on a replica or with a role that may only read.
+ */
+const QUERIES: Record<string, Command> = {
+  'settlements list': (v) => (db) => heldSettlements(db, v.account),
+  'assets list': () => (db) => listAssets(db),
+};
+
+/** Each command checks its arguments first (no database needed for a usage error), then runs. These write: they migrate first. */
+const COMMANDS: Record<string, Command> = {
   'accounts create': (v) => {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');
@@ -165,7 +177,6 @@ const COMMANDS: Record<string, (v: Values) => (db: Db, config: Config) => Promis
         ? { accountId: account, settlementMode: mode }
         : Promise.reject(new Error(`no account ${account}`));
   },
-  'settlements list': (v) => (db) => heldSettlements(db, v.account),
   'settlements retry': (v) => {
     const payment = need(v, 'payment');
     return async (db) =>
@@ -181,7 +192,6 @@ const COMMANDS: Record<string, (v: Values) => (db: Db, config: Config) => Promis
         ? { paymentId: payment, held: true }
         : Promise.reject(new Error(`no unsettled succeeded payment ${payment}`));
   },
-  'assets list': () => (db) => listAssets(db),
   'assets add': (v) => {
     let id;
     try {
@@ -245,15 +255,27 @@ async function main(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const devnetCommand = DEVNET_COMMANDS[positionals.join(' ')];
   if (devnetCommand) return devnetCommand(values as Values)();
-  const command = COMMANDS[positionals.join(' ')];
+  const name = positionals.join(' ');
+  const query = QUERIES[name];
+  const command = query ?? COMMANDS[name];
   if (!command)
-    throw new UsageError(`usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`);
+    throw new UsageError(
+      `usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(QUERIES), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`,
+    );
   const run = command(values as Values);
   const config = loadConfig(process.env, projectRoot);
   const database = await connect(config);
   try {
-    await migrateLatest(database.db);
-    return await run(database.db, config);
+    if (!query) {
+      await migrateLatest(database.db);
+      return await run(database.db, config);
+    }
+    const pending = await pendingMigrations(database.db);
+    if (pending.length)
+      throw new Error(
+        `the database schema is behind this release: ${pending.length} migration${pending.length > 1 ? 's' : ''} not applied (${pending.join(', ')}); run \`make migrate\` (or any admin command that writes, or start the service) first`,
+      );
+    return await inReadOnlyTransaction(database.db, (trx) => run(trx, config));
   } finally {
     await database.stop();
   }

@@ -39,6 +39,14 @@ export function inTransaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T
   return knexOf(db).transaction((trx) => fn(asTx(trx)));
 }
 
+/** Runs fn in a READ ONLY transaction of db: PostgreSQL refuses any write it attempts. */
+export function inReadOnlyTransaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T> {
+  return knexOf(db).transaction(async (trx) => {
+    await trx.raw('SET TRANSACTION READ ONLY');
+    return fn(asTx(trx));
+  });
+}
+
 /** Inside src/db only: a Knex transaction handed to code above src/db. */
 export const asTx = (trx: Knex.Transaction): Tx => trx as unknown as Tx;
 

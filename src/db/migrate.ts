@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../paths';
 import { Db, knexOf, withoutStatementTimeout } from './knex';
@@ -27,4 +28,19 @@ export async function migrateLatest(handle: Db): Promise<string[]> {
   } finally {
     if (db !== pool) await db.destroy();
   }
+}
+
+/**
+ * The migrations of this release not applied to the database yet, read without writing anything (knex's own
+ * listing would create its bookkeeping tables on a database that has none).
+ */
+export async function pendingMigrations(handle: Db): Promise<string[]> {
+  const knex = knexOf(handle);
+  const files = fs
+    .readdirSync(migrationsDir)
+    .filter((f) => f.endsWith('.js'))
+    .sort();
+  const { rows } = await knex.raw("SELECT to_regclass('knex_migrations') IS NOT NULL AS present");
+  const applied = new Set<string>(rows[0].present ? await knex('knex_migrations').pluck('name') : []);
+  return files.filter((f) => !applied.has(f));
 }

@@ -5,6 +5,10 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DataKey, DataKeyring, DEVELOPMENT_KEY_ID, derivedKeyId, developmentKey, isDevelopmentKey, isValidKeyId } from './domain/sealed';
+import { chainSettings, devnetSettings, type ChainSettings, type DevnetSettings } from './config/chains';
+import { bool, ConfigError, int } from './config/env';
+
+export { ConfigError };
 
 export interface Config {
   port: number;
@@ -120,95 +124,6 @@ export interface LimitsConfig {
   windowMs: number;
 }
 
-export interface ChainSettings {
-  /** Numeric EVM chain id and its CAIP-2 form. */
-  chainId: number;
-  caip2: string;
-  rpcUrl: string;
-  /** Blocks (the receipt's included) before a transaction counts: `succeeded` is published only then. */
-  confirmations: number;
-  /** Relayer keys (0x-prefixed 32-byte hex); each is also a collector address in collector mode. */
-  relayerKeys: `0x${string}`[];
-  /** Fee cap: a transaction never offers more than this per gas (replacements included). */
-  maxFeePerGasWei: bigint | null;
-  /** A relayer whose native balance falls under this is reported (log warning and metric). */
-  relayerBalanceFloorWei: bigint;
-}
-
-export interface DevnetSettings {
-  /** Attach to a development chain already running (tests); otherwise anvil is started on `port`. */
-  rpcUrl: string | null;
-  dir: string;
-  port: number;
-  /** 0: a block per transaction (automine); otherwise interval mining. */
-  blockTimeS: number;
-  confirmations: number;
-  /** Relayer keys; by default one generated key kept in `dir`. */
-  relayerKeys: `0x${string}`[] | null;
-}
-
-const HEX_KEY = /^0x[0-9a-fA-F]{64}$/;
-
-function keys(env: NodeJS.ProcessEnv, name: string): `0x${string}`[] | null {
-  const raw = env[name];
-  if (!raw) return null;
-  const list = raw
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
-  // Never echo a key back, even a malformed one.
-  if (!list.length || list.some((k) => !HEX_KEY.test(k)))
-    throw new ConfigError(`${name} must be a comma-separated list of 0x-prefixed 32-byte hex private keys`);
-  return list as `0x${string}`[];
-}
-
-function wei(env: NodeJS.ProcessEnv, name: string): bigint | null {
-  const raw = env[name];
-  if (!raw) return null;
-  if (!/^\d{1,40}$/.test(raw)) throw new ConfigError(`${name} must be an integer amount in wei, got "${raw}"`);
-  return BigInt(raw);
-}
-
-function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
-  const ids = (env.CHAINS ?? '')
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
-  return ids.map((id) => {
-    if (!/^[1-9]\d{0,15}$/.test(id)) throw new ConfigError(`CHAINS must list numeric EVM chain ids (e.g. 84532,8453), got "${id}"`);
-    const p = `CHAIN_${id}_`;
-    const rpcUrl = env[`${p}RPC_URL`];
-    if (!rpcUrl || !/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`${p}RPC_URL must be the http(s) URL of an RPC node of chain ${id}`);
-    const relayerKeys = keys(env, `${p}RELAYER_KEYS`);
-    if (!relayerKeys) throw new ConfigError(`${p}RELAYER_KEYS is required: at least one relayer private key for chain ${id}`);
-    return {
-      chainId: Number(id),
-      caip2: `eip155:${id}`,
-      rpcUrl,
-      relayerKeys,
-      confirmations: int(env, `${p}CONFIRMATIONS`, 3, 1, 1000),
-      maxFeePerGasWei: wei(env, `${p}MAX_FEE_PER_GAS_WEI`),
-      relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
-    };
-  });
-}
-
-function devnetSettings(env: NodeJS.ProcessEnv, nodeEnv: string, projectRoot: string, chains: ChainSettings[]): DevnetSettings | null {
-  if (chains.length) return null;
-  // A development chain in production would take signatures for a chain that holds nothing of value.
-  if (nodeEnv === 'production') return null;
-  const rpcUrl = env.DEVNET_RPC_URL || null;
-  if (rpcUrl && !/^https?:\/\//.test(rpcUrl)) throw new ConfigError('DEVNET_RPC_URL must be an http(s) URL');
-  return {
-    rpcUrl,
-    dir: env.DEVNET_DIR || `${projectRoot}/.data/devnet`,
-    port: int(env, 'DEVNET_PORT', 8545, 1024, 65535),
-    blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
-    confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
-    relayerKeys: keys(env, 'DEVNET_RELAYER_KEYS'),
-  };
-}
-
 function parseKey(raw: string, name: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
   // Never echo a key back, even a malformed one.
@@ -275,30 +190,12 @@ function metricsToken(env: NodeJS.ProcessEnv, nodeEnv: string): string | null {
   return t;
 }
 
-export class ConfigError extends Error {}
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function role(env: NodeJS.ProcessEnv): ServiceRole {
   const v = env.ROLE?.trim() || 'all';
   if (!(ROLES as readonly string[]).includes(v)) throw new ConfigError(`ROLE must be one of ${ROLES.join(', ')}; got ${JSON.stringify(v)}`);
   return v as ServiceRole;
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 const DAY_MS = 24 * 3600 * 1000;

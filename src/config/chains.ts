@@ -1,0 +1,113 @@
+import { ConfigError, int } from './env';
+
+// The EVM chains this instance settles on (CHAINS, CHAIN_<id>_*), or the development chain (DEVNET_*).
+
+export interface ChainSettings {
+  /** Numeric EVM chain id and its CAIP-2 form. */
+  chainId: number;
+  caip2: string;
+  rpcUrl: string;
+  /** Blocks (the receipt's included) before a transaction counts: `succeeded` is published only then. */
+  confirmations: number;
+  /** Relayer keys (0x-prefixed 32-byte hex); each is also a collector address in collector mode. */
+  relayerKeys: `0x${string}`[];
+  /** Fee cap: a transaction never offers more than this per gas (replacements included). */
+  maxFeePerGasWei: bigint | null;
+  /** A relayer whose native balance falls under this is reported (log warning and metric). */
+  relayerBalanceFloorWei: bigint;
+}
+
+export interface DevnetSettings {
+  /** Attach to a development chain already running (tests); otherwise anvil is started on `port`. */
+  rpcUrl: string | null;
+  dir: string;
+  port: number;
+  /** 0: a block per transaction (automine); otherwise interval mining. */
+  blockTimeS: number;
+  confirmations: number;
+  /** Relayer keys; by default one generated key kept in `dir`. */
+  relayerKeys: `0x${string}`[] | null;
+}
+
+/**
+ * CHAIN_<id>_CONFIRMATIONS when not set: the depth at which a block of that chain is final, or as good as
+ * final, given how the chain reaches finality. The README's settings table gives the reasons per chain.
+ */
+const DEFAULT_CONFIRMATIONS: ReadonlyMap<number, number> = new Map([
+  [1, 64], // Ethereum: finalized after two epochs of 32 slots
+  [137, 256], // Polygon PoS: probabilistic between checkpoints, with deep reorgs on record
+  [10, 60], // OP Mainnet: 2 s sequencer blocks
+  [8453, 60], // Base: 2 s sequencer blocks
+  [42161, 480], // Arbitrum One: 0.25 s sequencer blocks
+]);
+/** Any other chain: as deep as Ethereum's finality, whatever its block time. */
+const UNKNOWN_CHAIN_CONFIRMATIONS = 64;
+
+const defaultConfirmations = (chainId: number): number => DEFAULT_CONFIRMATIONS.get(chainId) ?? UNKNOWN_CHAIN_CONFIRMATIONS;
+
+const HEX_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+function keys(env: NodeJS.ProcessEnv, name: string): `0x${string}`[] | null {
+  const raw = env[name];
+  if (!raw) return null;
+  const list = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  // Never echo a key back, even a malformed one.
+  if (!list.length || list.some((k) => !HEX_KEY.test(k)))
+    throw new ConfigError(`${name} must be a comma-separated list of 0x-prefixed 32-byte hex private keys`);
+  return list as `0x${string}`[];
+}
+
+function wei(env: NodeJS.ProcessEnv, name: string): bigint | null {
+  const raw = env[name];
+  if (!raw) return null;
+  if (!/^\d{1,40}$/.test(raw)) throw new ConfigError(`${name} must be an integer amount in wei, got "${raw}"`);
+  return BigInt(raw);
+}
+
+export function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
+  const ids = (env.CHAINS ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  return ids.map((id) => {
+    if (!/^[1-9]\d{0,15}$/.test(id)) throw new ConfigError(`CHAINS must list numeric EVM chain ids (e.g. 84532,8453), got "${id}"`);
+    const p = `CHAIN_${id}_`;
+    const rpcUrl = env[`${p}RPC_URL`];
+    if (!rpcUrl || !/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`${p}RPC_URL must be the http(s) URL of an RPC node of chain ${id}`);
+    const relayerKeys = keys(env, `${p}RELAYER_KEYS`);
+    if (!relayerKeys) throw new ConfigError(`${p}RELAYER_KEYS is required: at least one relayer private key for chain ${id}`);
+    return {
+      chainId: Number(id),
+      caip2: `eip155:${id}`,
+      rpcUrl,
+      relayerKeys,
+      confirmations: int(env, `${p}CONFIRMATIONS`, defaultConfirmations(Number(id)), 1, 1000),
+      maxFeePerGasWei: wei(env, `${p}MAX_FEE_PER_GAS_WEI`),
+      relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
+    };
+  });
+}
+
+export function devnetSettings(
+  env: NodeJS.ProcessEnv,
+  nodeEnv: string,
+  projectRoot: string,
+  chains: ChainSettings[],
+): DevnetSettings | null {
+  if (chains.length) return null;
+  // A development chain in production would take signatures for a chain that holds nothing of value.
+  if (nodeEnv === 'production') return null;
+  const rpcUrl = env.DEVNET_RPC_URL || null;
+  if (rpcUrl && !/^https?:\/\//.test(rpcUrl)) throw new ConfigError('DEVNET_RPC_URL must be an http(s) URL');
+  return {
+    rpcUrl,
+    dir: env.DEVNET_DIR || `${projectRoot}/.data/devnet`,
+    port: int(env, 'DEVNET_PORT', 8545, 1024, 65535),
+    blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
+    confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
+    relayerKeys: keys(env, 'DEVNET_RELAYER_KEYS'),
+  };
+}

@@ -1,0 +1,59 @@
+import { loadConfig, ConfigError } from '../../src/config';
+
+// CHAIN_<id>_CONFIRMATIONS defaults per chain, from each chain's finality (README, Configuration): a
+// confirmation depth that is safe on one chain is a reorg away from a double spend on another.
+
+const KEY = `0x${'11'.repeat(32)}`;
+const chainsEnv = (ids: number[], extra: Record<string, string> = {}) => ({
+  CHAINS: ids.join(','),
+  ...Object.fromEntries(
+    ids.flatMap((id) => [
+      [`CHAIN_${id}_RPC_URL`, `https://rpc.example/${id}`],
+      [`CHAIN_${id}_RELAYER_KEYS`, KEY],
+    ]),
+  ),
+  ...extra,
+});
+const depths = (env: Record<string, string>) => Object.fromEntries(loadConfig(env).chains.map((c) => [c.chainId, c.confirmations]));
+
+describe('chain confirmation depths', () => {
+  it('default per chain from its finality; an unknown chain gets the conservative default', () => {
+    expect(depths(chainsEnv([1, 137, 10, 8453, 42161, 999_999]))).toEqual({
+      1: 64, // Ethereum: finalized after two epochs
+      137: 256, // Polygon PoS: probabilistic between checkpoints
+      10: 60, // OP Mainnet, 2 s blocks
+      8453: 60, // Base, 2 s blocks
+      42161: 480, // Arbitrum One, 0.25 s blocks
+      999_999: 64,
+    });
+  });
+
+  it('CHAIN_<id>_CONFIRMATIONS overrides the default, within 1 to 1000', () => {
+    expect(depths(chainsEnv([137, 8453], { CHAIN_137_CONFIRMATIONS: '512', CHAIN_8453_CONFIRMATIONS: '3' }))).toEqual({
+      137: 512,
+      8453: 3,
+    });
+    expect(() => loadConfig(chainsEnv([1], { CHAIN_1_CONFIRMATIONS: '0' }))).toThrow(ConfigError);
+    expect(() => loadConfig(chainsEnv([1], { CHAIN_1_CONFIRMATIONS: '1001' }))).toThrow(/CHAIN_1_CONFIRMATIONS must be between 1 and 1000/);
+  });
+
+  it('the rest of the chain settings are parsed as before', () => {
+    const [c] = loadConfig(chainsEnv([8453], { CHAIN_8453_MAX_FEE_PER_GAS_WEI: '2000000000' })).chains;
+    expect(c).toEqual({
+      chainId: 8453,
+      caip2: 'eip155:8453',
+      rpcUrl: 'https://rpc.example/8453',
+      relayerKeys: [KEY],
+      confirmations: 60,
+      maxFeePerGasWei: 2_000_000_000n,
+      relayerBalanceFloorWei: 10n ** 16n,
+    });
+    expect(loadConfig({}).chains).toEqual([]);
+    expect(loadConfig({}).devnet).toMatchObject({ confirmations: 1, port: 8545 });
+    expect(loadConfig(chainsEnv([8453])).devnet).toBeNull();
+    expect(() => loadConfig({ CHAINS: 'base' })).toThrow(/CHAINS must list numeric EVM chain ids/);
+    expect(() => loadConfig({ CHAINS: '8453' })).toThrow(/CHAIN_8453_RPC_URL/);
+    expect(() => loadConfig({ CHAINS: '8453', CHAIN_8453_RPC_URL: 'https://x' })).toThrow(/CHAIN_8453_RELAYER_KEYS is required/);
+    expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_RELAYER_KEYS: '0xabc' }))).toThrow(/0x-prefixed 32-byte hex/);
+  });
+});

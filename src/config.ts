@@ -31,11 +31,13 @@ export interface Config {
   /** The embedded development chain: used when no chain is configured, never in production. */
   devnet: DevnetSettings | null;
   limits: LimitsConfig;
-  /** Relayer: how often pending transactions are checked, and when an unmined one is replaced. */
+  /** Relayer: how often pending transactions are checked, and when an unmined one counts as stuck. */
   chainPollIntervalMs: number;
   chainStuckAfterMs: number;
   /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
   settlementRetry: { maxAttempts: number; baseMs: number };
+  /** Fee-raising replacements of one transaction at most (src/usecases/relayerFees.ts). */
+  chainMaxFeeBumps: number;
   /** AES-256-GCM keys sealing buyer data and webhook secrets: the first seals, all open (DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY). */
   dataKeys: DataKeyring;
   /**
@@ -303,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
       maxAttempts: int(env, 'SETTLEMENT_MAX_ATTEMPTS', 5, 1, 100),
       baseMs: int(env, 'SETTLEMENT_RETRY_BASE_MS', 5000, 100, 3_600_000),
     },
+    chainMaxFeeBumps: int(env, 'CHAIN_MAX_FEE_BUMPS', 10, 0, 100),
     dataKeys: keyring,
     dataEncryptionKey: keyring.primary.key,
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),

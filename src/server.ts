@@ -48,6 +48,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       pollIntervalMs: config.chainPollIntervalMs,
       stuckAfterMs: config.chainStuckAfterMs,
       settlementRetry: config.settlementRetry,
+      maxFeeBumps: config.chainMaxFeeBumps,
       workers: working,
     },
     log,

@@ -3,12 +3,13 @@ import { Gauge } from 'prom-client';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { settlementBacklog } from '../db/paymentsRepo';
-import { pendingStats } from '../db/relayerRepo';
+import { pendingStats } from '../db/chainMonitorsRepo';
 import { countHeldSettlements } from '../db/settlementTransfersRepo';
 import type { Chains } from './chains';
 
 // What an operator watches on the relayer: gas left per key (an empty gas wallet stops every payment),
-// transactions waiting and the oldest one's age (stuck nonces), and payments received but not yet settled.
+// transactions waiting, the oldest one's age and those the fee limits hold back (stuck nonces), and payments
+// received but not yet settled.
 // Read on scrape, at most once per cache period; a relayer under its balance floor is also logged.
 
 export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: Logger, cacheMs: number): void {
@@ -90,6 +91,13 @@ export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: L
     pending,
     bySender,
     (p) => p.oldestAgeS,
+  );
+  perRelayer(
+    'paygate_relayer_fee_limited_transactions',
+    'Transactions stuck while the network asks more than they may offer (their replacements used up, or the fee ceiling reached): they wait for fees to fall.',
+    pending,
+    bySender,
+    (p) => p.feeLimited,
   );
   metrics.addCollector('paygate_settlement_backlog', 'Payments received by the collector and not yet settled to the merchant.', () =>
     settlementBacklog(db),

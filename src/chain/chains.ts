@@ -73,7 +73,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
   }
   await ensureDevnetTokens(rpcUrl);
   const keys: Hex[] = d.relayerKeys ?? devnetRelayerKeys(d.dir);
-  const chain = new EvmChain(DEVNET_CAIP2, DEVNET_CHAIN_ID, rpcUrl, keys, d.confirmations, null, 10n ** 18n);
+  const chain = new EvmChain(DEVNET_CAIP2, DEVNET_CHAIN_ID, rpcUrl, keys, d.confirmations, d.maxFeePerGasWei, 10n ** 18n);
   for (const r of chain.relayers) if ((await chain.nativeBalance(r)) < 10n ** 20n) await devnetSetBalance(rpcUrl, r);
   for (const a of devnetAssets()) {
     await upsertAsset(db, {

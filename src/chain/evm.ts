@@ -2,6 +2,7 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
+  decodeFunctionData,
   defineChain,
   encodeFunctionData,
   getAddress,
@@ -18,6 +19,7 @@ import {
 import { privateKeyToAddress } from 'viem/accounts';
 import { ChainUnavailable, refusalOf, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
+import type { Fees } from '../domain/fees';
 import { signHash } from '../domain/secp256k1';
 
 // One EVM chain as the relayer sees it: an RPC node (requests batched per tick, bounded by a timeout) and
@@ -40,11 +42,6 @@ export interface ChainCall {
   data: Hex;
 }
 
-export interface Fees {
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
 export type Simulation = { ok: true; gas: bigint } | { ok: false; refusal: ChainRefusal; reason: string };
 
 export type Broadcast = 'sent' | 'known' | 'nonce_too_low';
@@ -63,6 +60,16 @@ function revertText(e: unknown): string | null {
   return /revert|execution reverted|exceeds balance|invalid opcode/i.test(text) ? text : null;
 }
 
+/** The validBefore of the EIP-3009 authorization a call executes (unix seconds); null for any other call. */
+export function authorizationDeadline(data: Hex): bigint | null {
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: TOKEN_ABI, data });
+    return functionName === 'receiveWithAuthorization' || functionName === 'transferWithAuthorization' ? (args[4] as bigint) : null;
+  } catch {
+    return null;
+  }
+}
+
 export class EvmChain {
   readonly pub: PublicClient;
   /** The relayer keys' bytes by address. */
@@ -74,7 +81,8 @@ export class EvmChain {
     rpcUrl: string,
     relayerKeys: Hex[],
     readonly confirmations: number,
-    readonly maxFeePerGas: bigint | null,
+    /** The fee ceiling: no transaction offers more per gas (CHAIN_<id>_MAX_FEE_PER_GAS_WEI). */
+    readonly maxFeePerGas: bigint,
     readonly balanceFloorWei: bigint,
   ) {
     const chain = defineChain({
@@ -171,11 +179,11 @@ export class EvmChain {
 
   private feeCache: { at: number; fees: Promise<Fees> } | null = null;
 
-  /** EIP-1559 fees now (asked at most once a second: every submission of that second shares them), capped. */
-  fees(): Promise<Fees> {
+  /** The network's EIP-1559 fees now, what it asks of a new transaction (asked at most once a second: callers share them). */
+  networkFees(): Promise<Fees> {
     if (this.feeCache && Date.now() - this.feeCache.at < 1000) return this.feeCache.fees;
     const fees = this.pub.estimateFeesPerGas().then(
-      (f) => this.capped({ maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! }),
+      (f) => ({ maxFeePerGas: f.maxFeePerGas!, maxPriorityFeePerGas: f.maxPriorityFeePerGas! }),
       (e) => {
         this.feeCache = null;
         throw unavailable(e);
@@ -185,8 +193,10 @@ export class EvmChain {
     return fees;
   }
 
-  capped(f: Fees): Fees {
-    if (this.maxFeePerGas === null || f.maxFeePerGas <= this.maxFeePerGas) return f;
+  /** What a new transaction offers: the network's fees, never above the ceiling. */
+  async fees(): Promise<Fees> {
+    const f = await this.networkFees();
+    if (f.maxFeePerGas <= this.maxFeePerGas) return f;
     const maxFeePerGas = this.maxFeePerGas;
     return { maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : f.maxPriorityFeePerGas };
   }

@@ -11,8 +11,8 @@ export interface ChainSettings {
   confirmations: number;
   /** Relayer keys (0x-prefixed 32-byte hex); each is also a collector address in collector mode. */
   relayerKeys: `0x${string}`[];
-  /** Fee cap: a transaction never offers more than this per gas (replacements included). */
-  maxFeePerGasWei: bigint | null;
+  /** Fee ceiling: no transaction or replacement offers more per gas (a cancellation: see src/domain/fees.ts). Required. */
+  maxFeePerGasWei: bigint;
   /** A relayer whose native balance falls under this is reported (log warning and metric). */
   relayerBalanceFloorWei: bigint;
 }
@@ -27,6 +27,8 @@ export interface DevnetSettings {
   confirmations: number;
   /** Relayer keys; by default one generated key kept in `dir`. */
   relayerKeys: `0x${string}`[] | null;
+  /** Fee ceiling on the development chain (its ETH is free, but the relayer behaves as on any chain). */
+  maxFeePerGasWei: bigint;
 }
 
 /**
@@ -67,6 +69,13 @@ function wei(env: NodeJS.ProcessEnv, name: string): bigint | null {
   return BigInt(raw);
 }
 
+/** A fee ceiling per gas: above 0 (a transaction offering nothing is never mined). */
+function ceiling(env: NodeJS.ProcessEnv, name: string): bigint | null {
+  const v = wei(env, name);
+  if (v === 0n) throw new ConfigError(`${name} must be above 0`);
+  return v;
+}
+
 export function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
   const ids = (env.CHAINS ?? '')
     .split(',')
@@ -79,13 +88,19 @@ export function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
     if (!rpcUrl || !/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`${p}RPC_URL must be the http(s) URL of an RPC node of chain ${id}`);
     const relayerKeys = keys(env, `${p}RELAYER_KEYS`);
     if (!relayerKeys) throw new ConfigError(`${p}RELAYER_KEYS is required: at least one relayer private key for chain ${id}`);
+    // Without a ceiling a transaction stuck while fees climb would follow them without bound: an operator says how far.
+    const maxFeePerGasWei = ceiling(env, `${p}MAX_FEE_PER_GAS_WEI`);
+    if (!maxFeePerGasWei)
+      throw new ConfigError(
+        `${p}MAX_FEE_PER_GAS_WEI is required: the most the relayer offers per gas on chain ${id}, in wei (e.g. 2000000000 for 2 gwei)`,
+      );
     return {
       chainId: Number(id),
       caip2: `eip155:${id}`,
       rpcUrl,
       relayerKeys,
       confirmations: int(env, `${p}CONFIRMATIONS`, defaultConfirmations(Number(id)), 1, 1000),
-      maxFeePerGasWei: wei(env, `${p}MAX_FEE_PER_GAS_WEI`),
+      maxFeePerGasWei,
       relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
     };
   });
@@ -109,5 +124,6 @@ export function devnetSettings(
     blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
     confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
     relayerKeys: keys(env, 'DEVNET_RELAYER_KEYS'),
+    maxFeePerGasWei: ceiling(env, 'DEVNET_MAX_FEE_PER_GAS_WEI') ?? 100n * 10n ** 9n,
   };
 }

@@ -33,6 +33,12 @@ export interface ChainTx {
   blockHash: string | null;
   signedAt: Date;
   broadcastAt: Date | null;
+  /** Fee-raising replacements so far (a cancellation included). */
+  feeBumps: number;
+  /** Since when the network has asked more than this transaction may offer (its bound or the fee ceiling reached). */
+  feeLimitedAt: Date | null;
+  /** When its nonce was taken back by a 0-value transfer to the sender (the row now describes that transfer). */
+  cancelledAt: Date | null;
 }
 
 type Row = Record<string, any>;
@@ -56,6 +62,9 @@ const fromRow = (r: Row): ChainTx => ({
   blockHash: r.block_hash,
   signedAt: r.signed_at,
   broadcastAt: r.broadcast_at,
+  feeBumps: Number(r.fee_bumps),
+  feeLimitedAt: r.fee_limited_at,
+  cancelledAt: r.cancelled_at,
 });
 
 export type NewTx = Pick<
@@ -318,26 +327,43 @@ export async function finishConfirmed(
   return new Set(rows.map((r: Row) => String(r.id)));
 }
 
-/** A fee-bumped replacement at the same nonce: the old hash stays known (either may be mined). */
+/**
+ * A replacement at the same nonce with higher fees (counted), or with `cancel` the 0-value transfer to the sender that
+ * takes the nonce back: the old hash stays known (either may be mined).
+ */
 export async function replace(
   db: Db,
   id: string,
-  raw: string,
-  hash: string,
+  signed: { raw: string; hash: string },
   fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+  cancel?: { to: string; calldata: string; gasLimit: bigint },
 ): Promise<void> {
   const knex = knexOf(db);
   await knex('chain_transactions')
     .where({ id, status: 'pending' })
     .update({
-      raw_tx: raw,
-      tx_hash: hash,
+      raw_tx: signed.raw,
+      tx_hash: signed.hash,
       previous_hashes: knex.raw('array_append(previous_hashes, tx_hash)'),
       max_fee_per_gas: fees.maxFeePerGas.toString(),
       max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
       signed_at: knex.fn.now(),
       broadcast_at: null,
+      fee_bumps: knex.raw('fee_bumps + 1'),
+      fee_limited_at: null,
+      ...(cancel
+        ? { cancelled_at: knex.fn.now(), to_address: cancel.to, calldata: cancel.calldata, gas_limit: cancel.gasLimit.toString() }
+        : {}),
     });
+}
+
+/** The network asks more than the transaction may offer (`limited`), or no longer does. */
+export async function markFeeLimited(db: Db, id: string, limited: boolean): Promise<void> {
+  const knex = knexOf(db);
+  await knex('chain_transactions')
+    .where({ id })
+    .whereIn('status', ['pending', 'mined'])
+    .update({ fee_limited_at: limited ? knex.fn.now() : null });
 }
 
 /** After a transaction lost its nonce to another: continue from the node's count. */
@@ -346,41 +372,4 @@ export async function resyncNonce(db: Db, chainId: string, sender: string, chain
   await knex('relayer_nonces')
     .where({ chain_id: chainId, sender })
     .update({ next_nonce: knex.raw('greatest(next_nonce, ?)', [chainNonce]) });
-}
-
-/**
- * One process at a time watches a relayer key on a chain (`chain_monitors.chain_id` holds "<caip2>/<address>"),
- * and only a process that holds the key (it may have to sign a replacement). The lease is renewed every
- * pass and taken over when it lapses.
- */
-export async function takeMonitorLease(db: Db, chainId: string, holder: string, ms: number): Promise<boolean> {
-  const knex = knexOf(db);
-  const { rows } = await knex.raw(
-    `INSERT INTO chain_monitors (chain_id, holder, lease_until) VALUES (?, ?, now() + make_interval(secs => ?))
-     ON CONFLICT (chain_id) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
-       WHERE chain_monitors.holder = EXCLUDED.holder OR chain_monitors.lease_until < now()
-     RETURNING holder`,
-    [chainId, holder, ms / 1000],
-  );
-  return rows.length > 0;
-}
-
-export async function releaseMonitorLease(db: Db, chainId: string, holder: string): Promise<void> {
-  const knex = knexOf(db);
-  await knex('chain_monitors').where({ chain_id: chainId, holder }).del();
-}
-
-/** For metrics: pending transactions per chain and sender, and the age of the oldest. */
-export async function pendingStats(db: Db): Promise<{ chainId: string; sender: string; pending: number; oldestAgeS: number }[]> {
-  const knex = knexOf(db);
-  const rows = await knex('chain_transactions')
-    .whereIn('status', ['pending', 'mined'])
-    .groupBy('chain_id', 'sender')
-    .select(
-      'chain_id',
-      'sender',
-      knex.raw('count(*)::int as pending'),
-      knex.raw('extract(epoch from now() - min(created_at))::float8 as age'),
-    );
-  return rows.map((r: Row) => ({ chainId: r.chain_id, sender: r.sender, pending: Number(r.pending), oldestAgeS: Number(r.age) }));
 }

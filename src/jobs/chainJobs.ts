@@ -7,7 +7,7 @@ import type { Chains } from '../chain/chains';
 import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../domain/chain';
 import { canonicalSignature, verifyTransferAuthorization, type TransferAuthorization } from '../domain/eip3009';
 import { strandedPayments } from '../db/paymentsRepo';
-import { releaseMonitorLease, takeMonitorLease } from '../db/relayerRepo';
+import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';
 import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { Submissions } from '../usecases/relayerSubmissions';
@@ -44,6 +44,7 @@ export interface ChainJobSettings {
   pollIntervalMs: number;
   stuckAfterMs: number;
   settlementRetry: RelayerDeps['settlementRetry'];
+  maxFeeBumps: number;
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
 }
@@ -95,6 +96,7 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
     submissions: new Submissions(db, log),
     stuckAfterMs: settings.stuckAfterMs,
     settlementRetry: settings.settlementRetry,
+    maxFeeBumps: settings.maxFeeBumps,
     enqueueSettle,
     enqueueSubmit,
   };

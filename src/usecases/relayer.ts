@@ -17,8 +17,8 @@ import { settlementFailed } from './settlementHolds';
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization, sign it under a nonce from PostgreSQL, store, then broadcast;
 //   monitor: per chain, one process at a time (src/usecases/relayerMonitor.ts): receipts, confirmation depth
-//            and the block re-checked (reorgs), re-broadcast of what the node lost, fee-bumped replacement
-//            of what is stuck;
+//            and the block re-checked (reorgs), re-broadcast of what the node lost, replacement of what is stuck
+//            (src/usecases/relayerFees.ts);
 //   settle:  (collector mode) amount minus fee from the collector to the merchant's current destination.
 // The payment moves only on final outcomes, each in the transaction that records the outcome.
 
@@ -30,10 +30,12 @@ export interface RelayerDeps {
   log: Logger;
   /** Signs, stores and broadcasts the relayer's new transactions, in batches per key. */
   submissions: Submissions;
-  /** A pending transaction older than this is replaced with higher fees. */
+  /** A transaction not mined this long after it was signed is stuck (src/usecases/relayerFees.ts says what is done). */
   stuckAfterMs: number;
   /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
   settlementRetry: { maxAttempts: number; baseMs: number };
+  /** Fee-raising replacements of one transaction at most. */
+  maxFeeBumps: number;
   /** After a collect transaction is final: settle it. */
   enqueueSettle(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */

@@ -1,17 +1,18 @@
 import { inTransaction } from '../db/knex';
 import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
-import type { EvmChain, Fees } from '../chain/evm';
+import type { EvmChain } from '../chain/evm';
 import { canonicalHash, isFinal, whoTookNonce } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import * as payments from '../db/paymentsRepo';
 import * as relayer from '../db/relayerRepo';
 import { failPayment, type RelayerDeps } from './relayer';
+import { unstick } from './relayerFees';
 import { settlementFailed } from './settlementHolds';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
-// confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; fee-bumped
-// replacement of what is stuck. Nothing is concluded from an absence: a transaction without a receipt is
-// final only by what the chain proves (src/chain/proofs.ts).
+// confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
+// replaced or cancelled (src/usecases/relayerFees.ts). Nothing is concluded from an absence: a transaction
+// without a receipt is final only by what the chain proves (src/chain/proofs.ts).
 
 const REBROADCAST_MS = 15_000;
 const FRESH_MS = 3_000;
@@ -21,17 +22,6 @@ const FRESH_MS = 3_000;
  */
 const FINALIZE_BATCH = 16;
 const FINALIZE_PARALLEL = 4;
-
-async function broadcast(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
-  try {
-    const r = await chain.broadcast(tx.raw);
-    if (r !== 'nonce_too_low') await relayer.markBroadcast(deps.db, tx.id);
-    // nonce_too_low: the monitor finds out which transaction took the nonce.
-  } catch (e) {
-    if (!(e instanceof ChainUnavailable)) throw e;
-    deps.log.warn({ chainId: chain.caip2, txHash: tx.hash, err: e.message }, 'broadcast failed; the monitor will send it again');
-  }
-}
 
 async function receiptOf(chain: EvmChain, hashes: Hex[]): Promise<TransactionReceipt | null> {
   const found = await Promise.all(
@@ -72,6 +62,22 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
   }
 }
 
+/** The receipt is a cancellation's: a transfer from the sender to itself (nothing else the relayer sends goes there). */
+const isCancellation = (tx: relayer.ChainTx, receipt: TransactionReceipt) =>
+  receipt.to !== null && getAddress(receipt.to) === getAddress(tx.sender);
+
+/**
+ * A final cancellation (src/usecases/relayerFees.ts): the authorization expired unused and the nonce went to the
+ * relayer's own transfer; the payment fails with authorization_expired, in the transaction that records it.
+ */
+async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'dropped', receipt))) return;
+    const reason = `the authorization expired before its transaction was mined; nonce ${tx.nonce} taken back by ${receipt.transactionHash}`;
+    await failPayment(deps, tx.paymentId, 'authorization_expired', reason, trx);
+  });
+}
+
 /**
  * A reverted final receipt fails the payment, in the transaction that records it, unless its authorization was
  * used by another transaction. A settlement is tried again later (a revert moved nothing), up to its bound
@@ -79,9 +85,10 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   const { db } = deps;
-  // Why it reverted, as far as the chain can tell now (the same call, simulated again).
-  const sim = await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
-  const refusal: ChainRefusal = sim.ok ? 'transaction_reverted' : sim.refusal;
+  // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was
+  // being taken back had an expired authorization (the row describes the cancellation now).
+  const sim = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
+  const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
   const usedElsewhere = tx.purpose !== 'settle' && refusal === 'authorization_used';
   const finished = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
@@ -94,29 +101,8 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   if (finished && usedElsewhere) await deps.enqueueSubmit(tx.paymentId);
 }
 
-async function replaceStuck(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
-  const now = await chain.fees();
-  const bump = (old: bigint) => (old * 1125n) / 1000n + 1n; // pools want at least +10 %
-  const next: Fees = chain.capped({
-    maxFeePerGas: now.maxFeePerGas > bump(tx.maxFeePerGas) ? now.maxFeePerGas : bump(tx.maxFeePerGas),
-    maxPriorityFeePerGas:
-      now.maxPriorityFeePerGas > bump(tx.maxPriorityFeePerGas) ? now.maxPriorityFeePerGas : bump(tx.maxPriorityFeePerGas),
-  });
-  if (next.maxFeePerGas <= tx.maxFeePerGas) {
-    await broadcast(deps, chain, tx); // at the fee cap: wait for fees to fall
-    return;
-  }
-  const signed = await chain.sign(getAddress(tx.sender), tx.nonce, { to: tx.to, data: tx.calldata }, tx.gasLimit, next);
-  await relayer.replace(deps.db, tx.id, signed.raw, signed.hash, next);
-  deps.log.warn(
-    { paymentId: tx.paymentId, nonce: tx.nonce, oldHash: tx.hash, newHash: signed.hash },
-    'stuck transaction replaced with higher fees',
-  );
-  await broadcast(deps, chain, { ...tx, raw: signed.raw, hash: signed.hash });
-}
-
-/** An open transaction without a receipt: waits, re-broadcasts, replaces, or finds out where its nonce went. */
-async function withoutReceipt(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx): Promise<void> {
+/** An open transaction without a receipt: waits, re-broadcasts, is unstuck, or finds out where its nonce went. */
+async function withoutReceipt(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, chainTime: () => Promise<bigint>): Promise<void> {
   const { db, log } = deps;
   if (tx.status === 'mined') {
     // Seen mined before. The block at its height says whether a reorg took it out or the node hides its receipt.
@@ -128,14 +114,15 @@ async function withoutReceipt(deps: RelayerDeps, chain: EvmChain, tx: relayer.Ch
     await relayer.markReorged(db, tx.id);
     tx.broadcastAt = null;
   }
+  const now = Date.now();
   // Just signed by a submitter that is about to broadcast it itself: leave it this pass.
-  if (tx.broadcastAt === null && Date.now() - tx.signedAt.getTime() < FRESH_MS) return;
-  if (tx.broadcastAt === null || Date.now() - tx.broadcastAt.getTime() > REBROADCAST_MS) {
+  if (tx.broadcastAt === null && now - tx.signedAt.getTime() < FRESH_MS) return;
+  if (now - tx.signedAt.getTime() > deps.stuckAfterMs && (await unstick(deps, chain, tx, chainTime))) return;
+  // A stuck transaction left as it is goes out again at least once per stuck period.
+  if (tx.broadcastAt === null || now - tx.broadcastAt.getTime() > Math.min(REBROADCAST_MS, deps.stuckAfterMs)) {
     const r = await chain.broadcast(tx.raw).catch((e) => (e instanceof ChainUnavailable ? null : Promise.reject(e)));
     if (r === 'sent' || r === 'known') await relayer.markBroadcast(db, tx.id);
     if (r === 'nonce_too_low') await nonceTaken(deps, chain, tx);
-  } else if (Date.now() - tx.signedAt.getTime() > deps.stuckAfterMs) {
-    await replaceStuck(deps, chain, tx);
   }
 }
 
@@ -145,6 +132,8 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   const open = await relayer.openTransactions(db, chain.caip2, sender);
   if (!open.length) return 0;
   const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
+  let latest: Promise<bigint> | null = null; // the latest block's time, asked only when an authorization's deadline is in question
+  const chainTime = () => (latest ??= chain.call(() => chain.pub.getBlock({ blockTag: 'latest' })).then((b) => b.timestamp));
   const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
   let stillOpen = 0;
   const atDepth: { tx: relayer.ChainTx; receipt: TransactionReceipt }[] = [];
@@ -153,7 +142,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
     const receipt = receipts[i];
     if (!receipt) {
       stillOpen++;
-      await withoutReceipt(deps, chain, tx);
+      await withoutReceipt(deps, chain, tx, chainTime);
       continue;
     }
     if (head - receipt.blockNumber + 1n >= BigInt(chain.confirmations)) {
@@ -170,15 +159,18 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   const hashes = new Map(await Promise.all(heights.map(async (n) => [n, await canonicalHash(chain, n)] as const)));
   const final = atDepth.filter((a) => hashes.get(a.receipt.blockNumber) === a.receipt.blockHash);
   stillOpen += atDepth.length - final.length;
-  // Successes in batches of one transaction each, a few at once; reverts (rare: each is simulated again) one at a time.
-  const ok = final
+  // Successes in batches of one transaction each, a few at once; cancellations and reverts (rare: each reverted call
+  // is simulated again) one at a time.
+  const succeeded = final
     .filter((a) => a.receipt.status === 'success')
     .map(({ tx, receipt }) => ({ tx: { ...tx, hash: receipt.transactionHash }, receipt }));
+  const ok = succeeded.filter((a) => !isCancellation(a.tx, a.receipt));
   const chunks = Array.from({ length: Math.ceil(ok.length / FINALIZE_BATCH) }, (_, i) =>
     ok.slice(i * FINALIZE_BATCH, (i + 1) * FINALIZE_BATCH),
   );
   for (let i = 0; i < chunks.length; i += FINALIZE_PARALLEL)
     await Promise.all(chunks.slice(i, i + FINALIZE_PARALLEL).map((c) => finalizeConfirmed(deps, c)));
+  for (const { tx, receipt } of succeeded.filter((a) => isCancellation(a.tx, a.receipt))) await finalizeCancelled(deps, tx, receipt);
   for (const { tx, receipt } of final.filter((a) => a.receipt.status !== 'success'))
     await finalizeReverted(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
   return stillOpen;

@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex';
 import type { Address } from 'viem';
 import type { Logger } from '../logger';
-import type { ChainCall, EvmChain, Fees } from '../chain/evm';
+import type { ChainCall, EvmChain } from '../chain/evm';
+import type { Fees } from '../domain/fees';
 import { ChainUnavailable } from '../domain/chain';
 import * as relayer from '../db/relayerRepo';
 import { recordSettlementPlans } from '../db/paymentsRepo';

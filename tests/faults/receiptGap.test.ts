@@ -11,7 +11,7 @@ import { describeOwn, figures, ownStack, partner, send, sleep } from './kit';
 // receipt index that lags, a load-balanced provider whose backends disagree). The relayer must never take that
 // absence for a lost transaction: a settlement paid twice out of the collector's pooled funds, or a collected
 // payment failed with authorization_used although the buyer was charged, were what it did. Receipts stay hidden
-// long enough for the monitor to find the transaction stuck, replace it and be told "nonce too low".
+// long enough for the monitor to find the transaction stuck, send it again and be told "nonce too low".
 
 jest.setTimeout(150_000);
 

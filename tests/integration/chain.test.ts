@@ -239,7 +239,7 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
     expect((await waiting).body.status).toBe('succeeded');
   });
 
-  it('a transaction stuck in the pool is replaced at the same nonce with higher fees; the replacement pays', async () => {
+  it('a transaction stuck in the pool while fees rise is replaced at the same nonce with higher fees; the replacement pays', async () => {
     const stuck = await startTestService({ CHAIN_STUCK_AFTER_MS: '1000' });
     try {
       const s = await setup(stuck);
@@ -254,6 +254,9 @@ describeLocal('when the chain misbehaves (own service and relayer key; chain sta
         if (!t?.broadcast_at) throw new Error('not broadcast yet');
         return t;
       });
+      // The network asks more: an empty block whose base fee is twice what the transaction offers.
+      await anvil().setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(first.max_fee_per_gas) * 2n });
+      await anvil().mine({ blocks: 1 });
       const replaced = await eventually(async () => {
         const t = await stuck.db('chain_transactions').where({ id: first.id }).first();
         if (!t.previous_hashes.length) throw new Error('not replaced yet');

@@ -8,6 +8,7 @@ import {
   serialiseTypedData,
   verifyTransferAuthorization,
 } from '../../src/domain/eip3009';
+import { cancellationFees, networkAsksMore, replacementFees } from '../../src/domain/fees';
 import { feeInTokenUnits } from '../../src/domain/money';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -71,5 +72,37 @@ describe('fees', () => {
     expect(feeInTokenUnits(10_000_000n, 'USD', 6, 0n, 0)).toBe(0n);
     expect(feeInTokenUnits(3n, 'USD', 6, 0n, 3333)).toBe(0n); // 0.9999 rounds down
     expect(feeInTokenUnits(1_000_000n, 'USD', 6, 500n, 0)).toBe(1_000_000n); // capped at the amount
+  });
+});
+
+describe('replacing a stuck transaction (src/domain/fees.ts)', () => {
+  const gwei = (n: number) => BigInt(n * 1e9);
+  const fees = (max: number, tip: number) => ({ maxFeePerGas: gwei(max), maxPriorityFeePerGas: gwei(tip) });
+  const old = fees(10, 1);
+  it('the network asks more only when a new transaction would offer more in either field', () => {
+    expect(networkAsksMore(old, fees(10, 1))).toBe(false);
+    expect(networkAsksMore(old, fees(8, 1))).toBe(false);
+    expect(networkAsksMore(old, fees(10.1, 1))).toBe(true);
+    expect(networkAsksMore(old, fees(9, 2))).toBe(true);
+  });
+  it('offers what the network asks, at least one replacement step more, never above the ceiling', () => {
+    expect(replacementFees(old, fees(30, 1), gwei(100))).toEqual({ maxFeePerGas: gwei(30), maxPriorityFeePerGas: gwei(1.125) + 1n });
+    expect(replacementFees(old, fees(10.5, 1), gwei(100))).toEqual({
+      maxFeePerGas: gwei(11.25) + 1n,
+      maxPriorityFeePerGas: gwei(1.125) + 1n,
+    });
+    expect(replacementFees(old, fees(30, 1), gwei(20))).toEqual({ maxFeePerGas: gwei(20), maxPriorityFeePerGas: gwei(1.125) + 1n });
+    expect(replacementFees(old, fees(30, 1), gwei(11))).toBeNull(); // a step would pass the ceiling
+    expect(replacementFees(fees(10, 10), fees(30, 1), gwei(11.25) + 1n)).toEqual({
+      maxFeePerGas: gwei(11.25) + 1n,
+      maxPriorityFeePerGas: gwei(11.25) + 1n,
+    });
+  });
+  it('a cancellation can always replace: one step over the ceiling where the transaction is at it', () => {
+    expect(cancellationFees(old, fees(30, 1), gwei(20))).toEqual({ maxFeePerGas: gwei(20), maxPriorityFeePerGas: gwei(1.125) + 1n });
+    expect(cancellationFees(fees(20, 1), fees(30, 1), gwei(20))).toEqual({
+      maxFeePerGas: gwei(22.5) + 1n,
+      maxPriorityFeePerGas: gwei(1.125) + 1n,
+    });
   });
 });

@@ -118,6 +118,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUSTED_PROXY_HOPS: 'all' })).toThrow(/TRUSTED_PROXY_HOPS must be an integer/);
     expect(() => loadConfig({ TRUSTED_PROXY_HOPS: '17' })).toThrow(ConfigError);
   });
+  it('a configured chain needs a fee ceiling; the development chain has one by default', () => {
+    const base = { CHAINS: '84532', CHAIN_84532_RPC_URL: 'https://node.example', CHAIN_84532_RELAYER_KEYS: `0x${'11'.repeat(32)}` };
+    expect(() => loadConfig(base)).toThrow(ConfigError);
+    expect(() => loadConfig(base)).toThrow(/CHAIN_84532_MAX_FEE_PER_GAS_WEI is required/);
+    expect(() => loadConfig({ ...base, CHAIN_84532_MAX_FEE_PER_GAS_WEI: '0' })).toThrow(/must be above 0/);
+    expect(loadConfig({ ...base, CHAIN_84532_MAX_FEE_PER_GAS_WEI: '2000000000' }).chains[0].maxFeePerGasWei).toBe(2_000_000_000n);
+    expect(loadConfig({}).devnet?.maxFeePerGasWei).toBe(100_000_000_000n);
+    expect(loadConfig({ DEVNET_MAX_FEE_PER_GAS_WEI: '5' }).devnet?.maxFeePerGasWei).toBe(5n);
+    expect([loadConfig({}).chainMaxFeeBumps, loadConfig({ CHAIN_MAX_FEE_BUMPS: '0' }).chainMaxFeeBumps]).toEqual([10, 0]);
+  });
   it('production needs a shared database and a real data key', () => {
     const key = 'ab'.repeat(32);
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: key })).toThrow(/DATABASE_URL/);

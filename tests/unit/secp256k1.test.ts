@@ -55,7 +55,7 @@ describe('secp256k1 (libsecp256k1 in WebAssembly) against viem', () => {
   it("the relayer's signed transaction is byte for byte viem's, from the relayer's address", async () => {
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);
-    const chain = new EvmChain('eip155:31337', 31337, 'http://127.0.0.1:1', [key], 1, null, 0n);
+    const chain = new EvmChain('eip155:31337', 31337, 'http://127.0.0.1:1', [key], 1, 10n ** 11n, 0n);
     const call = { to: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', data: '0xa9059cbb0011' } as const;
     const fees = { maxFeePerGas: 3_000_000_007n, maxPriorityFeePerGas: 1_000_000_001n };
     for (const nonce of [0, 1, 77, 123_456]) {

@@ -1,0 +1,52 @@
+import { Db, knexOf } from './knex';
+
+// The relayer's monitors: which process watches a relayer key on a chain (a lease), and what an operator is shown of
+// the transactions they watch.
+
+type Row = Record<string, any>;
+
+/**
+ * One process at a time watches a relayer key on a chain (`chain_monitors.chain_id` holds "<caip2>/<address>"),
+ * and only a process that holds the key (it may have to sign a replacement). The lease is renewed every
+ * pass and taken over when it lapses.
+ */
+export async function takeMonitorLease(db: Db, chainId: string, holder: string, ms: number): Promise<boolean> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `INSERT INTO chain_monitors (chain_id, holder, lease_until) VALUES (?, ?, now() + make_interval(secs => ?))
+     ON CONFLICT (chain_id) DO UPDATE SET holder = EXCLUDED.holder, lease_until = EXCLUDED.lease_until
+       WHERE chain_monitors.holder = EXCLUDED.holder OR chain_monitors.lease_until < now()
+     RETURNING holder`,
+    [chainId, holder, ms / 1000],
+  );
+  return rows.length > 0;
+}
+
+export async function releaseMonitorLease(db: Db, chainId: string, holder: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('chain_monitors').where({ chain_id: chainId, holder }).del();
+}
+
+/** For metrics: pending transactions per chain and sender, the age of the oldest, and how many are at their fee limit. */
+export async function pendingStats(
+  db: Db,
+): Promise<{ chainId: string; sender: string; pending: number; oldestAgeS: number; feeLimited: number }[]> {
+  const knex = knexOf(db);
+  const rows = await knex('chain_transactions')
+    .whereIn('status', ['pending', 'mined'])
+    .groupBy('chain_id', 'sender')
+    .select(
+      'chain_id',
+      'sender',
+      knex.raw('count(*)::int as pending'),
+      knex.raw('extract(epoch from now() - min(created_at))::float8 as age'),
+      knex.raw('(count(*) filter (where fee_limited_at is not null))::int as fee_limited'),
+    );
+  return rows.map((r: Row) => ({
+    chainId: r.chain_id,
+    sender: r.sender,
+    pending: Number(r.pending),
+    oldestAgeS: Number(r.age),
+    feeLimited: Number(r.fee_limited),
+  }));
+}

@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { DataKey, DataKeyring, DEVELOPMENT_KEY_ID, derivedKeyId, developmentKey, isDevelopmentKey, isValidKeyId } from './domain/sealed';
-import { chainSettings, devnetSettings, type ChainSettings, type DevnetSettings } from './config/chains';
+import {
+  chainSettings,
+  contractWalletSettings,
+  devnetSettings,
+  type ChainSettings,
+  type ContractWalletSettings,
+  type DevnetSettings,
+} from './config/chains';
 import { bool, ConfigError, int } from './config/env';
 
 export { ConfigError };
@@ -38,6 +45,10 @@ export interface Config {
   settlementRetry: { maxAttempts: number; baseMs: number };
   /** Fee-raising replacements of one transaction at most (src/usecases/relayerFees.ts). */
   chainMaxFeeBumps: number;
+  /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS, CONTRACT_WALLETS_ALLOWLIST). */
+  contractWallets: ContractWalletSettings;
+  /** Reverted submissions of the last 24 h at which confirms are refused, per account and per buyer address. */
+  revertBudget: { perAccount: number; perBuyer: number };
   /** AES-256-GCM keys sealing buyer data and webhook secrets: the first seals, all open (DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY). */
   dataKeys: DataKeyring;
   /**
@@ -306,6 +317,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
       baseMs: int(env, 'SETTLEMENT_RETRY_BASE_MS', 5000, 100, 3_600_000),
     },
     chainMaxFeeBumps: int(env, 'CHAIN_MAX_FEE_BUMPS', 10, 0, 100),
+    contractWallets: contractWalletSettings(env),
+    revertBudget: {
+      perAccount: int(env, 'REVERT_BUDGET_PER_ACCOUNT', 10, 1, 1_000_000),
+      perBuyer: int(env, 'REVERT_BUDGET_PER_BUYER', 3, 1, 1_000_000),
+    },
     dataKeys: keyring,
     dataEncryptionKey: keyring.primary.key,
     collectDataThresholdMinor: BigInt(int(env, 'COLLECT_DATA_THRESHOLD_MINOR', 100_000, 1, Number.MAX_SAFE_INTEGER)),

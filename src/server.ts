@@ -50,6 +50,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       settlementRetry: config.settlementRetry,
       maxFeeBumps: config.chainMaxFeeBumps,
       workers: working,
+      contractWallets: config.contractWallets,
     },
     log,
   );

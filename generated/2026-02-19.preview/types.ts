@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment
-         * @description Submits the results of the option's actions (one per action, in order) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient, validity window and nonce; ERC-1271 for smart-contract wallets; high-`s` and `v` 0/1 forms are normalised), and simulates the submission against the chain: an authorization that cannot succeed is refused with 422 `insufficient_funds`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `token_refused` or `transaction_reverted`, and the payment stays payable. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+         * @description Submits the results of the option's actions (one per action, in order) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient, validity window and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization that cannot succeed is refused with 422 `insufficient_funds`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `token_refused` or `transaction_reverted`, and the payment stays payable. When too many submissions of the buyer's address, or of the account's payments, reverted on chain in the last 24 hours, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
          */
         post: operations["confirmPayment"];
         delete?: never;
@@ -708,7 +708,9 @@ export interface components {
          *     | `authorization_not_yet_valid` | 422 | Confirm: the authorization's `validAfter` is in the future. |
          *     | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). |
          *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
+         *     | `contract_wallet_not_accepted` | 422 | Confirm: the signer is a smart-contract wallet (ERC-1271) whose signatures this service does not accept. |
          *     | `rate_limited` | 429 | Too many requests; see `Retry-After`. |
+         *     | `too_many_reverts` | 429 | Confirm: too many of the buyer address's, or of the account's payments', submissions reverted on chain in the last 24 hours; see `Retry-After`. |
          *     | `internal_error` | 500 | Unexpected server error (never carries internals). |
          *     | `not_implemented` | 501 | The operation is not implemented in this release. |
          *     | `bad_gateway` | 502 | An upstream dependency returned an invalid response. |

@@ -6,6 +6,7 @@ import {
   defineChain,
   encodeFunctionData,
   getAddress,
+  hashTypedData,
   hexToBytes,
   http,
   keccak256,
@@ -37,6 +38,17 @@ export const TOKEN_ABI = parseAbi([
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
 ]);
 
+/** ERC-1271: a contract wallet's signature check; valid is its selector, left-aligned in the returned word. */
+const ERC1271_ABI = parseAbi(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)']);
+const ERC1271_VALID = `0x1626ba7e${'0'.repeat(56)}`;
+
+/**
+ * The gas every verification and simulation is run with (eth_call, eth_estimateGas): a contract wallet's signature
+ * check runs on the node at our request and may do anything within it, and a submission that needs more than this is
+ * refused rather than sent. An authorization's transfer, a contract wallet's check included, needs far less.
+ */
+const CALL_GAS_LIMIT = 500_000n;
+
 export interface ChainCall {
   to: Address;
   data: Hex;
@@ -57,7 +69,7 @@ function revertText(e: unknown): string | null {
   const reverted = e.walk((x) => x instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
   if (reverted) return reverted.reason ?? reverted.shortMessage;
   const text = `${e.shortMessage} ${e.details ?? ''} ${e.message}`;
-  return /revert|execution reverted|exceeds balance|invalid opcode/i.test(text) ? text : null;
+  return /revert|execution reverted|exceeds balance|invalid opcode|out of gas|gas required exceeds/i.test(text) ? text : null;
 }
 
 /** The validBefore of the EIP-3009 authorization a call executes (unix seconds); null for any other call. */
@@ -140,17 +152,22 @@ export class EvmChain {
     };
   }
 
-  /** Runs the call from `sender` against the latest state: the gas it needs, or why it would fail. */
-  async simulate(sender: Address, call: ChainCall): Promise<Simulation> {
+  /**
+   * Runs the call from `sender` as it would be submitted: offering `fees` (what the submission will offer: a contract
+   * wallet may answer differently to another tx.gasprice), against the pending block, within CALL_GAS_LIMIT. The gas
+   * it needs, or why it would fail.
+   */
+  async simulate(sender: Address, call: ChainCall, fees: Fees): Promise<Simulation> {
+    const request = { account: sender, to: call.to, data: call.data, gas: CALL_GAS_LIMIT, ...fees, blockTag: 'pending' } as const;
     try {
-      const gas = await this.pub.estimateGas({ account: sender, to: call.to, data: call.data });
+      const gas = await this.pub.estimateGas(request);
       return { ok: true, gas };
     } catch (e) {
       let text = revertText(e);
       if (text === null) throw unavailable(e);
       // estimateGas may not carry the reason: eth_call does.
       try {
-        await this.pub.call({ account: sender, to: call.to, data: call.data });
+        await this.pub.call(request);
       } catch (e2) {
         text = revertText(e2) ?? text;
       }
@@ -158,11 +175,25 @@ export class EvmChain {
     }
   }
 
-  /** ERC-1271 (and ERC-6492) signature check for smart-contract wallets; EOAs are checked without the node. */
-  async verifyContractSignature(td: TransferAuthorization, signature: Hex): Promise<boolean> {
+  /**
+   * The ERC-1271 check the token makes of a smart-contract wallet (FiatToken's SignatureChecker: isValidSignature of
+   * the typed data's digest), asked from `caller` as the submission will run: with its `fees`, against the pending
+   * block, within CALL_GAS_LIMIT. EOAs are checked without the node.
+   */
+  async verifyContractSignature(td: TransferAuthorization, signature: Hex, caller: Address, fees: Fees): Promise<boolean> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
+    const digest = hashTypedData(td as any);
+    const data = encodeFunctionData({ abi: ERC1271_ABI, functionName: 'isValidSignature', args: [digest, signature] });
     try {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
-      return await this.pub.verifyTypedData({ ...(td as any), address: getAddress(td.message.from), signature });
+      const r = await this.pub.call({
+        account: caller,
+        to: getAddress(td.message.from),
+        data,
+        gas: CALL_GAS_LIMIT,
+        ...fees,
+        blockTag: 'pending',
+      });
+      return (r.data ?? '0x').slice(0, 66).toLowerCase() === ERC1271_VALID;
     } catch (e) {
       if (revertText(e) !== null) return false;
       throw unavailable(e);

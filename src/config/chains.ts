@@ -127,3 +127,30 @@ export function devnetSettings(
     maxFeePerGasWei: ceiling(env, 'DEVNET_MAX_FEE_PER_GAS_WEI') ?? 100n * 10n ** 9n,
   };
 }
+
+/** Whose ERC-1271 signatures confirm accepts: any contract wallet's, none, or those of the allow-list (lowercase addresses). */
+export interface ContractWalletSettings {
+  mode: 'on' | 'off' | 'allowlist';
+  allowlist: string[];
+}
+
+const WALLET_MODES = ['on', 'off', 'allowlist'] as const;
+
+export function contractWalletSettings(env: NodeJS.ProcessEnv): ContractWalletSettings {
+  const mode = env.CONTRACT_WALLETS?.trim() || 'on';
+  if (!(WALLET_MODES as readonly string[]).includes(mode))
+    throw new ConfigError(`CONTRACT_WALLETS must be one of ${WALLET_MODES.join(', ')}; got ${JSON.stringify(mode)}`);
+  const allowlist = (env.CONTRACT_WALLETS_ALLOWLIST ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (allowlist.some((a) => !/^0x[0-9a-fA-F]{40}$/.test(a)))
+    throw new ConfigError('CONTRACT_WALLETS_ALLOWLIST must be a comma-separated list of 0x-prefixed 20-byte addresses');
+  if (mode === 'allowlist' && !allowlist.length)
+    throw new ConfigError(
+      'CONTRACT_WALLETS=allowlist needs CONTRACT_WALLETS_ALLOWLIST: the contract wallets whose signatures are accepted',
+    );
+  if (mode !== 'allowlist' && allowlist.length)
+    throw new ConfigError(`CONTRACT_WALLETS_ALLOWLIST is set but CONTRACT_WALLETS is ${mode}: set CONTRACT_WALLETS=allowlist to use it`);
+  return { mode: mode as ContractWalletSettings['mode'], allowlist: allowlist.map((a) => a.toLowerCase()) };
+}

@@ -32,7 +32,9 @@ export function refusalOf(revertText: string): ChainRefusal {
 /** The RPC node could not be asked (down, timing out, rate-limiting): retry later, never fail a payment for it. */
 export class ChainUnavailable extends Error {}
 
-export type AuthorizationCheck = { ok: true; signature: `0x${string}` } | { ok: false; refusal: ChainRefusal; reason: string };
+/** Why confirm refuses an authorization: what the chain would say, or a contract wallet the operator does not accept. */
+export type AuthorizationCheck =
+  { ok: true; signature: `0x${string}` } | { ok: false; refusal: ChainRefusal | 'contract_wallet_not_accepted'; reason: string };
 
 /** What requests need from the chains: who submits an option's authorization, the checks before confirm, and the hand-off. */
 export interface ChainWork {
@@ -40,7 +42,7 @@ export interface ChainWork {
   relayerFor(chainId: string, seed: string): string | null;
   /**
    * Before anything moves: the signature (ECDSA normalised to the form tokens accept, or ERC-1271 for
-   * smart-contract wallets) and a simulation of the submission against the chain's latest state.
+   * smart-contract wallets the operator accepts) and a simulation of the submission as it will be sent.
    * Throws ChainUnavailable when the node cannot be asked.
    */
   checkAuthorization(chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck>;

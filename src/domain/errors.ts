@@ -43,7 +43,12 @@ export const ERRORS = {
   authorization_not_yet_valid: { status: 422, message: 'The authorization is not valid yet.' },
   token_refused: { status: 422, message: 'The token refuses this transfer (blacklisted account or paused token).' },
   transaction_reverted: { status: 422, message: 'The token would revert this authorization.' },
+  contract_wallet_not_accepted: { status: 422, message: 'Signatures of this smart-contract wallet (ERC-1271) are not accepted here.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
+  too_many_reverts: {
+    status: 429,
+    message: "Too many of this buyer's or this account's submissions reverted on chain in the last 24 hours; see Retry-After.",
+  },
   internal_error: { status: 500, message: 'Internal error.' },
   not_implemented: { status: 501, message: 'Not implemented yet in this release.' },
   bad_gateway: { status: 502, message: 'An upstream service failed.' },

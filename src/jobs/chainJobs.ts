@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
 import type PgBoss from 'pg-boss';
-import { getAddress, type Hex } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
-import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../domain/chain';
-import { canonicalSignature, verifyTransferAuthorization, type TransferAuthorization } from '../domain/eip3009';
+import type { ChainWork } from '../domain/chain';
+import type { ContractWalletSettings } from '../config/chains';
 import { strandedPayments } from '../db/paymentsRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';
 import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
+import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { Submissions } from '../usecases/relayerSubmissions';
 
@@ -47,6 +47,8 @@ export interface ChainJobSettings {
   maxFeeBumps: number;
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
+  /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS). */
+  contractWallets: ContractWalletSettings;
 }
 
 export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
@@ -147,33 +149,9 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
       );
     }
 
-  const checkAuthorization = async (
-    chainId: string,
-    typedDataJson: string,
-    signature: string,
-    submitter: string,
-  ): Promise<AuthorizationCheck> => {
-    const chain = chains.get(chainId);
-    if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
-    const td = JSON.parse(typedDataJson) as TransferAuthorization;
-    let sig: Hex | null = null;
-    const canonical = canonicalSignature(signature);
-    if (canonical && (await verifyTransferAuthorization(typedDataJson, td.message.from, canonical))) sig = canonical;
-    else if (
-      /^0x(?:[0-9a-fA-F]{2}){1,4096}$/.test(signature) &&
-      (await chain.hasCode(td.message.from)) &&
-      (await chain.verifyContractSignature(td, signature as Hex))
-    ) {
-      sig = signature as Hex; // a smart-contract wallet (ERC-1271)
-    }
-    if (!sig) return { ok: false, refusal: 'invalid_signature', reason: "the signature does not recover the authorization's signer" };
-    const sim = await chain.simulate(getAddress(submitter), chain.authorizationCall(td, sig));
-    return sim.ok ? { ok: true, signature: sig } : sim;
-  };
-
   return {
     enqueueSubmit,
-    checkAuthorization,
+    checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     rescue: async () => {
       const { submit, settle } = await strandedPayments(db, STRANDED_AFTER_S);

@@ -8,9 +8,11 @@ import { StoredOption } from '../db/optionsRepo';
 import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import { checkQuote, openedOptionData, openOption, validCollected } from './gatewayOptions';
 import { gatewayPayment, notOpen } from './gatewayPayments';
+import { checkRevertBudget } from './revertBudget';
 
-// Confirm: everything is verified before anything moves (the signature, then the submission simulated
-// against the chain: balance, authorization state, validity window); then one conditional UPDATE decides.
+// Confirm: everything is verified before anything moves (the buyer's and the account's budget of reverted
+// submissions, the signature, then the submission simulated as the relayer will send it: balance, authorization
+// state, validity window); then one conditional UPDATE decides.
 // An authorization that cannot succeed is refused with its code and the payment stays payable. Racing or
 // repeated confirms of the same option all answer the payment's state; only the winner enqueues chain work.
 
@@ -54,6 +56,7 @@ export async function confirmPayment(db: Db, config: Config, chainWork: ChainWor
   checkQuote(opt);
   const given = signatureOf(input);
   if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
+  await checkRevertBudget(db, config.revertBudget, pw.payment.accountId, opt.account);
   let check;
   try {
     check = await chainWork.checkAuthorization(opt.chainId, opt.typedData, given, opt.relayer);

@@ -15,7 +15,8 @@ import type { Submissions } from './relayerSubmissions';
 import { settlementFailed } from './settlementHolds';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
-//   submit:  simulate the authorization, sign it under a nonce from PostgreSQL, store, then broadcast;
+//   submit:  simulate the authorization with the fees it will offer, sign it under a nonce from PostgreSQL, store,
+//            then broadcast;
 //   monitor: per chain, one process at a time (src/usecases/relayerMonitor.ts): receipts, confirmation depth
 //            and the block re-checked (reorgs), re-broadcast of what the node lost, replacement of what is stuck
 //            (src/usecases/relayerFees.ts);
@@ -73,7 +74,8 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   if (opt.liveHash) return opt.liveHash;
   const call = chain.authorizationCall(td, signature as Hex);
-  const sim = await chain.simulate(sender, call);
+  const fees = await chain.fees();
+  const sim = await chain.simulate(sender, call, fees);
   if (!sim.ok) {
     // Another step of this payment (its queued job beside an inline run, or the reconciler's) may have stored
     // and sent the transaction since the read above: then its own transaction used the authorization, and the
@@ -84,7 +86,6 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     await failPayment(deps, paymentId, sim.refusal, sim.reason);
     return null;
   }
-  const fees = await chain.fees();
   const auth = { chainId: chain.caip2, token: call.to, from: getAddress(td.message.from), nonce: td.message.nonce.toLowerCase() };
   const gasLimit = withHeadroom(sim.gas);
   const tx = { chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit, ...fees };
@@ -154,12 +155,12 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   }
   const sender = getAddress(input.collector);
   const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
-  const sim = await chain.simulate(sender, call);
+  const fees = await chain.fees();
+  const sim = await chain.simulate(sender, call, fees);
   if (!sim.ok) {
     await settlementFailed(deps, db, paymentId, `simulation:${sim.refusal}`);
     return null;
   }
-  const fees = await chain.fees();
   const tx = {
     chainId: chain.caip2,
     sender,

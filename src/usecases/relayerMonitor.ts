@@ -87,7 +87,7 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const { db } = deps;
   // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was
   // being taken back had an expired authorization (the row describes the cancellation now).
-  const sim = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata });
+  const sim = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata }, await chain.fees());
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
   const usedElsewhere = tx.purpose !== 'settle' && refusal === 'authorization_used';
   const finished = await inTransaction(db, async (trx) => {

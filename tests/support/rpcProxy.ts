@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type RpcCall = { id?: unknown; method: string; params?: unknown[] };
+export type RpcCall = { id?: unknown; method: string; params?: any[] };
 type RpcAnswer = { id?: unknown; result?: unknown; error?: unknown };
 /** Says whether an answer of `method` to `params` is hidden (answered as if the node did not know it). */
 export type Hider = (method: string, result: any, params: unknown[]) => boolean;
@@ -10,13 +10,14 @@ export type Hider = (method: string, result: any, params: unknown[]) => boolean;
  * A JSON-RPC proxy in front of the development chain that can play an RPC node in trouble: `down()` makes
  * every request fail (connection reset), `refuse(methods)` fails only those methods (say, broadcasts),
  * `hide(hider)` answers null where the node knows the answer (a receipt index that lags, a load-balanced
- * provider whose backends disagree), `delay(ms)` adds latency to every answer.
+ * provider whose backends disagree), `delay(ms)` adds latency to every answer, `watch(f)` shows `f` every call.
  */
 export async function startRpcProxy(target: string) {
   let down = false;
   let refused = new Set<string>();
   let hider: Hider | null = null;
   let delayMs = 0;
+  let watcher: ((call: RpcCall) => void) | null = null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -31,6 +32,7 @@ export async function startRpcProxy(target: string) {
       } catch {
         /* forwarded as is */
       }
+      for (const c of calls) watcher?.(c);
       if (down || calls.some((c) => refused.has(c.method))) {
         req.socket.destroy();
         return;
@@ -76,6 +78,10 @@ export async function startRpcProxy(target: string) {
     },
     delay: (ms: number) => {
       delayMs = ms;
+    },
+    /** Calls `w` with every JSON-RPC call that reaches the proxy until called again (null: nobody). */
+    watch: (w: ((call: RpcCall) => void) | null) => {
+      watcher = w;
     },
     close: () =>
       new Promise<void>((resolve) => {

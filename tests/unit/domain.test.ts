@@ -128,6 +128,21 @@ describe('configuration', () => {
     expect(loadConfig({ DEVNET_MAX_FEE_PER_GAS_WEI: '5' }).devnet?.maxFeePerGasWei).toBe(5n);
     expect([loadConfig({}).chainMaxFeeBumps, loadConfig({ CHAIN_MAX_FEE_BUMPS: '0' }).chainMaxFeeBumps]).toEqual([10, 0]);
   });
+  it('contract wallets: on by default, off, or an allow-list that must be given with allowlist only; revert budgets', () => {
+    const a = '0x52908400098527886E0F7030069857D2E4169EE7';
+    expect(loadConfig({}).contractWallets).toEqual({ mode: 'on', allowlist: [] });
+    expect(loadConfig({ CONTRACT_WALLETS: 'off' }).contractWallets.mode).toBe('off');
+    expect(loadConfig({ CONTRACT_WALLETS: 'allowlist', CONTRACT_WALLETS_ALLOWLIST: ` ${a} ` }).contractWallets).toEqual({
+      mode: 'allowlist',
+      allowlist: [a.toLowerCase()],
+    });
+    expect(() => loadConfig({ CONTRACT_WALLETS: 'some' })).toThrow(/CONTRACT_WALLETS must be one of on, off, allowlist/);
+    expect(() => loadConfig({ CONTRACT_WALLETS: 'allowlist' })).toThrow(/needs CONTRACT_WALLETS_ALLOWLIST/);
+    expect(() => loadConfig({ CONTRACT_WALLETS_ALLOWLIST: a })).toThrow(/CONTRACT_WALLETS is on/);
+    expect(() => loadConfig({ CONTRACT_WALLETS: 'allowlist', CONTRACT_WALLETS_ALLOWLIST: '0x12' })).toThrow(ConfigError);
+    expect(loadConfig({}).revertBudget).toEqual({ perAccount: 10, perBuyer: 3 });
+    expect(() => loadConfig({ REVERT_BUDGET_PER_BUYER: '0' })).toThrow(ConfigError);
+  });
   it('production needs a shared database and a real data key', () => {
     const key = 'ab'.repeat(32);
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: key })).toThrow(/DATABASE_URL/);

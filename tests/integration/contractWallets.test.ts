@@ -1,0 +1,191 @@
+import { getAddress, pad, type Address, type Hex } from 'viem';
+import { admin, client, externalService, startTestService, type TestService } from '../support/service';
+import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { anvil, chainClient, fund, newBuyer, newWallet, USDC_TOKEN, useOwnChain } from '../support/chain';
+import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
+import { eventually } from '../support/eventually';
+import { useOwnDatabase } from '../support/freshDb';
+
+// Smart-contract wallets that make the relayer pay for reverts (issue 28, finding 4): confirm verified the wallet's
+// ERC-1271 answer and simulated the transfer at gas price 0, so a wallet that answers "valid" only when tx.gasprice is 0
+// passed confirm and reverted on chain, at the relayer's expense, as often as it liked. Confirm must ask as the chain
+// will (the fees the submission offers, the pending block, a gas limit), refuse confirms once too many of a buyer's or
+// an account's submissions reverted, and let an operator turn contract wallets off or allow-list them.
+//
+// The wallet is 34 bytes of hand-written runtime code, put at a fresh address (the buyer's) with anvil_setCode.
+// Whatever it is called with, isValidSignature included, it returns ERC-1271's "valid" word (0x1626ba7e, left-aligned)
+// when tx.gasprice is 0 or its storage slot 0 is 0, and a zero word otherwise:
+//   00 GASPRICE ISZERO PUSH1 0x11 JUMPI             valid when tx.gasprice == 0
+//   05 PUSH1 0 SLOAD ISZERO PUSH1 0x11 JUMPI        valid when slot 0 == 0
+//   0c PUSH1 32 PUSH1 0 RETURN                      invalid: a zero word
+//   11 JUMPDEST PUSH4 0x1626ba7e PUSH1 224 SHL PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
+// With slot 0 at 1 it is the gas-price trick. With slot 0 at 0 it is valid until the test sets slot 0, after confirm
+// and before the block: a submission that reverts on chain.
+const WALLET_CODE: Hex = '0x3a156011576000541560115760206000f35b631626ba7e60e01b60005260206000f3';
+/** Any bytes: the wallet ignores them (the bytes form of the token's call carries them). */
+const SIGNATURE: Hex = `0x${'ab'.repeat(80)}`;
+
+const describeLocal = externalService ? describe.skip : describe;
+// Automine off and storage written under the service's feet: a chain and a database of this file's own.
+if (!externalService) {
+  useOwnChain();
+  useOwnDatabase('paygate_wallets');
+}
+jest.setTimeout(120_000);
+
+/** A contract wallet holding 10 USDC (minted while blocks are mined), its slot 0 as given. */
+async function contractWallet(slot0: 0 | 1): Promise<Address> {
+  const address = newWallet();
+  await anvil().setCode({ address, bytecode: WALLET_CODE });
+  await setSlot0(address, slot0);
+  await fund(address, 10_000_000n);
+  return address;
+}
+const setSlot0 = (address: Address, v: 0 | 1) => anvil().setStorageAt({ address, index: 0, value: pad(v === 1 ? '0x01' : '0x00') });
+
+function shopFlow(svc: TestService, shop: Awaited<ReturnType<typeof merchantWithSettlement>>, walletKey: string) {
+  const gw = client(svc.url, { 'Api-Key': walletKey });
+  return {
+    /** A USD 10.00 payment and the option offered to `buyer`. */
+    option: async (buyer: Address) => {
+      const p = await shop.asMerchant('POST', '/v1/payments', {
+        body: { referenceId: uniqueKey('cw'), amount: { unit: 'iso4217/USD', value: '1000' } },
+      });
+      const o = await gw('POST', `/v1/gateway/payment/${p.body.paymentId}/options`, { body: { accounts: [`eip155:31337:${buyer}`] } });
+      if (o.status !== 200 || !o.body.options?.length) throw new Error(o.text);
+      return { id: p.body.paymentId as string, opt: o.body.options[0], td: JSON.parse(o.body.options[0].actions[0].data.params[1]) };
+    },
+    confirm: (id: string, optionId: string, sig: string = SIGNATURE) =>
+      gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId, results: [{ type: 'walletRpc', data: [sig] }] } }),
+  };
+}
+
+async function shopOn(svc: TestService, name: string) {
+  const shop = await merchantWithSettlement(svc, name);
+  return shopFlow(svc, shop, (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey);
+}
+
+describeLocal('contract wallets at confirm', () => {
+  let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
+  let svc: TestService;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(process.env.DEVNET_RPC_URL!);
+    svc = await startTestService({ DEVNET_RPC_URL: proxy.url, REVERT_BUDGET_PER_BUYER: '2', REVERT_BUDGET_PER_ACCOUNT: '3' });
+  });
+  afterAll(async () => {
+    await anvil().setAutomine(true);
+    await svc?.close();
+    await proxy?.close();
+  });
+  const txsOf = (paymentId: string) => svc.db('chain_transactions').where({ payment_id: paymentId });
+  const statusOf = async (paymentId: string) => (await svc.db('payments').where({ id: paymentId }).first()).status;
+
+  it('a wallet whose ERC-1271 answer depends on tx.gasprice is refused: every check asks as the chain will', async () => {
+    const f = await shopOn(svc, 'Gas Price Trick');
+    const wallet = await contractWallet(1);
+    const { id, opt, td } = await f.option(wallet);
+    const relayer = getAddress(td.message.to);
+    const nonce = await chainClient().getTransactionCount({ address: relayer });
+    const calls: RpcCall[] = [];
+    proxy.watch((c) => calls.push(c));
+    const r = await f.confirm(id, opt.id);
+    proxy.watch(null);
+    expect({ status: r.status, code: r.body.code }).toEqual({ status: 422, code: 'invalid_signature' });
+    await new Promise((res) => setTimeout(res, 1000)); // nothing queued: nothing is sent
+    expect([await statusOf(id), await txsOf(id)]).toEqual(['requires_action', []]);
+    expect(await chainClient().getTransactionCount({ address: relayer })).toBe(nonce);
+    // The wallet's check and the transfer's simulation: a gas limit, the fees the submission offers, the pending block.
+    const asked = calls.filter(
+      (c) => ['eth_call', 'eth_estimateGas'].includes(c.method) && [wallet, USDC_TOKEN].includes(getAddress(c.params![0].to)),
+    );
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.map((c) => [c.method, Boolean(c.params![0].gas), Boolean(c.params![0].maxFeePerGas), c.params![1]])).toEqual(
+      asked.map((c) => [c.method, true, true, 'pending']),
+    );
+  });
+
+  it('reverted submissions are budgeted per buyer address and per account: then confirms are 429 too_many_reverts', async () => {
+    const f = await shopOn(svc, 'Reverts');
+    const [w1, w2, w3] = [await contractWallet(0), await contractWallet(0), await contractWallet(0)];
+    await anvil().setAutomine(false);
+    try {
+      /** Confirmed while the wallet says valid; it says invalid before the block: the submission reverts. */
+      const revertOnce = async (wallet: Address) => {
+        await setSlot0(wallet, 0);
+        const { id, opt } = await f.option(wallet);
+        expect((await f.confirm(id, opt.id)).body.status).toBe('processing');
+        await eventually(
+          () => txsOf(id),
+          (t) => Boolean(t[0]?.broadcast_at),
+          15_000,
+        );
+        await setSlot0(wallet, 1);
+        await anvil().mine({ blocks: 1 });
+        const done = await eventually(
+          () => svc.db('payments').where({ id }).first(),
+          (p) => p.status === 'failed',
+          15_000,
+        );
+        expect([done.status, (await txsOf(id))[0].status]).toEqual(['failed', 'reverted']);
+      };
+      /** Refused although the wallet says valid: nothing moves; Retry-After is when the oldest revert is a day old. */
+      const refused = async (wallet: Address) => {
+        await setSlot0(wallet, 0);
+        const { id, opt } = await f.option(wallet);
+        const r = await f.confirm(id, opt.id);
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 429, code: 'too_many_reverts' });
+        expect([await statusOf(id), await txsOf(id)]).toEqual(['requires_action', []]);
+        return Number(r.headers.get('retry-after'));
+      };
+      await revertOnce(w1);
+      await revertOnce(w1);
+      const retryAfter = await refused(w1); // the buyer's third
+      expect(retryAfter).toBeGreaterThan(86_000);
+      expect(retryAfter).toBeLessThanOrEqual(86_400);
+      await revertOnce(w2);
+      await refused(w3); // a fresh buyer, but the account's payments have three reverts
+      // Another account's payments, and other buyers there, are not held back.
+      const other = await shopOn(svc, 'Other Account');
+      const { id, opt } = await other.option(w3);
+      expect((await other.confirm(id, opt.id)).body.status).toBe('processing');
+      await anvil().mine({ blocks: 1 });
+      await eventually(
+        () => statusOf(id),
+        (s) => s === 'succeeded',
+        15_000,
+      );
+    } finally {
+      await anvil().setAutomine(true);
+    }
+  });
+
+  it('CONTRACT_WALLETS=off refuses contract-wallet signatures; allowlist accepts only the listed wallets', async () => {
+    const [listed, unlisted] = [await contractWallet(0), await contractWallet(0)];
+    const off = await startTestService({ CONTRACT_WALLETS: 'off' });
+    const allow = await startTestService({ CONTRACT_WALLETS: 'allowlist', CONTRACT_WALLETS_ALLOWLIST: listed.toLowerCase() });
+    try {
+      const fOff = await shopOn(off, 'Wallets Off');
+      const a = await fOff.option(listed);
+      const r = await fOff.confirm(a.id, a.opt.id);
+      expect({ status: r.status, code: r.body.code }).toEqual({ status: 422, code: 'contract_wallet_not_accepted' });
+      const eoa = await newBuyer(10_000_000n); // an EOA's signature is not a contract wallet's
+      const e = await fOff.option(eoa.address);
+      expect((await fOff.confirm(e.id, e.opt.id, await eoa.signTypedData(e.td))).body.status).toBe('processing');
+
+      const fAllow = await shopOn(allow, 'Wallets Allow-listed');
+      const u = await fAllow.option(unlisted);
+      const ru = await fAllow.confirm(u.id, u.opt.id);
+      expect({ status: ru.status, code: ru.body.code }).toEqual({ status: 422, code: 'contract_wallet_not_accepted' });
+      const l = await fAllow.option(listed);
+      expect((await fAllow.confirm(l.id, l.opt.id)).body.status).toBe('processing');
+      await eventually(
+        () => allow.db('payments').where({ id: l.id }).first(),
+        (p) => p.status === 'succeeded',
+        15_000,
+      );
+    } finally {
+      await off.close();
+      await allow.close();
+    }
+  });
+});

@@ -64,10 +64,11 @@ export async function inject(stack: SoakStack, f: Fault): Promise<string> {
       stack.proxy.up();
       return `RPC unreachable ${f.ms} ms`;
     case 'receiptsHidden':
+      // Long enough for the relayer to find its transactions stuck, replace them and hear "nonce too low".
       stack.proxy.hide((method) => method === 'eth_getTransactionReceipt');
-      await sleep(f.ms * 2);
+      await sleep(f.ms * 4);
       stack.proxy.hide(null);
-      return `receipts hidden ${f.ms * 2} ms`;
+      return `receipts hidden ${f.ms * 4} ms`;
     case 'rpcLatency':
       stack.proxy.delay(Math.round(f.ms / 5));
       await sleep(f.ms * 2);

@@ -67,7 +67,10 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         1000,
       );
       const byStatus: Record<string, number> = {};
-      for (const p of result.payments) byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
+      for (const p of result.payments) {
+        const k = p.failure_code ? `${p.status} ${p.failure_code}` : p.status;
+        byStatus[k] = (byStatus[k] ?? 0) + 1;
+      }
       const finals = load.rec.payments.filter((p) => p.confirmedAt && p.finalAt).map((p) => p.finalAt! - p.confirmedAt!);
       const faults: Record<string, number> = {};
       for (const f of injected) faults[f.kind] = (faults[f.kind] ?? 0) + 1;

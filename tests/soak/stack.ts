@@ -33,7 +33,7 @@ export async function startSoakStack(env: Record<string, string>) {
     DEVNET_DIR: dir,
     DEVNET_RELAYER_KEYS: keys.join(','),
     DEVNET_CONFIRMATIONS: '3',
-    CHAIN_STUCK_AFTER_MS: '10000',
+    CHAIN_STUCK_AFTER_MS: '4000',
     CHAIN_POLL_INTERVAL_MS: '250',
     NODE_ENV: 'test',
     ...env,

@@ -14,6 +14,7 @@ import {
   type DevnetSettings,
 } from './config/chains';
 import { bool, ConfigError, int } from './config/env';
+import { LimitsConfig, limitsConfig } from './config/limits';
 
 export { ConfigError };
 
@@ -117,24 +118,6 @@ export interface WebhookConfig {
   dnsServers: string[] | null;
   /** Deadline of one webhook host resolution (A and AAAA together). */
   dnsTimeoutMs: number;
-}
-
-export interface LimitsConfig {
-  /** API requests per second per account (all its keys and apps together), across all processes. */
-  accountPerSecond: number;
-  /** API requests per second per credential (an API key or an app), across all processes. */
-  credentialPerSecond: number;
-  /** Requests per second per client IP on the unauthenticated hosted endpoints, across all processes. */
-  ipPerSecond: number;
-  /** Proxies in front of the service that append to X-Forwarded-For (0: the socket address is the client IP). */
-  trustedProxyHops: number;
-  /** Concurrent long-polls per credential, and per IP on the hosted status, in each process. */
-  longPollsPerCredential: number;
-  longPollsPerIp: number;
-  /** Options kept per payment: older unconfirmed ones are purged when a quote would exceed it. */
-  optionsPerPayment: number;
-  /** The window the per-second limits count in (1 s; longer windows scale each limit with it). */
-  windowMs: number;
 }
 
 function parseKey(raw: string, name: string): Buffer {
@@ -300,16 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     quoteTtlSeconds: int(env, 'QUOTE_TTL_SECONDS', 120, 5, 3600),
     chains,
     devnet: devnetSettings(env, nodeEnv, projectRoot, chains),
-    limits: {
-      accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 10_000, 1, 1_000_000),
-      credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 5_000, 1, 1_000_000),
-      ipPerSecond: int(env, 'RATE_LIMIT_IP_PER_S', 50, 1, 1_000_000),
-      trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 16),
-      longPollsPerCredential: int(env, 'LONGPOLL_MAX_PER_CREDENTIAL', 20_000, 1, 1_000_000),
-      longPollsPerIp: int(env, 'LONGPOLL_MAX_PER_IP', 20, 1, 1_000_000),
-      optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),
-      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
-    },
+    limits: limitsConfig(env),
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
     settlementRetry: {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { confirmPayment as confirm } from '../../src/usecases/gatewayConfirm';
+import { CheckedConfirm, checkConfirm, confirmPayment as confirm } from '../../src/usecases/gatewayConfirm';
 import { gatewayPayment } from '../../src/usecases/gatewayPayments';
 import { pollStatus } from '../../src/usecases/payments';
 import { statusView } from '../payments/present';
@@ -16,8 +16,9 @@ export const confirmPayment: Handler<'confirmPayment'> = async ({
   path,
   query,
   body,
+  prepared,
 }) => {
-  const done = await confirm(db, config, chainWork, path.id, body, callerInfo(caller, headers));
+  const done = await confirm(db, config, chainWork, path.id, body, callerInfo(caller, headers), prepared as CheckedConfirm);
   // Under an Idempotency-Key the request runs in a transaction that commits only after this returns:
   // waiting inside it for the chain would wait for ourselves, so answer at once then.
   const wait = canWaitForChanges ? query.maxPollMs : 0;
@@ -26,3 +27,8 @@ export const confirmPayment: Handler<'confirmPayment'> = async ({
     : done;
   return { status: 200, body: statusView(payment, asset) };
 };
+
+// The signature and the simulation ask the chain's RPC node: before the Idempotency-Key's transaction, holding no
+// database connection while the node answers.
+confirmPayment.prepare = ({ db, config, confirmChecks, caller, path, body }) =>
+  checkConfirm(db, config, confirmChecks, path.id, body, caller.keyId);

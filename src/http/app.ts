@@ -18,6 +18,7 @@ import { RequestLimits } from './pipeline/limits';
 import { pages } from './pipeline/pages';
 import type { RequestState } from './pipeline/state';
 import { AppError } from '../domain/errors';
+import { ConfirmChecks } from '../usecases/confirmChecks';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +48,8 @@ export function createApp(deps: AppDeps): Koa {
   // app.proxy stays off: no Koa getter reads X-Forwarded-* headers; who a client is, is clientAddress.ts's to say.
   const app = new Koa<RequestState>();
 
+  const limits = new RequestLimits(config.limits, limiter, longPolls);
+
   app.use(envelope({ log, metrics, draining }));
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
   app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls }));
@@ -58,10 +61,11 @@ export function createApp(deps: AppDeps): Koa {
       handlers,
       hub,
       chainWork,
+      confirmChecks: new ConfirmChecks(chainWork, limits.takeConfirmCheck, config.limits.confirmRefusalCacheMs),
       webhookWork,
       backends,
       keys,
-      limits: new RequestLimits(config.limits, limiter, longPolls),
+      limits,
     }),
   );
   return app;

@@ -4,6 +4,7 @@ import type { ChangeHub } from '../events/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
 import type { ChainWork } from '../domain/chain';
+import type { ConfirmChecks } from '../usecases/confirmChecks';
 import type { WebhookWork } from '../jobs/webhookJobs';
 import type { operations as PreviewOps } from '../../generated/2026-02-19.preview/types';
 import type { operations as StableOps } from '../../generated/2026-02-18/types';
@@ -63,6 +64,8 @@ export interface HandlerContext<K extends OperationId> extends RequestInput<K> {
   hub: ChangeHub;
   /** Hands confirmed payments to the chain worker. */
   chainWork: ChainWork;
+  /** Confirm's checks on the chain, limited and with refusals remembered (this process's). */
+  confirmChecks: ConfirmChecks;
   /** Hands new webhook deliveries to the delivery workers. */
   webhookWork: WebhookWork;
   /** Runs `f` once the request's transaction has committed (at once when there is none). */

@@ -25,6 +25,8 @@ export interface RateLimit {
   /** Requests per window. */
   limit: number;
   windowMs: number;
+  /** What is counted, for the refusal's message ("Too many <what>"); by default requests of the key's kind. */
+  what?: string;
 }
 
 interface Counter {
@@ -124,7 +126,8 @@ export class SharedRateLimiter {
     await c.ready;
     if (c.shared + c.flushing + c.pending >= rule.limit) {
       const retryS = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
-      throw new AppError('rate_limited', `Too many requests for this ${key.split(':')[0]}; retry after ${retryS} s.`, undefined, {
+      const what = rule.what ?? `requests for this ${key.split(':')[0]}`;
+      throw new AppError('rate_limited', `Too many ${what}; retry after ${retryS} s.`, undefined, {
         'Retry-After': String(retryS),
       });
     }

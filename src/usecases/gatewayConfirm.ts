@@ -1,20 +1,25 @@
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
-import { ChainUnavailable, type ChainWork } from '../domain/chain';
+import type { Hex } from 'viem';
+import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
 import { seal } from '../domain/sealed';
 import * as repo from '../db/paymentsRepo';
 import { StoredOption } from '../db/optionsRepo';
 import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
+import type { ConfirmChecks } from './confirmChecks';
 import { checkQuote, openedOptionData, openOption, validCollected } from './gatewayOptions';
 import { gatewayPayment, notOpen } from './gatewayPayments';
 import { checkRevertBudget } from './revertBudget';
 
-// Confirm: everything is verified before anything moves (the buyer's and the account's budget of reverted
-// submissions, the signature, then the submission simulated as the relayer will send it: balance, authorization
-// state, validity window); then one conditional UPDATE decides.
-// An authorization that cannot succeed is refused with its code and the payment stays payable. Racing or
-// repeated confirms of the same option all answer the payment's state; only the winner enqueues chain work.
+// Confirm: everything is verified before anything moves, in two steps. Before the request's transaction (the
+// handler's `prepare`, which holds no database connection while the chain answers): the option, its quote, the
+// buyer data's form, the buyer's and the account's budget of reverted submissions, then the signature and the
+// submission simulated as the relayer will send it (balance, authorization state, validity window;
+// confirmChecks.ts). An authorization that cannot succeed is refused with its code and the
+// payment stays payable. Then, in the transaction (under an Idempotency-Key, the one that stores the answer), one
+// conditional UPDATE decides. Racing or repeated confirms of the same option all answer the payment's state;
+// only the winner enqueues chain work.
 
 export interface ConfirmInput {
   optionId: string;
@@ -49,35 +54,57 @@ function signatureOf(input: ConfirmInput): string {
   return r.data[0];
 }
 
-export async function confirmPayment(db: Db, config: Config, chainWork: ChainWork, rawId: string, input: ConfirmInput, caller: CallerInfo) {
+/** What the checks before the transaction found. */
+export type CheckedConfirm =
+  /** The payment was no longer open: the transaction answers its state. */
+  { open: false } | { open: true; optionId: string; signature: Hex; collectedJson: string | null };
+
+/** The checks before the transaction (not stored under an Idempotency-Key: a retry checks again). */
+export async function checkConfirm(
+  db: Db,
+  config: Config,
+  checks: ConfirmChecks,
+  rawId: string,
+  input: ConfirmInput,
+  credential: string,
+): Promise<CheckedConfirm> {
+  const { pw, opt } = await openOption(db, config, rawId, input.optionId);
+  if (pw.payment.status !== 'requires_action') return { open: false };
+  checkQuote(opt);
+  const given = signatureOf(input);
+  if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
+  let collectedJson: string | null = null;
+  if (opt.collectData) {
+    collectedJson =
+      input.collectedData !== undefined
+        ? JSON.stringify(validCollected(input.collectedData, '/collectedData'))
+        : openedOptionData(config, opt);
+    if (collectedJson === null) throw new AppError('collect_data_required');
+  }
+  await checkRevertBudget(db, config.revertBudget, pw.payment.accountId, opt.account);
+  const check = await checks.check({ ...opt, relayer: opt.relayer }, given, credential);
+  if (!check.ok) throw new AppError(check.refusal); // the catalogue's message
+  return { open: true, optionId: opt.id, signature: check.signature, collectedJson };
+}
+
+/** The transition, in the request's transaction, with what `checkConfirm` found. */
+export async function confirmPayment(
+  db: Db,
+  config: Config,
+  chainWork: ChainWork,
+  rawId: string,
+  input: ConfirmInput,
+  caller: CallerInfo,
+  checked: CheckedConfirm,
+) {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
   if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);
   checkQuote(opt);
-  const given = signatureOf(input);
-  if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
-  await checkRevertBudget(db, config.revertBudget, pw.payment.accountId, opt.account);
-  let check;
-  try {
-    check = await chainWork.checkAuthorization(opt.chainId, opt.typedData, given, opt.relayer);
-  } catch (e) {
-    if (e instanceof ChainUnavailable)
-      throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
-        'Retry-After': '2',
-      });
-    throw e;
-  }
-  if (!check.ok) throw new AppError(check.refusal); // the catalogue's message
-  const signature = check.signature;
-  let collected: Buffer | null = null;
-  if (opt.collectData) {
-    const json =
-      input.collectedData !== undefined
-        ? JSON.stringify(validCollected(input.collectedData, '/collectedData'))
-        : openedOptionData(config, opt);
-    if (json === null) throw new AppError('collect_data_required');
-    collected = seal(config.dataKeys, json, sealedAt(PAYMENT_DATA, paymentId));
-  }
+  // An open payment was open when checked too (no state leads back to requires_action), with this very input.
+  if (!checked.open || checked.optionId !== opt.id) throw new Error('confirm: the checks did not run for this option');
+  if (opt.collectData && checked.collectedJson === null) throw new AppError('collect_data_required');
+  const collected = checked.collectedJson === null ? null : seal(config.dataKeys, checked.collectedJson, sealedAt(PAYMENT_DATA, paymentId));
   const done = await repo.applyTransition(db, paymentId, 'confirm', {
     confirmed: {
       optionId: opt.id,
@@ -86,7 +113,7 @@ export async function confirmPayment(db: Db, config: Config, chainWork: ChainWor
       chainId: opt.chainId,
       buyerAccount: opt.account,
       txNonce: opt.nonce,
-      signature,
+      signature: checked.signature,
       callerInfo: caller,
       collectedData: collected,
     },

@@ -10,7 +10,8 @@ export type Hider = (method: string, result: any, params: unknown[]) => boolean;
  * A JSON-RPC proxy in front of the development chain that can play an RPC node in trouble: `down()` makes
  * every request fail (connection reset), `refuse(methods)` fails only those methods (say, broadcasts),
  * `hide(hider)` answers null where the node knows the answer (a receipt index that lags, a load-balanced
- * provider whose backends disagree), `delay(ms)` adds latency to every answer, `watch(f)` shows `f` every call.
+ * provider whose backends disagree), `delay(ms)` adds latency to every answer, `watch(f)` shows `f` every call,
+ * `calls(method)` says how many calls of a method it was sent (in batches too).
  */
 export async function startRpcProxy(target: string) {
   let down = false;
@@ -18,6 +19,7 @@ export async function startRpcProxy(target: string) {
   let hider: Hider | null = null;
   let delayMs = 0;
   let watcher: ((call: RpcCall) => void) | null = null;
+  const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -33,6 +35,7 @@ export async function startRpcProxy(target: string) {
         /* forwarded as is */
       }
       for (const c of calls) watcher?.(c);
+      for (const c of calls) counts.set(c.method, (counts.get(c.method) ?? 0) + 1);
       if (down || calls.some((c) => refused.has(c.method))) {
         req.socket.destroy();
         return;
@@ -83,6 +86,7 @@ export async function startRpcProxy(target: string) {
     watch: (w: ((call: RpcCall) => void) | null) => {
       watcher = w;
     },
+    calls: (method: string) => counts.get(method) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Context } from 'koa';
 import type { Db } from '../../db/knex';
 import type { Config } from '../../config';
+import { perWindow } from '../../config/limits';
 import type { ChangeHub } from '../../events/changeHub';
 import { AppError } from '../../domain/errors';
 import { resolveGatewayPaymentId } from '../../domain/gatewayId';
@@ -140,10 +141,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
 
   /** True when it answered the request (or threw an AppError for it). */
   // Anyone with a link may call these: a limit per client IP, shared by all processes (pages, status, collect).
-  const perIp = {
-    limit: Math.max(1, Math.round((config.limits.ipPerSecond * config.limits.windowMs) / 1000)),
-    windowMs: config.limits.windowMs,
-  };
+  const perIp = perWindow(config.limits, config.limits.ipPerSecond);
   const limited = (ctx: Context) => limiter.take(ipKey(ctx), perIp);
 
   return async function serveHosted(ctx: Context): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import type { Config } from '../../config';
 import type { ChainWork } from '../../domain/chain';
+import type { ConfirmChecks } from '../../usecases/confirmChecks';
 import type { ApiVersion } from '../../domain/versions';
 import type { ChangeHub } from '../../events/changeHub';
 import type { WebhookWork } from '../../jobs/webhookJobs';
@@ -17,6 +18,7 @@ export interface DispatchDeps {
   handlers: HandlerMap;
   hub: ChangeHub;
   chainWork: ChainWork;
+  confirmChecks: ConfirmChecks;
   webhookWork: WebhookWork;
 }
 
@@ -71,6 +73,7 @@ export function dispatcher<K extends OperationId>(
     config: deps.config,
     hub: deps.hub,
     chainWork: deps.chainWork,
+    confirmChecks: deps.confirmChecks,
     webhookWork: deps.webhookWork,
     afterCommit: (f) => afterCommit.add(f),
     get log() {

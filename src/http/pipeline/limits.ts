@@ -1,10 +1,11 @@
 import type { Config } from '../../config';
+import { perWindow } from '../../config/limits';
 import type { Caller } from '../handlerTypes';
 import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
 
 /**
- * Limits per account and per credential, shared by all processes (429 rate_limited with Retry-After), and
- * the cap on long-polls a credential holds at once in this process.
+ * Limits per account and per credential, shared by all processes (429 rate_limited with Retry-After), the cap
+ * on long-polls a credential holds at once in this process, and the limits on confirm's checks on the chain.
  */
 export class RequestLimits {
   constructor(
@@ -13,18 +14,26 @@ export class RequestLimits {
     private readonly longPolls: ConcurrencyCap,
   ) {}
 
-  // The limits are per second; a longer window (RATE_LIMIT_WINDOW_MS) allows as many per second on average.
-  private perSecond(limit: number) {
-    return { limit: Math.max(1, Math.round((limit * this.config.windowMs) / 1000)), windowMs: this.config.windowMs };
-  }
-
   async take(caller: Caller): Promise<void> {
-    await this.limiter.take(`account:${caller.accountId}`, this.perSecond(this.config.accountPerSecond));
-    await this.limiter.take(`credential:${caller.keyId}`, this.perSecond(this.config.credentialPerSecond));
+    await this.limiter.take(`account:${caller.accountId}`, perWindow(this.config, this.config.accountPerSecond));
+    await this.limiter.take(`credential:${caller.keyId}`, perWindow(this.config, this.config.credentialPerSecond));
   }
 
   /** A long-poll holds a slot of its credential for as long as it waits; call the release when it is done. */
   holdLongPoll(caller: Caller): () => void {
     return this.longPolls.acquire(`credential:${caller.keyId}`, this.config.longPollsPerCredential);
   }
+
+  /** One confirm check that asks the chain (usecases/confirmChecks.ts): per payment, then per credential. */
+  takeConfirmCheck = async (credential: string, paymentId: string): Promise<void> => {
+    const { confirmChecksPerPaymentPerSecond: perPayment, confirmChecksPerCredentialPerSecond: perCredential } = this.config;
+    await this.limiter.take(`confirm-payment:${paymentId}`, {
+      ...perWindow(this.config, perPayment),
+      what: 'confirm checks of this payment',
+    });
+    await this.limiter.take(`confirm-credential:${credential}`, {
+      ...perWindow(this.config, perCredential),
+      what: 'confirm checks by this credential',
+    });
+  };
 }

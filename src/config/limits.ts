@@ -1,0 +1,48 @@
+import { int } from './env';
+
+// What one caller may consume: requests per account, credential and client address, confirm checks on the
+// chain, long-polls and quotes. The README's settings table gives each default and what it was chosen from.
+
+export interface LimitsConfig {
+  /** API requests per second per account (all its keys and apps together), across all processes. */
+  accountPerSecond: number;
+  /** API requests per second per credential (an API key or an app), across all processes. */
+  credentialPerSecond: number;
+  /** Requests per second per client IP on the unauthenticated hosted endpoints, across all processes. */
+  ipPerSecond: number;
+  /** Confirms checked on the chain (signature, simulation) per second per credential, and per payment. */
+  confirmChecksPerCredentialPerSecond: number;
+  confirmChecksPerPaymentPerSecond: number;
+  /** How long a confirm refused by the chain check is answered again from memory (same option and signature). */
+  confirmRefusalCacheMs: number;
+  /** Proxies in front of the service that append to X-Forwarded-For (0: the socket address is the client IP). */
+  trustedProxyHops: number;
+  /** Concurrent long-polls per credential, and per IP on the hosted status, in each process. */
+  longPollsPerCredential: number;
+  longPollsPerIp: number;
+  /** Options kept per payment: older unconfirmed ones are purged when a quote would exceed it. */
+  optionsPerPayment: number;
+  /** The window the per-second limits count in (1 s; longer windows scale each limit with it). */
+  windowMs: number;
+}
+
+export function limitsConfig(env: NodeJS.ProcessEnv): LimitsConfig {
+  return {
+    accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 10_000, 1, 1_000_000),
+    credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 5_000, 1, 1_000_000),
+    ipPerSecond: int(env, 'RATE_LIMIT_IP_PER_S', 50, 1, 1_000_000),
+    confirmChecksPerCredentialPerSecond: int(env, 'RATE_LIMIT_CONFIRM_CREDENTIAL_PER_S', 20, 1, 1_000_000),
+    confirmChecksPerPaymentPerSecond: int(env, 'RATE_LIMIT_CONFIRM_PAYMENT_PER_S', 5, 1, 1_000_000),
+    confirmRefusalCacheMs: int(env, 'CONFIRM_REFUSAL_CACHE_MS', 2000, 0, 600_000),
+    trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 16),
+    longPollsPerCredential: int(env, 'LONGPOLL_MAX_PER_CREDENTIAL', 20_000, 1, 1_000_000),
+    longPollsPerIp: int(env, 'LONGPOLL_MAX_PER_IP', 20, 1, 1_000_000),
+    optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),
+    windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
+  };
+}
+
+/** A per-second limit as a count per window (RATE_LIMIT_WINDOW_MS: a longer window allows as many per second on average). */
+export function perWindow(limits: Pick<LimitsConfig, 'windowMs'>, perSecond: number): { limit: number; windowMs: number } {
+  return { limit: Math.max(1, Math.round((perSecond * limits.windowMs) / 1000)), windowMs: limits.windowMs };
+}

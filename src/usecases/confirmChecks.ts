@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../domain/chain';
+import { AppError } from '../domain/errors';
+import type { StoredOption } from '../db/optionsRepo';
+
+// Confirm's checks on the chain (the signature, and the submission simulated), in this process. They ask the RPC
+// node, which may take seconds, so they run before the request's transaction (a handler's `prepare`) and hold no
+// database connection meanwhile (issue 28, finding 8; tests/integration/confirmChecks.test.ts). A wallet that
+// confirms in a loop costs the node little: a refusal is remembered per option and signature for
+// CONFIRM_REFUSAL_CACHE_MS and answered again from memory; the same check already running is joined, not repeated;
+// and the checks that do ask the node are limited per payment and per credential (429 rate_limited).
+
+/** Takes one check of `paymentId` by `credential` from the shared limits; throws 429 rate_limited beyond them. */
+export type TakeCheck = (credential: string, paymentId: string) => Promise<void>;
+
+type Refusal = Extract<AuthorizationCheck, { ok: false }>;
+
+/** Refusals remembered at most; the oldest is forgotten first. */
+const MAX_REMEMBERED = 10_000;
+
+export class ConfirmChecks {
+  private readonly refused = new Map<string, { refusal: Refusal; until: number }>();
+  private readonly running = new Map<string, Promise<AuthorizationCheck>>();
+
+  constructor(
+    private readonly chainWork: ChainWork,
+    private readonly take: TakeCheck,
+    private readonly refusalTtlMs: number,
+  ) {}
+
+  /**
+   * The chain's verdict on `signature` for the option; throws 429 beyond the limits, and 503 service_unavailable
+   * when the node cannot be asked (nothing is remembered then).
+   */
+  async check(
+    opt: Pick<StoredOption, 'id' | 'paymentId' | 'chainId' | 'typedData'> & { relayer: string },
+    signature: string,
+    credential: string,
+  ) {
+    const key = `${opt.id} ${createHash('sha256').update(signature).digest('base64url')}`;
+    const known = this.refused.get(key);
+    if (known && known.until > Date.now()) return known.refusal;
+    if (known) this.refused.delete(key);
+    let check = this.running.get(key);
+    if (!check) {
+      check = (async () => {
+        await this.take(credential, opt.paymentId);
+        const r = await this.chainWork.checkAuthorization(opt.chainId, opt.typedData, signature, opt.relayer);
+        if (!r.ok) this.remember(key, r);
+        return r;
+      })().finally(() => this.running.delete(key));
+      this.running.set(key, check);
+    }
+    try {
+      return await check;
+    } catch (e) {
+      if (e instanceof ChainUnavailable)
+        throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
+          'Retry-After': '2',
+        });
+      throw e;
+    }
+  }
+
+  private remember(key: string, refusal: Refusal): void {
+    if (this.refusalTtlMs <= 0) return;
+    if (this.refused.size >= MAX_REMEMBERED) this.refused.delete(this.refused.keys().next().value!);
+    this.refused.set(key, { refusal, until: Date.now() + this.refusalTtlMs });
+  }
+}

@@ -40,6 +40,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   await hub.start();
   const boss = await startQueue(dbUrl, log, { supervise: working });
   const chains = await startChains(config, db, log);
+  const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   const chainJobs = await startChainJobs(
     boss,
     db,
@@ -53,11 +54,11 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       contractWallets: config.contractWallets,
     },
     log,
+    metrics.registry,
   );
   const webhookJobs: WebhookJobs = working
     ? await startWebhookJobs(boss, db, config.webhooks, config.dataEncryptionKey, hub, log)
     : { ...(await webhookQueue(boss, config.webhooks)), stop: async () => undefined };
-  const metrics = new Metrics({ db, hub, log, dbCacheMs: config.metricsDbCacheMs });
   const limiter = new SharedRateLimiter(db, log, metrics.registry);
   if (serving) limiter.start();
   const limits = { limiter, longPolls: new ConcurrencyCap() };

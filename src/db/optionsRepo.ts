@@ -1,6 +1,6 @@
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { readAt } from './clock';
-import { Db, knexOf } from './knex';
+import { Db, inTransaction, knexOf } from './knex';
 
 // Gateway options exactly as offered (the typed-data string handed to the wallet is what confirm verifies
 // against), and the merchant settlements an option can be made from.
@@ -142,15 +142,47 @@ export async function collectedByAccount(
 }
 
 /**
- * Keeps the newest `keep` options of a payment (and the confirmed one): a wallet asking for quotes in a
- * loop cannot grow the table without bound. Purged options answer 404 option_not_found.
+ * The foreign key from payments.option_id (migration 20261202091100) refused a statement: a payment cannot refer to
+ * an option that is gone, and an option a payment refers to cannot go.
  */
-export async function trimOptions(db: Db, paymentId: string, keep: number): Promise<void> {
+export function isOptionReferenceViolation(e: unknown): boolean {
+  const { code, constraint } = e as { code?: string; constraint?: string };
+  return code === '23503' && constraint === 'payments_option_id_foreign';
+}
+
+/** Per buyer account of the payment: its quotes still valid, and in how many seconds the first of them expires. */
+export async function liveQuotes(db: Db, paymentId: string, accounts: string[]): Promise<Map<string, { live: number; freeInS: number }>> {
   const knex = knexOf(db);
-  await knex.raw(
-    `DELETE FROM payment_options o WHERE o.payment_id = ? AND o.id NOT IN (
-      SELECT id FROM payment_options WHERE payment_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)
-    AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = o.payment_id AND p.option_id = o.id)`,
-    [paymentId, paymentId, keep],
-  );
+  const rows: { account: string; live: number; free_in_s: number }[] = await knex('payment_options')
+    .where({ payment_id: paymentId })
+    .whereIn('account', accounts)
+    .andWhere('expires_at', '>', knex.fn.now())
+    .groupBy('account')
+    .select('account', knex.raw('count(*)::int AS live'), knex.raw('ceil(extract(epoch FROM min(expires_at) - now()))::int AS free_in_s'));
+  return new Map(rows.map((r) => [r.account, { live: r.live, freeInS: r.free_in_s }]));
+}
+
+/**
+ * Purges the given buyer accounts' expired options of a payment beyond the newest `keep` of each account, never
+ * a payment's own: a wallet quoting in a loop cannot grow the table without bound, and no quote still valid, nor
+ * another account's, goes. Purged options answer 404 option_not_found. An option a confirm refers to meanwhile
+ * (the foreign key from payments.option_id) stays, for the next purge to pass over.
+ */
+export async function trimOptions(db: Db, paymentId: string, accounts: string[], keep: number): Promise<void> {
+  if (!accounts.length) return;
+  try {
+    await inTransaction(db, (trx) =>
+      knexOf(trx).raw(
+        `DELETE FROM payment_options o WHERE o.id IN (
+          SELECT id FROM (
+            SELECT id, expires_at, row_number() OVER (PARTITION BY account ORDER BY created_at DESC, id DESC) AS n
+            FROM payment_options WHERE payment_id = ? AND account = ANY(?)) r
+          WHERE r.n > ? AND r.expires_at <= now())
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = o.payment_id AND p.option_id = o.id)`,
+        [paymentId, accounts, keep],
+      ),
+    );
+  } catch (e) {
+    if (!isOptionReferenceViolation(e)) throw e;
+  }
 }

@@ -419,33 +419,6 @@ export async function recordSettlementPlans(
   );
 }
 
-/**
- * The reconciler's work: processing payments whose authorization has no live transaction (a crash between
- * confirm and enqueue, a lost job, a dropped transaction), and succeeded collector-mode payments not yet
- * settled, not held and without a live settlement transaction. Only those idle for `idleS` (fresh work is left
- * to its job), or whose next settlement attempt is due.
- */
-export async function strandedPayments(db: Db, idleS: number, limit = 100): Promise<{ submit: string[]; settle: string[] }> {
-  const knex = knexOf(db);
-  const { rows: submit } = await knex.raw(
-    `SELECT p.id FROM payments p WHERE p.status = 'processing'
-      AND p.updated_at < now() - make_interval(secs => ?)
-      AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect','direct') AND c.status NOT IN ('dropped', 'reverted'))
-    ORDER BY p.updated_at LIMIT ?`,
-    [idleS, limit],
-  );
-  const { rows: settle } = await knex.raw(
-    `SELECT p.id FROM payments p JOIN payment_options o ON o.id = p.option_id
-    WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
-      AND coalesce(p.settlement_next_at <= now(), p.updated_at < now() - make_interval(secs => ?))
-      AND (o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization'
-      AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status NOT IN ('dropped', 'reverted'))
-    ORDER BY p.updated_at LIMIT ?`,
-    [idleS, limit],
-  );
-  return { submit: submit.map((r: Row) => r.id), settle: settle.map((r: Row) => r.id) };
-}
-
 /** Succeeded collector-mode payments whose settlement is not confirmed yet (a metric). */
 export async function settlementBacklog(db: Db): Promise<number> {
   const knex = knexOf(db);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
 import type PgBoss from 'pg-boss';
+import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
 import type { ChainWork } from '../domain/chain';
 import type { ContractWalletSettings } from '../config/chains';
-import { strandedPayments } from '../db/paymentsRepo';
+import { strandedPayments } from '../db/strandedRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';
 import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
 import { authorizationChecker } from '../usecases/authorizationCheck';
@@ -51,7 +52,14 @@ export interface ChainJobSettings {
   contractWallets: ContractWalletSettings;
 }
 
-export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, settings: ChainJobSettings, log: Logger): Promise<ChainJobs> {
+export async function startChainJobs(
+  boss: PgBoss,
+  db: Db,
+  chains: Chains,
+  settings: ChainJobSettings,
+  log: Logger,
+  registry: Registry,
+): Promise<ChainJobs> {
   for (const name of [SUBMIT, SETTLE])
     await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
   const workers = new Map<string, string>();
@@ -149,12 +157,15 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
       );
     }
 
+  const reportUnsubmittable = unsubmittableReporter(log, registry);
+
   return {
     enqueueSubmit,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     rescue: async () => {
-      const { submit, settle } = await strandedPayments(db, STRANDED_AFTER_S);
+      const { submit, settle, unsubmittable } = await strandedPayments(db, STRANDED_AFTER_S);
+      reportUnsubmittable(unsubmittable);
       for (const id of submit) await enqueueSubmit(id);
       for (const id of settle) await enqueueSettle(id);
     },
@@ -165,6 +176,35 @@ export async function startChainJobs(boss: PgBoss, db: Db, chains: Chains, setti
       for (const key of monitors.keys()) await releaseMonitorLease(db, key, holder).catch(() => undefined);
       for (const queue of workers.keys()) await boss.offWork(queue);
     },
+  };
+}
+
+/** Payments an error is logged for, per process, at most (then they are logged once more). */
+const MAX_REPORTED = 10_000;
+
+/**
+ * A processing payment without its option (stranded before payments.option_id referenced payment_options) cannot
+ * be submitted, and no retry changes that: the reconciler counts them in a gauge at every pass and logs an error
+ * the first time this process finds each, for an operator to decide (refund or fail it).
+ */
+function unsubmittableReporter(log: Logger, registry: Registry) {
+  const gauge = new Gauge({
+    name: 'paygate_payments_unsubmittable',
+    help: 'Processing payments the reconciler cannot submit (their option is gone), as its last pass in this process found them.',
+    registers: [registry],
+  });
+  const reported = new Set<string>();
+  return ({ count, ids }: { count: number; ids: string[] }) => {
+    gauge.set(count);
+    if (reported.size > MAX_REPORTED) reported.clear();
+    for (const paymentId of ids) {
+      if (reported.has(paymentId)) continue;
+      reported.add(paymentId);
+      log.error(
+        { paymentId },
+        'a processing payment has no option to submit it from: it cannot reach the chain, and an operator must decide what becomes of it',
+      );
+    }
   };
 }
 

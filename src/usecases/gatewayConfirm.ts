@@ -3,9 +3,10 @@ import type { Config } from '../config';
 import type { Hex } from 'viem';
 import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
+import type { ConfirmedOption } from '../domain/payment';
 import { seal } from '../domain/sealed';
 import * as repo from '../db/paymentsRepo';
-import { StoredOption } from '../db/optionsRepo';
+import { isOptionReferenceViolation, StoredOption } from '../db/optionsRepo';
 import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import type { ConfirmChecks } from './confirmChecks';
 import { checkQuote, openedOptionData, openOption, validCollected } from './gatewayOptions';
@@ -105,20 +106,31 @@ export async function confirmPayment(
   if (!checked.open || checked.optionId !== opt.id) throw new Error('confirm: the checks did not run for this option');
   if (opt.collectData && checked.collectedJson === null) throw new AppError('collect_data_required');
   const collected = checked.collectedJson === null ? null : seal(config.dataKeys, checked.collectedJson, sealedAt(PAYMENT_DATA, paymentId));
-  const done = await repo.applyTransition(db, paymentId, 'confirm', {
-    confirmed: {
-      optionId: opt.id,
-      tokenAsset: opt.asset,
-      tokenAmount: opt.tokenAmount,
-      chainId: opt.chainId,
-      buyerAccount: opt.account,
-      txNonce: opt.nonce,
-      signature: checked.signature,
-      callerInfo: caller,
-      collectedData: collected,
-    },
+  const done = await confirmTransition(db, paymentId, {
+    optionId: opt.id,
+    tokenAsset: opt.asset,
+    tokenAmount: opt.tokenAmount,
+    chainId: opt.chainId,
+    buyerAccount: opt.account,
+    txNonce: opt.nonce,
+    signature: checked.signature,
+    callerInfo: caller,
+    collectedData: collected,
   });
   if (!done) return alreadyConfirmed(db, config, paymentId, opt);
   await chainWork.enqueueSubmit(paymentId);
   return done;
+}
+
+/**
+ * The transition to processing: it refers to its option by a foreign key, so an option purged since it was read
+ * (an expired quote) makes it fail, never a payment processing without the option it would be submitted from.
+ */
+async function confirmTransition(db: Db, paymentId: string, confirmed: ConfirmedOption) {
+  try {
+    return await repo.applyTransition(db, paymentId, 'confirm', { confirmed });
+  } catch (e) {
+    if (isOptionReferenceViolation(e)) throw new AppError('option_not_found', 'The option is no longer quoted: ask for options again.');
+    throw e;
+  }
 }

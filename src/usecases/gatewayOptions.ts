@@ -17,6 +17,7 @@ import {
   collectedByAccount,
   findOption,
   insertOptions,
+  liveQuotes,
   payableSettlements,
   StoredOption,
   storeCollected,
@@ -124,12 +125,14 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
       });
     }
   }
+  const quoted = [...new Set(offered.map((o) => o.account))];
+  const keep = await makeRoom(db, p.id, offered, quoted, config.limits.optionsPerPayment);
   await insertOptions(
     db,
     offered.map(({ assetInfo: _a, ...o }) => o),
     collect ? collectScope(tokens[0]) : null,
   );
-  await trimOptions(db, p.id, Math.max(config.limits.optionsPerPayment, offered.length));
+  await trimOptions(db, p.id, quoted, keep);
   const collectData = collect
     ? collectDataFor(
         config.publicBaseUrl,
@@ -151,6 +154,32 @@ export const sealOptionData = (config: Config, optionId: string, json: string): 
  */
 export function openedOptionData(config: Config, opt: Pick<StoredOption, 'id' | 'collectedData'>): string | null {
   return opt.collectedData ? unsealOrNull(config.dataKeys, opt.collectedData, sealedAt(OPTION_DATA, opt.id)) : null;
+}
+
+/**
+ * Quotes are kept per buyer account: each account of a payment holds at most `max` quotes still valid (more than
+ * that only when one call offers more), and those are never purged, whoever asks for more. A call that would go
+ * beyond is 429 rate_limited until the account's first quote expires. Returns how many of each account's newest
+ * options the purge keeps.
+ */
+async function makeRoom(db: Db, paymentId: string, offered: OfferedOption[], accounts: string[], max: number): Promise<number> {
+  const live = await liveQuotes(db, paymentId, accounts);
+  let keep = max;
+  for (const account of accounts) {
+    const adding = offered.filter((o) => o.account === account).length;
+    keep = Math.max(keep, adding);
+    const held = live.get(account);
+    if (held && held.live + adding > max) {
+      const retryS = Math.max(1, held.freeInS);
+      throw new AppError(
+        'rate_limited',
+        `${account} already holds ${held.live} valid quotes for this payment (at most ${max}): use one, or retry after ${retryS} s.`,
+        undefined,
+        { 'Retry-After': String(retryS) },
+      );
+    }
+  }
+  return keep;
 }
 
 /** The option, checked to belong to this open payment and still quoted. */

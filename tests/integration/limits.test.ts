@@ -3,7 +3,7 @@ import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 
 // What one caller can consume: requests per account and per credential (shared by every process), requests
-// per IP on the hosted pages, concurrent long-polls, and option rows per payment. Limits are set low here
+// per IP on the hosted pages, concurrent long-polls, and quotes per payment and buyer account. Limits are set low here
 // to see them act; the defaults are generous (README, Configuration).
 
 const describeLocal = externalService ? describe.skip : describe;
@@ -96,22 +96,26 @@ describeLocal('request limits', () => {
 describeLocal('options per payment', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ OPTIONS_MAX_PER_PAYMENT: '3' });
+    svc = await startTestService({ OPTIONS_MAX_PER_PAYMENT: '3', QUOTE_TTL_SECONDS: '5' });
   }, 90_000);
   afterAll(() => svc?.close());
 
-  it('a wallet quoting in a loop keeps at most the newest options; a purged one is 404 option_not_found', async () => {
+  it('a wallet quoting in a loop holds at most 3 valid quotes per buyer account; expired ones are purged (404 option_not_found)', async () => {
     const m = await merchantWithSettlement(svc, 'Quotes');
     const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
     const buyer = await newBuyer(10_000_000n);
     const id = (
       await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })
     ).body.paymentId;
-    const quotes = [];
-    for (let i = 0; i < 6; i++)
-      quotes.push(
-        (await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } })).body.options[0],
-      );
+    const ask = () => gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
+    const quotes: any[] = [];
+    for (let i = 0; i < 3; i++) quotes.push((await ask()).body.options[0]);
+    const over = await ask();
+    expect({ status: over.status, code: over.body.code }).toEqual({ status: 429, code: 'rate_limited' });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Once they have expired, new quotes purge them, the oldest first: 3 are kept.
+    await new Promise((r) => setTimeout(r, quotes[0].expiresAt * 1000 - Date.now() + 1200));
+    for (let i = 0; i < 3; i++) quotes.push((await ask()).body.options[0]);
     expect(await svc.db('payment_options').where({ payment_id: id })).toHaveLength(3);
     const first = quotes[0];
     const sig = await buyer.signTypedData(JSON.parse(first.actions[0].data.params[1]));

@@ -156,12 +156,48 @@ describe("a payment's merchant and account are one key (20261130090000_payments_
         (
           await db.raw("SELECT conname FROM pg_constraint WHERE conrelid = 'payments'::regclass AND contype = 'f' ORDER BY conname")
         ).rows.map((r: { conname: string }) => r.conname);
-      expect(await keys()).toEqual(['payments_merchant_account_foreign']);
+      expect(await keys()).toEqual(['payments_merchant_account_foreign', 'payments_option_id_foreign']);
       const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payments_merchant_account_foreign_key'))!;
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       await require(`${migrationsDir}/${file}`).up(db);
-      expect(await keys()).toEqual(['payments_merchant_account_foreign']);
+      expect(await keys()).toEqual(['payments_merchant_account_foreign', 'payments_option_id_foreign']);
       expect((await db('payments').select('id')).map((r) => r.id)).toEqual(['pay_1']);
+    });
+  });
+});
+
+describe("a payment's option is a key (20261202091100_payments_option_foreign_key)", () => {
+  // Ids that named no option are cleared, so the key validates; from then on a payment cannot refer to an option
+  // that is gone, and an option a payment refers to cannot go. The migration runs again without effect.
+  ownDbIt('clears dangling option ids, then refuses new ones; can run again', async () => {
+    await onMigratedDatabase('paygate_option_fk', async (db) => {
+      await insertShop(db, 'acct_a', 'mrch_a');
+      await insertPayment(db, 'pay_1', 'acct_a', 'mrch_a');
+      await insertPayment(db, 'pay_2', 'acct_a', 'mrch_a');
+      const asset = (await db('assets').first('id')).id;
+      await db('payment_options').insert({
+        ...{ id: 'opt_1', payment_id: 'pay_1', account: 'eip155:1:0x0', asset, chain_id: 'eip155:1', token_amount: '1' },
+        ...{ typed_data: '{}', nonce: '0x0', collect_data: false, expires_at: db.fn.now() },
+      });
+      // As before the key: one payment refers to its option, another to one that was purged.
+      await db.raw('ALTER TABLE payments DROP CONSTRAINT payments_option_id_foreign');
+      await db('payments').where({ id: 'pay_1' }).update({ option_id: 'opt_1', status: 'processing' });
+      await db('payments').where({ id: 'pay_2' }).update({ option_id: 'opt_gone', status: 'processing' });
+      const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payments_option_foreign_key'))!;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const migration = require(`${migrationsDir}/${file}`);
+      await migration.up(db);
+      await migration.up(db);
+      const rows = await db('payments').orderBy('id').select('id', 'option_id');
+      expect(rows.map((r) => [r.id, r.option_id])).toEqual([
+        ['pay_1', 'opt_1'],
+        ['pay_2', null],
+      ]);
+      const violation = { code: '23503', constraint: 'payments_option_id_foreign' };
+      await expect(db('payments').where({ id: 'pay_2' }).update({ option_id: 'opt_gone' })).rejects.toMatchObject(violation);
+      await expect(db('payment_options').where({ id: 'opt_1' }).delete()).rejects.toMatchObject(violation);
+      const { rows: valid } = await db.raw("SELECT convalidated FROM pg_constraint WHERE conname = 'payments_option_id_foreign'");
+      expect(valid).toEqual([{ convalidated: true }]);
     });
   });
 });

@@ -31,7 +31,7 @@ export function limitsConfig(env: NodeJS.ProcessEnv): LimitsConfig {
     accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 10_000, 1, 1_000_000),
     credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 5_000, 1, 1_000_000),
     ipPerSecond: int(env, 'RATE_LIMIT_IP_PER_S', 50, 1, 1_000_000),
-    confirmChecksPerCredentialPerSecond: int(env, 'RATE_LIMIT_CONFIRM_CREDENTIAL_PER_S', 20, 1, 1_000_000),
+    confirmChecksPerCredentialPerSecond: int(env, 'RATE_LIMIT_CONFIRM_CREDENTIAL_PER_S', 100, 1, 1_000_000),
     confirmChecksPerPaymentPerSecond: int(env, 'RATE_LIMIT_CONFIRM_PAYMENT_PER_S', 5, 1, 1_000_000),
     confirmRefusalCacheMs: int(env, 'CONFIRM_REFUSAL_CACHE_MS', 2000, 0, 600_000),
     trustedProxyHops: int(env, 'TRUSTED_PROXY_HOPS', 0, 0, 16),

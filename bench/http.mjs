@@ -13,8 +13,8 @@ try {
   const svcPort = await freePort();
   const basePort = await freePort();
   const env = { DATABASE_URL: pg.url, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
-  // One credential sends everything: its per-second rate limits (5,000/s by default, not measured here) are lifted,
-  // as the baseline has none; counting each request against them still runs.
+  // One credential sends everything: its per-second rate limits (not what is measured here) are lifted, as the
+  // baseline has none; counting each request against them still runs.
   children.push(
     await startChild('dist/src/main.js', { ...serviceEnv(pg.url, svcPort), ...LIFTED_LIMITS }, `http://127.0.0.1:${svcPort}/readyz`),
   );

@@ -2,7 +2,7 @@
 // measured in the same run with the same load (POST /v1/payments, GET /v1/payments/{id}/status), and the
 // ratio the second process buys. On a 2-core machine PostgreSQL and the load generator share the cores.
 // Run: make bench-scale   (BENCH_SECONDS=10 by default)
-import { benchMerchant, fmt, freePort, load, node, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import { LIFTED_LIMITS, benchMerchant, fmt, freePort, load, node, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const pg = await startPostgres();
 try {
@@ -13,7 +13,7 @@ try {
     const port = await freePort();
     const child = await startChild(
       'dist/src/main.js',
-      { ...serviceEnv(pg.url, port), PROCESSES: String(processes) },
+      { ...serviceEnv(pg.url, port), ...LIFTED_LIMITS, PROCESSES: String(processes) },
       `http://127.0.0.1:${port}/readyz`,
     );
     try {

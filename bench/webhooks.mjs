@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import knex from 'knex';
 import { ensureTestTls } from '../scripts/test-tls.mjs';
-import { fmt, freePort, node, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import { LIFTED_LIMITS, fmt, freePort, node, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const N = Number(process.env.BENCH_EVENTS || 2000);
 const CONCURRENCY = 16; // the baseline's sockets, and the service's in-flight caps unless set in the environment
@@ -88,6 +88,7 @@ async function main() {
   const port = await freePort();
   const env = {
     ...serviceEnv(pg.url, port),
+    ...LIFTED_LIMITS,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_CA_FILE: tls.cert,
     WEBHOOK_DISPATCH_INTERVAL_MS: '200',

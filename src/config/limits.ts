@@ -10,6 +10,11 @@ export interface LimitsConfig {
   credentialPerSecond: number;
   /** Requests per second per client IP on the unauthenticated hosted endpoints, across all processes. */
   ipPerSecond: number;
+  /**
+   * Failed authentications per second per client address, across all processes: beyond it, requests from the
+   * address whose credentials this process has not verified already are refused without a database read.
+   */
+  authFailuresPerIpPerSecond: number;
   /** Confirms checked on the chain (signature, simulation) per second per credential, and per payment. */
   confirmChecksPerCredentialPerSecond: number;
   confirmChecksPerPaymentPerSecond: number;
@@ -28,9 +33,10 @@ export interface LimitsConfig {
 
 export function limitsConfig(env: NodeJS.ProcessEnv): LimitsConfig {
   return {
-    accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 10_000, 1, 1_000_000),
-    credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 5_000, 1, 1_000_000),
+    accountPerSecond: int(env, 'RATE_LIMIT_ACCOUNT_PER_S', 2000, 1, 1_000_000),
+    credentialPerSecond: int(env, 'RATE_LIMIT_CREDENTIAL_PER_S', 1000, 1, 1_000_000),
     ipPerSecond: int(env, 'RATE_LIMIT_IP_PER_S', 50, 1, 1_000_000),
+    authFailuresPerIpPerSecond: int(env, 'RATE_LIMIT_AUTH_FAILURES_PER_IP_PER_S', 10, 1, 1_000_000),
     confirmChecksPerCredentialPerSecond: int(env, 'RATE_LIMIT_CONFIRM_CREDENTIAL_PER_S', 100, 1, 1_000_000),
     confirmChecksPerPaymentPerSecond: int(env, 'RATE_LIMIT_CONFIRM_PAYMENT_PER_S', 5, 1, 1_000_000),
     confirmRefusalCacheMs: int(env, 'CONFIRM_REFUSAL_CACHE_MS', 2000, 0, 600_000),

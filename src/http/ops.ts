@@ -20,6 +20,7 @@ export interface OpsDeps {
 
 export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
   const tokenDigest = metricsToken ? digest(metricsToken) : null;
+  const reachable = databaseReachable(db);
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET') return next();
     switch (ctx.path) {
@@ -33,11 +34,7 @@ export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
           throw new AppError('service_unavailable', 'The service is shutting down.', undefined, {
             'Retry-After': String(DB_RETRY_AFTER_SECONDS),
           });
-        try {
-          await ping(db);
-        } catch {
-          throw databaseUnavailable('The database is not reachable.');
-        }
+        if (!(await reachable())) throw databaseUnavailable('The database is not reachable.');
         sendJson(ctx, 200, '{"status":"ready"}');
         return;
       case '/metrics':
@@ -52,6 +49,30 @@ export function opsRoutes({ db, metrics, metricsToken, draining }: OpsDeps) {
       default:
         return next();
     }
+  };
+}
+
+/** How long a readiness answer is reused: /readyz needs no credentials, so a flood of it costs one query per period. */
+const READY_REUSE_MS = 1000;
+
+/**
+ * Whether the database answers: concurrent checks share one query, and a success is reused for READY_REUSE_MS. A
+ * failure is not (the next check asks again, so readiness returns as soon as the database does).
+ */
+function databaseReachable(db: Db): () => Promise<boolean> {
+  let answeredAt = -Infinity;
+  let running: Promise<boolean> | null = null;
+  return () => {
+    if (Date.now() - answeredAt < READY_REUSE_MS) return Promise.resolve(true);
+    return (running ??= ping(db)
+      .then(
+        () => {
+          answeredAt = Date.now();
+          return true;
+        },
+        () => false,
+      )
+      .finally(() => (running = null)));
   };
 }
 

@@ -109,8 +109,7 @@ export class SharedRateLimiter {
    * process joining a burst knows what the others counted; later ones cost nothing.
    */
   async take(key: string, rule: RateLimit, now = Date.now()): Promise<void> {
-    if (key.length > MAX_KEY_CHARS)
-      key = `${key.slice(0, key.indexOf(':'))}:sha256:${createHash('sha256').update(key).digest('base64url')}`;
+    key = bounded(key);
     const window = Math.floor(now / rule.windowMs);
     let c = this.counters.get(key);
     if (!c || c.window !== window) {
@@ -124,14 +123,20 @@ export class SharedRateLimiter {
       this.counters.set(key, (c = fresh));
     }
     await c.ready;
-    if (c.shared + c.flushing + c.pending >= rule.limit) {
-      const retryS = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
-      const what = rule.what ?? `requests for this ${key.split(':')[0]}`;
-      throw new AppError('rate_limited', `Too many ${what}; retry after ${retryS} s.`, undefined, {
-        'Retry-After': String(retryS),
-      });
-    }
+    if (c.shared + c.flushing + c.pending >= rule.limit) throw refusal(key, rule, now);
     c.pending++;
+  }
+
+  /**
+   * Throws 429 rate_limited (with Retry-After) when `key` is over its limit, counting nothing. Costs no query: a key
+   * this process has not counted in the current window is not over it here (its first `take` learns the total).
+   */
+  async check(key: string, rule: RateLimit, now = Date.now()): Promise<void> {
+    key = bounded(key);
+    const c = this.counters.get(key);
+    if (!c || c.window !== Math.floor(now / rule.windowMs)) return;
+    await c.ready;
+    if (c.shared + c.flushing + c.pending >= rule.limit) throw refusal(key, rule, now);
   }
 
   private sync(): Promise<void> {
@@ -205,6 +210,19 @@ export class SharedRateLimiter {
   purge(): Promise<number> {
     return purgeRateCounts(this.db);
   }
+}
+
+/** The key as stored: a longer one as its kind and a SHA-256, so that no key is too large for the index. */
+function bounded(key: string): string {
+  if (key.length <= MAX_KEY_CHARS) return key;
+  return `${key.slice(0, key.indexOf(':'))}:sha256:${createHash('sha256').update(key).digest('base64url')}`;
+}
+
+/** 429 rate_limited, retried at the start of the next window. */
+function refusal(key: string, rule: RateLimit, now: number): AppError {
+  const retryS = Math.max(1, Math.ceil(((Math.floor(now / rule.windowMs) + 1) * rule.windowMs - now) / 1000));
+  const what = rule.what ?? `requests for this ${key.split(':')[0]}`;
+  return new AppError('rate_limited', `Too many ${what}; retry after ${retryS} s.`, undefined, { 'Retry-After': String(retryS) });
 }
 
 /**

@@ -28,7 +28,8 @@ export interface ApiDeps extends DispatchDeps {
  * The API stages, in the order a request meets them (one file each in this folder):
  *   version.ts         the PAY-Version header picks the router (the account's default once the caller is known)
  *   route.ts           method + path -> the operation (404 / 405)
- *   authenticate.ts    credentials -> the caller (401), re-routed at the account's default version
+ *   authenticate.ts    credentials -> the caller (401; 429 per client address beyond a limit of failures),
+ *                      re-routed at the account's default version
  *   limits.ts          per account and per credential (429)
  *   authenticate.ts    wallet keys and apps reach the gateway only (403)
  *   headers.ts         Merchant-Id / Idempotency-Key where the operation requires them (400)
@@ -52,7 +53,7 @@ export function api(deps: ApiDeps): Middleware<RequestState> {
     ctx.state.operationId = routed.operationId; // known before auth, so a 401 is logged and counted under its operation
 
     const gateway = isGatewayOperation(routed);
-    const caller = await authenticateCaller(deps.db, deps.keys, ctx, gateway);
+    const caller = await authenticateCaller(deps.db, deps.keys, deps.limits, ctx, gateway);
     const version = effectiveVersion(requested, caller.defaultVersion);
     ctx.state.version = version;
     const op = version === requested.provisional ? routed : routes.match(version, ctx.method, ctx.path);

@@ -2,21 +2,39 @@ import type { Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import { authenticate, authenticateGateway, Authenticated } from '../auth';
 import type { Operation } from '../backends';
+import { clientAddress } from '../clientAddress';
 import type { KeyCache } from '../keyCache';
+import type { RequestLimits } from './limits';
 import type { RequestContext } from './state';
 
 /**
  * The caller from the request's credentials (401): an Api-Key, or for gateway operations App-Id + Client-Id
- * too (auth.ts).
+ * too (auth.ts). Failures are limited per client address (issue 28, finding 12): each counts, and beyond the
+ * limit the address gets 429 rate_limited instead, without the query a credential new to this process costs
+ * (a key it verified already still works from there).
  */
-export function authenticateCaller(db: Db, keys: KeyCache, ctx: RequestContext, gateway: boolean): Promise<Authenticated> {
-  return gateway
-    ? authenticateGateway(
-        db,
-        { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined },
-        keys,
-      )
-    : authenticate(db, ctx.get('api-key') || undefined, keys);
+export async function authenticateCaller(
+  db: Db,
+  keys: KeyCache,
+  limits: RequestLimits,
+  ctx: RequestContext,
+  gateway: boolean,
+): Promise<Authenticated> {
+  const address = clientAddress(ctx, limits.trustedProxyHops);
+  const beforeLookup = () => limits.checkAuthFailures(address);
+  try {
+    return gateway
+      ? await authenticateGateway(
+          db,
+          { apiKey: ctx.get('api-key') || undefined, appId: ctx.get('app-id') || undefined, clientId: ctx.get('client-id') || undefined },
+          keys,
+          beforeLookup,
+        )
+      : await authenticate(db, ctx.get('api-key') || undefined, keys, beforeLookup);
+  } catch (e) {
+    if (e instanceof AppError && e.status === 401) await limits.takeAuthFailure(address);
+    throw e;
+  }
 }
 
 /** Wallet keys and apps reach the gateway operations only (403). */

@@ -5,7 +5,8 @@ import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
 
 /**
  * Limits per account and per credential, shared by all processes (429 rate_limited with Retry-After), the cap
- * on long-polls a credential holds at once in this process, and the limits on confirm's checks on the chain.
+ * on long-polls a credential holds at once in this process, the limits on failed authentications per client
+ * address and on confirm's checks on the chain.
  */
 export class RequestLimits {
   constructor(
@@ -22,6 +23,24 @@ export class RequestLimits {
   /** A long-poll holds a slot of its credential for as long as it waits; call the release when it is done. */
   holdLongPoll(caller: Caller): () => void {
     return this.longPolls.acquire(`credential:${caller.keyId}`, this.config.longPollsPerCredential);
+  }
+
+  get trustedProxyHops(): number {
+    return this.config.trustedProxyHops;
+  }
+
+  /** 429 when the client address is over its limit of failed authentications (no query, nothing counted). */
+  checkAuthFailures(address: string): Promise<void> {
+    return this.limiter.check(`auth-failures:${address}`, this.authFailures());
+  }
+
+  /** Counts a failed authentication of the client address; 429 instead of the 401 beyond the limit. */
+  takeAuthFailure(address: string): Promise<void> {
+    return this.limiter.take(`auth-failures:${address}`, this.authFailures());
+  }
+
+  private authFailures() {
+    return { ...perWindow(this.config, this.config.authFailuresPerIpPerSecond), what: 'failed authentications from this address' };
   }
 
   /** One confirm check that asks the chain (usecases/confirmChecks.ts): per payment, then per credential. */

@@ -95,7 +95,13 @@ describeLocal('on the development chain', () => {
     expect(await svc.db('chain_transactions').where({ payment_id: id })).toHaveLength(0);
 
     await fund(buyer.address, 10_000_000n);
-    expect((await f.confirm(id, opt.id, sig)).body.status).toBe('processing');
+    // The refusal of this option and signature is remembered for CONFIRM_REFUSAL_CACHE_MS (2 s), then checked again.
+    const paid = await eventually(async () => {
+      const r = await f.confirm(id, opt.id, sig);
+      if (r.body.status !== 'processing') throw new Error(`confirm answered ${r.status} ${r.body.code}`);
+      return r;
+    }, 5000);
+    expect(paid.body.status).toBe('processing');
     const done = await f.until(id, (d) => d.status === 'succeeded');
     expect((await receiptOf(done.info.txId)).status).toBe('success');
     expect(await balanceOf(buyer.address)).toBe(0n);

@@ -10,6 +10,7 @@ const chainsEnv = (ids: number[], extra: Record<string, string> = {}) => ({
     ids.flatMap((id) => [
       [`CHAIN_${id}_RPC_URL`, `https://rpc.example/${id}`],
       [`CHAIN_${id}_RELAYER_KEYS`, KEY],
+      [`CHAIN_${id}_MAX_FEE_PER_GAS_WEI`, '2000000000'],
     ]),
   ),
   ...extra,
@@ -38,7 +39,7 @@ describe('chain confirmation depths', () => {
   });
 
   it('the rest of the chain settings are parsed as before', () => {
-    const [c] = loadConfig(chainsEnv([8453], { CHAIN_8453_MAX_FEE_PER_GAS_WEI: '2000000000' })).chains;
+    const [c] = loadConfig(chainsEnv([8453])).chains;
     expect(c).toEqual({
       chainId: 8453,
       caip2: 'eip155:8453',
@@ -55,5 +56,9 @@ describe('chain confirmation depths', () => {
     expect(() => loadConfig({ CHAINS: '8453' })).toThrow(/CHAIN_8453_RPC_URL/);
     expect(() => loadConfig({ CHAINS: '8453', CHAIN_8453_RPC_URL: 'https://x' })).toThrow(/CHAIN_8453_RELAYER_KEYS is required/);
     expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_RELAYER_KEYS: '0xabc' }))).toThrow(/0x-prefixed 32-byte hex/);
+    expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_MAX_FEE_PER_GAS_WEI: '' }))).toThrow(
+      /CHAIN_8453_MAX_FEE_PER_GAS_WEI is required/,
+    );
+    expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_MAX_FEE_PER_GAS_WEI: '0' }))).toThrow(/must be above 0/);
   });
 });

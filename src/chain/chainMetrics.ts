@@ -7,10 +7,10 @@ import { pendingStats } from '../db/chainMonitorsRepo';
 import { countHeldSettlements } from '../db/settlementTransfersRepo';
 import type { Chains } from './chains';
 
-// What an operator watches on the relayer: gas left per key (an empty gas wallet stops every payment),
-// transactions waiting, the oldest one's age and those the fee limits hold back (stuck nonces), and payments
-// received but not yet settled.
-// Read on scrape, at most once per cache period; a relayer under its balance floor is also logged.
+// What an operator watches on the relayer, retired keys included (paygate_relayer_retired says which): gas
+// left per key (an empty gas wallet stops every payment), transactions waiting, the oldest one's age and those
+// the fee limits hold back (stuck nonces), and payments received but not yet settled. Read on scrape, at most
+// once per cache period; a relayer under its balance floor is also logged.
 
 export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: Logger, cacheMs: number): void {
   const registers = [metrics.registry];
@@ -31,7 +31,7 @@ export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: L
   const balances = cache(async () => {
     const out: { chainId: string; relayer: string; wei: bigint }[] = [];
     for (const chain of chains.all)
-      for (const relayer of chain.relayers) {
+      for (const relayer of chain.held) {
         const wei = await chain.nativeBalance(relayer);
         out.push({ chainId: chain.caip2, relayer, wei });
         const key = `${chain.caip2}/${relayer}`;
@@ -76,6 +76,17 @@ export function addChainMetrics(metrics: Metrics, db: Db, chains: Chains, log: L
     byKey,
     (b) => (b.wei < (chains.get(b.chainId)?.balanceFloorWei ?? 0n) ? 1 : 0),
   );
+  new Gauge({
+    name: 'paygate_relayer_retired',
+    help: '1 for a retired relayer key (held to finish its work and be swept, given no new option), 0 for a key in use.',
+    labelNames: ['chain', 'relayer'],
+    registers,
+    collect() {
+      this.reset();
+      for (const chain of chains.all)
+        for (const relayer of chain.held) this.set({ chain: chain.caip2, relayer }, chain.isRetired(relayer) ? 1 : 0);
+    },
+  });
   const pending = cache(() => pendingStats(db));
   const bySender = (p: { chainId: string; sender: string }): [string, string] => [p.chainId, p.sender];
   perRelayer(

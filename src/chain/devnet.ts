@@ -299,11 +299,13 @@ export const devnetInfoFile = (dir: string) => path.join(dir, 'devnet.json');
 
 /**
  * The relayer keys of the development chain, generated once and kept in its folder (the collector holds
- * received funds, so the key must outlive restarts like the chain state does).
+ * received funds, so the key must outlive restarts like the chain state does). `create: false` (a command
+ * line that only reads): none when the service never generated them.
  */
-export function devnetRelayerKeys(dir: string): Hex[] {
+export function devnetRelayerKeys(dir: string, create = true): Hex[] {
   const file = path.join(dir, 'relayer-keys.json');
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (!create) return [];
   fs.mkdirSync(dir, { recursive: true });
   const keys = [generatePrivateKey()];
   fs.writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });

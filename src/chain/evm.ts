@@ -84,8 +84,9 @@ export function authorizationDeadline(data: Hex): bigint | null {
 
 export class EvmChain {
   readonly pub: PublicClient;
-  /** The relayer keys' bytes by address. */
+  /** The relayer keys' bytes by address, retired ones included. */
   private readonly accounts = new Map<Address, Uint8Array>();
+  private readonly retiredSet = new Set<Address>();
 
   constructor(
     readonly caip2: string,
@@ -96,6 +97,7 @@ export class EvmChain {
     /** The fee ceiling: no transaction offers more per gas (CHAIN_<id>_MAX_FEE_PER_GAS_WEI). */
     readonly maxFeePerGas: bigint,
     readonly balanceFloorWei: bigint,
+    retiredKeys: Hex[] = [],
   ) {
     const chain = defineChain({
       id: chainId,
@@ -109,9 +111,24 @@ export class EvmChain {
       transport: http(rpcUrl, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }),
     }) as PublicClient;
     for (const k of relayerKeys) this.accounts.set(privateKeyToAddress(k), hexToBytes(k));
+    for (const k of retiredKeys) {
+      const address = privateKeyToAddress(k);
+      if (this.accounts.has(address)) throw new Error(`relayer ${address} is configured both in use and retired on ${caip2}`);
+      this.accounts.set(address, hexToBytes(k));
+      this.retiredSet.add(address);
+    }
   }
 
+  /** The keys in use: new options name one of them. */
   get relayers(): Address[] {
+    return this.held.filter((a) => !this.retiredSet.has(a));
+  }
+
+  /**
+   * Every key this process holds, retired ones included: each is monitored, its open transactions confirmed
+   * or replaced, and the settlements of what it collected are sent from it.
+   */
+  get held(): Address[] {
     return [...this.accounts.keys()];
   }
 
@@ -119,7 +136,12 @@ export class EvmChain {
     return this.accounts.has(getAddress(address));
   }
 
-  /** Spreads payments over the relayer keys (stable per seed, so a repeated quote names the same key). */
+  /** Held to finish its work and be swept; never picked for a new option. */
+  isRetired(address: string): boolean {
+    return this.retiredSet.has(getAddress(address));
+  }
+
+  /** Spreads payments over the keys in use (stable per seed, so a repeated quote names the same key). */
   pickRelayer(seed: string): Address {
     const keys = this.relayers;
     return keys[Number(BigInt(keccak256(new TextEncoder().encode(seed))) % BigInt(keys.length))];

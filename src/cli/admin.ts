@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { Db, inReadOnlyTransaction } from '../db/knex';
-import { Config, loadConfig } from '../config';
+import { inReadOnlyTransaction } from '../db/knex';
+import { loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest, pendingMigrations } from '../db/migrate';
 import fs from 'node:fs';
@@ -22,9 +22,12 @@ import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';
 import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
+import { need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
+import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
-// Commands that write migrate the database first; `assets list` and `settlements list` only read (QUERIES).
+// Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
+// read (QUERIES). The relayer commands (status, sweep) are in src/cli/relayerCommands.ts.
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
 //   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
@@ -44,49 +47,11 @@ import { projectRoot } from '../paths';
 //   admin assets add --asset <caip19> --symbol S --name N --decimals 6 --network-name Base --peg USD
 //         [--icon-url U] [--network-icon-url U] [--eip712-name N --eip712-version V]   -> the asset
 
-class UsageError extends Error {}
-
-const OPTIONS = {
-  name: { type: 'string' },
-  account: { type: 'string' },
-  type: { type: 'string' },
-  key: { type: 'string' },
-  asset: { type: 'string' },
-  symbol: { type: 'string' },
-  decimals: { type: 'string' },
-  'network-name': { type: 'string' },
-  peg: { type: 'string' },
-  'icon-url': { type: 'string' },
-  'network-icon-url': { type: 'string' },
-  'eip712-name': { type: 'string' },
-  'eip712-version': { type: 'string' },
-  minor: { type: 'string' },
-  'base-minor': { type: 'string' },
-  percent: { type: 'string' },
-  mode: { type: 'string' },
-  payment: { type: 'string' },
-  reason: { type: 'string' },
-  address: { type: 'string' },
-  amount: { type: 'string' },
-  app: { type: 'string' },
-  'batch-size': { type: 'string' },
-} as const;
-
-type Values = Partial<Record<keyof typeof OPTIONS, string>>;
-
-const need = (v: Values, flag: keyof typeof OPTIONS): string => {
-  const x = v[flag]?.trim();
-  if (!x) throw new UsageError(`--${flag} is required`);
-  return x;
-};
-
 const httpsOrNull = (v: string | undefined, flag: string) => {
   if (v === undefined) return null;
   if (!/^https:\/\/\S+$/.test(v)) throw new UsageError(`--${flag} must be an https URL`);
   return v;
 };
-
-type Command = (v: Values) => (db: Db, config: Config) => Promise<unknown>;
 
 /**
  * Commands that only read: no migrations, a READ ONLY transaction, and a database already at this release's
@@ -95,10 +60,12 @@ type Command = (v: Values) => (db: Db, config: Config) => Promise<unknown>;
 const QUERIES: Record<string, Command> = {
   'settlements list': (v) => (db) => heldSettlements(db, v.account),
   'assets list': () => (db) => listAssets(db),
+  ...RELAYER_QUERIES,
 };
 
-/** Each command checks its arguments first (no database needed for a usage error), then runs. These write: they migrate first. */
+/** These write: they migrate first. */
 const COMMANDS: Record<string, Command> = {
+  ...RELAYER_COMMANDS,
   'accounts create': (v) => {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');

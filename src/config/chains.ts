@@ -11,6 +11,8 @@ export interface ChainSettings {
   confirmations: number;
   /** Relayer keys (0x-prefixed 32-byte hex); each is also a collector address in collector mode. */
   relayerKeys: `0x${string}`[];
+  /** Keys still held to finish their work and be swept, never given a new option (README, "Retiring a relayer key"). */
+  retiredRelayerKeys: `0x${string}`[];
   /** Fee ceiling: no transaction or replacement offers more per gas (a cancellation: see src/domain/fees.ts). Required. */
   maxFeePerGasWei: bigint;
   /** A relayer whose native balance falls under this is reported (log warning and metric). */
@@ -29,6 +31,7 @@ export interface DevnetSettings {
   relayerKeys: `0x${string}`[] | null;
   /** Fee ceiling on the development chain (its ETH is free, but the relayer behaves as on any chain). */
   maxFeePerGasWei: bigint;
+  retiredRelayerKeys: `0x${string}`[];
 }
 
 /**
@@ -60,6 +63,15 @@ function keys(env: NodeJS.ProcessEnv, name: string): `0x${string}`[] | null {
   if (!list.length || list.some((k) => !HEX_KEY.test(k)))
     throw new ConfigError(`${name} must be a comma-separated list of 0x-prefixed 32-byte hex private keys`);
   return list as `0x${string}`[];
+}
+
+/** RETIRED_RELAYER_KEYS beside RELAYER_KEYS: validated alike, and a key is in one of them only. */
+function retiredKeys(env: NodeJS.ProcessEnv, prefix: string, active: `0x${string}`[] | null): `0x${string}`[] {
+  const retired = keys(env, `${prefix}RETIRED_RELAYER_KEYS`) ?? [];
+  const activeSet = new Set((active ?? []).map((k) => k.toLowerCase()));
+  if (retired.some((k) => activeSet.has(k.toLowerCase())))
+    throw new ConfigError(`${prefix}RETIRED_RELAYER_KEYS lists a key of ${prefix}RELAYER_KEYS: a key is either in use or retired`);
+  return retired;
 }
 
 function wei(env: NodeJS.ProcessEnv, name: string): bigint | null {
@@ -99,6 +111,7 @@ export function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
       caip2: `eip155:${id}`,
       rpcUrl,
       relayerKeys,
+      retiredRelayerKeys: retiredKeys(env, p, relayerKeys),
       confirmations: int(env, `${p}CONFIRMATIONS`, defaultConfirmations(Number(id)), 1, 1000),
       maxFeePerGasWei,
       relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
@@ -117,13 +130,15 @@ export function devnetSettings(
   if (nodeEnv === 'production') return null;
   const rpcUrl = env.DEVNET_RPC_URL || null;
   if (rpcUrl && !/^https?:\/\//.test(rpcUrl)) throw new ConfigError('DEVNET_RPC_URL must be an http(s) URL');
+  const relayerKeys = keys(env, 'DEVNET_RELAYER_KEYS');
   return {
     rpcUrl,
     dir: env.DEVNET_DIR || `${projectRoot}/.data/devnet`,
     port: int(env, 'DEVNET_PORT', 8545, 1024, 65535),
     blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
     confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
-    relayerKeys: keys(env, 'DEVNET_RELAYER_KEYS'),
+    relayerKeys,
+    retiredRelayerKeys: retiredKeys(env, 'DEVNET_', relayerKeys),
     maxFeePerGasWei: ceiling(env, 'DEVNET_MAX_FEE_PER_GAS_WEI') ?? 100n * 10n ** 9n,
   };
 }

@@ -5,7 +5,8 @@ import { asTx, Db, knexOf, Tx } from './knex';
 // concurrent processes never sign two transactions for one nonce and a crash never leaves a nonce that
 // nobody will send (the monitor re-broadcasts whatever is stored and not yet mined).
 
-export type TxPurpose = 'collect' | 'direct' | 'settle';
+/** A payment's step; or `sweep`: a retired key's own funds moved out (`admin relayer sweep`), no payment. */
+export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
 /**
  * Proven to have moved nothing: reverted at depth, or dropped (its nonce went to another transaction, final).
@@ -19,7 +20,8 @@ export interface ChainTx {
   sender: string;
   nonce: number;
   purpose: TxPurpose;
-  paymentId: string;
+  /** Null for a sweep only (a check constraint says so). */
+  paymentId: string | null;
   to: `0x${string}`;
   calldata: `0x${string}`;
   gasLimit: bigint;
@@ -66,6 +68,9 @@ const fromRow = (r: Row): ChainTx => ({
   feeLimitedAt: r.fee_limited_at,
   cancelledAt: r.cancelled_at,
 });
+
+/** A transaction of a payment's step, whose outcome moves the payment; not a sweep. */
+export const ofPayment = <T extends { paymentId: string | null }>(tx: T): tx is T & { paymentId: string } => tx.paymentId !== null;
 
 export type NewTx = Pick<
   ChainTx,
@@ -116,7 +121,7 @@ export async function storeSignedTxs(
   const seen = new Set<string>();
   subs.forEach((s, i) => {
     const k = `${s.tx.paymentId}/${s.tx.purpose}`;
-    if (seen.has(k)) out[i] = { kind: 'live' }; // the same step twice in one batch: the first one counts
+    if (ofPayment(s.tx) && seen.has(k)) out[i] = { kind: 'live' }; // the same step twice in one batch: the first one counts
     seen.add(k);
   });
   const open = () => subs.flatMap((_, i) => (out[i] ? [] : [i]));
@@ -155,13 +160,16 @@ export async function storeSignedTxs(
       taken = (await take()).rows[0];
     }
     const first = Number(taken.nonce);
-    const live = await trx('chain_transactions')
-      .whereIn(
-        ['payment_id', 'purpose'],
-        want.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
-      )
-      .whereNotIn('status', GONE)
-      .select('payment_id', 'purpose');
+    const steps = want.filter((i) => ofPayment(subs[i].tx));
+    const live = !steps.length
+      ? []
+      : await trx('chain_transactions')
+          .whereIn(
+            ['payment_id', 'purpose'],
+            steps.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
+          )
+          .whereNotIn('status', GONE)
+          .select('payment_id', 'purpose');
     for (const l of live)
       for (const i of want) if (subs[i].tx.paymentId === l.payment_id && subs[i].tx.purpose === l.purpose) out[i] = { kind: 'live' };
     const allocated = want.length;

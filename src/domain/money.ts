@@ -65,3 +65,17 @@ export function feeInTokenUnits(amount: bigint, currency: string, tokenDecimals:
   const fee = base + (amount * BigInt(bps)) / 10_000n;
   return fee > amount ? amount : fee;
 }
+
+/**
+ * A collected payment's settlement: what is sent to the merchant (`amount`, 0 when the fee takes it all) and
+ * the fee, which stays in the collector until it is swept.
+ */
+export function settlementSplit(
+  tokenAmount: bigint,
+  currency: string,
+  tokenDecimals: number,
+  terms: { feeBaseMinor: bigint; feeBps: number },
+): { fee: bigint; amount: bigint } {
+  const fee = feeInTokenUnits(tokenAmount, currency, tokenDecimals, terms.feeBaseMinor, terms.feeBps);
+  return { fee, amount: tokenAmount - fee };
+}

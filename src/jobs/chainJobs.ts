@@ -140,8 +140,9 @@ export async function startChainJobs(
   }
 
   const holder = randomUUID();
+  // Retired keys too: their open transactions are confirmed, replaced or found out like any other.
   for (const chain of settings.workers ? chains.all : [])
-    for (const relayer of chain.relayers) {
+    for (const relayer of chain.held) {
       const key = `${chain.caip2}/${relayer}`;
       monitors.set(
         key,

@@ -7,7 +7,7 @@ import { authorizationUse, isFinal } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
 import { parseAccountId, parseAssetId } from '../domain/caip';
-import { feeInTokenUnits } from '../domain/money';
+import { settlementSplit } from '../domain/money';
 import * as payments from '../db/paymentsRepo';
 import * as relayer from '../db/relayerRepo';
 import { settlementInput } from '../db/settlementTransfersRepo';
@@ -44,7 +44,7 @@ export interface RelayerDeps {
 }
 
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
-const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
+export const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
 export async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Db) {
   const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failureCode: code });
@@ -147,8 +147,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const fee = feeInTokenUnits(p.tokenAmount, p.currency, found.asset.decimals, terms.feeBaseMinor, terms.feeBps);
-  const amount = p.tokenAmount - fee;
+  const { fee, amount } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, terms);
   if (amount <= 0n) {
     log.warn({ paymentId }, 'settlement held: the fee takes the whole amount');
     return null;

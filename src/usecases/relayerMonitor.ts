@@ -48,6 +48,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
     );
     const ours = done.filter(({ tx }) => finished.has(tx.id));
     for (const { tx, receipt } of ours) {
+      if (!relayer.ofPayment(tx)) continue; // a sweep: no payment moves
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
       else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
     }
@@ -58,7 +59,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
-    if (tx.purpose === 'collect') await deps.enqueueSettle(tx.paymentId);
+    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await deps.enqueueSettle(tx.paymentId);
   }
 }
 
@@ -71,6 +72,7 @@ const isCancellation = (tx: relayer.ChainTx, receipt: TransactionReceipt) =>
  * relayer's own transfer; the payment fails with authorization_expired, in the transaction that records it.
  */
 async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+  if (!relayer.ofPayment(tx)) return; // only a payment's transaction is ever cancelled
   await inTransaction(deps.db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'dropped', receipt))) return;
     const reason = `the authorization expired before its transaction was mined; nonce ${tx.nonce} taken back by ${receipt.transactionHash}`;
@@ -81,10 +83,15 @@ async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt
 /**
  * A reverted final receipt fails the payment, in the transaction that records it, unless its authorization was
  * used by another transaction. A settlement is tried again later (a revert moved nothing), up to its bound
- * (src/usecases/settlementHolds.ts).
+ * (src/usecases/settlementHolds.ts). A reverted sweep moved nothing either: the operator sweeps again.
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   const { db } = deps;
+  if (!relayer.ofPayment(tx)) {
+    if (await relayer.finish(db, tx.id, 'reverted', receipt))
+      deps.log.error({ sender: tx.sender, txHash: receipt.transactionHash }, 'sweep reverted: nothing moved (admin relayer sweep again)');
+    return;
+  }
   // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was
   // being taken back had an expired authorization (the row describes the cancellation now).
   const sim = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata }, await chain.fees());
@@ -198,9 +205,10 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
   if (!(await relayer.finish(db, tx.id, 'dropped'))) return;
   await relayer.resyncNonce(db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
   log.error(
-    { paymentId: tx.paymentId, nonce: tx.nonce, sender: tx.sender, takenBy: took.hash },
-    'relayer nonce taken by a transaction the relayer did not sign (is the key used elsewhere?); submitting again',
+    { paymentId: tx.paymentId, purpose: tx.purpose, nonce: tx.nonce, sender: tx.sender, takenBy: took.hash },
+    'relayer nonce taken by a transaction the relayer did not sign (is the key used elsewhere?); its step runs again, a sweep does not',
   );
+  if (!relayer.ofPayment(tx)) return;
   if (tx.purpose === 'settle') await deps.enqueueSettle(tx.paymentId);
   else await deps.enqueueSubmit(tx.paymentId);
 }

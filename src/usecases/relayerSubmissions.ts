@@ -23,6 +23,8 @@ export interface Submission {
   authorization?: relayer.Authorization;
   /** A settlement transfer: what it sends where, recorded with it. */
   plan?: { fee: bigint; amount: bigint; destination: string };
+  /** Runs under the sender's nonce lock before the batch commits; throwing stores none of the batch. */
+  guard?: (trx: Db, stored: relayer.ChainTx[]) => Promise<void>;
 }
 
 interface Waiting {
@@ -46,11 +48,11 @@ class SenderQueue {
     private readonly sender: Address,
   ) {}
 
-  add(sub: Submission): Promise<relayer.StoreOutcome> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ sub, resolve, reject });
-      if (!this.running) void this.run();
-    });
+  /** Queues `subs` together: one batch takes them all, unless they are more than a batch holds. */
+  add(subs: Submission[]): Promise<relayer.StoreOutcome>[] {
+    const out = subs.map((sub) => new Promise<relayer.StoreOutcome>((resolve, reject) => this.waiting.push({ sub, resolve, reject })));
+    if (!this.running) void this.run();
+    return out;
   }
 
   private async run(): Promise<void> {
@@ -101,7 +103,8 @@ class SenderQueue {
       })),
       () => chain.pendingNonce(sender),
       async (trx, stored) => {
-        const plans = subs.flatMap((s) => (s.plan ? [{ paymentId: s.tx.paymentId, ...s.plan }] : []));
+        for (const s of subs) await s.guard?.(trx, stored);
+        const plans = subs.flatMap((s) => (s.plan && relayer.ofPayment(s.tx) ? [{ paymentId: s.tx.paymentId, ...s.plan }] : []));
         if (plans.length)
           await recordSettlementPlans(
             trx,
@@ -144,9 +147,18 @@ export class Submissions {
 
   /** Stores the transaction signed under the sender's next nonce, then broadcasts it; resolves once it was sent (or tried). */
   submit(chain: EvmChain, sender: Address, sub: Submission): Promise<relayer.StoreOutcome> {
+    return this.queue(chain, sender).add([sub])[0];
+  }
+
+  /** Several at once, stored in one batch (one commit: all or none of them) when they fit in one. */
+  submitAll(chain: EvmChain, sender: Address, subs: Submission[]): Promise<relayer.StoreOutcome[]> {
+    return Promise.all(this.queue(chain, sender).add(subs));
+  }
+
+  private queue(chain: EvmChain, sender: Address): SenderQueue {
     const key = `${chain.caip2}/${sender}`;
     let q = this.queues.get(key);
     if (!q) this.queues.set(key, (q = new SenderQueue(this.db, this.log, chain, sender)));
-    return q.add(sub);
+    return q;
   }
 }

@@ -45,6 +45,7 @@ describe('chain confirmation depths', () => {
       caip2: 'eip155:8453',
       rpcUrl: 'https://rpc.example/8453',
       relayerKeys: [KEY],
+      retiredRelayerKeys: [],
       confirmations: 60,
       maxFeePerGasWei: 2_000_000_000n,
       relayerBalanceFloorWei: 10n ** 16n,
@@ -60,5 +61,24 @@ describe('chain confirmation depths', () => {
       /CHAIN_8453_MAX_FEE_PER_GAS_WEI is required/,
     );
     expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_MAX_FEE_PER_GAS_WEI: '0' }))).toThrow(/must be above 0/);
+  });
+});
+
+describe('retired relayer keys', () => {
+  const OLD = `0x${'22'.repeat(32)}`;
+
+  it('are validated like the relayer keys and may name no key in use', () => {
+    expect(loadConfig(chainsEnv([8453], { CHAIN_8453_RETIRED_RELAYER_KEYS: ` ${OLD} ` })).chains[0].retiredRelayerKeys).toEqual([OLD]);
+    expect(loadConfig({ DEVNET_RELAYER_KEYS: KEY, DEVNET_RETIRED_RELAYER_KEYS: OLD }).devnet?.retiredRelayerKeys).toEqual([OLD]);
+    expect(loadConfig({}).devnet?.retiredRelayerKeys).toEqual([]);
+    expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_RETIRED_RELAYER_KEYS: '0xabc' }))).toThrow(
+      /CHAIN_8453_RETIRED_RELAYER_KEYS must be a comma-separated list of 0x-prefixed 32-byte hex/,
+    );
+    expect(() => loadConfig(chainsEnv([8453], { CHAIN_8453_RETIRED_RELAYER_KEYS: `${OLD},${KEY}` }))).toThrow(
+      /CHAIN_8453_RETIRED_RELAYER_KEYS lists a key of CHAIN_8453_RELAYER_KEYS/,
+    );
+    expect(() => loadConfig({ DEVNET_RELAYER_KEYS: KEY, DEVNET_RETIRED_RELAYER_KEYS: KEY })).toThrow(
+      /DEVNET_RETIRED_RELAYER_KEYS lists a key/,
+    );
   });
 });

@@ -1,0 +1,59 @@
+import { isAddress } from 'viem';
+import type { Config } from '../config';
+import { configuredChain } from '../chain/chains';
+import { parseAssetId } from '../domain/caip';
+import { createLogger } from '../logger';
+import { relayerStatus, sweepRetired } from '../usecases/relayerRetirement';
+import { need, UsageError, type Command, type Values } from './adminArgs';
+
+// Retiring a relayer key (README, "Retiring a relayer key"), with the keys of the same environment variables
+// as the service (CHAIN_<id>_RELAYER_KEYS and _RETIRED_RELAYER_KEYS, or DEVNET_*):
+//   admin relayer status --chain <caip2> --address 0x…  -> the key's open transactions, processing payments,
+//         unsettled collected payments (owed per asset), balances (native and per registered asset) and what is sweepable
+//   admin relayer sweep --chain <caip2> --address 0x… --to 0x… [--asset <caip19>]  -> {"transactions":[{asset,amount,hash,…}]}:
+//         what a retired key holds beyond what it owes, sent to --to; refused while the key has open work
+
+function chainOf(v: Values): string {
+  const chain = need(v, 'chain');
+  if (!/^eip155:[1-9][0-9]{0,15}$/.test(chain)) throw new UsageError('--chain must be an EVM CAIP-2 chain id (eip155:<chain id>)');
+  return chain;
+}
+
+function addressOf(v: Values, flag: 'address' | 'to'): string {
+  const a = need(v, flag);
+  if (!isAddress(a, { strict: false })) throw new UsageError(`--${flag} must be a 0x-prefixed 20-byte hex address`);
+  return a;
+}
+
+const chainIn = (config: Config, caip2: string) => {
+  const chain = configuredChain(config, caip2);
+  if (!chain) throw new Error(`${caip2} is not a chain of this configuration (CHAINS, or the development chain)`);
+  return chain;
+};
+
+/** Read-only (admin.ts runs them in a READ ONLY transaction, without migrating). */
+export const RELAYER_QUERIES: Record<string, Command> = {
+  'relayer status': (v) => {
+    const caip2 = chainOf(v);
+    const address = addressOf(v, 'address');
+    return (db, config) => relayerStatus(db, chainIn(config, caip2), address);
+  },
+};
+
+export const RELAYER_COMMANDS: Record<string, Command> = {
+  'relayer sweep': (v) => {
+    const caip2 = chainOf(v);
+    const address = addressOf(v, 'address');
+    const to = addressOf(v, 'to');
+    let asset: string | undefined;
+    if (v.asset !== undefined) {
+      try {
+        asset = parseAssetId(v.asset.trim()).id;
+      } catch (e) {
+        throw new UsageError(`--asset ${(e as Error).message}`);
+      }
+      if (!asset.startsWith(`${caip2}/`)) throw new UsageError(`--asset must be an asset of ${caip2}`);
+    }
+    return (db, config) => sweepRetired(db, createLogger('warn', 'stderr'), chainIn(config, caip2), address, to, asset);
+  },
+};

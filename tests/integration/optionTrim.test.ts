@@ -68,6 +68,23 @@ describeLocal('quotes of other callers', () => {
     for (let i = 0; i < 6; i++) expect((await quote(intruder, id, newWallet())).status).toBe(200);
     const forBuyer = [];
     for (let i = 0; i < 4; i++) forBuyer.push(await quote(intruder, id, buyer.address));
+    // Under an Idempotency-Key the 429 is not the key's answer: asked again, it is refused afresh (with its
+    // Retry-After, never a replay without one), and nothing is stored for the key.
+    const key = uniqueKey('quote');
+    const again = [];
+    for (let i = 0; i < 2; i++)
+      again.push(
+        await intruder('POST', `/v1/gateway/payment/${id}/options`, {
+          body: { accounts: [`eip155:31337:${buyer.address}`] },
+          headers: { 'Idempotency-Key': key },
+        }),
+      );
+    expect(again.map((q) => [q.status, q.body.code, q.headers.get('idempotent-replayed')])).toEqual([
+      [429, 'rate_limited', null],
+      [429, 'rate_limited', null],
+    ]);
+    expect(again.every((q) => Number(q.headers.get('retry-after')) >= 1)).toBe(true);
+    expect(await svc.db('idempotency_keys').where({ key })).toEqual([]);
     const r = await confirmWith(gw, id, mine, buyer);
     expect({ status: r.status, code: r.body.code, paymentStatus: r.body.status }).toEqual({
       status: 200,

@@ -42,8 +42,8 @@ export function idempotentRequest(
  * Runs a request under its Idempotency-Key: a stored answer is replayed (Idempotent-Replayed: true); the
  * same key with another request is 422, one still running is 409 with Retry-After. Otherwise `prepare` runs
  * outside any transaction, then the handler runs in the transaction that claims the key and stores its
- * answer. A refusal (4xx) is stored too, so a retry gets the same answer; anything else rolls everything
- * back, leaving no record, so a retry runs the work.
+ * answer. A refusal (4xx but 429) is stored too, so a retry gets the same answer; anything else (a 429
+ * included) rolls everything back, leaving no record, so a retry runs the work.
  */
 export async function runIdempotent(
   ctx: RequestContext,
@@ -68,8 +68,9 @@ export async function runIdempotent(
         await idem.complete(trx, scope, key, out.status, out.secret ? sealStored(dataKeys, out.text, scope, key) : out.text);
         return { kind: 'ran' as const, out };
       } catch (e) {
-        // Anything else rolls the whole transaction back: no record is left, a retry runs the work.
-        if (!(e instanceof AppError) || e.status >= 500) throw e;
+        // Anything else rolls the whole transaction back: no record is left, a retry runs the work. So does a
+        // 429: it says "not now", and the same request after its Retry-After must be served, not refused again.
+        if (!(e instanceof AppError) || e.status >= 500 || e.status === 429) throw e;
         // A refusal is part of the key's history: the same request gets the same answer.
         const text = JSON.stringify(errorBody(e, ctx.state.requestId));
         await idem.complete(trx, scope, key, e.status, text);

@@ -22,7 +22,8 @@ export interface Inclusion {
 /** Who took a sender's nonce: nobody yet, one of `ours` (the hashes signed at that nonce), or another transaction. */
 export type NonceTaker = { kind: 'unmined' } | ({ kind: 'ours' | 'other' } & Inclusion);
 
-const head = (chain: EvmChain) => chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
+/** The chain's latest block number, never cached. */
+export const head = (chain: EvmChain) => chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
 
 /**
  * Finds the transaction that took `nonce` of `sender`: the first block after which the sender's nonce count

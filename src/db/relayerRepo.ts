@@ -13,6 +13,10 @@ export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped
  * Any other transaction of a payment's step stands in the way of a second one (a unique index says so too).
  */
 const GONE: TxStatus[] = ['dropped', 'reverted'];
+/** SQL: the chain transaction aliased `alias` still stands (it is not GONE). */
+export const standing = (alias: string) => `${alias}.status NOT IN (${GONE.map((s) => `'${s}'`).join(', ')})`;
+/** SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization): a settlement is due. */
+export const PAID_TO_COLLECTOR = `(o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization'`;
 
 export interface ChainTx {
   id: string;
@@ -236,7 +240,7 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer,
-       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND c.status NOT IN ('dropped', 'reverted')
+       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND ${standing('c')}
         LIMIT 1) AS live_hash
      FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
     [paymentId],

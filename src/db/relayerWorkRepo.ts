@@ -1,4 +1,5 @@
 import { Db, knexOf } from './knex';
+import { PAID_TO_COLLECTOR } from './relayerRepo';
 
 // What a relayer key still has to do, by the payments whose option names it (`payment_options.relayer`: the
 // key that submits the authorization and, in collector mode, receives the buyer's funds), and the check a sweep
@@ -20,7 +21,7 @@ export async function relayerPayments(db: Db, chainId: string, relayer: string):
   const { rows } = await knex.raw(
     `SELECT p.id, p.status FROM payments p JOIN payment_options o ON o.id = p.option_id
      WHERE o.chain_id = ? AND o.relayer = ? AND (p.status = 'processing' OR (p.status = 'succeeded' AND p.settled_at IS NULL
-       AND (o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization'))
+       AND ${PAID_TO_COLLECTOR}))
      ORDER BY p.created_at, p.id`,
     [chainId, relayer],
   );

@@ -1,5 +1,5 @@
 import { Db, knexOf } from './knex';
-import type { TxStatus } from './relayerRepo';
+import { PAID_TO_COLLECTOR, standing, type TxStatus } from './relayerRepo';
 
 // Settlement transfers (collector mode: the merchant's share sent from the collector to its destination): what
 // sending one needs, and its attempts. A failed attempt (a revert, or a simulation that says it would fail) is
@@ -32,10 +32,10 @@ export interface SettlementInput {
 export async function settlementInput(db: Db, p: { id: string; merchantId: string }, asset: string): Promise<SettlementInput> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT (o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization' AS collected, o.relayer AS collector,
-       (SELECT c.status FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'collect' AND c.status NOT IN ('dropped', 'reverted')
+    `SELECT ${PAID_TO_COLLECTOR} AS collected, o.relayer AS collector,
+       (SELECT c.status FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'collect' AND ${standing('c')}
         LIMIT 1) AS collect_status,
-       EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status NOT IN ('dropped', 'reverted'))
+       EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND ${standing('s')})
          AS settle_live,
        p.settlement_held_at IS NOT NULL AS held, coalesce(p.settlement_next_at > now(), false) AS waiting,
        (SELECT destination FROM crypto_settlements WHERE merchant_id = ? AND asset = ?) AS destination,

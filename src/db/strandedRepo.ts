@@ -1,10 +1,11 @@
 import { Db, knexOf } from './knex';
+import { PAID_TO_COLLECTOR, standing } from './relayerRepo';
 
 // The reconciler's queries (src/jobs/chainJobs.ts, rescue): payments whose chain work was lost, and those that no
 // chain work can move.
 
 const LIVE_AUTHORIZATION_TX = `EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id
-  AND c.purpose IN ('collect','direct') AND c.status NOT IN ('dropped', 'reverted'))`;
+  AND c.purpose IN ('collect','direct') AND ${standing('c')})`;
 
 export interface Stranded {
   /** Processing payments with their option and no live transaction of their authorization: submit them (again). */
@@ -34,8 +35,8 @@ export async function strandedPayments(db: Db, idleS: number, limit = 100): Prom
     `SELECT p.id FROM payments p JOIN payment_options o ON o.id = p.option_id
     WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
       AND coalesce(p.settlement_next_at <= now(), p.updated_at < now() - make_interval(secs => ?))
-      AND (o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization'
-      AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND s.status NOT IN ('dropped', 'reverted'))
+      AND ${PAID_TO_COLLECTOR}
+      AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND ${standing('s')})
     ORDER BY p.updated_at LIMIT ?`,
     [idleS, limit],
   );

@@ -137,7 +137,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const p = found.payment;
   if (p.status !== 'succeeded' || p.settledAt || p.tokenAmount === null) return null;
   const input = await settlementInput(db, p, found.asset.id);
-  const { destination, ...terms } = input;
+  const { destination } = input;
   // A collect transaction of the relayer's is confirmed (or there is none: its authorization was used by another).
   if (!input.collected || !input.collector || input.settleLive || input.held || input.waiting) return null;
   if (input.collectStatus !== null && input.collectStatus !== 'confirmed') return null;
@@ -147,7 +147,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const { fee, amount } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, terms);
+  const { fee, amount } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
   if (amount <= 0n) {
     log.warn({ paymentId }, 'settlement held: the fee takes the whole amount');
     return null;

@@ -1,7 +1,7 @@
 import { inTransaction } from '../db/knex';
 import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
 import type { EvmChain } from '../chain/evm';
-import { canonicalHash, isFinal, whoTookNonce } from '../chain/proofs';
+import { canonicalHash, head, isFinal, whoTookNonce } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import * as payments from '../db/paymentsRepo';
 import * as relayer from '../db/relayerRepo';
@@ -138,7 +138,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   const { db } = deps;
   const open = await relayer.openTransactions(db, chain.caip2, sender);
   if (!open.length) return 0;
-  const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
+  const height = await head(chain);
   let latest: Promise<bigint> | null = null; // the latest block's time, asked only when an authorization's deadline is in question
   const chainTime = () => (latest ??= chain.call(() => chain.pub.getBlock({ blockTag: 'latest' })).then((b) => b.timestamp));
   const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
@@ -152,7 +152,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
       await withoutReceipt(deps, chain, tx, chainTime);
       continue;
     }
-    if (head - receipt.blockNumber + 1n >= BigInt(chain.confirmations)) {
+    if (height - receipt.blockNumber + 1n >= BigInt(chain.confirmations)) {
       atDepth.push({ tx, receipt });
       continue;
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
-import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { shopWithWallet, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
 
@@ -20,15 +20,7 @@ const junkSignature = () => `0x${randomBytes(65).toString('hex')}`;
 type Proxy = Awaited<ReturnType<typeof startRpcProxy>>;
 
 async function walletSetup(svc: TestService, name: string) {
-  const shop = await merchantWithSettlement(svc, name);
-  const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey });
-  const pay = async () => {
-    const r = await shop.asMerchant('POST', '/v1/payments', {
-      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
-    });
-    if (r.status !== 201) throw new Error(r.text);
-    return r.body.paymentId as string;
-  };
+  const { shop, gw, pay } = await shopWithWallet(svc, name);
   const option = async (id: string, address: string) => {
     const r = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${address}`] } });
     if (r.status !== 200 || !r.body.options?.length) throw new Error(r.text);

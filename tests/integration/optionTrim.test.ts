@@ -1,7 +1,7 @@
 import { generatePrivateKey } from 'viem/accounts';
 import knex, { type Knex } from 'knex';
-import { admin, client, externalService, startTestService, TestService } from '../support/service';
-import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
+import { client, externalService, startTestService, TestService } from '../support/service';
+import { shopWithWallet, uniqueKey } from '../support/fixtures';
 import { newBuyer, newWallet } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { scrapedValue } from '../support/prometheus';
@@ -17,19 +17,6 @@ const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function shopWithWallet(svc: { url: string }, name: string) {
-  const shop = await merchantWithSettlement(svc as TestService, name);
-  const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey });
-  const pay = async () => {
-    const r = await shop.asMerchant('POST', '/v1/payments', {
-      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
-    });
-    if (r.status !== 201) throw new Error(r.text);
-    return r.body.paymentId as string;
-  };
-  return { shop, gw, pay };
-}
 
 const quote = (gw: ReturnType<typeof client>, id: string, address: string) =>
   gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${address}`] } });

@@ -30,7 +30,7 @@ generate: install
 check-generated: install
 	node scripts/generate.mjs --check
 
-# Client SDKs of every version (README "Client SDKs"): openapi-generator from openapitools.json; needs Java 17.
+# Client SDKs of every version (docs/sdks.md): openapi-generator from openapitools.json; needs Java 17.
 sdks: install
 	node scripts/generate-sdks.mjs
 
@@ -89,12 +89,12 @@ TESTS ?= tests/integration
 test-integration: install build
 	NODE_ENV=test npx --no-install jest --runInBand $(TESTS)
 
-# The fault suite alone (tests/faults, README "The two commands"): SIGKILL, PostgreSQL and RPC outages, a
+# The fault suite alone (tests/faults, docs/testing.md): SIGKILL, PostgreSQL and RPC outages, a
 # webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.
 test-faults: install build
 	NODE_ENV=test npx --no-install jest --runInBand tests/faults
 
-# The seeded chaos soak alone (tests/soak, README "The soak"): SOAK_MINUTES (10) of load and faults against two
+# The seeded chaos soak alone (tests/soak, docs/testing.md): SOAK_MINUTES (10) of load and faults against two
 # service processes, then the invariants checked on the database and the chain. SOAK_SEED=N replays a schedule.
 soak: install build
 	SOAK_MINUTES=$${SOAK_MINUTES:-10} NODE_ENV=test npx --no-install jest --runInBand tests/soak
@@ -146,7 +146,7 @@ bench-chain: build
 bench-scale: build
 	node bench/scale.mjs
 
-# --- Contract gate (README "Contract gate"): the service must never drift from spec/. ---
+# --- Contract gate (contract-tests/README.md): the service must never drift from spec/. ---
 # Pinned tools, installed into git-ignored folders: Schemathesis (PyPI) in .venv/contract, oasdiff (Go) in .tools.
 VENV := .venv/contract
 SCHEMATHESIS_STAMP := $(VENV)/.install-stamp

@@ -19,7 +19,7 @@ const VERSIONS = ['2026-02-18', '2026-02-19.preview'].filter(
 );
 const PARTS = (process.env.CONTRACT_PARTS ?? 'schemathesis,prism').split(',');
 // Per operation and phase. Chosen so the gate (both versions at once) finishes in about 5 minutes on 2 cores while still
-// finding the defects listed in the README (override with CONTRACT_MAX_EXAMPLES).
+// finding the defects listed in contract-tests/REGRESSIONS.md (override with CONTRACT_MAX_EXAMPLES).
 const MAX_EXAMPLES = process.env.CONTRACT_MAX_EXAMPLES ?? '50';
 // Two runs per version:
 //  - replay: one known seed (CONTRACT_SEED replaces it), all phases, so that a red gate is reproducible;

@@ -16,7 +16,7 @@
 //   wait here until a process of this release runs: delayed, not lost.
 // - going back to the previous release's code on this schema (migrations are forward-only, so that is how a
 //   rollback goes): its dispatchers do not read this table, so stop every process of this release first and
-//   hand the queued events back in one transaction (README, "Migrations"):
+//   hand the queued events back in one transaction (docs/upgrading.md):
 //     UPDATE payment_events SET dispatched_at = NULL WHERE id IN (SELECT event_id FROM payment_event_outbox);
 //     DELETE FROM payment_event_outbox;
 // - a later release (contract), once no process of the previous release runs and no event has dispatched_at

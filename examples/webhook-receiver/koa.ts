@@ -1,4 +1,4 @@
-// A webhook receiver in Koa (the README's example). Run it behind your HTTPS terminator; paygate only
+// A webhook receiver in Koa (the example of docs/webhooks.md). Run it behind your HTTPS terminator; paygate only
 // delivers to https URLs. Try it: PAYGATE_WEBHOOK_SECRET=whsec_… npx ts-node examples/webhook-receiver/koa.ts
 import Koa from 'koa';
 import getRawBody from 'raw-body';

@@ -6,7 +6,7 @@ import { createLogger } from '../logger';
 import { relayerStatus, sweepRetired } from '../usecases/relayerRetirement';
 import { need, UsageError, type Command, type Values } from './adminArgs';
 
-// Retiring a relayer key (README, "Retiring a relayer key"), with the keys of the same environment variables
+// Retiring a relayer key (docs/chain.md, "Retiring a relayer key"), with the keys of the same environment variables
 // as the service (CHAIN_<id>_RELAYER_KEYS and _RETIRED_RELAYER_KEYS, or DEVNET_*):
 //   admin relayer status --chain <caip2> --address 0x…  -> the key's open transactions, processing payments,
 //         unsettled collected payments (owed per asset), balances (native and per registered asset) and what is sweepable

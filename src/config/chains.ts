@@ -11,7 +11,7 @@ export interface ChainSettings {
   confirmations: number;
   /** Relayer keys (0x-prefixed 32-byte hex); each is also a collector address in collector mode. */
   relayerKeys: `0x${string}`[];
-  /** Keys still held to finish their work and be swept, never given a new option (README, "Retiring a relayer key"). */
+  /** Keys still held to finish their work and be swept, never given a new option (docs/chain.md, "Retiring a relayer key"). */
   retiredRelayerKeys: `0x${string}`[];
   /** Fee ceiling: no transaction or replacement offers more per gas (a cancellation: see src/domain/fees.ts). Required. */
   maxFeePerGasWei: bigint;
@@ -36,7 +36,7 @@ export interface DevnetSettings {
 
 /**
  * CHAIN_<id>_CONFIRMATIONS when not set: the depth at which a block of that chain is final, or as good as
- * final, given how the chain reaches finality. The README's settings table gives the reasons per chain.
+ * final, given how the chain reaches finality. docs/chain.md ("Confirmation depths") gives the reasons per chain.
  */
 const DEFAULT_CONFIRMATIONS: ReadonlyMap<number, number> = new Map([
   [1, 64], // Ethereum: finalized after two epochs of 32 slots

@@ -1,7 +1,7 @@
 import { int } from './env';
 
 // What one caller may consume: requests per account, credential and client address, confirm checks on the
-// chain, long-polls and quotes. The README's settings table gives each default and what it was chosen from.
+// chain, long-polls and quotes. docs/configuration.md gives each default; bench/README.md the figures they were chosen from.
 
 export interface LimitsConfig {
   /** API requests per second per account (all its keys and apps together), across all processes. */

@@ -12,7 +12,7 @@ import { settlementInput } from '../db/settlementTransfersRepo';
 import { withHeadroom } from './relayer';
 import { Submissions } from './relayerSubmissions';
 
-// Retiring a relayer key (README, "Retiring a relayer key"). A retired key is held by the service, which
+// Retiring a relayer key (docs/chain.md, "Retiring a relayer key"). A retired key is held by the service, which
 // finishes its work with it, and is never named by a new option. What it still has to do, what it holds and
 // what of that may be swept are read here (`admin relayer status`); the sweep moves that part out (`admin
 // relayer sweep`). What the key owes is the merchants' share of what it collected and has not settled; the
@@ -106,7 +106,7 @@ export async function sweepRetired(db: Db, log: Logger, chain: EvmChain, address
   if (!chain.isRetired(from))
     throw new SweepRefused(
       chain.holds(from)
-        ? `${from} is not retired: it is still given new options on ${chain.caip2}; retire it first (README, "Retiring a relayer key")`
+        ? `${from} is not retired: it is still given new options on ${chain.caip2}; retire it first (docs/chain.md, "Retiring a relayer key")`
         : `${from} is not a retired relayer key of this configuration on ${chain.caip2} (CHAIN_<id>_RETIRED_RELAYER_KEYS, DEVNET_RETIRED_RELAYER_KEYS)`,
     );
   if (dest === from) throw new SweepRefused('--to is the retired key itself');

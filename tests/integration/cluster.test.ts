@@ -5,8 +5,8 @@ import { merchantWithSettlement } from '../support/fixtures';
 import { spawnService } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
 
-// PROCESSES=2 (src/cluster.ts): one port, two whole service processes over one database, as the README's
-// scale-out section describes. The built service as an OS process; skipped under the contract gate.
+// PROCESSES=2 (src/cluster.ts): one port, two whole service processes over one database, as docs/operations.md
+// ("Processes per machine") describes. The built service as an OS process; skipped under the contract gate.
 
 const maybe = externalService ? describe.skip : describe;
 

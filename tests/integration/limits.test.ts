@@ -4,7 +4,7 @@ import { newBuyer } from '../support/chain';
 
 // What one caller can consume: requests per account and per credential (shared by every process), requests
 // per IP on the hosted pages, concurrent long-polls, and quotes per payment and buyer account. Limits are set low here
-// to see them act; the defaults are generous (README, Configuration).
+// to see them act; the defaults are generous (docs/configuration.md).
 
 const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);

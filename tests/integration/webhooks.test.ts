@@ -556,7 +556,7 @@ describe('delivery', () => {
   });
 });
 
-describe('the README Koa receiver example', () => {
+describe('the Koa receiver example of docs/webhooks.md', () => {
   it('accepts paygate deliveries, rejects forged ones, and applies each payment version once', async () => {
     const https = await import('node:https');
     const fs = await import('node:fs');

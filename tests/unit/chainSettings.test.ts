@@ -1,6 +1,6 @@
 import { loadConfig, ConfigError } from '../../src/config';
 
-// CHAIN_<id>_CONFIRMATIONS defaults per chain, from each chain's finality (README, Configuration): a
+// CHAIN_<id>_CONFIRMATIONS defaults per chain, from each chain's finality (docs/chain.md, "Confirmation depths"): a
 // confirmation depth that is safe on one chain is a reorg away from a double spend on another.
 
 const KEY = `0x${'11'.repeat(32)}`;

@@ -18,12 +18,12 @@ interface PoolClient {
 /**
  * A hot statement run as a named prepared statement: PostgreSQL parses and plans it once per connection
  * instead of on every call. For the statements of payment creation and status, planning cost PostgreSQL
- * more than executing (pg_stat_statements: the merchant lookup 0.19 ms planning, 0.03 ms executing).
+ * more than executing (figures in docs/performance.md).
  *
  * On the pool it is sent straight to a pooled connection in node-postgres's form ($1, $2, ... made once from
  * its `?` placeholders, as knex makes them), not through knex's query builder, which turned the SQL text into
- * that form on every call (regular expressions over the whole text, a query id, debug hooks: 15-20% of a status
- * read's CPU in the service, more for payment creation's long statement). The pool, its acquire timeout and
+ * that form on every call (regular expressions over the whole text, a query id, debug hooks: a large share of a
+ * status read's CPU in the service, more for payment creation's long statement; docs/performance.md). The pool, its acquire timeout and
  * its statement timeout are knex's, as for every other query. Inside a transaction it goes through knex, on
  * the transaction's connection.
  *
@@ -31,12 +31,12 @@ interface PoolClient {
  * ("cached plan must not change result type") once a migration adds a column, so `*` is refused here.
  * Bindings are values (no knex raw SQL or identifiers: `??` is refused).
  * Behind PgBouncer in transaction mode, named prepared statements need PgBouncer 1.21 or later with
- * `max_prepared_statements` set (README, "Running it").
+ * `max_prepared_statements` set (docs/operations.md, "Connections").
  *
  * `planEachCall`: sent the same way but unnamed, so PostgreSQL plans it on every call for the values it is given.
  * For a statement whose best plan depends on its values and on a table that grows fast: a generic plan of the
  * payment read by `id = ANY(ids)`, made while `payments` held one row, was a sequential scan, and it stayed
- * cached as the table grew until autoanalyze (make bench: 4.7 ms per read instead of 0.03 ms). A statement that
+ * cached as the table grew until autoanalyze (found by make bench; docs/performance.md). A statement that
  * serves many calls at once (db/coalesce.ts) pays its planning once for all of them.
  */
 export function preparedStatement(name: string, sql: string, { planEachCall = false } = {}): Prepared {

@@ -3,10 +3,10 @@ import { bytesToHex, hexToBytes, type Address, type Hex } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 
 // secp256k1 recovery and signing on the hot path of every payment (the buyer's signer recovered at confirm,
-// each relayer transaction signed), by libsecp256k1 compiled to WebAssembly (tiny-secp256k1). viem's own
-// (@noble/curves, plain JavaScript BigInts) took 4.4 ms per recovery and 0.46 ms per signature on this
-// machine; these take 0.37 and 0.16 ms. Same curve, same deterministic nonces (RFC 6979), same low-s
-// signatures: the bytes are those viem produces (tests/unit/secp256k1.test.ts compares them).
+// each relayer transaction signed), by libsecp256k1 compiled to WebAssembly (tiny-secp256k1), several times
+// faster than viem's own (@noble/curves, plain JavaScript BigInts; figures in docs/performance.md). Same curve,
+// same deterministic nonces (RFC 6979), same low-s signatures: the bytes are those viem produces
+// (tests/unit/secp256k1.test.ts compares them).
 
 /** The address whose key made `signature` (r ‖ s ‖ v, 65 bytes, v 27/28 or 0/1) over `hash`; null if none does. */
 export function recoverAddress(hash: Hex, signature: Hex): Address | null {

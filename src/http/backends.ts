@@ -21,7 +21,7 @@ function loadDocument(version: ApiVersion): Document {
 }
 
 // openapi-backend asks for an Ajv per validator (hundreds). Checking each schema against the 2020-12 meta-schema
-// compiled that meta-schema in every one of them: about 5 s of CPU at every start. The documents are checked
+// compiled that meta-schema in every one of them, seconds of CPU at every start. The documents are checked
 // once, where they are made (Redocly lint in make test and CI).
 const customizeAjv: AjvCustomizer = (_ajv, opts) => {
   const ajv = new Ajv2020({ ...opts, strict: false, allErrors: true, validateSchema: false });
@@ -34,7 +34,7 @@ const ajvOpts = { strict: false, useDefaults: true };
  * One version's router and validator. The request validators are compiled at start (the first request of each
  * operation pays nothing). The response validators are compiled on first use, and only where replies are
  * checked (VALIDATE_RESPONSES: development and tests); the response-header validators, which nothing here
- * uses, never. openapi-backend compiled all three at start, about 6 s of CPU for the two versions.
+ * uses, never. openapi-backend compiled all three at start, seconds of CPU (docs/performance.md).
  */
 async function createBackend(version: ApiVersion): Promise<OpenAPIBackend> {
   const backend = new OpenAPI31Backend({ definition: loadDocument(version), strict: true, coerceTypes: true, validate: false });

@@ -2,7 +2,7 @@ import type OpenAPIBackend from 'openapi-backend';
 import type { Operation } from 'openapi-backend';
 
 // openapi-backend's matchOperation rebuilds its operation list and compiles a RegExp per path on every
-// call (~0.4 ms a request here). This router precompiles once, with the same rules: an exact path wins,
+// call (docs/performance.md). This router precompiles once, with the same rules: an exact path wins,
 // then templated paths, most static characters first; a concrete path shadows the templates it would match.
 
 interface Route {

@@ -10,10 +10,9 @@ import { Db, knexOf, Tx } from './knex';
 export const RETENTION_HOURS = 24;
 /** A stored response that carries a secret is kept as this prefix and the base64 of the sealed text. */
 export const SEALED_BODY = 'sealed:';
-/**
- * Only for records of the previous release, which committed its claim before the work: such a claim
- * (state in_progress) could be taken over after this long. This release never commits one.
- */
+// SHIM(idempotency-legacy-claim): only for records of the release before claims lived in their transaction
+// (docs/upgrading.md), which committed its claim before the work: such a claim (state in_progress) could be
+// taken over after this long. This release never commits one.
 const LEGACY_LOCK_TIMEOUT_SECONDS = 60;
 
 export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'in_progress' } | { kind: 'done'; status: number; body: string };

@@ -13,10 +13,10 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 //   v2 (legacy, before places): the same with MAGIC2, only the header authenticated;
 //   v1 (legacy, rows written before key ids): 12-byte IV | 16-byte tag | ciphertext, no id: opened by
 //                 trying each key of the ring (GCM's tag tells which one sealed it).
-// Legacy values open wherever they are until `admin keys rotate-data` re-seals them as v3. A v3 value
-// relabelled as v2 fails v2's authentication (its additional data differs), and a v1 value whose random IV
-// happens to begin with a magic (2^-32) fails that layout's authentication and is then opened as v1, so
-// the layouts can never be confused.
+// SHIM(sealed-legacy): legacy values open wherever they are until `admin keys rotate-data` re-seals them as v3
+// (docs/upgrading.md). A v3 value relabelled as v2 fails v2's authentication (its additional data differs), and
+// a v1 value whose random IV happens to begin with a magic (2^-32) fails that layout's authentication and is
+// then opened as v1, so the layouts can never be confused.
 
 /** Where a sealed value is stored: its seal authenticates this, and it opens only here. */
 export interface SealedAt {

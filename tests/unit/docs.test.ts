@@ -64,3 +64,62 @@ describe('the idempotency section', () => {
     expect(description).toContain(`After ${RETENTION_HOURS} hours a key is forgotten`);
   });
 });
+
+// The README is a map, and the pages it points at hold the rest: a link that leads nowhere, or a README that
+// grows back into a notebook, fails here.
+describe('the markdown pages', () => {
+  const pages = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'CHANGELOG.md',
+    'bench/README.md',
+    'contract-tests/README.md',
+    'migrations/README.md',
+    ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`),
+  ].filter((p) => p.endsWith('.md'));
+  const withoutCode = (text: string) => text.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+  const slug = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+  const anchors = (page: string) =>
+    new Set(
+      [
+        ...read(page)
+          .replace(/^```[\s\S]*?^```/gm, '')
+          .matchAll(/^#{1,6} (.+)$/gm),
+      ].map((m) => slug(m[1].trim())),
+    );
+
+  it('README.md stays a map: at most 200 lines', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it.each(pages)('every relative link of %s leads to an existing file and heading', (page) => {
+    const links = [...withoutCode(read(page)).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/i.test(l));
+    const broken = links.filter((link) => {
+      const [file, anchor] = link.split('#');
+      const target = file ? path.normalize(path.join(path.dirname(page), file)) : page;
+      if (!fs.existsSync(path.join(root, target))) return true;
+      return anchor !== undefined && target.endsWith('.md') && !anchors(target).has(anchor);
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('lists every SHIM marker of the code in docs/upgrading.md, and no other', () => {
+    const files = (dir: string): string[] =>
+      fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+        const p = `${dir}/${e.name}`;
+        return e.isDirectory() ? files(p) : /\.(ts|mjs|js)$/.test(e.name) ? [p] : [];
+      });
+    const inCode = new Set(
+      ['src', 'handlers', 'scripts'].flatMap(files).flatMap((f) => [...read(f).matchAll(/SHIM\(([a-z0-9-]+)\)/g)].map((m) => m[1])),
+    );
+    const upgrading = read('docs/upgrading.md');
+    const listed = new Set([...upgrading.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]));
+    expect([...inCode].sort()).toEqual([...listed].sort());
+    expect(inCode.size).toBeGreaterThan(0);
+  });
+});

@@ -379,7 +379,7 @@ describe('delivery', () => {
         2000,
       );
       // Backoff (200 ms base, half of it at least), judged on when the service started each attempt: arrival
-      // times at the receiver also carry the load of a shared machine (one arrived 60 ms after a late one).
+      // times at the receiver also carry the load of a shared machine (an attempt can arrive right behind a late one).
       const started = attempts.attempts.map((a: any) => Date.parse(a.attemptedAt));
       const gaps = started.slice(1).map((t: number, i: number) => t - started[i]);
       expect(gaps.every((g: number) => g >= 90)).toBe(true);

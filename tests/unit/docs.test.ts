@@ -108,6 +108,16 @@ describe('the markdown pages', () => {
     expect(broken).toEqual([]);
   });
 
+  it.each(pages)('every repository path %s names in backticks exists (or is a git-ignored output)', (page) => {
+    const ignored = new Set(read('.gitignore').split('\n'));
+    const named = [
+      ...read(page).matchAll(
+        /`((?:src|tests|handlers|scripts|bench|migrations|contract-tests|examples|clients|sdk-tests|spec|public|generated)\/[^`\s<*]*)`/g,
+      ),
+    ];
+    expect(named.map((m) => m[1]).filter((p) => !ignored.has(p) && !fs.existsSync(path.join(root, p)))).toEqual([]);
+  });
+
   it('lists every SHIM marker of the code in docs/upgrading.md, and no other', () => {
     const files = (dir: string): string[] =>
       fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {

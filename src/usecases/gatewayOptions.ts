@@ -85,6 +85,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     seen.add(account.id);
     for (const { asset, destination } of settlements) {
       if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
+      if (asset.transferMethod !== 'eip3009') continue; // Permit2 options: issue 29's payment flow
       const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`);
       if (!relayer) continue; // not a chain this instance settles on
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);

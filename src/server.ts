@@ -15,7 +15,7 @@ import { startChainJobs } from './jobs/chainJobs';
 import { startQueue } from './jobs/queue';
 import { startWebhookJobs, webhookQueue, type WebhookJobs } from './jobs/webhookJobs';
 import { Metrics } from './metrics';
-import { pendingDeliveryCount } from './db/webhooksRepo';
+import { pendingDeliveryCount } from './db/webhooks';
 import { addChainMetrics } from './chain/chainMetrics';
 
 export interface RunningServer {

@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import type { WebhookConfig } from '../config';
 import type { Logger } from '../logger';
 import type { ChangeHub } from '../events/changeHub';
-import * as repo from '../db/webhooksRepo';
+import * as repo from '../db/webhooks';
 import type { WebhookDeliveryRef } from '../domain/webhook';
 import { attemptDelivery, DeliveryDeps } from '../usecases/webhookDelivery';
 import { successRecorder } from './webhookRecorder';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import * as repo from '../db/webhooksRepo';
+import * as repo from '../db/webhooks';
 import type { WebhookDelivery } from '../domain/webhook';
 
 // Successful attempts are recorded together: an attempt that ends while earlier ones are being written waits

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import * as repo from '../db/webhooksRepo';
+import * as repo from '../db/webhooks';
 import { newId } from '../domain/ids';
 import { unsealOrNull } from '../domain/sealed';
 import { sealedAt, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../db/sealedColumnsRepo';

@@ -1,5 +1,5 @@
 import { renderEvent } from '../../src/wire/events';
-import { findEvent } from '../../src/db/webhooksRepo';
+import { findEvent } from '../../src/db/webhooks';
 import { paymentEventRecord } from '../../src/domain/paymentEvent';
 import { findPayment } from '../../src/db/paymentsRepo';
 import type { PrivateKeyAccount } from 'viem/accounts';

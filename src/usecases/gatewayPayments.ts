@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import { AppError } from '../domain/errors';
 import { resolveGatewayPaymentId } from '../domain/gatewayId';
 import { effectiveStatus, Payment } from '../domain/payment';
-import * as repo from '../db/paymentsRepo';
+import * as repo from '../db/payments';
 import { findMerchant } from '../db/merchantsRepo';
 import { settleExpiry } from './payments';
 

@@ -5,7 +5,7 @@ import { newId } from '../domain/ids';
 import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
 import type { ChangeHub } from '../events/changeHub';
-import * as repo from '../db/paymentsRepo';
+import * as repo from '../db/payments';
 import { ownedMerchant } from './merchants';
 
 // The merchant side of payments. Account boundary: another account's payment or merchant is 403; a

@@ -8,7 +8,7 @@ import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
 import { parseAccountId, parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
-import * as payments from '../db/paymentsRepo';
+import * as payments from '../db/payments';
 import * as relayer from '../db/relayerRepo';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import type { Submissions } from './relayerSubmissions';

@@ -3,7 +3,7 @@ import { getAddress, type Address, type Hex, type TransactionReceipt } from 'vie
 import type { EvmChain } from '../chain/evm';
 import { canonicalHash, head, isFinal, whoTookNonce } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
-import * as payments from '../db/paymentsRepo';
+import * as payments from '../db/payments';
 import * as relayer from '../db/relayerRepo';
 import { failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';

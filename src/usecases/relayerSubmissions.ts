@@ -5,7 +5,7 @@ import type { ChainCall, EvmChain } from '../chain/evm';
 import type { Fees } from '../domain/fees';
 import { ChainUnavailable } from '../domain/chain';
 import * as relayer from '../db/relayerRepo';
-import { recordSettlementPlans } from '../db/paymentsRepo';
+import { recordSettlementPlans } from '../db/payments';
 
 // One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
 // the previous batch commits goes into the next one (no timer: a lone submission goes at once). A batch

@@ -1,7 +1,7 @@
 import { renderEvent } from '../../src/wire/events';
 import { findEvent } from '../../src/db/webhooks';
 import { paymentEventRecord } from '../../src/domain/paymentEvent';
-import { findPayment } from '../../src/db/paymentsRepo';
+import { findPayment } from '../../src/db/payments';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';

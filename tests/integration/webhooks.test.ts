@@ -305,7 +305,7 @@ describe('delivery', () => {
   });
 
   it('a burst of events to two endpoints: every delivery arrives once and each records its one successful attempt', async () => {
-    // Attempts that end together are recorded together (src/jobs/webhookRecorder.ts): each still gets its own
+    // Attempts that end together are recorded together (src/jobs/webhooks/recorder.ts): each still gets its own
     // attempt row and its delivery's state, and an endpoint's failure run ends.
     const p = await partner();
     const one = await startReceiver();

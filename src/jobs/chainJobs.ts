@@ -12,6 +12,7 @@ import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '.
 import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { Submissions } from '../usecases/relayerSubmissions';
+import { batches } from '../lib/batches';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -209,44 +210,38 @@ function unsubmittableReporter(log: Logger, registry: Registry) {
   };
 }
 
-/** Runs `tick` every interval (sooner when woken, faster while transactions are open); one tick at a time. */
+/**
+ * Runs `tick` every interval (sooner when woken, faster while transactions are open); one tick at a time, and
+ * wake-ups during a tick make one more tick right after it (lib/batches.ts).
+ */
 function startMonitor(chainId: string, tick: () => Promise<number>, intervalMs: number, log: Logger) {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
   const schedule = (ms: number) => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(run, ms);
+    timer = setTimeout(() => void ticks(), ms);
     timer.unref();
   };
-  const run = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
+  const ticks = batches(async (wakes: void[]) => {
+    if (timer) clearTimeout(timer);
+    if (!stopped) {
       try {
         await tick();
       } catch (e) {
         log.warn({ chainId, err: (e as Error).message }, 'chain monitor pass failed; will retry');
       }
-    })().finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        schedule(0);
-      } else schedule(intervalMs);
-    });
-  };
+    }
+    schedule(intervalMs);
+    return wakes;
+  });
   schedule(intervalMs);
   return {
     wake: () => schedule(0),
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
+      await ticks.idle();
     },
   };
 }

@@ -4,12 +4,12 @@ import type { Merchant } from '../../domain/merchant';
 import { Payment } from '../../domain/payment';
 import { paymentEventRecord } from '../../domain/paymentEvent';
 import { readAt } from '../clock';
-import { Coalesced } from '../coalesce';
+import type { Batches } from '../../lib/batches';
 import { merchantFromRow, MerchantRow } from '../merchantsRepo';
 import { preparedStatement } from '../prepared';
 import { Db, isTransaction, knexOf } from '../knex';
 import { QUEUE_EVENT, Row, isoSql } from './rows';
-import { coalescedReads } from './reads';
+import { batchedReads } from './reads';
 import { onPool } from './pool';
 
 /**
@@ -124,12 +124,12 @@ function creationOutcome(draft: Payment, row: Row): CreationOutcome {
   return { dbNow, merchant, created };
 }
 
-const coalescedCreation = new WeakMap<Knex, Coalesced<Creation, Row>>();
+const batchedCreations = new WeakMap<Knex, Batches<Creation, Row>>();
 
 /** Creations and reads of a payment on this pool waiting for a statement of their kind to go in (metrics). */
 export const waitingForStatements = (db: Db) => ({
-  creations: coalescedCreation.get(knexOf(db))?.waiting() ?? 0,
-  reads: coalescedReads.get(knexOf(db))?.waiting() ?? 0,
+  creations: batchedCreations.get(knexOf(db))?.waiting() ?? 0,
+  reads: batchedReads.get(knexOf(db))?.waiting() ?? 0,
 });
 
 /**
@@ -140,5 +140,5 @@ export const waitingForStatements = (db: Db) => ({
 export async function createPaymentIfAllowed(db: Db, draft: Payment, terms: CreationTerms): Promise<CreationOutcome> {
   const creation = { draft, terms };
   if (isTransaction(db)) return creationOutcome(draft, (await createPayments(db, [creation]))[0]);
-  return creationOutcome(draft, await onPool(coalescedCreation, db, createPayments)(creation));
+  return creationOutcome(draft, await onPool(batchedCreations, db, createPayments)(creation));
 }

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { canBeStoredId } from '../../domain/ids';
-import { Coalesced } from '../coalesce';
-import { isDatabaseUnavailable } from '../unavailable';
+import type { Batches } from '../../lib/batches';
 import { preparedStatement } from '../prepared';
 import { Db, isTransaction } from '../knex';
 import { PAYMENT_WITH_ASSET, PaymentWithAsset, Row, split } from './rows';
-import { BATCHING, onPool } from './pool';
+import { onPool, READ_BATCHING } from './pool';
 
 const findPaymentsStatement = preparedStatement(
   'paygate_find_payments',
@@ -19,10 +18,10 @@ async function findPayments(db: Db, ids: string[]): Promise<(Row | undefined)[]>
   const byId = new Map<string, Row>(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id));
 }
-export const coalescedReads = new WeakMap<Knex, Coalesced<string, Row | undefined>>();
-const READ_BATCHING = { ...BATCHING, everyones: isDatabaseUnavailable };
+export const batchedReads = new WeakMap<Knex, Batches<string, Row | undefined>>();
+
 export async function findPayment(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
   if (!canBeStoredId(id)) return undefined;
-  const row = isTransaction(db) ? (await findPayments(db, [id]))[0] : await onPool(coalescedReads, db, findPayments, READ_BATCHING)(id);
+  const row = isTransaction(db) ? (await findPayments(db, [id]))[0] : await onPool(batchedReads, db, findPayments, READ_BATCHING)(id);
   return row && split(row);
 }

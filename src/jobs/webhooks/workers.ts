@@ -9,6 +9,7 @@ import type { WebhookDeliveryRef } from '../../domain/webhook';
 import { attemptDelivery, DeliveryDeps } from '../../usecases/webhookDelivery';
 import { successRecorder } from './recorder';
 import { createWebhookSender, WebhookSender } from './sender';
+import { batches } from '../../lib/batches';
 import { BATCH, JobData, QUEUE, WebhookJobs, webhookQueue } from './queue';
 import { Slots } from './slots';
 
@@ -147,6 +148,7 @@ export async function startWebhookJobs(
   // attempts here, minus what claims under way asked for); claims overlap (up to MAX_CLAIMS), so an attempt
   // ending during a claim's round trip does not wait for it. A call that finds no room or too many claims
   // under way is remembered (`again`) and served when one ends.
+  // Not lib/batches: what a claim takes is the account's room when it starts, and a call without room waits for an attempt to end.
   const claimers = new Map<string, Claimer>();
   function claim(accountId: string, deliveryId?: string): void {
     if (stopped) return;
@@ -237,11 +239,9 @@ export async function startWebhookJobs(
   });
 
   // Dispatch and rescue run on a timer, whenever a payment changes and when this process creates a payment;
-  // one pass at a time per process. A pass asked for while one runs follows it; one asked for by a change
-  // starts at most every KICK_GAP_MS, so that a stream of changes costs a bounded number of passes (each
-  // takes every undispatched event) and a single change waits for no timer.
-  let running: Promise<void> | null = null;
-  let again = false;
+  // one pass at a time per process (lib/batches.ts): passes asked for while one runs make one more pass after it.
+  // One asked for by a change starts at most KICK_GAP_MS after the last one started, so that a stream of changes
+  // costs a bounded number of passes (each takes every undispatched event) and a single change waits for no timer.
   let lastRescue = 0;
   let lastStart = 0;
   let kickTimer: NodeJS.Timeout | null = null;
@@ -259,29 +259,13 @@ export async function startWebhookJobs(
       .catch((e) => log.warn({ err: (e as Error).message }, 'webhook deliveries: ANALYZE failed'))
       .finally(() => (analyzing = null));
   }
-  /** A change came during a pass: kick() once that pass ends (spaced from its start like any other). */
-  let kickedWhileRunning = false;
-  function pass(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
+  const pass = batches(async (asks: void[]) => {
     lastStart = Date.now();
-    running = passes().finally(() => {
-      running = null;
-      if (kickedWhileRunning) {
-        kickedWhileRunning = false;
-        kick();
-      }
-    });
-    return running;
-  }
+    if (!stopped) await dispatchAndRescue();
+    return asks;
+  });
   function kick(): void {
     if (stopped || kickTimer) return;
-    if (running) {
-      kickedWhileRunning = true;
-      return;
-    }
     const wait = lastStart + KICK_GAP_MS - Date.now();
     if (wait <= 0) {
       void pass();
@@ -293,21 +277,18 @@ export async function startWebhookJobs(
     }, wait);
     kickTimer.unref();
   }
-  async function passes(): Promise<void> {
+  async function dispatchAndRescue(): Promise<void> {
     try {
-      do {
-        again = false;
-        for (;;) {
-          const { accounts, more, deliveries } = await repo.dispatchEvents(db, 200);
-          countCreated(deliveries);
-          for (const accountId of accounts) claim(accountId);
-          if (!more) break;
-        }
-        if (Date.now() - lastRescue > 1000) {
-          lastRescue = Date.now();
-          for (const accountId of await repo.strandedAccounts(db, leaseMs)) claim(accountId);
-        }
-      } while (again && !stopped);
+      for (;;) {
+        const { accounts, more, deliveries } = await repo.dispatchEvents(db, 200);
+        countCreated(deliveries);
+        for (const accountId of accounts) claim(accountId);
+        if (!more) break;
+      }
+      if (Date.now() - lastRescue > 1000) {
+        lastRescue = Date.now();
+        for (const accountId of await repo.strandedAccounts(db, leaseMs)) claim(accountId);
+      }
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'webhook dispatch failed; retrying on the next tick');
     }
@@ -324,7 +305,7 @@ export async function startWebhookJobs(
       stopped = true;
       clearInterval(timer);
       if (kickTimer) clearTimeout(kickTimer);
-      await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
+      await pass.idle(); // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
       await analyzing;
       await boss.offWork(QUEUE);
       // Attempts started meanwhile (a claim in progress when stop began) are waited for too.

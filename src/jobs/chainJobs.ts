@@ -78,7 +78,7 @@ export async function startChainJobs(
   // its process is found by the reconciler (rescue, below) after STRANDED_AFTER_S.
   const inline = new Set<Promise<void>>();
   let stopping = false;
-  const runNow = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
+  const startStep = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
     if (!settings.workers || inline.size >= INLINE_MAX || stopping) return send(queue, { paymentId });
     const p: Promise<void> = step(deps, paymentId)
       .then(
@@ -96,8 +96,8 @@ export async function startChainJobs(
     inline.add(p);
     return Promise.resolve();
   };
-  const enqueueSubmit = (paymentId: string) => runNow(SUBMIT, submitPayment, paymentId);
-  const enqueueSettle = (paymentId: string) => runNow(SETTLE, settlePayment, paymentId);
+  const startSubmit = (paymentId: string) => startStep(SUBMIT, submitPayment, paymentId);
+  const startSettle = (paymentId: string) => startStep(SETTLE, settlePayment, paymentId);
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
   const deps: RelayerDeps = {
@@ -108,8 +108,8 @@ export async function startChainJobs(
     stuckAfterMs: settings.stuckAfterMs,
     settlementRetry: settings.settlementRetry,
     maxFeeBumps: settings.maxFeeBumps,
-    enqueueSettle,
-    enqueueSubmit,
+    startSettle,
+    startSubmit,
   };
   const nudgeAll = () => {
     for (const m of monitors.values()) m.wake();
@@ -162,14 +162,14 @@ export async function startChainJobs(
   const reportUnsubmittable = unsubmittableReporter(log, registry);
 
   return {
-    enqueueSubmit,
+    startSubmit,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     rescue: async () => {
       const { submit, settle, unsubmittable } = await strandedPayments(db, STRANDED_AFTER_S);
       reportUnsubmittable(unsubmittable);
-      for (const id of submit) await enqueueSubmit(id);
-      for (const id of settle) await enqueueSettle(id);
+      for (const id of submit) await startSubmit(id);
+      for (const id of settle) await startSettle(id);
     },
     stop: async () => {
       stopping = true;

@@ -118,7 +118,7 @@ export async function confirmPayment(
     collectedData: collected,
   });
   if (!done) return alreadyConfirmed(db, config, paymentId, opt);
-  await chainWork.enqueueSubmit(paymentId);
+  await chainWork.startSubmit(paymentId);
   return done;
 }
 

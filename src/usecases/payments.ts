@@ -114,11 +114,11 @@ export async function paymentForMerchant(db: Db, accountId: string, merchantId: 
     await ownedMerchant(db, accountId, merchantId, true);
     throw new AppError('payment_not_found');
   }
-  return settleExpiry(db, found);
+  return expireIfDue(db, found);
 }
 
 /** A payment past its expiry is expired whether or not the sweeper got to it yet. */
-export async function settleExpiry(db: Db, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
+export async function expireIfDue(db: Db, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
   if (effectiveStatus(pw.payment) === pw.payment.status) return pw;
   return (await repo.applyTransition(db, pw.payment.id, 'expire')) ?? (await repo.findPayment(db, pw.payment.id))!;
 }
@@ -144,7 +144,7 @@ export async function pollStatus(
     const untilExpiry =
       first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - first.payment.asOf.getTime() + 5 : Infinity;
     await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
-    return await hub.read(paymentId, async () => settleExpiry(db, (await repo.findPayment(db, paymentId))!));
+    return await hub.read(paymentId, async () => expireIfDue(db, (await repo.findPayment(db, paymentId))!));
   } finally {
     sub.cancel();
   }

@@ -38,9 +38,9 @@ export interface RelayerDeps {
   /** Fee-raising replacements of one transaction at most. */
   maxFeeBumps: number;
   /** After a collect transaction is final: settle it. */
-  enqueueSettle(paymentId: string): Promise<void>;
+  startSettle(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */
-  enqueueSubmit(paymentId: string): Promise<void>;
+  startSubmit(paymentId: string): Promise<void>;
 }
 
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
@@ -125,7 +125,7 @@ async function usedElsewhere(
     { paymentId, txHash: use.hash },
     'authorization used by a transaction the relayer did not send; the payment succeeds with it',
   );
-  if (purpose === 'collect') await deps.enqueueSettle(paymentId);
+  if (purpose === 'collect') await deps.startSettle(paymentId);
   return use.hash;
 }
 

@@ -64,45 +64,29 @@ export async function createPayment(
     optionId: null,
     asOf: new Date(0),
   };
-  // One round trip: the conditions below are checked in the same statement, which stores the payment only
-  // when all of them hold; what it read then tells which one failed.
+  // One round trip: the statement judges the conditions of creation and stores the payment only when all hold.
   const outcome = await repo.createPaymentIfAllowed(db, draft, {
     expiresAt: input.expiresAt ?? null,
     ttlSeconds: config.defaultPaymentTtlSeconds,
     maxTtlSeconds: MAX_TTL_SECONDS,
   });
-  const refusal = creationRefusal(outcome, accountId, amount.currency, input.expiresAt);
-  if (refusal && !outcome.created) throw refusal;
-  if (refusal || !outcome.created) {
-    throw new Error(`payment creation: the statement and createPayment disagree on ${refusal ? refusal.code : 'the conditions'}`);
-  }
-  return outcome.created;
+  if (outcome.created) return outcome.created;
+  throw REFUSALS[outcome.refusal](outcome.merchantStatus, amount.currency);
 }
 
-/** Why a payment may not be created (the first failed condition, in the order clients are told), or undefined. */
-function creationRefusal(
-  { dbNow, merchant }: repo.CreationOutcome,
-  accountId: string,
-  currency: string,
-  expiresAt: number | undefined,
-): AppError | undefined {
-  if (expiresAt !== undefined) {
-    const s = expiresAt - Math.floor(dbNow.getTime() / 1000);
-    if (s <= 0 || s > MAX_TTL_SECONDS) {
-      return new AppError('params_validation', undefined, [
-        { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
-      ]);
-    }
-  }
-  if (!merchant) return new AppError('merchant_not_found');
-  if (merchant.accountId !== accountId) return new AppError('forbidden', 'This merchant belongs to another account.');
-  if (merchant.deletedAt) return new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');
-  if (merchant.status !== 'active') return new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
-  if (!merchant.settlesCurrency) {
-    return new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${currency}.`);
-  }
-  return undefined;
-}
+/** The error clients are told for each refusal of the creation statement (db/payments/creation.ts judges; this words it). */
+const REFUSALS: Record<repo.CreationRefusal, (merchantStatus: string | null, currency: string) => AppError> = {
+  expires_at: () =>
+    new AppError('params_validation', undefined, [
+      { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
+    ]),
+  merchant_not_found: () => new AppError('merchant_not_found'),
+  other_account: () => new AppError('forbidden', 'This merchant belongs to another account.'),
+  merchant_deleted: () => new AppError('invalid_state', 'The merchant is deleted and cannot take payments.'),
+  merchant_inactive: (status) => new AppError('invalid_state', `The merchant is ${status} and cannot take payments.`),
+  no_settlement: (_, currency) =>
+    new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${currency}.`),
+};
 
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */
 export async function paymentForMerchant(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<repo.PaymentWithAsset> {

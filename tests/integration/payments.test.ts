@@ -1,6 +1,6 @@
 import { renderEvent } from '../../src/wire/events';
 import { findEvent } from '../../src/db/webhooks';
-import { paymentEventRecord } from '../../src/domain/paymentEvent';
+import { paymentEventRecord } from '../support/eventRecord';
 import { findPayment } from '../../src/db/payments';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';

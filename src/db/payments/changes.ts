@@ -21,12 +21,12 @@ async function updateWithEvent(db: Db, update: Knex.QueryBuilder, type: string):
   return rows[0] && split(rows[0]);
 }
 // An event's record built in SQL from the payment row `p` as changed and its token's asset `a` (LEFT JOINed): the
-// same as paymentEventRecord(payment, asset) of that row, which tests/integration/payments.test.ts ("stored
+// same as paymentEventRecord (tests/support/eventRecord.ts) of that row, which tests/integration/payments.test.ts ("stored
 // events") checks for every kind of change. `data` (the preview snapshot the release before `record` read) is no
 // longer written (migration 20261201090100).
 const STATUS_SQL = effectiveStatusSql('p');
 const PAID_SQL = `(a.id IS NOT NULL AND p.token_amount IS NOT NULL)`;
-const EVENT_RECORD_SQL = `jsonb_build_object(
+export const EVENT_RECORD_SQL = `jsonb_build_object(
   'paymentId', p.id, 'merchantId', p.merchant_id, 'referenceId', p.reference_id, 'status', ${STATUS_SQL},
   'failureCode', p.failure_code, 'currency', p.currency, 'amountMinor', p.amount_minor::text,
   'tokenAsset', CASE WHEN ${PAID_SQL} THEN a.id END, 'tokenAmount', CASE WHEN ${PAID_SQL} THEN p.token_amount::text END,

@@ -5,7 +5,7 @@ SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
 SDK_WHEELS := .venv/sdk-wheels
 
-.PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff
+.PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff schema
 
 install: $(NPM_STAMP)
 
@@ -67,6 +67,10 @@ format: install
 
 migrate: build
 	npm run --silent migrate
+
+# db/schema.sql: the schema of a fresh database migrated to the latest migration (migrations/README.md).
+schema: build
+	node scripts/schema.mjs
 
 start: build
 	npm start

@@ -81,7 +81,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['**/*.cjs', 'jest*.config.js', 'migrations/*.js'],
+    files: ['**/*.cjs', 'jest*.config.js', 'migrations/*.js', 'migrations/functions/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
   },
   // The hosted pages' scripts run in the buyer's browser.

@@ -185,7 +185,7 @@ async function main() {
     arrivals.clear();
     const drainStart = Date.now();
     // Copies of one real event (its stored columns as they are), each a new event id.
-    // Queued as the service queues its own (src/db/paymentsRepo.ts).
+    // Queued as the service queues its own (src/db/payments/changes.ts).
     await db.raw(
       `WITH e AS (
         INSERT INTO payment_events (id, payment_id, account_id, type, version, data, record, dispatched_at)

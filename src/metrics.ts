@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './db/knex';
-import { countPaymentsByStatus, waitingForStatements } from './db/paymentsRepo';
+import { countPaymentsByStatus, waitingForStatements } from './db/payments';
 import type { Logger } from './logger';
 import type { ChangeHub } from './events/changeHub';
 import { PAYMENT_STATUSES } from './domain/payment';

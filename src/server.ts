@@ -13,9 +13,10 @@ import { startChains } from './chain/chains';
 import { ConcurrencyCap, SharedRateLimiter } from './http/rateLimit';
 import { startChainJobs } from './jobs/chainJobs';
 import { startQueue } from './jobs/queue';
-import { startWebhookJobs, webhookQueue, type WebhookJobs } from './jobs/webhookJobs';
+import { webhookQueue, type WebhookJobs } from './jobs/webhooks/queue';
+import { startWebhookJobs } from './jobs/webhooks/workers';
 import { Metrics } from './metrics';
-import { pendingDeliveryCount } from './db/webhooksRepo';
+import { pendingDeliveryCount } from './db/webhooks';
 import { addChainMetrics } from './chain/chainMetrics';
 
 export interface RunningServer {

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import { Gauge } from 'prom-client';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
-import { settlementBacklog } from '../db/paymentsRepo';
+import { settlementBacklog } from '../db/payments';
 import { pendingStats } from '../db/chainMonitorsRepo';
 import { countHeldSettlements } from '../db/settlementTransfersRepo';
 import type { Chains } from './chains';

@@ -37,7 +37,7 @@ interface PoolClient {
  * For a statement whose best plan depends on its values and on a table that grows fast: a generic plan of the
  * payment read by `id = ANY(ids)`, made while `payments` held one row, was a sequential scan, and it stayed
  * cached as the table grew until autoanalyze (found by make bench; docs/performance.md). A statement that
- * serves many calls at once (db/coalesce.ts) pays its planning once for all of them.
+ * serves many calls at once (lib/batches.ts) pays its planning once for all of them.
  */
 export function preparedStatement(name: string, sql: string, { planEachCall = false } = {}): Prepared {
   if (/(SELECT|,)\s*(\w+\.)?\*\s*(,|FROM\b)/i.test(sql)) throw new Error(`prepared statement ${name} reads *: name the columns`);

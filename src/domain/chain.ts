@@ -46,6 +46,6 @@ export interface ChainWork {
    * Throws ChainUnavailable when the node cannot be asked.
    */
   checkAuthorization(chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck>;
-  /** "This payment was confirmed: move it on the chain." */
-  enqueueSubmit(paymentId: string): Promise<void>;
+  /** "This payment was confirmed: move it on the chain": the submission starts here and now, or on the job queue. */
+  startSubmit(paymentId: string): Promise<void>;
 }

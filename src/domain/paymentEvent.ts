@@ -1,11 +1,11 @@
-import type { Asset } from './asset';
-import { effectiveStatus, Payment, PaymentStatus } from './payment';
+import type { PaymentStatus } from './payment';
 import type { WebhookEventType } from './webhook';
 
 /**
  * A payment as one of its events records it (stored in payment_events.record): facts in no API version's shape,
  * so that each version renders the same stored event its own way (src/wire/, API reads and webhook bodies).
- * Written in the transaction of the change; receivers drop stale events by `version`.
+ * Written in the transaction of the change, built in SQL from the changed row (src/db/payments/changes.ts,
+ * EVENT_RECORD_SQL); receivers drop stale events by `version`.
  */
 export interface PaymentEventRecord {
   paymentId: string;
@@ -38,25 +38,4 @@ export interface PaymentEvent {
   version: number;
   record: PaymentEventRecord;
   createdAt: Date;
-}
-
-export function paymentEventRecord(p: Payment, asset: Asset | null): PaymentEventRecord {
-  const paid = asset !== null && p.tokenAmount !== null;
-  return {
-    paymentId: p.id,
-    merchantId: p.merchantId,
-    referenceId: p.referenceId,
-    status: effectiveStatus(p),
-    failureCode: p.failureCode,
-    currency: p.currency,
-    amountMinor: p.amountMinor.toString(),
-    tokenAsset: paid ? asset.id : null,
-    tokenAmount: paid ? p.tokenAmount!.toString() : null,
-    txHash: p.txHash,
-    cancelledReason: p.cancelledReason,
-    refundedAt: p.refundedAt?.toISOString() ?? null,
-    createdAt: p.createdAt.toISOString(),
-    expiresAt: p.expiresAt.toISOString(),
-    version: p.version,
-  };
 }

@@ -1,5 +1,5 @@
 // Webhook endpoints, deliveries and attempts as the use cases and handlers see them (camelCase, no secrets).
-// src/db/webhooksRepo.ts maps its rows to these.
+// src/db/webhooks/rows.ts maps its rows to these.
 
 /** The event types an endpoint can subscribe to (spec/components/schemas/WebhookEventType). */
 export type WebhookEventType =

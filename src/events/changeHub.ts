@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../logger';
-import { CHANGE_CHANNEL } from '../db/paymentsRepo';
+import { CHANGE_CHANNEL } from '../db/payments';
 import { KEY_REVOKED_CHANNEL } from '../db/accountsRepo';
 
 /**

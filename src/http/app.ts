@@ -8,7 +8,7 @@ import type { HandlerMap } from './handlerTypes';
 import { KeyCache } from './keyCache';
 import type { ConcurrencyCap, SharedRateLimiter } from './rateLimit';
 import type { ChangeHub } from '../events/changeHub';
-import type { WebhookWork } from '../jobs/webhookJobs';
+import type { WebhookWork } from '../jobs/webhooks/queue';
 import { projectRoot } from '../paths';
 import type { Metrics } from '../metrics';
 import { opsRoutes } from './ops';

@@ -12,6 +12,7 @@ import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '.
 import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { Submissions } from '../usecases/relayerSubmissions';
+import { batches } from '../lib/batches';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -77,7 +78,7 @@ export async function startChainJobs(
   // its process is found by the reconciler (rescue, below) after STRANDED_AFTER_S.
   const inline = new Set<Promise<void>>();
   let stopping = false;
-  const runNow = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
+  const startStep = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
     if (!settings.workers || inline.size >= INLINE_MAX || stopping) return send(queue, { paymentId });
     const p: Promise<void> = step(deps, paymentId)
       .then(
@@ -95,8 +96,8 @@ export async function startChainJobs(
     inline.add(p);
     return Promise.resolve();
   };
-  const enqueueSubmit = (paymentId: string) => runNow(SUBMIT, submitPayment, paymentId);
-  const enqueueSettle = (paymentId: string) => runNow(SETTLE, settlePayment, paymentId);
+  const startSubmit = (paymentId: string) => startStep(SUBMIT, submitPayment, paymentId);
+  const startSettle = (paymentId: string) => startStep(SETTLE, settlePayment, paymentId);
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
   const deps: RelayerDeps = {
@@ -107,8 +108,8 @@ export async function startChainJobs(
     stuckAfterMs: settings.stuckAfterMs,
     settlementRetry: settings.settlementRetry,
     maxFeeBumps: settings.maxFeeBumps,
-    enqueueSettle,
-    enqueueSubmit,
+    startSettle,
+    startSubmit,
   };
   const nudgeAll = () => {
     for (const m of monitors.values()) m.wake();
@@ -161,14 +162,14 @@ export async function startChainJobs(
   const reportUnsubmittable = unsubmittableReporter(log, registry);
 
   return {
-    enqueueSubmit,
+    startSubmit,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     rescue: async () => {
       const { submit, settle, unsubmittable } = await strandedPayments(db, STRANDED_AFTER_S);
       reportUnsubmittable(unsubmittable);
-      for (const id of submit) await enqueueSubmit(id);
-      for (const id of settle) await enqueueSettle(id);
+      for (const id of submit) await startSubmit(id);
+      for (const id of settle) await startSettle(id);
     },
     stop: async () => {
       stopping = true;
@@ -209,44 +210,38 @@ function unsubmittableReporter(log: Logger, registry: Registry) {
   };
 }
 
-/** Runs `tick` every interval (sooner when woken, faster while transactions are open); one tick at a time. */
+/**
+ * Runs `tick` every interval (sooner when woken, faster while transactions are open); one tick at a time, and
+ * wake-ups during a tick make one more tick right after it (lib/batches.ts).
+ */
 function startMonitor(chainId: string, tick: () => Promise<number>, intervalMs: number, log: Logger) {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
   const schedule = (ms: number) => {
     if (stopped) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(run, ms);
+    timer = setTimeout(() => void ticks(), ms);
     timer.unref();
   };
-  const run = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
+  const ticks = batches(async (wakes: void[]) => {
+    if (timer) clearTimeout(timer);
+    if (!stopped) {
       try {
         await tick();
       } catch (e) {
         log.warn({ chainId, err: (e as Error).message }, 'chain monitor pass failed; will retry');
       }
-    })().finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        schedule(0);
-      } else schedule(intervalMs);
-    });
-  };
+    }
+    schedule(intervalMs);
+    return wakes;
+  });
   schedule(intervalMs);
   return {
     wake: () => schedule(0),
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
+      await ticks.idle();
     },
   };
 }

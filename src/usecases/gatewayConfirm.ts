@@ -5,7 +5,7 @@ import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
 import type { ConfirmedOption } from '../domain/payment';
 import { seal } from '../domain/sealed';
-import * as repo from '../db/paymentsRepo';
+import * as repo from '../db/payments';
 import { isOptionReferenceViolation, StoredOption } from '../db/optionsRepo';
 import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import type { ConfirmChecks } from './confirmChecks';
@@ -118,7 +118,7 @@ export async function confirmPayment(
     collectedData: collected,
   });
   if (!done) return alreadyConfirmed(db, config, paymentId, opt);
-  await chainWork.enqueueSubmit(paymentId);
+  await chainWork.startSubmit(paymentId);
   return done;
 }
 

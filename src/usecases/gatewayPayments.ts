@@ -2,9 +2,9 @@ import type { Db } from '../db/knex';
 import { AppError } from '../domain/errors';
 import { resolveGatewayPaymentId } from '../domain/gatewayId';
 import { effectiveStatus, Payment } from '../domain/payment';
-import * as repo from '../db/paymentsRepo';
+import * as repo from '../db/payments';
 import { findMerchant } from '../db/merchantsRepo';
-import { settleExpiry } from './payments';
+import { expireIfDue } from './payments';
 
 // The gateway's view of a payment. Not scoped to an account: the payment id in the buyer link is the
 // capability a wallet holds.
@@ -13,7 +13,7 @@ export async function gatewayPayment(db: Db, publicBaseUrl: string, rawId: strin
   const id = resolveGatewayPaymentId(rawId, publicBaseUrl);
   const found = id ? await repo.findPayment(db, id) : undefined;
   if (!found) throw new AppError('payment_not_found');
-  return settleExpiry(db, found);
+  return expireIfDue(db, found);
 }
 
 export async function gatewayPaymentWithMerchant(db: Db, publicBaseUrl: string, rawId: string) {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import { expireDue } from '../db/paymentsRepo';
+import { expireDue } from '../db/payments';
 
 const BATCH = 200;
 

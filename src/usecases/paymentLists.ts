@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import type { PaymentStatus } from '../domain/payment';
-import * as repo from '../db/paymentsRepo';
+import * as repo from '../db/payments';
 import { ownedMerchant } from './merchants';
 
 // Payment lists (partner-wide, per merchant, and the deprecated per-merchant path): keyset pagination on

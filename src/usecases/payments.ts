@@ -5,7 +5,7 @@ import { newId } from '../domain/ids';
 import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
 import type { ChangeHub } from '../events/changeHub';
-import * as repo from '../db/paymentsRepo';
+import * as repo from '../db/payments';
 import { ownedMerchant } from './merchants';
 
 // The merchant side of payments. Account boundary: another account's payment or merchant is 403; a
@@ -64,45 +64,29 @@ export async function createPayment(
     optionId: null,
     asOf: new Date(0),
   };
-  // One round trip: the conditions below are checked in the same statement, which stores the payment only
-  // when all of them hold; what it read then tells which one failed.
+  // One round trip: the statement judges the conditions of creation and stores the payment only when all hold.
   const outcome = await repo.createPaymentIfAllowed(db, draft, {
     expiresAt: input.expiresAt ?? null,
     ttlSeconds: config.defaultPaymentTtlSeconds,
     maxTtlSeconds: MAX_TTL_SECONDS,
   });
-  const refusal = creationRefusal(outcome, accountId, amount.currency, input.expiresAt);
-  if (refusal && !outcome.created) throw refusal;
-  if (refusal || !outcome.created) {
-    throw new Error(`payment creation: the statement and createPayment disagree on ${refusal ? refusal.code : 'the conditions'}`);
-  }
-  return outcome.created;
+  if (outcome.created) return outcome.created;
+  throw REFUSALS[outcome.refusal](outcome.merchantStatus, amount.currency);
 }
 
-/** Why a payment may not be created (the first failed condition, in the order clients are told), or undefined. */
-function creationRefusal(
-  { dbNow, merchant }: repo.CreationOutcome,
-  accountId: string,
-  currency: string,
-  expiresAt: number | undefined,
-): AppError | undefined {
-  if (expiresAt !== undefined) {
-    const s = expiresAt - Math.floor(dbNow.getTime() / 1000);
-    if (s <= 0 || s > MAX_TTL_SECONDS) {
-      return new AppError('params_validation', undefined, [
-        { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
-      ]);
-    }
-  }
-  if (!merchant) return new AppError('merchant_not_found');
-  if (merchant.accountId !== accountId) return new AppError('forbidden', 'This merchant belongs to another account.');
-  if (merchant.deletedAt) return new AppError('invalid_state', 'The merchant is deleted and cannot take payments.');
-  if (merchant.status !== 'active') return new AppError('invalid_state', `The merchant is ${merchant.status} and cannot take payments.`);
-  if (!merchant.settlesCurrency) {
-    return new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${currency}.`);
-  }
-  return undefined;
-}
+/** The error clients are told for each refusal of the creation statement (db/payments/creation.ts judges; this words it). */
+const REFUSALS: Record<repo.CreationRefusal, (merchantStatus: string | null, currency: string) => AppError> = {
+  expires_at: () =>
+    new AppError('params_validation', undefined, [
+      { field: '/expiresAt', message: 'must be a Unix time in the future, at most 30 days ahead' },
+    ]),
+  merchant_not_found: () => new AppError('merchant_not_found'),
+  other_account: () => new AppError('forbidden', 'This merchant belongs to another account.'),
+  merchant_deleted: () => new AppError('invalid_state', 'The merchant is deleted and cannot take payments.'),
+  merchant_inactive: (status) => new AppError('invalid_state', `The merchant is ${status} and cannot take payments.`),
+  no_settlement: (_, currency) =>
+    new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${currency}.`),
+};
 
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */
 export async function paymentForMerchant(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<repo.PaymentWithAsset> {
@@ -114,11 +98,11 @@ export async function paymentForMerchant(db: Db, accountId: string, merchantId: 
     await ownedMerchant(db, accountId, merchantId, true);
     throw new AppError('payment_not_found');
   }
-  return settleExpiry(db, found);
+  return expireIfDue(db, found);
 }
 
 /** A payment past its expiry is expired whether or not the sweeper got to it yet. */
-export async function settleExpiry(db: Db, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
+export async function expireIfDue(db: Db, pw: repo.PaymentWithAsset): Promise<repo.PaymentWithAsset> {
   if (effectiveStatus(pw.payment) === pw.payment.status) return pw;
   return (await repo.applyTransition(db, pw.payment.id, 'expire')) ?? (await repo.findPayment(db, pw.payment.id))!;
 }
@@ -144,7 +128,7 @@ export async function pollStatus(
     const untilExpiry =
       first.payment.status === 'requires_action' ? first.payment.expiresAt.getTime() - first.payment.asOf.getTime() + 5 : Infinity;
     await sub.wait(Math.min(maxPollMs, MAX_POLL_MS, Math.max(untilExpiry, 0)));
-    return await hub.read(paymentId, async () => settleExpiry(db, (await repo.findPayment(db, paymentId))!));
+    return await hub.read(paymentId, async () => expireIfDue(db, (await repo.findPayment(db, paymentId))!));
   } finally {
     sub.cancel();
   }

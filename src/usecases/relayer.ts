@@ -8,7 +8,7 @@ import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
 import { parseAccountId, parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
-import * as payments from '../db/paymentsRepo';
+import * as payments from '../db/payments';
 import * as relayer from '../db/relayerRepo';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import type { Submissions } from './relayerSubmissions';
@@ -38,9 +38,9 @@ export interface RelayerDeps {
   /** Fee-raising replacements of one transaction at most. */
   maxFeeBumps: number;
   /** After a collect transaction is final: settle it. */
-  enqueueSettle(paymentId: string): Promise<void>;
+  startSettle(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */
-  enqueueSubmit(paymentId: string): Promise<void>;
+  startSubmit(paymentId: string): Promise<void>;
 }
 
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
@@ -125,7 +125,7 @@ async function usedElsewhere(
     { paymentId, txHash: use.hash },
     'authorization used by a transaction the relayer did not send; the payment succeeds with it',
   );
-  if (purpose === 'collect') await deps.enqueueSettle(paymentId);
+  if (purpose === 'collect') await deps.startSettle(paymentId);
   return use.hash;
 }
 

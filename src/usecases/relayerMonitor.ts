@@ -3,7 +3,7 @@ import { getAddress, type Address, type Hex, type TransactionReceipt } from 'vie
 import type { EvmChain } from '../chain/evm';
 import { canonicalHash, head, isFinal, whoTookNonce } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
-import * as payments from '../db/paymentsRepo';
+import * as payments from '../db/payments';
 import * as relayer from '../db/relayerRepo';
 import { failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
@@ -59,7 +59,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
-    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await deps.enqueueSettle(tx.paymentId);
+    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await deps.startSettle(tx.paymentId);
   }
 }
 
@@ -105,7 +105,7 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   });
   // Another transaction used the authorization first (a copy outbid ours): the submit step finds it on the
   // token and the payment follows it (src/usecases/relayer.ts, usedElsewhere).
-  if (finished && usedElsewhere) await deps.enqueueSubmit(tx.paymentId);
+  if (finished && usedElsewhere) await deps.startSubmit(tx.paymentId);
 }
 
 /** An open transaction without a receipt: waits, re-broadcasts, is unstuck, or finds out where its nonce went. */
@@ -209,6 +209,6 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
     'relayer nonce taken by a transaction the relayer did not sign (is the key used elsewhere?); its step runs again, a sweep does not',
   );
   if (!relayer.ofPayment(tx)) return;
-  if (tx.purpose === 'settle') await deps.enqueueSettle(tx.paymentId);
-  else await deps.enqueueSubmit(tx.paymentId);
+  if (tx.purpose === 'settle') await deps.startSettle(tx.paymentId);
+  else await deps.startSubmit(tx.paymentId);
 }

@@ -5,7 +5,7 @@ import type { EvmChain } from '../chain/evm';
 import { parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
 import { listAssets } from '../db/assetsRepo';
-import { findPayment } from '../db/paymentsRepo';
+import { findPayment } from '../db/payments';
 import { openTransactions, type NewTx } from '../db/relayerRepo';
 import { databaseNow, relayerPayments, senderBusySince } from '../db/relayerWorkRepo';
 import { settlementInput } from '../db/settlementTransfersRepo';

@@ -5,7 +5,8 @@ import type { ChainCall, EvmChain } from '../chain/evm';
 import type { Fees } from '../domain/fees';
 import { ChainUnavailable } from '../domain/chain';
 import * as relayer from '../db/relayerRepo';
-import { recordSettlementPlans } from '../db/paymentsRepo';
+import { recordSettlementPlans } from '../db/payments';
+import { batches } from '../lib/batches';
 
 // One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
 // the previous batch commits goes into the next one (no timer: a lone submission goes at once). A batch
@@ -27,19 +28,22 @@ export interface Submission {
   guard?: (trx: Db, stored: relayer.ChainTx[]) => Promise<void>;
 }
 
-interface Waiting {
-  sub: Submission;
-  resolve(o: relayer.StoreOutcome): void;
-  reject(e: unknown): void;
-}
-
 const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
 
+/** A batch's answer to one submission: its outcome, once the batch's transactions were broadcast (or tried). */
+interface Answer {
+  outcome: Promise<relayer.StoreOutcome>;
+}
+
 class SenderQueue {
-  private waiting: Waiting[] = [];
-  private running = false;
   /** Broadcasts of earlier batches: the next batch's go after them (nonce order). */
   private sending: Promise<void> = Promise.resolve();
+  // A unique key the batch could not foresee (another process, a conflicting claim) fails the batch: then each
+  // goes on its own, so that one submission cannot fail the others. Any other failure is the whole batch's.
+  private readonly queue = batches((subs: Submission[]) => this.store(subs), {
+    max: MAX_BATCH,
+    failure: (e) => (isUniqueViolation(e) ? 'alone' : 'batch'),
+  });
 
   constructor(
     private readonly db: Db,
@@ -50,44 +54,22 @@ class SenderQueue {
 
   /** Queues `subs` together: one batch takes them all, unless they are more than a batch holds. */
   add(subs: Submission[]): Promise<relayer.StoreOutcome>[] {
-    const out = subs.map((sub) => new Promise<relayer.StoreOutcome>((resolve, reject) => this.waiting.push({ sub, resolve, reject })));
-    if (!this.running) void this.run();
-    return out;
+    return this.queue.all(subs).map((answer) => answer.then((a) => a.outcome));
   }
 
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.waiting.length) await this.store(this.waiting.splice(0, MAX_BATCH));
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async store(batch: Waiting[]): Promise<void> {
+  private async store(subs: Submission[]): Promise<Answer[]> {
     let outcomes: relayer.StoreOutcome[];
     try {
-      outcomes = await this.storeBatch(batch.map((w) => w.sub));
+      outcomes = await this.storeBatch(subs);
     } catch (e) {
-      // A unique key the batch could not foresee (another process, a conflicting claim): each on its own,
-      // so that one submission cannot fail the others; alone, it is already stored elsewhere.
-      if (isUniqueViolation(e) && batch.length > 1) {
-        for (const w of batch) await this.store([w]);
-        return;
-      }
-      if (isUniqueViolation(e)) return batch[0].resolve({ kind: 'live' });
-      for (const w of batch) w.reject(e);
-      return;
+      // Alone, a unique key taken means it is already stored elsewhere.
+      if (isUniqueViolation(e) && subs.length === 1) return [{ outcome: Promise.resolve({ kind: 'live' }) }];
+      throw e;
     }
     const stored = outcomes.flatMap((o) => (o.kind === 'stored' ? [o.tx] : []));
-    for (const [i, o] of outcomes.entries()) if (o.kind !== 'stored') batch[i].resolve(o);
-    if (!stored.length) return;
     // Committed: broadcast (after the earlier batches), then answer; the next batch is stored meanwhile.
-    const broadcast = this.sending.then(() => this.broadcast(stored));
-    this.sending = broadcast;
-    void broadcast.then(() => {
-      for (const [i, o] of outcomes.entries()) if (o.kind === 'stored') batch[i].resolve(o);
-    });
+    const broadcast = stored.length ? (this.sending = this.sending.then(() => this.broadcast(stored))) : this.sending;
+    return outcomes.map((o) => ({ outcome: o.kind === 'stored' ? broadcast.then(() => o) : Promise.resolve(o) }));
   }
 
   private storeBatch(subs: Submission[]): Promise<relayer.StoreOutcome[]> {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import * as repo from '../db/webhooksRepo';
+import * as repo from '../db/webhooks';
 import { newId } from '../domain/ids';
 import { unsealOrNull } from '../domain/sealed';
 import { sealedAt, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../db/sealedColumnsRepo';
@@ -10,7 +10,7 @@ import { renderEvent } from '../wire/events';
 import type { WebhookDelivery } from '../domain/webhook';
 
 /**
- * The delivery policy, in one place (src/jobs/webhookJobs.ts claims deliveries and runs this for each):
+ * The delivery policy, in one place (src/jobs/webhooks/workers.ts claims deliveries and runs this for each):
  * - a delivery to a deleted or disabled endpoint is cancelled, never sent;
  * - the body is the event rendered at the endpoint's API version, signed with the endpoint's secret and, while
  *   a rotation's overlap lasts, with its previous secret too (receivers holding either verify it);
@@ -35,7 +35,7 @@ export interface DeliveryDeps {
     headers: Record<string, string>,
     body: string,
   ): Promise<{ status: number | null; error: string | null; durationMs: number }>;
-  /** Records a successful attempt (src/jobs/webhookRecorder.ts writes them in batches); failures are recorded here. */
+  /** Records a successful attempt (src/jobs/webhooks/recorder.ts writes them in batches); failures are recorded here. */
   recordSuccess(delivery: WebhookDelivery, outcome: repo.AttemptOutcome): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
-import * as repo from '../db/webhooksRepo';
+import * as repo from '../db/webhooks';
 import type { PaymentEvent } from '../domain/paymentEvent';
 import type { WebhookAttempt, WebhookDelivery } from '../domain/webhook';
 import { endpointOfAccount } from './webhookEndpoints';

@@ -5,7 +5,7 @@ import { externalService } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { insertPayment, insertShop } from '../support/rows';
 import { renderEvent } from '../../src/wire/events';
-import { findEvent } from '../../src/db/webhooksRepo';
+import { findEvent } from '../../src/db/webhooks';
 
 const ownDbIt = externalService ? it.skip : it;
 

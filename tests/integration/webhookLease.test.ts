@@ -3,7 +3,7 @@ import { client, externalService, startTestService, TestService } from '../suppo
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { createDb } from '../../src/db/knex';
 import type { WebhookDelivery } from '../../src/domain/webhook';
-import * as repo from '../../src/db/webhooksRepo';
+import * as repo from '../../src/db/webhooks';
 
 // The delivery lease and the endpoint's failure run, on real PostgreSQL with no worker running: a service
 // makes the data and is closed first, so only this test touches the delivery rows. (Skipped under the

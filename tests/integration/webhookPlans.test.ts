@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createDb } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
-import * as repo from '../../src/db/webhooksRepo';
+import * as repo from '../../src/db/webhooks';
 import { externalService } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { insertPayment, insertShop } from '../support/rows';

@@ -4,7 +4,7 @@ import type { ChainWork } from '../../domain/chain';
 import type { ConfirmChecks } from '../../usecases/confirmChecks';
 import type { ApiVersion } from '../../domain/versions';
 import type { ChangeHub } from '../../events/changeHub';
-import type { WebhookWork } from '../../jobs/webhookJobs';
+import type { WebhookWork } from '../../jobs/webhooks/queue';
 import type { Logger } from '../../logger';
 import type { Caller, Handler, HandlerContext, HandlerMap, OperationId, RequestInput } from '../handlerTypes';
 import { serialise } from '../sharedBody';

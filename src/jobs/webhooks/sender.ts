@@ -2,14 +2,14 @@ import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
-import type { WebhookConfig } from '../config';
-import { bareHost, forbiddenAddressReason } from '../domain/webhookAddress';
-import { webhookResolver } from './webhookResolver';
+import type { WebhookConfig } from '../../config';
+import { bareHost, forbiddenAddressReason } from '../../domain/webhookAddress';
+import { webhookResolver } from './resolver';
 
 // One HTTP attempt of a webhook delivery. The destination is checked on every connection (the egress
 // allowlist, then each resolved address against private networks, inside the socket's own DNS lookup so a
 // host cannot be re-pointed between check and connect). Names are resolved with a deadline and off the
-// thread pool (webhookResolver.ts). Redirects are not followed; only a 2xx within the timeout counts. The
+// thread pool (resolver.ts). Redirects are not followed; only a 2xx within the timeout counts. The
 // receiver's body is drained, never stored. Errors recorded for the partner never show a resolved address.
 
 export interface SendResult {

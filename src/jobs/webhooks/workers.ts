@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/knex';
+import type { Db } from '../../db/knex';
 import type PgBoss from 'pg-boss';
-import type { WebhookConfig } from '../config';
-import type { Logger } from '../logger';
-import type { ChangeHub } from '../events/changeHub';
-import * as repo from '../db/webhooksRepo';
-import type { WebhookDeliveryRef } from '../domain/webhook';
-import { attemptDelivery, DeliveryDeps } from '../usecases/webhookDelivery';
-import { successRecorder } from './webhookRecorder';
-import { createWebhookSender, WebhookSender } from './webhookSender';
+import type { WebhookConfig } from '../../config';
+import type { Logger } from '../../logger';
+import type { ChangeHub } from '../../events/changeHub';
+import * as repo from '../../db/webhooks';
+import type { WebhookDeliveryRef } from '../../domain/webhook';
+import { attemptDelivery, DeliveryDeps } from '../../usecases/webhookDelivery';
+import { successRecorder } from './recorder';
+import { createWebhookSender, WebhookSender } from './sender';
+import { batches } from '../../lib/batches';
+import { BATCH, JobData, QUEUE, WebhookJobs, webhookQueue } from './queue';
+import { Slots } from './slots';
 
 // Webhook delivery, at least once, in any number of processes:
 //  1. dispatch: queued payment events (payment_event_outbox, written with each change) become one delivery row
@@ -33,8 +36,6 @@ import { createWebhookSender, WebhookSender } from './webhookSender';
 // claims of an account take turns on its lock anyway, so this keeps them from queueing there on pool
 // connections, and the attempts that end during a claim's round trip are served together by the next one.
 
-const QUEUE = 'webhook-deliver';
-const BATCH = 50;
 /** Deliveries named by jobs that a claimer remembers per account; beyond, the database's queue has them. */
 const MAX_NAMED = 500;
 /** Claims of one account under way at once in a process (they take turns on its lock in the database). */
@@ -48,57 +49,6 @@ const KICK_GAP_MS = 10;
  */
 const ANALYZE_AFTER = 1000;
 const ANALYZE_GAP_MS = 10_000;
-
-interface JobData {
-  deliveryId: string;
-  endpointId?: string;
-  /** Absent in jobs queued before the caps existed: those are claimed one by one. */
-  accountId?: string;
-}
-
-export interface WebhookWork {
-  /** Hands deliveries created by a request (redelivery) to the workers. */
-  enqueue(deliveries: WebhookDeliveryRef[]): Promise<void>;
-  /**
-   * A request committed new events without a change notification (payment creation): this process's
-   * dispatcher fans them out now rather than on its next tick. Where this process runs no workers (ROLE=api),
-   * the workers' timer finds them.
-   */
-  eventsWritten(): void;
-}
-
-export interface WebhookJobs extends WebhookWork {
-  stop(): Promise<void>;
-}
-
-/** Slots handed out in the order they were asked for. */
-class Slots {
-  private free: number;
-  private waiters: (() => void)[] = [];
-  constructor(size: number) {
-    this.free = size;
-  }
-  acquire(): Promise<void> {
-    if (this.free > 0 && this.waiters.length === 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((r) => this.waiters.push(r));
-  }
-  /** Takes up to `n` slots that are free now (none while others wait); returns how many. */
-  tryAcquire(n: number): number {
-    if (this.waiters.length) return 0;
-    const got = Math.max(0, Math.min(n, this.free));
-    this.free -= got;
-    return got;
-  }
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free++;
-  }
-}
-
 /** An account's claimer in this process: what jobs named, and the claims under way. */
 interface Claimer {
   named: Set<string>;
@@ -108,25 +58,6 @@ interface Claimer {
   /** A call found no room or too many claims under way: the next claim to end calls again. */
   again: boolean;
 }
-
-/** The delivery queue (created if missing) and how deliveries reach it: what a process that only serves the API (ROLE=api) uses. */
-export async function webhookQueue(boss: PgBoss, cfg: WebhookConfig): Promise<WebhookWork> {
-  const leaseMs = cfg.timeoutMs + cfg.leaseMarginMs;
-  await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: Math.ceil(leaseMs / 1000) + 30 });
-  return {
-    enqueue: async (deliveries) => {
-      if (deliveries.length === 0) return;
-      await boss.insert(
-        deliveries.map((d) => ({
-          name: QUEUE,
-          data: { deliveryId: d.id, endpointId: d.endpointId, accountId: d.accountId } satisfies JobData,
-        })),
-      );
-    },
-    eventsWritten: () => undefined,
-  };
-}
-
 export async function startWebhookJobs(
   boss: PgBoss,
   db: Db,
@@ -217,6 +148,7 @@ export async function startWebhookJobs(
   // attempts here, minus what claims under way asked for); claims overlap (up to MAX_CLAIMS), so an attempt
   // ending during a claim's round trip does not wait for it. A call that finds no room or too many claims
   // under way is remembered (`again`) and served when one ends.
+  // Not lib/batches: what a claim takes is the account's room when it starts, and a call without room waits for an attempt to end.
   const claimers = new Map<string, Claimer>();
   function claim(accountId: string, deliveryId?: string): void {
     if (stopped) return;
@@ -307,11 +239,9 @@ export async function startWebhookJobs(
   });
 
   // Dispatch and rescue run on a timer, whenever a payment changes and when this process creates a payment;
-  // one pass at a time per process. A pass asked for while one runs follows it; one asked for by a change
-  // starts at most every KICK_GAP_MS, so that a stream of changes costs a bounded number of passes (each
-  // takes every undispatched event) and a single change waits for no timer.
-  let running: Promise<void> | null = null;
-  let again = false;
+  // one pass at a time per process (lib/batches.ts): passes asked for while one runs make one more pass after it.
+  // One asked for by a change starts at most KICK_GAP_MS after the last one started, so that a stream of changes
+  // costs a bounded number of passes (each takes every undispatched event) and a single change waits for no timer.
   let lastRescue = 0;
   let lastStart = 0;
   let kickTimer: NodeJS.Timeout | null = null;
@@ -329,29 +259,13 @@ export async function startWebhookJobs(
       .catch((e) => log.warn({ err: (e as Error).message }, 'webhook deliveries: ANALYZE failed'))
       .finally(() => (analyzing = null));
   }
-  /** A change came during a pass: kick() once that pass ends (spaced from its start like any other). */
-  let kickedWhileRunning = false;
-  function pass(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
+  const pass = batches(async (asks: void[]) => {
     lastStart = Date.now();
-    running = passes().finally(() => {
-      running = null;
-      if (kickedWhileRunning) {
-        kickedWhileRunning = false;
-        kick();
-      }
-    });
-    return running;
-  }
+    if (!stopped) await dispatchAndRescue();
+    return asks;
+  });
   function kick(): void {
     if (stopped || kickTimer) return;
-    if (running) {
-      kickedWhileRunning = true;
-      return;
-    }
     const wait = lastStart + KICK_GAP_MS - Date.now();
     if (wait <= 0) {
       void pass();
@@ -363,21 +277,18 @@ export async function startWebhookJobs(
     }, wait);
     kickTimer.unref();
   }
-  async function passes(): Promise<void> {
+  async function dispatchAndRescue(): Promise<void> {
     try {
-      do {
-        again = false;
-        for (;;) {
-          const { accounts, more, deliveries } = await repo.dispatchEvents(db, 200);
-          countCreated(deliveries);
-          for (const accountId of accounts) claim(accountId);
-          if (!more) break;
-        }
-        if (Date.now() - lastRescue > 1000) {
-          lastRescue = Date.now();
-          for (const accountId of await repo.strandedAccounts(db, leaseMs)) claim(accountId);
-        }
-      } while (again && !stopped);
+      for (;;) {
+        const { accounts, more, deliveries } = await repo.dispatchEvents(db, 200);
+        countCreated(deliveries);
+        for (const accountId of accounts) claim(accountId);
+        if (!more) break;
+      }
+      if (Date.now() - lastRescue > 1000) {
+        lastRescue = Date.now();
+        for (const accountId of await repo.strandedAccounts(db, leaseMs)) claim(accountId);
+      }
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'webhook dispatch failed; retrying on the next tick');
     }
@@ -394,7 +305,7 @@ export async function startWebhookJobs(
       stopped = true;
       clearInterval(timer);
       if (kickTimer) clearTimeout(kickTimer);
-      await running; // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
+      await pass.idle(); // a dispatch pass in progress finishes (its jobs are queued before the queue stops)
       await analyzing;
       await boss.offWork(QUEUE);
       // Attempts started meanwhile (a claim in progress when stop began) are waited for too.

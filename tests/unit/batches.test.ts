@@ -1,7 +1,8 @@
-import { coalescing } from '../../src/db/coalesce';
+import { batches as batching } from '../../src/lib/batches';
 
-// How concurrent calls are grouped into batches (payment creation uses it: one statement for the creations that
-// wait together). What the batches do in PostgreSQL is tested through HTTP in tests/integration/payments.test.ts.
+// How concurrent calls are grouped into batches: the one scheduler (payment reads and creations, relayer submissions,
+// chain monitors, webhook dispatch). What the batches do in PostgreSQL and on chain is tested through HTTP in
+// tests/integration (payments, chain, webhooks).
 
 /** A `run` whose batches end when the test says: each call's items are kept, with the means to end it. */
 function controlled(answer: (items: number[]) => string[] = (items) => items.map((i) => `r${i}`)) {
@@ -20,13 +21,13 @@ function controlled(answer: (items: number[]) => string[] = (items) => items.map
   return { run, batches };
 }
 const flush = () => new Promise((r) => setImmediate(r));
-const nobodys = () => false;
-const down = (e: unknown) => (e as Error).message === 'down';
+const nobodys = () => 'alone' as const;
+const down = (e: unknown) => ((e as Error).message === 'down' ? 'everyone' : 'alone');
 
 /** One batch at a time: call 0 goes and ends; calls 1, 2 and 3 wait and go together (at most `max`). */
-async function afterFirst(everyones: (e: unknown) => boolean, max = 10) {
+async function afterFirst(failure: (e: unknown) => 'alone' | 'batch' | 'everyone', max = 10) {
   const { run, batches } = controlled();
-  const call = coalescing(run, { running: 1, max, everyones });
+  const call = batching(run, { running: 1, max, failure });
   const first = call(0);
   const out = [1, 2, 3].map((i) => call(i).catch((e: Error) => e.message));
   await batches[0].end();
@@ -34,10 +35,10 @@ async function afterFirst(everyones: (e: unknown) => boolean, max = 10) {
   return { call, batches, out };
 }
 
-describe('coalescing', () => {
+describe('batches', () => {
   it('a call with nothing under way goes at once, alone', async () => {
     const { run, batches } = controlled();
-    const call = coalescing(run, { running: 1, max: 10, everyones: nobodys });
+    const call = batching(run, { running: 1, max: 10, failure: nobodys });
     const a = call(1);
     expect(batches.map((b) => b.items)).toEqual([[1]]);
     await batches[0].end();
@@ -46,7 +47,7 @@ describe('coalescing', () => {
 
   it('calls made while `running` batches are under way wait, and go together when one ends, each getting its own answer', async () => {
     const { run, batches } = controlled();
-    const call = coalescing(run, { running: 2, max: 10, everyones: nobodys });
+    const call = batching(run, { running: 2, max: 10, failure: nobodys });
     const out = [1, 2, 3, 4, 5].map((i) => call(i));
     expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
     expect(call.waiting()).toBe(3);
@@ -60,7 +61,7 @@ describe('coalescing', () => {
 
   it('a batch takes at most `max` calls; the rest go in the next', async () => {
     const { run, batches } = controlled();
-    const call = coalescing(run, { running: 1, max: 2, everyones: nobodys });
+    const call = batching(run, { running: 1, max: 2, failure: nobodys });
     const out = [1, 2, 3, 4, 5, 6].map((i) => call(i));
     await batches[0].end();
     await batches[1].end();
@@ -86,7 +87,7 @@ describe('coalescing', () => {
     await expect(later).resolves.toBe('r4');
   });
 
-  it('an `everyones` failure while the calls of a failed batch run alone reaches those not yet answered, and those waiting', async () => {
+  it('an `everyone` failure while the calls of a failed batch run alone reaches those not yet answered, and those waiting', async () => {
     const { call, batches, out } = await afterFirst(down);
     await batches[1].end(new Error('one of them'));
     const later = call(4).catch((e: Error) => e.message);
@@ -96,7 +97,7 @@ describe('coalescing', () => {
     expect(batches.map((b) => b.items)).toEqual([[0], [1, 2, 3], [1], [2]]);
   });
 
-  it('a failure `everyones` names (the database unavailable) reaches every call of the batch, and those waiting, at once and without a retry', async () => {
+  it("an 'everyone' failure (the database unavailable) reaches every call of the batch, and those waiting, at once and without a retry", async () => {
     const { call, batches, out } = await afterFirst(down, 2);
     expect(call.waiting()).toBe(1);
     await batches[1].end(new Error('down'));
@@ -111,7 +112,7 @@ describe('coalescing', () => {
 
   it('a batch answered with the wrong number of outcomes fails, and its calls are run again alone', async () => {
     const { run, batches } = controlled((items) => (items.length > 1 ? ['only one'] : items.map((i) => `r${i}`)));
-    const call = coalescing(run, { running: 1, max: 10, everyones: nobodys });
+    const call = batching(run, { running: 1, max: 10, failure: nobodys });
     const first = call(0);
     const out = [1, 2].map((i) => call(i));
     await batches[0].end();
@@ -120,5 +121,38 @@ describe('coalescing', () => {
     await batches[2].end();
     await batches[3].end();
     await expect(Promise.all(out)).resolves.toEqual(['r1', 'r2']);
+  });
+
+  it("a failure `failure` calls 'batch' reaches every call of the run, without a retry; the calls waiting go on", async () => {
+    const { call, batches, out } = await afterFirst(() => 'batch', 2);
+    await batches[1].end(new Error('the lock'));
+    expect(batches.map((b) => b.items)).toEqual([[0], [1, 2], [3]]);
+    await batches[2].end();
+    await expect(Promise.all(out)).resolves.toEqual(['the lock', 'the lock', 'r3']);
+    expect(call.waiting()).toBe(0);
+  });
+
+  it('`all` queues several calls together: one run takes them all when nothing is under way', async () => {
+    const { run, batches } = controlled();
+    const call = batching(run, { failure: nobodys });
+    const out = call.all([1, 2, 3]);
+    expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
+    await batches[0].end();
+    await expect(Promise.all(out)).resolves.toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('`idle` resolves once no run is under way, including the runs of calls that waited', async () => {
+    const { run, batches } = controlled();
+    const call = batching(run);
+    await expect(call.idle()).resolves.toBeUndefined();
+    void call(1);
+    void call(2);
+    let idle = false;
+    void call.idle().then(() => (idle = true));
+    await batches[0].end();
+    expect(idle).toBe(false);
+    expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
+    await batches[1].end();
+    expect(idle).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
-import type { Db } from '../db/knex';
-import * as repo from '../db/webhooksRepo';
-import type { WebhookDelivery } from '../domain/webhook';
+import type { Db } from '../../db/knex';
+import * as repo from '../../db/webhooks';
+import type { WebhookDelivery } from '../../domain/webhook';
 
 // Successful attempts are recorded together: an attempt that ends while earlier ones are being written waits
 // for that write and goes into the next, with every other that ended meanwhile: one statement and one commit

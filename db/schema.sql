@@ -54,7 +54,10 @@ CREATE TABLE assets (
   eip712_version text,
   enabled boolean DEFAULT true NOT NULL,
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
-  CONSTRAINT assets_pkey PRIMARY KEY (id)
+  transfer_method text DEFAULT 'eip3009'::text NOT NULL,
+  CONSTRAINT assets_eip3009_domain_check CHECK (((transfer_method <> 'eip3009'::text) OR ((eip712_name IS NOT NULL) AND (eip712_version IS NOT NULL)))),
+  CONSTRAINT assets_pkey PRIMARY KEY (id),
+  CONSTRAINT assets_transfer_method_check CHECK ((transfer_method = ANY (ARRAY['eip3009'::text, 'permit2'::text])))
 );
 
 CREATE TABLE chain_monitors (

@@ -29,6 +29,7 @@ export const assetFromRow = (r: Record<string, any>, prefix = ''): Asset => ({
   pegCurrency: r[`${prefix}peg_currency`],
   eip712Name: r[`${prefix}eip712_name`],
   eip712Version: r[`${prefix}eip712_version`],
+  transferMethod: r[`${prefix}transfer_method`] ?? 'eip3009',
 });
 
 export async function findAssets(db: Db, ids: string[]): Promise<Map<string, Asset>> {

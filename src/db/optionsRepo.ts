@@ -19,6 +19,8 @@ export interface StoredOption {
   expiresAt: Date;
   /** The relayer key that submits this option's authorization (its `to` in collector mode). */
   relayer: string | null;
+  /** Permit2 options: where the permit's tokens go (the relayer in collector mode, else the destination); else null. */
+  permitTo: string | null;
 }
 
 /** `collectScope`: the SHA-256 of the collect link token of the caller they were quoted for (collectLink.ts). */
@@ -40,6 +42,7 @@ export async function insertOptions(db: Db, opts: StoredOption[], collectScope: 
       collected_data: o.collectedData,
       expires_at: o.expiresAt,
       relayer: o.relayer,
+      permit_to: o.permitTo,
     })),
   );
 }
@@ -63,6 +66,7 @@ export async function findOption(db: Db, id: string): Promise<(StoredOption & { 
       collectedData: r.collected_data,
       expiresAt: r.expires_at,
       relayer: r.relayer ?? null,
+      permitTo: r.permit_to ?? null,
     }
   );
 }

@@ -11,4 +11,6 @@ export interface Asset {
   pegCurrency: string | null;
   eip712Name: string | null;
   eip712Version: string | null;
+  /** How a buyer pays it: an EIP-3009 authorization, or a Permit2 permit (any ERC-20). */
+  transferMethod?: 'eip3009' | 'permit2';
 }

@@ -31,7 +31,11 @@ const POLL_MS = String(process.env.BENCH_CHAIN_POLL_MS || 1000);
 const PROFILE = process.env.BENCH_CHAIN_PROFILE === '1';
 const AMOUNT = '100'; // USD 1.00 -> 1_000_000 USDC units
 
-const devnet = await import(path.join(root, 'dist/src/chain/devnet.js'));
+const devnet = {
+  ...(await import(path.join(root, 'dist/src/chain/devnet.js'))),
+  ...(await import(path.join(root, 'dist/src/chain/devnetTokens.js'))),
+  ...(await import(path.join(root, 'dist/src/chain/anvil.js'))),
+};
 const USDC = devnet.devnetTokenAddress('USDC');
 const USDC_ASSET = devnet.devnetAssetId('USDC');
 const ERC20 = parseAbi([
@@ -387,10 +391,9 @@ async function newBuyers(rpcUrl, n) {
 /** Part 1: latency to `succeeded` with one-second blocks. */
 async function latency(pg) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-anvil-'));
-  const chain = await devnet.startAnvil({ dir, port: await freePort(), blockTimeS: 1 });
+  const chain = await devnet.startDevnetChain({ dir, port: await freePort(), blockTimeS: 1 });
   let svc;
   try {
-    await devnet.ensureDevnetTokens(chain.rpcUrl);
     // Baseline: transfer signed here, sent, receipt polled every 10 ms; the same concurrency as the payments.
     const key = await fundedKey(chain.rpcUrl);
     const s = await localSender(chain.rpcUrl, key);
@@ -457,11 +460,10 @@ async function latency(pg) {
 /** Part 2: settled payments per second on one relayer key, automine. */
 async function throughput(pg) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-anvil-'));
-  const chain = await devnet.startAnvil({ dir, port: await freePort() });
+  const chain = await devnet.startDevnetChain({ dir, port: await freePort() });
   let svc;
   let proxy = null;
   try {
-    await devnet.ensureDevnetTokens(chain.rpcUrl);
     // Baseline: N transfers from one key, nonces allocated here, CONCURRENCY sends in flight, until the
     // chain has them all.
     const key = await fundedKey(chain.rpcUrl);

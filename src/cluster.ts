@@ -20,7 +20,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const env = {
     PROCESSES: '1',
     DATABASE_URL: database.url,
-    ...(chains?.devnetRpcUrl ? { DEVNET_RPC_URL: chains.devnetRpcUrl } : {}),
+    ...chains?.devnetEnv,
   };
   log.info({ processes: config.processes }, 'starting service processes');
 

@@ -4,18 +4,9 @@ import type { Config } from '../config';
 import type { ChainSettings, DevnetSettings } from '../config/chains';
 import type { Logger } from '../logger';
 import { upsertAsset } from '../db/assetsRepo';
-import {
-  DEVNET_CAIP2,
-  DEVNET_CHAIN_ID,
-  devnetAssets,
-  devnetInfo,
-  devnetInfoFile,
-  devnetRelayerKeys,
-  devnetSetBalance,
-  ensureDevnetTokens,
-  startAnvil,
-  type RunningAnvil,
-} from './devnet';
+import { DEVNET_CHAINS, devnetAssets, devnetInfo, devnetInfoFile, devnetRelayerKeys, type DevnetInfo } from './devnet';
+import { devnetSetBalance, startAnvil, type RunningAnvil } from './anvil';
+import { ensureDevnetTokens } from './devnetTokens';
 import { EvmChain } from './evm';
 
 // The chains this instance settles on: the configured ones (CHAINS), or the development chain when none
@@ -49,10 +40,10 @@ const configured = (c: ChainSettings) =>
     c.retiredRelayerKeys,
   );
 
-const devnet = (d: DevnetSettings, rpcUrl: string, createKeys: boolean) =>
+const devnet = (d: DevnetSettings, chainId: number, rpcUrl: string, createKeys: boolean) =>
   new EvmChain(
-    DEVNET_CAIP2,
-    DEVNET_CHAIN_ID,
+    `eip155:${chainId}`,
+    chainId,
     rpcUrl,
     d.relayerKeys ?? devnetRelayerKeys(d.dir, createKeys),
     d.confirmations,
@@ -69,16 +60,18 @@ export function configuredChain(config: Config, caip2: string): EvmChain | undef
   const c = config.chains.find((x) => x.caip2 === caip2);
   if (c) return configured(c);
   const d = config.devnet;
-  if (!d || caip2 !== DEVNET_CAIP2) return undefined;
+  const dc = d?.chains.find((x) => `eip155:${x.chainId}` === caip2);
+  if (!d || !dc) return undefined;
   const info = devnetInfoFile(d.dir);
-  const rpcUrl = d.rpcUrl ?? (fs.existsSync(info) ? (JSON.parse(fs.readFileSync(info, 'utf8')) as { rpcUrl: string }).rpcUrl : null);
-  return devnet(d, rpcUrl ?? `http://127.0.0.1:${d.port}`, false);
+  const written = fs.existsSync(info) ? (JSON.parse(fs.readFileSync(info, 'utf8')) as DevnetInfo).chains : [];
+  const rpcUrl = dc.rpcUrl ?? written?.find((x) => x.chainId === caip2)?.rpcUrl ?? `http://127.0.0.1:${dc.port}`;
+  return devnet(d, dc.chainId, rpcUrl, false);
 }
 
 export interface StartedChains {
   chains: Chains;
-  /** The development chain's RPC URL when it is in use. */
-  devnetRpcUrl: string | null;
+  /** The development chains' RPC URLs by setting (DEVNET_RPC_URL, DEVNET2_RPC_URL) when they are in use. */
+  devnetEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -99,45 +92,45 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
           log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
       }
     for (const chain of list) logRetired(log, chain);
-    return { chains: new Chains(list), devnetRpcUrl: null, stop: async () => {} };
+    return { chains: new Chains(list), devnetEnv: {}, stop: async () => {} };
   }
   const d = config.devnet;
-  let anvil: RunningAnvil | null = null;
-  let rpcUrl = d.rpcUrl;
-  if (!rpcUrl) {
-    anvil = await startAnvil({ dir: d.dir, port: d.port, blockTimeS: d.blockTimeS, log: (l) => log.debug({ anvil: l.trim() }, 'devnet') });
-    rpcUrl = anvil.rpcUrl;
-  }
-  await ensureDevnetTokens(rpcUrl);
-  const chain = devnet(d, rpcUrl, true);
-  for (const r of chain.held) if ((await chain.nativeBalance(r)) < 10n ** 20n) await devnetSetBalance(rpcUrl, r);
-  for (const a of devnetAssets()) {
-    await upsertAsset(db, {
-      id: a.asset,
-      chainId: DEVNET_CAIP2,
-      symbol: a.symbol,
-      name: a.name,
-      decimals: a.decimals,
-      networkName: 'paygate devnet',
-      iconUrl: null,
-      networkIconUrl: null,
-      pegCurrency: a.pegCurrency,
-      eip712Name: a.eip712Name,
-      eip712Version: a.eip712Version,
-    });
+  const started: RunningAnvil[] = [];
+  const list: EvmChain[] = [];
+  const devnetEnv: Record<string, string> = {};
+  try {
+    for (const dc of d.chains) {
+      const { env, networkName, stateFile } = DEVNET_CHAINS.find((c) => c.chainId === dc.chainId)!;
+      let rpcUrl = dc.rpcUrl;
+      if (!rpcUrl) {
+        const log1 = (l: string) => log.debug({ anvil: l.trim(), chainId: dc.chainId }, 'devnet');
+        const anvil = await startAnvil({ dir: d.dir, port: dc.port, chainId: dc.chainId, stateFile, blockTimeS: d.blockTimeS, log: log1 });
+        started.push(anvil);
+        rpcUrl = anvil.rpcUrl;
+      }
+      await ensureDevnetTokens(rpcUrl);
+      const chain = devnet(d, dc.chainId, rpcUrl, true);
+      for (const r of chain.held) if ((await chain.nativeBalance(r)) < 10n ** 20n) await devnetSetBalance(rpcUrl, r);
+      for (const a of devnetAssets(dc.chainId)) {
+        const { asset, pegCurrency, ...rest } = a;
+        await upsertAsset(db, { ...rest, id: asset, chainId: chain.caip2, networkName, iconUrl: null, networkIconUrl: null, pegCurrency });
+      }
+      list.push(chain);
+      devnetEnv[`${env}RPC_URL`] = rpcUrl;
+      log.info({ chainId: chain.caip2, rpcUrl, relayers: chain.relayers }, 'development chain ready (anvil: USDC, EURC, USDT, Permit2)');
+      logRetired(log, chain);
+    }
+  } catch (e) {
+    for (const a of started) await a.stop();
+    throw e;
   }
   fs.mkdirSync(d.dir, { recursive: true });
-  fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(rpcUrl)) + '\n');
-  log.info(
-    { chainId: DEVNET_CAIP2, rpcUrl, relayers: chain.relayers, reused: anvil ? anvil.child === null : true },
-    'development chain ready (anvil, FiatToken v2.2 USDC and EURC)',
-  );
-  logRetired(log, chain);
+  fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(Object.values(devnetEnv))) + '\n');
   return {
-    chains: new Chains([chain]),
-    devnetRpcUrl: rpcUrl,
+    chains: new Chains(list),
+    devnetEnv,
     stop: async () => {
-      await anvil?.stop();
+      for (const a of started) await a.stop();
     },
   };
 }

@@ -17,9 +17,11 @@ import {
 } from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
 import { heldSettlements, holdSettlement, retrySettlement } from '../db/settlementTransfersRepo';
-import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
+import { devnetInfoFile, type DevnetInfo } from '../chain/devnet';
+import { devnetMint, devnetSendNative } from '../chain/devnetTokens';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';
+import { TRANSFER_METHODS, type TransferMethod } from '../domain/asset';
 import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
 import { need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
@@ -38,14 +40,17 @@ import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 //   admin accounts set-threshold --account <id> --minor N   -> {"accountId","collectDataThresholdMinor"}
 //   admin accounts set-fee --account <id> --base-minor N --percent P  -> fee per payment: N minor units + P % (default 0)
 //   admin accounts set-mode --account <id> --mode collector|direct    -> how payments settle (default collector)
-//   admin devnet info                                       -> {"chainId","rpcUrl","assets":[...]} (the development chain)
-//   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units)
+//   admin devnet info      -> {"chainId","rpcUrl","assets":[...],"chains":[{"chainId","rpcUrl","assets"}, ...]}
+//         (the first development chain's fields, then every development chain, first chain first)
+//   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units of a
+//         development token on its chain; --asset eip155:<id>/slip44:60 sends N wei of the native coin)
 //   admin settlements list [--account <id>]                 -> held settlements: [{paymentId, attempts, reason, heldAt, ...}]
 //   admin settlements retry --payment <id>                  -> {"paymentId","retried":true}: attempts from zero, at once
 //   admin settlements hold --payment <id> [--reason TEXT]   -> {"paymentId","held":true}: nothing is sent until retried
 //   admin assets list                                       -> [{id, symbol, ...}]
 //   admin assets add --asset <caip19> --symbol S --name N --decimals 6 --network-name Base --peg USD
-//         [--icon-url U] [--network-icon-url U] [--eip712-name N --eip712-version V]   -> the asset
+//         [--icon-url U] [--network-icon-url U] [--eip712-name N --eip712-version V]
+//         [--transfer-method eip3009|permit2]   -> the asset (default: eip3009 with an EIP-712 domain, else permit2)
 
 const httpsOrNull = (v: string | undefined, flag: string) => {
   if (v === undefined) return null;
@@ -171,6 +176,11 @@ const COMMANDS: Record<string, Command> = {
     const peg = v.peg?.trim().toUpperCase() ?? null;
     if (peg && !(peg in CURRENCIES)) throw new UsageError(`--peg must be one of ${Object.keys(CURRENCIES).join(', ')}`);
     if (Boolean(v['eip712-name']) !== Boolean(v['eip712-version'])) throw new UsageError('--eip712-name and --eip712-version go together');
+    // A token with an EIP-712 domain is paid with EIP-3009 unless told otherwise; any other ERC-20 through Permit2.
+    const transferMethod = (v['transfer-method']?.trim() || (v['eip712-name'] ? 'eip3009' : 'permit2')) as TransferMethod;
+    if (!TRANSFER_METHODS.includes(transferMethod)) throw new UsageError(`--transfer-method must be one of ${TRANSFER_METHODS.join(', ')}`);
+    if (transferMethod === 'eip3009' && !v['eip712-name'])
+      throw new UsageError("--transfer-method eip3009 needs --eip712-name and --eip712-version (the token's EIP-712 domain)");
     const asset = {
       id: id.id,
       chainId: id.chain.id,
@@ -183,6 +193,7 @@ const COMMANDS: Record<string, Command> = {
       pegCurrency: peg,
       eip712Name: v['eip712-name'] ?? null,
       eip712Version: v['eip712-version'] ?? null,
+      transferMethod,
     };
     return async (db) => {
       await upsertAsset(db, asset);
@@ -207,13 +218,18 @@ const DEVNET_COMMANDS: Record<string, (v: Values) => () => Promise<unknown>> = {
     if (!isAddress(address, { strict: false })) throw new UsageError('--address must be a 0x-prefixed 20-byte hex address');
     const asset = need(v, 'asset');
     const amount = need(v, 'amount');
-    if (!/^[1-9][0-9]{0,40}$/.test(amount)) throw new UsageError('--amount must be a positive integer (smallest units of the token)');
+    if (!/^[1-9][0-9]{0,40}$/.test(amount))
+      throw new UsageError('--amount must be a positive integer (smallest units, wei for the native coin)');
     return async () => {
       const info = runningDevnet();
-      if (!info.assets.some((a) => a.asset === asset))
-        throw new UsageError(`--asset must be one of ${info.assets.map((a) => a.asset).join(', ')}`);
-      const token = getAddress(parseAssetId(asset).assetReference);
-      return { txHash: await devnetMint(info.rpcUrl, token, getAddress(address), BigInt(amount)) };
+      const chains = info.chains ?? [info]; // a devnet.json written before the second chain
+      const native = (c: { chainId: string }) => `${c.chainId}/slip44:60`;
+      const chain = chains.find((c) => native(c) === asset || c.assets.some((a) => a.asset === asset));
+      if (!chain)
+        throw new UsageError(`--asset must be one of ${chains.flatMap((c) => [...c.assets.map((a) => a.asset), native(c)]).join(', ')}`);
+      const to = getAddress(address);
+      if (native(chain) === asset) return { txHash: await devnetSendNative(chain.rpcUrl, to, BigInt(amount)) };
+      return { txHash: await devnetMint(chain.rpcUrl, getAddress(parseAssetId(asset).assetReference), to, BigInt(amount)) };
     };
   },
 };

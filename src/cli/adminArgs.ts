@@ -19,6 +19,7 @@ export const OPTIONS = {
   'network-icon-url': { type: 'string' },
   'eip712-name': { type: 'string' },
   'eip712-version': { type: 'string' },
+  'transfer-method': { type: 'string' },
   minor: { type: 'string' },
   'base-minor': { type: 'string' },
   percent: { type: 'string' },

@@ -1,3 +1,4 @@
+import { DEVNET_CHAINS } from '../chain/devnet';
 import { ConfigError, int } from './env';
 
 // The EVM chains this instance settles on (CHAINS, CHAIN_<id>_*), or the development chain (DEVNET_*).
@@ -19,11 +20,17 @@ export interface ChainSettings {
   relayerBalanceFloorWei: bigint;
 }
 
-export interface DevnetSettings {
-  /** Attach to a development chain already running (tests); otherwise anvil is started on `port`. */
+export interface DevnetChainSettings {
+  chainId: number;
+  /** Attach to this development chain already running (tests); otherwise anvil is started on `port`. */
   rpcUrl: string | null;
-  dir: string;
   port: number;
+}
+
+export interface DevnetSettings {
+  /** Every development chain (src/chain/devnet.ts), first chain first: DEVNET_* and DEVNET2_* settings. */
+  chains: DevnetChainSettings[];
+  dir: string;
   /** 0: a block per transaction (automine); otherwise interval mining. */
   blockTimeS: number;
   confirmations: number;
@@ -128,13 +135,19 @@ export function devnetSettings(
   if (chains.length) return null;
   // A development chain in production would take signatures for a chain that holds nothing of value.
   if (nodeEnv === 'production') return null;
-  const rpcUrl = env.DEVNET_RPC_URL || null;
-  if (rpcUrl && !/^https?:\/\//.test(rpcUrl)) throw new ConfigError('DEVNET_RPC_URL must be an http(s) URL');
+  const firstPort = int(env, 'DEVNET_PORT', 8545, 1024, 65535);
+  const all = DEVNET_CHAINS.map(({ chainId, env: prefix }, i) => {
+    const rpcUrl = env[`${prefix}RPC_URL`] || null;
+    if (rpcUrl && !/^https?:\/\//.test(rpcUrl)) throw new ConfigError(`${prefix}RPC_URL must be an http(s) URL`);
+    return { chainId, rpcUrl, port: i ? int(env, `${prefix}PORT`, Math.min(firstPort + i, 65535), 1024, 65535) : firstPort };
+  });
+  // Attached to a running first chain (DEVNET_RPC_URL), the instance uses the other chains it is given a URL for:
+  // it starts no anvil beside chains someone else runs.
+  const used = all[0].rpcUrl ? all.filter((c) => c.rpcUrl) : all;
   const relayerKeys = keys(env, 'DEVNET_RELAYER_KEYS');
   return {
-    rpcUrl,
+    chains: used,
     dir: env.DEVNET_DIR || `${projectRoot}/.data/devnet`,
-    port: int(env, 'DEVNET_PORT', 8545, 1024, 65535),
     blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
     confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
     relayerKeys,

@@ -15,6 +15,7 @@ export const ASSET_COLUMNS = [
   'peg_currency',
   'eip712_name',
   'eip712_version',
+  'transfer_method',
 ];
 
 export const assetFromRow = (r: Record<string, any>, prefix = ''): Asset => ({
@@ -29,7 +30,7 @@ export const assetFromRow = (r: Record<string, any>, prefix = ''): Asset => ({
   pegCurrency: r[`${prefix}peg_currency`],
   eip712Name: r[`${prefix}eip712_name`],
   eip712Version: r[`${prefix}eip712_version`],
-  transferMethod: r[`${prefix}transfer_method`] ?? 'eip3009',
+  transferMethod: r[`${prefix}transfer_method`],
 });
 
 export async function findAssets(db: Db, ids: string[]): Promise<Map<string, Asset>> {
@@ -63,6 +64,7 @@ export async function upsertAsset(db: Db, a: Asset): Promise<void> {
       peg_currency: a.pegCurrency,
       eip712_name: a.eip712Name,
       eip712_version: a.eip712Version,
+      transfer_method: a.transferMethod,
       enabled: true,
     })
     .onConflict('id')

@@ -76,14 +76,15 @@ export async function storeCollected(db: Db, id: string, sealed: Buffer): Promis
   await knex('payment_options').where({ id }).update({ collected_data: sealed });
 }
 
-/** Settlements a wallet can pay by EIP-3009: enabled asset, with an EIP-712 domain, pegged to `currency`. */
+/**
+ * Settlements a wallet can pay: enabled asset pegged to `currency`, by EIP-3009 (the registry holds its EIP-712
+ * domain: assets_eip3009_domain_check) or through Permit2.
+ */
 export async function payableSettlements(db: Db, merchantId: string, currency: string): Promise<{ asset: Asset; destination: string }[]> {
   const knex = knexOf(db);
   const rows = await knex('crypto_settlements as s')
     .join('assets as a', 'a.id', 's.asset')
     .where({ 's.merchant_id': merchantId, 'a.peg_currency': currency, 'a.enabled': true })
-    .whereNotNull('a.eip712_name')
-    .whereNotNull('a.eip712_version')
     .orderBy('s.created_at')
     .select('s.destination', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
   return rows.map((r) => ({ asset: assetFromRow(r, 'asset_'), destination: r.destination }));

@@ -11,6 +11,9 @@ export interface Asset {
   pegCurrency: string | null;
   eip712Name: string | null;
   eip712Version: string | null;
-  /** How a buyer pays it: an EIP-3009 authorization, or a Permit2 permit (any ERC-20). */
-  transferMethod?: 'eip3009' | 'permit2';
+  /** How a buyer pays it: an EIP-3009 authorization (eip712Name and eip712Version set), or through Permit2. */
+  transferMethod: TransferMethod;
 }
+
+export const TRANSFER_METHODS = ['eip3009', 'permit2'] as const;
+export type TransferMethod = (typeof TRANSFER_METHODS)[number];

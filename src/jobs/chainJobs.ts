@@ -5,7 +5,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
-import { permit2Allowance } from '../chain/permit2';
+import { permit2Allowance } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
 import { strandedPayments } from '../db/strandedRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';

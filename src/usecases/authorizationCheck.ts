@@ -1,7 +1,7 @@
 import { getAddress, hashTypedData, type Hex } from 'viem';
 import type { Chains } from '../chain/chains';
 import type { EvmChain } from '../chain/evm';
-import { approvalStillPending, permitRefusal } from '../chain/permit2';
+import { approvalStillPending, permitRefusal } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
 import type { Fees } from '../domain/fees';
 import { ChainUnavailable, type AuthorizationCheck, type ChainWork, type PermitContext } from '../domain/chain';

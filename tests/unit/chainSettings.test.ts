@@ -51,7 +51,20 @@ describe('chain confirmation depths', () => {
       relayerBalanceFloorWei: 10n ** 16n,
     });
     expect(loadConfig({}).chains).toEqual([]);
-    expect(loadConfig({}).devnet).toMatchObject({ confirmations: 1, port: 8545 });
+    expect(loadConfig({}).devnet).toMatchObject({
+      confirmations: 1,
+      chains: [
+        { chainId: 31337, rpcUrl: null, port: 8545 },
+        { chainId: 31338, rpcUrl: null, port: 8546 },
+      ],
+    });
+    expect(loadConfig({ DEVNET_PORT: '9000', DEVNET2_PORT: '9100' }).devnet?.chains.map((c) => c.port)).toEqual([9000, 9100]);
+    // Attached to running chains: only those given a URL (no anvil is started beside chains someone else runs).
+    const a = 'http://127.0.0.1:7001';
+    const b = 'http://127.0.0.1:7002';
+    expect(loadConfig({ DEVNET_RPC_URL: a }).devnet?.chains).toEqual([{ chainId: 31337, rpcUrl: a, port: 8545 }]);
+    expect(loadConfig({ DEVNET_RPC_URL: a, DEVNET2_RPC_URL: b }).devnet?.chains.map((c) => c.rpcUrl)).toEqual([a, b]);
+    expect(() => loadConfig({ DEVNET2_RPC_URL: 'ws://x' })).toThrow(/DEVNET2_RPC_URL must be an http\(s\) URL/);
     expect(loadConfig(chainsEnv([8453])).devnet).toBeNull();
     expect(() => loadConfig({ CHAINS: 'base' })).toThrow(/CHAINS must list numeric EVM chain ids/);
     expect(() => loadConfig({ CHAINS: '8453' })).toThrow(/CHAIN_8453_RPC_URL/);

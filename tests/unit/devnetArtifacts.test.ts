@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { permit2Code, permit2DomainSeparator } from '../../src/chain/permit2';
+
+// The committed contract artifacts the development chains deploy are what their sources give.
+
+const root = path.resolve(__dirname, '../..');
+const run = promisify(execFile);
+
+describe('development chain artifacts', () => {
+  it('contracts/tether/DevTetherToken.json is what DevTetherToken.sol compiles to with solc 0.4.18', async () => {
+    await expect(run('node', ['scripts/build-tether.mjs', '--check'], { cwd: root })).resolves.toBeDefined();
+    const artifact = JSON.parse(fs.readFileSync(path.join(root, 'contracts/tether/DevTetherToken.json'), 'utf8'));
+    expect(artifact.compiler).toMatch(/^solc 0\.4\.18\+/);
+    // The check can fail: a copy of the script beside a changed artifact refuses it.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-check-'));
+    fs.mkdirSync(path.join(tmp, 'scripts'));
+    fs.mkdirSync(path.join(tmp, 'contracts/tether'), { recursive: true });
+    fs.copyFileSync(path.join(root, 'scripts/build-tether.mjs'), path.join(tmp, 'scripts/build-tether.mjs'));
+    fs.copyFileSync(path.join(root, 'contracts/tether/DevTetherToken.sol'), path.join(tmp, 'contracts/tether/DevTetherToken.sol'));
+    fs.writeFileSync(
+      path.join(tmp, 'contracts/tether/DevTetherToken.json'),
+      JSON.stringify({ ...artifact, bytecode: `${artifact.bytecode}00` }),
+    );
+    fs.symlinkSync(path.join(root, 'node_modules'), path.join(tmp, 'node_modules'));
+    await expect(run('node', ['scripts/build-tether.mjs', '--check'], { cwd: tmp })).rejects.toMatchObject({ code: 1 });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }, 60_000);
+
+  it("Permit2's cached domain separator is replaced by the one for the chain and the canonical address", () => {
+    const artifact = JSON.parse(fs.readFileSync(path.join(root, 'contracts/permit2/Permit2.json'), 'utf8'));
+    expect(artifact.origin).toEqual({
+      package: '@uniswap/v4-periphery@1.0.3',
+      file: 'lib/permit2/test/utils/DeployPermit2.sol',
+      license: 'MIT',
+    });
+    expect((artifact.runtimeBytecode.length - 2) / 2).toBe(9152);
+    for (const chainId of [31337, 31338]) {
+      const code = permit2Code(chainId);
+      expect(code.length).toBe(artifact.runtimeBytecode.length);
+      expect(code).toContain(permit2DomainSeparator(chainId).slice(2));
+      expect(code).not.toContain(artifact.cachedDomainSeparator31337.slice(2));
+    }
+  });
+});

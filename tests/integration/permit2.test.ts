@@ -2,7 +2,7 @@ import { encodeFunctionData, getAddress, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
 import { externalService, startTestService, type TestService } from '../support/service';
-import { balanceOf, DEVNET_USDC, receiptOf } from '../support/chain';
+import { balanceOf, chainClient, DEVNET2_CHAIN_ID, DEVNET_USDC, receiptOf } from '../support/chain';
 import { newUsdtBuyer, sendAction, signOf, USDT, usdtShop, type UsdtShop } from '../support/permit2';
 
 // Permit2 payments (issue 29) on the development chain, with its Tether-like USDT: the options in the hosted wire
@@ -93,6 +93,24 @@ describeLocal('Permit2 payments on the development chain', () => {
     expect(await balanceOf(direct.wallet, 'USDT')).toBe(5_000_000n);
     expect((await svc.db('chain_transactions').where({ payment_id: id })).map((t) => t.purpose)).toEqual(['direct']);
     expect((await receiptOf(d.info.txId)).status).toBe('success');
+  });
+
+  it('a USDT payment on the second development chain: its own option, approve and permit there', async () => {
+    const second = await usdtShop(svc, 'USDT Second Chain Shop', 'direct', DEVNET2_CHAIN_ID);
+    const buyer = await newUsdtBuyer(3_000_000n, DEVNET2_CHAIN_ID);
+    const id = await second.pay('300');
+    const { all, opt, actions } = await second.usdtOption(id, buyer);
+    // The buyer's account is on the second chain: the merchant's USDC on the first is no option for it.
+    expect(all).toHaveLength(1);
+    expect(actions.map((a) => a.data.chain_id)).toEqual([`eip155:${DEVNET2_CHAIN_ID}`, `eip155:${DEVNET2_CHAIN_ID}`]);
+    expect(JSON.parse(actions[1].data.params[1]).domain.chainId).toBe(DEVNET2_CHAIN_ID);
+    const approveTx = await sendAction(buyer, actions[0].data.params[0], DEVNET2_CHAIN_ID);
+    expect((await second.confirm(id, opt.id, [[approveTx], [await signOf(buyer, actions[1])]])).status).toBe(200);
+    const d = await second.until(id, (x) => x.status === 'succeeded');
+    expect(d.status).toBe('succeeded');
+    expect(await balanceOf(buyer.address, 'USDT', DEVNET2_CHAIN_ID)).toBe(0n);
+    expect(await balanceOf(second.wallet, 'USDT', DEVNET2_CHAIN_ID)).toBe(3_000_000n);
+    expect((await chainClient(DEVNET2_CHAIN_ID).getTransactionReceipt({ hash: d.info.txId })).status).toBe('success');
   });
 
   it('refuses, with nothing moved: allowance short, balance short, invalid signature, nonce used, deadline passed', async () => {

@@ -95,6 +95,31 @@ describeLocal('a Permit2 payment that fails on chain after confirm', () => {
     }
   });
 
+  it('an approve still pending at confirm is 409 approval_pending with Retry-After; once mined, the same results pay', async () => {
+    const buyer = await newUsdtBuyer(10_000_000n);
+    const id = await shop.pay('1000');
+    const { opt, actions } = await shop.usdtOption(id, buyer);
+    await anvil().setAutomine(false);
+    try {
+      const approveTx = await sendAction(buyer, actions[0].data.params[0], undefined, false);
+      const results = [[approveTx], [await signOf(buyer, actions[1])]];
+      const pending = await shop.confirm(id, opt.id, results);
+      expect({ status: pending.status, code: pending.body.code }).toEqual({ status: 409, code: 'approval_pending' });
+      expect(pending.headers.get('retry-after')).toBe('2');
+      expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
+      await anvil().mine({ blocks: 1 });
+      expect((await shop.confirm(id, opt.id, results)).body.status).toBe('processing');
+      const d = await mineUntil(
+        () => shop.details(id),
+        (x) => x.status === 'succeeded' && x.settlement !== null,
+      );
+      expect({ status: d.status, settled: d.settlement !== null }).toEqual({ status: 'succeeded', settled: true });
+      expect(await balanceOf(buyer.address, 'USDT')).toBe(0n);
+    } finally {
+      await anvil().setAutomine(true);
+    }
+  });
+
   async function waitBroadcast(id: string) {
     for (let i = 0; i < 100; i++) {
       const t = await svc.db('chain_transactions').where({ payment_id: id }).whereNotNull('broadcast_at').first();

@@ -1,6 +1,6 @@
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { devnetAssetId, devnetChain } from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { admin, client, type TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
@@ -11,29 +11,34 @@ import { chainClient, fund, rpcUrl } from './chain';
 // permit signed, and a merchant settling USDT beside USDC.
 
 export const USDT = devnetAssetId('USDT');
-/** A buyer with gas (an approve costs it) and `usdt` units of USDT. */
-export async function newUsdtBuyer(usdt: bigint): Promise<PrivateKeyAccount> {
+/** A buyer with gas (an approve costs it) and `usdt` units of USDT on a development chain (the first by default). */
+export async function newUsdtBuyer(usdt: bigint, chainId: number = DEVNET_CHAIN_ID): Promise<PrivateKeyAccount> {
   const buyer = privateKeyToAccount(generatePrivateKey());
-  await devnetSetBalance(rpcUrl(), buyer.address);
-  if (usdt) await fund(buyer.address, usdt, 'USDT');
+  await devnetSetBalance(rpcUrl(chainId), buyer.address);
+  if (usdt) await fund(buyer.address, usdt, 'USDT', chainId);
   return buyer;
 }
 
 /** What a wallet does with an eth_sendTransaction action: sends it and waits for its receipt; the hash. */
-export async function sendAction(buyer: PrivateKeyAccount, param: string): Promise<Hex> {
+export async function sendAction(buyer: PrivateKeyAccount, param: string, chainId: number = DEVNET_CHAIN_ID, wait = true): Promise<Hex> {
   const tx = JSON.parse(param) as { from: string; to: Hex; value: string; data: Hex };
   expect(getAddress(tx.from)).toBe(buyer.address);
-  const wallet = createWalletClient({ chain: devnetChain(rpcUrl()), transport: http(rpcUrl()), account: buyer });
-  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value) });
-  expect((await chainClient().waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success');
+  const url = rpcUrl(chainId);
+  const wallet = createWalletClient({ chain: devnetChain(url, chainId), transport: http(url), account: buyer });
+  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), gas: 100_000n });
+  if (wait) expect((await chainClient(chainId).waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success');
   return hash;
 }
 
-/** A merchant settling USDC and USDT on the first development chain, a wallet key of its account, and its flow. */
-export async function usdtShop(svc: TestService, name: string, mode: 'collector' | 'direct') {
+/**
+ * A merchant settling USDC (on the first development chain) and USDT (on `chainId`, the first by default), a
+ * wallet key of its account, and its flow.
+ */
+export async function usdtShop(svc: TestService, name: string, mode: 'collector' | 'direct', chainId: number = DEVNET_CHAIN_ID) {
   const s = await merchantWithSettlement(svc, name);
+  const usdt = devnetAssetId('USDT', chainId);
   const r = await s.api('POST', `/v1/merchants/${s.merchantId}/settlements/crypto`, {
-    body: { settlements: [{ asset: USDT, destination: `eip155:31337:${s.wallet}` }] },
+    body: { settlements: [{ asset: usdt, destination: `eip155:${chainId}:${s.wallet}` }] },
     headers: { 'Idempotency-Key': uniqueKey() },
   });
   if (r.status !== 201) throw new Error(r.text);
@@ -49,9 +54,9 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
   };
   /** The payment's USDT option for the buyer, and the option's actions. */
   const usdtOption = async (id: string, buyer: PrivateKeyAccount) => {
-    const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
+    const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:${chainId}:${buyer.address}`] } });
     if (o.status !== 200) throw new Error(o.text);
-    const opt = o.body.options.find((x: any) => x.amount.unit === `caip19/${USDT}`);
+    const opt = o.body.options.find((x: any) => x.amount.unit === `caip19/${usdt}`);
     return {
       all: o.body.options,
       opt,

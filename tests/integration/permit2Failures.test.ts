@@ -1,11 +1,12 @@
-import { createWalletClient, encodeFunctionData, http, parseAbi, parseGwei, type Address, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, http, pad, parseAbi, parseGwei, type Address, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
 import { externalService, startTestService, type TestService } from '../support/service';
-import { anvil, balanceOf, newWallet, rpcUrl, useOwnChain } from '../support/chain';
+import { anvil, balanceOf, chainClient, fund, newWallet, rpcUrl, useOwnChain } from '../support/chain';
+import { eventually } from '../support/eventually';
 import { useOwnDatabase } from '../support/freshDb';
-import { newUsdtBuyer, sendAction, signOf, usdtShop, type UsdtShop } from '../support/permit2';
+import { newUsdtBuyer, sendAction, signOf, USDT, usdtShop, type UsdtShop } from '../support/permit2';
 
 // A permit confirmed and submitted that then fails on chain: the buyer revokes the allowance, moves the balance or
 // uses the nonce elsewhere, in a transaction mined ahead of the relayer's. The payment ends failed with the
@@ -118,6 +119,42 @@ describeLocal('a Permit2 payment that fails on chain after confirm', () => {
     } finally {
       await anvil().setAutomine(true);
     }
+  });
+
+  it('a smart-contract wallet (ERC-1271) pays by Permit2; one that answers invalid is refused with nothing moved', async () => {
+    // Returns ERC-1271's valid word when its slot 0 is 0 (or tx.gasprice is 0), a zero word otherwise.
+    const WALLET_CODE: Hex = '0x3a156011576000541560115760206000f35b631626ba7e60e01b60005260206000f3';
+    const wallet = newWallet();
+    await anvil().setCode({ address: wallet, bytecode: WALLET_CODE });
+    await anvil().setBalance({ address: wallet, value: 10n ** 18n });
+    await fund(wallet, 20_000_000n, 'USDT');
+    const id = await shop.pay('1000');
+    const o = await shop.gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${wallet}`] } });
+    const opt = o.body.options.find((x: any) => x.amount.unit === `caip19/${USDT}`);
+    // The contract approves Permit2 as its owner would make it (impersonated: it has no key).
+    const approve = JSON.parse(opt.actions[0].data.params[0]);
+    await anvil().impersonateAccount({ address: wallet });
+    const hash = await chainClient().request({ method: 'eth_sendTransaction', params: [{ ...approve, gas: '0x186a0' }] } as never);
+    await anvil().stopImpersonatingAccount({ address: wallet });
+    expect((await chainClient().waitForTransactionReceipt({ hash: hash as Hex })).status).toBe('success');
+    const signature = `0x${'ab'.repeat(80)}`;
+
+    await anvil().setStorageAt({ address: wallet, index: 0, value: pad('0x01') });
+    const refused = await shop.confirm(id, opt.id, [[signature]]);
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 422, code: 'invalid_signature' });
+    expect(await svc.db('chain_transactions').where({ payment_id: id })).toHaveLength(0);
+    expect(await balanceOf(wallet, 'USDT')).toBe(20_000_000n);
+
+    await anvil().setStorageAt({ address: wallet, index: 0, value: pad('0x00') });
+    const paid = await eventually(
+      () => shop.confirm(id, opt.id, [[signature]]),
+      (r) => r.status === 200,
+      5000,
+    );
+    expect(paid.body.status).toBe('processing');
+    const d = await shop.until(id, (x) => x.status === 'succeeded');
+    expect(d.status).toBe('succeeded');
+    expect(await balanceOf(wallet, 'USDT')).toBe(10_000_000n);
   });
 
   async function waitBroadcast(id: string) {

@@ -42,7 +42,11 @@ export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status ===
 export async function startStack({ logFile }) {
   const pg = await startThrowawayPostgres({ database: 'paygate_contract' });
   const devnetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-stack-devnet-'));
-  const exported = { DEVNET_DIR: process.env.DEVNET_DIR, DEVNET_RPC_URL: process.env.DEVNET_RPC_URL };
+  const exported = {
+    DEVNET_DIR: process.env.DEVNET_DIR,
+    DEVNET_RPC_URL: process.env.DEVNET_RPC_URL,
+    DEVNET2_RPC_URL: process.env.DEVNET2_RPC_URL,
+  };
   let service;
   let stopped = false;
   // The service leads a process group of its own, with the anvil it starts: a service that must be killed
@@ -86,6 +90,7 @@ export async function startStack({ logFile }) {
     ensureTestTls(); // WEBHOOK_CA_FILE of the service environment
     const port = await freePort();
     const devnetPort = await freePort();
+    const devnet2Port = await freePort();
     const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -102,8 +107,10 @@ export async function startStack({ logFile }) {
       // A development chain of its own: never one a caller's environment points at, never a shared port or folder.
       DEVNET_DIR: devnetDir,
       DEVNET_PORT: String(devnetPort),
+      DEVNET2_PORT: String(devnet2Port),
     };
-    for (const k of ['DEVNET_RPC_URL', 'DEVNET_RELAYER_KEYS', 'DEVNET_CONFIRMATIONS', 'DEVNET_BLOCK_TIME_S', 'CHAINS']) delete env[k];
+    for (const k of ['DEVNET_RPC_URL', 'DEVNET2_RPC_URL', 'DEVNET_RELAYER_KEYS', 'DEVNET_CONFIRMATIONS', 'DEVNET_BLOCK_TIME_S', 'CHAINS'])
+      delete env[k];
     const log = fs.openSync(logFile, 'w');
     service = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
       cwd: root,
@@ -114,9 +121,12 @@ export async function startStack({ logFile }) {
     service.once('exit', () => killGroup()); // a service that died takes its chain with it
     const url = `http://127.0.0.1:${port}`;
     await waitFor(`${url}/readyz`, { child: service, timeoutMs: 120_000 }); // starting the chain and deploying the tokens takes a while on a busy machine
-    const rpcUrl = JSON.parse(fs.readFileSync(path.join(devnetDir, 'devnet.json'), 'utf8')).rpcUrl;
+    const written = JSON.parse(fs.readFileSync(path.join(devnetDir, 'devnet.json'), 'utf8'));
+    const { rpcUrl } = written;
+    // Both development chains: a process attached to the first uses the second only when given its URL.
+    const rpcUrls = { DEVNET_RPC_URL: rpcUrl, DEVNET2_RPC_URL: written.chains[1].rpcUrl };
     process.env.DEVNET_DIR = devnetDir;
-    process.env.DEVNET_RPC_URL = rpcUrl;
+    Object.assign(process.env, rpcUrls);
     /**
      * One more process of the service on the same database and chain, as a scaled-out deployment runs it (its
      * log in `logFile`): its URL. Suites that run at the same time each get one, so that what a test reads
@@ -127,7 +137,7 @@ export async function startStack({ logFile }) {
       const out = fs.openSync(logFile, 'w');
       const extra = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
         cwd: root,
-        env: { ...env, PORT: String(extraPort), DEVNET_RPC_URL: rpcUrl },
+        env: { ...env, PORT: String(extraPort), ...rpcUrls },
         stdio: ['ignore', out, out],
       });
       extras.push(extra);

@@ -76,8 +76,8 @@ export interface StartedChains {
 }
 
 /**
- * Connects the configured chains; for the development chain, starts anvil (or attaches to a running one),
- * deploys the tokens if needed, registers them as assets, and gives the relayer keys gas.
+ * Connects the configured chains; for the development chains, starts anvil for each (or attaches to the running
+ * ones), deploys the tokens and Permit2 if needed, registers the tokens as assets, and gives the relayer keys gas.
  */
 export async function startChains(config: Config, db: Db, log: Logger): Promise<StartedChains> {
   if (!config.devnet) {
@@ -98,6 +98,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
   const started: RunningAnvil[] = [];
   const list: EvmChain[] = [];
   const devnetEnv: Record<string, string> = {};
+  const used: { chainId: number; rpcUrl: string }[] = [];
   try {
     for (const dc of d.chains) {
       const { env, networkName, stateFile } = DEVNET_CHAINS.find((c) => c.chainId === dc.chainId)!;
@@ -117,6 +118,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
       }
       list.push(chain);
       devnetEnv[`${env}RPC_URL`] = rpcUrl;
+      used.push({ chainId: dc.chainId, rpcUrl });
       log.info({ chainId: chain.caip2, rpcUrl, relayers: chain.relayers }, 'development chain ready (anvil: USDC, EURC, USDT, Permit2)');
       logRetired(log, chain);
     }
@@ -125,7 +127,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
     throw e;
   }
   fs.mkdirSync(d.dir, { recursive: true });
-  fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(Object.values(devnetEnv))) + '\n');
+  fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(used)) + '\n');
   return {
     chains: new Chains(list),
     devnetEnv,

@@ -107,11 +107,11 @@ export interface DevnetInfo extends DevnetChainInfo {
   chains: DevnetChainInfo[];
 }
 
-/** `rpcUrls`: per development chain, in DEVNET_CHAINS' order. */
-export function devnetInfo(rpcUrls: string[]): DevnetInfo {
-  const chains = DEVNET_CHAINS.map(({ chainId }, i) => ({
+/** `used`: the development chains this instance runs on, first chain first. */
+export function devnetInfo(used: { chainId: number; rpcUrl: string }[]): DevnetInfo {
+  const chains = used.map(({ chainId, rpcUrl }) => ({
     chainId: `eip155:${chainId}`,
-    rpcUrl: rpcUrls[i],
+    rpcUrl,
     assets: devnetAssets(chainId).map(({ asset, symbol, decimals, pegCurrency }) => ({ asset, symbol, decimals, pegCurrency })),
   }));
   return { ...chains[0], chains };

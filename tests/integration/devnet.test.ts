@@ -1,10 +1,24 @@
-import { createWalletClient, encodeFunctionData, hashDomain, http, maxUint256, parseAbi, type Address, type Hex } from 'viem';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  hashDomain,
+  http,
+  maxUint256,
+  parseAbi,
+  type Address,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { PERMIT2_ADDRESS as PERMIT2 } from '../../src/domain/permit2';
 import { admin, adminWith, externalService, startTestService, type TestService } from '../support/service';
-import { balanceOf, chainClient, DEVNET2_CHAIN_ID, fund, newWallet, rpcUrl } from '../support/chain';
+import { balanceOf, chainClient, DEVNET2_CHAIN_ID, freePort, fund, newWallet, rpcUrl } from '../support/chain';
+import { spawnService } from '../support/serviceProcess';
 
 // The development chains (issue 29): two anvils with their own chain ids and tokens, a USDT with Tether's
 // behaviour, Permit2 at its canonical address with the right domain separator, and the admin commands that
@@ -208,5 +222,34 @@ describeLocal('admin devnet and the asset registry', () => {
     expect(await admin(...base, ...rest, '--transfer-method', 'permit2')).toMatchObject({ symbol: 'USDT0', transferMethod: 'permit2' });
     const after = (await admin('assets', 'list')) as unknown as { id: string; transferMethod: string }[];
     expect(after).toContainEqual(expect.objectContaining({ id: base[3], transferMethod: 'permit2' }));
+  });
+});
+
+describeLocal('make start runs both development chains', () => {
+  it('a service without DEVNET_RPC_URL starts two anvils on their ports, deploys, and stops them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-start-'));
+    const ports = [await freePort(), await freePort()];
+    const env = { DEVNET_RPC_URL: '', DEVNET2_RPC_URL: '', DEVNET_DIR: dir, DEVNET_PORT: String(ports[0]), DEVNET2_PORT: String(ports[1]) };
+    const svc = await spawnService(env);
+    try {
+      const info = (await adminWith(env, 'devnet', 'info')).out;
+      expect(info.chains.map((c: any) => c.rpcUrl)).toEqual(ports.map((p) => `http://127.0.0.1:${p}`));
+      for (const [i, chainId] of CHAINS.entries()) {
+        const pub = createPublicClient({ transport: http(info.chains[i].rpcUrl) });
+        expect(await pub.getChainId()).toBe(chainId);
+        expect(await pub.getCode({ address: USDT })).toMatch(/^0x[0-9a-f]{100,}$/);
+        expect(await pub.getCode({ address: PERMIT2 })).toMatch(/^0x[0-9a-f]{100,}$/);
+      }
+    } finally {
+      await svc.kill('SIGTERM');
+    }
+    // Each chain wrote its own state on the way out.
+    expect(fs.readdirSync(dir)).toEqual(expect.arrayContaining(['anvil-state.json', 'anvil-state-31338.json', 'devnet.json']));
+    const down = await fetch(`http://127.0.0.1:${ports[1]}`, { method: 'POST' }).then(
+      () => 'answers',
+      () => 'down',
+    );
+    expect(down).toBe('down');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -37,10 +37,13 @@ const devnet = {
   ...(await import(path.join(root, 'dist/src/chain/anvil.js'))),
 };
 const USDC = devnet.devnetTokenAddress('USDC');
-const USDC_ASSET = devnet.devnetAssetId('USDC');
+/** Part 3 pays with Permit2 (issue 29): the devnet's Tether-like USDT, approved by each buyer before the run. */
+const PERMIT2_TOKEN = 'USDT';
+const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 const ERC20 = parseAbi([
   'function transfer(address to, uint256 value) returns (bool)',
   'function mint(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 value)',
 ]);
 
 const pct = (xs, p) => {
@@ -107,12 +110,19 @@ async function waitReceipt(rpcUrl, hash, everyMs = 10, timeoutMs = 30_000) {
   }
 }
 
-/** Mints USDC to every address (deployer, local nonces), then waits for the last mint. */
-async function mintAll(rpcUrl, addresses, amount) {
+/** Mints a devnet token (USDC by default) to every address (deployer, local nonces), then waits for the last mint. */
+async function mintAll(rpcUrl, addresses, amount, symbol = 'USDC') {
+  const token = devnet.devnetTokenAddress(symbol);
+  // Tether issues to its owner only: the total is issued to the deployer once, then transferred.
+  const tether = symbol === PERMIT2_TOKEN;
+  if (tether) await devnet.devnetMint(rpcUrl, token, devnet.devnetDeployer.address, amount * BigInt(addresses.length));
   const s = await localSender(rpcUrl, devnet.devnetDeployer);
   let last;
   for (const a of addresses)
-    last = await s.send(USDC, encodeFunctionData({ abi: ERC20, functionName: 'mint', args: [getAddress(a), amount] }));
+    last = await s.send(
+      token,
+      encodeFunctionData({ abi: ERC20, functionName: tether ? 'transfer' : 'mint', args: [getAddress(a), amount] }),
+    );
   const r = await waitReceipt(rpcUrl, last, 20, 60_000);
   if (r.status !== '0x1') throw new Error('mint reverted');
 }
@@ -271,7 +281,8 @@ function topSelfTime(file, [from, to], n = 25) {
 }
 
 /** The service on `dbUrl`, attached to the anvil at `rpcUrl` with one relayer key; an account, a merchant settling USDC, a wallet key. */
-async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts = {}) {
+async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts = {}, symbol = 'USDC') {
+  const asset = devnet.devnetAssetId(symbol);
   const url = await newDatabase(pg.url, dbName);
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-devnet-'));
@@ -327,7 +338,7 @@ async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts 
     'POST',
     `/v1/merchants/${merchantId}/settlements/crypto`,
     acct.apiKey,
-    { settlements: [{ asset: USDC_ASSET, destination: `eip155:31337:${merchantWallet}` }] },
+    { settlements: [{ asset, destination: `eip155:31337:${merchantWallet}` }] },
     { 'Idempotency-Key': 'bench-s' },
   );
   const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
@@ -347,7 +358,9 @@ async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts 
       const { options } = await svc.gateway('POST', `/v1/gateway/payment/${paymentId}/options`, {
         accounts: [`eip155:31337:${buyer.address}`],
       });
-      const opt = options[0];
+      const opt = options.find((o) => o.amount.unit === `caip19/${asset}`);
+      // The last action is the signature (a Permit2 buyer approved Permit2 before: no approve action then).
+      if (opt.actions.length !== 1) throw new Error(`option ${opt.id}: ${opt.actions.length} actions`);
       const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
       return { paymentId, optionId: opt.id, sig };
     },
@@ -378,14 +391,29 @@ async function newDatabase(clusterUrl, name) {
   return u.toString();
 }
 
-async function newBuyers(rpcUrl, n) {
+/** Buyers holding 10 units of the token; for Permit2, each with gas and its approve of Permit2 mined (not timed). */
+async function newBuyers(rpcUrl, n, symbol = 'USDC') {
   const buyers = Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()));
   await mintAll(
     rpcUrl,
     buyers.map((b) => b.address),
     10_000_000n,
+    symbol,
   );
+  if (symbol !== PERMIT2_TOKEN) return buyers;
+  const approve = encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [PERMIT2, 2n ** 256n - 1n] });
+  await pool(n, 20, async (i) => {
+    await devnet.devnetSetBalance(rpcUrl, buyers[i].address);
+    const r = await waitReceipt(rpcUrl, await (await localSender(rpcUrl, buyers[i])).send(devnet.devnetTokenAddress(symbol), approve));
+    if (r.status !== '0x1') throw new Error('approve reverted');
+  });
   return buyers;
+}
+
+/** Mean gas used by the receipts of `hashes`. */
+async function meanGas(rpcUrl, hashes) {
+  const rs = await Promise.all(hashes.map((h) => rpc(rpcUrl, 'eth_getTransactionReceipt', [h])));
+  return rs.reduce((a, r) => a + Number(BigInt(r.gasUsed)), 0) / Math.max(1, rs.length);
 }
 
 /** Part 1: latency to `succeeded` with one-second blocks. */
@@ -457,8 +485,8 @@ async function latency(pg) {
   }
 }
 
-/** Part 2: settled payments per second on one relayer key, automine. */
-async function throughput(pg) {
+/** Part 2 (and 3, with `symbol` USDT: Permit2): settled payments per second on one relayer key, automine. */
+async function throughput(pg, symbol = 'USDC') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-anvil-'));
   const chain = await devnet.startDevnetChain({ dir, port: await freePort() });
   let svc;
@@ -487,13 +515,14 @@ async function throughput(pg) {
     const profDir = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-cpuprof-')) : null;
     svc = await startService(
       pg,
-      'paygate_bench_throughput',
+      `paygate_bench_throughput_${symbol.toLowerCase()}`,
       proxy?.url ?? chain.rpcUrl,
       relayerKey,
       { CHAIN_POLL_INTERVAL_MS: POLL_MS },
       PROFILE ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`], stdout: fs.openSync(path.join(profDir, 'service.log'), 'w') } : {},
+      symbol,
     );
-    const buyers = await newBuyers(chain.rpcUrl, N);
+    const buyers = await newBuyers(chain.rpcUrl, N, symbol);
     const prepared = [];
     await pool(N, 10, async (i) => prepared.push(await svc.prepare(buyers[i], `tp${i}`)));
     const ids = prepared.map((p) => p.paymentId);
@@ -621,7 +650,18 @@ async function throughput(pg) {
         final: upTo('finished_at'),
       });
     }
+    const gasOf = (purpose) =>
+      meanGas(
+        chain.rpcUrl,
+        live.filter((t) => t.purpose === purpose && t.status === 'confirmed').map((t) => t.tx_hash),
+      );
+    const gas = {
+      transfer: await meanGas(chain.rpcUrl, hashes.slice(0, 50)),
+      collect: await gasOf('collect'),
+      settle: await gasOf('settle'),
+    };
     return {
+      gas,
       baseRate,
       baseOk,
       rate,
@@ -722,8 +762,23 @@ async function main() {
       `  relayer transactions by second (signed/broadcast/final): ${tp.timeline.map((x) => `${x.s}s ${x.signed}/${x.broadcast}/${x.final}`).join(', ')}`,
     );
 
-    const ok =
-      tp.gaps === 0 && tp.duplicates === 0 && tp.dupSettles === 0 && tp.chainSent === tp.dbNonces && tp.settled === N && tp.shown === N;
+    const p2 = process.env.BENCH_CHAIN_PERMIT2 === '0' ? null : await throughput(pg, PERMIT2_TOKEN);
+    if (p2) {
+      console.log(
+        `\n3. Permit2: the same as 2, paid in ${PERMIT2_TOKEN} (Tether-like) through Permit2, buyers' approves mined before the run`,
+      );
+      console.log(`  baseline (${N} ERC-20 transfers, one key): ${fmt(p2.baseRate)} tx/s (${p2.baseOk}/${N} succeeded)`);
+      console.log(
+        `  paygate: ${p2.settled}/${N} settled in ${fmt(p2.totalS)} s = ${fmt(p2.rate)} payments/s; API shows ${p2.shown}/${N} settlements; nonce gaps ${p2.gaps}, duplicate collects ${p2.duplicates}, duplicate settles ${p2.dupSettles}`,
+      );
+    }
+    console.log('\ngas per payment (mean of receipts) | plain transfer | collect | settle | collect + settle');
+    for (const [name, x] of [['EIP-3009 (USDC)', tp], ...(p2 ? [[`Permit2 (${PERMIT2_TOKEN})`, p2]] : [])])
+      console.log(`${name} | ${fmt(x.gas.transfer)} | ${fmt(x.gas.collect)} | ${fmt(x.gas.settle)} | ${fmt(x.gas.collect + x.gas.settle)}`);
+
+    const sound = (x) =>
+      x.gaps === 0 && x.duplicates === 0 && x.dupSettles === 0 && x.chainSent === x.dbNonces && x.settled === N && x.shown === N;
+    const ok = sound(tp) && (!p2 || sound(p2));
     console.log('\nmeasure | baseline | paygate | ratio');
     console.log(
       `succeeded latency p50 (ms) | ${fmt(pct(lat.base, 50))} | ${fmt(pct(lat.ours, 50))} | ${fmt(pct(lat.ours, 50) / pct(lat.base, 50))}`,
@@ -737,6 +792,10 @@ async function main() {
     console.log(
       `relayer transactions/s, one key (2 per payment) | ${fmt(tp.baseRate)} | ${fmt((2 * tp.settled) / tp.totalS)} | ${fmt((2 * tp.settled) / tp.totalS / tp.baseRate)}`,
     );
+    if (p2)
+      console.log(
+        `Permit2 settled payments/s, one key (baseline: transfers/s) | ${fmt(p2.baseRate)} | ${fmt(p2.rate)} | ${fmt(p2.rate / p2.baseRate)}`,
+      );
     console.log(
       `settled / nonce gaps / duplicate submissions | - | ${tp.settled}/${N} / ${tp.gaps} / ${tp.duplicates + tp.dupSettles} | ${ok ? 'ok' : 'FAILED'}`,
     );

@@ -37,8 +37,9 @@ export function sdkWallet(baseUrl: string, walletKey: string, version: string): 
       const r = await gateway.getPaymentOptions({ id, paymentOptionsRequest: { accounts: [account] } });
       const opt = r.options?.[0];
       if (!opt) throw new Error(`no payment option for ${account}`);
-      const action = opt.actions[0];
-      if (!instanceOfWalletRpcAction(action)) throw new Error(`option ${opt.id} starts with a ${action.type} action`);
+      // An option's last action is its signature (a Permit2 option may first ask for an approve transaction).
+      const action = opt.actions[opt.actions.length - 1];
+      if (!instanceOfWalletRpcAction(action)) throw new Error(`option ${opt.id} ends with a ${action.type} action`);
       return { id: opt.id, amount: opt.amount, method: action.data.method, typedData: action.data.params[1] };
     },
     async confirm(id, optionId, signature) {
@@ -74,8 +75,9 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
       );
       const opt = r.options?.[0];
       if (!opt) throw new Error(`no payment option for ${account}`);
-      const action = opt.actions[0];
-      if (action.type !== 'walletRpc') throw new Error(`option ${opt.id} starts with a ${action.type} action`);
+      // An option's last action is its signature (a Permit2 option may first ask for an approve transaction).
+      const action = opt.actions[opt.actions.length - 1];
+      if (action.type !== 'walletRpc') throw new Error(`option ${opt.id} ends with a ${action.type} action`);
       return { id: opt.id, amount: opt.amount, method: action.data.method, typedData: action.data.params[1] };
     },
     async confirm(id, optionId, signature) {

@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment
-         * @description Submits the results of the option's actions (one per action, in order) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient, validity window and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization that cannot succeed is refused with 422 `insufficient_funds`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `token_refused` or `transaction_reverted`, and the payment stays payable. When too many submissions of the buyer's address, or of the account's payments, reverted on chain in the last 24 hours, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+         * @description Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, or of the account's payments, reverted on chain in the last 24 hours, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
          */
         post: operations["confirmPayment"];
         delete?: never;
@@ -540,6 +540,7 @@ export interface components {
          *     | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. |
          *     | `invalid_state` | 409 | The payment or merchant state does not allow this operation. |
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
+         *     | `approval_pending` | 409 | Confirm: the buyer's approve of Permit2 (its hash in the results) is not mined yet; confirm again after `Retry-After`. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
          *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
@@ -551,8 +552,9 @@ export interface components {
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
          *     | `invalid_signature` | 422 | A signature does not verify against the option. |
          *     | `insufficient_funds` | 422 | Confirm: the buyer's token balance is below the option's amount (the payment stays payable). |
-         *     | `authorization_used` | 422 | Confirm: the authorization's nonce was already used or cancelled on chain. |
-         *     | `authorization_expired` | 422 | Confirm: the authorization's validity window has passed; fetch options again. |
+         *     | `allowance_insufficient` | 422 | Confirm: the buyer's allowance to Permit2 is below a Permit2 option's amount; send the option's approve first (the payment stays payable). |
+         *     | `authorization_used` | 422 | Confirm: the authorization's nonce (or the Permit2 permit's nonce) was already used or cancelled on chain. |
+         *     | `authorization_expired` | 422 | Confirm: the authorization's validity window (or the permit's deadline) has passed; fetch options again. |
          *     | `authorization_not_yet_valid` | 422 | Confirm: the authorization's `validAfter` is in the future. |
          *     | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). |
          *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
@@ -1077,7 +1079,8 @@ export interface components {
          *     |---|---|
          *     | `declined_user` | The buyer declined in the wallet. |
          *     | `insufficient_funds` | The buyer's balance was too low when the transfer was submitted. |
-         *     | `authorization_used` | The authorization was used or cancelled on chain before it was submitted. |
+         *     | `allowance_insufficient` | Permit2: the buyer's allowance to Permit2 was below the amount when the transfer was submitted (revoked after confirm). |
+         *     | `authorization_used` | The authorization (or the Permit2 permit's nonce) was used or cancelled on chain before it was submitted. |
          *     | `authorization_expired` | The authorization expired before the transfer was included in a block. |
          *     | `authorization_not_yet_valid` | The authorization was not valid yet when it was submitted. |
          *     | `invalid_signature` | The token refused the signature. |
@@ -1087,7 +1090,7 @@ export interface components {
          *     New codes may be added; treat an unknown code as a failure.
          * @enum {string|null}
          */
-        FailureCode: "declined_user" | "insufficient_funds" | "authorization_used" | "authorization_expired" | "authorization_not_yet_valid" | "invalid_signature" | "token_refused" | "transaction_reverted" | null;
+        FailureCode: "declined_user" | "insufficient_funds" | "allowance_insufficient" | "authorization_used" | "authorization_expired" | "authorization_not_yet_valid" | "invalid_signature" | "token_refused" | "transaction_reverted" | null;
         /**
          * PaymentInfo
          * @description What was paid; set once the payment has succeeded.
@@ -1241,14 +1244,17 @@ export interface components {
         };
         /**
          * WalletRpcAction
-         * @description Call the wallet's RPC `method` with `params` on chain `chain_id`. For EVM tokens this is `eth_signTypedData_v4` with `[signer address, JSON string of EIP-712 typed data]` (EIP-3009 `ReceiveWithAuthorization` or `TransferWithAuthorization`). Return the signature in the confirm `results`.
+         * @description Call the wallet's RPC `method` with `params` on chain `chain_id`, in the order the option lists its actions, and return each result in the confirm `results`. Signatures use `eth_signTypedData_v4` with `[signer address, JSON string of EIP-712 typed data]`: EIP-3009 `ReceiveWithAuthorization` or `TransferWithAuthorization` for tokens that have it (USDC, EURC), or Permit2 `PermitTransferFrom` (domain `{name: "Permit2", chainId, verifyingContract: 0x000000000022D473030F116dDEE9F6B43aC78BA3}`) for any other ERC-20 (USDT). A Permit2 option whose buyer has not yet approved Permit2 for the amount first lists an `eth_sendTransaction` whose one parameter is the JSON string of the transaction `{from: buyer, to: token, value: "0x0", data: approve(Permit2, 2^256-1)}` (every parameter is a string, as the hosted service sends them): the wallet broadcasts it (the buyer pays its gas, once per token and chain), waits for its receipt and returns its transaction hash.
          */
         WalletRpcAction: {
             /** @constant */
             type: "walletRpc";
             data: {
                 chain_id: components["schemas"]["Caip2ChainId"];
-                /** @example eth_signTypedData_v4 */
+                /**
+                 * @example eth_signTypedData_v4
+                 * @example eth_sendTransaction
+                 */
                 method: string;
                 params: string[];
             };
@@ -1362,12 +1368,12 @@ export interface components {
         };
         /**
          * ActionResult
-         * @description The result of one action, in the same order as the option's `actions`.
+         * @description The result of one action, in the same order as the option's `actions`: for a Permit2 option with an approve, first the approve's transaction hash, then the signature. All results packed into one entry (`data: [txHash, signature]`) are accepted too.
          */
         ActionResult: {
             /** @example walletRpc */
             type: string;
-            /** @description For `walletRpc`, the RPC result (the signature). */
+            /** @description For `walletRpc`, the RPC result (the signature, or a sent transaction's hash). */
             data: string[];
         };
         /**

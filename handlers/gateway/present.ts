@@ -24,11 +24,22 @@ export function gatewayPaymentView(p: Payment, merchant: { name: string; iconUrl
   };
 }
 
-export function walletRpcAction(o: OfferedOption | { chainId: string; account: string; typedData: string }) {
-  return {
+type ActionSource = Pick<OfferedOption, 'chainId' | 'account' | 'typedData' | 'approve'>;
+
+/**
+ * The option's wallet actions, in order: a Permit2 option whose buyer has not approved Permit2 first sends the
+ * approve (`eth_sendTransaction`), then every option's typed data is signed (`eth_signTypedData_v4`).
+ */
+export function optionActions(o: ActionSource) {
+  const sign = {
     type: 'walletRpc' as const,
     data: { chain_id: o.chainId, method: 'eth_signTypedData_v4', params: [o.account.slice(o.account.lastIndexOf(':') + 1), o.typedData] },
   };
+  if (!o.approve) return [sign];
+  return [
+    { type: 'walletRpc' as const, data: { chain_id: o.chainId, method: 'eth_sendTransaction', params: [JSON.stringify(o.approve)] } },
+    sign,
+  ];
 }
 
 export function optionView(o: OfferedOption, etaS: number, collectData: CollectData | undefined) {
@@ -36,7 +47,7 @@ export function optionView(o: OfferedOption, etaS: number, collectData: CollectD
     id: o.id,
     account: o.account,
     amount: tokenAmount(o.assetInfo, o.tokenAmount),
-    actions: [walletRpcAction(o)],
+    actions: optionActions(o),
     etaS,
     expiresAt: Math.floor(o.expiresAt.getTime() / 1000),
     ...(collectData ? { collectData } : {}),

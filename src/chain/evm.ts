@@ -2,11 +2,11 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
+  decodeErrorResult,
   decodeFunctionData,
   defineChain,
   encodeFunctionData,
   getAddress,
-  hashTypedData,
   hexToBytes,
   http,
   keccak256,
@@ -20,6 +20,7 @@ import {
 import { privateKeyToAddress } from 'viem/accounts';
 import { ChainUnavailable, refusalOf, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
+import { PERMIT2_ABI, permitOfCall } from '../domain/permit2';
 import type { Fees } from '../domain/fees';
 import { signHash } from '../domain/secp256k1';
 
@@ -63,17 +64,35 @@ function unavailable(e: unknown): ChainUnavailable {
   return new ChainUnavailable(msg);
 }
 
+const PERMIT2_ERRORS = new Set(PERMIT2_ABI.filter((f) => f.type === 'error').map((f) => f.name));
+
+/** The name of the Permit2 error a revert carries (its 4-byte selector in the RPC error's data), or null. */
+function permit2Error(e: BaseError): string | null {
+  const raw = e.walk((x) => /^0x[0-9a-fA-F]{8}/.test(String((x as { data?: unknown }).data))) as { data?: Hex } | null;
+  if (!raw?.data) return null;
+  try {
+    const { errorName } = decodeErrorResult({ abi: PERMIT2_ABI, data: raw.data });
+    return PERMIT2_ERRORS.has(errorName) ? errorName : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A revert (the node executed the call and it failed) rather than a node that could not answer. */
 function revertText(e: unknown): string | null {
   if (!(e instanceof BaseError)) return null;
+  const named = permit2Error(e);
+  if (named) return named;
   const reverted = e.walk((x) => x instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
   if (reverted) return reverted.reason ?? reverted.shortMessage;
   const text = `${e.shortMessage} ${e.details ?? ''} ${e.message}`;
   return /revert|execution reverted|exceeds balance|invalid opcode|out of gas|gas required exceeds/i.test(text) ? text : null;
 }
 
-/** The validBefore of the EIP-3009 authorization a call executes (unix seconds); null for any other call. */
+/** When the authorization a call executes expires (unix seconds): EIP-3009 validBefore, Permit2 deadline; else null. */
 export function authorizationDeadline(data: Hex): bigint | null {
+  const permit = permitOfCall(data);
+  if (permit) return permit.permit.deadline;
   try {
     const { functionName, args } = decodeFunctionData({ abi: TOKEN_ABI, data });
     return functionName === 'receiveWithAuthorization' || functionName === 'transferWithAuthorization' ? (args[4] as bigint) : null;
@@ -198,18 +217,16 @@ export class EvmChain {
   }
 
   /**
-   * The ERC-1271 check the token makes of a smart-contract wallet (FiatToken's SignatureChecker: isValidSignature of
-   * the typed data's digest), asked from `caller` as the submission will run: with its `fees`, against the pending
-   * block, within CALL_GAS_LIMIT. EOAs are checked without the node.
+   * The ERC-1271 check the token (or Permit2) makes of a smart-contract wallet (isValidSignature of the typed data's
+   * `digest`), asked from `caller` as the submission will run: with its `fees`, against the pending block, within
+   * CALL_GAS_LIMIT. EOAs are checked without the node.
    */
-  async verifyContractSignature(td: TransferAuthorization, signature: Hex, caller: Address, fees: Fees): Promise<boolean> {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
-    const digest = hashTypedData(td as any);
+  async verifyContractSignature(wallet: string, digest: Hex, signature: Hex, caller: Address, fees: Fees): Promise<boolean> {
     const data = encodeFunctionData({ abi: ERC1271_ABI, functionName: 'isValidSignature', args: [digest, signature] });
     try {
       const r = await this.pub.call({
         account: caller,
-        to: getAddress(td.message.from),
+        to: getAddress(wallet),
         data,
         gas: CALL_GAS_LIMIT,
         ...fees,

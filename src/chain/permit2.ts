@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { hashDomain, type Address, type Hex } from 'viem';
+import { hashDomain, type Hex } from 'viem';
+import { PERMIT2_ADDRESS } from '../domain/permit2';
 import { projectRoot } from '../paths';
 import { anvilRpc } from './anvil';
 
@@ -9,8 +10,6 @@ import { anvilRpc } from './anvil';
 // The bytecode caches the domain separator of a deployment on chain 31337 at another address, and returns
 // it whenever the chain id is 31337: every signature made with the standard domain would be refused there.
 // Before anvil_setCode that cached separator is replaced with the one for (chain id, canonical address).
-
-export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 
 interface Permit2Artifact {
   cachedDomainSeparator31337: Hex;

@@ -19,6 +19,8 @@ export interface StoredOption {
   expiresAt: Date;
   /** The relayer key that submits this option's authorization (its `to` in collector mode). */
   relayer: string | null;
+  /** Permit2 options: where the permit's tokens go (the relayer in collector mode, else the destination); else null. */
+  permitTo: string | null;
 }
 
 /** `collectScope`: the SHA-256 of the collect link token of the caller they were quoted for (collectLink.ts). */
@@ -40,6 +42,7 @@ export async function insertOptions(db: Db, opts: StoredOption[], collectScope: 
       collected_data: o.collectedData,
       expires_at: o.expiresAt,
       relayer: o.relayer,
+      permit_to: o.permitTo,
     })),
   );
 }
@@ -63,6 +66,7 @@ export async function findOption(db: Db, id: string): Promise<(StoredOption & { 
       collectedData: r.collected_data,
       expiresAt: r.expires_at,
       relayer: r.relayer ?? null,
+      permitTo: r.permit_to ?? null,
     }
   );
 }
@@ -72,14 +76,15 @@ export async function storeCollected(db: Db, id: string, sealed: Buffer): Promis
   await knex('payment_options').where({ id }).update({ collected_data: sealed });
 }
 
-/** Settlements a wallet can pay by EIP-3009: enabled asset, with an EIP-712 domain, pegged to `currency`. */
+/**
+ * Settlements a wallet can pay: enabled asset pegged to `currency`, by EIP-3009 (the registry holds its EIP-712
+ * domain: assets_eip3009_domain_check) or through Permit2.
+ */
 export async function payableSettlements(db: Db, merchantId: string, currency: string): Promise<{ asset: Asset; destination: string }[]> {
   const knex = knexOf(db);
   const rows = await knex('crypto_settlements as s')
     .join('assets as a', 'a.id', 's.asset')
     .where({ 's.merchant_id': merchantId, 'a.peg_currency': currency, 'a.enabled': true })
-    .whereNotNull('a.eip712_name')
-    .whereNotNull('a.eip712_version')
     .orderBy('s.created_at')
     .select('s.destination', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
   return rows.map((r) => ({ asset: assetFromRow(r, 'asset_'), destination: r.destination }));

@@ -15,8 +15,11 @@ export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped
 const GONE: TxStatus[] = ['dropped', 'reverted'];
 /** SQL: the chain transaction aliased `alias` still stands (it is not GONE). */
 export const standing = (alias: string) => `${alias}.status NOT IN (${GONE.map((s) => `'${s}'`).join(', ')})`;
-/** SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization): a settlement is due. */
-export const PAID_TO_COLLECTOR = `(o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization'`;
+/**
+ * SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization, or a Permit2 permit whose
+ * tokens go to the relayer that submits it): a settlement is due.
+ */
+export const PAID_TO_COLLECTOR = `((o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization' OR o.permit_to = o.relayer)`;
 
 export interface ChainTx {
   id: string;
@@ -232,6 +235,9 @@ export interface SubmissionInput {
   chainId: string | null;
   typedData: string | null;
   relayer: string | null;
+  /** The option's buyer account (CAIP-10), and where a Permit2 permit's tokens go (null for EIP-3009). */
+  account: string | null;
+  permitTo: string | null;
   /** The hash of the payment's collect or direct transaction that is not dropped, if there is one. */
   liveHash: `0x${string}` | null;
 }
@@ -239,7 +245,7 @@ export interface SubmissionInput {
 export async function submissionInput(db: Db, paymentId: string): Promise<SubmissionInput | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer,
+    `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer, o.account, o.permit_to,
        (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND ${standing('c')}
         LIMIT 1) AS live_hash
      FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
@@ -253,6 +259,8 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
       chainId: r.chain_id,
       typedData: r.typed_data,
       relayer: r.relayer ?? null,
+      account: r.account ?? null,
+      permitTo: r.permit_to ?? null,
       liveHash: r.live_hash,
     }
   );

@@ -10,7 +10,7 @@ type Row = Record<string, any>;
 export interface RelayerPayments {
   /** Confirmed, its chain transaction not yet final. */
   processing: string[];
-  /** Collected by the key (ReceiveWithAuthorization to it), succeeded, not yet settled: their settlement is owed from it. */
+  /** Collected by the key (ReceiveWithAuthorization or a permit to it), succeeded, not yet settled: their settlement is owed from it. */
   unsettled: string[];
   /** Options naming the key that a buyer may still confirm. */
   openOptions: number;

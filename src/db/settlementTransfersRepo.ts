@@ -9,7 +9,7 @@ import { PAID_TO_COLLECTOR, standing, type TxStatus } from './relayerRepo';
 type Row = Record<string, any>;
 
 export interface SettlementInput {
-  /** Paid to the collector (ReceiveWithAuthorization): a settlement transfer is due. */
+  /** Paid to the collector (ReceiveWithAuthorization, or a permit to the relayer): a settlement transfer is due. */
   collected: boolean;
   /** The collector that received the buyer's funds (the option's relayer key). */
   collector: string | null;

@@ -7,6 +7,7 @@
  */
 export type ChainRefusal =
   | 'insufficient_funds' // the buyer's token balance is below the amount
+  | 'allowance_insufficient' // Permit2: the buyer's allowance to Permit2 is below the amount
   | 'authorization_used' // the authorization's nonce was used or cancelled
   | 'authorization_expired' // validBefore has passed
   | 'authorization_not_yet_valid' // validAfter is in the future
@@ -14,10 +15,15 @@ export type ChainRefusal =
   | 'token_refused' // blacklisted account or paused token
   | 'transaction_reverted'; // any other revert
 
-/** FiatToken v2.2 (and OpenZeppelin ERC20) revert strings, mapped to refusals; first match wins. */
+/**
+ * FiatToken v2.2 (and OpenZeppelin ERC20) revert strings, and Permit2's errors by name (src/chain/evm.ts decodes
+ * them), mapped to refusals; first match wins. Permit2's `TRANSFER_FROM_FAILED` says neither whether the allowance
+ * or the balance was short: the chain's state says (src/chain/permit2.ts).
+ */
 const REVERTS: [RegExp, ChainRefusal][] = [
-  [/authorization is used or canceled/i, 'authorization_used'],
-  [/authorization is expired/i, 'authorization_expired'],
+  [/authorization is used or canceled|^InvalidNonce\b/i, 'authorization_used'],
+  [/authorization is expired|^SignatureExpired\b/, 'authorization_expired'],
+  [/^(InvalidSigner|InvalidSignature|InvalidSignatureLength|InvalidContractSignature)\b/, 'invalid_signature'],
   [/authorization is not yet valid/i, 'authorization_not_yet_valid'],
   [/transfer amount exceeds balance|insufficient balance/i, 'insufficient_funds'],
   [/invalid signature|ECRecover|invalid signature (s|v) value/i, 'invalid_signature'],
@@ -34,7 +40,16 @@ export class ChainUnavailable extends Error {}
 
 /** Why confirm refuses an authorization: what the chain would say, or a contract wallet the operator does not accept. */
 export type AuthorizationCheck =
-  { ok: true; signature: `0x${string}` } | { ok: false; refusal: ChainRefusal | 'contract_wallet_not_accepted'; reason: string };
+  | { ok: true; signature: `0x${string}` }
+  | { ok: false; refusal: ChainRefusal | 'contract_wallet_not_accepted' | 'approval_pending'; reason: string };
+
+/** What a Permit2 option's check needs beyond its typed data: who signed, where the tokens go, the approve sent. */
+export interface PermitContext {
+  owner: string;
+  to: string;
+  /** The hash of the approve transaction the wallet sent for this option, if it sent one. */
+  approveTx?: `0x${string}`;
+}
 
 /** What requests need from the chains: who submits an option's authorization, the checks before confirm, and the hand-off. */
 export interface ChainWork {
@@ -45,7 +60,15 @@ export interface ChainWork {
    * smart-contract wallets the operator accepts) and a simulation of the submission as it will be sent.
    * Throws ChainUnavailable when the node cannot be asked.
    */
-  checkAuthorization(chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck>;
+  checkAuthorization(
+    chainId: string,
+    typedDataJson: string,
+    signature: string,
+    submitter: string,
+    permit?: PermitContext,
+  ): Promise<AuthorizationCheck>;
+  /** Permit2 options: the owner's allowance of `token` to Permit2 now. Throws ChainUnavailable when the node cannot be asked. */
+  permit2Allowance(chainId: string, token: string, owner: string): Promise<bigint>;
   /** "This payment was confirmed: move it on the chain": the submission starts here and now, or on the job queue. */
   startSubmit(paymentId: string): Promise<void>;
 }

@@ -27,6 +27,7 @@ export const ERRORS = {
   settlement_asset_conflict: { status: 409, message: 'A settlement for this asset is already registered.' },
   invalid_state: { status: 409, message: 'The current state does not allow this.' },
   quote_expired: { status: 409, message: 'The payment option has expired; fetch options again.' },
+  approval_pending: { status: 409, message: "The buyer's approve transaction to Permit2 is not mined yet; confirm again shortly." },
   already_refunded: { status: 409, message: 'The payment has already been refunded.' },
   webhook_endpoint_limit: { status: 409, message: 'The account already has the maximum number of webhook endpoints (16).' },
   webhook_endpoint_disabled: { status: 409, message: 'The webhook endpoint is disabled.' },
@@ -38,6 +39,10 @@ export const ERRORS = {
   invalid_account: { status: 422, message: 'Malformed CAIP-10 account.' },
   invalid_signature: { status: 422, message: "The signature does not recover the option's account for the offered typed data." },
   insufficient_funds: { status: 422, message: "The buyer's token balance is below the amount of this option." },
+  allowance_insufficient: {
+    status: 422,
+    message: "The buyer's allowance to Permit2 is below the amount of this option: send the option's approve transaction first.",
+  },
   authorization_used: { status: 422, message: 'This authorization was already used or cancelled on chain.' },
   authorization_expired: { status: 422, message: "This authorization's validity window has passed: ask for options again." },
   authorization_not_yet_valid: { status: 422, message: 'The authorization is not valid yet.' },

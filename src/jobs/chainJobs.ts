@@ -4,7 +4,8 @@ import type PgBoss from 'pg-boss';
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
-import type { ChainWork } from '../domain/chain';
+import { ChainUnavailable, type ChainWork } from '../domain/chain';
+import { permit2Allowance } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
 import { strandedPayments } from '../db/strandedRepo';
 import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';
@@ -165,6 +166,11 @@ export async function startChainJobs(
     startSubmit,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
+    permit2Allowance: (chainId, token, owner) => {
+      const chain = chains.get(chainId);
+      if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
+      return permit2Allowance(chain, token, owner);
+    },
     rescue: async () => {
       const { submit, settle, unsubmittable } = await strandedPayments(db, STRANDED_AFTER_S);
       reportUnsubmittable(unsubmittable);

@@ -1,37 +1,101 @@
-import { getAddress, type Hex } from 'viem';
+import { getAddress, hashTypedData, type Hex } from 'viem';
 import type { Chains } from '../chain/chains';
+import type { EvmChain } from '../chain/evm';
+import { approvalStillPending, permitRefusal } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
-import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../domain/chain';
+import type { Fees } from '../domain/fees';
+import { ChainUnavailable, type AuthorizationCheck, type ChainWork, type PermitContext } from '../domain/chain';
 import { canonicalSignature, verifyTransferAuthorization, type TransferAuthorization } from '../domain/eip3009';
+import { isPermit, permitDigest, permitTerms, permitTransferCall, verifyPermit, type PermitTypedData } from '../domain/permit2';
 
 // Confirm's check of an authorization, before anything moves: the signature (an EOA's, normalised to the form tokens
 // accept; or a smart-contract wallet's ERC-1271 answer, where the operator accepts contract wallets: CONTRACT_WALLETS),
 // then the submission simulated as the relayer will send it: from its key, with the fees it will offer, against the
 // pending block, within a gas limit (src/chain/evm.ts). A contract wallet answers what the chain will ask, not a
 // question asked at gas price 0; what still reverts on chain is counted against a budget (src/usecases/revertBudget.ts).
+// A Permit2 permit is checked the same way, and its state read first (deadline, nonce, allowance, balance) so that
+// each refusal has its own code; an approve the wallet just sent is waited for briefly.
 
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2}){1,4096}$/;
 
 const accepts = (policy: ContractWalletSettings, wallet: string) =>
   policy.mode === 'on' || (policy.mode === 'allowlist' && policy.allowlist.includes(wallet.toLowerCase()));
 
+type Verified = { ok: true; signature: Hex } | Extract<AuthorizationCheck, { ok: false }>;
+
+/** The signature as the chain will check it: an EOA's (canonical form), or a contract wallet's the operator accepts. */
+async function verifiedSignature(
+  chain: EvmChain,
+  policy: ContractWalletSettings,
+  signer: string,
+  digest: Hex,
+  eoaValid: (canonical: Hex) => boolean | Promise<boolean>,
+  signature: string,
+  relayer: Hex,
+  fees: Fees,
+): Promise<Verified> {
+  const canonical = canonicalSignature(signature);
+  if (canonical && (await eoaValid(canonical))) return { ok: true, signature: canonical };
+  if (HEX_BYTES.test(signature) && (await chain.hasCode(signer))) {
+    if (!accepts(policy, signer))
+      return { ok: false, refusal: 'contract_wallet_not_accepted', reason: 'contract-wallet signatures are not accepted here' };
+    if (await chain.verifyContractSignature(signer, digest, signature as Hex, relayer, fees))
+      return { ok: true, signature: signature as Hex };
+  }
+  return { ok: false, refusal: 'invalid_signature', reason: "the signature does not recover the authorization's signer" };
+}
+
+async function checkPermit(
+  chain: EvmChain,
+  policy: ContractWalletSettings,
+  td: PermitTypedData,
+  json: string,
+  signature: string,
+  relayer: Hex,
+  permit: PermitContext,
+): Promise<AuthorizationCheck> {
+  const fees = await chain.fees();
+  const owner = getAddress(permit.owner);
+  if (getAddress(td.message.spender) !== relayer) throw new Error('a permit is submitted by the spender it names');
+  const sig = await verifiedSignature(
+    chain,
+    policy,
+    owner,
+    permitDigest(td),
+    (c) => verifyPermit(json, owner, c),
+    signature,
+    relayer,
+    fees,
+  );
+  if (!sig.ok) return sig;
+  const refused = await permitRefusal(chain, permitTerms(td), owner);
+  if (refused?.refusal === 'allowance_insufficient' && permit.approveTx && (await approvalStillPending(chain, permit.approveTx)))
+    return { ok: false, refusal: 'approval_pending', reason: `the approve ${permit.approveTx} is not mined yet` };
+  const again =
+    refused?.refusal === 'allowance_insufficient' && permit.approveTx ? await permitRefusal(chain, permitTerms(td), owner) : refused;
+  if (again) return again;
+  const sim = await chain.simulate(relayer, permitTransferCall(td, owner, permit.to, sig.signature), fees);
+  return sim.ok ? sig : sim;
+}
+
 export function authorizationChecker(chains: Chains, contractWallets: ContractWalletSettings): ChainWork['checkAuthorization'] {
-  return async (chainId: string, typedDataJson: string, signature: string, submitter: string): Promise<AuthorizationCheck> => {
+  return async (chainId, typedDataJson, signature, submitter, permit): Promise<AuthorizationCheck> => {
     const chain = chains.get(chainId);
     if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
-    const td = JSON.parse(typedDataJson) as TransferAuthorization;
+    const td = JSON.parse(typedDataJson) as TransferAuthorization | PermitTypedData;
     const relayer = getAddress(submitter);
-    const fees = await chain.fees();
-    let sig: Hex | null = null;
-    const canonical = canonicalSignature(signature);
-    if (canonical && (await verifyTransferAuthorization(typedDataJson, td.message.from, canonical))) sig = canonical;
-    else if (HEX_BYTES.test(signature) && (await chain.hasCode(td.message.from))) {
-      if (!accepts(contractWallets, td.message.from))
-        return { ok: false, refusal: 'contract_wallet_not_accepted', reason: 'contract-wallet signatures are not accepted here' };
-      if (await chain.verifyContractSignature(td, signature as Hex, relayer, fees)) sig = signature as Hex;
+    if (isPermit(td)) {
+      if (!permit) throw new Error('a permit is checked with its owner and recipient');
+      return checkPermit(chain, contractWallets, td, typedDataJson, signature, relayer, permit);
     }
-    if (!sig) return { ok: false, refusal: 'invalid_signature', reason: "the signature does not recover the authorization's signer" };
-    const sim = await chain.simulate(relayer, chain.authorizationCall(td, sig), fees);
-    return sim.ok ? { ok: true, signature: sig } : sim;
+    const fees = await chain.fees();
+    const from = td.message.from;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- viem cannot infer its typed-data generics from a runtime value
+    const digest = hashTypedData(td as any);
+    const eoaValid = (c: Hex) => verifyTransferAuthorization(typedDataJson, from, c);
+    const sig = await verifiedSignature(chain, contractWallets, from, digest, eoaValid, signature, relayer, fees);
+    if (!sig.ok) return sig;
+    const sim = await chain.simulate(relayer, chain.authorizationCall(td, sig.signature), fees);
+    return sim.ok ? sig : sim;
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ChainUnavailable, type AuthorizationCheck, type ChainWork } from '../domain/chain';
+import { ChainUnavailable, type AuthorizationCheck, type ChainWork, type PermitContext } from '../domain/chain';
 import { AppError } from '../domain/errors';
 import type { StoredOption } from '../db/optionsRepo';
 
@@ -36,6 +36,7 @@ export class ConfirmChecks {
     opt: Pick<StoredOption, 'id' | 'paymentId' | 'chainId' | 'typedData'> & { relayer: string },
     signature: string,
     credential: string,
+    permit?: PermitContext,
   ) {
     const key = `${opt.id} ${createHash('sha256').update(signature).digest('base64url')}`;
     const known = this.refused.get(key);
@@ -45,8 +46,8 @@ export class ConfirmChecks {
     if (!check) {
       check = (async () => {
         await this.take(credential, opt.paymentId);
-        const r = await this.chainWork.checkAuthorization(opt.chainId, opt.typedData, signature, opt.relayer);
-        if (!r.ok) this.remember(key, r);
+        const r = await this.chainWork.checkAuthorization(opt.chainId, opt.typedData, signature, opt.relayer, permit);
+        if (!r.ok && r.refusal !== 'approval_pending') this.remember(key, r);
         return r;
       })().finally(() => this.running.delete(key));
       this.running.set(key, check);

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import type { Hex } from 'viem';
 import type { ChainWork } from '../domain/chain';
+import { parseAccountId } from '../domain/caip';
 import { AppError } from '../domain/errors';
 import type { ConfirmedOption } from '../domain/payment';
 import { seal } from '../domain/sealed';
@@ -44,15 +45,24 @@ async function alreadyConfirmed(db: Db, config: Config, paymentId: string, opt: 
   throw notOpen(now.payment);
 }
 
-function signatureOf(input: ConfirmInput): string {
-  // One walletRpc action per option today, hence exactly one result.
-  const [r, ...more] = input.results;
-  if (!r || more.length || r.type !== 'walletRpc' || r.data.length !== 1) {
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * The signature (the last result), and a Permit2 option's approve transaction hash (a result before it), from the
+ * results in the actions' order: one walletRpc entry per action, or all packed into one entry.
+ */
+export function resultsOf(input: ConfirmInput, permit: boolean): { signature: string; approveTx?: `0x${string}` } {
+  const values = input.results.every((r) => r.type === 'walletRpc') ? input.results.flatMap((r) => r.data) : [];
+  const signature = values.at(-1);
+  const before = values.slice(0, -1);
+  const approveOk = permit && before.length === 1 && TX_HASH.test(before[0]);
+  if (signature === undefined || (before.length && !approveOk)) {
+    const expected = permit ? "the approve's transaction hash if it was sent, then the signature" : 'the signature';
     throw new AppError('params_validation', undefined, [
-      { field: '/results', message: 'must hold one walletRpc result (the signature) per action, in order' },
+      { field: '/results', message: `must hold the walletRpc results of the option's actions, in order: ${expected}` },
     ]);
   }
-  return r.data[0];
+  return before.length ? { signature, approveTx: before[0] as `0x${string}` } : { signature };
 }
 
 /** What the checks before the transaction found. */
@@ -72,7 +82,7 @@ export async function checkConfirm(
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   if (pw.payment.status !== 'requires_action') return { open: false };
   checkQuote(opt);
-  const given = signatureOf(input);
+  const given = resultsOf(input, opt.permitTo !== null);
   if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
   let collectedJson: string | null = null;
   if (opt.collectData) {
@@ -83,8 +93,12 @@ export async function checkConfirm(
     if (collectedJson === null) throw new AppError('collect_data_required');
   }
   await checkRevertBudget(db, config.revertBudget, pw.payment.accountId, opt.account);
-  const check = await checks.check({ ...opt, relayer: opt.relayer }, given, credential);
-  if (!check.ok) throw new AppError(check.refusal); // the catalogue's message
+  const permit =
+    opt.permitTo === null ? undefined : { owner: parseAccountId(opt.account).address, to: opt.permitTo, approveTx: given.approveTx };
+  const check = await checks.check({ ...opt, relayer: opt.relayer }, given.signature, credential, permit);
+  // The catalogue's message; an approve not mined yet is worth retrying at once.
+  if (!check.ok)
+    throw new AppError(check.refusal, undefined, undefined, check.refusal === 'approval_pending' ? { 'Retry-After': '2' } : undefined);
   return { open: true, optionId: opt.id, signature: check.signature, collectedJson };
 }
 

@@ -1,12 +1,14 @@
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
-import type { ChainWork } from '../domain/chain';
+import { getAddress, type Hex } from 'viem';
+import { ChainUnavailable, type ChainWork } from '../domain/chain';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
 import { collectDataFor, collectedJson, DEFAULT_COLLECT_THRESHOLD_MINOR } from '../domain/collectData';
 import { collectLinkTokens, collectScope } from '../domain/collectLink';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData } from '../domain/eip3009';
 import { AppError, Issue } from '../domain/errors';
+import { approveTransaction, buildPermitTransferFrom } from '../domain/permit2';
 import { newId } from '../domain/ids';
 import { pegToTokenUnits } from '../domain/money';
 import { Payment } from '../domain/payment';
@@ -26,7 +28,7 @@ import {
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
-// an EIP-3009 authorization, priced by peg, on a chain this instance settles on. Each is stored as offered;
+// an EIP-3009 authorization or a Permit2 permit, priced by peg, on a chain this instance settles on. Each is stored as offered;
 // the wallet signs its typed data. Collector mode (the default): `ReceiveWithAuthorization` to one of this
 // service's relayer keys, which later sends amount minus fee to the merchant. Direct mode (per account):
 // `TransferWithAuthorization` straight to the merchant's destination.
@@ -37,6 +39,68 @@ const ETA_S = 5;
 
 export interface OfferedOption extends StoredOption {
   assetInfo: Asset;
+  /** Permit2 options whose buyer has not approved Permit2 for the amount: the approve the wallet sends first. */
+  approve: ApproveTransaction | null;
+}
+
+type ApproveTransaction = ReturnType<typeof approveTransaction>;
+
+/**
+ * The typed data the wallet signs, and (Permit2) where the permit's tokens go. EIP-3009: `ReceiveWithAuthorization`
+ * to the relayer (collector mode) or `TransferWithAuthorization` to the destination (direct mode). Permit2: a
+ * `PermitTransferFrom` whose spender is the relayer, which sends the tokens to itself or to the destination.
+ */
+function offeredTypedData(
+  asset: Asset,
+  account: AccountId,
+  value: bigint,
+  nonce: Hex,
+  t: { collector: boolean; relayer: string; destination: string; expiresAt: number },
+): { typedData: string; permitTo: string | null } {
+  const chainId = Number(account.chain.reference);
+  const token = parseAssetId(asset.id).assetReference;
+  const to = t.collector ? t.relayer : parseAccountId(t.destination).address;
+  const deadline = t.expiresAt + SUBMIT_MARGIN_S;
+  if (asset.transferMethod === 'permit2') {
+    const permit = buildPermitTransferFrom({ chainId, token, amount: value, spender: t.relayer, nonce, deadline });
+    return { typedData: JSON.stringify(permit), permitTo: getAddress(to) };
+  }
+  const kind = t.collector ? 'ReceiveWithAuthorization' : 'TransferWithAuthorization';
+  const auth = buildTransferAuthorization({
+    kind,
+    domainName: asset.eip712Name!,
+    domainVersion: asset.eip712Version!,
+    chainId,
+    token,
+    from: account.address,
+    to,
+    value,
+    validAfter: 0,
+    validBefore: deadline,
+    nonce,
+  });
+  return { typedData: serialiseTypedData(auth), permitTo: null };
+}
+
+/** The approve a Permit2 option needs first, when the buyer's allowance to Permit2 is below the amount (read now). */
+async function approvalNeeded(
+  chainWork: ChainWork,
+  chainId: string,
+  assetId: string,
+  owner: string,
+  amount: bigint,
+): Promise<ApproveTransaction | null> {
+  const token = parseAssetId(assetId).assetReference;
+  let allowance: bigint;
+  try {
+    allowance = await chainWork.permit2Allowance(chainId, token, owner);
+  } catch (e) {
+    if (!(e instanceof ChainUnavailable)) throw e;
+    throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
+      'Retry-After': '2',
+    });
+  }
+  return allowance < amount ? approveTransaction(token, owner) : null;
 }
 
 function parseAccounts(accounts: string[]): AccountId[] {
@@ -85,27 +149,12 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     seen.add(account.id);
     for (const { asset, destination } of settlements) {
       if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
-      if (asset.transferMethod !== 'eip3009') continue; // Permit2 options: issue 29's payment flow
       const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`);
       if (!relayer) continue; // not a chain this instance settles on
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();
-      const collector = terms.mode === 'collector';
-      const typedData = serialiseTypedData(
-        buildTransferAuthorization({
-          kind: collector ? 'ReceiveWithAuthorization' : 'TransferWithAuthorization',
-          domainName: asset.eip712Name!,
-          domainVersion: asset.eip712Version!,
-          chainId: Number(account.chain.reference),
-          token: parseAssetId(asset.id).assetReference,
-          from: account.address,
-          to: collector ? relayer : parseAccountId(destination).address,
-          value,
-          validAfter: 0,
-          validBefore: expiresAt + SUBMIT_MARGIN_S,
-          nonce,
-        }),
-      );
+      const quote = { collector: terms.mode === 'collector', relayer, destination, expiresAt };
+      const { typedData, permitTo } = offeredTypedData(asset, account, value, nonce, quote);
       const id = newId('opt');
       const inherited = given.get(account.id);
       const data = inherited ? openedOptionData(config, { id: inherited.optionId, collectedData: inherited.sealed }) : null;
@@ -123,6 +172,8 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
         expiresAt: new Date(expiresAt * 1000),
         assetInfo: asset,
         relayer,
+        permitTo,
+        approve: permitTo === null ? null : await approvalNeeded(chainWork, asset.chainId, asset.id, account.address, value),
       });
     }
   }
@@ -130,7 +181,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   const keep = await makeRoom(db, p.id, offered, quoted, config.limits.optionsPerPayment);
   await insertOptions(
     db,
-    offered.map(({ assetInfo: _a, ...o }) => o),
+    offered.map(({ assetInfo: _a, approve: _b, ...o }) => o),
     collect ? collectScope(tokens[0]) : null,
   );
   await trimOptions(db, p.id, quoted, keep);
@@ -223,7 +274,7 @@ const hasData = (d: unknown) =>
  * fetch: the option's actions. When the option collects buyer data, `data` may carry it (stored sealed,
  * so confirm need not repeat it); without it, and none stored yet, 400 collect_data_required.
  */
-export async function fetchActions(db: Db, config: Config, rawId: string, optionId: string, data: unknown) {
+export async function fetchActions(db: Db, config: Config, chainWork: ChainWork, rawId: string, optionId: string, data: unknown) {
   const { pw, opt } = await openOption(db, config, rawId, optionId);
   if (pw.payment.status !== 'requires_action') throw notOpen(pw.payment);
   checkQuote(opt);
@@ -231,5 +282,9 @@ export async function fetchActions(db: Db, config: Config, rawId: string, option
     if (hasData(data)) await storeCollected(db, opt.id, sealOptionData(config, opt.id, validCollectedJson(data, '/data')));
     else if (openedOptionData(config, opt) === null) throw new AppError('collect_data_required');
   }
-  return opt;
+  const owner = parseAccountId(opt.account).address;
+  return {
+    ...opt,
+    approve: opt.permitTo === null ? null : await approvalNeeded(chainWork, opt.chainId, opt.asset, owner, opt.tokenAmount),
+  };
 }

@@ -3,15 +3,15 @@ import { getAddress, type Hex } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
 import type { EvmChain } from '../chain/evm';
-import { authorizationUse, isFinal } from '../chain/proofs';
+import { isFinal } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
-import type { TransferAuthorization } from '../domain/eip3009';
 import { parseAccountId, parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
 import * as payments from '../db/payments';
 import * as relayer from '../db/relayerRepo';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import type { Submissions } from './relayerSubmissions';
+import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
@@ -65,31 +65,29 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     log.error({ paymentId, chainId: opt.chainId }, 'a confirmed payment is on a chain this instance is not configured for');
     return null;
   }
-  const td = JSON.parse(opt.typedData) as TransferAuthorization;
-  const purpose: relayer.TxPurpose = td.primaryType === 'ReceiveWithAuthorization' ? 'collect' : 'direct';
-  const sender = getAddress(purpose === 'collect' ? td.message.to : (opt.relayer ?? chain.pickRelayer(paymentId)));
+  const plan = submissionPlan(chain, paymentId, opt, signature as Hex);
+  const { purpose, sender, call } = plan;
   if (!chain.holds(sender)) {
     log.error({ paymentId, relayer: sender }, 'this process holds no key for the relayer that must submit; another process may');
     throw new ChainUnavailable(`no key for ${sender}`);
   }
   if (opt.liveHash) return opt.liveHash;
-  const call = chain.authorizationCall(td, signature as Hex);
   const fees = await chain.fees();
-  const sim = await chain.simulate(sender, call, fees);
-  if (!sim.ok) {
+  const simulated = await chain.simulate(sender, call, fees);
+  if (!simulated.ok) {
     // Another step of this payment (its queued job beside an inline run, or the reconciler's) may have stored
     // and sent the transaction since the read above: then its own transaction used the authorization, and the
     // payment follows that transaction, not this simulation.
     const sent = await relayer.liveTransaction(db, paymentId, purpose);
     if (sent) return sent.hash;
-    if (sim.refusal === 'authorization_used') return usedElsewhere(deps, chain, paymentId, td, purpose);
+    const sim = await refusalOfCall(chain, call, simulated);
+    if (sim.refusal === 'authorization_used') return usedElsewhere(deps, chain, paymentId, plan);
     await failPayment(deps, paymentId, sim.refusal, sim.reason);
     return null;
   }
-  const auth = { chainId: chain.caip2, token: call.to, from: getAddress(td.message.from), nonce: td.message.nonce.toLowerCase() };
-  const gasLimit = withHeadroom(sim.gas);
+  const gasLimit = withHeadroom(simulated.gas);
   const tx = { chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit, ...fees };
-  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, authorization: auth });
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, authorization: plan.authorization });
   if (r.kind === 'taken') {
     await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${r.owner}`);
     return null;
@@ -100,20 +98,15 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
 }
 
 /**
- * The authorization was used by a transaction this relayer did not send (copied from the mempool and outbid in
- * direct mode, or a collector key used elsewhere). Its signature binds payer, payee, amount, validity and nonce,
- * so that transaction paid exactly this payment: once it is final, the payment succeeds with it. Only a
- * cancellation by the buyer (its own log) fails the payment; nothing is concluded before the chain says which.
+ * The authorization (or permit) was used by a transaction this relayer did not send (copied from the mempool and
+ * outbid in direct mode, or a collector key used elsewhere). Its signature binds payer, payee, amount, validity and
+ * nonce, so that transaction paid exactly this payment: once it is final, the payment succeeds with it. Only a
+ * cancellation by the buyer (its own log, or a permit nonce used without this payment's transfer) fails the
+ * payment; nothing is concluded before the chain says which.
  */
-async function usedElsewhere(
-  deps: RelayerDeps,
-  chain: EvmChain,
-  paymentId: string,
-  td: TransferAuthorization,
-  purpose: relayer.TxPurpose,
-): Promise<string | null> {
-  const use = await authorizationUse(chain, getAddress(td.domain.verifyingContract), getAddress(td.message.from), td.message.nonce);
-  if (use.kind === 'unused') throw new ChainUnavailable('the simulation said used, the token says unused: asked again later');
+async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: string, plan: SubmissionPlan): Promise<string | null> {
+  const use = await plan.use();
+  if (use.kind === 'unused') throw new ChainUnavailable('the simulation said used, the chain says unused: asked again later');
   if (!(await isFinal(chain, use))) throw new NotYetVisible(paymentId);
   if (use.kind === 'cancelled') {
     await failPayment(deps, paymentId, 'authorization_used', `the buyer cancelled the authorization in ${use.hash}`);
@@ -125,7 +118,7 @@ async function usedElsewhere(
     { paymentId, txHash: use.hash },
     'authorization used by a transaction the relayer did not send; the payment succeeds with it',
   );
-  if (purpose === 'collect') await deps.startSettle(paymentId);
+  if (plan.purpose === 'collect') await deps.startSettle(paymentId);
   return use.hash;
 }
 

@@ -7,6 +7,7 @@ import * as payments from '../db/payments';
 import * as relayer from '../db/relayerRepo';
 import { failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
+import { refusalOfCall } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
@@ -94,7 +95,9 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   }
   // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was
   // being taken back had an expired authorization (the row describes the cancellation now).
-  const sim = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), { to: tx.to, data: tx.calldata }, await chain.fees());
+  const call = { to: tx.to, data: tx.calldata };
+  const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
+  const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
   const usedElsewhere = tx.purpose !== 'settle' && refusal === 'authorization_used';
   const finished = await inTransaction(db, async (trx) => {

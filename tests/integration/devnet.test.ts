@@ -15,7 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
 import { devnetSetBalance } from '../../src/chain/anvil';
-import { PERMIT2_ADDRESS as PERMIT2 } from '../../src/chain/permit2';
+import { PERMIT2_ADDRESS as PERMIT2 } from '../../src/domain/permit2';
 import { admin, adminWith, externalService, startTestService, type TestService } from '../support/service';
 import { balanceOf, chainClient, DEVNET2_CHAIN_ID, freePort, fund, newWallet, rpcUrl } from '../support/chain';
 import { spawnService } from '../support/serviceProcess';

@@ -1,0 +1,77 @@
+import { createWalletClient, getAddress, http, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
+import { devnetSetBalance } from '../../src/chain/anvil';
+import { admin, client, type TestService } from './service';
+import { merchantWithSettlement, uniqueKey } from './fixtures';
+import { eventually } from './eventually';
+import { chainClient, fund, rpcUrl } from './chain';
+
+// Permit2 payments (issue 29) as a wallet makes them: a buyer with gas and USDT, the approve action sent, the
+// permit signed, and a merchant settling USDT beside USDC.
+
+export const USDT = devnetAssetId('USDT');
+/** A buyer with gas (an approve costs it) and `usdt` units of USDT on a development chain (the first by default). */
+export async function newUsdtBuyer(usdt: bigint, chainId: number = DEVNET_CHAIN_ID): Promise<PrivateKeyAccount> {
+  const buyer = privateKeyToAccount(generatePrivateKey());
+  await devnetSetBalance(rpcUrl(chainId), buyer.address);
+  if (usdt) await fund(buyer.address, usdt, 'USDT', chainId);
+  return buyer;
+}
+
+/** What a wallet does with an eth_sendTransaction action: sends it and waits for its receipt; the hash. */
+export async function sendAction(buyer: PrivateKeyAccount, param: string, chainId: number = DEVNET_CHAIN_ID, wait = true): Promise<Hex> {
+  const tx = JSON.parse(param) as { from: string; to: Hex; value: string; data: Hex };
+  expect(getAddress(tx.from)).toBe(buyer.address);
+  const url = rpcUrl(chainId);
+  const wallet = createWalletClient({ chain: devnetChain(url, chainId), transport: http(url), account: buyer });
+  const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), gas: 100_000n });
+  if (wait) expect((await chainClient(chainId).waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success');
+  return hash;
+}
+
+/**
+ * A merchant settling USDC (on the first development chain) and USDT (on `chainId`, the first by default), a
+ * wallet key of its account, and its flow.
+ */
+export async function usdtShop(svc: TestService, name: string, mode: 'collector' | 'direct', chainId: number = DEVNET_CHAIN_ID) {
+  const s = await merchantWithSettlement(svc, name);
+  const usdt = devnetAssetId('USDT', chainId);
+  const r = await s.api('POST', `/v1/merchants/${s.merchantId}/settlements/crypto`, {
+    body: { settlements: [{ asset: usdt, destination: `eip155:${chainId}:${s.wallet}` }] },
+    headers: { 'Idempotency-Key': uniqueKey() },
+  });
+  if (r.status !== 201) throw new Error(r.text);
+  if (mode === 'direct') await admin('accounts', 'set-mode', '--account', s.accountId, '--mode', 'direct');
+  const key = await admin('keys', 'create', '--account', s.accountId, '--type', 'wallet');
+  const gw = client(svc.url, { 'Api-Key': key.apiKey });
+  const pay = async (value = '1000') => {
+    const p = await s.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } },
+    });
+    if (p.status !== 201) throw new Error(p.text);
+    return p.body.paymentId as string;
+  };
+  /** The payment's USDT option for the buyer, and the option's actions. */
+  const usdtOption = async (id: string, buyer: PrivateKeyAccount) => {
+    const o = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:${chainId}:${buyer.address}`] } });
+    if (o.status !== 200) throw new Error(o.text);
+    const opt = o.body.options.find((x: any) => x.amount.unit === `caip19/${usdt}`);
+    return {
+      all: o.body.options,
+      opt,
+      actions: opt.actions as { type: string; data: { chain_id: string; method: string; params: string[] } }[],
+    };
+  };
+  const confirm = (id: string, optionId: string, results: string[][]) =>
+    gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId, results: results.map((data) => ({ type: 'walletRpc', data })) } });
+  const details = async (id: string) => (await s.asMerchant('GET', `/v1/payments/${id}`)).body;
+  const until = (id: string, ok: (d: any) => boolean) => eventually(() => details(id), ok, 30_000);
+  return { ...s, gw, pay, usdtOption, confirm, details, until };
+}
+
+export type UsdtShop = Awaited<ReturnType<typeof usdtShop>>;
+
+/** What a wallet does with an eth_signTypedData_v4 action. */
+export const signOf = (buyer: PrivateKeyAccount, action: { data: { params: string[] } }) =>
+  buyer.signTypedData(JSON.parse(action.data.params[1]));

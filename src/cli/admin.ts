@@ -16,7 +16,8 @@ import {
   setSettlementMode,
 } from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
-import { heldSettlements, holdSettlement, retrySettlement } from '../db/settlementTransfersRepo';
+import { heldSettlements, retrySettlement } from '../db/settlementTransfersRepo';
+import { holdSettlement } from '../usecases/settlementHolds';
 import { devnetInfoFile, devnetMint, type DevnetInfo } from '../chain/devnet';
 import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { parseAssetId } from '../domain/caip';

@@ -18,8 +18,14 @@
  * `payment.created`, then one of `payment.processing` (confirm accepted), `payment.succeeded`,
  * `payment.failed` (chain failure or the buyer declined), `payment.expired`, `payment.cancelled`
  * (merchant or buyer), and `payment.refunded` after a refund. `payment.settled` is emitted when an
- * intermediate settlement transfer completes; the direct flow this release runs (the buyer pays the
- * merchant's destination) has no such transfer and never emits it.
+ * intermediate settlement transfer completes (collector mode: the merchant's share sent from the
+ * collector to its destination); the direct flow (the buyer pays the merchant's destination) has no such
+ * transfer and never emits it. `payment.settlement_held` is emitted when that settlement transfer is held:
+ * it kept failing (reverted, or refused by its simulation) up to the service's bound of attempts, or an
+ * operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries
+ * it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an
+ * endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed
+ * do not receive it.
  * 
  * @export
  */
@@ -31,6 +37,7 @@ export const WebhookEventType = {
     PaymentExpired: 'payment.expired',
     PaymentCancelled: 'payment.cancelled',
     PaymentSettled: 'payment.settled',
+    PaymentSettlementHeld: 'payment.settlement_held',
     PaymentRefunded: 'payment.refunded'
 } as const;
 export type WebhookEventType = typeof WebhookEventType[keyof typeof WebhookEventType];

@@ -140,7 +140,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   if (!open.length) return 0;
   const height = await head(chain);
   let latest: Promise<bigint> | null = null; // the latest block's time, asked only when an authorization's deadline is in question
-  const chainTime = () => (latest ??= chain.call(() => chain.pub.getBlock({ blockTag: 'latest' })).then((b) => b.timestamp));
+  const chainTime = () => (latest ??= chain.latestTime());
   const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
   let stillOpen = 0;
   const atDepth: { tx: relayer.ChainTx; receipt: TransactionReceipt }[] = [];

@@ -158,7 +158,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
     }
     stillOpen++;
     if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
-      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash);
+      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash, receipt.status !== 'success');
     }
   }
   // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
@@ -198,7 +198,7 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
       { paymentId: tx.paymentId, txHash: took.hash, block: took.blockNumber.toString() },
       'transaction mined; the node does not show its receipt yet',
     );
-    await relayer.markMined(db, tx.id, took.hash, took.blockNumber, took.blockHash);
+    await relayer.markMined(db, tx.id, took.hash, took.blockNumber, took.blockHash, null);
     return;
   }
   if (!(await isFinal(chain, took))) return;

@@ -102,6 +102,7 @@ CREATE TABLE chain_transactions (
   fee_bumps integer DEFAULT 0 NOT NULL,
   fee_limited_at timestamp(3) with time zone,
   cancelled_at timestamp(3) with time zone,
+  receipt_reverted boolean,
   CONSTRAINT chain_transactions_chain_id_sender_nonce_unique UNIQUE (chain_id, sender, nonce),
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
@@ -200,6 +201,8 @@ CREATE TABLE payment_options (
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   relayer text,
   collect_scope bytea,
+  quoted_by text,
+  permit_to text,
   CONSTRAINT payment_options_asset_foreign FOREIGN KEY (asset) REFERENCES assets(id),
   CONSTRAINT payment_options_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT payment_options_pkey PRIMARY KEY (id)
@@ -358,6 +361,8 @@ CREATE INDEX payments_merchant_updated_idx ON public.payments USING btree (merch
 CREATE INDEX payments_open_expiry_idx ON public.payments USING btree (expires_at) WHERE (status = 'requires_action'::text);
 
 CREATE INDEX payments_option_id_idx ON public.payments USING btree (option_id) WHERE (option_id IS NOT NULL);
+
+CREATE INDEX payments_processing_idx ON public.payments USING btree (id) WHERE (status = 'processing'::text);
 
 CREATE INDEX payments_reference_trgm_idx ON public.payments USING gin (reference_id gin_trgm_ops);
 

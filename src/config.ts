@@ -49,7 +49,7 @@ export interface Config {
   /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS, CONTRACT_WALLETS_ALLOWLIST). */
   contractWallets: ContractWalletSettings;
   /** Reverted submissions of the last 24 h at which confirms are refused, per account and per buyer address. */
-  revertBudget: { perAccount: number; perBuyer: number };
+  revertBudget: { perAccount: number; perBuyer: number; perCredential: number };
   /** AES-256-GCM keys sealing buyer data and webhook secrets: the first seals, all open (DATA_ENCRYPTION_KEYS or DATA_ENCRYPTION_KEY). */
   dataKeys: DataKeyring;
   /**
@@ -295,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     revertBudget: {
       perAccount: int(env, 'REVERT_BUDGET_PER_ACCOUNT', 10, 1, 1_000_000),
       perBuyer: int(env, 'REVERT_BUDGET_PER_BUYER', 3, 1, 1_000_000),
+      perCredential: int(env, 'REVERT_BUDGET_PER_CREDENTIAL', 10, 1, 1_000_000),
     },
     dataKeys: keyring,
     dataEncryptionKey: keyring.primary.key,

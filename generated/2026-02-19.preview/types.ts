@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment
-         * @description Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, or of the account's payments, reverted on chain in the last 24 hours, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+         * @description Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
          */
         post: operations["confirmPayment"];
         delete?: never;
@@ -712,7 +712,7 @@ export interface components {
          *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
          *     | `contract_wallet_not_accepted` | 422 | Confirm: the signer is a smart-contract wallet (ERC-1271) whose signatures this service does not accept. |
          *     | `rate_limited` | 429 | Too many requests; see `Retry-After`. |
-         *     | `too_many_reverts` | 429 | Confirm: too many of the buyer address's, or of the account's payments', submissions reverted on chain in the last 24 hours; see `Retry-After`. |
+         *     | `too_many_reverts` | 429 | Confirm: too many of the buyer address's, the credential's or the account's payments' submissions reverted on chain in the last 24 hours or are still in flight; see `Retry-After`. |
          *     | `internal_error` | 500 | Unexpected server error (never carries internals). |
          *     | `not_implemented` | 501 | The operation is not implemented in this release. |
          *     | `bad_gateway` | 502 | An upstream dependency returned an invalid response. |
@@ -1598,11 +1598,17 @@ export interface components {
          *     `payment.created`, then one of `payment.processing` (confirm accepted), `payment.succeeded`,
          *     `payment.failed` (chain failure or the buyer declined), `payment.expired`, `payment.cancelled`
          *     (merchant or buyer), and `payment.refunded` after a refund. `payment.settled` is emitted when an
-         *     intermediate settlement transfer completes; the direct flow this release runs (the buyer pays the
-         *     merchant's destination) has no such transfer and never emits it.
+         *     intermediate settlement transfer completes (collector mode: the merchant's share sent from the
+         *     collector to its destination); the direct flow (the buyer pays the merchant's destination) has no such
+         *     transfer and never emits it. `payment.settlement_held` is emitted when that settlement transfer is held:
+         *     it kept failing (reverted, or refused by its simulation) up to the service's bound of attempts, or an
+         *     operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries
+         *     it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an
+         *     endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed
+         *     do not receive it.
          * @enum {string}
          */
-        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.refunded";
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.settlement_held" | "payment.refunded";
         /**
          * WebhookEventTypes
          * @description The event types this endpoint receives (at least one, each once).

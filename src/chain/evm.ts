@@ -302,6 +302,11 @@ export class EvmChain {
     }
   }
 
+  /** The latest block's time (unix seconds): what an authorization's validBefore is judged against. */
+  latestTime(): Promise<bigint> {
+    return this.call(() => this.pub.getBlock({ blockTag: 'latest' })).then((b) => b.timestamp);
+  }
+
   pendingNonce(address: Address): Promise<number> {
     return this.call(() => this.pub.getTransactionCount({ address, blockTag: 'pending' }));
   }

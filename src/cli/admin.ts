@@ -16,7 +16,8 @@ import {
   setSettlementMode,
 } from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
-import { heldSettlements, holdSettlement, retrySettlement } from '../db/settlementTransfersRepo';
+import { heldSettlements, retrySettlement } from '../db/settlementTransfersRepo';
+import { holdSettlement } from '../usecases/settlementHolds';
 import { devnetInfoFile, type DevnetInfo } from '../chain/devnet';
 import { devnetMint, devnetSendNative } from '../chain/devnetTokens';
 import { listAssets, upsertAsset } from '../db/assetsRepo';

@@ -23,12 +23,16 @@ export interface StoredOption {
   permitTo: string | null;
 }
 
-/** `collectScope`: the SHA-256 of the collect link token of the caller they were quoted for (collectLink.ts). */
-export async function insertOptions(db: Db, opts: StoredOption[], collectScope: Buffer | null): Promise<void> {
+/**
+ * `quotedBy`: the gateway caller (key or app id) that asked for them; `collectScope`: the SHA-256 of the collect link
+ * token of that caller (collectLink.ts).
+ */
+export async function insertOptions(db: Db, opts: StoredOption[], quotedBy: string, collectScope: Buffer | null): Promise<void> {
   const knex = knexOf(db);
   if (!opts.length) return;
   await knex('payment_options').insert(
     opts.map((o) => ({
+      quoted_by: quotedBy,
       collect_scope: collectScope,
       id: o.id,
       payment_id: o.paymentId,
@@ -155,11 +159,19 @@ export function isOptionReferenceViolation(e: unknown): boolean {
   return code === '23503' && constraint === 'payments_option_id_foreign';
 }
 
-/** Per buyer account of the payment: its quotes still valid, and in how many seconds the first of them expires. */
-export async function liveQuotes(db: Db, paymentId: string, accounts: string[]): Promise<Map<string, { live: number; freeInS: number }>> {
+/**
+ * Per buyer account of the payment: its quotes still valid that the caller `quotedBy` asked for, and in how many
+ * seconds the first of them expires.
+ */
+export async function liveQuotes(
+  db: Db,
+  paymentId: string,
+  accounts: string[],
+  quotedBy: string,
+): Promise<Map<string, { live: number; freeInS: number }>> {
   const knex = knexOf(db);
   const rows: { account: string; live: number; free_in_s: number }[] = await knex('payment_options')
-    .where({ payment_id: paymentId })
+    .where({ payment_id: paymentId, quoted_by: quotedBy })
     .whereIn('account', accounts)
     .andWhere('expires_at', '>', knex.fn.now())
     .groupBy('account')

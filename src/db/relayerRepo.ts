@@ -278,13 +278,22 @@ export async function markBroadcast(db: Db, ids: string | string[]): Promise<voi
   if (list.length) await knex('chain_transactions').whereIn('id', list).update({ broadcast_at: knex.fn.now() });
 }
 
-export async function markMined(db: Db, id: string, minedHash: string, blockNumber: bigint, blockHash: string): Promise<void> {
+/** `reverted`: what its receipt says (null: no receipt seen yet; the budget of reverts counts it as in flight). */
+export async function markMined(
+  db: Db,
+  id: string,
+  minedHash: string,
+  blockNumber: bigint,
+  blockHash: string,
+  reverted: boolean | null,
+): Promise<void> {
   const knex = knexOf(db);
   await knex('chain_transactions')
     .where({ id })
     .whereIn('status', ['pending', 'mined'])
     .update({
       status: 'mined',
+      receipt_reverted: reverted,
       block_number: blockNumber.toString(),
       block_hash: blockHash,
       // The mined hash becomes the current one; the others stay as previous hashes.

@@ -1,33 +1,76 @@
 import { Db, knexOf } from './knex';
 
-// Reverted submissions (collect and direct transactions that reverted at depth) of the last 24 hours, read at every
-// confirm through a partial index (migration 20261204090100).
+// What the budget of reverted submissions counts (src/usecases/revertBudget.ts), per buyer address (on any chain),
+// per credential that confirmed (key id or app id) and per account: collect and direct transactions that reverted at
+// depth in the last 24 hours, through a partial index (migration 20261204090100); and submissions still in flight,
+// which may yet revert: processing payments whose submission is not mined with a successful receipt (migrations
+// 20261205090100, 20261205090200).
 
 export interface RecentReverts {
   count: number;
   /** Seconds until the oldest of them is 24 hours old (null: none). */
   freesInS: number | null;
+  /** Submissions still in flight. */
+  inFlight: number;
 }
 
-/** The account's payments' reverted submissions, and the buyer address's (on any chain), in one read. */
-export async function recentReverts(
-  db: Db,
-  accountId: string,
-  buyerAddress: string,
-): Promise<{ account: RecentReverts; buyer: RecentReverts }> {
+export interface RevertScope {
+  accountId: string;
+  buyerAddress: string;
+  credential: string;
+}
+
+export type RevertDimension = keyof RevertScope;
+const DIMENSIONS: RevertDimension[] = ['buyerAddress', 'credential', 'accountId'];
+
+/** Each dimension's SQL over the payment `p`, with the scope's value as its one binding. */
+const MATCHES: Record<RevertDimension, string> = {
+  accountId: 'p.account_id = ?',
+  buyerAddress: "lower(split_part(p.buyer_account, ':', 3)) = ?",
+  credential: "(p.caller_info ->> 'keyId') = ?",
+};
+
+/**
+ * The scope's reverted and in-flight submissions per dimension, in one read. `lock`: first takes a transaction lock
+ * per dimension's value (in one order), so that confirms of the same buyer, credential or account count and change
+ * one after another, each seeing the others' in-flight submissions; pass the transaction that makes the payment
+ * processing.
+ */
+export async function recentReverts(db: Db, scope: RevertScope, lock = false): Promise<Record<RevertDimension, RecentReverts>> {
   const knex = knexOf(db);
+  const values = DIMENSIONS.map((d) => (d === 'buyerAddress' ? scope.buyerAddress.toLowerCase() : scope[d]));
+  if (lock)
+    await knex.raw(`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(?::text[]) k ORDER BY k`, [
+      DIMENSIONS.map((d, i) => `revert-budget:${d}:${values[i]}`),
+    ]);
+  // Columns by position (d0, d1, …): SQL would fold the dimensions' names to lower case.
+  const col = (i: number) => `d${i}`;
+  const flags = DIMENSIONS.map((d, i) => `${MATCHES[d]} AS ${col(i)}`).join(', ');
+  const binds = [...values, ...values];
   const { rows } = await knex.raw(
-    `SELECT count(*) FILTER (WHERE m.by_account)::int AS account_n,
-       extract(epoch FROM min(m.finished_at) FILTER (WHERE m.by_account) + interval '1 day' - now())::float8 AS account_frees,
-       count(*) FILTER (WHERE m.by_buyer)::int AS buyer_n,
-       extract(epoch FROM min(m.finished_at) FILTER (WHERE m.by_buyer) + interval '1 day' - now())::float8 AS buyer_frees
-     FROM (SELECT c.finished_at, p.account_id = ? AS by_account, lower(split_part(p.buyer_account, ':', 3)) = ? AS by_buyer
+    `SELECT ${DIMENSIONS.map(
+      (_, i) => `count(*) FILTER (WHERE m.${col(i)} AND m.reverted)::int AS ${col(i)}_n,
+       extract(epoch FROM min(m.finished_at) FILTER (WHERE m.${col(i)}) + interval '1 day' - now())::float8 AS ${col(i)}_frees,
+       count(*) FILTER (WHERE m.${col(i)} AND NOT m.reverted)::int AS ${col(i)}_flight`,
+    ).join(', ')}
+     FROM (SELECT c.finished_at, true AS reverted, ${flags}
            FROM chain_transactions c JOIN payments p ON p.id = c.payment_id
-           WHERE c.status = 'reverted' AND c.purpose IN ('collect', 'direct') AND c.finished_at > now() - interval '1 day') m
-     WHERE m.by_account OR m.by_buyer`,
-    [accountId, buyerAddress.toLowerCase()],
+           WHERE c.status = 'reverted' AND c.purpose IN ('collect', 'direct') AND c.finished_at > now() - interval '1 day'
+           UNION ALL
+           SELECT NULL, false, ${flags} FROM payments p
+           WHERE p.status = 'processing' AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id
+             AND c.purpose IN ('collect', 'direct') AND c.status = 'mined' AND c.receipt_reverted IS FALSE)) m
+     WHERE ${DIMENSIONS.map((_, i) => `m.${col(i)}`).join(' OR ')}`,
+    binds,
   );
   const r = rows[0];
-  const of = (n: unknown, frees: unknown): RecentReverts => ({ count: Number(n), freesInS: frees === null ? null : Number(frees) });
-  return { account: of(r.account_n, r.account_frees), buyer: of(r.buyer_n, r.buyer_frees) };
+  return Object.fromEntries(
+    DIMENSIONS.map((d, i) => {
+      const frees = r[`${col(i)}_frees`];
+      return [
+        d,
+        { count: Number(r[`${col(i)}_n`]), freesInS: frees === null ? null : Number(frees), inFlight: Number(r[`${col(i)}_flight`]) },
+      ];
+    }),
+  ) as Record<RevertDimension, RecentReverts>;
 }

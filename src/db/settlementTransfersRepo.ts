@@ -60,14 +60,15 @@ export async function settlementInput(db: Db, p: { id: string; merchantId: strin
 
 /**
  * Counts a failed attempt: the next waits `baseMs` doubled per attempt so far; the `maxAttempts`-th holds the
- * settlement with `reason`. Whether it is held now, or undefined if the payment is settled already.
+ * settlement with `reason`. Whether it is held now (`newlyHeld`: by this attempt), or undefined if the payment is
+ * settled already.
  */
 export async function recordSettlementFailure(
   db: Db,
   paymentId: string,
   reason: string,
   policy: { maxAttempts: number; baseMs: number },
-): Promise<{ attempts: number; held: boolean } | undefined> {
+): Promise<{ attempts: number; held: boolean; newlyHeld: boolean } | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `UPDATE payments SET settlement_attempts = settlement_attempts + 1,
@@ -77,7 +78,10 @@ export async function recordSettlementFailure(
      WHERE id = ? AND settled_at IS NULL RETURNING settlement_attempts, settlement_held_at IS NOT NULL AS held`,
     [policy.baseMs / 1000, policy.maxAttempts, policy.maxAttempts, reason, paymentId],
   );
-  return rows[0] && { attempts: Number(rows[0].settlement_attempts), held: Boolean(rows[0].held) };
+  const r = rows[0];
+  return (
+    r && { attempts: Number(r.settlement_attempts), held: Boolean(r.held), newlyHeld: Number(r.settlement_attempts) === policy.maxAttempts }
+  );
 }
 
 export interface HeldSettlement {
@@ -122,14 +126,19 @@ export async function heldSettlements(db: Db, accountId?: string, limit = 100): 
   }));
 }
 
-/** An operator holds a payment's settlement: nothing is sent until it is retried. False if it is settled or unknown. */
-export async function holdSettlement(db: Db, paymentId: string, reason: string): Promise<boolean> {
+/**
+ * An operator holds a payment's settlement: nothing is sent until it is retried. Undefined if it is settled or
+ * unknown; `newlyHeld` unless it was held already (its reason is replaced).
+ */
+export async function holdSettlement(db: Db, paymentId: string, reason: string): Promise<{ newlyHeld: boolean } | undefined> {
   const knex = knexOf(db);
-  const n = await knex('payments')
-    .where({ id: paymentId, status: 'succeeded' })
-    .whereNull('settled_at')
-    .update({ settlement_held_at: knex.fn.now(), settlement_hold_reason: reason });
-  return n > 0;
+  const { rows } = await knex.raw(
+    `UPDATE payments p SET settlement_held_at = coalesce(p.settlement_held_at, now()), settlement_hold_reason = ?
+     FROM (SELECT id, settlement_held_at FROM payments WHERE id = ? FOR UPDATE) old
+     WHERE p.id = old.id AND p.status = 'succeeded' AND p.settled_at IS NULL RETURNING old.settlement_held_at IS NULL AS newly_held`,
+    [reason, paymentId],
+  );
+  return rows[0] && { newlyHeld: Boolean(rows[0].newly_held) };
 }
 
 /** An operator releases a held settlement: its attempts start again from zero, at once. False if it is settled or unknown. */

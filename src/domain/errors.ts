@@ -52,7 +52,8 @@ export const ERRORS = {
   rate_limited: { status: 429, message: 'Too many requests.' },
   too_many_reverts: {
     status: 429,
-    message: "Too many of this buyer's or this account's submissions reverted on chain in the last 24 hours; see Retry-After.",
+    message:
+      "Too many of this buyer's, this credential's or this account's submissions reverted on chain in the last 24 hours or are in flight; see Retry-After.",
   },
   internal_error: { status: 500, message: 'Internal error.' },
   not_implemented: { status: 501, message: 'Not implemented yet in this release.' },

@@ -10,6 +10,7 @@ export type WebhookEventType =
   | 'payment.expired'
   | 'payment.cancelled'
   | 'payment.settled'
+  | 'payment.settlement_held'
   | 'payment.refunded';
 
 /** A URL that receives an account's payment events. Its signing secrets never leave the repository here. */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex';
+import { inTransaction, type Db } from '../db/knex';
 import type { Config } from '../config';
 import type { Hex } from 'viem';
 import type { ChainWork } from '../domain/chain';
@@ -92,7 +92,7 @@ export async function checkConfirm(
         : openedOptionData(config, opt);
     if (collectedJson === null) throw new AppError('collect_data_required');
   }
-  await checkRevertBudget(db, config.revertBudget, pw.payment.accountId, opt.account);
+  await checkRevertBudget(db, config.revertBudget, revertScope(pw.payment.accountId, opt, credential));
   const permit =
     opt.permitTo === null ? undefined : { owner: parseAccountId(opt.account).address, to: opt.permitTo, approveTx: given.approveTx };
   const check = await checks.check({ ...opt, relayer: opt.relayer }, given.signature, credential, permit);
@@ -120,21 +120,32 @@ export async function confirmPayment(
   if (!checked.open || checked.optionId !== opt.id) throw new Error('confirm: the checks did not run for this option');
   if (opt.collectData && checked.collectedJson === null) throw new AppError('collect_data_required');
   const collected = checked.collectedJson === null ? null : seal(config.dataKeys, checked.collectedJson, sealedAt(PAYMENT_DATA, paymentId));
-  const done = await confirmTransition(db, paymentId, {
-    optionId: opt.id,
-    tokenAsset: opt.asset,
-    tokenAmount: opt.tokenAmount,
-    chainId: opt.chainId,
-    buyerAccount: opt.account,
-    txNonce: opt.nonce,
-    signature: checked.signature,
-    callerInfo: caller,
-    collectedData: collected,
+  // The budget again, under its locks until the transition commits: confirms at once are counted one by one.
+  const done = await inTransaction(db, async (trx) => {
+    await checkRevertBudget(trx, config.revertBudget, revertScope(pw.payment.accountId, opt, caller.keyId), true);
+    return confirmTransition(trx, paymentId, {
+      optionId: opt.id,
+      tokenAsset: opt.asset,
+      tokenAmount: opt.tokenAmount,
+      chainId: opt.chainId,
+      buyerAccount: opt.account,
+      txNonce: opt.nonce,
+      signature: checked.signature,
+      callerInfo: caller,
+      collectedData: collected,
+    });
   });
   if (!done) return alreadyConfirmed(db, config, paymentId, opt);
   await chainWork.startSubmit(paymentId);
   return done;
 }
+
+/** Whose budget of reverted submissions a confirm spends: the buyer address's, the credential's and the account's. */
+const revertScope = (accountId: string, opt: StoredOption, credential: string) => ({
+  accountId,
+  buyerAddress: opt.account.split(':')[2] ?? '',
+  credential,
+});
 
 /**
  * The transition to processing: it refers to its option by a foreign key, so an option purged since it was read

@@ -178,10 +178,11 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     }
   }
   const quoted = [...new Set(offered.map((o) => o.account))];
-  const keep = await makeRoom(db, p.id, offered, quoted, config.limits.optionsPerPayment);
+  const keep = await makeRoom(db, p.id, offered, quoted, callerId, config.limits.optionsPerPayment);
   await insertOptions(
     db,
     offered.map(({ assetInfo: _a, approve: _b, ...o }) => o),
+    callerId,
     collect ? collectScope(tokens[0]) : null,
   );
   await trimOptions(db, p.id, quoted, keep);
@@ -209,13 +210,21 @@ export function openedOptionData(config: Config, opt: Pick<StoredOption, 'id' | 
 }
 
 /**
- * Quotes are kept per buyer account: each account of a payment holds at most `max` quotes still valid (more than
- * that only when one call offers more), and those are never purged, whoever asks for more. A call that would go
- * beyond is 429 rate_limited until the account's first quote expires. Returns how many of each account's newest
- * options the purge keeps.
+ * Quotes are kept per buyer account and caller: each account of a payment holds at most `max` quotes still valid
+ * that one caller asked for (more than that only when one call offers more), and those are never purged, whoever
+ * asks for more. A call that would go beyond is 429 rate_limited until that caller's first quote for the account
+ * expires; other callers, the buyer's own wallet among them, are not held up by it. Returns how many of each
+ * account's newest options the purge keeps.
  */
-async function makeRoom(db: Db, paymentId: string, offered: OfferedOption[], accounts: string[], max: number): Promise<number> {
-  const live = await liveQuotes(db, paymentId, accounts);
+async function makeRoom(
+  db: Db,
+  paymentId: string,
+  offered: OfferedOption[],
+  accounts: string[],
+  callerId: string,
+  max: number,
+): Promise<number> {
+  const live = await liveQuotes(db, paymentId, accounts, callerId);
   let keep = max;
   for (const account of accounts) {
     const adding = offered.filter((o) => o.account === account).length;
@@ -225,7 +234,7 @@ async function makeRoom(db: Db, paymentId: string, offered: OfferedOption[], acc
       const retryS = Math.max(1, held.freeInS);
       throw new AppError(
         'rate_limited',
-        `${account} already holds ${held.live} valid quotes for this payment (at most ${max}): use one, or retry after ${retryS} s.`,
+        `${account} already holds ${held.live} valid quotes of this caller for this payment (at most ${max}): use one, or retry after ${retryS} s.`,
         undefined,
         { 'Retry-After': String(retryS) },
       );

@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import { getAddress, type Hex } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
-import type { EvmChain } from '../chain/evm';
+import { authorizationDeadline, type EvmChain } from '../chain/evm';
 import { isFinal } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import { parseAccountId, parseAssetId } from '../domain/caip';
@@ -16,7 +16,7 @@ import { settlementFailed } from './settlementHolds';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization with the fees it will offer, sign it under a nonce from PostgreSQL, store,
-//            then broadcast;
+//            then broadcast (a token that refuses for now is simulated again until the authorization's validBefore);
 //   monitor: per chain, one process at a time (src/usecases/relayerMonitor.ts): receipts, confirmation depth
 //            and the block re-checked (reorgs), re-broadcast of what the node lost, replacement of what is stuck
 //            (src/usecases/relayerFees.ts);
@@ -24,6 +24,12 @@ import { settlementFailed } from './settlementHolds';
 // The payment moves only on final outcomes, each in the transaction that records the outcome.
 
 export class NotYetVisible extends Error {}
+
+/**
+ * The token refuses the transfer for now (paused, or an account blacklisted): the submission is simulated again
+ * later, with the step's backoff, for as long as the authorization is valid; the payment fails only after that.
+ */
+class RefusedForNow extends Error {}
 
 export interface RelayerDeps {
   db: Db;
@@ -82,6 +88,9 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     if (sent) return sent.hash;
     const sim = await refusalOfCall(chain, call, simulated);
     if (sim.refusal === 'authorization_used') return usedElsewhere(deps, chain, paymentId, plan);
+    const deadline = authorizationDeadline(call.data);
+    if (sim.refusal === 'token_refused' && deadline !== null && (await chain.latestTime()) < deadline)
+      throw new RefusedForNow(`the token refuses the transfer for now (${sim.reason}); simulated again until its deadline`);
     await failPayment(deps, paymentId, sim.refusal, sim.reason);
     return null;
   }

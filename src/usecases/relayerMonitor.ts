@@ -143,7 +143,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   if (!open.length) return 0;
   const height = await head(chain);
   let latest: Promise<bigint> | null = null; // the latest block's time, asked only when an authorization's deadline is in question
-  const chainTime = () => (latest ??= chain.call(() => chain.pub.getBlock({ blockTag: 'latest' })).then((b) => b.timestamp));
+  const chainTime = () => (latest ??= chain.latestTime());
   const receipts = await Promise.all(open.map((tx) => receiptOf(chain, [tx.hash, ...tx.previousHashes])));
   let stillOpen = 0;
   const atDepth: { tx: relayer.ChainTx; receipt: TransactionReceipt }[] = [];
@@ -161,7 +161,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
     }
     stillOpen++;
     if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
-      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash);
+      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash, receipt.status !== 'success');
     }
   }
   // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
@@ -201,7 +201,7 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
       { paymentId: tx.paymentId, txHash: took.hash, block: took.blockNumber.toString() },
       'transaction mined; the node does not show its receipt yet',
     );
-    await relayer.markMined(db, tx.id, took.hash, took.blockNumber, took.blockHash);
+    await relayer.markMined(db, tx.id, took.hash, took.blockNumber, took.blockHash, null);
     return;
   }
   if (!(await isFinal(chain, took))) return;

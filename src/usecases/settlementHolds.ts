@@ -1,11 +1,13 @@
-import type { Db } from '../db/knex';
+import { inTransaction, type Db } from '../db/knex';
+import { markSettlementHeld } from '../db/payments';
 import * as transfers from '../db/settlementTransfersRepo';
 import type { RelayerDeps } from './relayer';
 
 // A settlement transfer that failed (reverted on chain, or a simulation that says it would) is tried again,
 // later each time (by default 5 s, then 10, 20, 40); the last allowed failure holds it until an operator
 // retries it (`admin settlements`), and the paygate_settlements_held gauge counts it. A revert moved nothing,
-// so a retry cannot pay twice; the funds wait in the collector meanwhile.
+// so a retry cannot pay twice; the funds wait in the collector meanwhile. Holding it (so also an operator's
+// hold) writes a payment.settlement_held event in the same transaction; a retry that pays writes payment.settled.
 
 export async function settlementFailed(
   deps: Pick<RelayerDeps, 'log' | 'settlementRetry'>,
@@ -14,7 +16,11 @@ export async function settlementFailed(
   reason: string,
   txHash?: string,
 ) {
-  const r = await transfers.recordSettlementFailure(db, paymentId, reason, deps.settlementRetry);
+  const r = await inTransaction(db, async (trx) => {
+    const failed = await transfers.recordSettlementFailure(trx, paymentId, reason, deps.settlementRetry);
+    if (failed?.newlyHeld) await markSettlementHeld(trx, paymentId);
+    return failed;
+  });
   if (!r) return;
   if (r.held)
     deps.log.error(
@@ -22,4 +28,13 @@ export async function settlementFailed(
       'settlement held after repeated failures: the merchant is unpaid until an operator retries it (admin settlements retry)',
     );
   else deps.log.warn({ paymentId, reason, txHash, attempts: r.attempts }, 'settlement failed; it will be tried again');
+}
+
+/** An operator holds a payment's settlement (`admin settlements hold`). False if it is settled or unknown. */
+export function holdSettlement(db: Db, paymentId: string, reason: string): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const r = await transfers.holdSettlement(trx, paymentId, reason);
+    if (r?.newlyHeld) await markSettlementHeld(trx, paymentId);
+    return r !== undefined;
+  });
 }

@@ -3,6 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { adminOn } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
+import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { createDb } from '../../src/db/knex';
 import { describeOwn, figures, ownStack, partner, send } from './kit';
 
@@ -23,6 +24,7 @@ describeOwn('settlement transfers that fail', () => {
   let url: string;
   let db: ReturnType<typeof createDb>;
   let collector: Address;
+  let rx: Receiver | undefined;
 
   beforeAll(async () => {
     stack = await ownStack('paygate_faults_settle', { SETTLEMENT_RETRY_BASE_MS: '500', SETTLEMENT_MAX_ATTEMPTS: '3' });
@@ -32,6 +34,7 @@ describeOwn('settlement transfers that fail', () => {
   }, 60_000);
   afterAll(async () => {
     await anvil().setAutomine(true);
+    await rx?.close();
     await db?.destroy();
     await stack?.close();
   });
@@ -109,6 +112,16 @@ describeOwn('settlement transfers that fail', () => {
 
   it('a settlement that keeps failing is held with its reason, listed, and paid once an operator retries it', async () => {
     const s = await shop('Blacklisted Destination');
+    const hooks = (rx = await startReceiver());
+    const hook = await send(
+      url,
+      'POST',
+      '/v1/webhook-endpoints',
+      { ...s.headers, 'PAY-Version': '2026-02-19.preview', 'Idempotency-Key': 'held-hook' },
+      { url: hooks.url, enabledEvents: ['payment.settlement_held', 'payment.settled'] },
+    );
+    expect(hook.status).toBe(201);
+    const events = (id: string) => hooks.received.filter((r) => r.body.data.payment.paymentId === id).map((r) => r.body.type);
     await tokenAdmin('blacklist', s.destination);
     const id = await confirm(s, 'held');
     const held = await eventually(
@@ -135,6 +148,9 @@ describeOwn('settlement transfers that fail', () => {
     ]);
     const metrics = await fetch(`${url}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/^paygate_settlements_held 1$/m);
+    // The endpoint is told, once: also an operator's hold of a settlement held already says nothing new.
+    await hooks.until((all) => all.some((r) => r.body.type === 'payment.settlement_held'));
+    expect(await adminOn(stack.dbUrl, 'settlements', 'hold', '--payment', id)).toEqual({ paymentId: id, held: true });
 
     // Still held while the cause is gone: an operator decides.
     await tokenAdmin('unBlacklist', s.destination);
@@ -148,6 +164,8 @@ describeOwn('settlement transfers that fail', () => {
     );
     expect(settled).toMatchObject({ settlement_held_at: null, settlement_hold_reason: null });
     expect((await paid(s.destination)).map((t) => t.args.value)).toEqual([50_000_000n]);
+    await hooks.until((all) => all.some((r) => r.body.type === 'payment.settled'));
+    expect(events(id)).toEqual(['payment.settlement_held', 'payment.settled']);
     expect(await adminOn(stack.dbUrl, 'settlements', 'list', '--account', s.accountId)).toEqual([]);
   });
 

@@ -78,6 +78,25 @@ describeLocal('requests that fail authentication', () => {
     expect(elsewhere.status).toBe(401);
   });
 
+  it('IPv6 addresses count by their /64: a client that changes address within its block meets the same limit', async () => {
+    const block = `2001:db8:${(++seq).toString(16)}:77`;
+    await startOfWindow();
+    const rs = [];
+    // Each request from another address of the block, written as clients and proxies may write them.
+    for (let i = 0; i < 12; i++) {
+      const address = i % 2 ? `${block}:0:0:0:${(i + 1).toString(16)}` : `${block.toUpperCase()}:${i + 1}::${i + 7}`;
+      rs.push(await client(svc.directUrl, { 'Api-Key': unknownKey(), 'X-Forwarded-For': address })('GET', '/v1/merchants'));
+    }
+    expect(rs.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(401));
+    expect(rs.slice(10).map((r) => `${r.status} ${r.body.code}`)).toEqual(Array(2).fill('429 rate_limited'));
+    // The next /64 is another subscriber.
+    const neighbour = await client(svc.directUrl, { 'Api-Key': unknownKey(), 'X-Forwarded-For': `${block.slice(0, -1)}8::1` })(
+      'GET',
+      '/v1/merchants',
+    );
+    expect(neighbour.status).toBe(401);
+  });
+
   it('a burst of readiness checks costs one query', async () => {
     await sleep(1500); // no readiness answer to reuse
     const before = queries.pings;

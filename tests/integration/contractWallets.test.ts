@@ -60,6 +60,30 @@ function shopFlow(svc: TestService, shop: Awaited<ReturnType<typeof merchantWith
   };
 }
 
+/**
+ * With automine off: confirmed while the contract wallet says valid; it says invalid before the block, so the
+ * submission reverts and the payment fails.
+ */
+async function revertedConfirm(svc: TestService, f: ReturnType<typeof shopFlow>, wallet: Address) {
+  const txsOf = (paymentId: string) => svc.db('chain_transactions').where({ payment_id: paymentId });
+  await setSlot0(wallet, 0);
+  const { id, opt } = await f.option(wallet);
+  expect((await f.confirm(id, opt.id)).body.status).toBe('processing');
+  await eventually(
+    () => txsOf(id),
+    (t) => Boolean(t[0]?.broadcast_at),
+    15_000,
+  );
+  await setSlot0(wallet, 1);
+  await anvil().mine({ blocks: 1 });
+  const done = await eventually(
+    () => svc.db('payments').where({ id }).first(),
+    (p) => p.status === 'failed',
+    15_000,
+  );
+  expect([done.status, (await txsOf(id))[0].status]).toEqual(['failed', 'reverted']);
+}
+
 async function shopOn(svc: TestService, name: string) {
   const shop = await merchantWithSettlement(svc, name);
   return shopFlow(svc, shop, (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey);
@@ -109,25 +133,7 @@ describeLocal('contract wallets at confirm', () => {
     const [w1, w2, w3] = [await contractWallet(0), await contractWallet(0), await contractWallet(0)];
     await anvil().setAutomine(false);
     try {
-      /** Confirmed while the wallet says valid; it says invalid before the block: the submission reverts. */
-      const revertOnce = async (wallet: Address) => {
-        await setSlot0(wallet, 0);
-        const { id, opt } = await f.option(wallet);
-        expect((await f.confirm(id, opt.id)).body.status).toBe('processing');
-        await eventually(
-          () => txsOf(id),
-          (t) => Boolean(t[0]?.broadcast_at),
-          15_000,
-        );
-        await setSlot0(wallet, 1);
-        await anvil().mine({ blocks: 1 });
-        const done = await eventually(
-          () => svc.db('payments').where({ id }).first(),
-          (p) => p.status === 'failed',
-          15_000,
-        );
-        expect([done.status, (await txsOf(id))[0].status]).toEqual(['failed', 'reverted']);
-      };
+      const revertOnce = (wallet: Address) => revertedConfirm(svc, f, wallet);
       /** Refused although the wallet says valid: nothing moves; Retry-After is when the oldest revert is a day old. */
       const refused = async (wallet: Address) => {
         await setSlot0(wallet, 0);
@@ -186,6 +192,51 @@ describeLocal('contract wallets at confirm', () => {
     } finally {
       await off.close();
       await allow.close();
+    }
+  });
+});
+
+describeLocal('the budget of reverts per credential', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ REVERT_BUDGET_PER_BUYER: '5', REVERT_BUDGET_PER_CREDENTIAL: '3', REVERT_BUDGET_PER_ACCOUNT: '100' });
+  });
+  afterAll(async () => {
+    await anvil().setAutomine(true);
+    await svc?.close();
+  });
+
+  it("counts the credential's reverts on any account's payments, and then its submissions in flight", async () => {
+    const [shop, elsewhere] = [await merchantWithSettlement(svc, 'Credential A'), await merchantWithSettlement(svc, 'Credential B')];
+    const key = (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey;
+    // One wallet key confirms payments of two accounts (the gateway is not scoped to an account).
+    const [f, g] = [shopFlow(svc, shop, key), shopFlow(svc, elsewhere, key)];
+    const [w1, w2] = [await contractWallet(0), await contractWallet(0)];
+    const buyers = await Promise.all(Array.from({ length: 3 }, () => newBuyer(10_000_000n)));
+    await anvil().setAutomine(false);
+    try {
+      await revertedConfirm(svc, f, w1);
+      await revertedConfirm(svc, g, w2); // 2 of its 3: one more may be in flight
+      const pending = await Promise.all(
+        buyers.map(async (b) => {
+          const o = await f.option(b.address);
+          return { ...o, sig: await b.signTypedData(o.td) };
+        }),
+      );
+      const rs = await Promise.all(pending.map((p) => f.confirm(p.id, p.opt.id, p.sig)));
+      expect(rs.map((r) => `${r.status} ${r.body.status ?? r.body.code}`).sort()).toEqual([
+        '200 processing',
+        '429 too_many_reverts',
+        '429 too_many_reverts',
+      ]);
+      expect(rs.find((r) => r.status === 429)!.body.message).toMatch(/credential/);
+      // Another key of the same account has a budget of its own.
+      const other = shopFlow(svc, shop, (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey);
+      const i = rs.findIndex((r) => r.status === 429);
+      const again = await other.option(buyers[i].address);
+      expect((await other.confirm(again.id, again.opt.id, await buyers[i].signTypedData(again.td))).body.status).toBe('processing');
+    } finally {
+      await anvil().setAutomine(true);
     }
   });
 });

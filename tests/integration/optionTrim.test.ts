@@ -78,10 +78,27 @@ describeLocal('quotes of other callers', () => {
       code: undefined,
       paymentStatus: 'processing',
     });
-    // The buyer's account holds at most 3 live quotes: the 3rd more is refused, none is purged.
-    expect(forBuyer.map((q) => q.status)).toEqual([200, 200, 429, 429]);
-    expect(forBuyer[2].body.code).toBe('rate_limited');
-    expect(Number(forBuyer[2].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The buyer's account holds at most 3 live quotes per caller: the intruder's 4th is refused, none is purged.
+    expect(forBuyer.map((q) => q.status)).toEqual([200, 200, 200, 429]);
+    expect(forBuyer[3].body.code).toBe('rate_limited');
+    expect(Number(forBuyer[3].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a caller who quotes the buyer's account up to the cap does not block the buyer's own wallet", async () => {
+    const { gw, pay } = await shopWithWallet(svc, 'Exhausted');
+    const intruder = (await shopWithWallet(svc, 'Exhauster')).gw;
+    const buyer = await newBuyer(10_000_000n);
+    const id = await pay();
+    const theirs = [];
+    for (let i = 0; i < 4; i++) theirs.push((await quote(intruder, id, buyer.address)).status);
+    expect(theirs).toEqual([200, 200, 200, 429]);
+    // The buyer's wallet has a budget of its own: it quotes, and pays with the quote.
+    const own = await quote(gw, id, buyer.address);
+    expect({ status: own.status, code: own.body.code }).toEqual({ status: 200, code: undefined });
+    const r = await confirmWith(gw, id, own.body.options[0], buyer);
+    expect({ status: r.status, paymentStatus: r.body.status }).toEqual({ status: 200, paymentStatus: 'processing' });
+    const stored = await svc.db('payment_options').where({ payment_id: id }).select('quoted_by');
+    expect(new Set(stored.map((o) => o.quoted_by)).size).toBe(2);
   });
 });
 

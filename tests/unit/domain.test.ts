@@ -140,8 +140,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ CONTRACT_WALLETS: 'allowlist' })).toThrow(/needs CONTRACT_WALLETS_ALLOWLIST/);
     expect(() => loadConfig({ CONTRACT_WALLETS_ALLOWLIST: a })).toThrow(/CONTRACT_WALLETS is on/);
     expect(() => loadConfig({ CONTRACT_WALLETS: 'allowlist', CONTRACT_WALLETS_ALLOWLIST: '0x12' })).toThrow(ConfigError);
-    expect(loadConfig({}).revertBudget).toEqual({ perAccount: 10, perBuyer: 3 });
+    expect(loadConfig({}).revertBudget).toEqual({ perAccount: 10, perBuyer: 3, perCredential: 10 });
+    expect(loadConfig({ REVERT_BUDGET_PER_CREDENTIAL: '4' }).revertBudget.perCredential).toBe(4);
     expect(() => loadConfig({ REVERT_BUDGET_PER_BUYER: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ REVERT_BUDGET_PER_CREDENTIAL: '0' })).toThrow(ConfigError);
   });
   it('production needs a shared database and a real data key', () => {
     const key = 'ab'.repeat(32);

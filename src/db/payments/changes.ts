@@ -119,6 +119,16 @@ export async function markSettled(db: Db, id: string, txHash: string): Promise<P
   );
 }
 
+/** The settlement transfer was just held (after its attempts, or by an operator): a payment.settlement_held event. */
+export async function markSettlementHeld(db: Db, id: string): Promise<PaymentWithAsset | undefined> {
+  const knex = knexOf(db);
+  return updateWithEvent(
+    knex,
+    knex('payments').where({ id, status: 'succeeded' }).whereNull('settled_at').whereNotNull('settlement_held_at').update(newVersion(knex)),
+    'payment.settlement_held',
+  );
+}
+
 /**
  * What the settlement transfers send where (recorded in the transaction that stores them signed; shown once
  * they are confirmed). One statement for a batch of settlements.

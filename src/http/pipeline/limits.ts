@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { perWindow } from '../../config/limits';
+import { addressNetwork } from '../clientAddress';
 import type { Caller } from '../handlerTypes';
 import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
 
@@ -29,14 +30,14 @@ export class RequestLimits {
     return this.config.trustedProxyHops;
   }
 
-  /** 429 when the client address is over its limit of failed authentications (no query, nothing counted). */
+  /** 429 when the client's network is over its limit of failed authentications (no query, nothing counted). */
   checkAuthFailures(address: string): Promise<void> {
-    return this.limiter.check(`auth-failures:${address}`, this.authFailures());
+    return this.limiter.check(`auth-failures:${addressNetwork(address)}`, this.authFailures());
   }
 
-  /** Counts a failed authentication of the client address; 429 instead of the 401 beyond the limit. */
+  /** Counts a failed authentication of the client's network (an IPv6 /64); 429 instead of the 401 beyond the limit. */
   takeAuthFailure(address: string): Promise<void> {
-    return this.limiter.take(`auth-failures:${address}`, this.authFailures());
+    return this.limiter.take(`auth-failures:${addressNetwork(address)}`, this.authFailures());
   }
 
   private authFailures() {

@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // The contract gate (make contract): the built service on a fresh database, seeded, then
 //   1. Schemathesis against each version's bundled document (all checks, all phases incl. stateful),
-//   2. the HTTP integration suite once, each request through a Prism validating proxy of the version it asks
-//      for (zero violations),
+//   2. the HTTP integration suite once, through a chain of Prism validating proxies, one per version (zero
+//      violations),
 // then a short summary. Redocly lint and the version diff run from the Makefile around this script.
 // Everything it starts is stopped at the end, also on failure or Ctrl-C.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { timed } from '../scripts/ci-times.mjs';
 import { notImplemented } from './notImplemented.mjs';
@@ -16,7 +15,8 @@ import { freePort, root, startStack, waitFor } from './stack.mjs';
 import { startWebhookSink } from './webhookSink.mjs';
 
 // While working on the gate: CONTRACT_PARTS=schemathesis (or prism), CONTRACT_VERSIONS=<version> and
-// CONTRACT_RUNS=replay (or explore) run a part only; the verdict then counts only that part, so CI sets none.
+// CONTRACT_RUNS=replay (or explore) run a part only, and CONTRACT_PRISM_TESTS=<test files, comma-separated> only
+// those files through Prism; the verdict then counts only that part, so CI sets none.
 const VERSIONS = ['2026-02-18', '2026-02-19.preview'].filter(
   (v) => !process.env.CONTRACT_VERSIONS || process.env.CONTRACT_VERSIONS.split(',').includes(v),
 );
@@ -108,14 +108,12 @@ let stack;
 /** Running Prism proxies (one per version), stopped by cleanup() if the gate ends early. */
 const prismProcs = new Set();
 let sink;
-let router;
 
 async function cleanup() {
   for (const c of children) c.kill('SIGTERM');
   for (const p of prismProcs) if (p.exitCode === null) p.kill('SIGTERM');
   if (stack) await stack.stop();
   if (sink) await sink.close();
-  router?.close();
 }
 for (const sig of ['SIGINT', 'SIGTERM'])
   process.on(sig, async () => {
@@ -155,7 +153,7 @@ async function main() {
   if (sink.received() || PARTS.includes('schemathesis'))
     summary.push(`webhook sink: ${sink.received()} deliveries received during the Schemathesis runs`);
 
-  // 2. The integration suite through Prism (validating proxies, --errors), once: each request through its version's.
+  // 2. The integration suite once, through every version's Prism (validating proxies, --errors) in a chain.
   if (PARTS.includes('prism')) summary.push(...(await timed('integration suite through Prism', throughPrism)));
 }
 
@@ -249,65 +247,42 @@ async function schemathesisRuns(v, seeded) {
   return { summary, details };
 }
 
-/** The version a request asks for (the headers the service reads), or the default version (the first). */
-function versionOf(req) {
-  const asked = ['pay-version', 'wcp-version', 'api-version'].map((h) => req.headers[h]).find(Boolean);
-  return VERSIONS.includes(asked) ? asked : VERSIONS[0];
-}
-
-/** A Prism proxy of version `v`'s document in front of `serviceUrl`: its URL, process and log. */
-async function startPrism(v, serviceUrl) {
+/** A Prism proxy of version `v`'s document in front of `upstream`: its URL, process and log. */
+async function startPrism(v, upstream) {
   const port = await freePort();
   const log = path.join(reports, `prism-${v}.log`);
   const out = fs.openSync(log, 'w');
-  const proc = spawn(
-    prism,
-    ['proxy', `generated/${v}/openapi.json`, serviceUrl, '--errors', '--port', String(port), '--host', '127.0.0.1'],
-    {
-      cwd: root,
-      stdio: ['ignore', out, out],
-    },
-  );
+  const proc = spawn(prism, ['proxy', `generated/${v}/openapi.json`, upstream, '--errors', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+  });
   prismProcs.add(proc);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/v1/merchants`, { ok: () => true, child: proc, timeoutMs: 60000 });
-  return { v, url, proc, log, probeLogEnd: fs.statSync(log).size }; // the readiness probe is not part of the verdict
+  return { v, url, proc, log, probeLogEnd: fs.statSync(log).size }; // the readiness probes are not part of the verdict
 }
 
-/** An HTTP server that passes each request, streamed both ways, to the Prism of the version it asks for. */
-async function startRouter(prisms) {
-  const server = http.createServer((req, res) => {
-    const target = new URL(req.url, prisms.get(versionOf(req)).url);
-    const out = http.request(target, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode, answer.rawHeaders);
-      answer.pipe(res);
-    });
-    out.on('error', (e) => res.destroy(e));
-    req.pipe(out);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return server;
-}
-
-/** The HTTP integration suite, once, each request through a Prism proxy (validating against that version's
- * bundled document) in front of the service; contract-breaking requests go direct. Returns summary lines. */
+/** The HTTP integration suite, once, through a chain of Prism proxies in front of the service, one per version:
+ * every request and response is validated against each version's bundled document, as when the suite ran once
+ * per version, and reaches the service once. Contract-breaking requests go direct. Returns summary lines. */
 async function throughPrism() {
   // The suite talks to a service process of its own (same database and chain), so that what its tests read
   // from the process they call (/metrics, long-poll waiters) is theirs alone.
   const serviceUrl = await stack.addProcess(path.join(reports, 'service-prism.log'));
-  const prisms = new Map((await Promise.all(VERSIONS.map((v) => startPrism(v, serviceUrl)))).map((p) => [p.v, p]));
-  router = await startRouter(prisms);
-  const routerUrl = `http://127.0.0.1:${router.address().port}`;
-  console.log(`\ncontract: integration suite through Prism (${routerUrl}: each request to its version's proxy -> ${serviceUrl})`);
+  const prisms = [];
+  for (const v of [...VERSIONS].reverse()) prisms.unshift(await startPrism(v, prisms[0]?.url ?? serviceUrl));
+  // A probe through the outer proxies reached the inner ones after they had started: not part of the verdict.
+  for (const p of prisms) p.probeLogEnd = fs.statSync(p.log).size;
+  console.log(`\ncontract: integration suite through Prism ${prisms.map((p) => `${p.v} (${p.url})`).join(' -> ')} -> ${serviceUrl}`);
   const jestJson = path.join(reports, 'integration-through-prism.json');
   const jestCode = await run(
     path.join(root, 'node_modules/.bin/jest'),
-    ['--runInBand', '--json', `--outputFile=${jestJson}`, 'tests/integration'],
+    ['--runInBand', '--json', `--outputFile=${jestJson}`, ...(process.env.CONTRACT_PRISM_TESTS ?? 'tests/integration').split(',')],
     {
       env: {
         ...process.env,
         NODE_ENV: 'test',
-        TEST_BASE_URL: routerUrl,
+        TEST_BASE_URL: prisms[0].url,
         TEST_DIRECT_URL: serviceUrl,
         TEST_DATABASE_URL: stack.databaseUrl,
         DATABASE_URL: stack.databaseUrl,
@@ -315,10 +290,9 @@ async function throughPrism() {
       log: path.join(reports, 'integration-through-prism.log'),
     },
   );
-  router.close();
   const lines = [];
   let violationCount = 0;
-  for (const p of prisms.values()) {
+  for (const p of prisms) {
     p.proc.kill('SIGTERM');
     await new Promise((r) => (p.proc.exitCode === null ? p.proc.once('exit', r) : r()));
     prismProcs.delete(p.proc);

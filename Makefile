@@ -2,17 +2,28 @@
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.install-stamp
 SDK_VENV := .venv/sdk
-SDK_VENV_STAMP := $(SDK_VENV)/.install-stamp
+SDK_VENV_STAMP := .venv/sdk.stamp
 SDK_WHEELS := .venv/sdk-wheels
+# Tool installs (node_modules, the Python virtualenvs, oasdiff, the openapi-generator jar, built SDK packages)
+# are kept per user outside the clone, keyed by their pins (scripts/tool-cache.sh): CI starts from a fresh clone
+# each time. Linked or hard-link-copied into the clone; a machine without the cache installs them once.
+export PAYGATE_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/paygate
+TOOL_CACHE := scripts/tool-cache.sh
+# $(call copy_tree,from,to): a hard-link copy (same file system), else a plain one.
+copy_tree = rm -rf $(2) && { cp -al $(1) $(2) 2>/dev/null || { rm -rf $(2) && cp -a $(1) $(2); }; }
 
 .PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff schema
 
 install: $(NPM_STAMP)
 
-# npm ci from the lock file, again whenever the lock file changes. --include=dev: the build (tsc, the docs renderer)
-# needs the devDependencies even when NODE_ENV=production, which makes npm leave them out by default.
-$(NPM_STAMP): package.json package-lock.json clients/typescript/package.json
-	npm ci --include=dev --no-audit --no-fund
+# npm ci from the lock file, again whenever the lock file changes, kept in the tool cache and copied from there.
+# --include=dev: the build (tsc, the docs renderer) needs the devDependencies even when NODE_ENV=production,
+# which makes npm leave them out by default.
+NPM_INPUTS := package.json package-lock.json clients/typescript/package.json
+$(NPM_STAMP): $(NPM_INPUTS)
+	entry=$$($(TOOL_CACHE) node_modules $(NPM_INPUTS) -- \
+	  sh -c 'npm ci --include=dev --no-audit --no-fund && { cp -al node_modules "$$ENTRY/" 2>/dev/null || cp -a node_modules "$$ENTRY/"; }') && \
+	  $(call copy_tree,"$$entry/node_modules",node_modules)
 	@touch $(NPM_STAMP)
 
 # The service serves dist/docs/<version>.html at /docs/<version>: every build renders them (skipped when fresh).
@@ -75,12 +86,12 @@ schema: build
 start: build
 	npm start
 
-test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP)
+test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP) $(CHROMIUM)
 	@mkdir -p coverage
 	NODE_ENV=test node scripts/test-jest.mjs
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 	node sdk-tests/run.mjs
-	@$(MAKE) --no-print-directory test-browser
+	$(BROWSER_TESTS)
 	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
 
 # The fast inner loop: tests/unit only (pure code and files in the tree), no PostgreSQL, no chain, no build.
@@ -112,20 +123,23 @@ $(CHROMIUM):
 chromium: $(CHROMIUM)
 
 # The docs and hosted pages in headless Chromium against the real service (jest.browser.config.js).
-test-browser: install build $(CHROMIUM)
-	@mkdir -p coverage
-	@NODE_ENV=test npx --no-install jest -c jest.browser.config.js --runInBand --json --outputFile=coverage/browser-results.json; rc=$$?; \
+BROWSER_TESTS = @mkdir -p coverage && NODE_ENV=test npx --no-install jest -c jest.browser.config.js --runInBand --json \
+	  --outputFile=coverage/browser-results.json; rc=$$?; \
 	  node -e "const r=require('./coverage/browser-results.json'); console.log('browser: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed')"; exit $$rc
+test-browser: install build $(CHROMIUM)
+	$(BROWSER_TESTS)
 
 # The quickstart (both TypeScript clients), the Python SDK smoke test and a payment with each SDK package of
 # each version against the built service on a throwaway PostgreSQL; pytest and the Python SDK's dependencies,
 # pinned, in .venv/sdk, and as wheels in .venv/sdk-wheels (the fresh virtualenvs of the packages' tests
-# install from there, offline).
+# install from there, offline); both links into the tool cache.
 $(SDK_VENV_STAMP): sdk-tests/requirements.txt
-	rm -rf $(SDK_WHEELS)
-	python3 -m venv $(SDK_VENV)
-	$(SDK_VENV)/bin/pip wheel --quiet --disable-pip-version-check -r sdk-tests/requirements.txt -w $(SDK_WHEELS)
-	$(SDK_VENV)/bin/pip install --quiet --disable-pip-version-check --no-index --find-links $(SDK_WHEELS) -r sdk-tests/requirements.txt
+	entry=$$($(TOOL_CACHE) sdk-venv sdk-tests/requirements.txt -- sh -c '\
+	  python3 -m venv "$$ENTRY/venv" && \
+	  "$$ENTRY/venv/bin/pip" wheel --quiet --disable-pip-version-check -r sdk-tests/requirements.txt -w "$$ENTRY/wheels" && \
+	  "$$ENTRY/venv/bin/pip" install --quiet --disable-pip-version-check --no-index --find-links "$$ENTRY/wheels" \
+	    -r sdk-tests/requirements.txt') && \
+	  rm -rf $(SDK_VENV) $(SDK_WHEELS) && mkdir -p .venv && ln -s "$$entry/venv" $(SDK_VENV) && ln -s "$$entry/wheels" $(SDK_WHEELS)
 	@touch $@
 
 test-sdks: install typecheck build $(SDK_VENV_STAMP)
@@ -151,22 +165,24 @@ bench-scale: build
 	node bench/scale.mjs
 
 # --- Contract gate (contract-tests/README.md): the service must never drift from spec/. ---
-# Pinned tools, installed into git-ignored folders: Schemathesis (PyPI) in .venv/contract, oasdiff (Go) in .tools.
+# Pinned tools, linked into git-ignored folders from the tool cache: Schemathesis (PyPI) in .venv/contract,
+# oasdiff (Go) in .tools.
 VENV := .venv/contract
-SCHEMATHESIS_STAMP := $(VENV)/.install-stamp
+SCHEMATHESIS_STAMP := .venv/contract.stamp
 OASDIFF_VERSION := v1.33.0
 OASDIFF := .tools/oasdiff-$(OASDIFF_VERSION)
 
 $(SCHEMATHESIS_STAMP): contract-tests/requirements.txt
-	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r contract-tests/requirements.txt
+	entry=$$($(TOOL_CACHE) contract-venv contract-tests/requirements.txt -- sh -c '\
+	  python3 -m venv "$$ENTRY" && "$$ENTRY/bin/pip" install --quiet --disable-pip-version-check -r contract-tests/requirements.txt') && \
+	  rm -rf $(VENV) && mkdir -p .venv && ln -s "$$entry" $(VENV)
 	@touch $@
 
 # oasdiff v1.34+ needs a module (pb33f/go-yaml v0.1.1) the Go proxy does not serve; v1.33.0 builds.
 $(OASDIFF):
-	mkdir -p .tools
-	GOBIN=$(CURDIR)/.tools/bin GOFLAGS=-mod=mod go install github.com/oasdiff/oasdiff@$(OASDIFF_VERSION)
-	mv .tools/bin/oasdiff $@
+	entry=$$($(TOOL_CACHE) oasdiff-$(OASDIFF_VERSION) /dev/null -- sh -c '\
+	  GOBIN="$$ENTRY" GOFLAGS=-mod=mod go install github.com/oasdiff/oasdiff@$(OASDIFF_VERSION)') && \
+	  mkdir -p .tools && ln -sfn "$$entry/oasdiff" $@
 
 contract-tools: install $(SCHEMATHESIS_STAMP) $(OASDIFF)
 

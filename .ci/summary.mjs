@@ -4,6 +4,7 @@
 //
 //   node .ci/summary.mjs test <exit code of make test>
 //   node .ci/summary.mjs contract <exit code of make contract, or not-run>
+//   node .ci/summary.mjs times <step>|total   (wall and CPU time per recipe line and step, see .ci/timed-shell)
 //   node .ci/summary.mjs total <exit code of make test> <exit code of make contract, or not-run>
 //     (the closing line; exits 1 when anything failed)
 //
@@ -19,6 +20,13 @@ process.chdir(path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const readJson = (file) => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+const readText = (file) => {
+  try {
+    return fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -86,8 +94,39 @@ function stepLines(step, code) {
   return lines;
 }
 
+/** `wall user sys` that /usr/bin/time wrote for a step (its last line), as seconds; undefined when missing. */
+function stepTime(step) {
+  const last = (readText(`reports/ci/${step}.time`) ?? '').trim().split('\n').at(-1) ?? '';
+  const [wall, user, sys] = last.split(' ').map(Number);
+  return [wall, user, sys].every(Number.isFinite) ? { wall, cpu: user + sys } : undefined;
+}
+const secs = (t) => `wall ${t.wall.toFixed(0)} s, cpu ${t.cpu.toFixed(0)} s`;
+
+/** A step's recipe lines that took a second or more (reports/ci/<step>.times, by .ci/timed-shell; nested makes
+ * indented), the rest in one line, then the step's own total. */
+function timeLines(step) {
+  const rows = (readText(`reports/ci/${step}.times`) ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'))
+    .map(([wall, cpu, level, line]) => ({ wall: Number(wall), cpu: Number(cpu), level: Number(level) || 1, line: line ?? '' }));
+  const big = rows.filter((r) => r.wall >= 1 || r.cpu >= 1);
+  const small = rows.filter((r) => !big.includes(r));
+  const out = big.map((r) => `time ${step} ${'  '.repeat(r.level - 1)}| ${r.line.replace(/^[@-]+/, '').slice(0, 90)}: ${secs(r)}`);
+  if (small.length) out.push(`time ${step} | ${small.length} shorter lines: ${secs({ wall: sum(small, 'wall'), cpu: sum(small, 'cpu') })}`);
+  const t = stepTime(step);
+  out.push(`time ${step}: ${t ? secs(t) : 'not measured'} (cpu: user + sys of every process it waited for)`);
+  return out;
+}
+const sum = (rows, key) => rows.reduce((n, r) => n + r[key], 0);
+
 const [what, ...codes] = process.argv.slice(2);
-if (what === 'test' || what === 'contract') {
+if (what === 'times') {
+  if (codes[0] === 'total') {
+    const steps = ['test', 'contract'].map(stepTime).filter(Boolean);
+    console.log(`time ci: ${secs({ wall: sum(steps, 'wall'), cpu: sum(steps, 'cpu') })} (both steps)`);
+  } else for (const l of timeLines(codes[0])) console.log(l);
+} else if (what === 'test' || what === 'contract') {
   for (const l of stepLines(what, codes[0] ?? '?')) console.log(l.text);
 } else if (what === 'total') {
   const all = [...stepLines('test', codes[0] ?? '?'), ...stepLines('contract', codes[1] ?? '?')];

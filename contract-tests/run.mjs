@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 // The contract gate (make contract): the built service on a fresh database, seeded, then
 //   1. Schemathesis against each version's bundled document (all checks, all phases incl. stateful),
-//   2. the HTTP integration suite through Prism as a validating proxy (zero violations),
+//   2. the HTTP integration suite once, through a chain of Prism validating proxies, one per version (zero
+//      violations),
 // then a short summary. Redocly lint and the version diff run from the Makefile around this script.
 // Everything it starts is stopped at the end, also on failure or Ctrl-C.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { timed } from '../scripts/ci-times.mjs';
 import { notImplemented } from './notImplemented.mjs';
 import { seed } from './seed.mjs';
 import { freePort, root, startStack, waitFor } from './stack.mjs';
 import { startWebhookSink } from './webhookSink.mjs';
 
 // While working on the gate: CONTRACT_PARTS=schemathesis (or prism), CONTRACT_VERSIONS=<version> and
-// CONTRACT_RUNS=replay (or explore) run a part only; the verdict then counts only that part, so CI sets none.
+// CONTRACT_RUNS=replay (or explore) run a part only, and CONTRACT_PRISM_TESTS=<test files, comma-separated> only
+// those files through Prism; the verdict then counts only that part, so CI sets none.
 const VERSIONS = ['2026-02-18', '2026-02-19.preview'].filter(
   (v) => !process.env.CONTRACT_VERSIONS || process.env.CONTRACT_VERSIONS.split(',').includes(v),
 );
@@ -94,11 +97,12 @@ let failed = false;
 // Counts per part, for the closing line and counts.json (read by .ci/run): one part per Schemathesis version
 // (cases) and one for the integration suite through Prism (tests). A part that never ran, or whose report
 // is missing, counts as 1 failed: never as zero passed.
+const PRISM_PART = `prism ${VERSIONS.join(' + ')}`;
 const parts = new Map([
   ...(PARTS.includes('schemathesis')
     ? VERSIONS.flatMap((v) => RUNS.map((r) => [`schemathesis ${v} ${r.name}`, { unit: 'cases', passed: 0, failed: 1, note: 'not run' }]))
     : []),
-  ...(PARTS.includes('prism') ? VERSIONS.map((v) => [`prism ${v}`, { passed: 0, failed: 1, note: 'not run' }]) : []),
+  ...(PARTS.includes('prism') ? [[PRISM_PART, { passed: 0, failed: 1, note: 'not run' }]] : []),
 ]);
 let stack;
 /** Running Prism proxies (one per version), stopped by cleanup() if the gate ends early. */
@@ -138,7 +142,9 @@ async function main() {
 
   // 1. Schemathesis, both versions at once (each version's Python process keeps about one core busy, the
   //    service little): per version the replay run, then the explore run.
-  const out = await Promise.all((PARTS.includes('schemathesis') ? VERSIONS : []).map((v) => schemathesisRuns(v, seeded)));
+  const out = await timed(`schemathesis ${VERSIONS.join(' + ')}`, () =>
+    Promise.all((PARTS.includes('schemathesis') ? VERSIONS : []).map((v) => schemathesisRuns(v, seeded))),
+  );
   for (const o of out) {
     summary.push(...o.summary);
     details.push(...o.details);
@@ -147,9 +153,8 @@ async function main() {
   if (sink.received() || PARTS.includes('schemathesis'))
     summary.push(`webhook sink: ${sink.received()} deliveries received during the Schemathesis runs`);
 
-  // 2. The integration suite through Prism (validating proxy, --errors), once per version's document, both at once.
-  const prismed = await Promise.all((PARTS.includes('prism') ? VERSIONS : []).map((v) => throughPrism(v)));
-  summary.push(...prismed);
+  // 2. The integration suite once, through every version's Prism (validating proxies, --errors) in a chain.
+  if (PARTS.includes('prism')) summary.push(...(await timed('integration suite through Prism', throughPrism)));
 }
 
 /** Schemathesis runs of version `v` (replay, then explore): its summary and failure lines. */
@@ -242,65 +247,78 @@ async function schemathesisRuns(v, seeded) {
   return { summary, details };
 }
 
-/** The HTTP integration suite with Prism, validating against version `v`'s bundled document, in front of the
- * service; contract-breaking requests go direct. Returns its summary line. */
-async function throughPrism(v) {
-  // Each version's suite talks to a service process of its own (same database and chain), so that what its
-  // tests read from the process they call (/metrics, long-poll waiters) is theirs alone.
-  const serviceUrl = await stack.addProcess(path.join(reports, `service-${v}.log`));
-  const prismPort = await freePort();
-  const prismLog = path.join(reports, `prism-${v}.log`);
-  const prismOut = fs.openSync(prismLog, 'w');
-  const prismProc = spawn(
-    prism,
-    ['proxy', `generated/${v}/openapi.json`, serviceUrl, '--errors', '--port', String(prismPort), '--host', '127.0.0.1'],
-    { cwd: root, stdio: ['ignore', prismOut, prismOut] },
-  );
-  prismProcs.add(prismProc);
-  const prismUrl = `http://127.0.0.1:${prismPort}`;
-  await waitFor(`${prismUrl}/v1/merchants`, { ok: () => true, child: prismProc, timeoutMs: 60000 });
-  console.log(`\ncontract: integration suite through Prism ${v} (${prismUrl} -> ${serviceUrl}), contract-breaking requests direct`);
-  const probeLogEnd = fs.statSync(prismLog).size; // the readiness probe above is not part of the verdict
-  const jestJson = path.join(reports, `integration-through-prism-${v}.json`);
+/** A Prism proxy of version `v`'s document in front of `upstream`: its URL, process and log. */
+async function startPrism(v, upstream) {
+  const port = await freePort();
+  const log = path.join(reports, `prism-${v}.log`);
+  const out = fs.openSync(log, 'w');
+  const proc = spawn(prism, ['proxy', `generated/${v}/openapi.json`, upstream, '--errors', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+  });
+  prismProcs.add(proc);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/v1/merchants`, { ok: () => true, child: proc, timeoutMs: 60000 });
+  return { v, url, proc, log, probeLogEnd: fs.statSync(log).size }; // the readiness probes are not part of the verdict
+}
+
+/** The HTTP integration suite, once, through a chain of Prism proxies in front of the service, one per version:
+ * every request and response is validated against each version's bundled document, as when the suite ran once
+ * per version, and reaches the service once. Contract-breaking requests go direct. Returns summary lines. */
+async function throughPrism() {
+  // The suite talks to a service process of its own (same database and chain), so that what its tests read
+  // from the process they call (/metrics, long-poll waiters) is theirs alone.
+  const serviceUrl = await stack.addProcess(path.join(reports, 'service-prism.log'));
+  const prisms = [];
+  for (const v of [...VERSIONS].reverse()) prisms.unshift(await startPrism(v, prisms[0]?.url ?? serviceUrl));
+  // A probe through the outer proxies reached the inner ones after they had started: not part of the verdict.
+  for (const p of prisms) p.probeLogEnd = fs.statSync(p.log).size;
+  console.log(`\ncontract: integration suite through Prism ${prisms.map((p) => `${p.v} (${p.url})`).join(' -> ')} -> ${serviceUrl}`);
+  const jestJson = path.join(reports, 'integration-through-prism.json');
   const jestCode = await run(
     path.join(root, 'node_modules/.bin/jest'),
-    ['--runInBand', '--json', `--outputFile=${jestJson}`, 'tests/integration'],
+    ['--runInBand', '--json', `--outputFile=${jestJson}`, ...(process.env.CONTRACT_PRISM_TESTS ?? 'tests/integration').split(',')],
     {
       env: {
         ...process.env,
         NODE_ENV: 'test',
-        TEST_BASE_URL: prismUrl,
+        TEST_BASE_URL: prisms[0].url,
         TEST_DIRECT_URL: serviceUrl,
         TEST_DATABASE_URL: stack.databaseUrl,
         DATABASE_URL: stack.databaseUrl,
-        TEST_PRISM_VERSION: v,
       },
-      log: path.join(reports, `integration-through-prism-${v}.log`),
+      log: path.join(reports, 'integration-through-prism.log'),
     },
   );
-  prismProc.kill('SIGTERM');
-  await new Promise((r) => (prismProc.exitCode === null ? prismProc.once('exit', r) : r()));
-  prismProcs.delete(prismProc);
-  // Prism logs every violation it finds in a proxied request or response ("Violation: ..."), and every
-  // request it answers itself instead of forwarding ("Request terminated with error"): both fail the gate.
-  // The terminal colour codes (ESC [ ... m) Prism writes are stripped first.
-  // eslint-disable-next-line no-control-regex
-  const colours = /\x1b\[[0-9;]*m/g;
-  const lines = fs.readFileSync(prismLog, 'utf8').slice(probeLogEnd).replace(colours, '').split('\n');
-  const violations = lines.filter((l) => /violation|Request terminated with error/i.test(l));
-  for (const l of violations) console.log(`  prism ${v}: ${l.trim()}`);
-  const proxied = lines.filter((l) => /> Forwarding/.test(l)).length;
-  if (violations.length || jestCode !== 0) failed = true;
+  const lines = [];
+  let violationCount = 0;
+  for (const p of prisms) {
+    p.proc.kill('SIGTERM');
+    await new Promise((r) => (p.proc.exitCode === null ? p.proc.once('exit', r) : r()));
+    prismProcs.delete(p.proc);
+    // Prism logs every violation it finds in a proxied request or response ("Violation: ..."), and every
+    // request it answers itself instead of forwarding ("Request terminated with error"): both fail the gate.
+    // The terminal colour codes (ESC [ ... m) Prism writes are stripped first.
+    // eslint-disable-next-line no-control-regex
+    const colours = /\x1b\[[0-9;]*m/g;
+    const logLines = fs.readFileSync(p.log, 'utf8').slice(p.probeLogEnd).replace(colours, '').split('\n');
+    const violations = logLines.filter((l) => /violation|Request terminated with error/i.test(l));
+    for (const l of violations) console.log(`  prism ${p.v}: ${l.trim()}`);
+    violationCount += violations.length;
+    const proxied = logLines.filter((l) => /> Forwarding/.test(l)).length;
+    lines.push(`Prism proxy ${p.v}: ${proxied} proxied requests, ${violations.length} violations`);
+  }
+  if (violationCount || jestCode !== 0) failed = true;
   try {
     const r = JSON.parse(fs.readFileSync(jestJson, 'utf8'));
     // Suites that could not run count as failed tests; so do Prism's violations.
-    const nFailed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) + violations.length;
-    parts.set(`prism ${v}`, { passed: r.numPassedTests, failed: nFailed || (jestCode === 0 ? 0 : 1), skipped: r.numPendingTests ?? 0 });
+    const nFailed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) + violationCount;
+    parts.set(PRISM_PART, { passed: r.numPassedTests, failed: nFailed || (jestCode === 0 ? 0 : 1), skipped: r.numPendingTests ?? 0 });
   } catch {
-    parts.set(`prism ${v}`, { passed: 0, failed: 1, note: 'no jest report' });
+    parts.set(PRISM_PART, { passed: 0, failed: 1, note: 'no jest report' });
   }
-  const verdict = violations.length === 0 && jestCode === 0 ? 'PASS' : 'FAIL';
-  return `Prism proxy ${v}: ${proxied} proxied requests, ${violations.length} violations; integration suite exit ${jestCode} → ${verdict}`;
+  lines.push(`integration suite through Prism: exit ${jestCode} → ${violationCount === 0 && jestCode === 0 ? 'PASS' : 'FAIL'}`);
+  return lines;
 }
 
 function readJsonReport(dir) {
@@ -370,7 +388,7 @@ try {
   failed = true;
   console.error(`contract: ${e.stack ?? e}`);
 } finally {
-  await cleanup();
+  await timed('stopping the stack (CPU: the service processes and PostgreSQL, over the whole gate)', cleanup);
 }
 console.log('\n=== contract gate summary ===');
 for (const l of summary) console.log(`  ${l}`);

@@ -5,14 +5,16 @@
 // make check-sdks (--check): generate into a temporary folder and fail if a generated/<v>/sdk differs. A
 // passed check is remembered (.tools/sdk-check.json) by a hash of everything it read, inputs and the
 // committed SDKs alike: the same hash again skips the generator, any change runs it.
-// The jar comes from Maven Central: the wrapper's own download, else `mvn dependency:copy`; either way
-// its SHA-256 must match the pin below, so every machine generates with the same bytes.
+// The jar comes from the tool cache (PAYGATE_CACHE), else Maven Central: the wrapper's own download, else
+// `mvn dependency:copy`; either way its SHA-256 must match the pin below, so every machine generates with the
+// same bytes. The tool cache also remembers passed checks by their hash, so a fresh clone of a checked tree
+// skips the generator too.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { files, hashOf, root, SDKS, VERSIONS } from './sdk-tree.mjs';
+import { cacheDir, files, hashOf, root, SDKS, VERSIONS } from './sdk-tree.mjs';
 
 const JAR_SHA256 = { '7.23.0': 'cb087e40001e31eb08ef6140dd5de10938dbeb89016a1fe0481eaa25cd569026' };
 const BASE_VERSION = '0.1.0';
@@ -119,6 +121,11 @@ function sha256(file) {
 }
 
 function ensureJar() {
+  const cached = cacheDir('openapi-generator') && path.join(cacheDir('openapi-generator'), `${config.version}.jar`);
+  if (!fs.existsSync(jar) && cached && fs.existsSync(cached)) {
+    fs.mkdirSync(storage, { recursive: true });
+    fs.copyFileSync(cached, jar);
+  }
   if (!fs.existsSync(jar)) {
     try {
       execFileSync(wrapper, ['version'], { cwd: root, env: wrapperEnv, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -142,6 +149,10 @@ function ensureJar() {
     throw new Error(
       `openapi-generator ${config.version} jar has SHA-256 ${have}, expected ${want ?? '(no pin: add one to scripts/generate-sdks.mjs)'}`,
     );
+  }
+  if (cached && !fs.existsSync(cached)) {
+    fs.copyFileSync(jar, `${cached}.tmp`);
+    fs.renameSync(`${cached}.tmp`, cached);
   }
 }
 
@@ -203,7 +214,12 @@ function checkKey() {
 const rememberCheck = () => {
   fs.mkdirSync(path.dirname(checkStamp), { recursive: true });
   fs.writeFileSync(checkStamp, JSON.stringify({ key: checkKey() }) + '\n');
+  const checked = cacheDir('sdk-checks');
+  if (checked) fs.writeFileSync(path.join(checked, checkKey()), '');
 };
+const checkedBefore = () =>
+  (fs.existsSync(checkStamp) && JSON.parse(fs.readFileSync(checkStamp, 'utf8')).key === checkKey()) ||
+  (cacheDir('sdk-checks') !== undefined && fs.existsSync(path.join(cacheDir('sdk-checks'), checkKey())));
 const sdkDirs = `generated/{${VERSIONS.join(',')}}/sdk`;
 
 if (!check) {
@@ -211,7 +227,7 @@ if (!check) {
   generate((version) => path.join(root, 'generated', version, 'sdk'));
   rememberCheck();
   console.log(`${sdkDirs}/{${SDKS.join(',')}} written`);
-} else if (fs.existsSync(checkStamp) && JSON.parse(fs.readFileSync(checkStamp, 'utf8')).key === checkKey()) {
+} else if (checkedBefore()) {
   console.log(`${sdkDirs} up to date (checked before with the same inputs and files)`);
 } else {
   ensureJar();

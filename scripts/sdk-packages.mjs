@@ -5,12 +5,13 @@
 //   - the Python SDK as a wheel (paygate_client-<version>-py3-none-any.whl): `pip wheel` with the setuptools
 //     pinned in sdk-tests/requirements.txt (.venv/sdk), offline.
 // Each is built from a copy of its generated folder (a build leaves nothing in generated/) and only when its
-// key changed: a hash of the generated files, this script and the toolchain's versions, kept beside it.
+// key changed: a hash of the generated files, this script and the toolchain's versions, kept beside it. A
+// built package is also kept in the tool cache (PAYGATE_CACHE) under its key, for the next fresh clone.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { files, hashOf, root, SDKS, VERSIONS } from './sdk-tree.mjs';
+import { cacheDir, files, hashOf, root, SDKS, VERSIONS } from './sdk-tree.mjs';
 
 export const packagesDir = path.join(root, 'dist/sdk');
 const python = path.join(root, '.venv/sdk/bin/python');
@@ -83,15 +84,26 @@ export async function buildPackage(version, sdk) {
   fs.mkdirSync(out, { recursive: true });
   fs.rmSync(keyFile, { force: true });
   for (const f of existing()) fs.rmSync(path.join(out, f));
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-sdk-build-${sdk}-`));
-  try {
-    for (const f of files(src)) fs.cpSync(path.join(src, f), path.join(copy, f));
-    await builder.build(copy, out);
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
+  const cached = cacheDir('sdk-packages') && path.join(cacheDir('sdk-packages'), key);
+  const fromCache = cached && fs.existsSync(cached) ? fs.readdirSync(cached).filter((f) => builder.artifact.test(f)) : [];
+  if (fromCache.length === 1) fs.copyFileSync(path.join(cached, fromCache[0]), path.join(out, fromCache[0]));
+  else {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-sdk-build-${sdk}-`));
+    try {
+      for (const f of files(src)) fs.cpSync(path.join(src, f), path.join(copy, f));
+      await builder.build(copy, out);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
   }
   const built = existing();
   if (built.length !== 1) throw new Error(`building the ${sdk} SDK of ${version} left ${built.length} artifacts in ${out}`);
+  if (cached && fromCache.length !== 1) {
+    fs.mkdirSync(`${cached}.tmp`, { recursive: true });
+    fs.copyFileSync(path.join(out, built[0]), path.join(`${cached}.tmp`, built[0]));
+    fs.rmSync(cached, { recursive: true, force: true });
+    fs.renameSync(`${cached}.tmp`, cached);
+  }
   fs.writeFileSync(keyFile, key);
   return path.join(out, built[0]);
 }

@@ -23,6 +23,15 @@ export function files(dir, rel = '') {
     .sort();
 }
 
+/** The per-user tool cache (PAYGATE_CACHE, set by the Makefile; scripts/tool-cache.sh): a folder in it, made
+ * if missing, or undefined when the variable is not set (then nothing is cached outside the clone). */
+export function cacheDir(name) {
+  if (!process.env.PAYGATE_CACHE) return undefined;
+  const dir = path.join(process.env.PAYGATE_CACHE, name);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** SHA-256 over files and folders (each generated file's path and bytes) and a few strings. */
 export function hashOf(paths, ...texts) {
   const h = crypto.createHash('sha256');

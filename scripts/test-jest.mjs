@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { timed } from './ci-times.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const out = path.join(root, 'coverage/jest-results.json');
@@ -24,19 +25,22 @@ const parts = [
 ];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
-const reports = parts.map(({ name, args, env }) => {
+const reports = [];
+for (const { name, args, env } of parts) {
   const file = path.join(root, `coverage/jest-results-${name}.json`);
   fs.rmSync(file, { force: true });
   const jest = path.join(root, 'node_modules/.bin/jest');
-  const r = spawnSync(jest, ['--json', `--outputFile=${file}`, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = await timed(`jest ${name}`, () =>
+    spawnSync(jest, ['--json', `--outputFile=${file}`, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }),
+  );
   let report = null;
   try {
     report = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     console.error(`test-jest: the ${name} part wrote no report (exit ${r.status ?? r.signal})`);
   }
-  return { name, code: r.status ?? 1, report };
-});
+  reports.push({ name, code: r.status ?? 1, report });
+}
 
 const sum = (key) => reports.reduce((n, { report }) => n + (report?.[key] ?? 0), 0);
 const merged = {

@@ -19,6 +19,8 @@ function runCi(codes: { test: number; contract: number }): { out: string; code: 
     path.join(bin, 'make'),
     `#!/usr/bin/env bash
 set -e
+# Each step runs one recipe line through the SHELL .ci/run gives make (.ci/timed-shell), as make would.
+for a in "$@"; do case $a in SHELL=*) "\${a#SHELL=}" -c 'echo recipe line' ;; esac; done
 case "$1" in
   test)
     mkdir -p coverage sdk-tests/reports
@@ -57,6 +59,16 @@ describe('.ci/run closing line', () => {
     // jest 3 + sdks 2 + browser 3 + contract 7
     expect(closing(out)).toBe('ci: 15 passed, 0 failed');
     expect(code).toBe(0);
+  });
+
+  it("prints each step's recipe lines and wall and CPU times, and the total before the closing line", () => {
+    const { out } = runCi({ test: 0, contract: 0 });
+    const lines = out.trim().split('\n');
+    for (const step of ['test', 'contract']) {
+      expect(lines).toContain(`time ${step} | 1 shorter lines: wall 0 s, cpu 0 s`);
+      expect(lines.find((l) => l.startsWith(`time ${step}: `))).toMatch(/^time \w+: wall \d+ s, cpu \d+ s \(cpu: user \+ sys/);
+    }
+    expect(lines.at(-2)).toMatch(/^time ci: wall \d+ s, cpu \d+ s \(both steps\)$/);
   });
 
   it('counts a contract step that exits non-zero with no failed test as a failure', () => {

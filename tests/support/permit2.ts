@@ -67,7 +67,7 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
     gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId, results: results.map((data) => ({ type: 'walletRpc', data })) } });
   const details = async (id: string) => (await s.asMerchant('GET', `/v1/payments/${id}`)).body;
   const until = (id: string, ok: (d: any) => boolean) => eventually(() => details(id), ok, 30_000);
-  return { ...s, gw, pay, usdtOption, confirm, details, until };
+  return { ...s, walletKey: key.apiKey as string, gw, pay, usdtOption, confirm, details, until };
 }
 
 export type UsdtShop = Awaited<ReturnType<typeof usdtShop>>;

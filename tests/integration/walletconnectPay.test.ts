@@ -26,7 +26,7 @@ async function runAction(buyer: PrivateKeyAccount, rpc: WalletRpcAction): Promis
 describeLocal('the published @walletconnect/pay SDK, pointed at this service', () => {
   let svc: TestService;
   let shop: UsdtShop;
-  let sdk: WalletConnectPay;
+  let sdk: InstanceType<typeof WalletConnectPay>;
 
   beforeAll(async () => {
     svc = await startTestService();

@@ -1,3 +1,4 @@
+import type { WalletRpcRunner } from '@paygate/client';
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
@@ -75,3 +76,11 @@ export type UsdtShop = Awaited<ReturnType<typeof usdtShop>>;
 /** What a wallet does with an eth_signTypedData_v4 action. */
 export const signOf = (buyer: PrivateKeyAccount, action: { data: { params: string[] } }) =>
   buyer.signTypedData(JSON.parse(action.data.params[1]));
+
+/** The buyer's wallet as @paygate/client's runActions calls it: each walletRpc request run as above. */
+export const walletOf =
+  (buyer: PrivateKeyAccount): WalletRpcRunner =>
+  async (request) =>
+    request.method === 'eth_sendTransaction'
+      ? sendAction(buyer, request.params[0], Number(request.chain_id.split(':')[1]))
+      : signOf(buyer, { data: request });

@@ -82,6 +82,24 @@ describeLocal('the published @walletconnect/pay SDK, pointed at this service', (
     expect(await balanceOf(shop.wallet, 'USDT')).toBe(15_000_000n);
   });
 
+  it('surfaces a refusal (the approve skipped) as its error, with nothing moved and the payment payable', async () => {
+    const buyer = await newUsdtBuyer(2_000_000n);
+    const created = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '200' } },
+    });
+    const options = await sdk.getPaymentOptions({ paymentLink: created.body.gatewayUrl, accounts: [`eip155:31337:${buyer.address}`] });
+    const option = options.options.find((o) => o.amount.unit === `caip19/${USDT}`)!;
+    const actions = await sdk.getRequiredPaymentActions({ paymentId: options.paymentId, optionId: option.id });
+    const signature = await runAction(buyer, actions[1].walletRpc);
+    // The SDK reports any 422 as its own "Invalid signature: 422" and drops our code; the same confirm over HTTP shows it.
+    await expect(sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: [signature] })).rejects.toThrow(/422/);
+    const plain = await shop.confirm(created.body.paymentId, option.id, [[signature]]);
+    expect({ status: plain.status, code: plain.body.code }).toEqual({ status: 422, code: 'allowance_insufficient' });
+    expect((await shop.details(created.body.paymentId)).status).toBe('requires_action');
+    expect(await svc.db('chain_transactions').where({ payment_id: created.body.paymentId })).toHaveLength(0);
+    expect(await balanceOf(buyer.address, 'USDT')).toBe(2_000_000n);
+  });
+
   it('pays USDC through EIP-3009: one signature; USDC moves', async () => {
     const buyer = await newBuyer(7_000_000n);
     const paid = await payWithSdk(buyer, DEVNET_USDC, '700');

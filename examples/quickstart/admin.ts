@@ -24,18 +24,28 @@ export function newPartner(name: string): { accountId: string; partnerKey: strin
   return { accountId: account.accountId, partnerKey: account.apiKey, walletKey: wallet.apiKey };
 }
 
-/** The development chain the service runs without chain settings (`admin devnet info`): its id, RPC URL and tokens. */
-export interface DevnetInfo {
+/** A development chain: its CAIP-2 id, RPC URL and tokens. */
+export interface DevnetChain {
   chainId: string;
   rpcUrl: string;
   assets: { asset: string; symbol: string; decimals: number; pegCurrency: string }[];
+}
+/**
+ * The development chains the service runs without chain settings (`admin devnet info`): the first one's fields,
+ * and `chains`, every one of them (first chain first).
+ */
+export interface DevnetInfo extends DevnetChain {
+  chains?: DevnetChain[];
 }
 
 export function devnetInfo(): DevnetInfo {
   return admin('devnet', 'info') as unknown as DevnetInfo;
 }
 
-/** Mints `amount` smallest units of a development-chain token to `address` (`admin devnet fund`); the mint's transaction hash. */
+/**
+ * Mints `amount` smallest units of a development-chain token to `address` (`admin devnet fund`), or with asset
+ * `eip155:<id>/slip44:60` sends `amount` wei of the native coin (gas); the transaction hash.
+ */
 export function devnetFund(address: string, asset: string, amount: string): string {
   return admin('devnet', 'fund', '--address', address, '--asset', asset, '--amount', amount).txHash;
 }

@@ -1,5 +1,6 @@
 // paygate quickstart: the whole flow of a payment against a running service (`make start`), with the
-// TypeScript clients, paid with real tokens on the service's development chain (anvil with FiatToken USDC).
+// TypeScript clients, paid with real tokens on the service's development chain (anvil): USDC by an EIP-3009
+// signature, then USDT through Permit2 (the buyer's approve transaction, then the permit's signature).
 // Run: npm run --silent quickstart [-- --variant thin|sdk|sdk-only]
 //   thin (default): the merchant side on @paygate/client, the wallet on the generated typescript-fetch SDK
 //   sdk:            the merchant side on the generated SDK, the wallet on @paygate/client
@@ -10,14 +11,17 @@
 // sends (default the stable version; @paygate/client stays on it); BUYER_PRIVATE_KEY (default: a key
 // generated for this run); for the admin command, DATABASE_URL when the service does not use the local
 // embedded database and DEVNET_DIR when its development chain does not keep its state in .data/devnet.
-import { STABLE_VERSION } from '@paygate/client';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { devnetFund, devnetInfo, newPartner } from './admin';
+import { runActions, STABLE_VERSION } from '@paygate/client';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { devnetFund, devnetInfo, newPartner, type DevnetInfo } from './admin';
+import { balanceOf, buyerWallet } from './buyer';
 import { sdkMerchant, thinMerchant, type MerchantSide } from './merchant';
-import { sdkWallet, thinWallet, type Option, type WalletSide } from './wallet';
+import { sdkWallet, thinWallet, type WalletSide } from './wallet';
 
-/** Where the merchant's USDC settles (an address on the development chain). */
+/** Where the merchant's USDC and USDT settle (an address on the development chain). */
 const MERCHANT_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+/** Native coin (wei) for the buyer's gas: an approve of Permit2 is a transaction the buyer pays for. */
+const GAS_WEI = '100000000000000000';
 
 const baseUrl = process.env.PAYGATE_URL ?? 'http://localhost:8080';
 const version = process.env.PAYGATE_VERSION ?? STABLE_VERSION;
@@ -34,50 +38,48 @@ function expect(ok: boolean, what: string): asserts ok {
   if (!ok) throw new Error(`quickstart: expected ${what}`);
 }
 const TX_HASH = /^0x[0-9a-f]{64}$/;
+type Token = DevnetInfo['assets'][number];
 
-/** What the buyer's wallet (a viem local account) does with the option's walletRpc action: sign the EIP-712 typed data it carries. */
-async function signOption(buyer: PrivateKeyAccount, option: Option): Promise<`0x${string}`> {
-  if (option.method !== 'eth_signTypedData_v4') throw new Error(`unexpected wallet RPC ${option.method}`);
-  return buyer.signTypedData(JSON.parse(option.typedData));
+interface Shop {
+  devnet: DevnetInfo;
+  merchant: MerchantSide;
+  wallet: WalletSide;
+  merchantId: string;
+  run: string;
 }
 
-async function main() {
-  const run = `${variant}-${Date.now()}`;
-  const devnet = devnetInfo();
-  const usdc = devnet.assets.find((a) => a.symbol === 'USDC');
-  expect(usdc !== undefined, `the development chain to have USDC, got ${JSON.stringify(devnet.assets)}`);
-  step(`development chain ${devnet.chainId} at ${devnet.rpcUrl}: USDC is ${usdc.asset}`);
-  const keys = newPartner(`Quickstart ${run}`);
-  step(`admin: account ${keys.accountId} with a partner key and a wallet key`);
-  const [merchant, wallet] = VARIANTS[variant](keys.partnerKey, keys.walletKey);
-  console.log(
-    `quickstart against ${baseUrl}: merchant side on ${merchant.client}, wallet on ${wallet.client} (generated SDK on ${version})`,
-  );
-
-  const merchantId = await merchant.createMerchant(`Coffee Shop ${run}`, 'owner@coffee.example.com');
-  step(`merchant ${merchantId}`);
-  const destination = `${devnet.chainId}:${MERCHANT_ADDRESS}`;
-  const settlementId = await merchant.addSettlement(merchantId, usdc.asset, destination);
-  step(`settlement ${settlementId}: USDC on the development chain to ${destination}`);
-  const payment = await merchant.createPayment(merchantId, `order-${run}`, { unit: 'iso4217/USD', value: '1000' });
+/**
+ * A payment of `fiat` US cents paid in `token`: the option, the buyer funded, the option's actions run by the
+ * buyer's wallet, confirm, the transfer on chain (the buyer's balance read before and after) and the settlement.
+ */
+async function pay(shop: Shop, token: Token, fiat: string, expected: { value: string; methods: string[] }): Promise<string> {
+  const { devnet, merchant, wallet, merchantId, run } = shop;
+  const payment = await merchant.createPayment(merchantId, `order-${run}-${token.symbol}`, { unit: 'iso4217/USD', value: fiat });
   expect(payment.status === 'requires_action', `a new payment to require action, got ${payment.status}`);
-  step(`payment ${payment.paymentId} of USD 10.00; buyer link ${payment.gatewayUrl}`);
+  step(`payment ${payment.paymentId} of USD ${(Number(fiat) / 100).toFixed(2)}; buyer link ${payment.gatewayUrl}`);
 
   const buyer = privateKeyToAccount((process.env.BUYER_PRIVATE_KEY ?? generatePrivateKey()) as `0x${string}`);
   const shown = await wallet.show(payment.paymentId);
   step(`wallet sees ${shown.amount} for ${shown.merchant} (${shown.status})`);
-  const option = await wallet.option(payment.paymentId, `${devnet.chainId}:${buyer.address}`);
+  const option = await wallet.option(payment.paymentId, `${devnet.chainId}:${buyer.address}`, token.asset);
+  const methods = option.actions.map((a) => (a.type === 'walletRpc' ? a.data.method : a.type)).join(', then ');
   expect(
-    option.amount.unit === `caip19/${usdc.asset}` && option.amount.value === '10000000',
-    `10 USDC on the development chain, got ${JSON.stringify(option.amount)}`,
+    option.amount.value === expected.value && expected.methods.includes(methods),
+    `${expected.value} units of ${token.symbol} with actions ${expected.methods.join(' or ')}, got ${option.amount.value} and ${methods}`,
   );
-  step(`option ${option.id}: ${option.amount.value} units of ${option.amount.unit}`);
-  // The service simulates the transfer before it accepts the signature: the buyer needs the tokens first.
-  const minted = devnetFund(buyer.address, usdc.asset, option.amount.value);
-  step(`admin devnet fund: minted ${option.amount.value} units to the buyer ${buyer.address} (transaction ${minted})`);
-  const signature = await signOption(buyer, option);
-  const confirmed = await wallet.confirm(payment.paymentId, option.id, signature);
-  step(`signed the option's EIP-712 authorization as ${buyer.address} and confirmed: ${confirmed.status}`);
+  step(`option ${option.id}: ${option.amount.value} units of ${option.amount.unit}; actions ${methods}`);
+  // The service simulates the transfer before it accepts the signature: the buyer needs the tokens first, and
+  // native coin for the gas of an approve.
+  const minted = devnetFund(buyer.address, token.asset, expected.value);
+  step(`admin devnet fund: minted ${expected.value} units of ${token.symbol} to the buyer ${buyer.address} (transaction ${minted})`);
+  if (methods.includes('eth_sendTransaction')) {
+    devnetFund(buyer.address, `${devnet.chainId}/slip44:60`, GAS_WEI);
+    step(`admin devnet fund: sent ${GAS_WEI} wei to the buyer for the approve's gas`);
+  }
+  const before = await balanceOf(devnet, token.asset, buyer.address);
+  const results = await runActions(option.actions, buyerWallet(buyer, devnet));
+  const confirmed = await wallet.confirm(payment.paymentId, option.id, results);
+  step(`the buyer's wallet ran the actions as ${buyer.address} and confirmed with their results: ${confirmed.status}`);
 
   let status = confirmed;
   for (let i = 0; !status.isFinal && i < 20; i++) status = await wallet.status(payment.paymentId, 5000);
@@ -85,7 +87,9 @@ async function main() {
     status.status === 'succeeded' && TX_HASH.test(status.txId ?? ''),
     `the payment to succeed with a transaction, got ${JSON.stringify(status)}`,
   );
-  step(`status ${status.status}: the buyer's transfer is on chain in transaction ${status.txId}`);
+  const after = await balanceOf(devnet, token.asset, buyer.address);
+  expect(before - after === BigInt(expected.value), `the buyer's ${token.symbol} to fall by ${expected.value}, from ${before} to ${after}`);
+  step(`status ${status.status}: ${expected.value} units of ${token.symbol} left the buyer in transaction ${status.txId}`);
 
   // Then the service settles: amount minus fee from its collector to the merchant's destination.
   let seen = await merchant.getPayment(merchantId, payment.paymentId);
@@ -98,12 +102,48 @@ async function main() {
     seen = await merchant.getPayment(merchantId, payment.paymentId);
   }
   expect(TX_HASH.test(seen.settlementTxId ?? ''), `the payment to be settled, got ${JSON.stringify(seen)}`);
-  step(`settled to ${destination} in transaction ${seen.settlementTxId}`);
-  await merchant.refund(merchantId, payment.paymentId);
-  const refunded = await merchant.getPayment(merchantId, payment.paymentId);
+  step(`settled to ${devnet.chainId}:${MERCHANT_ADDRESS} in transaction ${seen.settlementTxId}`);
+  return payment.paymentId;
+}
+
+async function main() {
+  const run = `${variant}-${Date.now()}`;
+  const devnet = devnetInfo();
+  const token = (symbol: string) => {
+    const t = devnet.assets.find((a) => a.symbol === symbol);
+    expect(t !== undefined, `the development chain to have ${symbol}, got ${JSON.stringify(devnet.assets)}`);
+    return t;
+  };
+  const [usdc, usdt] = [token('USDC'), token('USDT')];
+  step(`development chain ${devnet.chainId} at ${devnet.rpcUrl}: USDC is ${usdc.asset}, USDT is ${usdt.asset}`);
+  const keys = newPartner(`Quickstart ${run}`);
+  step(`admin: account ${keys.accountId} with a partner key and a wallet key`);
+  const [merchant, wallet] = VARIANTS[variant](keys.partnerKey, keys.walletKey);
+  console.log(
+    `quickstart against ${baseUrl}: merchant side on ${merchant.client}, wallet on ${wallet.client} (generated SDK on ${version})`,
+  );
+
+  const merchantId = await merchant.createMerchant(`Coffee Shop ${run}`, 'owner@coffee.example.com');
+  step(`merchant ${merchantId}`);
+  for (const t of [usdc, usdt]) {
+    const settlementId = await merchant.addSettlement(merchantId, t.asset, `${devnet.chainId}:${MERCHANT_ADDRESS}`);
+    step(`settlement ${settlementId}: ${t.symbol} on the development chain to ${MERCHANT_ADDRESS}`);
+  }
+  const shop = { devnet, merchant, wallet, merchantId, run };
+
+  const paid = await pay(shop, usdc, '1000', { value: '10000000', methods: ['eth_signTypedData_v4'] });
+  await merchant.refund(merchantId, paid);
+  const refunded = await merchant.getPayment(merchantId, paid);
   expect(Boolean(refunded.refundedAt), 'refundedAt to be set after the refund');
   step(`refunded at ${refunded.refundedAt}`);
-  console.log(`quickstart (${variant}): ok, paid in transaction ${status.txId}`);
+
+  // USDT has no EIP-3009: Permit2. A buyer who has not approved Permit2 for USDT sends that approve first (a
+  // BUYER_PRIVATE_KEY reused from an earlier run has approved it already: the signature alone).
+  const permitOnly = 'eth_signTypedData_v4';
+  const withApprove = `eth_sendTransaction, then ${permitOnly}`;
+  const methods = process.env.BUYER_PRIVATE_KEY ? [withApprove, permitOnly] : [withApprove];
+  const permit2 = await pay(shop, usdt, '500', { value: '5000000', methods });
+  console.log(`quickstart (${variant}): ok, paid USDC (payment ${paid}) and USDT through Permit2 (payment ${permit2})`);
 }
 
 main().catch((e) => {

@@ -1,27 +1,35 @@
 // The buyer's wallet's calls to the gateway API, written twice like the merchant side: on the generated
 // typescript-fetch SDK (@paygate/sdk) and on @paygate/client. The signing key is the quickstart's.
-import { createPaygateClient } from '@paygate/client';
-import { Configuration, GatewayApi, instanceOfWalletRpcAction } from '@paygate/sdk';
+import { createPaygateClient, type Schemas } from '@paygate/client';
+import { Configuration, GatewayApi } from '@paygate/sdk';
 
 export interface Status {
   status: string;
   isFinal: boolean;
   txId?: string;
 }
+/** An option and its actions, in the spec's wire form (runActions of @paygate/client runs them). */
 export interface Option {
   id: string;
   amount: { unit: string; value: string };
-  method: string;
-  typedData: string;
+  actions: Schemas['Action'][];
 }
 export interface WalletSide {
   readonly client: string;
   show(paymentId: string): Promise<{ status: string; amount: string; merchant: string }>;
-  /** The first option for the buyer's CAIP-10 account, with its `eth_signTypedData_v4` payload. */
-  option(paymentId: string, account: string): Promise<Option>;
-  confirm(paymentId: string, optionId: string, signature: string): Promise<Status>;
+  /** The option in `asset` (CAIP-19) for the buyer's CAIP-10 account, with its actions. */
+  option(paymentId: string, account: string, asset: string): Promise<Option>;
+  /** Confirms with the actions' results, one per action in their order. */
+  confirm(paymentId: string, optionId: string, results: Schemas['ActionResult'][]): Promise<Status>;
   /** Long-polls (up to maxPollMs) until the payment changes. */
   status(paymentId: string, maxPollMs: number): Promise<Status>;
+}
+
+/** The option paying in `asset` (either client's options: the same wire form). */
+function optionIn(options: Option[] | null | undefined, account: string, asset: string): Option {
+  const opt = options?.find((o) => o.amount.unit === `caip19/${asset}`);
+  if (!opt) throw new Error(`no ${asset} option for ${account}: ${JSON.stringify(options?.map((o) => o.amount.unit))}`);
+  return { id: opt.id, amount: opt.amount, actions: opt.actions };
 }
 
 /** `version`: the PAY-Version the SDK sends, the one it was generated for. */
@@ -33,20 +41,12 @@ export function sdkWallet(baseUrl: string, walletKey: string, version: string): 
       const p = await gateway.getGatewayPayment({ id });
       return { status: p.status, amount: `${p.amount.display?.assetSymbol ?? p.amount.unit} ${p.amount.value}`, merchant: p.merchant.name };
     },
-    async option(id, account) {
+    async option(id, account, asset) {
       const r = await gateway.getPaymentOptions({ id, paymentOptionsRequest: { accounts: [account] } });
-      const opt = r.options?.[0];
-      if (!opt) throw new Error(`no payment option for ${account}`);
-      // An option's last action is its signature (a Permit2 option may first ask for an approve transaction).
-      const action = opt.actions[opt.actions.length - 1];
-      if (!instanceOfWalletRpcAction(action)) throw new Error(`option ${opt.id} ends with a ${action.type} action`);
-      return { id: opt.id, amount: opt.amount, method: action.data.method, typedData: action.data.params[1] };
+      return optionIn(r.options, account, asset);
     },
-    async confirm(id, optionId, signature) {
-      const r = await gateway.confirmPayment({
-        id,
-        confirmPaymentRequest: { optionId, results: [{ type: 'walletRpc', data: [signature] }] },
-      });
+    async confirm(id, optionId, results) {
+      const r = await gateway.confirmPayment({ id, confirmPaymentRequest: { optionId, results } });
       return { status: r.status, isFinal: r.isFinal, txId: r.info?.txId ?? undefined };
     },
     async status(id, maxPollMs) {
@@ -68,24 +68,16 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
       const p = must(await gateway.GET('/v1/gateway/payment/{id}', { params: { path: { id } } }), 'getGatewayPayment');
       return { status: p.status, amount: `${p.amount.display?.assetSymbol ?? p.amount.unit} ${p.amount.value}`, merchant: p.merchant.name };
     },
-    async option(id, account) {
+    async option(id, account, asset) {
       const r = must(
         await gateway.POST('/v1/gateway/payment/{id}/options', { params: { path: { id } }, body: { accounts: [account] } }),
         'getPaymentOptions',
       );
-      const opt = r.options?.[0];
-      if (!opt) throw new Error(`no payment option for ${account}`);
-      // An option's last action is its signature (a Permit2 option may first ask for an approve transaction).
-      const action = opt.actions[opt.actions.length - 1];
-      if (action.type !== 'walletRpc') throw new Error(`option ${opt.id} ends with a ${action.type} action`);
-      return { id: opt.id, amount: opt.amount, method: action.data.method, typedData: action.data.params[1] };
+      return optionIn(r.options, account, asset);
     },
-    async confirm(id, optionId, signature) {
+    async confirm(id, optionId, results) {
       const r = must(
-        await gateway.POST('/v1/gateway/payment/{id}/confirm', {
-          params: { path: { id } },
-          body: { optionId, results: [{ type: 'walletRpc', data: [signature] }] },
-        }),
+        await gateway.POST('/v1/gateway/payment/{id}/confirm', { params: { path: { id } }, body: { optionId, results } }),
         'confirmPayment',
       );
       return { status: r.status, isFinal: r.isFinal, txId: r.info?.txId ?? undefined };

@@ -1,3 +1,4 @@
+import type { WalletRpcRunner } from '@paygate/client';
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
@@ -67,7 +68,7 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
     gw('POST', `/v1/gateway/payment/${id}/confirm`, { body: { optionId, results: results.map((data) => ({ type: 'walletRpc', data })) } });
   const details = async (id: string) => (await s.asMerchant('GET', `/v1/payments/${id}`)).body;
   const until = (id: string, ok: (d: any) => boolean) => eventually(() => details(id), ok, 30_000);
-  return { ...s, gw, pay, usdtOption, confirm, details, until };
+  return { ...s, walletKey: key.apiKey as string, gw, pay, usdtOption, confirm, details, until };
 }
 
 export type UsdtShop = Awaited<ReturnType<typeof usdtShop>>;
@@ -75,3 +76,11 @@ export type UsdtShop = Awaited<ReturnType<typeof usdtShop>>;
 /** What a wallet does with an eth_signTypedData_v4 action. */
 export const signOf = (buyer: PrivateKeyAccount, action: { data: { params: string[] } }) =>
   buyer.signTypedData(JSON.parse(action.data.params[1]));
+
+/** The buyer's wallet as @paygate/client's runActions calls it: each walletRpc request run as above. */
+export const walletOf =
+  (buyer: PrivateKeyAccount): WalletRpcRunner =>
+  async (request) =>
+    request.method === 'eth_sendTransaction'
+      ? sendAction(buyer, request.params[0], Number(request.chain_id.split(':')[1]))
+      : signOf(buyer, { data: request });

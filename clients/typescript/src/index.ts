@@ -77,3 +77,4 @@ export function idempotencyKey(...parts: Array<string | number>): string {
   return key;
 }
 export * from './webhooks';
+export * from './actions';

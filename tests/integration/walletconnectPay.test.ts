@@ -1,0 +1,112 @@
+import { WalletConnectPay, type WalletRpcAction } from '@walletconnect/pay';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { externalService, startTestService, type TestService } from '../support/service';
+import { balanceOf, DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
+import { uniqueKey } from '../support/fixtures';
+import { newUsdtBuyer, sendAction, USDT, usdtShop, type UsdtShop } from '../support/permit2';
+
+// The published @walletconnect/pay SDK (pinned in package.json), unchanged, pointed at this service by its
+// `baseUrl` option: it finds the payment from our buyer link, reads the options, gets the actions and confirms.
+// The wallet does nothing but run each action the SDK hands it (eth_sendTransaction broadcast and its receipt
+// awaited, eth_signTypedData_v4 signed) and give the results back, in order, to the SDK's confirmPayment.
+
+const describeLocal = externalService ? describe.skip : describe;
+jest.setTimeout(120_000);
+
+/** A wallet: runs one of the SDK's walletRpc actions for the buyer and returns its result. */
+async function runAction(buyer: PrivateKeyAccount, rpc: WalletRpcAction): Promise<string> {
+  const chainId = Number(rpc.chainId.split(':')[1]);
+  const params = JSON.parse(rpc.params) as unknown[];
+  const text = (p: unknown) => (typeof p === 'string' ? p : JSON.stringify(p));
+  if (rpc.method === 'eth_sendTransaction') return sendAction(buyer, text(params[0]), chainId);
+  if (rpc.method === 'eth_signTypedData_v4') return buyer.signTypedData(JSON.parse(text(params[1])));
+  throw new Error(`the wallet does not know ${rpc.method}`);
+}
+
+describeLocal('the published @walletconnect/pay SDK, pointed at this service', () => {
+  let svc: TestService;
+  let shop: UsdtShop;
+  let sdk: InstanceType<typeof WalletConnectPay>;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    shop = await usdtShop(svc, 'WalletConnect Pay Shop', 'collector');
+    // The preview version the SDK sends: straight to the service (a proxy validating the stable contract would refuse it).
+    sdk = new WalletConnectPay({ apiKey: shop.walletKey, baseUrl: svc.directUrl, logger: 'silent' });
+  });
+  afterAll(() => svc.close());
+
+  /** Creates a USD payment and pays it with the SDK in `asset`; the payment id, the actions' methods and the confirm's answer. */
+  async function payWithSdk(buyer: PrivateKeyAccount, asset: string, value: string) {
+    const created = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value } },
+    });
+    expect(created.status).toBe(201);
+    const options = await sdk.getPaymentOptions({
+      paymentLink: created.body.gatewayUrl,
+      accounts: [`eip155:31337:${buyer.address}`],
+      includePaymentInfo: true,
+    });
+    // The SDK keeps the link it was given as the payment's id (our options carry none); the service resolves it.
+    expect(decodeURIComponent(options.paymentId)).toBe(created.body.gatewayUrl);
+    expect(options.info).toMatchObject({ status: 'requires_action', merchant: { name: 'WalletConnect Pay Shop' } });
+    const option = options.options.find((o) => o.amount.unit === `caip19/${asset}`);
+    if (!option) throw new Error(`no ${asset} option in ${JSON.stringify(options.options)}`);
+    const actions = await sdk.getRequiredPaymentActions({ paymentId: options.paymentId, optionId: option.id });
+    const results: string[] = [];
+    for (const action of actions) results.push(await runAction(buyer, action.walletRpc));
+    const confirmed = await sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: results });
+    const done = await shop.until(created.body.paymentId, (d) => d.status === 'succeeded' && d.settlement !== null);
+    return { option, methods: actions.map((a) => a.walletRpc.method), confirmed, done };
+  }
+
+  it('pays USDT through Permit2: the approve broadcast, then the permit signed; USDT moves', async () => {
+    const buyer = await newUsdtBuyer(25_000_000n);
+    const first = await payWithSdk(buyer, USDT, '1000');
+    expect(first.option.amount).toMatchObject({ value: '10000000', display: { assetSymbol: 'USDT', decimals: 6 } });
+    expect(first.methods).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
+    expect(first.confirmed.status).toMatch(/^(processing|succeeded)$/);
+    expect({ status: first.done.status, amount: first.done.settlement.successful.amount }).toEqual({
+      status: 'succeeded',
+      amount: { unit: `caip19/${USDT}`, value: '10000000' },
+    });
+    expect((await receiptOf(first.done.info.txId)).status).toBe('success');
+    expect(await balanceOf(buyer.address, 'USDT')).toBe(15_000_000n);
+    expect(await balanceOf(shop.wallet, 'USDT')).toBe(10_000_000n);
+
+    // Permit2 is approved now: the SDK hands over the signature alone.
+    const second = await payWithSdk(buyer, USDT, '500');
+    expect(second.methods).toEqual(['eth_signTypedData_v4']);
+    expect(second.done.status).toBe('succeeded');
+    expect(await balanceOf(buyer.address, 'USDT')).toBe(10_000_000n);
+    expect(await balanceOf(shop.wallet, 'USDT')).toBe(15_000_000n);
+  });
+
+  it('surfaces a refusal (the approve skipped) as its error, with nothing moved and the payment payable', async () => {
+    const buyer = await newUsdtBuyer(2_000_000n);
+    const created = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '200' } },
+    });
+    const options = await sdk.getPaymentOptions({ paymentLink: created.body.gatewayUrl, accounts: [`eip155:31337:${buyer.address}`] });
+    const option = options.options.find((o) => o.amount.unit === `caip19/${USDT}`)!;
+    const actions = await sdk.getRequiredPaymentActions({ paymentId: options.paymentId, optionId: option.id });
+    const signature = await runAction(buyer, actions[1].walletRpc);
+    // The SDK reports any 422 as its own "Invalid signature: 422" and drops our code; the same confirm over HTTP shows it.
+    await expect(sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: [signature] })).rejects.toThrow(/422/);
+    const plain = await shop.confirm(created.body.paymentId, option.id, [[signature]]);
+    expect({ status: plain.status, code: plain.body.code }).toEqual({ status: 422, code: 'allowance_insufficient' });
+    expect((await shop.details(created.body.paymentId)).status).toBe('requires_action');
+    expect(await svc.db('chain_transactions').where({ payment_id: created.body.paymentId })).toHaveLength(0);
+    expect(await balanceOf(buyer.address, 'USDT')).toBe(2_000_000n);
+  });
+
+  it('pays USDC through EIP-3009: one signature; USDC moves', async () => {
+    const buyer = await newBuyer(7_000_000n);
+    const paid = await payWithSdk(buyer, DEVNET_USDC, '700');
+    expect(paid.methods).toEqual(['eth_signTypedData_v4']);
+    expect(paid.done.status).toBe('succeeded');
+    expect((await receiptOf(paid.done.info.txId)).status).toBe('success');
+    expect(await balanceOf(buyer.address, 'USDC')).toBe(0n);
+    expect(await balanceOf(shop.wallet, 'USDC')).toBe(7_000_000n);
+  });
+});

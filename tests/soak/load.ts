@@ -103,6 +103,7 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
           'payment.expired',
           'payment.cancelled',
           'payment.settled',
+          'payment.settlement_held',
         ],
       },
     );

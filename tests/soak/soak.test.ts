@@ -93,10 +93,10 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
       console.log(`soak: ${JSON.stringify(summary, null, 1)}`);
       if (summary.violations.length)
         console.log(
-          `soak: service warnings and errors:\n${stack
+          `soak: service errors:\n${stack
             .logs()
-            .filter((l) => l.level >= 40)
-            .slice(-60)
+            .filter((l) => l.level >= 50)
+            .slice(-80)
             .map((l) => JSON.stringify(l))
             .join('\n')}`,
         );

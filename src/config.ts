@@ -44,6 +44,11 @@ export interface Config {
   chainStuckAfterMs: number;
   /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
   settlementRetry: { maxAttempts: number; baseMs: number };
+  /**
+   * A collect or direct transaction that reverted while its authorization is unused and valid: submitted again after
+   * baseMs, doubling; the maxAttempts-th revert fails the payment transaction_reverted.
+   */
+  submitRetry: { maxAttempts: number; baseMs: number };
   /** Fee-raising replacements of one transaction at most (src/usecases/relayerFees.ts). */
   chainMaxFeeBumps: number;
   /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS, CONTRACT_WALLETS_ALLOWLIST). */
@@ -289,6 +294,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     settlementRetry: {
       maxAttempts: int(env, 'SETTLEMENT_MAX_ATTEMPTS', 5, 1, 100),
       baseMs: int(env, 'SETTLEMENT_RETRY_BASE_MS', 5000, 100, 3_600_000),
+    },
+    submitRetry: {
+      maxAttempts: int(env, 'SUBMIT_MAX_ATTEMPTS', 3, 1, 20),
+      baseMs: int(env, 'SUBMIT_RETRY_BASE_MS', 2000, 100, 600_000),
     },
     chainMaxFeeBumps: int(env, 'CHAIN_MAX_FEE_BUMPS', 10, 0, 100),
     contractWallets: contractWalletSettings(env),

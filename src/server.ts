@@ -50,6 +50,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       pollIntervalMs: config.chainPollIntervalMs,
       stuckAfterMs: config.chainStuckAfterMs,
       settlementRetry: config.settlementRetry,
+      submitRetry: config.submitRetry,
       maxFeeBumps: config.chainMaxFeeBumps,
       workers: working,
       contractWallets: config.contractWallets,

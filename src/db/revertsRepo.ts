@@ -74,3 +74,13 @@ export async function recentReverts(db: Db, scope: RevertScope, lock = false): P
     }),
   ) as Record<RevertDimension, RecentReverts>;
 }
+
+/** A payment's collect or direct transactions that reverted at depth (its submissions that were tried and moved nothing). */
+export async function revertedSubmissions(db: Db, paymentId: string): Promise<number> {
+  const knex = knexOf(db);
+  const [r] = await knex('chain_transactions')
+    .where({ payment_id: paymentId, status: 'reverted' })
+    .whereIn('purpose', ['collect', 'direct'])
+    .count<{ n: string }[]>({ n: '*' });
+  return Number(r.n);
+}

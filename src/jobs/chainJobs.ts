@@ -47,6 +47,7 @@ export interface ChainJobSettings {
   pollIntervalMs: number;
   stuckAfterMs: number;
   settlementRetry: RelayerDeps['settlementRetry'];
+  submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
@@ -108,9 +109,11 @@ export async function startChainJobs(
     submissions: new Submissions(db, log),
     stuckAfterMs: settings.stuckAfterMs,
     settlementRetry: settings.settlementRetry,
+    submitRetry: settings.submitRetry,
     maxFeeBumps: settings.maxFeeBumps,
     startSettle,
     startSubmit,
+    submitLater: (paymentId, delayMs) => send(SUBMIT, { paymentId }, delayMs),
   };
   const nudgeAll = () => {
     for (const m of monitors.values()) m.wake();

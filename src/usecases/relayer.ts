@@ -41,12 +41,16 @@ export interface RelayerDeps {
   stuckAfterMs: number;
   /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
   settlementRetry: { maxAttempts: number; baseMs: number };
+  /** Reverted collect or direct transactions: submitted again after baseMs, doubling, up to maxAttempts submissions. */
+  submitRetry: { maxAttempts: number; baseMs: number };
   /** Fee-raising replacements of one transaction at most. */
   maxFeeBumps: number;
   /** After a collect transaction is final: settle it. */
   startSettle(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */
   startSubmit(paymentId: string): Promise<void>;
+  /** After a submission reverted with its authorization unused: submit again in `delayMs` (from the job queue). */
+  submitLater(paymentId: string, delayMs: number): Promise<void>;
 }
 
 /** Gas estimates get headroom: state may change between simulation and inclusion. */

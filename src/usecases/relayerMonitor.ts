@@ -9,6 +9,7 @@ import { failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
+import { afterRevert, type AfterRevert } from './submissionRetry';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
@@ -82,15 +83,17 @@ async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt
 }
 
 /**
- * A reverted final receipt fails the payment, in the transaction that records it, unless its authorization was
- * used by another transaction. A settlement is tried again later (a revert moved nothing), up to its bound
- * (src/usecases/settlementHolds.ts). A reverted sweep moved nothing either: the operator sweeps again.
+ * A reverted final receipt of a collect or direct transaction is submitted again while its authorization is unused
+ * and valid (src/usecases/submissionRetry.ts); otherwise the payment fails, in the transaction that records the
+ * revert, unless its authorization was used by another transaction. A settlement is tried again later (a revert
+ * moved nothing), up to its bound (src/usecases/settlementHolds.ts). A reverted sweep moved nothing either: the
+ * operator sweeps again.
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
-  const { db } = deps;
+  const { db, log } = deps;
   if (!relayer.ofPayment(tx)) {
     if (await relayer.finish(db, tx.id, 'reverted', receipt))
-      deps.log.error({ sender: tx.sender, txHash: receipt.transactionHash }, 'sweep reverted: nothing moved (admin relayer sweep again)');
+      log.error({ sender: tx.sender, txHash: receipt.transactionHash }, 'sweep reverted: nothing moved (admin relayer sweep again)');
     return;
   }
   // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was
@@ -99,16 +102,23 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
   const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
-  const usedElsewhere = tx.purpose !== 'settle' && refusal === 'authorization_used';
+  const next: AfterRevert | null = tx.purpose === 'settle' ? null : await afterRevert(deps, chain, tx, refusal);
   const finished = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
-    if (tx.purpose === 'settle') await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
-    else if (!usedElsewhere) await failPayment(deps, tx.paymentId, refusal, `transaction ${receipt.transactionHash} reverted`, trx);
+    if (!next) await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
+    else if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
     return true;
   });
+  if (!finished || !next) return;
   // Another transaction used the authorization first (a copy outbid ours): the submit step finds it on the
   // token and the payment follows it (src/usecases/relayer.ts, usedElsewhere).
-  if (finished && usedElsewhere) await deps.startSubmit(tx.paymentId);
+  if (next.kind === 'elsewhere') await deps.startSubmit(tx.paymentId);
+  if (next.kind !== 'retry') return;
+  log.warn(
+    { paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal, attempt: next.attempt, retryInMs: next.delayMs },
+    'submission reverted with its authorization unused and valid; submitted again',
+  );
+  await deps.submitLater(tx.paymentId, next.delayMs);
 }
 
 /** An open transaction without a receipt: waits, re-broadcasts, is unstuck, or finds out where its nonce went. */

@@ -71,6 +71,13 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         const k = p.failure_code ? `${p.status} ${p.failure_code}` : p.status;
         byStatus[k] = (byStatus[k] ?? 0) + 1;
       }
+      // The relayer's transactions by step and outcome (reverted collects beside succeeded payments were submitted again).
+      const chainTxs: Record<string, number> = {};
+      for (const t of await db('chain_transactions')
+        .groupBy('purpose', 'status')
+        .select('purpose', 'status')
+        .count<{ purpose: string; status: string; n: string }[]>({ n: '*' }))
+        chainTxs[`${t.purpose} ${t.status}`] = Number(t.n);
       const finals = load.rec.payments.filter((p) => p.confirmedAt && p.finalAt).map((p) => p.finalAt! - p.confirmedAt!);
       const faults: Record<string, number> = {};
       for (const f of injected) faults[f.kind] = (faults[f.kind] ?? 0) + 1;
@@ -80,6 +87,7 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         requests: Object.fromEntries([...load.rec.outcomes].sort()),
         faults,
         payments: byStatus,
+        chainTransactions: chainTxs,
         paymentsPerSecond: Number((result.succeeded / loadEndS).toFixed(2)),
         confirmToFinalMs: latency(finals),
         relayerGas: {

@@ -36,7 +36,9 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    the gate's buyer (CONTRACT_BUYER_KEY, funded with gas, USDC and USDT on the development chain by seed.mjs),
    so the confirm pays for real. The hooks' merchant settles USDC (EIP-3009: one action, the signed
    authorization) and USDT (Permit2: the approve of Permit2, sent once and mined, then the signed permit), and
-   the hooks pay each payment's options in turn, so both forms are confirmed. Generated `collectedData` is dropped (its
+   the hooks pay each payment's options in turn, so both forms are confirmed. Before the first confirm case
+   the hooks pay one payment in each asset and wait for it to succeed (an errored case otherwise), so a form of
+   payment that stopped working fails the gate instead of hiding among refusals. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
    threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
    valid event path (preview) an event of the account unless the run saw that id, and a valid redelivery an
@@ -214,6 +216,8 @@ def before_call(ctx, case, **kwargs):
         elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:
+            if path.endswith("/confirm"):
+                _DATA.pay_each_asset()
             with _DATA.lock:
                 # An option seen in a response is kept only on its own payment's path: the path's id may have
                 # been replaced above, and another payment's option is rightly 404 there.

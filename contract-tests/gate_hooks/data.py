@@ -35,6 +35,8 @@ class Data:
         self.endpoint = None  # the hooks' webhook endpoint for redelivery cases (preview)
         self.endpoint_lock = threading.Lock()  # one thread checks or makes it at a time
         self.wallet = Wallet()
+        self.each_lock = threading.Lock()
+        self.each_paid = False  # pay_each_asset ran
 
     def api(self, method, path, body=None, merchant=True, **params):
         """The service's answer (status, JSON); 429 and 503 are waited out."""
@@ -164,15 +166,16 @@ class Data:
                 except (KeyError, TypeError):
                     pass
 
-    def option(self, payment_id):
-        """An option of the payment for the hooks' buyer, or None when the payment no longer takes options."""
+    def option(self, payment_id, asset=None):
+        """An option of the payment for the hooks' buyer (in `asset`; else each settled asset in turn), or None when
+        the payment no longer takes options."""
         status, body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]}, merchant=False)
         if status == 409:
             return None
         if status != 200:
             raise RuntimeError(f"contract hooks: options of {payment_id} answered {status}: {json.dumps(body)[:300]}")
         self.remember_options(payment_id, body)
-        options = body.get("options") or []
+        options = [o for o in body.get("options") or [] if asset is None or o["amount"]["unit"] == f"caip19/{asset}"]
         if not options:
             return None
         with self.lock:
@@ -201,18 +204,37 @@ class Data:
         with self.lock:
             if self.paid is not None:
                 return self.paid
+        pid, _ = self.pay(SETTLED_ASSET)
+        with self.lock:
+            self.paid = pid
+        return pid
+
+    def pay_each_asset(self):
+        """Before the first confirm case: a payment paid and seen succeed in each asset the hooks' merchant settles,
+        so that a form of payment that no longer works (Permit2's approve and permit, EIP-3009's authorization)
+        fails the gate as an errored case instead of hiding among refusals. Once per run."""
+        with self.each_lock:  # the other thread waits: its confirm comes after these
+            if self.each_paid:
+                return
+            for asset, form in PAYMENT_ASSETS.items():
+                pid, actions = self.pay(asset)
+                print(f"contract hooks: {pid} paid in {form} with {actions} wallet actions, succeeded", flush=True)
+            self.each_paid = True
+
+    def pay(self, asset):
+        """A new payment paid with its option in `asset` (the wallet runs every action), once it succeeded: its id
+        and how many actions the option had."""
         pid = self.new_payment()
-        option = self.option(pid)
-        self.ok("POST", f"/v1/gateway/payment/{pid}/confirm", {"optionId": option, "results": self.results(option)}, merchant=False)
+        option = self.option(pid, asset)
+        if option is None:
+            raise RuntimeError(f"contract hooks: payment {pid} has no option in {asset} for the hooks' buyer")
+        results = self.results(option)
+        self.ok("POST", f"/v1/gateway/payment/{pid}/confirm", {"optionId": option, "results": results}, merchant=False)
         deadline = time.time() + 120
         while time.time() < deadline:
             status = self.ok("GET", f"/v1/gateway/payment/{pid}/status", merchant=False, maxPollMs=5000)
             if status["isFinal"]:
                 if status["status"] != "succeeded":
-                    raise RuntimeError(f"contract hooks: the hooks' payment {pid} ended {status}")
-                with self.lock:
-                    self.paid = pid
-                return pid
-        raise RuntimeError(f"contract hooks: the hooks' payment {pid} did not succeed within 120 s")
-
-
+                    raise RuntimeError(f"contract hooks: the hooks' payment {pid} in {asset} ended {status}")
+                return pid, len(results)
+        raise RuntimeError(f"contract hooks: the hooks' payment {pid} in {asset} did not succeed within 120 s")

@@ -12,8 +12,9 @@ _DEVNET = json.loads((pathlib.Path(os.environ["DEVNET_DIR"]) / "devnet.json").re
 SETTLED_ASSET = next(a["asset"] for a in _DEVNET["assets"] if a["symbol"] == "USDC")
 # The development chain's Tether-like USDT, paid through Permit2 (an approve of Permit2 first, then a signed permit).
 PERMIT2_ASSET = next(a["asset"] for a in _DEVNET["assets"] if a["symbol"] == "USDT")
-# What the hooks' merchant settles: an option in each per buyer, so that confirms pay with EIP-3009 and with Permit2.
-PAYMENT_ASSETS = (SETTLED_ASSET, PERMIT2_ASSET)
+# What the hooks' merchant settles, and how each is paid: an option in each per buyer, so that confirms pay with
+# EIP-3009 and with Permit2.
+PAYMENT_ASSETS = {SETTLED_ASSET: "USDC (EIP-3009)", PERMIT2_ASSET: "USDT (Permit2)"}
 RPC_URL = _DEVNET["rpcUrl"]
 CHAIN_NUMBER = int(_DEVNET["chainId"].split(":")[1])
 DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"

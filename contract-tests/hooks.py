@@ -1,4 +1,4 @@
-"""Schemathesis hooks of the contract gate.
+"""Schemathesis hooks of the contract gate (the entry point; the parts are in contract-tests/gate_hooks/).
 
 They only encode cross-request and cross-parameter rules that JSON Schema cannot state, and only for
 cases Schemathesis generated as *valid* (positive) in that location; negative cases are sent untouched.
@@ -32,9 +32,13 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    id the run has not seen the service issue becomes a real one: a fresh payment for the operations that
    change it (cancel, decline, confirm), a recent one otherwise; a valid `Merchant-Id` becomes the hooks'
    merchant's. The hooks make their merchant and its settlement through the API, and make a new one when
-   a case has deleted it (the fuzzer deletes merchants whose ids it has seen, as it should). A valid confirm body gets an option of that payment and the result of its action: the
-   option's EIP-712 authorization signed by the gate's buyer (CONTRACT_BUYER_KEY, funded with USDC on the
-   development chain by seed.mjs), so the confirm pays for real. Generated `collectedData` is dropped (its
+   a case has deleted it (the fuzzer deletes merchants whose ids it has seen, as it should). A valid confirm body gets an option of that payment and the results of its actions, run by
+   the gate's buyer (CONTRACT_BUYER_KEY, funded with gas, USDC and USDT on the development chain by seed.mjs),
+   so the confirm pays for real. The hooks' merchant settles USDC (EIP-3009: one action, the signed
+   authorization) and USDT (Permit2: the approve of Permit2, sent once and mined, then the signed permit), and
+   the hooks pay each payment's options in turn, so both forms are confirmed. Before the first confirm case
+   the hooks pay one payment in each asset and wait for it to succeed (an errored case otherwise), so a form of
+   payment that stopped working fails the gate instead of hiding among refusals. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
    threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
    valid event path (preview) an event of the account unless the run saw that id, and a valid redelivery an
@@ -44,7 +48,7 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    (create, update) of a merchant the run has not seen a merchant the hooks keep for that, and a delete a
    settlement made for it. Links
    (options -> fetch/confirm) keep their ids: those the run saw the service issue are left alone, and an
-   option seen in an options response is signed as it is. A valid `maxPollMs` is capped at 100 ms: the
+   option seen in an options response is paid as it is. A valid `maxPollMs` is capped at 100 ms: the
    long-poll itself is tested by the integration suite, and a 30 s wait per case would only slow the gate.
 
 And one guard against the tool itself: Schemathesis 4.32.5 may fill a parameter from values seen in
@@ -58,266 +62,36 @@ aborts ("'latin-1' codec can't encode"). Such a value never reaches the service;
 optional header from the step instead (required headers are left alone and would surface as errors).
 """
 
-import ast
-import json
+
 import os
 import pathlib
-import threading
+import sys
 import time
 import uuid
 
-import hypothesis.internal.lambda_sources as _lambda_sources
-import requests
 import schemathesis
-from eth_account import Account
 from schemathesis.core import NOT_SET
+from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import ComponentInfo
 from schemathesis.generation.modes import GenerationMode
-from schemathesis.core.parameters import ParameterLocation
 
-# Tool guard (not a check exclusion): Hypothesis describes lambdas for its reports by re-parsing their
-# module source with `ast.parse`. On CPython 3.11.7 (this machine), parsing deep in the call stack can
-# raise SystemError "AST constructor recursion depth mismatch" (a CPython bug fixed in later 3.11/3.12
-# releases) instead of SyntaxError, and Hypothesis only expects the latter: the coverage phase of an
-# operation then aborts with a Runtime Error that has nothing to do with our API. Treating that
-# SystemError as "source not parseable" makes Hypothesis fall back to describing the lambda as
-# "<unknown>"; only report text changes, never what is generated, sent or checked.
-class _AstGuard:
-    def __getattr__(self, name):
-        return getattr(ast, name)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # the gate_hooks package beside this file
 
-    @staticmethod
-    def parse(*args, **kwargs):
-        try:
-            return ast.parse(*args, **kwargs)
-        except SystemError as e:
-            raise SyntaxError(str(e)) from e
+from gate_hooks import toolguard  # noqa: E402,F401 (installed on import)
+from gate_hooks.data import Data  # noqa: E402
+from gate_hooks.settings import (  # noqa: E402
+    BUYER_ACCOUNT,
+    CHANGES_PAYMENT,
+    DESTINATION,
+    MAX_POLL_MS,
+    PAYMENT_PATHS,
+    SETTLED_ASSET,
+    SETTLEMENT_CHANGES,
+    VERSION_SYNONYMS,
+    WEBHOOK_URL,
+)
 
-
-_lambda_sources.ast = _AstGuard()
-
-VERSION_SYNONYMS = ("WCP-Version", "Api-Version")
-# The development chain the gate's service runs (contract-tests/stack.mjs exports its DEVNET_DIR).
-_DEVNET = json.loads((pathlib.Path(os.environ["DEVNET_DIR"]) / "devnet.json").read_text())
-SETTLED_ASSET = next(a["asset"] for a in _DEVNET["assets"] if a["symbol"] == "USDC")
-DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
-BUYER = Account.from_key(os.environ["CONTRACT_BUYER_KEY"])
-BUYER_ACCOUNT = f"{_DEVNET['chainId']}:{BUYER.address}"
-SERVICE = os.environ["CONTRACT_SERVICE_URL"]
-# The gate's webhook receiver (contract-tests/webhookSink.mjs), for the URL of a valid endpoint registration.
-WEBHOOK_URL = os.environ["CONTRACT_WEBHOOK_URL"]
-MAX_POLL_MS = 100
-# Every webhook event type the version's document names (preview; empty where it has no webhooks).
-_DOCUMENT = json.loads((pathlib.Path(__file__).parent.parent / "generated" / os.environ["CONTRACT_VERSION"] / "openapi.json").read_text())
-EVENT_TYPES = _DOCUMENT["components"]["schemas"].get("WebhookEventType", {}).get("enum", [])
-# Operations that change a merchant's settlements, with a valid path given the hooks' merchant (see before_call).
-SETTLEMENT_CHANGES = {
-    ("POST", "/v1/merchants/{merchantId}/settlements/crypto"),
-    ("PUT", "/v1/merchants/{merchantId}/settlements/crypto/{id}"),
-    ("DELETE", "/v1/merchants/{merchantId}/settlements/crypto/{id}"),
-}
-SEEN_FOR = 180  # seconds a payment id seen in a response is used as it is (the default expiry is 300 s)
-# Operations whose path `{id}` is a payment id, and those of them that change the payment.
-PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
-CHANGES_PAYMENT = ("/cancel", "/decline", "/confirm")
-
-
-class _Data:
-    """Real payments and options for the cases, made through the API as a partner and a wallet would."""
-
-    def __init__(self):
-        self.lock = threading.Lock()  # --workers 2: two threads call the hooks
-        self.http = threading.local()
-        # Payment ids the run saw the service issue, with when: the fuzzer's own payments expire after the
-        # default 5 minutes, so an id older than SEEN_FOR is replaced like an unknown one.
-        self.seen = {}
-        self.typed = {}  # option id -> the EIP-712 typed data of its action
-        self.option_of = {}  # option id -> the payment it is an option of
-        self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
-        self.paid = None
-        self.merchant = None
-        self.target = None  # (merchant id, settlement id): the merchant whose settlements cases change
-        self.merchants = set()  # merchant ids seen in responses
-        self.settlements = set()  # settlement ids seen in responses
-        self.events = set()  # event ids seen in responses (preview)
-        self.recent_event = None  # (event id, fetched at), renewed every minute like the recent payment
-        self.endpoint = None  # the hooks' webhook endpoint for redelivery cases (preview)
-        self.endpoint_lock = threading.Lock()  # one thread checks or makes it at a time
-
-    def api(self, method, path, body=None, merchant=True, **params):
-        """The service's answer (status, JSON); 429 and 503 are waited out."""
-        session = getattr(self.http, "session", None)
-        if session is None:
-            session = self.http.session = requests.Session()
-        headers = {"Api-Key": os.environ["CONTRACT_API_KEY"], "PAY-Version": os.environ["CONTRACT_VERSION"]}
-        if merchant:
-            headers["Merchant-Id"] = self.merchant_id()
-        if path in ("/v1/merchants", "/v1/webhook-endpoints") or path.endswith("/settlements/crypto"):
-            headers["Idempotency-Key"] = f"st-hooks-{uuid.uuid4().hex}"
-        for _ in range(20):
-            r = session.request(method, SERVICE + path, json=body, headers=headers, params=params, timeout=60)
-            if r.status_code not in (429, 503):
-                break
-            time.sleep(float(r.headers.get("Retry-After", "1")))
-        return r.status_code, r.json()
-
-    def ok(self, method, path, body=None, merchant=True, **params):
-        status, out = self.api(method, path, body, merchant, **params)
-        if status >= 300:
-            raise RuntimeError(f"contract hooks: {method} {path} answered {status}: {json.dumps(out)[:300]}")
-        return out
-
-    def merchant_id(self, renew=False):
-        with self.lock:
-            if self.merchant is not None and not renew:
-                return self.merchant
-        mid, _ = self.merchant_with_settlement("Contract hooks shop")
-        with self.lock:
-            self.merchant = mid
-            self.recent = self.paid = None  # payments of the deleted merchant are not this one's
-        return mid
-
-    def new_payment(self):
-        # An hour to live: a valid case must never meet an expired payment (410), the run lasts minutes.
-        body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": "iso4217/USD", "value": "100"}, "expiresAt": int(time.time()) + 3600}
-        status, out = self.api("POST", "/v1/payments", body)
-        if status == 409 or status == 404:  # a case deleted the hooks' merchant
-            self.merchant_id(renew=True)
-            status, out = self.api("POST", "/v1/payments", body)
-        if status != 201:
-            raise RuntimeError(f"contract hooks: POST /v1/payments answered {status}: {json.dumps(out)[:300]}")
-        pid = out["paymentId"]
-        with self.lock:
-            self.seen[pid] = time.time() + 3600
-        return pid
-
-    def recent_payment(self):
-        with self.lock:
-            current = self.recent
-        if current is None or time.time() - current[1] > 60:
-            current = (self.new_payment(), time.time())
-            with self.lock:
-                self.recent = current
-        return current[0]
-
-    def merchant_with_settlement(self, name):
-        """A new merchant settling the development chain's USDC: (merchant id, settlement id)."""
-        created = self.ok("POST", "/v1/merchants", {"merchantName": name, "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
-        mid = created["merchant"]["id"]
-        settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": SETTLED_ASSET, "destination": DESTINATION}]}, merchant=False)
-        return mid, settled["settlements"][0]["id"]
-
-    def settlement_target(self):
-        """A merchant of the hooks with one settlement, for cases that change settlements: never the merchant the
-        hooks' payments are made for, whose options a changed or disabled settlement would take away."""
-        with self.lock:
-            if self.target is not None:
-                return self.target
-        target = self.merchant_with_settlement("Contract hooks settlements")
-        with self.lock:
-            self.target = target
-            return target
-
-    def event_id(self):
-        """An event of the hooks' account (its payments write them)."""
-        with self.lock:
-            current = self.recent_event
-        if current is None or time.time() - current[1] > 60:
-            self.recent_payment()  # at least one payment, so at least one event
-            events = self.ok("GET", "/v1/events", merchant=False, limit=1)["events"]
-            current = (events[0]["id"], time.time())
-            with self.lock:
-                self.recent_event = current
-                self.events.add(current[0])
-        return current[0]
-
-    def redelivery_endpoint(self):
-        """An enabled endpoint of the hooks' account that takes every event type, so that a redelivery case has
-        somewhere to go: the fuzzer may have disabled or deleted it, or filled the account's endpoints."""
-        with self.endpoint_lock:
-            if self.endpoint is not None:
-                status, out = self.api("GET", f"/v1/webhook-endpoints/{self.endpoint}", merchant=False)
-                if status == 200:
-                    ep = out["endpoint"]
-                    if ep["status"] != "enabled" or set(ep["enabledEvents"]) != set(EVENT_TYPES):
-                        self.ok("PATCH", f"/v1/webhook-endpoints/{self.endpoint}", {"status": "enabled", "enabledEvents": EVENT_TYPES}, merchant=False)
-                    return self.endpoint
-            body = {"url": WEBHOOK_URL, "enabledEvents": EVENT_TYPES, "description": "contract hooks: redeliveries"}
-            status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
-            if status == 409:  # the account has the most endpoints it may have: make room (the fuzzer's)
-                others = self.ok("GET", "/v1/webhook-endpoints", merchant=False)["endpoints"]
-                self.ok("DELETE", f"/v1/webhook-endpoints/{others[0]['id']}", merchant=False)
-                status, out = self.api("POST", "/v1/webhook-endpoints", body, merchant=False)
-            if status != 201:
-                raise RuntimeError(f"contract hooks: POST /v1/webhook-endpoints answered {status}: {json.dumps(out)[:300]}")
-            self.endpoint = out["endpoint"]["id"]
-            return self.endpoint
-
-    def usable(self, payment_id):
-        with self.lock:
-            return self.seen.get(payment_id, 0) > time.time()
-
-    def saw(self, payment_id):
-        with self.lock:
-            self.seen.setdefault(payment_id, time.time() + SEEN_FOR)
-
-    def remember_options(self, payment_id, body):
-        self.saw(payment_id)
-        with self.lock:
-            for option in body.get("options") or []:
-                try:
-                    self.typed[option["id"]] = json.loads(option["actions"][0]["data"]["params"][1])
-                    self.option_of[option["id"]] = payment_id
-                except (KeyError, IndexError, TypeError, ValueError):
-                    pass
-
-    def option(self, payment_id):
-        """An option of the payment for the hooks' buyer, or None when the payment no longer takes options."""
-        status, body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]}, merchant=False)
-        if status == 409:
-            return None
-        if status != 200:
-            raise RuntimeError(f"contract hooks: options of {payment_id} answered {status}: {json.dumps(body)[:300]}")
-        self.remember_options(payment_id, body)
-        options = body.get("options") or []
-        return options[0]["id"] if options else None
-
-    def payable_option(self, case, payment_id):
-        """An option of the case's payment; when that one is no longer payable, of a fresh payment put in the path."""
-        option = self.option(payment_id)
-        if option is None:
-            payment_id = self.new_payment()
-            case.path_parameters["id"] = payment_id
-            option = self.option(payment_id)
-        if option is None:
-            raise RuntimeError(f"contract hooks: a fresh payment {payment_id} has no option for the hooks' buyer")
-        return option
-
-    def signed(self, option_id):
-        typed = self.typed[option_id]
-        return Account.sign_typed_data(BUYER.key, full_message=typed).signature.to_0x_hex()
-
-    def paid_payment(self):
-        """One payment the hooks paid (on chain) and saw succeed, for refunds; made once per run."""
-        with self.lock:
-            if self.paid is not None:
-                return self.paid
-        pid = self.new_payment()
-        option = self.option(pid)
-        self.ok("POST", f"/v1/gateway/payment/{pid}/confirm", {"optionId": option, "results": [{"type": "walletRpc", "data": [self.signed(option)]}]}, merchant=False)
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            status = self.ok("GET", f"/v1/gateway/payment/{pid}/status", merchant=False, maxPollMs=5000)
-            if status["isFinal"]:
-                if status["status"] != "succeeded":
-                    raise RuntimeError(f"contract hooks: the hooks' payment {pid} ended {status}")
-                with self.lock:
-                    self.paid = pid
-                return pid
-        raise RuntimeError(f"contract hooks: the hooks' payment {pid} did not succeed within 120 s")
-
-
-_DATA = _Data()
+_DATA = Data()
 
 
 def _latin1(value):
@@ -442,15 +216,17 @@ def before_call(ctx, case, **kwargs):
         elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:
+            if path.endswith("/confirm"):
+                _DATA.pay_each_asset()
             with _DATA.lock:
                 # An option seen in a response is kept only on its own payment's path: the path's id may have
                 # been replaced above, and another payment's option is rightly 404 there.
-                linked = body["optionId"] in _DATA.typed and _DATA.option_of.get(body["optionId"]) == payment_id
+                linked = body["optionId"] in _DATA.actions and _DATA.option_of.get(body["optionId"]) == payment_id
             if not linked:
                 body["optionId"] = _DATA.payable_option(case, payment_id)
             if path.endswith("/confirm"):
                 body.pop("collectedData", None)
-                body["results"] = [{"type": "walletRpc", "data": [_DATA.signed(body["optionId"])]}]
+                body["results"] = _DATA.results(body["optionId"])
         elif path == "/v1/refunds" and "paymentId" in body:
             body["paymentId"] = _DATA.paid_payment()
 

@@ -1,7 +1,8 @@
 // Seeds what the fuzzers need, through the admin command and the API, as a partner would:
-// an account with a partner key and a wallet key, a merchant, a crypto settlement (the development
-// chain's USDC, so that its payments get options), payments, and a buyer key holding USDC on the development
-// chain (the hooks sign options with it, so that the gate's confirms pay for real).
+// an account with a partner key and a wallet key, a merchant, crypto settlements (the development chain's
+// USDC and USDT, so that its payments get an EIP-3009 and a Permit2 option), payments, and a buyer key holding
+// gas, USDC and USDT on the development chain (the hooks pay options with it, so that the gate's confirms pay
+// for real; a Permit2 option's approve costs the buyer gas).
 // A step may answer 501 only when its operation is on not-implemented.txt: then it is skipped and the
 // seed goes on; once the endpoint lands (and leaves the list) the same step must succeed.
 import { execFile } from 'node:child_process';
@@ -62,27 +63,25 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   });
   out.cursor = (await call('listMerchants', 'GET', '/v1/merchants?limit=1')).nextCursor;
 
-  // The chain the service settles on: its USDC, as `admin devnet info` names it.
+  // The chain the service settles on: its USDC and USDT, as `admin devnet info` names them.
   const devnet = await admin(env, 'devnet', 'info');
-  const usdc = devnet.assets.find((a) => a.symbol === 'USDC').asset;
+  const [usdc, usdt] = ['USDC', 'USDT'].map((symbol) => devnet.assets.find((a) => a.symbol === symbol).asset);
+  const destination = `${devnet.chainId}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F`;
   const s = await call('createCryptoSettlements', 'POST', `/v1/merchants/${out.merchantId}/settlements/crypto`, {
-    body: { settlements: [{ asset: usdc, destination: `${devnet.chainId}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F` }] },
+    body: { settlements: [usdc, usdt].map((asset) => ({ asset, destination })) },
     headers: { 'Idempotency-Key': 'contract-seed-settlement' },
   });
   if (s) out.settlementId = s.settlements[0].id;
-  // The buyer: a new key each run, funded with a million USDC (10 000 payments of the hooks' size and more).
+  // The buyer: a new key each run, funded with a million USDC and a million USDT (10 000 payments of the hooks'
+  // size and more in each) and one ether of gas (its approve of Permit2).
   out.buyerKey = generatePrivateKey();
-  await admin(
-    env,
-    'devnet',
-    'fund',
-    '--address',
-    privateKeyToAccount(out.buyerKey).address,
-    '--asset',
-    usdc,
-    '--amount',
-    String(10n ** 12n),
-  );
+  const buyer = privateKeyToAccount(out.buyerKey).address;
+  for (const [asset, amount] of [
+    [usdc, 10n ** 12n],
+    [usdt, 10n ** 12n],
+    [`${devnet.chainId}/slip44:60`, 10n ** 18n],
+  ])
+    await admin(env, 'devnet', 'fund', '--address', buyer, '--asset', asset, '--amount', String(amount));
 
   const p = await call('createPayment', 'POST', '/v1/payments', {
     body: { referenceId: 'contract-seed-1', amount: { unit: 'iso4217/USD', value: '1000' } },

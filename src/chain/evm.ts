@@ -26,7 +26,7 @@ import { signHash } from '../domain/secp256k1';
 
 // One EVM chain as the relayer sees it: an RPC node (requests batched per tick, bounded by a timeout) and
 // the relayer keys. Reads and simulations only; nonces and the record of what was signed live in
-// PostgreSQL (src/db/relayerRepo.ts), so this holds no state that a crash could lose.
+// PostgreSQL (src/db/relayer/), so this holds no state that a crash could lose.
 
 /** The EIP-3009 and ERC-20 functions the relayer calls (FiatToken v2.2 has both signature forms). */
 export const TOKEN_ABI = parseAbi([

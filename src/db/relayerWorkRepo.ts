@@ -1,5 +1,5 @@
 import { Db, knexOf } from './knex';
-import { PAID_TO_COLLECTOR } from './relayerRepo';
+import { PAID_TO_COLLECTOR } from './relayer';
 
 // What a relayer key still has to do, by the payments whose option names it (`payment_options.relayer`: the
 // key that submits the authorization and, in collector mode, receives the buyer's funds), and the check a sweep

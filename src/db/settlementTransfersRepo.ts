@@ -1,5 +1,5 @@
 import { Db, knexOf } from './knex';
-import { PAID_TO_COLLECTOR, standing, type TxStatus } from './relayerRepo';
+import { PAID_TO_COLLECTOR, standing, type TxStatus } from './relayer';
 
 // Settlement transfers (collector mode: the merchant's share sent from the collector to its destination): what
 // sending one needs, and its attempts. A failed attempt (a revert, or a simulation that says it would fail) is

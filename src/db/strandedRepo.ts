@@ -1,5 +1,5 @@
 import { Db, knexOf } from './knex';
-import { PAID_TO_COLLECTOR, standing } from './relayerRepo';
+import { PAID_TO_COLLECTOR, standing } from './relayer';
 
 // The reconciler's queries (src/jobs/chainJobs.ts, rescue): payments whose chain work was lost, and those that no
 // chain work can move.

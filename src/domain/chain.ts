@@ -1,5 +1,5 @@
 // The chain port: what the payment flow needs from an EVM chain. The adapter (src/chain/evm.ts) talks to
-// an RPC node; the relayer (src/jobs/chainJobs.ts with src/db/relayerRepo.ts) signs and tracks transactions.
+// an RPC node; the relayer (src/jobs/chainJobs.ts with src/db/relayer/) signs and tracks transactions.
 
 /**
  * Why an authorization cannot succeed on chain, as the token would say it. Each is a documented error

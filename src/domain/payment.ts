@@ -86,7 +86,16 @@ export interface Payment {
   asOf: Date;
 }
 
+/**
+ * The one rule of expiry, read by every reader: a payment in a from-state of `expire` whose expiry has passed is
+ * in `expire`'s to-state even before the sweeper applied it. effectiveStatus states it in TypeScript; the payments
+ * repository builds its SQL from the same transition (db/payments/rows.ts), so the two cannot drift.
+ */
+export const LAPSE = TRANSITIONS.expire;
+/** Whether a payment in this stored status lapses at its expiry. */
+export const lapses = (s: PaymentStatus) => LAPSE.from.includes(s);
+
 /** The status a reader must see: a payment past its expiry is expired even before the sweeper ran. */
 export function effectiveStatus(p: Pick<Payment, 'status' | 'expiresAt' | 'asOf'>, now: Date = p.asOf): PaymentStatus {
-  return p.status === 'requires_action' && p.expiresAt.getTime() <= now.getTime() ? 'expired' : p.status;
+  return lapses(p.status) && p.expiresAt.getTime() <= now.getTime() ? LAPSE.to : p.status;
 }

@@ -162,5 +162,5 @@ export function permitOfCall(data: Hex): { permit: PermitTerms; owner: Address; 
   }
 }
 
-/** The permit's nonce as the 32 bytes of lower-case hex that claim it (src/db/relayerRepo.ts). */
+/** The permit's nonce as the 32 bytes of lower-case hex that claim it (src/db/relayer/). */
 export const permitNonceHex = (nonce: bigint): Hex => `0x${nonce.toString(16).padStart(64, '0')}`;

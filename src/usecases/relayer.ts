@@ -8,7 +8,7 @@ import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import { parseAccountId, parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
 import * as payments from '../db/payments';
-import * as relayer from '../db/relayerRepo';
+import * as relayer from '../db/relayer';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';

@@ -2,7 +2,7 @@ import { getAddress, type Hex } from 'viem';
 import { authorizationDeadline, type EvmChain } from '../chain/evm';
 import { ChainUnavailable } from '../domain/chain';
 import { cancellationFees, networkAsksMore, replacementFees, type Fees } from '../domain/fees';
-import * as relayer from '../db/relayerRepo';
+import * as relayer from '../db/relayer';
 import type { RelayerDeps } from './relayer';
 
 // A transaction without a receipt CHAIN_STUCK_AFTER_MS after it was signed is stuck. What the monitor does with it, on

@@ -4,7 +4,7 @@ import type { EvmChain } from '../chain/evm';
 import { canonicalHash, head, isFinal, whoTookNonce } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import * as payments from '../db/payments';
-import * as relayer from '../db/relayerRepo';
+import * as relayer from '../db/relayer';
 import { failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';

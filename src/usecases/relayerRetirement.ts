@@ -6,7 +6,7 @@ import { parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
 import { listAssets } from '../db/assetsRepo';
 import { findPayment } from '../db/payments';
-import { openTransactions, type NewTx } from '../db/relayerRepo';
+import { openTransactions, type NewTx } from '../db/relayer';
 import { databaseNow, relayerPayments, senderBusySince } from '../db/relayerWorkRepo';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import { withHeadroom } from './relayer';

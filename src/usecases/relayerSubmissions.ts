@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import type { ChainCall, EvmChain } from '../chain/evm';
 import type { Fees } from '../domain/fees';
 import { ChainUnavailable } from '../domain/chain';
-import * as relayer from '../db/relayerRepo';
+import * as relayer from '../db/relayer';
 import { recordSettlementPlans } from '../db/payments';
 import { batches } from '../lib/batches';
 

@@ -4,7 +4,7 @@ import { permitRefusal, permitUse } from '../chain/permit2Proofs';
 import { authorizationUse, type AuthorizationUse } from '../chain/proofs';
 import type { TransferAuthorization } from '../domain/eip3009';
 import { isPermit, permitNonceHex, permitOfCall, permitTerms, permitTransferCall, type PermitTypedData } from '../domain/permit2';
-import type { Authorization, SubmissionInput, TxPurpose } from '../db/relayerRepo';
+import type { Authorization, SubmissionInput, TxPurpose } from '../db/relayer';
 
 // What the relayer sends for a confirmed payment, whichever way the buyer signed: an EIP-3009 authorization (the
 // token's `receiveWithAuthorization` to the relayer, or `transferWithAuthorization` to the merchant) or a Permit2

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { newId } from '../../domain/ids';
-import { Transition, TransitionChanges, TRANSITIONS } from '../../domain/payment';
+import { Transition, TransitionChanges, TRANSITIONS, lapses } from '../../domain/payment';
 import { preparedByText } from '../prepared';
 import { Db, knexOf } from '../knex';
-import { PAYMENT_COLUMNS, PAYMENT_WITH_ASSET, PaymentWithAsset, QUEUE_EVENT, effectiveStatusSql, isoSql, split } from './rows';
+import { PAYMENT_COLUMNS, PAYMENT_WITH_ASSET, PaymentWithAsset, QUEUE_EVENT, effectiveStatusSql, isoSql, lapsedSql, split } from './rows';
 
 export const CHANGE_CHANNEL = 'payment_changed';
 
@@ -43,7 +43,7 @@ const CHANGE_SQL = `WITH p AS (?), e AS (
   FROM p LEFT JOIN assets a ON a.id = p.token_asset`;
 
 /**
- * Applies a transition if the payment is still in one of its from-states (and, leaving requires_action
+ * Applies a transition if the payment is still in one of its from-states (and, leaving a state that lapses
  * other than by expiry, not yet past its expiry). Returns the new state, or undefined if it did not apply.
  */
 export async function applyTransition(
@@ -60,7 +60,7 @@ export async function applyTransition(
     .whereIn('status', from)
     .update({ ...transitionColumns(knex, changes), status: to, ...newVersion(knex) });
   if (t === 'expire') q.andWhere('expires_at', '<=', knex.fn.now());
-  else if (from.includes('requires_action')) q.andWhere('expires_at', '>', knex.fn.now());
+  else if (from.some(lapses)) q.andWhere('expires_at', '>', knex.fn.now());
   return updateWithEvent(knex, q, event);
 }
 
@@ -158,12 +158,7 @@ export async function settlementBacklog(db: Db): Promise<number> {
 /** Expires open payments past their expiry, a batch at a time; safe with several sweepers at once. */
 export async function expireDue(db: Db, batch = 200): Promise<number> {
   const knex = knexOf(db);
-  const due = await knex('payments')
-    .where({ status: 'requires_action' })
-    .andWhere('expires_at', '<=', knex.fn.now())
-    .orderBy('expires_at')
-    .limit(batch)
-    .pluck('id');
+  const due = await knex('payments').whereRaw(lapsedSql('payments')).orderBy('expires_at').limit(batch).pluck('id');
   let n = 0;
   for (const id of due) if (await applyTransition(db, id, 'expire')) n++;
   return n;

@@ -1,10 +1,12 @@
-import { Payment } from '../../domain/payment';
+import { LAPSE, Payment } from '../../domain/payment';
 import { ASSET_COLUMNS, Asset, assetFromRow } from '../assetsRepo';
 import { readAt } from '../clock';
 
-/** effectiveStatus (domain/payment.ts) in SQL, of the payments row `p`: an open payment past its expiry is expired. */
-export const effectiveStatusSql = (p: string) =>
-  `CASE WHEN ${p}.status = 'requires_action' AND ${p}.expires_at <= now() THEN 'expired' ELSE ${p}.status END`;
+const LAPSING = LAPSE.from.map((s) => `'${s}'`).join(', ');
+/** Whether the payments row `p` has lapsed: the rule of domain/payment.ts's LAPSE, in SQL (the database's clock). */
+export const lapsedSql = (p: string) => `${p}.status IN (${LAPSING}) AND ${p}.expires_at <= now()`;
+/** effectiveStatus (domain/payment.ts) in SQL, of the payments row `p`, built from the same transition. */
+export const effectiveStatusSql = (p: string) => `CASE WHEN ${lapsedSql(p)} THEN '${LAPSE.to}' ELSE ${p}.status END`;
 export type Row = Record<string, any>;
 
 export const fromRow = (r: Row): Payment => ({

@@ -1,9 +1,7 @@
-import { asTx, Db, knexOf, Tx } from './knex';
+import { asTx, Db, knexOf, Tx } from '../knex';
 
-// The relayer's memory: nonces per (chain, sender) and every transaction it signed, stored before it is
-// broadcast. A nonce is taken under a row lock in the same transaction that stores the signed bytes, so
-// concurrent processes never sign two transactions for one nonce and a crash never leaves a nonce that
-// nobody will send (the monitor re-broadcasts whatever is stored and not yet mined).
+// The relayer's transactions as stored: their shape, storing signed ones under the sender's next nonce, and
+// the reads that submitting and re-broadcasting need.
 
 /** A payment's step; or `sweep`: a retired key's own funds moved out (`admin relayer sweep`), no payment. */
 export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep';
@@ -50,7 +48,7 @@ export interface ChainTx {
   cancelledAt: Date | null;
 }
 
-type Row = Record<string, any>;
+export type Row = Record<string, any>;
 const fromRow = (r: Row): ChainTx => ({
   id: String(r.id),
   chainId: r.chain_id,
@@ -270,135 +268,4 @@ export async function liveTransaction(db: Db, paymentId: string, purpose: TxPurp
   const knex = knexOf(db);
   const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNotIn('status', GONE).first();
   return r && fromRow(r);
-}
-
-export async function markBroadcast(db: Db, ids: string | string[]): Promise<void> {
-  const knex = knexOf(db);
-  const list = Array.isArray(ids) ? ids : [ids];
-  if (list.length) await knex('chain_transactions').whereIn('id', list).update({ broadcast_at: knex.fn.now() });
-}
-
-/** `reverted`: what its receipt says (null: no receipt seen yet; the budget of reverts counts it as in flight). */
-export async function markMined(
-  db: Db,
-  id: string,
-  minedHash: string,
-  blockNumber: bigint,
-  blockHash: string,
-  reverted: boolean | null,
-): Promise<void> {
-  const knex = knexOf(db);
-  await knex('chain_transactions')
-    .where({ id })
-    .whereIn('status', ['pending', 'mined'])
-    .update({
-      status: 'mined',
-      receipt_reverted: reverted,
-      block_number: blockNumber.toString(),
-      block_hash: blockHash,
-      // The mined hash becomes the current one; the others stay as previous hashes.
-      tx_hash: minedHash,
-      previous_hashes: knex.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [minedHash]),
-    });
-}
-
-/** A reorg took the transaction out of the chain: back to pending, to be broadcast again. */
-export async function markReorged(db: Db, id: string): Promise<void> {
-  const knex = knexOf(db);
-  await knex('chain_transactions')
-    .where({ id, status: 'mined' })
-    .update({ status: 'pending', block_number: null, block_hash: null, broadcast_at: null });
-}
-
-/** Final: confirmed or reverted at the confirmation depth; dropped when its nonce went to another transaction. */
-export async function finish(
-  db: Db,
-  id: string,
-  status: 'confirmed' | 'reverted' | 'dropped',
-  mined?: { transactionHash: string; blockNumber: bigint; blockHash: string },
-): Promise<boolean> {
-  const knex = knexOf(db);
-  const n = await knex('chain_transactions')
-    .where({ id })
-    .whereIn('status', ['pending', 'mined'])
-    .update({
-      status,
-      finished_at: knex.fn.now(),
-      ...(mined
-        ? {
-            block_number: mined.blockNumber.toString(),
-            block_hash: mined.blockHash,
-            tx_hash: mined.transactionHash,
-            previous_hashes: knex.raw(`array_remove(array_append(previous_hashes, tx_hash), ?)`, [mined.transactionHash]),
-          }
-        : {}),
-    });
-  return n > 0;
-}
-
-/**
- * Confirmed at depth, several at once (one statement); the ids that were still open, i.e. that this call
- * made final (a concurrent monitor pass may have finished the others).
- */
-export async function finishConfirmed(
-  db: Db,
-  mined: { id: string; transactionHash: string; blockNumber: bigint; blockHash: string }[],
-): Promise<Set<string>> {
-  const knex = knexOf(db);
-  if (!mined.length) return new Set();
-  const { rows } = await knex.raw(
-    `UPDATE chain_transactions c SET status = 'confirmed', finished_at = now(), block_number = v.block_number::bigint,
-       block_hash = v.block_hash, tx_hash = v.tx_hash, previous_hashes = array_remove(array_append(c.previous_hashes, c.tx_hash), v.tx_hash)
-     FROM (VALUES ${mined.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, tx_hash, block_number, block_hash)
-     WHERE c.id = v.id::bigint AND c.status IN ('pending', 'mined') RETURNING c.id`,
-    mined.flatMap((m) => [m.id, m.transactionHash, m.blockNumber.toString(), m.blockHash]),
-  );
-  return new Set(rows.map((r: Row) => String(r.id)));
-}
-
-/**
- * A replacement at the same nonce with higher fees (counted), or with `cancel` the 0-value transfer to the sender that
- * takes the nonce back: the old hash stays known (either may be mined).
- */
-export async function replace(
-  db: Db,
-  id: string,
-  signed: { raw: string; hash: string },
-  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-  cancel?: { to: string; calldata: string; gasLimit: bigint },
-): Promise<void> {
-  const knex = knexOf(db);
-  await knex('chain_transactions')
-    .where({ id, status: 'pending' })
-    .update({
-      raw_tx: signed.raw,
-      tx_hash: signed.hash,
-      previous_hashes: knex.raw('array_append(previous_hashes, tx_hash)'),
-      max_fee_per_gas: fees.maxFeePerGas.toString(),
-      max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
-      signed_at: knex.fn.now(),
-      broadcast_at: null,
-      fee_bumps: knex.raw('fee_bumps + 1'),
-      fee_limited_at: null,
-      ...(cancel
-        ? { cancelled_at: knex.fn.now(), to_address: cancel.to, calldata: cancel.calldata, gas_limit: cancel.gasLimit.toString() }
-        : {}),
-    });
-}
-
-/** The network asks more than the transaction may offer (`limited`), or no longer does. */
-export async function markFeeLimited(db: Db, id: string, limited: boolean): Promise<void> {
-  const knex = knexOf(db);
-  await knex('chain_transactions')
-    .where({ id })
-    .whereIn('status', ['pending', 'mined'])
-    .update({ fee_limited_at: limited ? knex.fn.now() : null });
-}
-
-/** After a transaction lost its nonce to another: continue from the node's count. */
-export async function resyncNonce(db: Db, chainId: string, sender: string, chainNonce: number): Promise<void> {
-  const knex = knexOf(db);
-  await knex('relayer_nonces')
-    .where({ chain_id: chainId, sender })
-    .update({ next_nonce: knex.raw('greatest(next_nonce, ?)', [chainNonce]) });
 }

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { authorizationDeadline, type EvmChain } from '../chain/evm';
 import type { ChainRefusal } from '../domain/chain';
-import * as relayer from '../db/relayerRepo';
+import * as relayer from '../db/relayer';
 import { revertedSubmissions } from '../db/revertsRepo';
 import type { RelayerDeps } from './relayer';
 import { submissionPlan } from './submissionPlan';

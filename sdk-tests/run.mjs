@@ -57,6 +57,10 @@ function queue() {
   };
 }
 
+// The tests an installed wheel runs (installed.mjs, `-k a_wallet_pays_on_chain`): a USDC payment and a USDT one
+// through Permit2. Both must pass; a filter that selects fewer or more is a failure.
+const WHEEL_PAYMENTS = 2;
+
 /** pytest's JUnit report: tests, failures and errors of the (single) suite. */
 function pytestCounts(file) {
   if (!fs.existsSync(file)) return { passed: 0, failed: 1 };
@@ -132,7 +136,7 @@ async function main() {
         continue;
       }
       const code = await run(payment.cmd, payment.args, { ...env, ...payment.env });
-      count(code === 0 && (!i.junit || pytestCounts(i.junit).passed === 1), `payment with the ${i.what} (exit ${code})`);
+      count(code === 0 && (!i.junit || pytestCounts(i.junit).passed === WHEEL_PAYMENTS), `payment with the ${i.what} (exit ${code})`);
     }
   } catch (e) {
     console.error(`sdks: ${e instanceof Error ? e.stack : e}`);

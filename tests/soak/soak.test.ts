@@ -36,8 +36,10 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
     console.log(`soak: seed ${SEED} (SOAK_SEED=${SEED} replays this schedule), ${MINUTES} min`);
     const stack = await startSoakStack({});
     const db = createDb(stack.pg.url, 2);
+    let running: ReturnType<typeof startLoad> | undefined;
     try {
       const load = startLoad(stack, stack.pg.url, ACTORS);
+      running = load;
       await load.start();
       console.log('soak: stack up, load started');
       const t0 = Date.now();
@@ -111,8 +113,9 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
       expect(summary.violations).toEqual([]);
       if (MINUTES >= 2) expect(Object.keys(faults).sort()).toEqual([...FAULT_KINDS].sort());
       expect(result.succeeded).toBeGreaterThan(0);
-      for (const a of load.accounts) await a.receiver.close();
     } finally {
+      // Also when a check failed: an open receiver keeps jest from exiting (a failed run hung make test for an hour).
+      for (const a of running?.accounts ?? []) await a.receiver.close();
       await db.destroy();
       await stack.close();
     }

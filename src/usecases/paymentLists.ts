@@ -8,7 +8,8 @@ import { ownedMerchant } from './merchants';
 // Payment lists (partner-wide, per merchant, and the deprecated per-merchant path): keyset pagination on
 // (sort key, id), so pages stay stable while payments are created; stats cover everything the filters match.
 
-export interface PaymentListQuery {
+/** The repository's filters (referenceId, time range, network, token, asset) as the API names them. */
+export interface PaymentListQuery extends Omit<repo.ListFilter, 'accountId' | 'merchantId' | 'statuses'> {
   merchantId?: string;
   /**
    * The merchant is the resource the path names (the deprecated /v1/merchants/{merchant_id}/payments): once it is
@@ -17,12 +18,6 @@ export interface PaymentListQuery {
    */
   merchantInPath?: boolean;
   status?: PaymentStatus[];
-  referenceId?: string;
-  startTs?: number;
-  endTs?: number;
-  network?: string;
-  tokenSymbol?: string;
-  asset?: string;
   sortBy?: repo.SortKey;
   sortDir?: 'asc' | 'desc';
   cursor?: string;

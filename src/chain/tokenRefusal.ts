@@ -19,6 +19,9 @@ import { TOKEN_ABI, type ChainCall, type EvmChain } from './evm';
 
 const TOKEN_STATE = parseAbi(['function paused() view returns (bool)', 'function isBlacklisted(address account) view returns (bool)']);
 
+/** What nodes answer when they no longer keep a block's state. */
+const STATE_GONE = /missing trie node|state (is )?not available|historical state|pruned/i;
+
 /** The token a submission moves, and its payer and payee (EIP-3009 or a Permit2 permit); null for any other call. */
 function transferOf(call: ChainCall): { token: Address; parties: Address[] } | null {
   const permit = permitOfCall(call.data);
@@ -40,12 +43,14 @@ export async function tokenRefusedAt(chain: EvmChain, call: ChainCall, blockNumb
     chain.pub.readContract({ address: t.token, abi: TOKEN_STATE, blockNumber, ...q } as never).then(
       (r) => r === true,
       (e) => {
-        // The token has no such function: it does not refuse for that reason.
+        // The token has no such function: it does not refuse for that reason. A node that no longer keeps the block's
+        // state (pruned) cannot prove it either: the revert stays the payer's rather than being asked for forever.
         if (
           e instanceof BaseError &&
           e.walk((x) => x instanceof ContractFunctionRevertedError || x instanceof ContractFunctionZeroDataError)
         )
           return false;
+        if (STATE_GONE.test((e as Error).message)) return false;
         throw new ChainUnavailable((e as Error).message);
       },
     );

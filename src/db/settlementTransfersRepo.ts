@@ -74,7 +74,7 @@ export async function recordSettlementFailure(
   policy: { maxAttempts: number; baseMs: number },
 ): Promise<{ attempts: number; held: boolean; newlyHeld: boolean } | undefined> {
   const knex = knexOf(db);
-  await knex.raw(`SELECT 1 FROM payments WHERE id = ? FOR UPDATE`, [paymentId]);
+  await knex.raw(`SELECT 1 FROM payments WHERE id = ? FOR NO KEY UPDATE`, [paymentId]);
   const { rows } = await knex.raw(
     `UPDATE payments p SET settlement_attempts = settlement_attempts + 1,
        settlement_next_at = now() + make_interval(secs => ? * power(2, least(settlement_attempts, 12))),

@@ -160,7 +160,7 @@ export async function storeSignedTxs(
     if (settling.length) {
       const { rows } = await trx.raw(
         `SELECT id, (settled_at IS NOT NULL OR settlement_held_at IS NOT NULL OR coalesce(settlement_next_at > now(), false)) AS blocked
-         FROM payments WHERE id = ANY(?::text[]) ORDER BY id FOR UPDATE`,
+         FROM payments WHERE id = ANY(?::text[]) ORDER BY id FOR NO KEY UPDATE`,
         [settling.map((i) => subs[i].tx.paymentId as string)],
       );
       const blocked = new Set(rows.filter((r: Row) => r.blocked).map((r: Row) => r.id as string));

@@ -103,10 +103,12 @@ CREATE TABLE chain_transactions (
   fee_limited_at timestamp(3) with time zone,
   cancelled_at timestamp(3) with time zone,
   receipt_reverted boolean,
+  revert_cause text,
   CONSTRAINT chain_transactions_chain_id_sender_nonce_unique UNIQUE (chain_id, sender, nonce),
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
   CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'sweep'::text])) AND ((payment_id IS NULL) = (purpose = 'sweep'::text)))),
+  CONSTRAINT chain_transactions_revert_cause_check CHECK ((revert_cause = ANY (ARRAY['payer'::text, 'token'::text, 'outbid'::text]))),
   CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text])))
 );
 
@@ -269,6 +271,18 @@ CREATE TABLE relayer_nonces (
   CONSTRAINT relayer_nonces_pkey PRIMARY KEY (chain_id, sender)
 );
 
+CREATE TABLE settlement_failures (
+  id bigint DEFAULT nextval('settlement_failures_id_seq'::regclass) NOT NULL,
+  payment_id text NOT NULL,
+  attempt integer NOT NULL,
+  reason text NOT NULL,
+  tx_hash text,
+  held boolean NOT NULL,
+  failed_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT settlement_failures_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT settlement_failures_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE webhook_attempts (
   id text NOT NULL,
   delivery_id text NOT NULL,
@@ -330,6 +344,8 @@ CREATE SEQUENCE crypto_settlements_seq_seq;
 
 CREATE SEQUENCE payment_event_outbox_seq_seq;
 
+CREATE SEQUENCE settlement_failures_id_seq;
+
 CREATE INDEX api_keys_account_id_index ON public.api_keys USING btree (account_id);
 
 CREATE INDEX chain_transactions_open_idx ON public.chain_transactions USING btree (chain_id, sender, nonce) WHERE (status = ANY (ARRAY['pending'::text, 'mined'::text]));
@@ -369,6 +385,8 @@ CREATE INDEX payments_reference_trgm_idx ON public.payments USING gin (reference
 CREATE INDEX payments_settlement_held_idx ON public.payments USING btree (settlement_held_at) WHERE (settlement_held_at IS NOT NULL);
 
 CREATE INDEX payments_unsettled_idx ON public.payments USING btree (updated_at) WHERE ((status = 'succeeded'::text) AND (settled_at IS NULL));
+
+CREATE INDEX settlement_failures_payment_id_id_index ON public.settlement_failures USING btree (payment_id, id);
 
 CREATE INDEX webhook_attempts_event_idx ON public.webhook_attempts USING btree (event_id, attempted_at);
 

@@ -2,7 +2,8 @@ import { Db, knexOf } from './knex';
 
 // What the budget of reverted submissions counts (src/usecases/revertBudget.ts), per buyer address (on any chain),
 // per credential that confirmed (key id or app id) and per account: collect and direct transactions that reverted at
-// depth in the last 24 hours, through a partial index (migration 20261204090100); and submissions still in flight,
+// depth in the last 24 hours through the payer's doing (their revert_cause: not the token's, not an outbid copy's),
+// through a partial index (migration 20261204090100); and submissions still in flight,
 // which may yet revert: processing payments whose submission is not mined with a successful receipt (migrations
 // 20261205090100, 20261205090200).
 
@@ -56,6 +57,7 @@ export async function recentReverts(db: Db, scope: RevertScope, lock = false): P
      FROM (SELECT c.finished_at, true AS reverted, ${flags}
            FROM chain_transactions c JOIN payments p ON p.id = c.payment_id
            WHERE c.status = 'reverted' AND c.purpose IN ('collect', 'direct') AND c.finished_at > now() - interval '1 day'
+             AND coalesce(c.revert_cause, 'payer') = 'payer'
            UNION ALL
            SELECT NULL, false, ${flags} FROM payments p
            WHERE p.status = 'processing' AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id

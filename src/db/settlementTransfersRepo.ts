@@ -59,29 +59,44 @@ export async function settlementInput(db: Db, p: { id: string; merchantId: strin
 }
 
 /**
- * Counts a failed attempt: the next waits `baseMs` doubled per attempt so far; the `maxAttempts`-th holds the
- * settlement with `reason`. Whether it is held now (`newlyHeld`: by this attempt), or undefined if the payment is
- * settled already.
+ * Counts a failed attempt, with its reason (a row of settlement_failures): the next waits `baseMs` doubled per attempt
+ * so far; the `maxAttempts`-th holds the settlement with `reason`. Only an attempt that can be the last one counts: none
+ * while a settlement transaction of the payment stands (it may still be mined: a hold then would be followed by a
+ * transfer nobody retried), and a failed simulation (no `txHash`) only when an attempt was due (steps of one payment
+ * at once, from two reconcilers, count once). The payment's row is locked first, so that the checks see what a
+ * settlement stored meanwhile has committed (storeSignedTxs locks it too). Whether it is held now (`newlyHeld`: by
+ * this attempt), or undefined if the attempt did not count (or the payment is settled already).
  */
 export async function recordSettlementFailure(
   db: Db,
   paymentId: string,
-  reason: string,
+  failure: { reason: string; txHash?: string },
   policy: { maxAttempts: number; baseMs: number },
 ): Promise<{ attempts: number; held: boolean; newlyHeld: boolean } | undefined> {
   const knex = knexOf(db);
+  await knex.raw(`SELECT 1 FROM payments WHERE id = ? FOR NO KEY UPDATE`, [paymentId]);
   const { rows } = await knex.raw(
-    `UPDATE payments SET settlement_attempts = settlement_attempts + 1,
+    `UPDATE payments p SET settlement_attempts = settlement_attempts + 1,
        settlement_next_at = now() + make_interval(secs => ? * power(2, least(settlement_attempts, 12))),
        settlement_held_at = CASE WHEN settlement_attempts + 1 >= ? THEN coalesce(settlement_held_at, now()) ELSE settlement_held_at END,
        settlement_hold_reason = CASE WHEN settlement_attempts + 1 >= ? THEN ? ELSE settlement_hold_reason END
-     WHERE id = ? AND settled_at IS NULL RETURNING settlement_attempts, settlement_held_at IS NOT NULL AS held`,
-    [policy.baseMs / 1000, policy.maxAttempts, policy.maxAttempts, reason, paymentId],
+     WHERE id = ? AND settled_at IS NULL AND (? OR coalesce(settlement_next_at <= now(), true))
+       AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND ${standing('s')})
+     RETURNING settlement_attempts, settlement_held_at IS NOT NULL AS held`,
+    [policy.baseMs / 1000, policy.maxAttempts, policy.maxAttempts, failure.reason, paymentId, failure.txHash !== undefined],
   );
   const r = rows[0];
-  return (
-    r && { attempts: Number(r.settlement_attempts), held: Boolean(r.held), newlyHeld: Number(r.settlement_attempts) === policy.maxAttempts }
-  );
+  if (!r) return undefined;
+  const attempts = Number(r.settlement_attempts);
+  const newlyHeld = attempts === policy.maxAttempts;
+  await knex('settlement_failures').insert({
+    payment_id: paymentId,
+    attempt: attempts,
+    reason: failure.reason,
+    tx_hash: failure.txHash ?? null,
+    held: newlyHeld,
+  });
+  return { attempts, held: Boolean(r.held), newlyHeld };
 }
 
 export interface HeldSettlement {

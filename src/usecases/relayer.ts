@@ -105,7 +105,7 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${r.owner}`);
     return null;
   }
-  if (r.kind === 'live') return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
+  if (r.kind !== 'stored') return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
   log.info({ paymentId, chainId: chain.caip2, txHash: r.tx.hash, nonce: r.tx.nonce, sender }, 'authorization submitted');
   return r.tx.hash;
 }
@@ -127,6 +127,7 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
   }
   const done = await payments.applyTransition(deps.db, paymentId, 'chain_confirmed', { txHash: use.hash });
   if (!done) return null;
+  await relayer.markOutbid(deps.db, paymentId);
   deps.log.warn(
     { paymentId, txHash: use.hash },
     'authorization used by a transaction the relayer did not send; the payment succeeds with it',
@@ -177,6 +178,8 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     ...fees,
   };
   const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination } });
+  if (r.kind === 'held')
+    log.warn({ paymentId }, 'settlement not sent: it was held, or another attempt failed, while this one was prepared');
   if (r.kind !== 'stored') return null;
   log.info({ paymentId, txHash: r.tx.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
   return r.tx.hash;

@@ -8,6 +8,7 @@ import * as relayer from '../db/relayer';
 import { failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';
+import { tokenRefusedAt } from '../chain/tokenRefusal';
 import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
 
@@ -103,8 +104,11 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
   const next: AfterRevert | null = tx.purpose === 'settle' ? null : await afterRevert(deps, chain, tx, refusal);
+  // Charged to the payer's budget of reverts unless the token's own state at that block shows it refused.
+  const cause: relayer.RevertCause | undefined =
+    tx.purpose === 'settle' ? undefined : (await tokenRefusedAt(chain, call, receipt.blockNumber)) ? 'token' : 'payer';
   const finished = await inTransaction(db, async (trx) => {
-    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
+    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt, cause))) return false;
     if (!next) await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
     else if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
     return true;
@@ -115,7 +119,7 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   if (next.kind === 'elsewhere') await deps.startSubmit(tx.paymentId);
   if (next.kind !== 'retry') return;
   log.warn(
-    { paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal, attempt: next.attempt, retryInMs: next.delayMs },
+    { paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal, cause, attempt: next.attempt, retryInMs: next.delayMs },
     'submission reverted with its authorization unused and valid; submitted again',
   );
   await deps.submitLater(tx.paymentId, next.delayMs);

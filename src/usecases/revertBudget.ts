@@ -7,7 +7,9 @@ import { recentReverts, type RecentReverts, type RevertDimension, type RevertSco
 // will run it (src/usecases/authorizationCheck.ts), but state can change between confirm and inclusion (a balance
 // moved away, or spent by another confirm running at the same time; a contract wallet that changes its mind). So
 // reverted collect and direct transactions of the last 24 hours are counted per buyer address (on any chain), per
-// credential that confirmed (key id or app id) and per account (its payments); at the budget (REVERT_BUDGET_PER_BUYER,
+// credential that confirmed (key id or app id) and per account (its payments), those the payer caused only: not a
+// revert the token caused (paused, or a party blacklisted, at that block), nor one outbid by a copy that paid the
+// payment (src/db/relayer/transactions.ts, RevertCause); at the budget (REVERT_BUDGET_PER_BUYER,
 // REVERT_BUDGET_PER_CREDENTIAL, REVERT_BUDGET_PER_ACCOUNT) confirms are refused, 429 too_many_reverts, until the
 // oldest counted revert is a day old.
 // Submissions still in flight may yet revert, so they count too: always a buyer's (one balance confirmed for several

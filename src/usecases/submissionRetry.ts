@@ -12,8 +12,9 @@ import { submissionPlan } from './submissionPlan';
 // deadline, and if so the payment stays processing and the submit step runs again after a backoff
 // (src/usecases/relayer.ts): it simulates again, submits under a new nonce when the simulation passes, waits while
 // the token refuses for now, and fails with the simulation's precise code when it refuses for good. Each submission
-// that reverts is a row the revert budget counts (src/usecases/revertBudget.ts); the SUBMIT_MAX_ATTEMPTS-th fails
-// the payment transaction_reverted. One at a time: the next is signed only once this one is final (reverted).
+// that reverts is a row the revert budget counts unless the token caused it (src/usecases/revertBudget.ts); the
+// SUBMIT_MAX_ATTEMPTS-th fails the payment transaction_reverted. One at a time: the next is signed only once this one
+// is final (reverted).
 
 /** What follows a reverted submission: submit again later, its authorization's use found on chain, or the payment fails. */
 export type AfterRevert =

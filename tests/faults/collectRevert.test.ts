@@ -33,6 +33,7 @@ describeOwn('a collect that reverts', () => {
       SUBMIT_RETRY_BASE_MS: '500',
       SUBMIT_MAX_ATTEMPTS: '2',
       REVERT_BUDGET_PER_BUYER: '2',
+      REVERT_BUDGET_PER_CREDENTIAL: '2',
     });
     db = createDb(stack.dbUrl, 2);
     url = (await stack.start()).url;
@@ -156,7 +157,7 @@ describeOwn('a collect that reverts', () => {
     await expectContiguousNonces();
   });
 
-  it('reverted SUBMIT_MAX_ATTEMPTS times: fails transaction_reverted, each revert counted', async () => {
+  it('reverted SUBMIT_MAX_ATTEMPTS times by a pause: fails transaction_reverted; the buyer and credential may still pay', async () => {
     const { id, buyer } = await confirmed('revert-every-time');
     await revertInPause();
     await collects(id, (t) => t[0].status === 'reverted');
@@ -173,8 +174,16 @@ describeOwn('a collect that reverts', () => {
     expect(await pulled(buyer.address)).toEqual([]);
     expect(await balanceOf(buyer.address)).toBe(50_000_000n);
     await expectContiguousNonces();
-    // Both reverts count in the buyer's budget (2 here): the buyer's next confirm is refused.
-    const { c } = await confirm(buyer, 'after-reverts', '100');
-    expect([c.status, c.body.code]).toEqual([429, 'too_many_reverts']);
+    // The token caused both reverts (paused at their blocks): neither counts in the buyer's budget nor in the
+    // credential's (2 each here). Before, both did, and the buyer's next confirm was refused 429 too_many_reverts.
+    expect(await db('chain_transactions').where({ payment_id: id, purpose: 'collect' }).orderBy('id').pluck('revert_cause')).toEqual([
+      'token',
+      'token',
+    ]);
+    const next = await confirm(buyer, 'after-reverts', '100');
+    expect([next.c.status, next.c.body.status]).toEqual([200, 'processing']);
+    const paid = await final(next.id);
+    expect({ status: paid.status, failureCode: paid.failure_code }).toEqual({ status: 'succeeded', failureCode: null });
+    figures('collect-revert-budget', { causes: ['token', 'token'], nextConfirm: next.c.status });
   });
 });

@@ -94,10 +94,11 @@ describeOwn('direct mode: the authorization submitted by someone else first', ()
       (p) => p.status !== 'processing',
       30_000,
     );
-    const ours = await db('chain_transactions').where({ payment_id: id }).select('status');
+    const ours = await db('chain_transactions').where({ payment_id: id }).select('status', 'revert_cause');
     figures('direct-outbid', { final: done.status, relayerTransactions: ours.map((t) => t.status) });
     expect(done).toMatchObject({ status: 'succeeded', tx_hash: copy, failure_code: null });
-    expect(ours.map((t) => t.status)).toEqual(['reverted']);
+    // Outbid by a copy that paid the payment: not the payer's revert, so not in its budget.
+    expect(ours.map((t) => [t.status, t.revert_cause])).toEqual([['reverted', 'outbid']]);
     expect(await balanceOf(buyer.address)).toBe(0n);
     expect(await balanceOf(destination)).toBe(50_000_000n);
     expect(await db('payment_events').where({ payment_id: id, type: 'payment.failed' })).toEqual([]);

@@ -3,6 +3,7 @@ import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
 import { describeOwn, latency, sleep } from '../faults/kit';
 import { checkAll, checkWebhooks } from './checks';
+import { settlementHolds } from './holds';
 import { FAULT_KINDS, inject, schedule } from './faults';
 import { startLoad } from './load';
 import { seeded, seedOf } from './rng';
@@ -73,13 +74,15 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         const k = p.failure_code ? `${p.status} ${p.failure_code}` : p.status;
         byStatus[k] = (byStatus[k] ?? 0) + 1;
       }
-      // The relayer's transactions by step and outcome (reverted collects beside succeeded payments were submitted again).
+      // The relayer's transactions by step and outcome, a revert with its cause (reverted collects beside succeeded
+      // payments were submitted again).
       const chainTxs: Record<string, number> = {};
       for (const t of await db('chain_transactions')
-        .groupBy('purpose', 'status')
-        .select('purpose', 'status')
-        .count<{ purpose: string; status: string; n: string }[]>({ n: '*' }))
-        chainTxs[`${t.purpose} ${t.status}`] = Number(t.n);
+        .groupBy('purpose', 'status', 'revert_cause')
+        .select('purpose', 'status', 'revert_cause')
+        .count<{ purpose: string; status: string; revert_cause: string | null; n: string }[]>({ n: '*' }))
+        chainTxs[[t.purpose, t.status, t.revert_cause].filter(Boolean).join(' ')] = Number(t.n);
+      const holds = await settlementHolds(db);
       const finals = load.rec.payments.filter((p) => p.confirmedAt && p.finalAt).map((p) => p.finalAt! - p.confirmedAt!);
       const faults: Record<string, number> = {};
       for (const f of injected) faults[f.kind] = (faults[f.kind] ?? 0) + 1;
@@ -98,7 +101,8 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         },
         merchantsAcknowledged: load.rec.merchants.length,
         webhookEvents: load.accounts.map((a) => a.receiver.received.length),
-        violations: [...result.violations, ...hooks],
+        settlementHolds: holds.holds,
+        violations: [...result.violations, ...hooks, ...holds.violations],
       };
       console.log(`soak: ${JSON.stringify(summary, null, 1)}`);
       if (summary.violations.length)

@@ -11,7 +11,8 @@ export type Hider = (method: string, result: any, params: unknown[]) => boolean;
  * every request fail (connection reset), `refuse(methods)` fails only those methods (say, broadcasts),
  * `hide(hider)` answers null where the node knows the answer (a receipt index that lags, a load-balanced
  * provider whose backends disagree), `delay(ms)` adds latency to every answer, `watch(f)` shows `f` every call,
- * `calls(method)` says how many calls of a method it was sent (in batches too).
+ * `calls(method)` says how many calls of a method it was sent (in batches too), `holdAnswer(pick)` keeps one answer
+ * back until released (a slow answer in a race).
  */
 export async function startRpcProxy(target: string) {
   let down = false;
@@ -19,6 +20,7 @@ export async function startRpcProxy(target: string) {
   let hider: Hider | null = null;
   let delayMs = 0;
   let watcher: ((call: RpcCall) => void) | null = null;
+  let holding: { pick: (call: RpcCall) => boolean; arrived: () => void; released: Promise<void> } | null = null;
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -55,6 +57,12 @@ export async function startRpcProxy(target: string) {
           }
           text = JSON.stringify(batch ? answers : answers[0]);
         }
+        const held = holding;
+        if (held && calls.some(held.pick)) {
+          holding = null;
+          held.arrived();
+          await held.released;
+        }
         res.writeHead(r.status, { 'content-type': 'application/json' });
         res.end(text);
       } catch {
@@ -87,6 +95,17 @@ export async function startRpcProxy(target: string) {
       watcher = w;
     },
     calls: (method: string) => counts.get(method) ?? 0,
+    /**
+     * Holds the node's answer to the next call `pick` chooses (and its batch's) until `release()`: the node judged it
+     * then, its caller hears it later. `arrived` resolves once the answer is held.
+     */
+    holdAnswer: (pick: (call: RpcCall) => boolean) => {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrival = new Promise<void>((r) => (arrived = r));
+      holding = { pick, arrived, released: new Promise<void>((r) => (release = r)) };
+      return { arrived: arrival, release };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

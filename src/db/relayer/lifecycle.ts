@@ -1,5 +1,5 @@
 import { Db, knexOf } from '../knex';
-import { Row } from './transactions';
+import type { RevertCause, Row } from './transactions';
 
 // A stored transaction's life after signing: broadcast, mined (or taken out by a reorg), final, replaced for
 // its fee, and the sender's nonce resynchronised when the node's count moved past it.
@@ -42,12 +42,16 @@ export async function markReorged(db: Db, id: string): Promise<void> {
     .update({ status: 'pending', block_number: null, block_hash: null, broadcast_at: null });
 }
 
-/** Final: confirmed or reverted at the confirmation depth; dropped when its nonce went to another transaction. */
+/**
+ * Final: confirmed or reverted at the confirmation depth; dropped when its nonce went to another transaction. A
+ * reverted collect or direct transaction records what caused it (`revertCause`: the budget of reverts counts `payer`).
+ */
 export async function finish(
   db: Db,
   id: string,
   status: 'confirmed' | 'reverted' | 'dropped',
   mined?: { transactionHash: string; blockNumber: bigint; blockHash: string },
+  revertCause?: RevertCause,
 ): Promise<boolean> {
   const knex = knexOf(db);
   const n = await knex('chain_transactions')
@@ -56,6 +60,7 @@ export async function finish(
     .update({
       status,
       finished_at: knex.fn.now(),
+      ...(revertCause ? { revert_cause: revertCause } : {}),
       ...(mined
         ? {
             block_number: mined.blockNumber.toString(),
@@ -133,4 +138,17 @@ export async function resyncNonce(db: Db, chainId: string, sender: string, chain
   await knex('relayer_nonces')
     .where({ chain_id: chainId, sender })
     .update({ next_nonce: knex.raw('greatest(next_nonce, ?)', [chainNonce]) });
+}
+
+/**
+ * The payment's last reverted submission was outbid: another transaction used its authorization and paid this payment
+ * (src/usecases/relayer.ts, usedElsewhere). Unless the token caused that revert, it is not the payer's.
+ */
+export async function markOutbid(db: Db, paymentId: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex.raw(
+    `UPDATE chain_transactions SET revert_cause = 'outbid' WHERE id = (SELECT max(id) FROM chain_transactions
+       WHERE payment_id = ? AND purpose IN ('collect', 'direct') AND status = 'reverted') AND revert_cause = 'payer'`,
+    [paymentId],
+  );
 }

@@ -7,6 +7,12 @@ import { asTx, Db, knexOf, Tx } from '../knex';
 export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
 /**
+ * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that
+ * block: src/chain/tokenRefusal.ts), another transaction that used the authorization and paid the payment (`outbid`),
+ * or, without such proof, the payer (its wallet or balance): the budget of reverts counts only these.
+ */
+export type RevertCause = 'payer' | 'token' | 'outbid';
+/**
  * Proven to have moved nothing: reverted at depth, or dropped (its nonce went to another transaction, final).
  * Any other transaction of a payment's step stands in the way of a second one (a unique index says so too).
  */
@@ -98,9 +104,10 @@ export interface NewSubmission {
 
 /**
  * What became of a submission: stored signed; not stored because the payment already has a live
- * transaction of this purpose (a duplicate job); or refused because another payment claimed its authorization.
+ * transaction of this purpose (a duplicate job); refused because another payment claimed its authorization; or
+ * (a settlement) not stored because it is held, settled, or waiting before its next attempt.
  */
-export type StoreOutcome = { kind: 'stored'; tx: ChainTx } | { kind: 'live' } | { kind: 'taken'; owner: string };
+export type StoreOutcome = { kind: 'stored'; tx: ChainTx } | { kind: 'live' } | { kind: 'taken'; owner: string } | { kind: 'held' };
 
 const authKey = (a: { chain_id: string; token: string; from_address: string; auth_nonce: string }) =>
   `${a.chain_id}|${a.token}|${a.from_address}|${a.auth_nonce}`;
@@ -146,6 +153,18 @@ export async function storeSignedTxs(
         const owner = ownerOf.get(authKey(rows[n]))!;
         if (owner !== subs[i].tx.paymentId) out[i] = { kind: 'taken', owner };
       }
+    }
+    // A settlement goes only while it is due and not held, decided under its payment's row lock: a failure recorded
+    // meanwhile (which may hold it) waits for this commit, or this waits for it (src/db/settlementTransfersRepo.ts).
+    const settling = open().filter((i) => subs[i].tx.purpose === 'settle');
+    if (settling.length) {
+      const { rows } = await trx.raw(
+        `SELECT id, (settled_at IS NOT NULL OR settlement_held_at IS NOT NULL OR coalesce(settlement_next_at > now(), false)) AS blocked
+         FROM payments WHERE id = ANY(?::text[]) ORDER BY id FOR NO KEY UPDATE`,
+        [settling.map((i) => subs[i].tx.paymentId as string)],
+      );
+      const blocked = new Set(rows.filter((r: Row) => r.blocked).map((r: Row) => r.id as string));
+      for (const i of settling) if (blocked.has(subs[i].tx.paymentId!)) out[i] = { kind: 'held' };
     }
     let want = open();
     if (!want.length) return out as StoreOutcome[];

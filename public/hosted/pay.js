@@ -140,6 +140,21 @@
       if (o.status !== 200) throw new Error(o.body.message || 'No payment options for this wallet.');
       if (!o.body.options.length) throw new Error('This payment cannot be paid on your wallet’s network (chain ' + chainId + ').');
       choices.replaceChildren();
+      // Above the merchant's threshold the buyer's details come first, through the form of the link made for this page.
+      var details = o.body.options
+        .map(function (option) {
+          return option.collectData && option.collectData.url;
+        })
+        .filter(Boolean)[0];
+      if (details) {
+        var link = document.createElement('a');
+        link.id = 'wallet-details';
+        link.href = details;
+        link.target = '_blank';
+        link.rel = 'noopener';
+        link.textContent = 'First, give your details (opens a form), then pay:';
+        choices.appendChild(link);
+      }
       o.body.options.forEach(function (option) {
         var b = document.createElement('button');
         b.type = 'button';

@@ -236,6 +236,32 @@ describe('the data-collection page', () => {
     await page.close();
   });
 
+  it("on the pay page with a browser wallet: the form's link comes first, then the wallet pays without sending data", async () => {
+    const { id } = await newPayment('60000', false);
+    const page = await browser.page();
+    await injectWallet(page, buyer);
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.click('#pay-wallet');
+    const href = await page.getAttribute('#wallet-details', 'href');
+    const url = new URL(href!);
+    expect(url.pathname).toBe('/collect');
+    const form = await browser.page();
+    await form.goto(`${svc.directUrl}${url.pathname}${url.search}`);
+    await fill(form, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London' });
+    await form.check('#f-tosConfirmed');
+    await form.click('button[type=submit]');
+    await form.waitForSelector('#done:not([hidden])');
+    await form.close();
+    await page.click('#wallet-options button:has-text("USDC")');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'succeeded', undefined, { timeout: 30_000 });
+    const option = await svc
+      .db('payment_options')
+      .where({ id: (await svc.db('payments').where({ id }).first()).option_id })
+      .first();
+    expect(option.collected_data).not.toBeNull();
+    await page.close();
+  });
+
   it('accepts valid input, and the wallet then confirms without sending the data', async () => {
     const { id, page, posts } = await openForm();
     await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London' });

@@ -1,4 +1,4 @@
-import { encodeFunctionData, getAddress, maxUint256, parseAbi } from 'viem';
+import { encodeFunctionData, getAddress, maxUint256, parseAbi, toFunctionSelector } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
 import { externalService, startTestService, type TestService } from '../support/service';
@@ -61,6 +61,30 @@ describeLocal('ERC-6492 signers', () => {
       ['collect', 'confirmed', USDC_TOKEN],
       ['settle', 'confirmed', USDC_TOKEN],
     ]);
+  });
+
+  it('direct mode: transferWithAuthorization in its bytes form, after the deployment; USDC goes straight to the merchant', async () => {
+    const direct = await usdtShop(svc, 'Counterfactual Direct Shop', 'direct');
+    const wallet = newSmartWallet();
+    await fund(wallet.address, 5_000_000n);
+    const id = await direct.pay('500');
+    const { all } = await direct.usdtOption(id, { address: wallet.address } as PrivateKeyAccount);
+    const opt = all.find((o: any) => o.amount.unit === `caip19/${DEVNET_USDC}`);
+    const td = JSON.parse(opt.actions[0].data.params[1]);
+    expect(td.primaryType).toBe('TransferWithAuthorization');
+    const r = await direct.confirm(id, opt.id, [[await wallet.signTypedData(td)]]);
+    expect({ status: r.status, body: r.body.status }).toEqual({ status: 200, body: 'processing' });
+    expect((await direct.until(id, (x) => x.status !== 'processing')).status).toBe('succeeded');
+    expect([await balanceOf(wallet.address), await balanceOf(direct.wallet)]).toEqual([0n, 5_000_000n]);
+    const txs = await svc.db('chain_transactions').where({ payment_id: id }).orderBy('nonce');
+    expect(txs.map((t) => [t.purpose, t.status])).toEqual([
+      ['deploy', 'confirmed'],
+      ['direct', 'confirmed'],
+    ]);
+    // The bytes form (selector of transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)).
+    expect(txs[1].calldata.slice(0, 10)).toBe(
+      toFunctionSelector('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)'),
+    );
   });
 
   it("a signature by another key than the wallet's owner is refused 422 invalid_signature; nothing moves", async () => {

@@ -550,7 +550,7 @@ export interface components {
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |
          *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. |
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
-         *     | `invalid_signature` | 422 | A signature does not verify against the option. |
+         *     | `invalid_signature` | 422 | A signature does not verify against the option (as an EOA's, an ERC-1271 wallet's, or an ERC-6492 wallet's not deployed yet). |
          *     | `insufficient_funds` | 422 | Confirm: the buyer's token balance is below the option's amount (the payment stays payable). |
          *     | `allowance_insufficient` | 422 | Confirm: the buyer's allowance to Permit2 is below a Permit2 option's amount; send the option's approve first (the payment stays payable). |
          *     | `authorization_used` | 422 | Confirm: the authorization's nonce (or the Permit2 permit's nonce) was already used or cancelled on chain. |
@@ -558,7 +558,7 @@ export interface components {
          *     | `authorization_not_yet_valid` | 422 | Confirm: the authorization's `validAfter` is in the future. |
          *     | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). |
          *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
-         *     | `contract_wallet_not_accepted` | 422 | Confirm: the signer is a smart-contract wallet (ERC-1271) whose signatures this service does not accept. |
+         *     | `contract_wallet_not_accepted` | 422 | Confirm: the signer is a smart-contract wallet (ERC-1271, or ERC-6492 not deployed yet) whose signatures this service does not accept. |
          *     | `rate_limited` | 429 | Too many requests; see `Retry-After`. |
          *     | `too_many_reverts` | 429 | Confirm: too many of the buyer address's, the credential's or the account's payments' submissions reverted on chain in the last 24 hours or are still in flight; see `Retry-After`. |
          *     | `internal_error` | 500 | Unexpected server error (never carries internals). |
@@ -1373,7 +1373,7 @@ export interface components {
         ActionResult: {
             /** @example walletRpc */
             type: string;
-            /** @description For `walletRpc`, the RPC result (the signature, or a sent transaction's hash). */
+            /** @description For `walletRpc`, the RPC result (the signature, or a sent transaction's hash). A signature is an EOA's (65 bytes), a smart-contract wallet's (ERC-1271), or an ERC-6492 signature of a wallet not deployed yet. */
             data: string[];
         };
         /**

@@ -5,7 +5,10 @@ import {
   decodeErrorResult,
   decodeFunctionData,
   defineChain,
+  encodeDeployData,
   encodeFunctionData,
+  erc6492SignatureValidatorAbi,
+  erc6492SignatureValidatorByteCode,
   getAddress,
   hexToBytes,
   http,
@@ -49,6 +52,8 @@ const ERC1271_VALID = `0x1626ba7e${'0'.repeat(56)}`;
  * refused rather than sent. An authorization's transfer, a contract wallet's check included, needs far less.
  */
 const CALL_GAS_LIMIT = 500_000n;
+/** The gas a counterfactual wallet's deployment may take (ERC-6492): the relayer pays it, so it is bounded too. */
+const DEPLOY_GAS_LIMIT = 1_000_000n;
 
 export interface ChainCall {
   to: Address;
@@ -168,14 +173,15 @@ export class EvmChain {
 
   /**
    * The token call that executes an authorization: the v, r, s form for an ECDSA signature (every
-   * EIP-3009 token has it), the bytes form (ERC-1271 smart-contract wallets, FiatToken v2.2+) otherwise.
+   * EIP-3009 token has it), the bytes form (ERC-1271 smart-contract wallets, FiatToken v2.2+) otherwise, or when
+   * `bytesForm` says the signature is a contract wallet's (an ERC-6492 wallet's inner signature).
    */
-  authorizationCall(td: TransferAuthorization, signature: Hex): ChainCall {
+  authorizationCall(td: TransferAuthorization, signature: Hex, bytesForm = false): ChainCall {
     const m = td.message;
     const functionName = td.primaryType === 'ReceiveWithAuthorization' ? 'receiveWithAuthorization' : 'transferWithAuthorization';
     const head = [getAddress(m.from), getAddress(m.to), BigInt(m.value), BigInt(m.validAfter), BigInt(m.validBefore), m.nonce] as const;
     let data: Hex;
-    if (signature.length === 132) {
+    if (signature.length === 132 && !bytesForm) {
       const { r, s, yParity } = parseSignature(signature);
       const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 9);
       data = encodeFunctionData({ abi, functionName, args: [...head, 27 + yParity, r, s] } as never);
@@ -235,6 +241,51 @@ export class EvmChain {
       return (r.data ?? '0x').slice(0, 66).toLowerCase() === ERC1271_VALID;
     } catch (e) {
       if (revertText(e) !== null) return false;
+      throw unavailable(e);
+    }
+  }
+
+  /**
+   * ERC-6492: `signature` (the factory call and the wallet's own signature) checked by the universal validator, which
+   * deploys the wallet within the call and asks its isValidSignature; nothing is kept. Asked as verifyContractSignature
+   * asks, with room for the deployment.
+   */
+  async verifyCounterfactualSignature(wallet: string, digest: Hex, signature: Hex, caller: Address, fees: Fees): Promise<boolean> {
+    const data = encodeDeployData({
+      abi: erc6492SignatureValidatorAbi,
+      bytecode: erc6492SignatureValidatorByteCode,
+      args: [getAddress(wallet), digest, signature],
+    });
+    try {
+      const r = await this.pub.call({ account: caller, data, gas: CALL_GAS_LIMIT + DEPLOY_GAS_LIMIT, ...fees, blockTag: 'pending' });
+      return r.data === '0x01';
+    } catch (e) {
+      if (revertText(e) !== null) return false;
+      throw unavailable(e);
+    }
+  }
+
+  /**
+   * `first` (a wallet's deployment) and then `call`, from `sender`, as two transactions in a row would run (the node's
+   * eth_simulateV1): the gas each needs, or why either would fail.
+   */
+  async simulateAfter(
+    sender: Address,
+    first: ChainCall,
+    call: ChainCall,
+    fees: Fees,
+  ): Promise<{ ok: true; gas: bigint; firstGas: bigint } | Extract<Simulation, { ok: false }>> {
+    const calls = [
+      { ...first, gas: DEPLOY_GAS_LIMIT, ...fees },
+      { ...call, gas: CALL_GAS_LIMIT, ...fees },
+    ];
+    try {
+      const { results } = await this.pub.simulateCalls({ account: sender, calls, blockTag: 'pending' });
+      const failed = results.find((r) => r.status !== 'success');
+      if (!failed) return { ok: true, gas: results[1].gasUsed, firstGas: results[0].gasUsed };
+      const text = (failed.error && revertText(failed.error)) ?? `reverted ${failed.data}`;
+      return { ok: false, refusal: refusalOf(text), reason: text.slice(0, 300) };
+    } catch (e) {
       throw unavailable(e);
     }
   }

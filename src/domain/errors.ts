@@ -48,7 +48,10 @@ export const ERRORS = {
   authorization_not_yet_valid: { status: 422, message: 'The authorization is not valid yet.' },
   token_refused: { status: 422, message: 'The token refuses this transfer (blacklisted account or paused token).' },
   transaction_reverted: { status: 422, message: 'The token would revert this authorization.' },
-  contract_wallet_not_accepted: { status: 422, message: 'Signatures of this smart-contract wallet (ERC-1271) are not accepted here.' },
+  contract_wallet_not_accepted: {
+    status: 422,
+    message: 'Signatures of this smart-contract wallet (ERC-1271, ERC-6492) are not accepted here.',
+  },
   rate_limited: { status: 429, message: 'Too many requests.' },
   too_many_reverts: {
     status: 429,

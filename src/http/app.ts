@@ -52,7 +52,8 @@ export function createApp(deps: AppDeps): Koa {
 
   app.use(envelope({ log, metrics, draining }));
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
-  app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls }));
+  const confirmChecks = new ConfirmChecks(chainWork, limits.takeConfirmCheck, config.limits.confirmRefusalCacheMs);
+  app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls, chainWork, confirmChecks }));
   app.use(
     api({
       db,
@@ -61,7 +62,7 @@ export function createApp(deps: AppDeps): Koa {
       handlers,
       hub,
       chainWork,
-      confirmChecks: new ConfirmChecks(chainWork, limits.takeConfirmCheck, config.limits.confirmRefusalCacheMs),
+      confirmChecks,
       webhookWork,
       backends,
       keys,

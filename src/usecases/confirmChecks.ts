@@ -38,7 +38,10 @@ export class ConfirmChecks {
     credential: string,
     permit?: PermitContext,
   ) {
-    const key = `${opt.id} ${createHash('sha256').update(signature).digest('base64url')}`;
+    // The approve's hash is part of the question: an allowance refused without it may suffice with it.
+    const key = `${opt.id} ${createHash('sha256')
+      .update(`${signature} ${permit?.approveTx ?? ''}`)
+      .digest('base64url')}`;
     const known = this.refused.get(key);
     if (known && known.until > Date.now()) return known.refusal;
     if (known) this.refused.delete(key);

@@ -1,8 +1,9 @@
 import type { Db } from '../db/knex';
-import { getAddress, type Hex } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
-import { authorizationDeadline, type EvmChain } from '../chain/evm';
+import { authorizationDeadline, type ChainCall, type EvmChain, type Simulation } from '../chain/evm';
+import type { Fees } from '../domain/fees';
 import { isFinal } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import { parseAccountId, parseAssetId } from '../domain/caip';
@@ -83,7 +84,11 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   if (opt.liveHash) return opt.liveHash;
   const fees = await chain.fees();
-  const simulated = await chain.simulate(sender, call, fees);
+  // An ERC-6492 wallet without code yet: its deployment goes first, in the same commit under the nonce before.
+  const deploy = plan.deploy && !(await chain.hasCode(plan.deploy.wallet)) ? plan.deploy.call : null;
+  const simulated: Simulation & { firstGas?: bigint } = deploy
+    ? await chain.simulateAfter(sender, deploy, call, fees)
+    : await chain.simulate(sender, call, fees);
   if (!simulated.ok) {
     // Another step of this payment (its queued job beside an inline run, or the reconciler's) may have stored
     // and sent the transaction since the read above: then its own transaction used the authorization, and the
@@ -100,7 +105,12 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   const gasLimit = withHeadroom(simulated.gas);
   const tx = { chainId: chain.caip2, sender, purpose, paymentId, to: call.to, calldata: call.data, gasLimit, ...fees };
-  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, authorization: plan.authorization });
+  const sub = { tx, call, fees, authorization: plan.authorization };
+  const subs =
+    deploy && simulated.firstGas !== undefined
+      ? [deploySubmission(chain, paymentId, sender, deploy, simulated.firstGas, fees), sub]
+      : [sub];
+  const r = (await deps.submissions.submitAll(chain, sender, subs)).at(-1)!;
   if (r.kind === 'taken') {
     await failPayment(deps, paymentId, 'authorization_used', `authorization already submitted for ${r.owner}`);
     return null;
@@ -108,6 +118,16 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   if (r.kind !== 'stored') return (await relayer.liveTransaction(db, paymentId, purpose))?.hash ?? null;
   log.info({ paymentId, chainId: chain.caip2, txHash: r.tx.hash, nonce: r.tx.nonce, sender }, 'authorization submitted');
   return r.tx.hash;
+}
+
+/** A wallet's deployment (ERC-6492), sent before the transfer: its outcome moves no payment, the transfer's does. */
+function deploySubmission(chain: EvmChain, paymentId: string, sender: Address, call: ChainCall, gas: bigint, fees: Fees) {
+  const gasLimit = withHeadroom(gas);
+  return {
+    tx: { chainId: chain.caip2, sender, purpose: 'deploy' as const, paymentId, to: call.to, calldata: call.data, gasLimit, ...fees },
+    call,
+    fees,
+  };
 }
 
 /**

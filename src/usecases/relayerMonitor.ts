@@ -51,7 +51,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
     );
     const ours = done.filter(({ tx }) => finished.has(tx.id));
     for (const { tx, receipt } of ours) {
-      if (!relayer.ofPayment(tx)) continue; // a sweep: no payment moves
+      if (!relayer.ofPayment(tx) || tx.purpose === 'deploy') continue; // a sweep, a wallet's deployment: no payment moves
       if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
       else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
     }
@@ -88,13 +88,20 @@ async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt
  * and valid (src/usecases/submissionRetry.ts); otherwise the payment fails, in the transaction that records the
  * revert, unless its authorization was used by another transaction. A settlement is tried again later (a revert
  * moved nothing), up to its bound (src/usecases/settlementHolds.ts). A reverted sweep moved nothing either: the
- * operator sweeps again.
+ * operator sweeps again. A wallet's reverted deployment (ERC-6492) moves no payment: the transfer after it decides.
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   const { db, log } = deps;
   if (!relayer.ofPayment(tx)) {
     if (await relayer.finish(db, tx.id, 'reverted', receipt))
       log.error({ sender: tx.sender, txHash: receipt.transactionHash }, 'sweep reverted: nothing moved (admin relayer sweep again)');
+    return;
+  }
+  if (tx.purpose === 'deploy') {
+    // The wallet's deployment before a transfer: the wallet was deployed meanwhile by another transaction (then the
+    // transfer succeeds), or not (then the transfer reverts too, and its revert decides as any other's).
+    if (await relayer.finish(db, tx.id, 'reverted', receipt))
+      log.warn({ paymentId: tx.paymentId, txHash: receipt.transactionHash }, "a buyer wallet's deployment reverted");
     return;
   }
   // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was

@@ -3,6 +3,7 @@ import type { ChainCall, EvmChain, Simulation } from '../chain/evm';
 import { permitRefusal, permitUse } from '../chain/permit2Proofs';
 import { authorizationUse, type AuthorizationUse } from '../chain/proofs';
 import type { TransferAuthorization } from '../domain/eip3009';
+import { counterfactualOf } from '../domain/erc6492';
 import { isPermit, permitNonceHex, permitOfCall, permitTerms, permitTransferCall, type PermitTypedData } from '../domain/permit2';
 import type { Authorization, SubmissionInput, TxPurpose } from '../db/relayer';
 
@@ -11,7 +12,8 @@ import type { Authorization, SubmissionInput, TxPurpose } from '../db/relayer';
 // permit (Permit2's `permitTransferFrom`, sent by the spender it names, to the relayer in collector mode or to the
 // merchant's destination in direct mode). Each is claimed once, ever, by (chain, contract, signer, nonce): the
 // token for an authorization, Permit2 for a permit (its nonces are the owner's across every token). What became of
-// it is read from the chain, never concluded from an absent receipt.
+// it is read from the chain, never concluded from an absent receipt. An ERC-6492 signature's wallet is deployed first
+// when it has no code yet (the plan's `deploy`), and the transfer carries the wallet's inner signature.
 
 export interface SubmissionPlan {
   purpose: TxPurpose;
@@ -21,6 +23,14 @@ export interface SubmissionPlan {
   authorization: Authorization;
   /** What became of the authorization or permit on chain (src/chain/proofs.ts, src/chain/permit2.ts). */
   use(): Promise<AuthorizationUse>;
+  /** An ERC-6492 signer: its wallet's deployment, sent first while the wallet has no code (src/usecases/relayer.ts). */
+  deploy: { wallet: Address; call: ChainCall } | null;
+}
+
+/** The wallet's deployment an ERC-6492 signature carries, and the wallet's own signature the transfer carries. */
+function unwrapped(signature: Hex, wallet: Address) {
+  const cf = counterfactualOf(signature);
+  return cf ? { signature: cf.signature, deploy: { wallet, call: { to: cf.factory, data: cf.factoryData } } } : { signature, deploy: null };
 }
 
 export function submissionPlan(chain: EvmChain, paymentId: string, opt: SubmissionInput, signature: Hex): SubmissionPlan {
@@ -30,25 +40,29 @@ export function submissionPlan(chain: EvmChain, paymentId: string, opt: Submissi
     const sender = getAddress(td.message.spender);
     const owner = getAddress(opt.account.slice(opt.account.lastIndexOf(':') + 1));
     const terms = permitTerms(td);
-    const call = permitTransferCall(td, owner, opt.permitTo, signature);
+    const { signature: inner, deploy } = unwrapped(signature, owner);
+    const call = permitTransferCall(td, owner, opt.permitTo, inner);
     return {
       purpose: getAddress(opt.permitTo) === sender ? 'collect' : 'direct',
       sender,
       call,
       authorization: { chainId: chain.caip2, token: call.to, from: owner, nonce: permitNonceHex(terms.nonce) },
       use: () => permitUse(chain, terms, owner, opt.permitTo!, sender),
+      deploy,
     };
   }
   const purpose: TxPurpose = td.primaryType === 'ReceiveWithAuthorization' ? 'collect' : 'direct';
   const sender = getAddress(purpose === 'collect' ? td.message.to : (opt.relayer ?? chain.pickRelayer(paymentId)));
-  const call = chain.authorizationCall(td, signature);
   const from = getAddress(td.message.from);
+  const { signature: inner, deploy } = unwrapped(signature, from);
+  const call = chain.authorizationCall(td, inner, deploy !== null);
   return {
     purpose,
     sender,
     call,
     authorization: { chainId: chain.caip2, token: call.to, from, nonce: td.message.nonce.toLowerCase() },
     use: () => authorizationUse(chain, call.to, from, td.message.nonce),
+    deploy,
   };
 }
 

@@ -6,11 +6,14 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import type { Page } from 'playwright-core';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { newBuyer } from '../support/chain';
+import { balanceOf, newBuyer } from '../support/chain';
+import { newUsdtBuyer, USDT } from '../support/permit2';
 import { Browser, launch, SHOTS } from './browser';
+import { injectWallet } from './eip1193';
 
 // The hosted buyer pages in a real browser: what the buyer sees, the QR code, the live status and the
-// checkout redirect; the data-collection form refusing bad input (in the browser and at the server).
+// checkout redirect; paying with a browser wallet (an injected EIP-1193 provider); the data-collection form refusing
+// bad input (in the browser and at the server).
 
 const SHOP = 'https://shop.example';
 
@@ -128,6 +131,62 @@ describe('the gatewayUrl page', () => {
   });
 });
 
+describe('paying on the page with a browser wallet (EIP-1193)', () => {
+  /** A merchant settling USDC and USDT: the wallet's buyer gets an option in each. */
+  let shop: Awaited<ReturnType<typeof merchantWithSettlement>>;
+  beforeAll(async () => {
+    shop = await merchantWithSettlement(svc, 'Wallet Page Shop');
+    const r = await shop.api('POST', `/v1/merchants/${shop.merchantId}/settlements/crypto`, {
+      body: { settlements: [{ asset: USDT, destination: `eip155:31337:${shop.wallet}` }] },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
+    if (r.status !== 201) throw new Error(r.text);
+  });
+
+  /** Opens the page with the wallet, connects, and pays with the option in `symbol`; the wallet's requests. */
+  async function payOnPage(wallet: PrivateKeyAccount, symbol: 'USDC' | 'USDT') {
+    const r = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('page'), amount: { unit: 'iso4217/USD', value: '1250' } },
+    });
+    const id = r.body.paymentId as string;
+    const page = await browser.page();
+    const asked = await injectWallet(page, wallet);
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.click('#pay-wallet');
+    await page.waitForSelector('#wallet-options button');
+    expect((await page.locator('#wallet-options button').allInnerTexts()).sort()).toEqual(['Pay 12.50 USDC', 'Pay 12.50 USDT']);
+    await page.click(`#wallet-options button:has-text("${symbol}")`);
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'succeeded', undefined, { timeout: 30_000 });
+    expect(await page.innerText('#status')).toBe('Paid. Thank you!');
+    await page.screenshot({ path: `${SHOTS}/pay-wallet-${symbol}.png`, fullPage: true });
+    await page.close();
+    const stored = await svc.db('payments').where({ id }).first();
+    return { asked: asked.map((a) => a.method).filter((m) => m !== 'eth_getTransactionReceipt'), stored };
+  }
+
+  it('USDT: the page runs the approve, waits for it, signs the permit and confirms; the tokens move', async () => {
+    const wallet = await newUsdtBuyer(20_000_000n);
+    const { asked, stored } = await payOnPage(wallet, 'USDT');
+    expect(asked).toEqual(['eth_requestAccounts', 'eth_chainId', 'eth_sendTransaction', 'eth_signTypedData_v4']);
+    expect([stored.status, stored.token_asset, stored.token_amount]).toEqual(['succeeded', USDT, '12500000']);
+    expect(stored.caller_info).toMatchObject({ keyType: 'page', keyId: expect.stringMatching(/^page_[0-9a-f]{24}$/) });
+    expect(await balanceOf(wallet.address, 'USDT')).toBe(7_500_000n);
+  });
+
+  it('USDC: one signature; a page without a wallet offers no wallet payment', async () => {
+    const wallet = await newBuyer(15_000_000n);
+    const { asked, stored } = await payOnPage(wallet, 'USDC');
+    expect(asked).toEqual(['eth_requestAccounts', 'eth_chainId', 'eth_signTypedData_v4']);
+    expect(stored.status).toBe('succeeded');
+    expect(await balanceOf(wallet.address)).toBe(2_500_000n);
+    const { id } = await newPayment('1000', false);
+    const page = await browser.page();
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    expect(await page.isHidden('#wallet')).toBe(true);
+    await page.close();
+  });
+});
+
 describe('the data-collection page', () => {
   async function openForm() {
     const { id } = await newPayment('60000');
@@ -174,6 +233,32 @@ describe('the data-collection page', () => {
     expect(text).toContain('I accept the terms of service');
     expect(posts).toEqual([400]);
     await page.screenshot({ path: `${SHOTS}/collect-server-errors.png`, fullPage: true });
+    await page.close();
+  });
+
+  it("on the pay page with a browser wallet: the form's link comes first, then the wallet pays without sending data", async () => {
+    const { id } = await newPayment('60000', false);
+    const page = await browser.page();
+    await injectWallet(page, buyer);
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.click('#pay-wallet');
+    const href = await page.getAttribute('#wallet-details', 'href');
+    const url = new URL(href!);
+    expect(url.pathname).toBe('/collect');
+    const form = await browser.page();
+    await form.goto(`${svc.directUrl}${url.pathname}${url.search}`);
+    await fill(form, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London' });
+    await form.check('#f-tosConfirmed');
+    await form.click('button[type=submit]');
+    await form.waitForSelector('#done:not([hidden])');
+    await form.close();
+    await page.click('#wallet-options button:has-text("USDC")');
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'succeeded', undefined, { timeout: 30_000 });
+    const option = await svc
+      .db('payment_options')
+      .where({ id: (await svc.db('payments').where({ id }).first()).option_id })
+      .first();
+    expect(option.collected_data).not.toBeNull();
     await page.close();
   });
 

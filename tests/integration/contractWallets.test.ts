@@ -5,6 +5,7 @@ import { anvil, chainClient, fund, newBuyer, newWallet, USDC_TOKEN, useOwnChain 
 import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
 import { eventually } from '../support/eventually';
 import { useOwnDatabase } from '../support/freshDb';
+import { newSmartWallet } from '../support/smartWallet';
 
 // Smart-contract wallets that make the relayer pay for reverts (issue 28, finding 4): confirm verified the wallet's
 // ERC-1271 answer and simulated the transfer at gas price 0, so a wallet that answers "valid" only when tx.gasprice is 0
@@ -167,7 +168,7 @@ describeLocal('contract wallets at confirm', () => {
     }
   });
 
-  it('CONTRACT_WALLETS=off refuses contract-wallet signatures; allowlist accepts only the listed wallets', async () => {
+  it('CONTRACT_WALLETS=off refuses contract-wallet signatures (ERC-1271, ERC-6492); allowlist accepts only the listed wallets', async () => {
     const [listed, unlisted] = [await contractWallet(0), await contractWallet(0)];
     const off = await startTestService({ CONTRACT_WALLETS: 'off' });
     const allow = await startTestService({ CONTRACT_WALLETS: 'allowlist', CONTRACT_WALLETS_ALLOWLIST: listed.toLowerCase() });
@@ -176,6 +177,12 @@ describeLocal('contract wallets at confirm', () => {
       const a = await fOff.option(listed);
       const r = await fOff.confirm(a.id, a.opt.id);
       expect({ status: r.status, code: r.body.code }).toEqual({ status: 422, code: 'contract_wallet_not_accepted' });
+      // A wallet not deployed yet (ERC-6492) is a contract wallet too.
+      const cf = newSmartWallet();
+      await fund(cf.address, 10_000_000n);
+      const c = await fOff.option(cf.address);
+      const rc = await fOff.confirm(c.id, c.opt.id, await cf.signTypedData(c.td));
+      expect({ status: rc.status, code: rc.body.code }).toEqual({ status: 422, code: 'contract_wallet_not_accepted' });
       const eoa = await newBuyer(10_000_000n); // an EOA's signature is not a contract wallet's
       const e = await fOff.option(eoa.address);
       expect((await fOff.confirm(e.id, e.opt.id, await eoa.signTypedData(e.td))).body.status).toBe('processing');

@@ -2,6 +2,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { admin, client, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
+import { eventually } from '../support/eventually';
 import { loadConfig } from '../../src/config';
 import { unseal } from '../../src/domain/sealed';
 
@@ -109,6 +110,50 @@ describe('the gatewayUrl page', () => {
     expect((await web('GET', '/pay/pay_nope/status')).body.code).toBe('payment_not_found');
     const bad = await web('GET', `/pay/${await newPayment()}/status?maxPollMs=-1`);
     expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'params_validation' });
+  });
+});
+
+describe("the pay page's wallet routes (no API key: the link is the capability)", () => {
+  const options = (id: string, body: unknown) => web('POST', `/pay/${id}/options`, { body });
+  const confirm = (id: string, body: unknown) => web('POST', `/pay/${id}/confirm`, { body });
+  const chainTxs = (id: string) => svc.db('chain_transactions').where({ payment_id: id });
+
+  it("options: the gateway's options for the account; malformed input is 400, a bad account 422, no payment 404", async () => {
+    const id = await newPayment('100');
+    const o = await options(id, { accounts: [BUYER_BASE] });
+    expect(o.status).toBe(200);
+    expect(o.headers.get('cache-control')).toBe('no-store');
+    expect(o.body.options.map((x: any) => [x.account, x.actions.map((a: any) => a.data.method)])).toEqual([
+      [BUYER_BASE, ['eth_signTypedData_v4']],
+    ]);
+    for (const body of [{}, { accounts: [] }, { accounts: 'x' }, { accounts: Array(21).fill(BUYER_BASE) }, { accounts: [1] }, []])
+      expect(await options(id, body).then((r) => [r.status, r.body.code])).toEqual([400, 'params_validation']);
+    expect(await options(id, { accounts: ['eip155:nope'] }).then((r) => [r.status, r.body.code])).toEqual([422, 'invalid_account']);
+    expect(await options('pay_nope', { accounts: [BUYER_BASE] }).then((r) => [r.status, r.body.code])).toEqual([404, 'payment_not_found']);
+    const raw = await web('POST', `/pay/${id}/options`, { raw: 'accounts', headers: { 'content-type': 'text/plain' } });
+    expect([raw.status, raw.body.code]).toEqual([415, 'unsupported_media_type']);
+  });
+
+  it("confirm: the gateway's checks (a stranger's signature is 422, nothing moves); then it pays once, as the page", async () => {
+    const id = await newPayment('100');
+    const opt = (await options(id, { accounts: [BUYER_BASE] })).body.options[0];
+    const td = JSON.parse(opt.actions[0].data.params[1]);
+    const stranger = await newBuyer();
+    const bad = await confirm(id, { optionId: opt.id, results: [{ type: 'walletRpc', data: [await stranger.signTypedData(td)] }] });
+    expect([bad.status, bad.body.code]).toEqual([422, 'invalid_signature']);
+    expect([(await svc.db('payments').where({ id }).first()).status, await chainTxs(id)]).toEqual(['requires_action', []]);
+    for (const body of [{ results: [] }, { optionId: opt.id }, { optionId: opt.id, results: [{ type: 'walletRpc', data: [7] }] }])
+      expect(await confirm(id, body).then((r) => [r.status, r.body.code])).toEqual([400, 'params_validation']);
+    const good = { optionId: opt.id, results: [{ type: 'walletRpc', data: [await buyer.signTypedData(td)] }] };
+    const [a, b] = await Promise.all([confirm(id, good), confirm(id, good)]);
+    expect([a.status, b.status, a.body.status]).toEqual([200, 200, 'processing']);
+    const stored = await eventually(
+      () => svc.db('payments').where({ id }).first(),
+      (p) => p.status === 'succeeded',
+      30_000,
+    );
+    expect(stored.caller_info).toEqual({ keyId: expect.stringMatching(/^page_[0-9a-f]{24}$/), keyType: 'page' });
+    expect((await chainTxs(id)).filter((t) => t.purpose === 'collect')).toHaveLength(1);
   });
 });
 

@@ -3,8 +3,11 @@ import { asTx, Db, knexOf, Tx } from '../knex';
 // The relayer's transactions as stored: their shape, storing signed ones under the sender's next nonce, and
 // the reads that submitting and re-broadcasting need.
 
-/** A payment's step; or `sweep`: a retired key's own funds moved out (`admin relayer sweep`), no payment. */
-export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep';
+/**
+ * A payment's step (`deploy`: an ERC-6492 buyer wallet's deployment, before its collect or direct); or `sweep`: a
+ * retired key's own funds moved out (`admin relayer sweep`), no payment.
+ */
+export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep' | 'deploy';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
 /**
  * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that

@@ -4,7 +4,8 @@ import { effectiveStatus, isFinal, Payment, PaymentStatus } from '../../domain/p
 import { esc, httpsUrl } from './html';
 
 // The page behind `gatewayUrl` (`/?pid=pay_…`): who is paid, how much, the link as a QR code for a phone
-// wallet, and the status, kept live by pay.js long-polling /pay/<id>/status.
+// wallet, "Pay with wallet" for a browser wallet (shown by pay.js when there is one), and the status, kept live by
+// pay.js long-polling /pay/<id>/status.
 
 export const STATUS_TEXT: Record<PaymentStatus, string> = {
   requires_action: 'Waiting for payment',
@@ -36,6 +37,11 @@ ${icon ? `<img class="icon" src="${esc(icon)}" alt="" width="48" height="48" ref
 <figure class="qr" id="qr" aria-label="QR code of the payment link">${qr}</figure>
 <p class="muted">Scan with your wallet, or open this link in it:</p>
 <p class="link"><a id="link" href="${esc(gatewayUrl)}">${esc(gatewayUrl)}</a></p>
+<section id="wallet" hidden>
+<button type="button" id="pay-wallet">Pay with wallet</button>
+<div id="wallet-options" class="options"></div>
+<p class="muted" id="wallet-note" role="status" aria-live="polite"></p>
+</section>
 <p class="status" id="status" data-status="${esc(status)}" role="status" aria-live="polite">${esc(STATUS_TEXT[status])}</p>
 <p class="muted" id="expires" data-expires="${p.expiresAt.getTime()}">Expires ${esc(p.expiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
 <div id="pay" hidden data-pid="${esc(p.id)}" data-final="${isFinal(status)}" data-redirect="${esc(redirectFor(p) ?? '')}"></div>`;

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'koa';
-import type { Db } from '../../db/knex';
-import type { Config } from '../../config';
 import { perWindow } from '../../config/limits';
 import type { ChangeHub } from '../../events/changeHub';
 import { AppError } from '../../domain/errors';
@@ -19,9 +17,11 @@ import { sendJson } from '../render';
 import { collectClosedBody, collectFormBody } from './collectPage';
 import { sendNotFoundPage, sendPage } from './html';
 import { payPageBody, redirectFor, STATUS_TEXT } from './payPage';
+import { payWalletRoutes, type PayWalletDeps } from './payWallet';
 
 // Non-API routes of the hosted buyer pages. No API key: the payment id in the link is the capability,
-// and these routes reveal only what the page shows (merchant, amount, status, the checkout redirect).
+// and these routes reveal only what the page shows (merchant, amount, status, the checkout redirect), and what a
+// wallet on the page needs to pay (its options, and confirm: payWallet.ts).
 
 const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
@@ -34,16 +34,15 @@ function loadAssets(dir: string): Map<string, { type: string; body: Buffer }> {
   return out;
 }
 
-export interface HostedDeps {
+export interface HostedDeps extends PayWalletDeps {
   root: string;
-  config: Config;
-  db: Db;
   hub: ChangeHub;
   limiter: SharedRateLimiter;
   longPolls: ConcurrencyCap;
 }
 
-export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: HostedDeps) {
+export function hostedRoutes({ root, config, db, hub, limiter, longPolls, ...wallet }: HostedDeps) {
+  const payWallet = payWalletRoutes({ config, db, ...wallet });
   const ipKey = (ctx: Context) => `ip:${clientAddress(ctx, config.limits.trustedProxyHops)}`;
   const assets = loadAssets(path.join(root, 'public', 'hosted'));
   const paymentId = (raw: unknown) => (typeof raw === 'string' ? resolveGatewayPaymentId(raw, config.publicBaseUrl) : null);
@@ -146,11 +145,19 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls }: Host
 
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';
+    const walletStep = ctx.method === 'POST' ? /^\/pay\/([^/]{1,600})\/(options|confirm)$/.exec(ctx.path) : null;
     const hosted =
       (ctx.path === '/' && get) ||
       (ctx.path === '/collect' && (get || ctx.method === 'POST')) ||
-      /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path);
+      /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path) ||
+      walletStep !== null;
     if (hosted) await limited(ctx);
+    if (walletStep) {
+      const id = paymentId(walletStep[1]);
+      if (!id) throw new AppError('payment_not_found');
+      await payWallet[walletStep[2] as 'options' | 'confirm'](ctx, id, ipKey(ctx));
+      return true;
+    }
     if (ctx.path === '/' && get) return payPage(ctx).then(() => true);
     if (ctx.path === '/collect' && get) return collectPage(ctx).then(() => true);
     if (ctx.path === '/collect' && ctx.method === 'POST') return collectSubmit(ctx).then(() => true);

@@ -39,7 +39,9 @@ export function submissionPlan(chain: EvmChain, paymentId: string, opt: Submissi
       use: () => permitUse(chain, terms, owner, opt.permitTo!, sender),
     };
   }
-  const purpose: TxPurpose = td.primaryType === 'ReceiveWithAuthorization' ? 'collect' : 'direct';
+  // Paid to the collector: a ReceiveWithAuthorization, or a TransferWithAuthorization (x402) to the relayer itself.
+  const toRelayer = opt.relayer !== null && getAddress(td.message.to) === getAddress(opt.relayer);
+  const purpose: TxPurpose = td.primaryType === 'ReceiveWithAuthorization' || toRelayer ? 'collect' : 'direct';
   const sender = getAddress(purpose === 'collect' ? td.message.to : (opt.relayer ?? chain.pickRelayer(paymentId)));
   const call = chain.authorizationCall(td, signature);
   const from = getAddress(td.message.from);

@@ -35,6 +35,7 @@ import { listEvents } from './webhooks/listEvents';
 import { getEvent } from './webhooks/getEvent';
 import { listEventAttempts } from './webhooks/listEventAttempts';
 import { redeliverEvent } from './webhooks/redeliverEvent';
+import { payGatewayPaymentX402 } from './gateway/payGatewayPaymentX402';
 import { getX402Supported } from './x402/getX402Supported';
 import { verifyX402Payment } from './x402/verifyX402Payment';
 import { settleX402Payment } from './x402/settleX402Payment';
@@ -72,6 +73,7 @@ export const handlers: HandlerMap = {
   cancelGatewayPayment,
   declineGatewayPayment,
   getGatewayPaymentStatus,
+  payGatewayPaymentX402,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -10,7 +10,7 @@ import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/payments';
 import { insertOptions } from '../db/optionsRepo';
 import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
-import { checkX402, type X402Request } from './x402Check';
+import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
 import { createPayment, pollStatus } from './payments';
 
 // The x402 v2 facilitator (docs/x402.md): /supported, /verify, /settle on the relayer every payment uses. Each
@@ -32,14 +32,15 @@ export function supported(chainWork: ChainWork) {
 }
 
 export async function verify(db: Db, chainWork: ChainWork, accountId: string, req: X402Request) {
-  const c = await checkX402(db, chainWork, accountId, req, Math.floor(Date.now() / 1000));
+  const r = req.paymentRequirements;
+  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
   if (!c.ok)
     return { isValid: false, invalidReason: c.refusal.reason, invalidMessage: c.refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
   return { isValid: true, payer: c.payer };
 }
 
 /** The authorization a request settles, as x402_settlements keys it; null when the payload holds none. */
-function settlementKey(accountId: string, req: X402Request) {
+export function settlementKey(accountId: string, req: X402Request) {
   const parsed = eip3009Payload(req.paymentPayload);
   if (!parsed || !/^0x[0-9a-fA-F]{40}$/.test(req.paymentRequirements.asset)) return null;
   const a = parsed.authorization;
@@ -53,7 +54,44 @@ function settlementKey(accountId: string, req: X402Request) {
   };
 }
 
-class AlreadySettled extends Error {}
+/** The authorization was recorded by an earlier or concurrent settlement: the transaction is rolled back. */
+export class AlreadySettled extends Error {}
+
+type Key = NonNullable<ReturnType<typeof settlementKey>>;
+
+/**
+ * In the caller's transaction: the payment's option (the signed TransferWithAuthorization, as checked), the
+ * settlement's record (AlreadySettled when the authorization or payment identifier has one), and the confirm
+ * transition (false when the payment was not open). The caller starts the submission once it commits.
+ */
+export async function confirmAuthorization(trx: Db, paymentId: string, c: Extract<Checked, { ok: true }>, key: Key, callerKeyId: string) {
+  const a = c.authorization;
+  const optionId = newId('opt');
+  const buyerAccount = `${c.asset.chainId}:${a.from}`;
+  const option = {
+    id: optionId,
+    paymentId,
+    account: buyerAccount,
+    asset: c.asset.id,
+    chainId: c.asset.chainId,
+    tokenAmount: a.value,
+    typedData: c.typedData,
+    nonce: a.nonce,
+    collectData: false,
+    collectedData: null,
+    expiresAt: new Date(Number(a.validBefore) * 1000),
+    relayer: c.payee.relayer,
+    permitTo: null,
+  };
+  await insertOptions(trx, [option], callerKeyId, null);
+  if (!(await recordSettlement(trx, { ...key, paymentId }))) throw new AlreadySettled();
+  const confirmed = { optionId, tokenAsset: c.asset.id, tokenAmount: a.value, chainId: c.asset.chainId, buyerAccount, txNonce: a.nonce };
+  const callerInfo = { keyId: callerKeyId, sdkName: 'x402' };
+  const done = await repo.applyTransition(trx, paymentId, 'confirm', {
+    confirmed: { ...confirmed, signature: c.signature, callerInfo, collectedData: null },
+  });
+  return done !== undefined;
+}
 
 export async function settle(
   db: Db,
@@ -69,7 +107,8 @@ export async function settle(
   const key = settlementKey(accountId, req);
   const earlier = key && (await findSettlement(db, key));
   if (earlier) return earlierAnswer(db, hub, earlier, key, waitMs);
-  const c = await checkX402(db, chainWork, accountId, req, Math.floor(Date.now() / 1000));
+  const r = req.paymentRequirements;
+  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
   if (!c.ok || !key) {
     const refusal = c.ok ? { reason: REASON.payloadType, message: 'no EIP-3009 authorization' } : c.refusal;
     return {
@@ -88,47 +127,7 @@ export async function settle(
       const reference = req.paymentPayload.resource?.url?.slice(0, 255) || `x402:${a.nonce}`;
       const amount = { unit: `iso4217/${c.asset.pegCurrency}`, value: c.amountMinor.toString() };
       const payment = await createPayment(trx, config, accountId, c.payee.merchantId, { referenceId: reference, amount });
-      const optionId = newId('opt');
-      const buyerAccount = `${c.asset.chainId}:${a.from}`;
-      await insertOptions(
-        trx,
-        [
-          {
-            id: optionId,
-            paymentId: payment.id,
-            account: buyerAccount,
-            asset: c.asset.id,
-            chainId: c.asset.chainId,
-            tokenAmount: a.value,
-            typedData: c.typedData,
-            nonce: a.nonce,
-            collectData: false,
-            collectedData: null,
-            expiresAt: new Date(Number(a.validBefore) * 1000),
-            relayer: c.payee.relayer,
-            permitTo: null,
-          },
-        ],
-        callerKeyId,
-        null,
-      );
-      if (!(await recordSettlement(trx, { ...key, paymentId: payment.id }))) throw new AlreadySettled();
-      const confirmed = {
-        optionId,
-        tokenAsset: c.asset.id,
-        tokenAmount: a.value,
-        chainId: c.asset.chainId,
-        buyerAccount,
-        txNonce: a.nonce,
-      };
-      await repo.applyTransition(trx, payment.id, 'confirm', {
-        confirmed: {
-          ...confirmed,
-          signature: c.signature,
-          callerInfo: { keyId: callerKeyId, keyType: 'partner', sdkName: 'x402' },
-          collectedData: null,
-        },
-      });
+      await confirmAuthorization(trx, payment.id, c, key, callerKeyId);
       return payment.id;
     });
   } catch (e) {
@@ -143,7 +142,7 @@ export async function settle(
  * A request for an authorization settled before answers that settlement; one settled by another account is used; a
  * payment identifier reused for another authorization is refused.
  */
-function earlierAnswer(db: Db, hub: ChangeHub, s: X402Settlement, key: NonNullable<ReturnType<typeof settlementKey>>, waitMs: number) {
+function earlierAnswer(db: Db, hub: ChangeHub, s: X402Settlement, key: Key, waitMs: number) {
   const same = s.nonce === key.nonce && s.payer === key.payer && s.chainId === key.chainId && s.token === key.token;
   if (!same) throw new AppError('idempotency_conflict', 'This payment identifier was settled with another authorization.');
   if (s.accountId === key.accountId) return settlementAnswer(db, hub, s, waitMs);
@@ -167,7 +166,7 @@ export async function settlementStatus(db: Db, hub: ChangeHub, accountId: string
 }
 
 /** The settlement's x402 answer once its payment is final, or `settlement_pending` when `waitMs` runs out first. */
-async function settlementAnswer(db: Db, hub: ChangeHub, s: X402Settlement, waitMs: number) {
+export async function settlementAnswer(db: Db, hub: ChangeHub, s: X402Settlement, waitMs: number) {
   const deadline = Date.now() + Math.min(waitMs, MAX_POLL_MS);
   const load = async () => (await repo.findPayment(db, s.paymentId))!;
   let { payment: p } = await load();

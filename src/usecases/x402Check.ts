@@ -56,7 +56,8 @@ const refuse = (reason: string, message: string, payer?: string): Checked => ({ 
 /** Settlements of anyone else's `payTo` are refused: this service relays for its accounts' merchants only. */
 const notOurs = (what: string) => new AppError('forbidden', `${what}: this facilitator settles only to its account's merchants.`);
 
-async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, asset: Asset, r: X402Requirements): Promise<Payee> {
+/** The payee of the facilitator's requirements: whose merchant of the account `payTo` is (403 for anyone else's address). */
+export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, asset: Asset, r: X402Requirements): Promise<Payee> {
   const payTo = getAddress(r.payTo);
   const named = typeof r.extra?.merchantId === 'string' ? r.extra.merchantId : undefined;
   const relayers = chainWork.settlingChains().find((c) => c.chainId === asset.chainId)?.relayers ?? [];
@@ -79,7 +80,14 @@ async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, asset: A
   return { merchantId, collector: false, relayer };
 }
 
-export async function checkX402(db: Db, chainWork: ChainWork, accountId: string, req: X402Request, nowS: number): Promise<Checked> {
+/** `payee`: who the requirements pay (it throws 403 for a payee that is not the caller's). */
+export async function checkX402(
+  db: Db,
+  chainWork: ChainWork,
+  req: X402Request,
+  nowS: number,
+  payee: (asset: Asset) => Promise<Payee>,
+): Promise<Checked> {
   const p = req.paymentPayload;
   const r = req.paymentRequirements;
   const parsed = eip3009Payload(p);
@@ -101,7 +109,7 @@ export async function checkX402(db: Db, chainWork: ChainWork, accountId: string,
       `the amount must be a whole number of ${asset.pegCurrency ?? 'currency'} minor units (a payment's amount)`,
       payer,
     );
-  const payee = await payeeOf(db, chainWork, accountId, asset, r);
+  const to = await payee(asset);
   const typedData = serialiseTypedData(
     buildTransferAuthorization({
       kind: 'TransferWithAuthorization',
@@ -119,7 +127,7 @@ export async function checkX402(db: Db, chainWork: ChainWork, accountId: string,
   );
   let check;
   try {
-    check = await chainWork.checkAuthorization(asset.chainId, typedData, parsed.signature, payee.relayer);
+    check = await chainWork.checkAuthorization(asset.chainId, typedData, parsed.signature, to.relayer);
   } catch (e) {
     if (!(e instanceof ChainUnavailable)) throw e;
     throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
@@ -127,5 +135,5 @@ export async function checkX402(db: Db, chainWork: ChainWork, accountId: string,
     });
   }
   if (!check.ok) return refuse(chainReason(check.refusal), check.reason, payer);
-  return { ok: true, payer, asset, authorization: a, signature: check.signature, typedData, payee, amountMinor };
+  return { ok: true, payer, asset, authorization: a, signature: check.signature, typedData, payee: to, amountMinor };
 }

@@ -229,3 +229,28 @@ it('refuses strangers: 401 without a key, 403 for a payTo of no merchant of the 
   expect({ status: d.status, code: d.body.code }).toEqual({ status: 403, code: 'forbidden' });
   expect(USDC_TOKEN).toMatch(/^0x/);
 });
+
+it('a payment link is paid over x402: 402 with its requirements, then the paid retry of @x402/fetch completes it', async () => {
+  const p = await partner('collector');
+  const created = await client(svc.url, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId })('POST', '/v1/payments', {
+    body: { referenceId: uniqueKey('agent-order'), amount: { unit: 'iso4217/USD', value: '5' } },
+  });
+  const id = created.body.paymentId;
+  const agentKey = (await admin('keys', 'create', '--account', p.accountId, '--type', 'wallet')).apiKey;
+  const agent = { 'Api-Key': agentKey, ...PREVIEW };
+  const unpaid = await client(svc.url, agent)('GET', `/v1/gateway/payment/${id}/x402`);
+  expect({ status: unpaid.status, code: unpaid.body.code }).toEqual({ status: 402, code: 'payment_required' });
+  const required = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString());
+  expect(required).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: NETWORK, amount: '50000', payTo: collector }] });
+
+  const buyer = await newBuyer(60_000n);
+  const res = await payingFetch(buyer)(`${svc.url}/v1/gateway/payment/${id}/x402`, { headers: agent });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ status: 'succeeded', isFinal: true });
+  const settled = JSON.parse(Buffer.from(res.headers.get('payment-response')!, 'base64').toString());
+  expect(settled).toMatchObject({ success: true, paymentId: id, payer: buyer.address });
+  expect(await balanceOf(buyer.address)).toBe(10_000n);
+  await eventually(async () => expect(await balanceOf(p.wallet)).toBe(50_000n));
+  const again = await client(svc.url, agent)('GET', `/v1/gateway/payment/${id}/x402`);
+  expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'invalid_state' });
+});

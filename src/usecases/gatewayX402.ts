@@ -66,16 +66,15 @@ function paymentRequired(config: Config, p: Payment, accepts: Offer[], error?: s
   return new AppError('payment_required', error, undefined, { 'PAYMENT-REQUIRED': b64(required) });
 }
 
-function decoded(header: string): X402Payload {
+/** The PaymentPayload of a PAYMENT-SIGNATURE header, or null when it holds none (answered 402, as x402 servers do). */
+function decoded(header: string): X402Payload | null {
   try {
     const v = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
     if (v && typeof v === 'object' && v.accepted && typeof v.accepted === 'object' && v.payload && typeof v.payload === 'object') return v;
   } catch {
-    // answered below
+    // not JSON
   }
-  throw new AppError('params_validation', undefined, [
-    { field: 'PAYMENT-SIGNATURE', message: "must be x402's PaymentPayload, base64-encoded JSON" },
-  ]);
+  return null;
 }
 
 const sameTerms = (a: X402Requirements, b: Partial<X402Requirements>) =>
@@ -105,7 +104,8 @@ export async function payByX402(
   if (earlier && earlier.paymentId === p.id) return answer(db, config, hub, p.id, waitMs);
   if (p.status !== 'requires_action') throw notOpen(p);
   const offered = await offers(db, chainWork, p);
-  if (!payload) throw paymentRequired(config, p, offered);
+  if (payload === undefined) throw paymentRequired(config, p, offered);
+  if (payload === null) throw paymentRequired(config, p, offered, "PAYMENT-SIGNATURE is not x402's PaymentPayload (base64-encoded JSON)");
   if (earlier) throw paymentRequired(config, p, offered, `${REASON.nonceUsed}: this authorization paid another payment`);
   const offer = offered.find((o) => sameTerms(o.requirements, payload.accepted));
   if (!offer || !key) throw paymentRequired(config, p, offered, "the payload accepts none of this payment's requirements");

@@ -88,6 +88,11 @@ it('@x402/fetch pays an @x402/express server through it: tokens move to payTo, a
 
 it('collector mode: payTo is the collector, extra names the merchant, who is then settled', async () => {
   const p = await partner('collector');
+  const hook = await p.preview('POST', '/v1/webhook-endpoints', {
+    body: { url: rx.url, enabledEvents: ['payment.settled'] },
+    headers: { 'Idempotency-Key': uniqueKey() },
+  });
+  expect(hook.status).toBe(201);
   const buyer = await newBuyer(20_000n);
   const shop = await resourceServer(svc.url, p.apiKey, collector, '20000', { merchantId: p.merchantId });
   try {
@@ -97,6 +102,7 @@ it('collector mode: payTo is the collector, extra names the merchant, who is the
     const [payment] = await paymentsOf(p, shop.url);
     expect(payment.status).toBe('succeeded');
     await eventually(async () => expect(await balanceOf(p.wallet)).toBe(20_000n));
+    await rx.until((all) => all.some((r) => r.body?.type === 'payment.settled' && r.body.data.payment.paymentId === payment.paymentId));
   } finally {
     await shop.close();
   }
@@ -242,6 +248,18 @@ it('a payment link is paid over x402: 402 with its requirements, then the paid r
   expect({ status: unpaid.status, code: unpaid.body.code }).toEqual({ status: 402, code: 'payment_required' });
   const required = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString());
   expect(required).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: NETWORK, amount: '50000', payTo: collector }] });
+
+  const refusedWith = async (header: string) => {
+    const r = await client(svc.url, { ...agent, 'PAYMENT-SIGNATURE': header })('GET', `/v1/gateway/payment/${id}/x402`);
+    expect({ status: r.status, code: r.body.code }).toEqual({ status: 402, code: 'payment_required' });
+    return JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString()).error as string;
+  };
+  expect(await refusedWith('not a payload')).toMatch(/PaymentPayload/);
+  const [accepted] = required.accepts;
+  const unfunded = await signedBody(privateKeyToAccount(generatePrivateKey()), { ...accepted });
+  expect(await refusedWith(Buffer.from(JSON.stringify(unfunded.paymentPayload)).toString('base64'))).toMatch(
+    /^invalid_exact_evm_insufficient_balance: /,
+  );
 
   const buyer = await newBuyer(60_000n);
   const res = await payingFetch(buyer)(`${svc.url}/v1/gateway/payment/${id}/x402`, { headers: agent });

@@ -12,6 +12,8 @@ import { NETWORK, payingFetch, resourceServer, signedBody } from '../support/x40
 // once however often or concurrently it is settled, and every verify refusal carries x402's reason name.
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+// Every request here is the preview's (x402 and webhooks): straight to the service, as the contract gate's Prism
+// chain checks the stable document too (tests/support/webhooksSuite.ts does the same).
 let svc: TestService;
 let rx: Receiver;
 let collector: string;
@@ -20,7 +22,7 @@ type Partner = Awaited<ReturnType<typeof partner>>;
 async function partner(mode: 'collector' | 'direct') {
   const m = await merchantWithSettlement(svc, `x402 ${mode}`);
   if (mode === 'direct') await admin('accounts', 'set-mode', '--account', m.accountId, '--mode', mode);
-  return { ...m, x402: client(svc.url, { 'Api-Key': m.apiKey }), preview: client(svc.url, { 'Api-Key': m.apiKey, ...PREVIEW }) };
+  return { ...m, x402: client(svc.directUrl, { 'Api-Key': m.apiKey }), preview: client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW }) };
 }
 
 const paymentsOf = async (p: Partner, referenceId: string) =>
@@ -29,7 +31,7 @@ const paymentsOf = async (p: Partner, referenceId: string) =>
 beforeAll(async () => {
   svc = await startTestService();
   rx = await startReceiver();
-  const supported = await client(svc.url)('GET', '/x402/supported');
+  const supported = await client(svc.directUrl)('GET', '/x402/supported');
   collector = supported.body.signers['eip155:*'][0];
 }, 60_000);
 afterAll(async () => {
@@ -39,7 +41,7 @@ afterAll(async () => {
 jest.setTimeout(90_000);
 
 it('GET /x402/supported is public: the exact scheme on both development chains, the relayers as signers', async () => {
-  const r = await client(svc.url)('GET', '/x402/supported');
+  const r = await client(svc.directUrl)('GET', '/x402/supported');
   expect(r.status).toBe(200);
   expect(r.headers.get('pay-version')).toBe('2026-02-19.preview');
   expect(r.body.kinds).toEqual(
@@ -60,7 +62,7 @@ it('@x402/fetch pays an @x402/express server through it: tokens move to payTo, a
   });
   expect(hook.status).toBe(201);
   const buyer = await newBuyer(50_000n);
-  const shop = await resourceServer(svc.url, p.apiKey, p.wallet, '10000');
+  const shop = await resourceServer(svc.directUrl, p.apiKey, p.wallet, '10000');
   try {
     const before = await balanceOf(p.wallet);
     const res = await payingFetch(buyer)(shop.url);
@@ -73,7 +75,7 @@ it('@x402/fetch pays an @x402/express server through it: tokens move to payTo, a
     const [payment] = await paymentsOf(p, shop.url);
     expect(payment).toMatchObject({ status: 'succeeded', referenceId: shop.url });
     const details = (
-      await client(svc.url, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId })('GET', `/v1/payments/${payment.paymentId}`)
+      await client(svc.directUrl, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId })('GET', `/v1/payments/${payment.paymentId}`)
     ).body;
     expect(details).toMatchObject({
       status: 'succeeded',
@@ -94,7 +96,7 @@ it('collector mode: payTo is the collector, extra names the merchant, who is the
   });
   expect(hook.status).toBe(201);
   const buyer = await newBuyer(20_000n);
-  const shop = await resourceServer(svc.url, p.apiKey, collector, '20000', { merchantId: p.merchantId });
+  const shop = await resourceServer(svc.directUrl, p.apiKey, collector, '20000', { merchantId: p.merchantId });
   try {
     const res = await payingFetch(buyer)(shop.url);
     expect(res.status).toBe(200);
@@ -216,7 +218,7 @@ it('refuses strangers: 401 without a key, 403 for a payTo of no merchant of the 
   const stranger = privateKeyToAccount(generatePrivateKey()).address;
   const body = await signedBody(buyer, { payTo: stranger, amount: '10000' });
   for (const op of ['verify', 'settle']) {
-    const anonymous = await client(svc.url)('POST', `/x402/${op}`, { body });
+    const anonymous = await client(svc.directUrl)('POST', `/x402/${op}`, { body });
     expect({ status: anonymous.status, code: anonymous.body.code }).toEqual({ status: 401, code: 'missing_api_key' });
     const foreign = await p.x402('POST', `/x402/${op}`, { body });
     expect({ status: foreign.status, code: foreign.body.code }).toEqual({ status: 403, code: 'forbidden' });
@@ -238,19 +240,19 @@ it('refuses strangers: 401 without a key, 403 for a payTo of no merchant of the 
 
 it('a payment link is paid over x402: 402 with its requirements, then the paid retry of @x402/fetch completes it', async () => {
   const p = await partner('collector');
-  const created = await client(svc.url, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId })('POST', '/v1/payments', {
+  const created = await client(svc.directUrl, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId })('POST', '/v1/payments', {
     body: { referenceId: uniqueKey('agent-order'), amount: { unit: 'iso4217/USD', value: '5' } },
   });
   const id = created.body.paymentId;
   const agentKey = (await admin('keys', 'create', '--account', p.accountId, '--type', 'wallet')).apiKey;
   const agent = { 'Api-Key': agentKey, ...PREVIEW };
-  const unpaid = await client(svc.url, agent)('GET', `/v1/gateway/payment/${id}/x402`);
+  const unpaid = await client(svc.directUrl, agent)('GET', `/v1/gateway/payment/${id}/x402`);
   expect({ status: unpaid.status, code: unpaid.body.code }).toEqual({ status: 402, code: 'payment_required' });
   const required = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString());
   expect(required).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: NETWORK, amount: '50000', payTo: collector }] });
 
   const refusedWith = async (header: string) => {
-    const r = await client(svc.url, { ...agent, 'PAYMENT-SIGNATURE': header })('GET', `/v1/gateway/payment/${id}/x402`);
+    const r = await client(svc.directUrl, { ...agent, 'PAYMENT-SIGNATURE': header })('GET', `/v1/gateway/payment/${id}/x402`);
     expect({ status: r.status, code: r.body.code }).toEqual({ status: 402, code: 'payment_required' });
     return JSON.parse(Buffer.from(r.headers.get('payment-required')!, 'base64').toString()).error as string;
   };
@@ -262,13 +264,13 @@ it('a payment link is paid over x402: 402 with its requirements, then the paid r
   );
 
   const buyer = await newBuyer(60_000n);
-  const res = await payingFetch(buyer)(`${svc.url}/v1/gateway/payment/${id}/x402`, { headers: agent });
+  const res = await payingFetch(buyer)(`${svc.directUrl}/v1/gateway/payment/${id}/x402`, { headers: agent });
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ status: 'succeeded', isFinal: true });
   const settled = JSON.parse(Buffer.from(res.headers.get('payment-response')!, 'base64').toString());
   expect(settled).toMatchObject({ success: true, paymentId: id, payer: buyer.address });
   expect(await balanceOf(buyer.address)).toBe(10_000n);
   await eventually(async () => expect(await balanceOf(p.wallet)).toBe(50_000n));
-  const again = await client(svc.url, agent)('GET', `/v1/gateway/payment/${id}/x402`);
+  const again = await client(svc.directUrl, agent)('GET', `/v1/gateway/payment/${id}/x402`);
   expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'invalid_state' });
 });

@@ -1,6 +1,7 @@
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { admin, client, startTestService, type TestService } from '../support/service';
+import { admin, client, externalService, startTestService, type TestService } from '../support/service';
+import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, USDC_TOKEN } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -16,20 +17,27 @@ const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 // chain checks the stable document too (tests/support/webhooksSuite.ts does the same).
 let svc: TestService;
 let rx: Receiver;
+/** The chain's RPC node as the service sees it, to take down (not behind the contract gate's external service). */
+let rpc: Awaited<ReturnType<typeof startRpcProxy>> | null = null;
 let collector: string;
 
 type Partner = Awaited<ReturnType<typeof partner>>;
 async function partner(mode: 'collector' | 'direct') {
   const m = await merchantWithSettlement(svc, `x402 ${mode}`);
   if (mode === 'direct') await admin('accounts', 'set-mode', '--account', m.accountId, '--mode', mode);
-  return { ...m, x402: client(svc.directUrl, { 'Api-Key': m.apiKey }), preview: client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW }) };
+  return {
+    ...m,
+    x402: client(svc.directUrl, { 'Api-Key': m.apiKey }),
+    preview: client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW }),
+  };
 }
 
 const paymentsOf = async (p: Partner, referenceId: string) =>
   (await p.api('GET', `/v1/payments?referenceId=${encodeURIComponent(referenceId)}`)).body.data as any[];
 
 beforeAll(async () => {
-  svc = await startTestService();
+  if (!externalService) rpc = await startRpcProxy(process.env.DEVNET_RPC_URL!);
+  svc = rpc ? await startTestService({ DEVNET_RPC_URL: rpc.url }) : await startTestService();
   rx = await startReceiver();
   const supported = await client(svc.directUrl)('GET', '/x402/supported');
   collector = supported.body.signers['eip155:*'][0];
@@ -37,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await rx.close();
   await svc.close();
+  await rpc?.close();
 });
 jest.setTimeout(90_000);
 
@@ -273,4 +282,26 @@ it('a payment link is paid over x402: 402 with its requirements, then the paid r
   await eventually(async () => expect(await balanceOf(p.wallet)).toBe(50_000n));
   const again = await client(svc.directUrl, agent)('GET', `/v1/gateway/payment/${id}/x402`);
   expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'invalid_state' });
+});
+
+(externalService ? it.skip : it)('an RPC outage neither loses nor doubles a settlement', async () => {
+  const p = await partner('direct');
+  const buyer = await newBuyer(10_000n);
+  const body = await signedBody(buyer, { payTo: p.wallet, amount: '10000' });
+  const nonce = body.paymentPayload.payload.authorization.nonce;
+  rpc!.down();
+  const down = await p.x402('POST', '/x402/settle', { body });
+  expect({ status: down.status, code: down.body.code }).toEqual({ status: 503, code: 'service_unavailable' });
+  expect(await svc.db('x402_settlements').where({ nonce })).toEqual([]);
+  rpc!.up();
+  rpc!.refuse('eth_sendRawTransaction');
+  const pending = await p.x402('POST', '/x402/settle?maxPollMs=1000', { body });
+  expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+  expect((await p.x402('POST', '/x402/settle?maxPollMs=0', { body })).body.paymentId).toBe(pending.body.paymentId);
+  rpc!.up();
+  const done = await p.x402('GET', `/x402/settlements/${pending.body.paymentId}?maxPollMs=25000`);
+  expect(done.body).toMatchObject({ success: true, paymentId: pending.body.paymentId });
+  expect(await balanceOf(p.wallet)).toBe(10_000n);
+  expect(await balanceOf(buyer.address)).toBe(0n);
+  expect(await svc.db('chain_transactions').where({ payment_id: pending.body.paymentId })).toHaveLength(1);
 });

@@ -1,12 +1,12 @@
 import { tokenUnitsToPegMinor } from '../../src/domain/money';
-import { eip3009Payload, paymentIdentifierOf, termsRefusal, type X402Payload } from '../../src/domain/x402';
+import { eip3009Payload, paymentIdentifierOf, termsRefusal, type X402Payload, type X402Requirements } from '../../src/domain/x402';
 
 // The x402 terms that need no chain (src/domain/x402.ts) and the amount a settlement's payment takes.
 
 const TOKEN = { eip712Name: 'USD Coin', eip712Version: '2', transferMethod: 'eip3009' };
 const PAY_TO = '0x52908400098527886E0F7030069857D2E4169EE7';
 const NOW = 1_800_000_000;
-const requirements = {
+const requirements: X402Requirements = {
   scheme: 'exact',
   network: 'eip155:31337',
   asset: '0x' + 'a'.repeat(40),

@@ -7,12 +7,13 @@ import { parseAccountId, parseAssetId } from '../domain/caip';
 import { AppError } from '../domain/errors';
 import { pegToTokenUnits } from '../domain/money';
 import type { Payment } from '../domain/payment';
-import { EXACT, REASON, X402_VERSION, type X402Payload, type X402Requirements } from '../domain/x402';
+import { eip3009Payload, EXACT, REASON, X402_VERSION, type X402Payload, type X402Requirements } from '../domain/x402';
 import type { ChangeHub } from '../events/changeHub';
 import { settlementTerms } from '../db/accountsRepo';
 import { payableSettlements } from '../db/optionsRepo';
 import { findSettlement, settlementOf } from '../db/x402Repo';
 import { gatewayPayment, notOpen } from './gatewayPayments';
+import { checkRevertBudget } from './revertBudget';
 import { checkX402, type Payee } from './x402Check';
 import { AlreadySettled, confirmAuthorization, settlementAnswer, settlementKey } from './x402';
 
@@ -109,12 +110,16 @@ export async function payByX402(
   if (earlier) throw paymentRequired(config, p, offered, `${REASON.nonceUsed}: this authorization paid another payment`);
   const offer = offered.find((o) => sameTerms(o.requirements, payload.accepted));
   if (!offer || !key) throw paymentRequired(config, p, offered, "the payload accepts none of this payment's requirements");
+  // A wallet's path, as confirm is: the budget of reverted submissions of the buyer, the credential and the account.
+  const scope = { accountId: p.accountId, buyerAddress: eip3009Payload(payload)?.authorization.from ?? '', credential: callerKeyId };
+  await checkRevertBudget(db, config.revertBudget, scope);
   const req = { paymentPayload: payload, paymentRequirements: offer.requirements };
   const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), async () => offer.payee);
   if (!c.ok) throw paymentRequired(config, p, offered, `${c.refusal.reason}: ${c.refusal.message}`);
   if (getAddress(c.payee.relayer) !== getAddress(offer.payee.relayer)) throw new Error('x402: the payee changed under the check');
   try {
     await inTransaction(db, async (trx) => {
+      await checkRevertBudget(trx, config.revertBudget, scope, true);
       if (!(await confirmAuthorization(trx, p.id, c, key, callerKeyId)))
         throw notOpen((await gatewayPayment(trx, config.publicBaseUrl, p.id)).payment);
     });

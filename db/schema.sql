@@ -338,6 +338,22 @@ CREATE TABLE webhook_endpoints (
   CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE x402_settlements (
+  payment_id text NOT NULL,
+  account_id text NOT NULL,
+  chain_id text NOT NULL,
+  token text NOT NULL,
+  payer text NOT NULL,
+  nonce text NOT NULL,
+  payment_identifier text,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT x402_settlements_account_id_foreign FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT x402_settlements_account_id_payment_identifier_unique UNIQUE (account_id, payment_identifier),
+  CONSTRAINT x402_settlements_chain_id_token_payer_nonce_unique UNIQUE (chain_id, token, payer, nonce),
+  CONSTRAINT x402_settlements_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT x402_settlements_pkey PRIMARY KEY (payment_id)
+);
+
 CREATE SEQUENCE chain_transactions_id_seq;
 
 CREATE SEQUENCE crypto_settlements_seq_seq;

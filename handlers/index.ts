@@ -35,6 +35,11 @@ import { listEvents } from './webhooks/listEvents';
 import { getEvent } from './webhooks/getEvent';
 import { listEventAttempts } from './webhooks/listEventAttempts';
 import { redeliverEvent } from './webhooks/redeliverEvent';
+import { payGatewayPaymentX402 } from './gateway/payGatewayPaymentX402';
+import { getX402Supported } from './x402/getX402Supported';
+import { verifyX402Payment } from './x402/verifyX402Payment';
+import { settleX402Payment } from './x402/settleX402Payment';
+import { getX402Settlement } from './x402/getX402Settlement';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -68,6 +73,7 @@ export const handlers: HandlerMap = {
   cancelGatewayPayment,
   declineGatewayPayment,
   getGatewayPaymentStatus,
+  payGatewayPaymentX402,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,
@@ -79,4 +85,9 @@ export const handlers: HandlerMap = {
   getEvent,
   listEventAttempts,
   redeliverEvent,
+  // x402 facilitator (2026-02-19.preview)
+  getX402Supported,
+  verifyX402Payment,
+  settleX402Payment,
+  getX402Settlement,
 };

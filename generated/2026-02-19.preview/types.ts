@@ -448,6 +448,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/payment/{id}/x402": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pay a payment over x402
+         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+         */
+        get: operations["payGatewayPaymentX402"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -600,6 +620,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/x402/supported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * x402 facilitator - supported kinds
+         * @description x402 v2 facilitator: the `exact` scheme (EIP-3009) on every chain this instance settles on, the `payment-identifier` extension, and the relayer addresses that submit transfers. Public: no key needed.
+         */
+        get: operations["getX402Supported"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * x402 facilitator - verify a payment
+         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (a whole number of the peg currency's minor units), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name. `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
+         */
+        post: operations["verifyX402Payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * x402 facilitator - settle a payment
+         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId`: ask `GET /x402/settlements/{id}`.
+         */
+        post: operations["settleX402Payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/settlements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * x402 facilitator - a settlement
+         * @description A settlement of the account (its `paymentId`), answered as settle answers it; long-poll with `maxPollMs` (at most 30000) until it is final.
+         */
+        get: operations["getX402Settlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -679,6 +779,7 @@ export interface components {
          *     | `invalid_api_key` | 401 | The API key is unknown or revoked. |
          *     | `missing_merchant_id` | 401 | This operation requires the `Merchant-Id` header. |
          *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
+         *     | `payment_required` | 402 | (Preview) `GET /v1/gateway/payment/{id}/x402`: pay over x402; the `PAYMENT-REQUIRED` header holds the payment's requirements, and its `error` why a payload was refused. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |
@@ -1801,6 +1902,113 @@ export interface components {
         RedeliverEventResponse: {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
+        /**
+         * X402SupportedResponse
+         * @description x402's `SupportedResponse`: the `exact` scheme on every chain this instance settles on, the extensions it honours, and the relayer addresses that submit the transfers (`signers`, by CAIP family).
+         */
+        X402SupportedResponse: {
+            kinds: {
+                x402Version: number;
+                scheme: string;
+                network: string;
+                extra?: Record<string, never>;
+            }[];
+            extensions: string[];
+            signers: {
+                [key: string]: string[];
+            };
+        };
+        /**
+         * X402PaymentRequirements
+         * @description x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`; in collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
+         */
+        X402PaymentRequirements: {
+            /** @example exact */
+            scheme: string;
+            /**
+             * @description CAIP-2 chain id.
+             * @example eip155:8453
+             */
+            network: string;
+            /**
+             * @description The token's contract address.
+             * @example 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+             */
+            asset: string;
+            /**
+             * @description Token base units, a decimal string.
+             * @example 10000
+             */
+            amount: string;
+            /** @example 0x209693Bc6afc0C5328bA36FaF03C514EF312287C */
+            payTo: string;
+            /** @example 60 */
+            maxTimeoutSeconds: number;
+            /**
+             * @example {
+             *       "name": "USD Coin",
+             *       "version": "2"
+             *     }
+             */
+            extra?: Record<string, never>;
+        };
+        /**
+         * X402PaymentPayload
+         * @description x402 v2 `PaymentPayload` as the client sent it in `PAYMENT-SIGNATURE`. For the `exact` scheme with EIP-3009, `payload` is `{signature, authorization: {from, to, value, validAfter, validBefore, nonce}}`; another payload is refused with `unsupported_payload_type`. `extensions["payment-identifier"].info.id` (16 to 128 characters of `[A-Za-z0-9_-]`) makes settle idempotent.
+         */
+        X402PaymentPayload: {
+            /** @example 2 */
+            x402Version: number;
+            resource?: {
+                url: string;
+                description?: string;
+                mimeType?: string;
+            };
+            accepted: components["schemas"]["X402PaymentRequirements"];
+            payload: Record<string, never>;
+            extensions?: Record<string, never>;
+        };
+        /**
+         * X402FacilitatorRequest
+         * @description The body of x402's `POST /verify` and `POST /settle`.
+         */
+        X402FacilitatorRequest: {
+            /**
+             * @description x402's protocol version; this facilitator speaks version 2.
+             * @enum {integer}
+             */
+            x402Version: 2;
+            paymentPayload: components["schemas"]["X402PaymentPayload"];
+            paymentRequirements: components["schemas"]["X402PaymentRequirements"];
+        };
+        /**
+         * X402VerifyResponse
+         * @description x402's `VerifyResponse`. A refusal names x402's own reason (`invalidReason`, as x402's exact-EVM facilitator spells it) and says why in `invalidMessage`.
+         */
+        X402VerifyResponse: {
+            isValid: boolean;
+            /** @example invalid_exact_evm_insufficient_balance */
+            invalidReason?: string;
+            invalidMessage?: string;
+            /** @example 0x857b06519E91e3A54538791bDbb0E22373e36b66 */
+            payer?: string;
+        };
+        /**
+         * X402SettleResponse
+         * @description x402's `SettleResponse`, plus `paymentId`: the payment this settlement is (also the id of `GET /x402/settlements/{id}`). `success` is true once the transfer to `payTo` is final at the account's confirmation depth; `errorReason` is `settlement_pending` while it is not (ask the settlement again), or x402's reason for a refusal or a failed transfer.
+         */
+        X402SettleResponse: {
+            success: boolean;
+            /** @example settlement_pending */
+            errorReason?: string;
+            errorMessage?: string;
+            payer?: string;
+            /** @description The transaction hash, or empty when there is none (yet). */
+            transaction: string;
+            network: string;
+            amount?: string;
+            paymentId?: components["schemas"]["PaymentId"];
+        };
     };
     responses: {
         /** @description Bad request: the request is invalid (schema, values or version headers). */
@@ -2218,6 +2426,12 @@ export type SchemaWebhookAttempt = components['schemas']['WebhookAttempt'];
 export type SchemaEventAttemptsResponse = components['schemas']['EventAttemptsResponse'];
 export type SchemaRedeliverEventRequest = components['schemas']['RedeliverEventRequest'];
 export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEventResponse'];
+export type SchemaX402SupportedResponse = components['schemas']['X402SupportedResponse'];
+export type SchemaX402PaymentRequirements = components['schemas']['X402PaymentRequirements'];
+export type SchemaX402PaymentPayload = components['schemas']['X402PaymentPayload'];
+export type SchemaX402FacilitatorRequest = components['schemas']['X402FacilitatorRequest'];
+export type SchemaX402VerifyResponse = components['schemas']['X402VerifyResponse'];
+export type SchemaX402SettleResponse = components['schemas']['X402SettleResponse'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -4943,6 +5157,111 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    payGatewayPaymentX402: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+                 * @example 10000
+                 */
+                maxPollMs?: components["parameters"]["MaxPollMs"];
+            };
+            header?: {
+                /** @description x402's `PaymentPayload`, base64-encoded JSON. */
+                "PAYMENT-SIGNATURE"?: string;
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
+                 * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
+                 */
+                id: components["parameters"]["GatewayPaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paid; the payment's status after the payment. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    /** @description x402's `SettleResponse` (as `POST /x402/settle` answers it), base64-encoded JSON. */
+                    "PAYMENT-RESPONSE"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "succeeded",
+                     *       "isFinal": true,
+                     *       "pollInMs": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Payment required; what the payment accepts is in `PAYMENT-REQUIRED`. */
+            402: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    /** @description x402's `PaymentRequired`, base64-encoded JSON. */
+                    "PAYMENT-REQUIRED"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payment_required",
+                     *       "message": "Pay over x402: the PAYMENT-REQUIRED header holds what this payment accepts.",
+                     *       "requestId": "req_01JKZ3W8Q4T6N2M5B7C9D1F060"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -5891,6 +6210,248 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getX402Supported: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What this facilitator settles. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kinds": [
+                     *         {
+                     *           "x402Version": 2,
+                     *           "scheme": "exact",
+                     *           "network": "eip155:8453"
+                     *         }
+                     *       ],
+                     *       "extensions": [
+                     *         "payment-identifier"
+                     *       ],
+                     *       "signers": {
+                     *         "eip155:*": [
+                     *           "0x209693Bc6afc0C5328bA36FaF03C514EF312287C"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["X402SupportedResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyX402Payment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["X402FacilitatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "isValid": false,
+                     *       "invalidReason": "invalid_exact_evm_insufficient_balance",
+                     *       "invalidMessage": "the payer's balance is below the amount",
+                     *       "payer": "0x857b06519E91e3A54538791bDbb0E22373e36b66"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["X402VerifyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    settleX402Payment: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+                 * @example 10000
+                 */
+                maxPollMs?: components["parameters"]["MaxPollMs"];
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["X402FacilitatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The settlement, final or pending, or the refusal. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "transaction": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *       "network": "eip155:8453",
+                     *       "payer": "0x857b06519E91e3A54538791bDbb0E22373e36b66",
+                     *       "amount": "10000",
+                     *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["X402SettleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getX402Settlement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Long-poll: wait up to this many milliseconds for the status to change before answering. The server caps it at 30000; 0 or absent answers at once.
+                 * @example 10000
+                 */
+                maxPollMs?: components["parameters"]["MaxPollMs"];
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: components["schemas"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlement. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "errorReason": "settlement_pending",
+                     *       "transaction": "",
+                     *       "network": "eip155:8453",
+                     *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["X402SettleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -55,6 +55,8 @@ export interface PermitContext {
 export interface ChainWork {
   /** The relayer key (EIP-55 address) that submits on this chain, or null when this instance cannot settle there. */
   relayerFor(chainId: string, seed: string): string | null;
+  /** The chains this instance settles on (CAIP-2), each with its relayer keys in use (EIP-55 addresses). */
+  settlingChains(): { chainId: string; relayers: string[] }[];
   /**
    * Before anything moves: the signature (ECDSA normalised to the form tokens accept, or ERC-1271 for
    * smart-contract wallets the operator accepts) and a simulation of the submission as it will be sent.

@@ -14,6 +14,7 @@ export const ERRORS = {
   invalid_api_key: { status: 401, message: 'The API key is not valid.' },
   missing_merchant_id: { status: 401, message: 'The Merchant-Id header is missing.' },
   invalid_token: { status: 401, message: 'A valid bearer token is required.' },
+  payment_required: { status: 402, message: 'Pay over x402: the PAYMENT-REQUIRED header holds what this payment accepts.' },
   forbidden: { status: 403, message: 'This key may not act on that resource.' },
   not_found: { status: 404, message: 'Not found.' },
   payment_not_found: { status: 404, message: 'Payment not found.' },

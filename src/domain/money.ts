@@ -79,3 +79,16 @@ export function settlementSplit(
   const fee = feeInTokenUnits(tokenAmount, currency, tokenDecimals, terms.feeBaseMinor, terms.feeBps);
   return { fee, amount: tokenAmount - fee };
 }
+
+/**
+ * The minor units of `currency` that `units` token base units are worth at a 1:1 peg, when they are a whole
+ * number of them (the inverse of pegToTokenUnits); null otherwise: 10000 units of a 6-decimal USD token are 1 cent,
+ * 1000 are no whole cent.
+ */
+export function tokenUnitsToPegMinor(units: bigint, currency: string, tokenDecimals: number): bigint | null {
+  const exp = CURRENCIES[currency];
+  if (exp === undefined) return null;
+  if (tokenDecimals <= exp) return units * 10n ** BigInt(exp - tokenDecimals);
+  const div = 10n ** BigInt(tokenDecimals - exp);
+  return units % div === 0n ? units / div : null;
+}

@@ -35,8 +35,11 @@ type Body<K extends OperationId> = Ops[K] extends { requestBody?: infer R } ? Js
 export interface Caller {
   accountId: string;
   keyId: string;
-  /** `app` = App-Id + Client-Id (keyId is then the app id); apps and wallet keys reach the gateway only. */
-  keyType: 'partner' | 'wallet' | 'app';
+  /**
+   * `app` = App-Id + Client-Id (keyId is then the app id); apps and wallet keys reach the gateway only. `public`:
+   * an operation open to anyone, called without credentials (accountId and keyId then name the client address).
+   */
+  keyType: 'partner' | 'wallet' | 'app' | 'public';
 }
 
 /** What the contract validated of a request, typed as operation K declares it (src/http/pipeline/validate.ts). */

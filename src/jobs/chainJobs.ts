@@ -169,6 +169,7 @@ export async function startChainJobs(
     startSubmit,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
+    settlingChains: () => chains.all.map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);

@@ -51,7 +51,9 @@ export function submissionPlan(chain: EvmChain, paymentId: string, opt: Submissi
       deploy,
     };
   }
-  const purpose: TxPurpose = td.primaryType === 'ReceiveWithAuthorization' ? 'collect' : 'direct';
+  // Paid to the collector: a ReceiveWithAuthorization, or a TransferWithAuthorization (x402) to the relayer itself.
+  const toRelayer = opt.relayer !== null && getAddress(td.message.to) === getAddress(opt.relayer);
+  const purpose: TxPurpose = td.primaryType === 'ReceiveWithAuthorization' || toRelayer ? 'collect' : 'direct';
   const sender = getAddress(purpose === 'collect' ? td.message.to : (opt.relayer ?? chain.pickRelayer(paymentId)));
   const from = getAddress(td.message.from);
   const { signature: inner, deploy } = unwrapped(signature, from);

@@ -23,10 +23,12 @@ const GONE: TxStatus[] = ['dropped', 'reverted'];
 /** SQL: the chain transaction aliased `alias` still stands (it is not GONE). */
 export const standing = (alias: string) => `${alias}.status NOT IN (${GONE.map((s) => `'${s}'`).join(', ')})`;
 /**
- * SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization, or a Permit2 permit whose
- * tokens go to the relayer that submits it): a settlement is due.
+ * SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization, an x402
+ * TransferWithAuthorization whose `to` is the relayer, or a Permit2 permit whose tokens go to the relayer that
+ * submits it): a settlement is due.
  */
-export const PAID_TO_COLLECTOR = `((o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization' OR o.permit_to = o.relayer)`;
+export const PAID_TO_COLLECTOR = `((o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization' OR o.permit_to = o.relayer
+  OR (o.typed_data::jsonb #>> '{message,to}') = o.relayer)`;
 
 export interface ChainTx {
   id: string;

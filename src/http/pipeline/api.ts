@@ -5,7 +5,7 @@ import type { HandlerMap, OperationId } from '../handlerTypes';
 import type { KeyCache } from '../keyCache';
 import type { ApiVersion } from '../../domain/versions';
 import { AfterCommit } from './afterCommit';
-import { authenticateCaller, authorize, isGatewayOperation } from './authenticate';
+import { authenticateCaller, authorize, isGatewayOperation, isPublicOperation, publicCaller } from './authenticate';
 import { requestBody } from './body';
 import { runDirect } from './direct';
 import { dispatcher, DispatchDeps } from './dispatch';
@@ -29,7 +29,8 @@ export interface ApiDeps extends DispatchDeps {
  *   version.ts         the PAY-Version header picks the router (the account's default once the caller is known)
  *   route.ts           method + path -> the operation (404 / 405)
  *   authenticate.ts    credentials -> the caller (401; 429 per client address beyond a limit of failures),
- *                      re-routed at the account's default version
+ *                      re-routed at the account's default version; operations open to anyone (`security: []`)
+ *                      take no credentials and are limited per client address
  *   limits.ts          per account and per credential (429)
  *   authenticate.ts    wallet keys and apps reach the gateway only (403)
  *   headers.ts         Merchant-Id / Idempotency-Key where the operation requires them (400)
@@ -47,20 +48,21 @@ export interface ApiDeps extends DispatchDeps {
 export function api(deps: ApiDeps): Middleware<RequestState> {
   const routes = new Routes(deps.backends);
   return async (ctx) => {
-    const requested = requestedVersion(ctx.headers);
+    const requested = requestedVersion(ctx.headers, ctx.path);
     if (requested.header) ctx.state.version = requested.header;
     const routed = routes.match(requested.provisional, ctx.method, ctx.path);
     ctx.state.operationId = routed.operationId; // known before auth, so a 401 is logged and counted under its operation
 
     const gateway = isGatewayOperation(routed);
-    const caller = await authenticateCaller(deps.db, deps.keys, deps.limits, ctx, gateway);
+    const open = isPublicOperation(routed);
+    const caller = open ? publicCaller(ctx, deps.limits) : await authenticateCaller(deps.db, deps.keys, deps.limits, ctx, gateway);
     const version = effectiveVersion(requested, caller.defaultVersion);
     ctx.state.version = version;
     const op = version === requested.provisional ? routed : routes.match(version, ctx.method, ctx.path);
     const operationId = operationIdOf(op, deps.handlers);
     ctx.state.operationId = operationId;
     await deps.limits.take(caller);
-    authorize(caller, op);
+    if (!open) authorize(caller, op);
     requireHeaders(ctx, op);
     const body = await requestBody(ctx, op, deps.config.bodyLimitBytes);
     await runOperation(deps, ctx, { op, operationId, version, caller, gateway, body });

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
+import { STABLE_VERSION } from '../../domain/versions';
 import { authenticate, authenticateGateway, Authenticated } from '../auth';
 import type { Operation } from '../backends';
 import { clientAddress } from '../clientAddress';
@@ -47,4 +48,15 @@ export function authorize(caller: Authenticated, op: Operation): void {
 /** Gateway operations accept App-Id/Client-Id credentials too; those are the ones open to wallet keys. */
 export function isGatewayOperation(op: Operation): boolean {
   return ((op.security ?? []) as Record<string, unknown>[]).some((req) => 'AppId' in req);
+}
+
+/** Operations the contract opens to anyone (`security: []`, as GET /x402/supported). */
+export function isPublicOperation(op: Operation): boolean {
+  return Array.isArray(op.security) && op.security.length === 0;
+}
+
+/** The caller of a public operation: no account; its limits are its client address's (limits.ts). */
+export function publicCaller(ctx: RequestContext, limits: RequestLimits): Authenticated {
+  const address = clientAddress(ctx, limits.trustedProxyHops);
+  return { accountId: `public:${address}`, keyId: `public:${address}`, keyType: 'public', defaultVersion: STABLE_VERSION };
 }

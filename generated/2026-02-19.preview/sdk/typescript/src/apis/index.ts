@@ -5,3 +5,4 @@ export * from './MerchantsApi';
 export * from './PaymentsApi';
 export * from './SettlementsApi';
 export * from './WebhooksApi';
+export * from './X402Api';

@@ -1,0 +1,4 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { supported } from '../../src/usecases/x402';
+
+export const getX402Supported: Handler<'getX402Supported'> = async ({ chainWork }) => ({ status: 200, body: supported(chainWork) });

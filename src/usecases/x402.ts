@@ -1,0 +1,192 @@
+import { inTransaction, type Db } from '../db/knex';
+import type { Config } from '../config';
+import { getAddress } from 'viem';
+import type { ChainWork } from '../domain/chain';
+import { AppError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { isFinal, MAX_POLL_MS } from '../domain/payment';
+import { chainReason, EXACT, PAYMENT_IDENTIFIER, paymentIdentifierOf, REASON, X402_VERSION, eip3009Payload } from '../domain/x402';
+import type { ChangeHub } from '../events/changeHub';
+import * as repo from '../db/payments';
+import { insertOptions } from '../db/optionsRepo';
+import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
+import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
+import { createPayment, pollStatus } from './payments';
+
+// The x402 v2 facilitator (docs/x402.md): /supported, /verify, /settle on the relayer every payment uses. Each
+// settlement is a payment of the merchant `payTo` names (created and confirmed in one transaction, so it is in
+// lists, events and webhooks like any other), submitted and confirmed by the relayer at the account's depth. One
+// authorization is settled once: a repeated or racing settle of it, or of the same payment identifier, answers
+// the first settlement (x402_settlements is unique on both).
+
+/** How long settle waits for its settlement to be final before answering `settlement_pending`. */
+export const SETTLE_WAIT_MS = 20_000;
+
+export function supported(chainWork: ChainWork) {
+  const chains = chainWork.settlingChains();
+  return {
+    kinds: chains.map((c) => ({ x402Version: X402_VERSION, scheme: EXACT, network: c.chainId })),
+    extensions: [PAYMENT_IDENTIFIER],
+    signers: { 'eip155:*': [...new Set(chains.flatMap((c) => c.relayers))] },
+  };
+}
+
+export async function verify(db: Db, chainWork: ChainWork, accountId: string, req: X402Request) {
+  const r = req.paymentRequirements;
+  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
+  if (!c.ok)
+    return { isValid: false, invalidReason: c.refusal.reason, invalidMessage: c.refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
+  return { isValid: true, payer: c.payer };
+}
+
+/** The authorization a request settles, as x402_settlements keys it; null when the payload holds none. */
+export function settlementKey(accountId: string, req: X402Request) {
+  const parsed = eip3009Payload(req.paymentPayload);
+  if (!parsed || !/^0x[0-9a-fA-F]{40}$/.test(req.paymentRequirements.asset)) return null;
+  const a = parsed.authorization;
+  return {
+    accountId,
+    chainId: req.paymentRequirements.network,
+    token: getAddress(req.paymentRequirements.asset),
+    payer: a.from,
+    nonce: a.nonce,
+    paymentIdentifier: paymentIdentifierOf(req.paymentPayload),
+  };
+}
+
+/** The authorization was recorded by an earlier or concurrent settlement: the transaction is rolled back. */
+export class AlreadySettled extends Error {}
+
+type Key = NonNullable<ReturnType<typeof settlementKey>>;
+
+/**
+ * In the caller's transaction: the payment's option (the signed TransferWithAuthorization, as checked), the
+ * settlement's record (AlreadySettled when the authorization or payment identifier has one), and the confirm
+ * transition (false when the payment was not open). The caller starts the submission once it commits.
+ */
+export async function confirmAuthorization(trx: Db, paymentId: string, c: Extract<Checked, { ok: true }>, key: Key, callerKeyId: string) {
+  const a = c.authorization;
+  const optionId = newId('opt');
+  const buyerAccount = `${c.asset.chainId}:${a.from}`;
+  const option = {
+    id: optionId,
+    paymentId,
+    account: buyerAccount,
+    asset: c.asset.id,
+    chainId: c.asset.chainId,
+    tokenAmount: a.value,
+    typedData: c.typedData,
+    nonce: a.nonce,
+    collectData: false,
+    collectedData: null,
+    expiresAt: new Date(Number(a.validBefore) * 1000),
+    relayer: c.payee.relayer,
+    permitTo: null,
+  };
+  await insertOptions(trx, [option], callerKeyId, null);
+  if (!(await recordSettlement(trx, { ...key, paymentId }))) throw new AlreadySettled();
+  const confirmed = { optionId, tokenAsset: c.asset.id, tokenAmount: a.value, chainId: c.asset.chainId, buyerAccount, txNonce: a.nonce };
+  const callerInfo = { keyId: callerKeyId, sdkName: 'x402' };
+  const done = await repo.applyTransition(trx, paymentId, 'confirm', {
+    confirmed: { ...confirmed, signature: c.signature, callerInfo, collectedData: null },
+  });
+  return done !== undefined;
+}
+
+export async function settle(
+  db: Db,
+  config: Config,
+  chainWork: ChainWork,
+  hub: ChangeHub,
+  callerKeyId: string,
+  accountId: string,
+  req: X402Request,
+  waitMs: number,
+) {
+  const network = req.paymentRequirements.network;
+  const key = settlementKey(accountId, req);
+  const earlier = key && (await findSettlement(db, key));
+  if (earlier) return earlierAnswer(db, hub, earlier, key, waitMs);
+  const r = req.paymentRequirements;
+  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
+  if (!c.ok || !key) {
+    const refusal = c.ok ? { reason: REASON.payloadType, message: 'no EIP-3009 authorization' } : c.refusal;
+    return {
+      success: false,
+      errorReason: refusal.reason,
+      errorMessage: refusal.message,
+      transaction: '',
+      network,
+      ...(c.ok || !c.payer ? {} : { payer: c.payer }),
+    };
+  }
+  const a = c.authorization;
+  let paymentId: string;
+  try {
+    paymentId = await inTransaction(db, async (trx) => {
+      const reference = req.paymentPayload.resource?.url?.slice(0, 255) || `x402:${a.nonce}`;
+      const amount = { unit: `iso4217/${c.asset.pegCurrency}`, value: c.amountMinor.toString() };
+      const payment = await createPayment(trx, config, accountId, c.payee.merchantId, { referenceId: reference, amount });
+      await confirmAuthorization(trx, payment.id, c, key, callerKeyId);
+      return payment.id;
+    });
+  } catch (e) {
+    if (!(e instanceof AlreadySettled)) throw e;
+    return earlierAnswer(db, hub, (await findSettlement(db, key))!, key, waitMs);
+  }
+  await chainWork.startSubmit(paymentId);
+  return settlementAnswer(db, hub, (await settlementOf(db, paymentId))!, waitMs);
+}
+
+/**
+ * A request for an authorization settled before answers that settlement; one settled by another account is used; a
+ * payment identifier reused for another authorization is refused.
+ */
+function earlierAnswer(db: Db, hub: ChangeHub, s: X402Settlement, key: Key, waitMs: number) {
+  const same = s.nonce === key.nonce && s.payer === key.payer && s.chainId === key.chainId && s.token === key.token;
+  if (!same) throw new AppError('idempotency_conflict', 'This payment identifier was settled with another authorization.');
+  if (s.accountId === key.accountId) return settlementAnswer(db, hub, s, waitMs);
+  const message = 'this authorization was settled for another account';
+  return Promise.resolve({
+    success: false,
+    errorReason: REASON.nonceUsed,
+    errorMessage: message,
+    transaction: '',
+    network: s.chainId,
+    payer: s.payer,
+  });
+}
+
+/** A settlement of the caller's account, waited for up to `waitMs` (GET /x402/settlements/{id}). */
+export async function settlementStatus(db: Db, hub: ChangeHub, accountId: string, id: string, waitMs: number) {
+  const s = await settlementOf(db, id);
+  if (!s) throw new AppError('not_found', 'No x402 settlement has this id.');
+  if (s.accountId !== accountId) throw new AppError('forbidden', 'This settlement belongs to another account.');
+  return settlementAnswer(db, hub, s, waitMs);
+}
+
+/** The settlement's x402 answer once its payment is final, or `settlement_pending` when `waitMs` runs out first. */
+export async function settlementAnswer(db: Db, hub: ChangeHub, s: X402Settlement, waitMs: number) {
+  const deadline = Date.now() + Math.min(waitMs, MAX_POLL_MS);
+  const load = async () => (await repo.findPayment(db, s.paymentId))!;
+  let { payment: p } = await load();
+  while (!isFinal(p.status) && Date.now() < deadline)
+    ({ payment: p } = await pollStatus(db, hub, s.paymentId, load, deadline - Date.now()));
+  const base = { payer: s.payer, network: s.chainId, paymentId: s.paymentId, amount: p.tokenAmount?.toString() };
+  if (p.status === 'succeeded') return { success: true, transaction: p.txHash ?? '', ...base };
+  if (p.status === 'failed')
+    return {
+      success: false,
+      errorReason: p.failureCode ? chainReason(p.failureCode) : REASON.transactionFailed,
+      errorMessage: `the payment failed: ${p.failureCode}`,
+      transaction: p.txHash ?? '',
+      ...base,
+    };
+  return {
+    success: false,
+    errorReason: REASON.pending,
+    errorMessage: `not final yet: GET /x402/settlements/${s.paymentId}`,
+    transaction: p.txHash ?? '',
+    ...base,
+  };
+}

@@ -51,6 +51,9 @@ export type Checked =
       amountMinor: bigint;
     };
 
+/** The last second a Date (and so the option's expiry) can hold: ECMAScript's 8.64e15 ms. */
+const LAST_DATE_S = 8_640_000_000_000n;
+
 const refuse = (reason: string, message: string, payer?: string): Checked => ({ ok: false, refusal: { reason, message }, payer });
 
 /** Settlements of anyone else's `payTo` are refused: this service relays for its accounts' merchants only. */
@@ -100,8 +103,7 @@ export async function checkX402(
   if (!asset) return refuse(REASON.notEip3009, `${r.asset} is no token this facilitator settles on ${r.network}`, payer);
   const terms = termsRefusal(p, r, a, asset, nowS);
   if (terms) return { ok: false, refusal: terms, payer };
-  if (a.validBefore > BigInt(Number.MAX_SAFE_INTEGER))
-    return refuse(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by', payer);
+  if (a.validBefore > LAST_DATE_S) return refuse(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by', payer);
   const amountMinor = asset.pegCurrency ? tokenUnitsToPegMinor(a.value, asset.pegCurrency, asset.decimals) : null;
   if (!amountMinor)
     return refuse(

@@ -64,9 +64,15 @@ export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, a
   const payTo = getAddress(r.payTo);
   const named = typeof r.extra?.merchantId === 'string' ? r.extra.merchantId : undefined;
   const relayers = chainWork.settlingChains().find((c) => c.chainId === asset.chainId)?.relayers ?? [];
-  if (relayers.includes(payTo)) {
-    if ((await settlementTerms(db, accountId)).mode !== 'collector')
-      throw notOurs('payTo is a collector, and this account settles directly');
+  // The operator sets the account's mode (and with collector mode its fee): payTo cannot choose the other one.
+  const collectorMode = (await settlementTerms(db, accountId)).mode === 'collector';
+  if (relayers.includes(payTo) !== collectorMode)
+    throw notOurs(
+      collectorMode
+        ? 'this account settles through its collector, payTo must be one'
+        : 'payTo is a collector, and this account settles directly',
+    );
+  if (collectorMode) {
     if (!named)
       throw new AppError('params_validation', undefined, [
         { field: '/paymentRequirements/extra/merchantId', message: 'collector mode names the merchant paid' },

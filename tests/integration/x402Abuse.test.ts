@@ -1,6 +1,6 @@
 import { admin, client, startTestService, type TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { newBuyer } from '../support/chain';
+import { balanceOf, newBuyer } from '../support/chain';
 import { signedBody } from '../support/x402';
 
 // The x402 facilitator and payment link as an attacker drives them (security review): terms no chain or clock can
@@ -60,4 +60,21 @@ it('the payment link refuses a validBefore beyond any date with 402 and its reas
     /^invalid_exact_evm_payload_authorization_valid_before/,
   );
   expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
+});
+
+it('a collector-mode account cannot choose direct settlement (no fee) by payTo: 403 forbidden; nothing moves', async () => {
+  const m = await merchantWithSettlement(svc, 'x402 fee dodger');
+  const x402 = client(svc.directUrl, { 'Api-Key': m.apiKey });
+  const buyer = await newBuyer(10_000n);
+  const body = await signedBody(buyer, {
+    payTo: m.wallet,
+    amount: '10000',
+    extra: { name: 'USD Coin', version: '2', merchantId: m.merchantId },
+  });
+  for (const op of ['verify', 'settle']) {
+    const r = await x402('POST', `/x402/${op}`, { body });
+    expect({ op, status: r.status, code: r.body.code }).toEqual({ op, status: 403, code: 'forbidden' });
+  }
+  expect([await balanceOf(buyer.address), await balanceOf(m.wallet)]).toEqual([10_000n, 0n]);
+  expect(await svc.db('payments').where({ merchant_id: m.merchantId })).toEqual([]);
 });

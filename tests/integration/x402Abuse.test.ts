@@ -1,6 +1,9 @@
 import { admin, client, startTestService, type TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { balanceOf, newBuyer } from '../support/chain';
+import { encodeFunctionData, erc20Abi, maxUint256, serializeErc6492Signature, type Address } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { balanceOf, fund, newBuyer, USDC_TOKEN } from '../support/chain';
+import { newSmartWallet } from '../support/smartWallet';
 import { signedBody } from '../support/x402';
 
 // The x402 facilitator and payment link as an attacker drives them (security review): terms no chain or clock can
@@ -77,4 +80,25 @@ it('a collector-mode account cannot choose direct settlement (no fee) by payTo: 
   }
   expect([await balanceOf(buyer.address), await balanceOf(m.wallet)]).toEqual([10_000n, 0n]);
   expect(await svc.db('payments').where({ merchant_id: m.merchantId })).toEqual([]);
+});
+
+it('an undeployed smart wallet (ERC-6492) settles: the relayer deploys it, then transfers; a token factory is refused', async () => {
+  const m = await merchantWithSettlement(svc, 'x402 6492');
+  await admin('accounts', 'set-mode', '--account', m.accountId, '--mode', 'direct');
+  const x402 = client(svc.directUrl, { 'Api-Key': m.apiKey });
+  const wallet = newSmartWallet();
+  await fund(wallet.address, 20_000n);
+  const asWallet = { address: wallet.address, signTypedData: (td: unknown) => wallet.signTypedData(td) } as unknown as PrivateKeyAccount;
+  const t = { payTo: m.wallet, amount: '10000' };
+  const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [m.wallet as Address, maxUint256] });
+  const byToken = {
+    ...asWallet,
+    signTypedData: async (td: unknown) =>
+      serializeErc6492Signature({ address: USDC_TOKEN, data: approve, signature: await wallet.signTypedData(td, { wrapped: false }) }),
+  } as unknown as PrivateKeyAccount;
+  const refused = await x402('POST', '/x402/verify', { body: await signedBody(asWallet, t, { signer: byToken }) });
+  expect(refused.body).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_signature' });
+  const r = await x402('POST', '/x402/settle', { body: await signedBody(asWallet, t) });
+  expect(r.body).toMatchObject({ success: true, payer: wallet.address });
+  expect([await wallet.hasCode(), await balanceOf(wallet.address), await balanceOf(m.wallet)]).toEqual([true, 10_000n, 10_000n]);
 });

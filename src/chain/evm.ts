@@ -23,7 +23,7 @@ import {
 import { privateKeyToAddress } from 'viem/accounts';
 import { ChainUnavailable, refusalOf, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
-import { PERMIT2_ABI, permitOfCall } from '../domain/permit2';
+import { PERMIT2_ABI, PERMIT2_ADDRESS, permitOfCall } from '../domain/permit2';
 import type { Fees } from '../domain/fees';
 import { signHash } from '../domain/secp256k1';
 
@@ -286,6 +286,21 @@ export class EvmChain {
       const text = (failed.error && revertText(failed.error)) ?? `reverted ${failed.data}`;
       return { ok: false, refusal: refusalOf(text), reason: text.slice(0, 300) };
     } catch (e) {
+      throw unavailable(e);
+    }
+  }
+
+  /**
+   * Whether a call from a relayer key to `to` could act with the key's own authority: Permit2, a relayer key, or a
+   * token (it answers balanceOf with a word). An ERC-6492 wallet's factory call is sent from the relayer: never to these.
+   */
+  async isPrivilegedTarget(to: Address): Promise<boolean> {
+    if (getAddress(to) === PERMIT2_ADDRESS || this.holds(to)) return true;
+    const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'balanceOf', args: [this.held[0] ?? to] });
+    try {
+      return (await this.pub.call({ to: getAddress(to), data, blockTag: 'pending' })).data?.length === 66;
+    } catch (e) {
+      if (revertText(e) !== null) return false;
       throw unavailable(e);
     }
   }

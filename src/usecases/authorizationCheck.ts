@@ -52,6 +52,8 @@ async function verifiedSignature(
   if (!accepts(policy, signer))
     return { ok: false, refusal: 'contract_wallet_not_accepted', reason: 'contract-wallet signatures are not accepted here' };
   const sig = signature as Hex;
+  // The factory call is sent from the relayer's key: a call to a token, Permit2 or a relayer would act as the relayer.
+  if (cf && !deployed && (await chain.isPrivilegedTarget(cf.factory))) return INVALID;
   if (cf && !deployed)
     return (await chain.verifyCounterfactualSignature(signer, digest, sig, relayer, fees))
       ? { ok: true, signature: sig, inner: cf.signature, deploy: { to: cf.factory, data: cf.factoryData } }

@@ -84,8 +84,10 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
   }
   if (opt.liveHash) return opt.liveHash;
   const fees = await chain.fees();
-  // An ERC-6492 wallet without code yet: its deployment goes first, in the same commit under the nonce before.
-  const deploy = plan.deploy && !(await chain.hasCode(plan.deploy.wallet)) ? plan.deploy.call : null;
+  // An ERC-6492 wallet without code yet: its deployment goes first, in the same commit under the nonce before; never
+  // a call that would act with the relayer's authority (confirm refuses those; this holds for any stored before).
+  const deployable = plan.deploy && !(await chain.hasCode(plan.deploy.wallet)) && !(await chain.isPrivilegedTarget(plan.deploy.call.to));
+  const deploy = deployable ? plan.deploy!.call : null;
   const simulated: Simulation & { firstGas?: bigint } = deploy
     ? await chain.simulateAfter(sender, deploy, call, fees)
     : await chain.simulate(sender, call, fees);

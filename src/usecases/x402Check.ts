@@ -51,6 +51,9 @@ export type Checked =
       amountMinor: bigint;
     };
 
+/** The last second a Date (and so the option's expiry) can hold: ECMAScript's 8.64e15 ms. */
+const LAST_DATE_S = 8_640_000_000_000n;
+
 const refuse = (reason: string, message: string, payer?: string): Checked => ({ ok: false, refusal: { reason, message }, payer });
 
 /** Settlements of anyone else's `payTo` are refused: this service relays for its accounts' merchants only. */
@@ -61,9 +64,15 @@ export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, a
   const payTo = getAddress(r.payTo);
   const named = typeof r.extra?.merchantId === 'string' ? r.extra.merchantId : undefined;
   const relayers = chainWork.settlingChains().find((c) => c.chainId === asset.chainId)?.relayers ?? [];
-  if (relayers.includes(payTo)) {
-    if ((await settlementTerms(db, accountId)).mode !== 'collector')
-      throw notOurs('payTo is a collector, and this account settles directly');
+  // The operator sets the account's mode (and with collector mode its fee): payTo cannot choose the other one.
+  const collectorMode = (await settlementTerms(db, accountId)).mode === 'collector';
+  if (relayers.includes(payTo) !== collectorMode)
+    throw notOurs(
+      collectorMode
+        ? 'this account settles through its collector, payTo must be one'
+        : 'payTo is a collector, and this account settles directly',
+    );
+  if (collectorMode) {
     if (!named)
       throw new AppError('params_validation', undefined, [
         { field: '/paymentRequirements/extra/merchantId', message: 'collector mode names the merchant paid' },
@@ -100,8 +109,7 @@ export async function checkX402(
   if (!asset) return refuse(REASON.notEip3009, `${r.asset} is no token this facilitator settles on ${r.network}`, payer);
   const terms = termsRefusal(p, r, a, asset, nowS);
   if (terms) return { ok: false, refusal: terms, payer };
-  if (a.validBefore > BigInt(Number.MAX_SAFE_INTEGER))
-    return refuse(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by', payer);
+  if (a.validBefore > LAST_DATE_S) return refuse(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by', payer);
   const amountMinor = asset.pegCurrency ? tokenUnitsToPegMinor(a.value, asset.pegCurrency, asset.decimals) : null;
   if (!amountMinor)
     return refuse(

@@ -27,8 +27,10 @@ $(NPM_STAMP): $(NPM_INPUTS)
 	@touch $(NPM_STAMP)
 
 # The service serves dist/docs/<version>.html at /docs/<version>: every build renders them (skipped when fresh).
+# tsc only emits here (--noCheck: with isolatedModules each file compiles alone, to the same output): the types
+# of src/ are checked with the tests by make typecheck, which make test and make lint run first.
 build: install
-	npm run --silent build
+	npm run --silent build -- --noCheck
 	node scripts/build-docs.mjs
 
 # The API reference per version (Redocly build-docs, Redoc inlined: works offline), always re-rendered.
@@ -55,20 +57,24 @@ sdk-packages: install $(SDK_VENV_STAMP)
 lint-spec: install
 	npx --no-install redocly lint --format=summary
 
+# The type checks, ESLint and Prettier keep what they found about each file (by its content) in the tool cache, per
+# folder of the clone: CI's fresh clone in the same folder checks again only what changed (and what depends on it).
+LINT_CACHE := $(PAYGATE_CACHE)/lint-$(shell printf '%s' '$(CURDIR)' | sha256sum | cut -c1-16)
+
 # The service and @paygate/client; the quickstart (its own program: DOM lib for the generated SDK it imports).
 # The generated typescript-fetch SDKs compile with their own tsconfig when make test-sdks packs them.
 typecheck: install
-	npx --no-install tsc -p tsconfig.json --noEmit
-	npx --no-install tsc -p examples/quickstart/tsconfig.json
+	npx --no-install tsc -p tsconfig.json --noEmit --incremental --tsBuildInfoFile $(LINT_CACHE)/tsc.tsbuildinfo
+	npx --no-install tsc -p examples/quickstart/tsconfig.json --incremental --tsBuildInfoFile $(LINT_CACHE)/quickstart.tsbuildinfo
 
 # ESLint (eslint.config.mjs: typescript-eslint, the layer rules, a line length) after the type check, then
 # exports nothing imports (ts-unused-exports; exported types may stay, as may the public API of
 # clients/typescript and the examples), then Prettier's check of the code (.prettierrc; make format fixes it).
 CODE_FILES := '**/*.{ts,mjs,cjs,js}'
 lint: install typecheck
-	npx --no-install eslint .
+	npx --no-install eslint --cache --cache-strategy content --cache-location $(LINT_CACHE)/eslint .
 	npx --no-install ts-unused-exports tsconfig.json --allowUnusedTypes --excludePathsFromReport='clients/typescript/src;examples/'
-	npx --no-install prettier --check --log-level warn $(CODE_FILES)
+	npx --no-install prettier --check --log-level warn --cache --cache-strategy content --cache-location $(LINT_CACHE)/prettier $(CODE_FILES)
 
 # Prettier (.prettierrc: 2 spaces, single quotes, trailing commas, wrapped at 140) over the code, or over
 # the given files: make format FILES='src/x.ts'. Prose, specs and data files are formatted by hand (.prettierignore).

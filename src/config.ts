@@ -42,6 +42,8 @@ export interface Config {
   /** Relayer: how often pending transactions are checked, and when an unmined one counts as stuck. */
   chainPollIntervalMs: number;
   chainStuckAfterMs: number;
+  /** The reconciler takes over a payment with no progress for this long (its job was lost or its process died). */
+  chainStrandedAfterMs: number;
   /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
   settlementRetry: { maxAttempts: number; baseMs: number };
   /**
@@ -291,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     limits: limitsConfig(env),
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
+    chainStrandedAfterMs: int(env, 'CHAIN_STRANDED_AFTER_MS', 30_000, 1000, 3_600_000),
     settlementRetry: {
       maxAttempts: int(env, 'SETTLEMENT_MAX_ATTEMPTS', 5, 1, 100),
       baseMs: int(env, 'SETTLEMENT_RETRY_BASE_MS', 5000, 100, 3_600_000),

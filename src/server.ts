@@ -49,6 +49,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
     {
       pollIntervalMs: config.chainPollIntervalMs,
       stuckAfterMs: config.chainStuckAfterMs,
+      strandedAfterMs: config.chainStrandedAfterMs,
       settlementRetry: config.settlementRetry,
       submitRetry: config.submitRetry,
       maxFeeBumps: config.chainMaxFeeBumps,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineChain, getContractAddress, type Address, type Hex } from 'viem';
-import { mnemonicToAccount, generatePrivateKey } from 'viem/accounts';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import type { TransferMethod } from '../domain/asset';
 
 // The development chains: two anvil chains (src/chain/anvil.ts), each with its own chain id (31337, anvil's, and
@@ -23,16 +23,24 @@ export const DEVNET_CHAINS = [
 export const DEVNET_CHAIN_ID = DEVNET_CHAINS[0].chainId;
 export const isDevnetChainId = (id: number) => DEVNET_CHAINS.some((c) => c.chainId === id);
 
-/** anvil's public development mnemonic: these keys are known to everyone and hold value only on the devnet. */
-const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+/**
+ * Keys of anvil's public development mnemonic ("test test … junk", m/44'/60'/0'/0/<index>), as anvil lists them at
+ * start: known to everyone, they hold value only on the devnet. Written out rather than derived, because deriving
+ * (PBKDF2 of the mnemonic) costs every process that loads this module; tests/unit/devnetKeys.test.ts derives them.
+ */
+export const DEVNET_MNEMONIC_KEYS = {
+  0: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  8: '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97',
+  9: '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
+} as const satisfies Record<number, Hex>;
 /** Deploys and administers the tokens (owner, master minter, minter, pauser, blacklister; USDT's owner). */
 // bench/chain.mjs funds its accounts from it (through dist/, which the export check does not see).
 // ts-unused-exports:disable-next-line
-export const devnetDeployer = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 0 });
+export const devnetDeployer = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[0]);
 /** The FiatTokens' proxy admin (a proxy's admin cannot call the implementation, so it is a key of its own). */
-export const proxyAdmin = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 });
+export const proxyAdmin = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[9]);
 /** Creates USDT (its first transaction, so its address is fixed), then hands the token to the deployer. */
-export const tetherCreator = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 8 });
+export const tetherCreator = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[8]);
 
 export interface DevnetToken {
   symbol: string;

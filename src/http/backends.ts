@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import OpenAPIBackend, { Document, OpenAPIValidator, Operation, type AjvCustomizer } from 'openapi-backend';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { addPaygateFormats } from './formats';
 import { projectRoot } from '../paths';
 import { ApiVersion, VERSIONS } from '../domain/versions';
@@ -22,10 +22,28 @@ function loadDocument(version: ApiVersion): Document {
 
 // openapi-backend asks for an Ajv per validator (hundreds). Checking each schema against the 2020-12 meta-schema
 // compiled that meta-schema in every one of them, seconds of CPU at every start. The documents are checked
-// once, where they are made (Redocly lint in make test and CI).
+// once, where they are made (Redocly lint in make test and CI). So one Ajv per set of options, which compiles
+// each distinct schema once: most recur, across operations and between the versions, which are mostly alike.
+const ajvs = new Map<string, Ajv2020>();
 const customizeAjv: AjvCustomizer = (_ajv, opts) => {
-  const ajv = new Ajv2020({ ...opts, strict: false, allErrors: true, validateSchema: false });
-  addPaygateFormats(ajv as never);
+  const options = JSON.stringify(opts);
+  let ajv = ajvs.get(options);
+  if (!ajv) {
+    const shared = new Ajv2020({ ...opts, strict: false, allErrors: true, validateSchema: false });
+    addPaygateFormats(shared as never);
+    const compiled = new Map<string, ValidateFunction>();
+    const compile = shared.compile.bind(shared);
+    shared.compile = ((schema: object) => {
+      const key = JSON.stringify(schema);
+      const known = compiled.get(key);
+      if (known) return known;
+      const fn = compile(schema);
+      compiled.set(key, fn);
+      return fn;
+    }) as typeof shared.compile;
+    ajvs.set(options, shared);
+    ajv = shared;
+  }
   return ajv as unknown as typeof _ajv;
 };
 const ajvOpts = { strict: false, useDefaults: true };

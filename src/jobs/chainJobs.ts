@@ -23,8 +23,6 @@ import { batches } from '../lib/batches';
 
 const SUBMIT = 'payment-submit';
 const SETTLE = 'payment-settle';
-/** A reconciled payment has had no progress for this long: its job was lost or its process died. */
-const STRANDED_AFTER_S = 30;
 /**
  * Chain steps run at once in one process; more wait in the queue. A monitor pass confirms up to 64 collects
  * at once (each then settles) while confirms keep coming: a burst that size stays inline (the queue would
@@ -46,6 +44,8 @@ export interface ChainJobs extends ChainWork {
 export interface ChainJobSettings {
   pollIntervalMs: number;
   stuckAfterMs: number;
+  /** A reconciled payment has had no progress for this long: its job was lost or its process died. */
+  strandedAfterMs: number;
   settlementRetry: RelayerDeps['settlementRetry'];
   submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
@@ -77,7 +77,7 @@ export async function startChainJobs(
   };
   // A step runs at once in this process (no queue round trip: that was most of a payment's latency), up to
   // INLINE_MAX at a time; beyond that, or when it must be tried again, it goes to the queue. A step lost with
-  // its process is found by the reconciler (rescue, below) after STRANDED_AFTER_S.
+  // its process is found by the reconciler (rescue, below) after CHAIN_STRANDED_AFTER_MS.
   const inline = new Set<Promise<void>>();
   let stopping = false;
   const startStep = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
@@ -176,7 +176,7 @@ export async function startChainJobs(
       return permit2Allowance(chain, token, owner);
     },
     rescue: async () => {
-      const { submit, settle, unsubmittable } = await strandedPayments(db, STRANDED_AFTER_S);
+      const { submit, settle, unsubmittable } = await strandedPayments(db, settings.strandedAfterMs / 1000);
       reportUnsubmittable(unsubmittable);
       for (const id of submit) await startSubmit(id);
       for (const id of settle) await startSettle(id);

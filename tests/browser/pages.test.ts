@@ -4,7 +4,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { Page } from 'playwright-core';
-import { admin, client, startTestService, TestService } from '../support/service';
+import { admin, client, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer } from '../support/chain';
 import { newUsdtBuyer, USDT } from '../support/permit2';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   BUYER_ACCOUNT = `eip155:31337:${buyer.address}`;
   browser = await launch(svc.directUrl);
   m = await merchantWithSettlement(svc, 'Blue <b>Bottle</b> Coffee');
-  gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+  gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
   await admin('accounts', 'set-threshold', '--account', m.accountId, '--minor', '50000'); // USD 500.00
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { createWalletClient, http, parseAbiItem, parseEther, parseGwei, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminOn } from '../support/service';
+import { newKey } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, newWallet, rpcUrl, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { devnetChain } from '../../src/chain/devnet';
 import { TOKEN_ABI } from '../../src/chain/evm';
@@ -39,7 +39,7 @@ describeOwn('a collect that reverts', () => {
     url = (await stack.start()).url;
     collector = privateKeyToAddress(stack.env.DEVNET_RELAYER_KEYS as Hex);
     shop = await partner(url, stack.dbUrl, 'Reverted Collect Shop');
-    wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+    wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
   }, 60_000);
   afterAll(async () => {
     await anvil().setAutomine(true);

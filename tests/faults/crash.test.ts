@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { adminOn } from '../support/service';
+import { newKey } from '../support/service';
 import { anvil, balanceOf, newBuyer } from '../support/chain';
 import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
@@ -39,7 +39,7 @@ describeOwn('a service process killed (SIGKILL) under write load', () => {
     try {
       let svc: ServiceProcess = await stack.start();
       const shop = await partner(svc.url, stack.dbUrl, 'Crash');
-      const wallet = await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet');
+      const wallet = await newKey(shop.accountId, 'wallet', stack.dbUrl);
       const run = Date.now().toString(36);
 
       // Payments ready to confirm: funded buyers, their options, their signatures.

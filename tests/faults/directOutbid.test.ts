@@ -1,7 +1,7 @@
 import { getAddress, parseSignature, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { createWalletClient, http, parseGwei } from 'viem';
-import { adminOn } from '../support/service';
+import { adminOn, newKey } from '../support/service';
 import { anvil, balanceOf, newBuyer, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
@@ -32,7 +32,7 @@ describeOwn('direct mode: the authorization submitted by someone else first', ()
     const url = (await stack.start()).url;
     const shop = await partner(url, stack.dbUrl, 'Direct Shop');
     await adminOn(stack.dbUrl, 'accounts', 'set-mode', '--account', shop.accountId, '--mode', 'direct');
-    const wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
     const destination = getAddress(
       (await db('crypto_settlements').where({ merchant_id: shop.merchantId }).first()).destination.split(':')[2],
     );

@@ -1,5 +1,5 @@
 import { generatePrivateKey } from 'viem/accounts';
-import { adminOn, client, externalService } from '../support/service';
+import { client, externalService, newAccount } from '../support/service';
 import { DEVNET_USDC, newWallet } from '../support/chain';
 import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
@@ -107,7 +107,7 @@ export async function ownStack(prefix: string, env: Record<string, string> = {})
 
 /** An account (admin command on `dbUrl`) with a merchant settling the development chain's USDC, through the API. */
 export async function partner(url: string, dbUrl: string, name: string) {
-  const acct = (await adminOn(dbUrl, 'accounts', 'create', '--name', name)) as { accountId: string; apiKey: string; keyId: string };
+  const acct = await newAccount(name, dbUrl);
   const api = client(url, { 'Api-Key': acct.apiKey });
   const m = await api('POST', '/v1/merchants', {
     body: { merchantName: name, merchantEmail: 'f@x.io' },

@@ -1,6 +1,6 @@
 import { getAddress, pad, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminOn } from '../support/service';
+import { newKey } from '../support/service';
 import { balanceOf, chainClient, fund, newBuyer, USDC_TOKEN } from '../support/chain';
 import { startRpcProxy, type Hider } from '../support/rpcProxy';
 import { eventually } from '../support/eventually';
@@ -48,7 +48,7 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     db = createDb(stack.dbUrl, 2);
     url = (await stack.start()).url;
     shop = await partner(url, stack.dbUrl, 'Receipt Gap');
-    wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+    wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
     collector = privateKeyToAddress(stack.env.DEVNET_RELAYER_KEYS as Hex);
     destination = getAddress((await db('crypto_settlements').where({ merchant_id: shop.merchantId }).first()).destination.split(':')[2]);
     // Other payments' money waiting in the collector: a second settlement would find funds to pay.

@@ -1,6 +1,6 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { adminOn, adminWith } from '../support/service';
+import { adminOn, adminWith, newKey } from '../support/service';
 import { anvil, balanceOf, chainClient, DEVNET_USDC, newBuyer, newWallet, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
@@ -43,7 +43,7 @@ describeOwn('retiring a relayer key', () => {
     let url = first.url;
     const s = await partner(url, stack.dbUrl, 'Retiring Key');
     await adminOn(stack.dbUrl, 'accounts', 'set-fee', '--account', s.accountId, '--base-minor', '0', '--percent', '1');
-    const wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', s.accountId, '--type', 'wallet')).apiKey };
+    const wallet = { 'Api-Key': (await newKey(s.accountId, 'wallet', stack.dbUrl)).apiKey };
     const destination = getAddress((await db('crypto_settlements').where({ merchant_id: s.merchantId }).first()).destination.split(':')[2]);
     const buyers = [await newBuyer(50_000_000n), await newBuyer(50_000_000n)];
 

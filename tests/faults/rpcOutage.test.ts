@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { adminOn } from '../support/service';
+import { newKey } from '../support/service';
 import { anvil, balanceOf, newBuyer } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
 import { eventually } from '../support/eventually';
@@ -33,7 +33,7 @@ describeOwn("the chain's RPC node stopped during submissions", () => {
     try {
       const svc = await stack.start();
       const shop = await partner(svc.url, stack.dbUrl, 'Node Down');
-      const wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+      const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
       const pays: Pay[] = [];
       for (const buyer of await Promise.all(Array.from({ length: PAYMENTS }, () => newBuyer(10_000_000n)))) {
         const id = (

@@ -1,6 +1,6 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminOn } from '../support/service';
+import { adminOn, newKey } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -41,7 +41,7 @@ describeOwn('settlement transfers that fail', () => {
 
   async function shop(name: string) {
     const s = await partner(url, stack.dbUrl, name);
-    const wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', s.accountId, '--type', 'wallet')).apiKey };
+    const wallet = { 'Api-Key': (await newKey(s.accountId, 'wallet', stack.dbUrl)).apiKey };
     const destination = getAddress((await db('crypto_settlements').where({ merchant_id: s.merchantId }).first()).destination.split(':')[2]);
     return { ...s, wallet, destination };
   }

@@ -1,6 +1,6 @@
 import { getAddress, parseGwei, type Hex } from 'viem';
 import { privateKeyToAddress, type PrivateKeyAccount } from 'viem/accounts';
-import { adminOn, externalService } from '../support/service';
+import { externalService, newKey } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
@@ -35,7 +35,7 @@ describeOwn('a transaction stuck in the pool while fees rise, then past its vali
     try {
       const svc = await stack.start();
       const shop = await partner(svc.url, stack.dbUrl, 'Stuck Fees');
-      const wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+      const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
       const buyers = [await newBuyer(50_000_000n), await newBuyer(50_000_000n)]; // funded while blocks are still mined
       const nonceBefore = await chainClient().getTransactionCount({ address: relayer });
       const gasBefore = await chainClient().getBalance({ address: relayer });

@@ -1,4 +1,4 @@
-import { adminOn } from '../support/service';
+import { newKey } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, tokenAdmin, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
@@ -28,7 +28,7 @@ describeOwn('a submission while the token is paused', () => {
     db = createDb(stack.dbUrl, 2);
     url = (await stack.start({ ROLE: 'api' })).url;
     shop = await partner(url, stack.dbUrl, 'Paused Token Shop');
-    wallet = { 'Api-Key': (await adminOn(stack.dbUrl, 'keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey };
+    wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
   }, 60_000);
   afterAll(async () => {
     await tokenAdmin('unpause').catch(() => undefined);

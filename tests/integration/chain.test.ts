@@ -1,5 +1,5 @@
 import { getAddress, parseSignature, serializeSignature, type Hex } from 'viem';
-import { admin, client, startTestService, TestService } from '../support/service';
+import { admin, client, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement } from '../support/fixtures';
 import { balanceOf, DEVNET_USDC, fund, newBuyer, newWallet, receiptOf } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
@@ -103,7 +103,7 @@ describeLocal('on the development chain', () => {
       accountId: direct.accountId,
       settlementMode: 'direct',
     });
-    const wallet = await admin('keys', 'create', '--account', direct.accountId, '--type', 'wallet');
+    const wallet = await newKey(direct.accountId, 'wallet');
     const g = flow(svc.url, direct, client(svc.url, { 'Api-Key': wallet.apiKey }));
     const buyer = await newBuyer(10_000_000n);
     const id = await g.pay('500');

@@ -1,5 +1,5 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { admin, client } from '../support/service';
+import { client, newKey } from '../support/service';
 import { anvil, chainClient, newBuyer } from '../support/chain';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { describeLocal, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
@@ -16,8 +16,9 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
       for (const p of procs) for (const l of p.logs) if (l.level >= 30 && l.msg !== 'request') console.log(JSON.stringify(l));
     for (const p of procs) await p.kill('SIGTERM');
   });
+  // What died with a process is taken over by the reconciler after CHAIN_STRANDED_AFTER_MS (30 s by default).
   const start = async (env: Record<string, string> = {}) => {
-    const p = await spawnService({ DEVNET_RELAYER_KEYS: relayerKey, NODE_ENV: 'test', ...env });
+    const p = await spawnService({ DEVNET_RELAYER_KEYS: relayerKey, NODE_ENV: 'test', CHAIN_STRANDED_AFTER_MS: '3000', ...env });
     procs.push(p);
     return p;
   };
@@ -51,7 +52,7 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
     const [a, b] = [await start(stuck), await start(stuck)];
     const s = await setup({ url: a.url });
     const fa = flow(a.url, s.shop, s.gw);
-    const gb = client(b.url, { 'Api-Key': (await admin('keys', 'create', '--account', s.shop.accountId, '--type', 'wallet')).apiKey });
+    const gb = client(b.url, { 'Api-Key': (await newKey(s.shop.accountId, 'wallet')).apiKey });
     const fb = flow(b.url, s.shop, gb);
     const before = await chainNonce();
     const buyers = await Promise.all(Array.from({ length: 50 }, () => newBuyer(10_000_000n)));
@@ -143,7 +144,7 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
       const shopThere = { ...s.shop, asMerchant: client(again.url, { 'Api-Key': s.shop.apiKey, 'Merchant-Id': s.shop.merchantId }) };
       const fa = flow(again.url, shopThere, s.gw);
       // Payments whose submission died with the process are found by the reconciler (after its idle time).
-      for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 100_000);
+      for (const id of ids) await fa.until(id, (x) => x.settlement !== null, 60_000);
       const txs = await db('chain_transactions').where({ sender: relayer }).where('nonce', '>=', before).orderBy('nonce');
       expect(txs.map((t) => Number(t.nonce))).toEqual(Array.from({ length: 40 }, (_, i) => before + i));
       expect(new Set(txs.map((t) => `${t.payment_id}/${t.purpose}`)).size).toBe(40);
@@ -152,7 +153,7 @@ describeLocal('the relayer under concurrency and crashes (service processes, one
     } finally {
       await db.destroy();
     }
-  }, 300_000); // the reconciler finds what died with the process after 30 s idle; slow on a loaded machine
+  }, 120_000);
 });
 
 /** A database handle on the test database (the spawned processes' database). */

@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { admin, client, externalService, startTestService, TestService } from '../support/service';
+import { client, externalService, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver } from '../support/webhookReceiver';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   buyer = await newBuyer(1_000_000_000n); // pays on the development chain
   BUYER_BASE = `eip155:31337:${buyer.address}`;
   m = await merchantWithSettlement(svc, 'Clock Shop');
-  gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+  gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
 }, 90_000); // a service, a devnet buyer and the admin command: slow on a busy machine
 afterAll(() => svc?.close());
 afterEach(() => jest.useRealTimers());

@@ -1,5 +1,5 @@
 import { getAddress, pad, type Address, type Hex } from 'viem';
-import { admin, client, externalService, startTestService, type TestService } from '../support/service';
+import { client, externalService, newKey, startTestService, type TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { anvil, chainClient, fund, newBuyer, newWallet, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
@@ -89,7 +89,7 @@ async function revertedConfirm(svc: TestService, f: ReturnType<typeof shopFlow>,
 
 async function shopOn(svc: TestService, name: string) {
   const shop = await merchantWithSettlement(svc, name);
-  return shopFlow(svc, shop, (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey);
+  return shopFlow(svc, shop, (await newKey(shop.accountId, 'wallet')).apiKey);
 }
 
 describeLocal('contract wallets at confirm', () => {
@@ -217,7 +217,7 @@ describeLocal('the budget of reverts per credential', () => {
 
   it("counts the credential's reverts on any account's payments, and then its submissions in flight", async () => {
     const [shop, elsewhere] = [await merchantWithSettlement(svc, 'Credential A'), await merchantWithSettlement(svc, 'Credential B')];
-    const key = (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey;
+    const key = (await newKey(shop.accountId, 'wallet')).apiKey;
     // One wallet key confirms payments of two accounts (the gateway is not scoped to an account).
     const [f, g] = [shopFlow(svc, shop, key), shopFlow(svc, elsewhere, key)];
     const [w1, w2] = [await contractWallet(0), await contractWallet(0)];
@@ -240,7 +240,7 @@ describeLocal('the budget of reverts per credential', () => {
       ]);
       expect(rs.find((r) => r.status === 429)!.body.message).toMatch(/credential/);
       // Another key of the same account has a budget of its own.
-      const other = shopFlow(svc, shop, (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey);
+      const other = shopFlow(svc, shop, (await newKey(shop.accountId, 'wallet')).apiKey);
       const i = rs.findIndex((r) => r.status === 429);
       const again = await other.option(buyers[i].address);
       expect((await other.confirm(again.id, again.opt.id, await buyers[i].signTypedData(again.td))).body.status).toBe('processing');

@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { admin, client, startTestService, TestService } from '../support/service';
+import { admin, client, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   BUYER_BASE = `eip155:31337:${buyer.address}`;
   web = client(svc.directUrl);
   m = await merchantWithSettlement(svc, 'Hosted <script>alert(1)</script> & Co');
-  gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+  gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
 }, 60_000); // starts a service (and the admin command): slow on a busy machine
 afterAll(() => svc.close());
 
@@ -265,7 +265,7 @@ describe('the data-collection page', () => {
     // Another wallet asking for quotes for the same buyer gets a link of its own: its data stays on its
     // quotes, and the buyer's wallet's next quote still inherits the buyer's.
     const other = await merchantWithSettlement(svc, 'Another partner');
-    const gw2 = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', other.accountId, '--type', 'wallet')).apiKey });
+    const gw2 = client(svc.url, { 'Api-Key': (await newKey(other.accountId, 'wallet')).apiKey });
     const theirs = (await gw2('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [BUYER_BASE] } })).body;
     expect(linkOf(theirs).token).not.toBe(link.token);
     expect((await post({ ...linkOf(theirs), data: EVIL })).body).toEqual({ stored: true });

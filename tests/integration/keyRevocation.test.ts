@@ -1,4 +1,4 @@
-import { admin, client, externalService, startTestService, TestService } from '../support/service';
+import { admin, client, externalService, newAccount, newKey, startTestService, TestService } from '../support/service';
 import { eventually } from '../support/eventually';
 import { revokeKey } from '../../src/db/accountsRepo';
 
@@ -15,7 +15,7 @@ maybe('API key revocation', () => {
   let accountId: string;
   beforeAll(async () => {
     [one, two] = [await startTestService(), await startTestService()];
-    ({ accountId } = await admin('accounts', 'create', '--name', 'Revocations'));
+    ({ accountId } = await newAccount('Revocations'));
   }, 60_000);
   afterAll(async () => {
     await one?.close();
@@ -32,7 +32,7 @@ maybe('API key revocation', () => {
     );
   /** A partner key that both processes have just authenticated (so each holds it in its cache). */
   async function warmKey() {
-    const k = await admin('keys', 'create', '--account', accountId, '--type', 'partner');
+    const k = await newKey(accountId, 'partner');
     for (const svc of [one, two]) expect((await client(svc.url, { 'Api-Key': k.apiKey })('GET', '/v1/merchants')).status).toBe(200);
     return k;
   }

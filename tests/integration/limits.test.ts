@@ -1,4 +1,4 @@
-import { admin, client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { client, externalService, newAccount, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 
@@ -51,7 +51,7 @@ describeLocal('request limits', () => {
 
   it('the account limit holds across processes: counts of both are shared through PostgreSQL', async () => {
     const acct = await newAccount('Two processes');
-    const second = await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner');
+    const second = await newKey(acct.accountId, 'partner');
     await startOfSecond();
     // 6 per credential at most: 5 through each process, with two keys of one account (limit 10 in all).
     const first = await Promise.all(Array.from({ length: 5 }, () => client(a.url, { 'Api-Key': acct.apiKey })('GET', '/v1/merchants')));
@@ -102,7 +102,7 @@ describeLocal('options per payment', () => {
 
   it('a wallet quoting in a loop holds at most 3 valid quotes per buyer account; expired ones are purged (404 option_not_found)', async () => {
     const m = await merchantWithSettlement(svc, 'Quotes');
-    const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+    const gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
     const buyer = await newBuyer(10_000_000n);
     const id = (
       await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } } })

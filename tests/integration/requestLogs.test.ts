@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey } from 'viem/accounts';
-import { admin, client, externalService, TestService } from '../support/service';
+import { client, externalService, newKey, TestService } from '../support/service';
 import { spawnService, ServiceProcess } from '../support/serviceProcess';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newWallet } from '../support/chain';
@@ -31,7 +31,7 @@ maybe('request logs', () => {
     const id: string = created.body.paymentId;
     const link: string = created.body.gatewayUrl; // https://pay.example.com/?pid=pay_…
     expect(link).toContain(id);
-    const wallet = await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet');
+    const wallet = await newKey(m.accountId, 'wallet');
     const gw = client(p.url, { 'Api-Key': wallet.apiKey });
 
     const calls: [Promise<{ status: number; headers: Headers }>, number, string][] = [

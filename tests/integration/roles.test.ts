@@ -1,5 +1,5 @@
 import { generatePrivateKey } from 'viem/accounts';
-import { admin, client, externalService, startTestService, TestService } from '../support/service';
+import { client, externalService, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -35,7 +35,7 @@ maybe('ROLE=api and ROLE=worker over one database', () => {
       headers: { 'Idempotency-Key': uniqueKey(), 'PAY-Version': '2026-02-19.preview' },
     });
     expect(hook.status).toBe(201);
-    const wallet = await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet');
+    const wallet = await newKey(shop.accountId, 'wallet');
     const gw = client(api.url, { 'Api-Key': wallet.apiKey });
     const buyer = await newBuyer(10_000_000n);
 

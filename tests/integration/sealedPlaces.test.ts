@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
-import { admin, client, externalService, startTestService, TestService } from '../support/service';
+import { admin, client, externalService, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
@@ -23,7 +23,7 @@ maybe('sealed values are bound to their row and column', () => {
   beforeAll(async () => {
     svc = await startTestService();
     m = await merchantWithSettlement(svc, 'Sealed places');
-    gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey });
+    gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
     [victim, attacker] = [await startReceiver('/victim'), await startReceiver('/attacker')];
   }, 60_000);
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { type PrivateKeyAccount } from 'viem/accounts';
-import { admin, client, externalService, TestService } from './service';
+import { client, externalService, newKey, TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { useOwnChain } from './chain';
 import { useOwnDatabase } from './freshDb';
@@ -40,7 +40,7 @@ export type Shop = Awaited<ReturnType<typeof merchantWithSettlement>>;
 
 export async function setup(svc: { url: string } & Partial<TestService>) {
   const shop = await merchantWithSettlement(svc as TestService, 'Chain Shop');
-  const wallet = await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet');
+  const wallet = await newKey(shop.accountId, 'wallet');
   return { shop, gw: client(svc.url, { 'Api-Key': wallet.apiKey }) };
 }
 

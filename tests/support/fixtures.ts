@@ -1,4 +1,4 @@
-import { admin, client, newAccount, TestService } from './service';
+import { client, newAccount, newKey, TestService } from './service';
 import { DEVNET_USDC, newWallet } from './chain';
 
 export const USDC_BASE = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -32,7 +32,7 @@ export async function merchantWithSettlement(svc: TestService, name = 'Fixture')
 /** A merchant (merchantWithSettlement), a wallet key of its account on the gateway, and USD 1.00 payments of it. */
 export async function shopWithWallet(svc: Pick<TestService, 'url'>, name: string) {
   const shop = await merchantWithSettlement(svc as TestService, name);
-  const gw = client(svc.url, { 'Api-Key': (await admin('keys', 'create', '--account', shop.accountId, '--type', 'wallet')).apiKey });
+  const gw = client(svc.url, { 'Api-Key': (await newKey(shop.accountId, 'wallet')).apiKey });
   const pay = async () => {
     const r = await shop.asMerchant('POST', '/v1/payments', {
       body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },

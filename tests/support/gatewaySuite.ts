@@ -1,5 +1,5 @@
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { admin, client, startTestService, TestService } from './service';
+import { client, newKey, startTestService, TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { newBuyer } from './chain';
 
@@ -21,7 +21,7 @@ export function useGatewaySuite(): void {
     buyer = await newBuyer(1_000_000_000n); // USDC 1,000.00
     BUYER_BASE = `eip155:31337:${buyer.address}`;
     m = await merchantWithSettlement(svc, 'Gateway Shop');
-    const wallet = await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet');
+    const wallet = await newKey(m.accountId, 'wallet');
     gw = client(svc.url, { 'Api-Key': wallet.apiKey });
   });
   afterAll(() => svc.close());

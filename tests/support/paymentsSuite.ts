@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { admin, client, externalService, startTestService, TestService } from './service';
+import { client, externalService, newKey, startTestService, TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { eventually } from './eventually';
 import { newBuyer } from './chain';
@@ -37,8 +37,7 @@ export const events = (paymentId: string) => svc.db('payment_events').where({ pa
 export const walletKeys = new Map<string, string>();
 /** The buyer pays through the gateway (a wallet key of the payment's account), on chain; resolves once it succeeded. */
 export const paySucceeded = async (paymentId: string, accountId: string) => {
-  if (!walletKeys.has(accountId))
-    walletKeys.set(accountId, (await admin('keys', 'create', '--account', accountId, '--type', 'wallet')).apiKey);
+  if (!walletKeys.has(accountId)) walletKeys.set(accountId, (await newKey(accountId, 'wallet')).apiKey);
   const gw = client(svc.url, { 'Api-Key': walletKeys.get(accountId)! });
   const o = await gw('POST', `/v1/gateway/payment/${paymentId}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
   const opt = o.body.options?.[0];

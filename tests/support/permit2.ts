@@ -3,7 +3,7 @@ import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
 import { devnetSetBalance } from '../../src/chain/anvil';
-import { admin, client, type TestService } from './service';
+import { admin, client, newKey, type TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { eventually } from './eventually';
 import { chainClient, fund, rpcUrl } from './chain';
@@ -44,7 +44,7 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
   });
   if (r.status !== 201) throw new Error(r.text);
   if (mode === 'direct') await admin('accounts', 'set-mode', '--account', s.accountId, '--mode', 'direct');
-  const key = await admin('keys', 'create', '--account', s.accountId, '--type', 'wallet');
+  const key = await newKey(s.accountId, 'wallet');
   const gw = client(svc.url, { 'Api-Key': key.apiKey });
   const pay = async (value = '1000') => {
     const p = await s.asMerchant('POST', '/v1/payments', {

@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../src/config';
 import { dbTimeouts } from '../../src/db/connect';
-import { createDb } from '../../src/db/knex';
+import { createAccount, createKey } from '../../src/db/accountsRepo';
+import { createDb, type Db } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { startServer, RunningServer } from '../../src/server';
 import SERVICE_ENV from './service-env.json';
@@ -106,8 +107,36 @@ export async function adminWith(env: Record<string, string>, ...args: string[]):
   }
 }
 
-export async function newAccount(name = 'Test partner'): Promise<{ accountId: string; apiKey: string; keyId: string }> {
-  return admin('accounts', 'create', '--name', name) as Promise<{ accountId: string; apiKey: string; keyId: string }>;
+// Test setup: accounts and keys made in this process by the functions the admin command line calls
+// (src/db/accountsRepo.ts), on the database the test's services use, rather than by a new process each. The
+// command line itself is tested as operators run it, through admin() (foundation, adminReadOnly, devnet tests).
+async function onDatabase<T>(databaseUrl: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = createDb(databaseUrl, 1);
+  try {
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** An account with a partner key, on the test database or on `databaseUrl` (migrated). */
+export function newAccount(
+  name = 'Test partner',
+  databaseUrl = process.env.DATABASE_URL!,
+): Promise<{ accountId: string; apiKey: string; keyId: string }> {
+  return onDatabase(databaseUrl, (db) => createAccount(db, name));
+}
+
+/** A new API key of the account (which must exist), on the test database or on `databaseUrl`. */
+export function newKey(
+  accountId: string,
+  type: 'partner' | 'wallet',
+  databaseUrl = process.env.DATABASE_URL!,
+): Promise<{ keyId: string; apiKey: string }> {
+  return onDatabase(
+    databaseUrl,
+    async (db) => (await createKey(db, accountId, type)) ?? Promise.reject(new Error(`no account ${accountId}`)),
+  );
 }
 
 export interface Res<T = any> {

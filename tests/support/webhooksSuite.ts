@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { admin, client, startTestService, TestService } from './service';
+import { client, newKey, startTestService, TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { Received, Receiver, startReceiver } from './webhookReceiver';
 import { newBuyer } from './chain';
@@ -59,7 +59,7 @@ export async function newPayment(p: Partner, extra: Record<string, unknown> = {}
 }
 
 export async function pay(p: Partner, paymentId: string) {
-  const wallet = await admin('keys', 'create', '--account', p.accountId, '--type', 'wallet');
+  const wallet = await newKey(p.accountId, 'wallet');
   const gw = client(svc.directUrl, { 'Api-Key': wallet.apiKey });
   const o = await gw('POST', `/v1/gateway/payment/${paymentId}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
   const opt = o.body.options?.[0];

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { mnemonicToAccount } from 'viem/accounts';
+import { toHex } from 'viem';
+import { DEVNET_MNEMONIC_KEYS, devnetDeployer, proxyAdmin, tetherCreator } from '../../src/chain/devnet';
 import { permit2Code, permit2DomainSeparator } from '../../src/chain/permit2';
 
 // The committed contract artifacts the development chains deploy are what their sources give.
@@ -45,5 +48,16 @@ describe('development chain artifacts', () => {
       expect(code).toContain(permit2DomainSeparator(chainId).slice(2));
       expect(code).not.toContain(artifact.cachedDomainSeparator31337.slice(2));
     }
+  });
+
+  it("the written-out development keys are those of anvil's mnemonic, and the deployers use them", () => {
+    const mnemonic = 'test test test test test test test test test test test junk';
+    for (const [index, key] of Object.entries(DEVNET_MNEMONIC_KEYS)) {
+      const derived = mnemonicToAccount(mnemonic, { addressIndex: Number(index) });
+      expect(toHex(derived.getHdKey().privateKey!)).toBe(key);
+    }
+    expect(devnetDeployer.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 0 }).address);
+    expect(tetherCreator.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 8 }).address);
+    expect(proxyAdmin.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 9 }).address);
   });
 });

@@ -1,6 +1,6 @@
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { admin, client, externalService, startTestService, type TestService } from '../support/service';
+import { admin, client, newKey, externalService, startTestService, type TestService } from '../support/service';
 import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, USDC_TOKEN } from '../support/chain';
@@ -253,7 +253,7 @@ it('a payment link is paid over x402: 402 with its requirements, then the paid r
     body: { referenceId: uniqueKey('agent-order'), amount: { unit: 'iso4217/USD', value: '5' } },
   });
   const id = created.body.paymentId;
-  const agentKey = (await admin('keys', 'create', '--account', p.accountId, '--type', 'wallet')).apiKey;
+  const agentKey = (await newKey(p.accountId, 'wallet')).apiKey;
   const agent = { 'Api-Key': agentKey, ...PREVIEW };
   const unpaid = await client(svc.directUrl, agent)('GET', `/v1/gateway/payment/${id}/x402`);
   expect({ status: unpaid.status, code: unpaid.body.code }).toEqual({ status: 402, code: 'payment_required' });

@@ -1,4 +1,4 @@
-import { admin, client, startTestService, type TestService } from '../support/service';
+import { admin, client, newKey, startTestService, type TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { encodeFunctionData, erc20Abi, maxUint256, serializeErc6492Signature, type Address } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -50,7 +50,7 @@ it('the payment link refuses a validBefore beyond any date with 402 and its reas
   });
   const id = created.body.paymentId;
   const agent = client(svc.directUrl, {
-    'Api-Key': (await admin('keys', 'create', '--account', m.accountId, '--type', 'wallet')).apiKey,
+    'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey,
     ...PREVIEW,
   });
   const unpaid = await agent('GET', `/v1/gateway/payment/${id}/x402`);

@@ -35,6 +35,7 @@ import { listEvents } from './webhooks/listEvents';
 import { getEvent } from './webhooks/getEvent';
 import { listEventAttempts } from './webhooks/listEventAttempts';
 import { redeliverEvent } from './webhooks/redeliverEvent';
+import { getBalance } from './balance/getBalance';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -68,6 +69,8 @@ export const handlers: HandlerMap = {
   cancelGatewayPayment,
   declineGatewayPayment,
   getGatewayPaymentStatus,
+  // Balance (2026-02-19.preview)
+  getBalance,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -308,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the account's balance
+         * @description What this service holds for the key's account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain's confirmation depth) and `reserved` (on its way out: a settlement or refund transfer signed and not yet final). Amounts are in the asset's smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant's wallet, so nothing is held and the list stays empty.
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gateway/payment/{id}": {
         parameters: {
             query?: never;
@@ -1377,6 +1397,26 @@ export interface components {
             refundedAt?: string;
         };
         /**
+         * Balance
+         * @description What this service holds for the account of one asset, in the asset's smallest unit (decimal strings).
+         */
+        Balance: {
+            asset: components["schemas"]["Caip19AssetId"];
+            /** @description Collected and final; not yet settled or refunded. Refunds are paid from it. */
+            available: string;
+            /** @description Collected in a block not yet at the chain's confirmation depth. */
+            pending: string;
+            /** @description On its way out (a settlement or refund transfer signed, not yet final). */
+            reserved: string;
+        };
+        /**
+         * BalanceResponse
+         * @description The account's balances, one per asset it has held.
+         */
+        BalanceResponse: {
+            balances: components["schemas"]["Balance"][];
+        };
+        /**
          * Buyer
          * @description The buyer account that is paying, once known.
          */
@@ -2183,6 +2223,8 @@ export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusRe
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
 export type SchemaCreateRefundRequest = components['schemas']['CreateRefundRequest'];
 export type SchemaCreateRefundResponse = components['schemas']['CreateRefundResponse'];
+export type SchemaBalance = components['schemas']['Balance'];
+export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
 export type SchemaGatewayPayment = components['schemas']['GatewayPayment'];
 export type SchemaPaymentOptionsRequest = components['schemas']['PaymentOptionsRequest'];
@@ -4237,6 +4279,77 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's balances, one per asset. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balances": [
+                     *         {
+                     *           "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *           "available": "9750000",
+                     *           "pending": "0",
+                     *           "reserved": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

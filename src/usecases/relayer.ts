@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex';
+import { inTransaction, type Db } from '../db/knex';
 import { getAddress, type Hex } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
@@ -13,6 +13,7 @@ import { settlementInput } from '../db/settlementTransfersRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
+import * as ledger from './ledger';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization with the fees it will offer, sign it under a nonce from PostgreSQL, store,
@@ -125,7 +126,11 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
     await failPayment(deps, paymentId, 'authorization_used', `the buyer cancelled the authorization in ${use.hash}`);
     return null;
   }
-  const done = await payments.applyTransition(deps.db, paymentId, 'chain_confirmed', { txHash: use.hash });
+  const done = await inTransaction(deps.db, async (trx) => {
+    const moved = await payments.applyTransition(trx, paymentId, 'chain_confirmed', { txHash: use.hash });
+    if (moved) await ledger.recordCollected(trx, paymentId, { transactionHash: use.hash, blockNumber: use.blockNumber }, null);
+    return moved;
+  });
   if (!done) return null;
   deps.log.warn(
     { paymentId, txHash: use.hash },
@@ -159,6 +164,15 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     return null;
   }
   const sender = getAddress(input.collector);
+  // Collected since the ledger exists: the merchant's share comes from the account's available balance at the
+  // collector (a refund may have taken it first). SHIM(ledger-31): payments collected before are settled as before.
+  const reserve = (await ledger.collectionRecorded(db, paymentId))
+    ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset: found.asset.id, amount }
+    : undefined;
+  if (reserve && (await ledger.availableAt(db, p.accountId, found.asset.id, sender)) < amount) {
+    log.warn({ paymentId, amount: amount.toString() }, "settlement waits: the account's available balance at the collector is short");
+    return null;
+  }
   const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
   const fees = await chain.fees();
   const sim = await chain.simulate(sender, call, fees);
@@ -176,7 +190,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     gasLimit: withHeadroom(sim.gas),
     ...fees,
   };
-  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination } });
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination }, reserve });
   if (r.kind !== 'stored') return null;
   log.info({ paymentId, txHash: r.tx.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
   return r.tx.hash;

@@ -10,6 +10,7 @@ import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
+import * as ledger from './ledger';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
@@ -49,10 +50,17 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       done.map(({ tx, receipt }) => ({ id: tx.id, ...receipt })),
     );
     const ours = done.filter(({ tx }) => finished.has(tx.id));
+    await ledger.recordGas(
+      trx,
+      ours.map(({ tx, receipt }) => [tx, receipt]),
+    );
     for (const { tx, receipt } of ours) {
       if (!relayer.ofPayment(tx)) continue; // a sweep: no payment moves
-      if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
-      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
+      if (tx.purpose === 'settle') {
+        await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
+        await ledger.recordTransferOutcome(trx, 'settle', tx, { sent: receipt });
+      } else if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
+        await ledger.recordCollected(trx, tx.paymentId, receipt, tx);
     }
     return ours;
   });
@@ -77,6 +85,8 @@ async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt
   if (!relayer.ofPayment(tx)) return; // only a payment's transaction is ever cancelled
   await inTransaction(deps.db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'dropped', receipt))) return;
+    await ledger.recordGas(trx, [[tx, receipt]]);
+    await ledger.recordCollectUnmined(trx, tx);
     const reason = `the authorization expired before its transaction was mined; nonce ${tx.nonce} taken back by ${receipt.transactionHash}`;
     await failPayment(deps, tx.paymentId, 'authorization_expired', reason, trx);
   });
@@ -105,6 +115,9 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const next: AfterRevert | null = tx.purpose === 'settle' ? null : await afterRevert(deps, chain, tx, refusal);
   const finished = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
+    await ledger.recordGas(trx, [[tx, receipt]]);
+    if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: receipt });
+    else await ledger.recordCollectUnmined(trx, tx);
     if (!next) await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
     else if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
     return true;
@@ -131,7 +144,10 @@ async function withoutReceipt(deps: RelayerDeps, chain: EvmChain, tx: relayer.Ch
       { paymentId: tx.paymentId, txHash: tx.hash, block: tx.blockNumber?.toString() },
       'transaction reorged out; broadcasting again',
     );
-    await relayer.markReorged(db, tx.id);
+    await inTransaction(db, async (trx) => {
+      await relayer.markReorged(trx, tx.id);
+      await ledger.recordCollectUnmined(trx, tx);
+    });
     tx.broadcastAt = null;
   }
   const now = Date.now();
@@ -171,7 +187,11 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
     }
     stillOpen++;
     if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
-      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash, receipt.status !== 'success');
+      await inTransaction(db, async (trx) => {
+        const reverted = receipt.status !== 'success';
+        await relayer.markMined(trx, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash, reverted);
+        if (!reverted) await ledger.recordCollectMined(trx, tx, receipt);
+      });
     }
   }
   // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
@@ -215,7 +235,13 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
     return;
   }
   if (!(await isFinal(chain, took))) return;
-  if (!(await relayer.finish(db, tx.id, 'dropped'))) return;
+  const dropped = await inTransaction(db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'dropped'))) return false;
+    if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: null });
+    await ledger.recordCollectUnmined(trx, tx);
+    return true;
+  });
+  if (!dropped) return;
   await relayer.resyncNonce(db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
   log.error(
     { paymentId: tx.paymentId, purpose: tx.purpose, nonce: tx.nonce, sender: tx.sender, takenBy: took.hash },

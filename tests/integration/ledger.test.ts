@@ -1,0 +1,124 @@
+import { admin, adminWith, client, startTestService, TestService } from '../support/service';
+import { balanceOf, fund, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
+import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+
+// The ledger (docs/ledger.md) on the development chain: what a payment, its fee, its settlement and the relayer's gas
+// record; balances through GET /v1/balance and the admin command; `admin ledger check` against balanceOf.
+
+useChainSuite();
+
+const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+
+describeLocal('the ledger', () => {
+  let svc: TestService;
+  let f: ReturnType<typeof flow>;
+  let shop: Shop;
+  const entriesOf = (paymentId: string) =>
+    svc
+      .db('ledger_entries as e')
+      .join('ledger_journals as j', 'j.id', 'e.journal_id')
+      .where('j.payment_id', paymentId)
+      .orderBy('e.id')
+      .select('j.kind', 'j.tx_hash', 'e.owner', 'e.bucket', 'e.asset', 'e.holder', 'e.amount');
+  const balance = async () => {
+    const r = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', '/v1/balance');
+    expect(r.status).toBe(200);
+    return r.body.balances as { asset: string; available: string; pending: string; reserved: string }[];
+  };
+  const paid = async (value: string) => {
+    const buyer = await newBuyer(100_000_000n);
+    const id = await f.pay(value);
+    const { opt, td } = await f.option(id, buyer);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
+    return { id, buyer, collector: td.message.to as string };
+  };
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    const s = await setup(svc);
+    shop = s.shop;
+    f = flow(svc.url, shop, s.gw);
+    await admin('accounts', 'set-fee', '--account', shop.accountId, '--base-minor', '10', '--percent', '0');
+  });
+  afterAll(() => svc.close());
+
+  it('a settled payment: collected (share + fee), reserved, settled, and each transaction’s gas, every journal balanced', async () => {
+    const { id, collector } = await paid('1000'); // USD 10.00, fee USD 0.10
+    const d = await f.until(id, (x) => x.settlement !== null);
+    const rows = await eventually(async () => {
+      const r = await entriesOf(id);
+      if (!r.some((e) => e.kind === 'settled') || r.filter((e) => e.kind === 'gas').length < 4) throw new Error(JSON.stringify(r));
+      return r;
+    });
+    const share = (kind: string) => rows.filter((e) => e.kind === kind).map((e) => [e.owner, e.bucket, e.holder, e.amount]);
+    expect(share('collected')).toEqual([
+      ['world', 'external', null, '-10000000'],
+      [shop.accountId, 'available', collector, '9900000'],
+      ['operator', 'fees', collector, '100000'],
+    ]);
+    expect(share('settle_reserved')).toEqual([
+      [shop.accountId, 'available', collector, '-9900000'],
+      [shop.accountId, 'reserved', collector, '9900000'],
+    ]);
+    expect(share('settled')).toEqual([
+      [shop.accountId, 'reserved', collector, '-9900000'],
+      ['world', 'external', null, '9900000'],
+    ]);
+    // Gas per transaction: what its receipt says it cost, from the relayer key's native coin.
+    for (const hash of [d.info.txId, d.settlement.successful.txId]) {
+      const r = await receiptOf(hash);
+      const gas = rows.filter((e) => e.kind === 'gas' && e.tx_hash === hash);
+      expect(gas.map((e) => [e.owner, e.bucket, e.asset, e.amount])).toEqual([
+        ['operator', 'native', 'eip155:31337/slip44:60', (-(r.gasUsed * r.effectiveGasPrice)).toString()],
+        ['operator', 'gas', 'eip155:31337/slip44:60', (r.gasUsed * r.effectiveGasPrice).toString()],
+      ]);
+    }
+    expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0' }]);
+    expect(await admin('ledger', 'balance', '--account', shop.accountId)).toEqual({ balances: await balance() });
+    // The collector holds exactly the fee; the ledger says so too.
+    expect(await balanceOf(collector)).toBe(100_000n);
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
+  });
+
+  it('PostgreSQL refuses a journal that does not balance, and any change to the ledger', async () => {
+    const unbalanced = svc.db.transaction(async (trx) => {
+      const [j] = await trx('ledger_journals')
+        .insert({ ref: `test:${Date.now()}`, kind: 'gas' })
+        .returning('id');
+      await trx('ledger_entries').insert({ journal_id: j.id, owner: 'operator', bucket: 'gas', asset: DEVNET_USDC, amount: '5' });
+    });
+    await expect(unbalanced).rejects.toMatchObject({ code: '23514' });
+    await expect(svc.db('ledger_entries').update({ amount: '1' })).rejects.toMatchObject({ code: '42501' });
+    await expect(svc.db('ledger_journals').del()).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('a settlement the token refuses leaves the share available; the check reports tokens the ledger does not account for', async () => {
+    const mined = async (hash: Promise<string>) => {
+      const h = await hash;
+      await eventually(() => receiptOf(h));
+    };
+    await mined(tokenAdmin('blacklist', shop.wallet as `0x${string}`));
+    try {
+      const { id, collector } = await paid('500'); // USD 5.00: 4.90 the account's, 0.10 the operator's
+      await f.until(id, (x) => x.status === 'succeeded');
+      expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '4900000', pending: '0', reserved: '0' }]);
+      expect((await adminWith({}, 'ledger', 'check')).code).toBe(0);
+
+      await fund(collector, 1234n); // tokens sent to a collector outside any payment
+      const check = await adminWith({}, 'ledger', 'check');
+      expect(check.code).toBe(1);
+      const [diff] = check.out.differences;
+      expect(check.out.differences).toHaveLength(1);
+      expect(diff).toMatchObject({ chainId: 'eip155:31337', asset: DEVNET_USDC, holder: collector, difference: '1234' });
+      expect(diff.accounts).toEqual(
+        expect.arrayContaining([
+          { owner: shop.accountId, bucket: 'available', amount: '4900000' },
+          { owner: 'operator', bucket: 'fees', amount: expect.any(String) },
+        ]),
+      );
+    } finally {
+      await mined(tokenAdmin('unBlacklist', shop.wallet as `0x${string}`));
+    }
+  });
+});

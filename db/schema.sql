@@ -106,7 +106,7 @@ CREATE TABLE chain_transactions (
   CONSTRAINT chain_transactions_chain_id_sender_nonce_unique UNIQUE (chain_id, sender, nonce),
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
-  CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'sweep'::text])) AND ((payment_id IS NULL) = (purpose = 'sweep'::text)))),
+  CONSTRAINT chain_transactions_purpose_refund_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'refund'::text, 'sweep'::text])) AND ((payment_id IS NULL) = (purpose = 'sweep'::text)))),
   CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text])))
 );
 
@@ -295,6 +295,31 @@ CREATE TABLE rate_counters (
   CONSTRAINT rate_counters_pkey PRIMARY KEY (key, "window")
 );
 
+CREATE TABLE refunds (
+  id text NOT NULL,
+  payment_id text NOT NULL,
+  account_id text NOT NULL,
+  amount_minor numeric(78,0) NOT NULL,
+  currency text NOT NULL,
+  token_asset text NOT NULL,
+  token_amount numeric(78,0) NOT NULL,
+  recipient text NOT NULL,
+  status text NOT NULL,
+  failure_code text,
+  chain_tx_id bigint,
+  tx_hash text,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  updated_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT refunds_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT refunds_amount_minor_check CHECK ((amount_minor > (0)::numeric)),
+  CONSTRAINT refunds_chain_tx_id_fkey FOREIGN KEY (chain_tx_id) REFERENCES chain_transactions(id),
+  CONSTRAINT refunds_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT refunds_pkey PRIMARY KEY (id),
+  CONSTRAINT refunds_status_check CHECK ((status = ANY (ARRAY['requires_funding'::text, 'pending'::text, 'succeeded'::text, 'failed'::text]))),
+  CONSTRAINT refunds_token_amount_check CHECK ((token_amount >= (0)::numeric)),
+  CONSTRAINT refunds_token_asset_fkey FOREIGN KEY (token_asset) REFERENCES assets(id)
+);
+
 CREATE TABLE relayer_nonces (
   chain_id text NOT NULL,
   sender text NOT NULL,
@@ -371,7 +396,9 @@ CREATE INDEX api_keys_account_id_index ON public.api_keys USING btree (account_i
 
 CREATE INDEX chain_transactions_open_idx ON public.chain_transactions USING btree (chain_id, sender, nonce) WHERE (status = ANY (ARRAY['pending'::text, 'mined'::text]));
 
-CREATE UNIQUE INDEX chain_transactions_payment_purpose_idx ON public.chain_transactions USING btree (payment_id, purpose) WHERE (status <> ALL (ARRAY['dropped'::text, 'reverted'::text]));
+CREATE UNIQUE INDEX chain_transactions_payment_refund_idx ON public.chain_transactions USING btree (payment_id) WHERE ((purpose = 'refund'::text) AND (status = ANY (ARRAY['pending'::text, 'mined'::text])));
+
+CREATE UNIQUE INDEX chain_transactions_payment_step_idx ON public.chain_transactions USING btree (payment_id, purpose) WHERE ((status <> ALL (ARRAY['dropped'::text, 'reverted'::text])) AND (purpose <> 'refund'::text));
 
 CREATE INDEX chain_transactions_reverted_idx ON public.chain_transactions USING btree (finished_at) WHERE ((status = 'reverted'::text) AND (purpose = ANY (ARRAY['collect'::text, 'direct'::text])));
 
@@ -416,6 +443,10 @@ CREATE INDEX payments_reference_trgm_idx ON public.payments USING gin (reference
 CREATE INDEX payments_settlement_held_idx ON public.payments USING btree (settlement_held_at) WHERE (settlement_held_at IS NOT NULL);
 
 CREATE INDEX payments_unsettled_idx ON public.payments USING btree (updated_at) WHERE ((status = 'succeeded'::text) AND (settled_at IS NULL));
+
+CREATE INDEX refunds_open_idx ON public.refunds USING btree (updated_at) WHERE (status = ANY (ARRAY['requires_funding'::text, 'pending'::text]));
+
+CREATE INDEX refunds_payment_idx ON public.refunds USING btree (payment_id, created_at, id);
 
 CREATE INDEX webhook_attempts_event_idx ON public.webhook_attempts USING btree (event_id, attempted_at);
 

@@ -12,6 +12,8 @@ import { getPaymentStatus } from './payments/getPaymentStatus';
 import { createPaymentDeprecated } from './payments/createPaymentDeprecated';
 import { getPaymentStatusDeprecated } from './payments/getPaymentStatusDeprecated';
 import { createRefund } from './payments/createRefund';
+import { getRefund } from './payments/getRefund';
+import { listRefunds } from './payments/listRefunds';
 import { listMerchantPayments } from './payments/listMerchantPayments';
 import { listMerchantPaymentsDeprecated } from './payments/listMerchantPaymentsDeprecated';
 import { createCryptoSettlements } from './settlements/createCryptoSettlements';
@@ -59,6 +61,8 @@ export const handlers: HandlerMap = {
   createPaymentDeprecated,
   getPaymentStatusDeprecated,
   createRefund,
+  getRefund,
+  listRefunds,
   listMerchantPayments,
   listMerchantPaymentsDeprecated,
   // Gateway (wallet side)

@@ -9,7 +9,8 @@ import { parseAccountId, parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
 import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
-import { settlementInput } from '../db/settlementTransfersRepo';
+import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
+import { refundedTokens } from '../db/refundsRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
@@ -48,6 +49,8 @@ export interface RelayerDeps {
   maxFeeBumps: number;
   /** After a collect transaction is final: settle it. */
   startSettle(paymentId: string): Promise<void>;
+  /** After a refund was created, or a refund transaction of the payment is final: send its next refund. */
+  startRefund(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */
   startSubmit(paymentId: string): Promise<void>;
   /** After a submission reverted with its authorization unused: submit again in `delayMs` (from the job queue). */
@@ -158,7 +161,14 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const { fee, amount } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
+  const { fee, amount: share } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
+  // What was refunded (or is on its way back) before the settlement left the collector is not the merchant's.
+  const refunded = await refundedTokens(db, paymentId);
+  const amount = share - refunded;
+  if (refunded > 0n && amount <= 0n) {
+    await holdSettlement(db, paymentId, 'refunded: nothing left to settle');
+    return null;
+  }
   if (amount <= 0n) {
     log.warn({ paymentId }, 'settlement held: the fee takes the whole amount');
     return null;

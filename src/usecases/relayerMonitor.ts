@@ -11,6 +11,7 @@ import { refusalOfCall } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
 import * as ledger from './ledger';
+import { refundOutcome } from './refundSends';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
@@ -59,7 +60,8 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       if (tx.purpose === 'settle') {
         await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
         await ledger.recordTransferOutcome(trx, 'settle', tx, { sent: receipt });
-      } else if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
+      } else if (tx.purpose === 'refund') await refundOutcome(trx, tx, { sent: receipt });
+      else if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
         await ledger.recordCollected(trx, tx.paymentId, receipt, tx);
     }
     return ours;
@@ -70,6 +72,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       'transaction confirmed',
     );
     if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await deps.startSettle(tx.paymentId);
+    if (tx.purpose === 'refund' && relayer.ofPayment(tx)) await deps.startRefund(tx.paymentId);
   }
 }
 
@@ -112,16 +115,22 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
   const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
-  const next: AfterRevert | null = tx.purpose === 'settle' ? null : await afterRevert(deps, chain, tx, refusal);
+  const transfer = tx.purpose === 'settle' || tx.purpose === 'refund';
+  const next: AfterRevert | null = transfer ? null : await afterRevert(deps, chain, tx, refusal);
   const finished = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
     await ledger.recordGas(trx, [[tx, receipt]]);
+    if (tx.purpose === 'refund') {
+      await refundOutcome(trx, tx, { reverted: receipt });
+      return true;
+    }
     if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: receipt });
     else await ledger.recordCollectUnmined(trx, tx);
     if (!next) await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
     else if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
     return true;
   });
+  if (finished && tx.purpose === 'refund') await deps.startRefund(tx.paymentId);
   if (!finished || !next) return;
   // Another transaction used the authorization first (a copy outbid ours): the submit step finds it on the
   // token and the payment follows it (src/usecases/relayer.ts, usedElsewhere).
@@ -238,6 +247,7 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
   const dropped = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'dropped'))) return false;
     if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: null });
+    if (tx.purpose === 'refund') await refundOutcome(trx, tx, { dropped: true });
     await ledger.recordCollectUnmined(trx, tx);
     return true;
   });
@@ -249,5 +259,6 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
   );
   if (!relayer.ofPayment(tx)) return;
   if (tx.purpose === 'settle') await deps.startSettle(tx.paymentId);
+  else if (tx.purpose === 'refund') await deps.startRefund(tx.paymentId);
   else await deps.startSubmit(tx.paymentId);
 }

@@ -1,4 +1,5 @@
 import { collectedEntries, move, unbalancedAssets, WORLD } from '../../src/domain/ledger';
+import { refundTokens } from '../../src/domain/refund';
 
 const A = 'eip155:31337/erc20:0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
 const B = 'eip155:31337/slip44:60';
@@ -26,5 +27,20 @@ describe('ledger journals', () => {
       { owner: 'y', bucket: 'available' as const, asset: B, holder: C, amount: -5n },
     ];
     expect(unbalancedAssets(e)).toEqual([A, B]);
+  });
+});
+
+describe('refund token amounts', () => {
+  const payment = { amountMinor: 300n, tokenAmount: 1_000_000n };
+  it('partial refunds in proportion, the last one takes what is left: the whole payment exactly', () => {
+    const a = refundTokens(payment, { minor: 0n, tokens: 0n }, 100n)!;
+    const b = refundTokens(payment, { minor: 100n, tokens: a }, 100n)!;
+    const c = refundTokens(payment, { minor: 200n, tokens: a + b }, 100n)!;
+    expect([a, b, c]).toEqual([333_333n, 333_333n, 333_334n]);
+    expect(a + b + c).toBe(payment.tokenAmount);
+  });
+  it('more than is left, or nothing, is refused', () => {
+    expect(refundTokens(payment, { minor: 200n, tokens: 666_666n }, 101n)).toBeNull();
+    expect(refundTokens(payment, { minor: 0n, tokens: 0n }, 0n)).toBeNull();
   });
 });

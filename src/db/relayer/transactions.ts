@@ -4,7 +4,7 @@ import { asTx, Db, knexOf, Tx } from '../knex';
 // the reads that submitting and re-broadcasting need.
 
 /** A payment's step; or `sweep`: a retired key's own funds moved out (`admin relayer sweep`), no payment. */
-export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep';
+export type TxPurpose = 'collect' | 'direct' | 'settle' | 'refund' | 'sweep';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
 /**
  * Proven to have moved nothing: reverted at depth, or dropped (its nonce went to another transaction, final).
@@ -174,6 +174,8 @@ export async function storeSignedTxs(
             steps.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
           )
           .whereNotIn('status', GONE)
+          // A payment may have several refunds that succeeded: only one in flight stands in the way.
+          .whereNot((q) => q.where('purpose', 'refund').andWhere('status', 'confirmed'))
           .select('payment_id', 'purpose');
     for (const l of live)
       for (const i of want) if (subs[i].tx.paymentId === l.payment_id && subs[i].tx.purpose === l.purpose) out[i] = { kind: 'live' };

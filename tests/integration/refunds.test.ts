@@ -1,5 +1,5 @@
 import { admin, adminWith, client, startTestService, TestService } from '../support/service';
-import { balanceOf, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
+import { anvil, balanceOf, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
 import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
 
 // Refunds send the buyer's tokens back (docs/ledger.md "Refunds"), on the development chain: partial refunds in the
@@ -104,6 +104,34 @@ describeLocal('refunds', () => {
     expect(await balanceOf(buyer.address)).toBe(90_000_000n + 9_750_000n);
     const rows = await svc.db('refunds').where({ payment_id: id });
     expect(rows.reduce((s, r) => s + BigInt(r.token_amount), 0n)).toBe(9_750_000n);
+  });
+
+  it('a refund whose transaction reverts fails with transaction_reverted and releases its reservation; refunded again, it pays', async () => {
+    const { id, buyer } = await paid(f, '500');
+    const before = await available(shop);
+    await anvil().setAutomine(false);
+    let refundId: string;
+    try {
+      refundId = (await refund(id, '500')).body.refund.id;
+      await eventually(async () => {
+        const tx = await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).first();
+        if (!tx?.broadcast_at) throw new Error('refund not broadcast yet');
+      });
+      expect(BigInt(await available(shop))).toBe(BigInt(before) - 5_000_000n); // reserved while in flight
+      // The token is paused in the same block, ahead of the refund (a higher priority fee): the refund reverts.
+      await tokenAdmin('pause');
+      await anvil().mine({ blocks: 1 });
+    } finally {
+      await anvil().setAutomine(true);
+    }
+    await mined(tokenAdmin('unpause'));
+    const failed = await refunded(refundId, 'failed');
+    expect(failed.failureCode).toBe('transaction_reverted');
+    expect(await available(shop)).toBe(before);
+    expect(await balanceOf(buyer.address)).toBe(95_000_000n);
+    const again = await refund(id, '500');
+    await refunded(again.body.refund.id);
+    expect(await balanceOf(buyer.address)).toBe(100_000_000n);
   });
 
   it('a refund the account’s balance does not cover waits in requires_funding and moves nothing (settled, or direct mode)', async () => {

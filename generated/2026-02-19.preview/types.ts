@@ -1714,10 +1714,11 @@ export interface components {
          *     operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries
          *     it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an
          *     endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed
-         *     do not receive it.
+         *     do not receive it. `refund.created`, `refund.succeeded` and `refund.failed` follow a refund (its
+         *     `data.refund`): created, its tokens sent back (final on chain), or failed (nothing moved).
          * @enum {string}
          */
-        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.settlement_held" | "payment.refunded";
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.settlement_held" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed";
         /**
          * WebhookEventTypes
          * @description The event types this endpoint receives (at least one, each once).
@@ -1845,6 +1846,8 @@ export interface components {
             apiVersion: string;
             data: {
                 payment: components["schemas"]["PaymentEventSnapshot"];
+                /** @description The refund, on `refund.*` events. */
+                refund?: components["schemas"]["Refund"];
             };
         };
         /** ListEventsResponse */

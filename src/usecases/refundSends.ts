@@ -1,5 +1,6 @@
 import { getAddress } from 'viem';
-import type { Tx } from '../db/knex';
+import { inTransaction, type Tx } from '../db/knex';
+import { writeRefundEvent } from '../db/refundEvents';
 import * as refunds from '../db/refundsRepo';
 import { findPayment } from '../db/payments';
 import type { ChainTx } from '../db/relayer';
@@ -37,8 +38,12 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   const sim = await chain.simulate(holder, call, fees);
   if (!sim.ok) {
     const { refusal } = await refusalOfCall(chain, call, sim);
-    if (await refunds.settleRefund(db, refund.id, 'failed', { failureCode: refusal }))
-      log.warn({ paymentId, refundId: refund.id, refusal }, 'refund refused by the token before it was sent');
+    const failed = await inTransaction(db, async (trx) => {
+      if (!(await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: refusal }))) return false;
+      await writeRefundEvent(trx, refund.id, 'refund.failed');
+      return true;
+    });
+    if (failed) log.warn({ paymentId, refundId: refund.id, refusal }, 'refund refused by the token before it was sent');
     await deps.startRefund(paymentId);
     return null;
   }
@@ -77,10 +82,13 @@ export async function refundOutcome(
   const refund = await refunds.refundOfTx(trx, tx.id);
   if ('sent' in outcome) {
     await recordTransferOutcome(trx, 'refund', tx, { sent: outcome.sent });
-    if (refund) await refunds.settleRefund(trx, refund.id, 'succeeded', { txHash: outcome.sent.transactionHash });
+    if (refund && (await refunds.settleRefund(trx, refund.id, 'succeeded', { txHash: outcome.sent.transactionHash })))
+      await writeRefundEvent(trx, refund.id, 'refund.succeeded');
     return;
   }
   await recordTransferOutcome(trx, 'refund', tx, { released: null });
-  if (refund && 'reverted' in outcome)
-    await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: 'transaction_reverted', txHash: outcome.reverted.transactionHash });
+  if (!refund || !('reverted' in outcome)) return;
+  const { transactionHash } = outcome.reverted;
+  if (await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: 'transaction_reverted', txHash: transactionHash }))
+    await writeRefundEvent(trx, refund.id, 'refund.failed');
 }

@@ -1,5 +1,6 @@
 import { inTransaction, type Db } from '../db/knex';
 import * as repo from '../db/refundsRepo';
+import { writeRefundEvent } from '../db/refundEvents';
 import { findPayment, markRefunded } from '../db/payments';
 import { availableAt } from '../db/ledger';
 import { parseAccountId } from '../domain/caip';
@@ -46,6 +47,7 @@ export async function createRefund(db: Db, accountId: string, merchantId: string
       recipient: parseAccountId(p.buyerAccount).address,
       status: covered ? 'pending' : 'requires_funding',
     });
+    await writeRefundEvent(trx, refund.id, 'refund.created');
     // Refunded in full: the payment shows refundedAt, with its payment.refunded event.
     const whole = p.refunded.minor + minor === p.amountMinor;
     const payment = whole ? ((await markRefunded(trx, req.paymentId)) ?? (await findPayment(trx, req.paymentId))) : undefined;

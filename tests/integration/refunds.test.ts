@@ -77,6 +77,20 @@ describeLocal('refunds', () => {
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([a.body.refund.id]);
     const next = await preview()('GET', `/v1/refunds?paymentId=${id}&limit=1&cursor=${encodeURIComponent(list.body.nextCursor)}`);
     expect(next.body).toEqual({ data: [expect.objectContaining({ id: b.body.refund.id, status: 'succeeded' })], nextCursor: null });
+    // refund.* events, each with the refund as of the event.
+    const events = (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events as {
+      type: string;
+      data: { refund?: { id: string; status: string; txId: string | null } };
+    }[];
+    const ofRefunds = events.filter((e) => e.type.startsWith('refund.')).map((e) => [e.type, e.data.refund!.id, e.data.refund!.status]);
+    expect(ofRefunds.sort()).toEqual(
+      [
+        ['refund.created', a.body.refund.id, 'pending'],
+        ['refund.created', b.body.refund.id, 'pending'],
+        ['refund.succeeded', a.body.refund.id, 'succeeded'],
+        ['refund.succeeded', b.body.refund.id, 'succeeded'],
+      ].sort(),
+    );
     // The ledger: reserved and sent, nothing left reserved; what the collector holds is what the chain says.
     expect(await available(shop)).toBe('4500000');
     const check = await adminWith({}, 'ledger', 'check');
@@ -127,6 +141,12 @@ describeLocal('refunds', () => {
     await mined(tokenAdmin('unpause'));
     const failed = await refunded(refundId, 'failed');
     expect(failed.failureCode).toBe('transaction_reverted');
+    const events = (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events;
+    expect(events.find((e: { type: string }) => e.type === 'refund.failed').data.refund).toMatchObject({
+      id: refundId!,
+      status: 'failed',
+      failureCode: 'transaction_reverted',
+    });
     expect(await available(shop)).toBe(before);
     expect(await balanceOf(buyer.address)).toBe(95_000_000n);
     const again = await refund(id, '500');

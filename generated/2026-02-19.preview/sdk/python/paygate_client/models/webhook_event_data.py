@@ -17,9 +17,10 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict
-from typing import Any, ClassVar, Dict, List
+from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, ClassVar, Dict, List, Optional
 from paygate_client.models.payment_event_snapshot import PaymentEventSnapshot
+from paygate_client.models.refund import Refund
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -29,7 +30,8 @@ class WebhookEventData(BaseModel):
     WebhookEventData
     """ # noqa: E501
     payment: PaymentEventSnapshot
-    __properties: ClassVar[List[str]] = ["payment"]
+    refund: Optional[Refund] = Field(default=None, description="The refund, on `refund.*` events.")
+    __properties: ClassVar[List[str]] = ["payment", "refund"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -73,6 +75,9 @@ class WebhookEventData(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of payment
         if self.payment:
             _dict['payment'] = self.payment.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of refund
+        if self.refund:
+            _dict['refund'] = self.refund.to_dict()
         return _dict
 
     @classmethod
@@ -85,7 +90,8 @@ class WebhookEventData(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
-            "payment": PaymentEventSnapshot.from_dict(obj["payment"]) if obj.get("payment") is not None else None
+            "payment": PaymentEventSnapshot.from_dict(obj["payment"]) if obj.get("payment") is not None else None,
+            "refund": Refund.from_dict(obj["refund"]) if obj.get("refund") is not None else None
         })
         return _obj
 

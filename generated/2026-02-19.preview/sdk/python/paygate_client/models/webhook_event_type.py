@@ -20,7 +20,7 @@ from typing_extensions import Self
 
 class WebhookEventType(str, Enum):
     """
-    The kind of payment event. One event is written in the same transaction as each change of a payment: `payment.created`, then one of `payment.processing` (confirm accepted), `payment.succeeded`, `payment.failed` (chain failure or the buyer declined), `payment.expired`, `payment.cancelled` (merchant or buyer), and `payment.refunded` after a refund. `payment.settled` is emitted when an intermediate settlement transfer completes (collector mode: the merchant's share sent from the collector to its destination); the direct flow (the buyer pays the merchant's destination) has no such transfer and never emits it. `payment.settlement_held` is emitted when that settlement transfer is held: it kept failing (reverted, or refused by its simulation) up to the service's bound of attempts, or an operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed do not receive it. 
+    The kind of payment event. One event is written in the same transaction as each change of a payment: `payment.created`, then one of `payment.processing` (confirm accepted), `payment.succeeded`, `payment.failed` (chain failure or the buyer declined), `payment.expired`, `payment.cancelled` (merchant or buyer), and `payment.refunded` after a refund. `payment.settled` is emitted when an intermediate settlement transfer completes (collector mode: the merchant's share sent from the collector to its destination); the direct flow (the buyer pays the merchant's destination) has no such transfer and never emits it. `payment.settlement_held` is emitted when that settlement transfer is held: it kept failing (reverted, or refused by its simulation) up to the service's bound of attempts, or an operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed do not receive it. `refund.created`, `refund.succeeded` and `refund.failed` follow a refund (its `data.refund`): created, its tokens sent back (final on chain), or failed (nothing moved). 
     """
 
     """
@@ -35,6 +35,9 @@ class WebhookEventType(str, Enum):
     PAYMENT_DOT_SETTLED = 'payment.settled'
     PAYMENT_DOT_SETTLEMENT_HELD = 'payment.settlement_held'
     PAYMENT_DOT_REFUNDED = 'payment.refunded'
+    REFUND_DOT_CREATED = 'refund.created'
+    REFUND_DOT_SUCCEEDED = 'refund.succeeded'
+    REFUND_DOT_FAILED = 'refund.failed'
 
     @classmethod
     def from_json(cls, json_str: str) -> Self:

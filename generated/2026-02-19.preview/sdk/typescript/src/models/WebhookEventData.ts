@@ -13,6 +13,13 @@
  */
 
 import { mapValues } from '../runtime';
+import type { Refund } from './Refund';
+import {
+    RefundFromJSON,
+    RefundFromJSONTyped,
+    RefundToJSON,
+    RefundToJSONTyped,
+} from './Refund';
 import type { PaymentEventSnapshot } from './PaymentEventSnapshot';
 import {
     PaymentEventSnapshotFromJSON,
@@ -33,6 +40,12 @@ export interface WebhookEventData {
      * @memberof WebhookEventData
      */
     payment: PaymentEventSnapshot;
+    /**
+     * The refund, on `refund.*` events.
+     * @type {Refund}
+     * @memberof WebhookEventData
+     */
+    refund?: Refund;
 }
 
 /**
@@ -54,6 +67,7 @@ export function WebhookEventDataFromJSONTyped(json: any, ignoreDiscriminator: bo
     return {
         
         'payment': PaymentEventSnapshotFromJSON(json['payment']),
+        'refund': json['refund'] == null ? undefined : RefundFromJSON(json['refund']),
     };
 }
 
@@ -69,6 +83,7 @@ export function WebhookEventDataToJSONTyped(value?: WebhookEventData | null, ign
     return {
         
         'payment': PaymentEventSnapshotToJSON(value['payment']),
+        'refund': RefundToJSON(value['refund']),
     };
 }
 

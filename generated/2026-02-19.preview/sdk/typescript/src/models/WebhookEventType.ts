@@ -25,7 +25,8 @@
  * operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries
  * it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an
  * endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed
- * do not receive it.
+ * do not receive it. `refund.created`, `refund.succeeded` and `refund.failed` follow a refund (its
+ * `data.refund`): created, its tokens sent back (final on chain), or failed (nothing moved).
  * 
  * @export
  */
@@ -38,7 +39,10 @@ export const WebhookEventType = {
     PaymentCancelled: 'payment.cancelled',
     PaymentSettled: 'payment.settled',
     PaymentSettlementHeld: 'payment.settlement_held',
-    PaymentRefunded: 'payment.refunded'
+    PaymentRefunded: 'payment.refunded',
+    RefundCreated: 'refund.created',
+    RefundSucceeded: 'refund.succeeded',
+    RefundFailed: 'refund.failed'
 } as const;
 export type WebhookEventType = typeof WebhookEventType[keyof typeof WebhookEventType];
 

@@ -186,3 +186,13 @@ export async function refundedTokens(db: Db, paymentId: string): Promise<bigint>
   );
   return BigInt(rows[0].n);
 }
+
+/** Payments with refunds waiting for funds of the account that `paidPaymentId` (just collected) belongs to. */
+export async function awaitingFunds(db: Db, paidPaymentId: string, limit = 50): Promise<string[]> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT DISTINCT r.payment_id FROM refunds r JOIN payments p ON p.account_id = r.account_id
+     WHERE p.id = ? AND r.status = 'requires_funding' LIMIT ?`,
+    [paidPaymentId, limit],
+  );
+  return rows.map((r: Row) => r.payment_id);
+}

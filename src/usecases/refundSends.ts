@@ -6,7 +6,8 @@ import { findPayment } from '../db/payments';
 import type { ChainTx } from '../db/relayer';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import { parseAssetId } from '../domain/caip';
-import { InsufficientBalance, availableAt, recordTransferOutcome } from './ledger';
+import { availableByHolder } from '../db/ledger';
+import { InsufficientBalance, recordTransferOutcome } from './ledger';
 import { withHeadroom, type RelayerDeps } from './relayer';
 import { refusalOfCall } from './submissionPlan';
 
@@ -27,9 +28,14 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   const { collected, collector } = await settlementInput(db, found.payment, found.asset.id);
   const chain = chains.get(found.asset.chainId);
   if (!chain) return null;
-  const holder = collected && collector ? getAddress(collector) : null;
-  // Direct mode (nothing collected), or short at the collector: funding is needed first.
-  if (!holder || (await availableAt(db, refund.accountId, refund.tokenAsset, holder)) < refund.tokenAmount) {
+  // From the collector that received the payment when the account's balance there covers it, else from another of
+  // this chain's keys where it does; in direct mode (nothing collected) or short everywhere, funding is needed first.
+  const preferred = collected && collector ? getAddress(collector) : null;
+  const fits = (await availableByHolder(db, refund.accountId, refund.tokenAsset))
+    .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
+    .map((h) => getAddress(h.holder));
+  const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
+  if (!holder) {
     await refunds.waitForFunding(db, refund.id);
     return null;
   }

@@ -180,7 +180,9 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset: found.asset.id, amount }
     : undefined;
   if (reserve && (await ledger.availableAt(db, p.accountId, found.asset.id, sender)) < amount) {
-    log.warn({ paymentId, amount: amount.toString() }, "settlement waits: the account's available balance at the collector is short");
+    // Refunds took the account's balance at the collector first: held until an operator retries it.
+    await holdSettlement(db, paymentId, "the account's available balance at the collector is short (refunds took it)");
+    log.warn({ paymentId, amount: amount.toString() }, "settlement held: the account's available balance at the collector is short");
     return null;
   }
   const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);

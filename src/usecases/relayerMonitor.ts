@@ -12,6 +12,7 @@ import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
 import * as ledger from './ledger';
 import { refundOutcome } from './refundSends';
+import { awaitingFunds } from '../db/refundsRepo';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
@@ -71,7 +72,11 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
-    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await deps.startSettle(tx.paymentId);
+    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) {
+      await deps.startSettle(tx.paymentId);
+      // The account's balance grew: refunds of it waiting for funds are looked at again.
+      for (const id of await awaitingFunds(deps.db, tx.paymentId)) await deps.startRefund(id);
+    }
     if (tx.purpose === 'refund' && relayer.ofPayment(tx)) await deps.startRefund(tx.paymentId);
   }
 }

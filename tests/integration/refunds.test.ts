@@ -154,6 +154,30 @@ describeLocal('refunds', () => {
     expect(await balanceOf(buyer.address)).toBe(100_000_000n);
   });
 
+  it('a refund waiting for funds is sent once a later payment of the account is collected and stays available', async () => {
+    const third = await setup(svc);
+    const g = flow(svc.url, third.shop, third.gw);
+    const first = await paid(g, '200');
+    await g.until(first.id, (x) => x.settlement !== null); // settled: nothing of it is left to refund from
+    const asThird = client(svc.url, { 'Api-Key': third.shop.apiKey, 'Merchant-Id': third.shop.merchantId, ...PREVIEW });
+    const r = await asThird('POST', '/v1/refunds', { body: { paymentId: first.id } });
+    expect(r.body.refund.status).toBe('requires_funding');
+    await mined(tokenAdmin('blacklist', third.shop.wallet as `0x${string}`));
+    try {
+      await paid(g, '300'); // its settlement cannot leave: USD 3.00 available, of which the refund takes 2.00
+      const done = await eventually(async () => {
+        const x = (await asThird('GET', `/v1/refunds/${r.body.refund.id}`)).body.refund;
+        if (x.status !== 'succeeded') throw new Error(JSON.stringify(x));
+        return x;
+      }, 30_000);
+      expect((await receiptOf(done.txId)).status).toBe('success');
+      expect(await balanceOf(first.buyer.address)).toBe(100_000_000n);
+      expect(await available(third.shop)).toBe('1000000');
+    } finally {
+      await mined(tokenAdmin('unBlacklist', third.shop.wallet as `0x${string}`));
+    }
+  });
+
   it('a refund the account’s balance does not cover waits in requires_funding and moves nothing (settled, or direct mode)', async () => {
     const other = await setup(svc);
     const g = flow(svc.url, other.shop, other.gw);

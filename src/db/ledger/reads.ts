@@ -35,6 +35,17 @@ export async function availableAt(db: Db, accountId: string, asset: string, hold
   return BigInt(rows[0].n);
 }
 
+/** Where an account's available balance of an asset sits: per holder, largest first. */
+export async function availableByHolder(db: Db, accountId: string, asset: string): Promise<{ holder: string; amount: bigint }[]> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT holder, sum(amount) AS n FROM ledger_entries WHERE owner = ? AND asset = ? AND bucket = 'available' AND holder IS NOT NULL
+     GROUP BY holder HAVING sum(amount) > 0 ORDER BY sum(amount) DESC, holder`,
+    [accountId, asset],
+  );
+  return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n) }));
+}
+
 export interface Holding {
   asset: string;
   holder: string;

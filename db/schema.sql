@@ -408,7 +408,7 @@ CREATE INDEX ledger_entries_holder_idx ON public.ledger_entries USING btree (ass
 
 CREATE INDEX ledger_entries_journal_idx ON public.ledger_entries USING btree (journal_id);
 
-CREATE INDEX ledger_entries_owner_idx ON public.ledger_entries USING btree (owner, asset);
+CREATE INDEX ledger_entries_owner_idx ON public.ledger_entries USING btree (owner, id);
 
 CREATE INDEX ledger_journals_chain_tx_idx ON public.ledger_journals USING btree (chain_tx_id) WHERE (chain_tx_id IS NOT NULL);
 

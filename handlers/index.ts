@@ -38,6 +38,7 @@ import { getEvent } from './webhooks/getEvent';
 import { listEventAttempts } from './webhooks/listEventAttempts';
 import { redeliverEvent } from './webhooks/redeliverEvent';
 import { getBalance } from './balance/getBalance';
+import { listBalanceTransactions } from './balance/listBalanceTransactions';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -75,6 +76,7 @@ export const handlers: HandlerMap = {
   getGatewayPaymentStatus,
   // Balance (2026-02-19.preview)
   getBalance,
+  listBalanceTransactions,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -27,7 +27,7 @@ exports.up = async function up(knex) {
     holder text,
     amount numeric(78,0) NOT NULL CHECK (amount <> 0))`);
   await knex.raw(`CREATE INDEX ledger_entries_journal_idx ON ledger_entries (journal_id)`);
-  await knex.raw(`CREATE INDEX ledger_entries_owner_idx ON ledger_entries (owner, asset)`);
+  await knex.raw(`CREATE INDEX ledger_entries_owner_idx ON ledger_entries (owner, id)`);
   await knex.raw(`CREATE INDEX ledger_entries_holder_idx ON ledger_entries (asset, holder) WHERE holder IS NOT NULL`);
   await knex.raw(`CREATE INDEX ledger_journals_payment_idx ON ledger_journals (payment_id) WHERE payment_id IS NOT NULL`);
   await knex.raw(`CREATE INDEX ledger_journals_chain_tx_idx ON ledger_journals (chain_tx_id) WHERE chain_tx_id IS NOT NULL`);

@@ -352,6 +352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's balance transactions
+         * @description (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gateway/payment/{id}": {
         parameters: {
             query?: never;
@@ -1486,6 +1506,37 @@ export interface components {
             balances: components["schemas"]["Balance"][];
         };
         /**
+         * BalanceTransaction
+         * @description (2026-02-19.preview) One entry of the account's ledger.
+         */
+        BalanceTransaction: {
+            id: string;
+            /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`). */
+            type: string;
+            /** @enum {string} */
+            bucket: "available" | "pending" | "reserved";
+            asset: components["schemas"]["Caip19AssetId"];
+            chainId: string | null;
+            /** @description Signed, in the asset's smallest unit; positive adds to the bucket. */
+            amount: string;
+            /** @description On `collected` rows, the fee the operator kept of that payment; else 0. */
+            fee: string;
+            paymentId: string | null;
+            refundId: string | null;
+            merchantId: string | null;
+            referenceId: string | null;
+            txHash: string | null;
+            blockNumber: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** ListBalanceTransactionsResponse */
+        ListBalanceTransactionsResponse: {
+            data: components["schemas"]["BalanceTransaction"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
          * Buyer
          * @description The buyer account that is paying, once known.
          */
@@ -2300,6 +2351,8 @@ export type SchemaCreateRefundResponsePreview = components['schemas']['CreateRef
 export type SchemaRefundResponse = components['schemas']['RefundResponse'];
 export type SchemaBalance = components['schemas']['Balance'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaBalanceTransaction = components['schemas']['BalanceTransaction'];
+export type SchemaListBalanceTransactionsResponse = components['schemas']['ListBalanceTransactionsResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
 export type SchemaGatewayPayment = components['schemas']['GatewayPayment'];
 export type SchemaPaymentOptionsRequest = components['schemas']['PaymentOptionsRequest'];
@@ -4596,6 +4649,74 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query: {
+                /** @description Start of the range (inclusive), ISO 8601. */
+                from: string;
+                /** @description End of the range (exclusive), ISO 8601. */
+                to: string;
+                /** @description Opaque cursor from `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["PaymentsCursor"];
+                /** @description Page size, 1 to 1000. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of balance transactions. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListBalanceTransactionsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -4,6 +4,8 @@ import * as ledger from '../db/ledger';
 import type { ChainTx } from '../db/relayer';
 import { collectedEntries, move, nativeAsset, OPERATOR, WORLD, type Entry, type Journal } from '../domain/ledger';
 import { settlementSplit } from '../domain/money';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { AppError } from '../domain/errors';
 
 // What the relayer's steps record in the ledger (docs/ledger.md), each in the database transaction of the state
 // change it belongs to. Collector mode only for tokens: in direct mode the buyer pays the merchant straight, and
@@ -212,4 +214,24 @@ export async function balances(db: Db, accountId: string) {
       reserved: b.reserved.toString(),
     })),
   };
+}
+
+const isAfter = (v: unknown): v is { id: string } =>
+  typeof v === 'object' && v !== null && /^[0-9]{1,19}$/.test(String((v as { id: unknown }).id));
+
+/** The account's balance transactions (one per ledger entry) between `from` (inclusive) and `to`, a page at a time. */
+export async function balanceTransactions(db: Db, accountId: string, range: { from: string; to: string }, limit: number, cursor?: string) {
+  const from = new Date(range.from);
+  const to = new Date(range.to);
+  const issues = [
+    ...(Number.isNaN(from.getTime()) ? [{ field: 'from', message: 'must be a date-time' }] : []),
+    ...(Number.isNaN(to.getTime()) ? [{ field: 'to', message: 'must be a date-time' }] : []),
+  ];
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, isAfter);
+  if (after === null) issues.push({ field: 'cursor', message: 'is not a cursor of this list' });
+  if (issues.length) throw new AppError('params_validation', undefined, issues);
+  const rows = await ledger.balanceTransactions(db, accountId, { from, to }, limit + 1, after?.id);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { data: page, nextCursor: rows.length > limit && last ? encodeCursor({ id: last.id }) : null };
 }

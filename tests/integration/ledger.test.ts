@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { admin, adminWith, client, startTestService, TestService } from '../support/service';
 import { anvil, balanceOf, fund, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
 import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
@@ -120,6 +123,57 @@ describeLocal('the ledger', () => {
     } finally {
       await mined(tokenAdmin('unBlacklist', shop.wallet as `0x${string}`));
     }
+  });
+
+  it('the balance transactions export (JSON pages and the admin CSV) sums to GET /v1/balance', async () => {
+    const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`;
+    const rows: { asset: string; bucket: string; amount: string; type: string; paymentId: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const q: string = `/v1/reports/balance-transactions?${range}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', q);
+      expect(page.status).toBe(200);
+      rows.push(...page.body.data);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const sums = (list: { asset: string; bucket: string; amount: string }[]) => {
+      const by = new Map<string, bigint>();
+      for (const r of list) by.set(`${r.asset} ${r.bucket}`, (by.get(`${r.asset} ${r.bucket}`) ?? 0n) + BigInt(r.amount));
+      return by;
+    };
+    const [b] = await balance();
+    const json = sums(rows);
+    expect([json.get(`${b.asset} available`), json.get(`${b.asset} pending`) ?? 0n, json.get(`${b.asset} reserved`)]).toEqual([
+      BigInt(b.available),
+      BigInt(b.pending),
+      BigInt(b.reserved),
+    ]);
+    expect(rows.filter((r) => r.type === 'collected').every((r) => r.paymentId?.startsWith('pay_'))).toBe(true);
+
+    const file = path.join(os.tmpdir(), `paygate-btx-${Date.now()}.csv`);
+    const from = '2000-01-01T00:00:00Z';
+    const out = await admin(
+      'report',
+      'balance-transactions',
+      '--account',
+      shop.accountId,
+      '--from',
+      from,
+      '--to',
+      new Date(Date.now() + 60_000).toISOString(),
+      '--format',
+      'csv',
+      '--out',
+      file,
+    );
+    const [header, ...lines] = fs.readFileSync(file, 'utf8').trim().split('\n');
+    fs.rmSync(file);
+    expect(out).toEqual({ rows: rows.length, file });
+    const cols = header.split(',');
+    const csv = lines.map(
+      (l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])) as { asset: string; bucket: string; amount: string },
+    );
+    expect(sums(csv)).toEqual(json);
   });
 });
 

@@ -39,6 +39,7 @@ __all__ = [
     "AssetDisplay",
     "Balance",
     "BalanceResponse",
+    "BalanceTransaction",
     "BuildAction",
     "BuildActionData",
     "Buyer",
@@ -80,6 +81,7 @@ __all__ = [
     "LegacyListPaymentsResponseStats",
     "LegacyListPaymentsResponseStatsTotalRevenue",
     "LegacyPaymentListItem",
+    "ListBalanceTransactionsResponse",
     "ListEventsResponse",
     "ListMerchantsResponse",
     "ListPaymentsResponse",
@@ -159,6 +161,7 @@ from paygate_client.models.api_error import ApiError as ApiError
 from paygate_client.models.asset_display import AssetDisplay as AssetDisplay
 from paygate_client.models.balance import Balance as Balance
 from paygate_client.models.balance_response import BalanceResponse as BalanceResponse
+from paygate_client.models.balance_transaction import BalanceTransaction as BalanceTransaction
 from paygate_client.models.build_action import BuildAction as BuildAction
 from paygate_client.models.build_action_data import BuildActionData as BuildActionData
 from paygate_client.models.buyer import Buyer as Buyer
@@ -200,6 +203,7 @@ from paygate_client.models.legacy_list_payments_response import LegacyListPaymen
 from paygate_client.models.legacy_list_payments_response_stats import LegacyListPaymentsResponseStats as LegacyListPaymentsResponseStats
 from paygate_client.models.legacy_list_payments_response_stats_total_revenue import LegacyListPaymentsResponseStatsTotalRevenue as LegacyListPaymentsResponseStatsTotalRevenue
 from paygate_client.models.legacy_payment_list_item import LegacyPaymentListItem as LegacyPaymentListItem
+from paygate_client.models.list_balance_transactions_response import ListBalanceTransactionsResponse as ListBalanceTransactionsResponse
 from paygate_client.models.list_events_response import ListEventsResponse as ListEventsResponse
 from paygate_client.models.list_merchants_response import ListMerchantsResponse as ListMerchantsResponse
 from paygate_client.models.list_payments_response import ListPaymentsResponse as ListPaymentsResponse

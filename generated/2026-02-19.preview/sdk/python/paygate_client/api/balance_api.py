@@ -15,10 +15,12 @@ from pydantic import validate_call, Field, StrictFloat, StrictStr, StrictInt
 from typing import Any, Dict, List, Optional, Tuple, Union
 from typing_extensions import Annotated
 
+from datetime import datetime
 from pydantic import Field, StrictStr, field_validator
 from typing import Optional
 from typing_extensions import Annotated
 from paygate_client.models.balance_response import BalanceResponse
+from paygate_client.models.list_balance_transactions_response import ListBalanceTransactionsResponse
 
 from paygate_client.api_client import ApiClient, RequestSerialized
 from paygate_client.api_response import ApiResponse
@@ -377,6 +379,446 @@ class BalanceApi:
         return self.api_client.param_serialize(
             method='GET',
             resource_path='/v1/balance',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
+    def list_balance_transactions(
+        self,
+        var_from: Annotated[datetime, Field(description="Start of the range (inclusive), ISO 8601.")],
+        to: Annotated[datetime, Field(description="End of the range (exclusive), ISO 8601.")],
+        cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
+        limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Page size, 1 to 1000.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ListBalanceTransactionsResponse:
+        """List the account's balance transactions
+
+        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+
+        :param var_from: Start of the range (inclusive), ISO 8601. (required)
+        :type var_from: datetime
+        :param to: End of the range (exclusive), ISO 8601. (required)
+        :type to: datetime
+        :param cursor: Opaque cursor from `nextCursor` of the previous page.
+        :type cursor: str
+        :param limit: Page size, 1 to 1000.
+        :type limit: int
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._list_balance_transactions_serialize(
+            var_from=var_from,
+            to=to,
+            cursor=cursor,
+            limit=limit,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "ListBalanceTransactionsResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def list_balance_transactions_with_http_info(
+        self,
+        var_from: Annotated[datetime, Field(description="Start of the range (inclusive), ISO 8601.")],
+        to: Annotated[datetime, Field(description="End of the range (exclusive), ISO 8601.")],
+        cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
+        limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Page size, 1 to 1000.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[ListBalanceTransactionsResponse]:
+        """List the account's balance transactions
+
+        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+
+        :param var_from: Start of the range (inclusive), ISO 8601. (required)
+        :type var_from: datetime
+        :param to: End of the range (exclusive), ISO 8601. (required)
+        :type to: datetime
+        :param cursor: Opaque cursor from `nextCursor` of the previous page.
+        :type cursor: str
+        :param limit: Page size, 1 to 1000.
+        :type limit: int
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._list_balance_transactions_serialize(
+            var_from=var_from,
+            to=to,
+            cursor=cursor,
+            limit=limit,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "ListBalanceTransactionsResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def list_balance_transactions_without_preload_content(
+        self,
+        var_from: Annotated[datetime, Field(description="Start of the range (inclusive), ISO 8601.")],
+        to: Annotated[datetime, Field(description="End of the range (exclusive), ISO 8601.")],
+        cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
+        limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Page size, 1 to 1000.")] = None,
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """List the account's balance transactions
+
+        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+
+        :param var_from: Start of the range (inclusive), ISO 8601. (required)
+        :type var_from: datetime
+        :param to: End of the range (exclusive), ISO 8601. (required)
+        :type to: datetime
+        :param cursor: Opaque cursor from `nextCursor` of the previous page.
+        :type cursor: str
+        :param limit: Page size, 1 to 1000.
+        :type limit: int
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._list_balance_transactions_serialize(
+            var_from=var_from,
+            to=to,
+            cursor=cursor,
+            limit=limit,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "ListBalanceTransactionsResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _list_balance_transactions_serialize(
+        self,
+        var_from,
+        to,
+        cursor,
+        limit,
+        pay_version,
+        wcp_version,
+        api_version,
+        sdk_name,
+        sdk_version,
+        sdk_platform,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        # process the query parameters
+        if var_from is not None:
+            if isinstance(var_from, datetime):
+                _query_params.append(
+                    (
+                        'from',
+                        var_from.strftime(
+                            self.api_client.configuration.datetime_format
+                        )
+                    )
+                )
+            else:
+                _query_params.append(('from', var_from))
+            
+        if to is not None:
+            if isinstance(to, datetime):
+                _query_params.append(
+                    (
+                        'to',
+                        to.strftime(
+                            self.api_client.configuration.datetime_format
+                        )
+                    )
+                )
+            else:
+                _query_params.append(('to', to))
+            
+        if cursor is not None:
+            
+            _query_params.append(('cursor', cursor))
+            
+        if limit is not None:
+            
+            _query_params.append(('limit', limit))
+            
+        # process the header parameters
+        if pay_version is not None:
+            _header_params['PAY-Version'] = pay_version
+        if wcp_version is not None:
+            _header_params['WCP-Version'] = wcp_version
+        if api_version is not None:
+            _header_params['Api-Version'] = api_version
+        if sdk_name is not None:
+            _header_params['Sdk-Name'] = sdk_name
+        if sdk_version is not None:
+            _header_params['Sdk-Version'] = sdk_version
+        if sdk_platform is not None:
+            _header_params['Sdk-Platform'] = sdk_platform
+        # process the form parameters
+        # process the body parameter
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/json'
+                ]
+            )
+
+
+        # authentication setting
+        _auth_settings: List[str] = [
+            'ApiKey'
+        ]
+
+        return self.api_client.param_serialize(
+            method='GET',
+            resource_path='/v1/reports/balance-transactions',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,

@@ -19,6 +19,7 @@ from paygate_client.models.api_error import ApiError
 from paygate_client.models.asset_display import AssetDisplay
 from paygate_client.models.balance import Balance
 from paygate_client.models.balance_response import BalanceResponse
+from paygate_client.models.balance_transaction import BalanceTransaction
 from paygate_client.models.build_action import BuildAction
 from paygate_client.models.build_action_data import BuildActionData
 from paygate_client.models.buyer import Buyer
@@ -60,6 +61,7 @@ from paygate_client.models.legacy_list_payments_response import LegacyListPaymen
 from paygate_client.models.legacy_list_payments_response_stats import LegacyListPaymentsResponseStats
 from paygate_client.models.legacy_list_payments_response_stats_total_revenue import LegacyListPaymentsResponseStatsTotalRevenue
 from paygate_client.models.legacy_payment_list_item import LegacyPaymentListItem
+from paygate_client.models.list_balance_transactions_response import ListBalanceTransactionsResponse
 from paygate_client.models.list_events_response import ListEventsResponse
 from paygate_client.models.list_merchants_response import ListMerchantsResponse
 from paygate_client.models.list_payments_response import ListPaymentsResponse

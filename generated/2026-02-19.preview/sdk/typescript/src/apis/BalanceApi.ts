@@ -23,11 +23,29 @@ import {
     BalanceResponseFromJSON,
     BalanceResponseToJSON,
 } from '../models/BalanceResponse';
+import {
+    type ListBalanceTransactionsResponse,
+    ListBalanceTransactionsResponseFromJSON,
+    ListBalanceTransactionsResponseToJSON,
+} from '../models/ListBalanceTransactionsResponse';
 
 export interface GetBalanceRequest {
     pAYVersion?: GetBalancePAYVersionEnum;
     wCPVersion?: GetBalanceWCPVersionEnum;
     apiVersion?: GetBalanceApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface ListBalanceTransactionsRequest {
+    from: Date;
+    to: Date;
+    cursor?: string;
+    limit?: number;
+    pAYVersion?: ListBalanceTransactionsPAYVersionEnum;
+    wCPVersion?: ListBalanceTransactionsWCPVersionEnum;
+    apiVersion?: ListBalanceTransactionsApiVersionEnum;
     sdkName?: string;
     sdkVersion?: string;
     sdkPlatform?: string;
@@ -105,6 +123,103 @@ export class BalanceApi extends runtime.BaseAPI {
         return await response.value();
     }
 
+    /**
+     * Creates request options for listBalanceTransactions without sending the request
+     */
+    async listBalanceTransactionsRequestOpts(requestParameters: ListBalanceTransactionsRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['from'] == null) {
+            throw new runtime.RequiredError(
+                'from',
+                'Required parameter "from" was null or undefined when calling listBalanceTransactions().'
+            );
+        }
+
+        if (requestParameters['to'] == null) {
+            throw new runtime.RequiredError(
+                'to',
+                'Required parameter "to" was null or undefined when calling listBalanceTransactions().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['from'] != null) {
+            queryParameters['from'] = (requestParameters['from'] as any).toISOString();
+        }
+
+        if (requestParameters['to'] != null) {
+            queryParameters['to'] = (requestParameters['to'] as any).toISOString();
+        }
+
+        if (requestParameters['cursor'] != null) {
+            queryParameters['cursor'] = requestParameters['cursor'];
+        }
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/reports/balance-transactions`;
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * (2026-02-19.preview) One row per entry of the account\'s ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset\'s smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+     * List the account\'s balance transactions
+     */
+    async listBalanceTransactionsRaw(requestParameters: ListBalanceTransactionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListBalanceTransactionsResponse>> {
+        const requestOptions = await this.listBalanceTransactionsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ListBalanceTransactionsResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * (2026-02-19.preview) One row per entry of the account\'s ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset\'s smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+     * List the account\'s balance transactions
+     */
+    async listBalanceTransactions(requestParameters: ListBalanceTransactionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListBalanceTransactionsResponse> {
+        const response = await this.listBalanceTransactionsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
 }
 
 /**
@@ -131,3 +246,27 @@ export const GetBalanceApiVersionEnum = {
     _20260219Preview: '2026-02-19.preview'
 } as const;
 export type GetBalanceApiVersionEnum = typeof GetBalanceApiVersionEnum[keyof typeof GetBalanceApiVersionEnum];
+/**
+ * @export
+ */
+export const ListBalanceTransactionsPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListBalanceTransactionsPAYVersionEnum = typeof ListBalanceTransactionsPAYVersionEnum[keyof typeof ListBalanceTransactionsPAYVersionEnum];
+/**
+ * @export
+ */
+export const ListBalanceTransactionsWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListBalanceTransactionsWCPVersionEnum = typeof ListBalanceTransactionsWCPVersionEnum[keyof typeof ListBalanceTransactionsWCPVersionEnum];
+/**
+ * @export
+ */
+export const ListBalanceTransactionsApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type ListBalanceTransactionsApiVersionEnum = typeof ListBalanceTransactionsApiVersionEnum[keyof typeof ListBalanceTransactionsApiVersionEnum];

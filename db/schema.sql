@@ -295,6 +295,16 @@ CREATE TABLE rate_counters (
   CONSTRAINT rate_counters_pkey PRIMARY KEY (key, "window")
 );
 
+CREATE TABLE refund_fundings (
+  refund_id text NOT NULL,
+  payment_id text NOT NULL,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT refund_fundings_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT refund_fundings_payment_id_key UNIQUE (payment_id),
+  CONSTRAINT refund_fundings_pkey PRIMARY KEY (refund_id),
+  CONSTRAINT refund_fundings_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id)
+);
+
 CREATE TABLE refunds (
   id text NOT NULL,
   payment_id text NOT NULL,

@@ -5,6 +5,7 @@ import { refundBody } from './refundPresent';
 
 export const createRefund: Handler<'createRefund'> = async ({
   db,
+  config,
   caller,
   headers,
   body,
@@ -13,7 +14,7 @@ export const createRefund: Handler<'createRefund'> = async ({
   webhookWork,
   afterCommit,
 }) => {
-  const { refund, refundedAt } = await create(db, caller.accountId, headers['merchant-id']!, body);
+  const { refund, refundedAt } = await create(db, config, caller.accountId, headers['merchant-id']!, body);
   afterCommit(async () => {
     await chainWork.startRefund(body.paymentId);
     webhookWork.eventsWritten();
@@ -21,5 +22,5 @@ export const createRefund: Handler<'createRefund'> = async ({
   const stable = { paymentId: body.paymentId, ...(refundedAt ? { refundedAt: refundedAt.toISOString() } : {}) };
   // The stable version keeps its wire shape: no refund object.
   if (version === STABLE_VERSION) return { status: 200, body: stable as typeof stable & { refund: never } };
-  return { status: 200, body: { ...stable, refund: refundBody(refund) } };
+  return { status: 200, body: { ...stable, refund: refundBody(refund, config.publicBaseUrl) } };
 };

@@ -1,7 +1,7 @@
 import type { RefundRow } from '../../src/domain/refund';
 
 /** A refund on the wire (schema Refund). */
-export const refundBody = (r: RefundRow) => ({
+export const refundBody = (r: RefundRow, publicBaseUrl: string) => ({
   id: r.id,
   paymentId: r.paymentId,
   amount: { unit: `iso4217/${r.currency}`, value: r.amountMinor.toString() },
@@ -9,5 +9,9 @@ export const refundBody = (r: RefundRow) => ({
   status: r.status,
   failureCode: r.failureCode,
   txId: r.txHash,
+  fundingInstructions:
+    r.status === 'requires_funding' && r.fundingPaymentId
+      ? { paymentId: r.fundingPaymentId, gatewayUrl: `${publicBaseUrl}/?pid=${r.fundingPaymentId}` }
+      : null,
   createdAt: r.createdAt.toISOString(),
 });

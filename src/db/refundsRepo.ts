@@ -23,8 +23,13 @@ const fromRow = (r: Row): RefundRow => ({
   failureCode: r.failure_code,
   chainTxId: r.chain_tx_id === null ? null : String(r.chain_tx_id),
   txHash: r.tx_hash,
+  fundingPaymentId: r.funding_payment_id ?? null,
   createdAt: r.created_at,
 });
+
+/** A refund's columns and the payment that funds it, if any. */
+const WITH_FUNDING = ['refunds.*', 'f.payment_id as funding_payment_id'];
+const withFunding = (db: Db) => knexOf(db)('refunds').leftJoin('refund_fundings as f', 'f.refund_id', 'refunds.id').select(WITH_FUNDING);
 
 /** The payment as a refund needs it, locked (FOR UPDATE) until the transaction ends: refunds of it are made one at a time. */
 export interface RefundablePayment {
@@ -36,6 +41,8 @@ export interface RefundablePayment {
   tokenAsset: string | null;
   tokenAmount: bigint | null;
   buyerAccount: string | null;
+  /** The token's decimals. */
+  decimals: number | null;
   /** Paid to a collector of this service (collector mode): the collector's address. */
   collector: string | null;
   refunded: Refunded;
@@ -48,6 +55,7 @@ export async function lockRefundable(db: Db, paymentId: string): Promise<Refunda
   await knex.raw(`SELECT 1 FROM payments WHERE id = ? FOR UPDATE`, [paymentId]);
   const { rows } = await knex.raw(
     `SELECT p.account_id, p.merchant_id, p.status, p.currency, p.amount_minor, p.token_asset, p.token_amount, p.buyer_account,
+       (SELECT decimals FROM assets s WHERE s.id = p.token_asset) AS decimals,
        CASE WHEN ${PAID_TO_COLLECTOR} THEN o.relayer END AS collector,
        (SELECT coalesce(sum(amount_minor), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded_minor,
        (SELECT coalesce(sum(token_amount), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded_tokens
@@ -65,13 +73,17 @@ export async function lockRefundable(db: Db, paymentId: string): Promise<Refunda
       tokenAsset: r.token_asset,
       tokenAmount: r.token_amount === null ? null : BigInt(r.token_amount),
       buyerAccount: r.buyer_account,
+      decimals: r.decimals === null ? null : Number(r.decimals),
       collector: r.collector ?? null,
       refunded: { minor: BigInt(r.refunded_minor), tokens: BigInt(r.refunded_tokens) },
     }
   );
 }
 
-export async function insertRefund(db: Db, r: Omit<RefundRow, 'failureCode' | 'chainTxId' | 'txHash' | 'createdAt'>): Promise<RefundRow> {
+export async function insertRefund(
+  db: Db,
+  r: Omit<RefundRow, 'failureCode' | 'chainTxId' | 'txHash' | 'createdAt' | 'fundingPaymentId'>,
+): Promise<RefundRow> {
   const knex = knexOf(db);
   const [row] = await knex('refunds')
     .insert({
@@ -90,7 +102,7 @@ export async function insertRefund(db: Db, r: Omit<RefundRow, 'failureCode' | 'c
 }
 
 export async function findRefund(db: Db, id: string): Promise<RefundRow | undefined> {
-  const r = await knexOf(db)('refunds').where({ id }).first();
+  const r = await withFunding(db).where('refunds.id', id).first();
   return r && fromRow(r);
 }
 
@@ -101,11 +113,11 @@ export async function refundsOfPayment(
   limit: number,
   after?: { createdAt: string; id: string },
 ): Promise<RefundRow[]> {
-  const q = knexOf(db)('refunds')
-    .where({ payment_id: paymentId })
-    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+  const q = withFunding(db)
+    .where('refunds.payment_id', paymentId)
+    .orderBy([{ column: 'refunds.created_at' }, { column: 'refunds.id' }])
     .limit(limit);
-  if (after) q.whereRaw('(created_at, id) > (?::timestamptz, ?)', [after.createdAt, after.id]);
+  if (after) q.whereRaw('(refunds.created_at, refunds.id) > (?::timestamptz, ?)', [after.createdAt, after.id]);
   return (await q).map(fromRow);
 }
 
@@ -195,4 +207,23 @@ export async function awaitingFunds(db: Db, paidPaymentId: string, limit = 50): 
     [paidPaymentId, limit],
   );
   return rows.map((r: Row) => r.payment_id);
+}
+
+export async function insertFunding(db: Db, refundId: string, paymentId: string): Promise<void> {
+  await knexOf(db)('refund_fundings').insert({ refund_id: refundId, payment_id: paymentId });
+}
+
+/** The payment that funds a refund, if one was created. */
+export async function fundingOfRefund(db: Db, refundId: string): Promise<string | null> {
+  const r = await knexOf(db)('refund_fundings').where({ refund_id: refundId }).first('payment_id');
+  return r?.payment_id ?? null;
+}
+
+/** When `paymentId` funds a refund: the refund's asset (the only one the funding may be paid in). */
+export async function fundedRefundAsset(db: Db, paymentId: string): Promise<string | null> {
+  const r = await knexOf(db)('refund_fundings as f')
+    .join('refunds as r', 'r.id', 'f.refund_id')
+    .where('f.payment_id', paymentId)
+    .first('r.token_asset');
+  return r?.token_asset ?? null;
 }

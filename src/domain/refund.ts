@@ -37,5 +37,14 @@ export interface RefundRow {
   failureCode: string | null;
   chainTxId: string | null;
   txHash: string | null;
+  /** The payment that funds it (created when the account's balance did not cover it). */
+  fundingPaymentId: string | null;
   createdAt: Date;
+}
+
+/** The fiat amount (minor units of a currency with `exponent` decimals) of at least `tokens` of a token pegged 1:1 to it. */
+export function fundingMinor(tokens: bigint, tokenDecimals: number, exponent: number): bigint {
+  if (tokenDecimals < exponent) return tokens * 10n ** BigInt(exponent - tokenDecimals);
+  const per = 10n ** BigInt(tokenDecimals - exponent);
+  return (tokens + per - 1n) / per;
 }

@@ -1,15 +1,16 @@
-import { inTransaction, type Db } from '../db/knex';
+import { inTransaction, type Db, type Tx } from '../db/knex';
+import type { Config } from '../config';
 import * as repo from '../db/refundsRepo';
 import { writeRefundEvent } from '../db/refundEvents';
 import { findPayment, markRefunded } from '../db/payments';
-import { availableAt } from '../db/ledger';
+import { availableByHolder } from '../db/ledger';
 import { parseAccountId } from '../domain/caip';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { MoneyError, parseFiatAmount } from '../domain/money';
-import { refundTokens } from '../domain/refund';
-import { paymentForMerchant } from './payments';
+import { CURRENCIES, MoneyError, parseFiatAmount } from '../domain/money';
+import { fundingMinor, refundTokens, type RefundRow } from '../domain/refund';
+import { createPayment, paymentForMerchant } from './payments';
 
 // Refunds, merchant side (docs/ledger.md "Refunds"). A refund sends the buyer's tokens back from the collector that
 // received them, funded from the account's available balance there (never another account's money); the relayer's
@@ -23,7 +24,7 @@ export interface RefundRequest {
 }
 
 /** Creates a refund; `startRefund` (after the request commits) hands it to the relayer. */
-export async function createRefund(db: Db, accountId: string, merchantId: string, req: RefundRequest) {
+export async function createRefund(db: Db, config: Config, accountId: string, merchantId: string, req: RefundRequest) {
   await paymentForMerchant(db, accountId, merchantId, req.paymentId);
   return inTransaction(db, async (trx) => {
     const p = await repo.lockRefundable(trx, req.paymentId);
@@ -34,8 +35,8 @@ export async function createRefund(db: Db, accountId: string, merchantId: string
     if (minor === 0n) throw new AppError('already_refunded');
     const tokens = refundTokens({ amountMinor: p.amountMinor, tokenAmount: p.tokenAmount }, p.refunded, minor);
     if (tokens === null) throw new AppError(req.amount ? 'refund_exceeds_payment' : 'already_refunded');
-    // Whether the account's balance at the collector covers it now; the relayer decides again under the collector's lock.
-    const covered = p.collector !== null && (await availableAt(trx, p.accountId, p.tokenAsset, p.collector)) >= tokens;
+    // Whether the account's balance at one collector covers it now; the relayer decides again under that collector's lock.
+    const covered = ((await availableByHolder(trx, p.accountId, p.tokenAsset))[0]?.amount ?? 0n) >= tokens;
     const refund = await repo.insertRefund(trx, {
       id: newId('ref'),
       paymentId: req.paymentId,
@@ -47,12 +48,41 @@ export async function createRefund(db: Db, accountId: string, merchantId: string
       recipient: parseAccountId(p.buyerAccount).address,
       status: covered ? 'pending' : 'requires_funding',
     });
+    const fundingPaymentId = covered ? null : await fundRefund(trx, config, p, refund);
     await writeRefundEvent(trx, refund.id, 'refund.created');
     // Refunded in full: the payment shows refundedAt, with its payment.refunded event.
     const whole = p.refunded.minor + minor === p.amountMinor;
     const payment = whole ? ((await markRefunded(trx, req.paymentId)) ?? (await findPayment(trx, req.paymentId))) : undefined;
-    return { refund, refundedAt: payment?.payment.refundedAt ?? null };
+    return { refund: { ...refund, fundingPaymentId }, refundedAt: payment?.payment.refundedAt ?? null };
   });
+}
+
+/** How long a refund's funding payment may be paid. */
+const FUNDING_TTL_S = 24 * 3600;
+
+/**
+ * A refund the account's balance does not cover: a payment of the missing amount (the largest balance at one
+ * collector counts), of the same merchant, that anyone pays through the gateway in the refund's token; its tokens
+ * are credited to the account and not settled, and the refund then goes out. Null when the merchant cannot take
+ * payments any more (the refund waits for the account's balance).
+ */
+async function fundRefund(trx: Tx, config: Config, p: repo.RefundablePayment, refund: RefundRow): Promise<string | null> {
+  if (p.decimals === null) return null;
+  const best = (await availableByHolder(trx, p.accountId, refund.tokenAsset))[0]?.amount ?? 0n;
+  const minor = fundingMinor(refund.tokenAmount - best, p.decimals, CURRENCIES[p.currency]);
+  const expiresAt = Math.floor(Date.now() / 1000) + FUNDING_TTL_S;
+  const amount = { unit: `iso4217/${p.currency}`, value: minor.toString() };
+  const funding = await createPayment(trx, config, p.accountId, p.merchantId, {
+    referenceId: `refund:${refund.id}`,
+    amount,
+    expiresAt,
+  }).catch((e: unknown) => {
+    if (e instanceof AppError) return null;
+    throw e;
+  });
+  if (!funding) return null;
+  await repo.insertFunding(trx, refund.id, funding.id);
+  return funding.id;
 }
 
 function partialAmount(amount: { unit: string; value: string }, currency: string): bigint {

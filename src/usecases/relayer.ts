@@ -10,7 +10,7 @@ import { settlementSplit } from '../domain/money';
 import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
 import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
-import { refundedTokens } from '../db/refundsRepo';
+import { fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
@@ -150,6 +150,11 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   if (!found || !found.asset) return null;
   const p = found.payment;
   if (p.status !== 'succeeded' || p.settledAt || p.tokenAmount === null) return null;
+  if (await fundedRefundAsset(db, paymentId)) {
+    // A refund's funding: its tokens are the account's, to send back to a buyer, not the merchant's.
+    await holdSettlement(db, paymentId, "a refund's funding: credited to the account, not settled");
+    return null;
+  }
   const input = await settlementInput(db, p, found.asset.id);
   const { destination } = input;
   // A collect transaction of the relayer's is confirmed (or there is none: its authorization was used by another).

@@ -178,7 +178,7 @@ describeLocal('refunds', () => {
     }
   });
 
-  it('a refund the account’s balance does not cover waits in requires_funding and moves nothing (settled, or direct mode)', async () => {
+  it('a refund the balance does not cover waits in requires_funding, moves nothing, and goes out once its funding payment is paid (settled, or direct mode)', async () => {
     const other = await setup(svc);
     const g = flow(svc.url, other.shop, other.gw);
     const { id, buyer } = await paid(g, '200');
@@ -201,5 +201,29 @@ describeLocal('refunds', () => {
     expect(await svc.db('chain_transactions').whereIn('payment_id', [id, direct.id]).where({ purpose: 'refund' })).toHaveLength(0);
     expect(await balanceOf(buyer.address)).toBe(98_000_000n);
     expect((await asOther('GET', `/v1/refunds/${d.body.refund.id}`)).body.refund.status).toBe('requires_funding');
+
+    // Funded: each refund's funding payment, paid by anyone through the gateway in the refund's token, to a collector
+    // also for a direct-mode account, is credited to the account (not settled) and the refunds go out.
+    const destinationBefore = await balanceOf(other.shop.wallet);
+    for (const waiting of [r, d]) {
+      const funding = waiting.body.refund.fundingInstructions;
+      expect(funding.gatewayUrl).toBe(`https://pay.example.com/?pid=${funding.paymentId}`);
+      const funder = await newBuyer(10_000_000n);
+      const { opt, td } = await g.option(funding.paymentId, funder);
+      expect({ primaryType: td.primaryType, asset: opt.amount.unit }).toEqual({
+        primaryType: 'ReceiveWithAuthorization',
+        asset: `caip19/${DEVNET_USDC}`,
+      });
+      expect((await g.confirm(funding.paymentId, opt.id, await funder.signTypedData(td))).status).toBe(200);
+    }
+    for (const waiting of [r, d])
+      await eventually(async () => {
+        const x = (await asOther('GET', `/v1/refunds/${waiting.body.refund.id}`)).body.refund;
+        if (x.status !== 'succeeded') throw new Error(JSON.stringify(x));
+      }, 30_000);
+    expect(await balanceOf(buyer.address)).toBe(100_000_000n);
+    expect(await balanceOf(direct.buyer.address)).toBe(99_500_000n);
+    expect(await balanceOf(other.shop.wallet)).toBe(destinationBefore);
+    expect(await available(other.shop)).toBe('0');
   });
 });

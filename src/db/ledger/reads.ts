@@ -96,9 +96,11 @@ export async function collectInput(db: Db, paymentId: string): Promise<CollectIn
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer,
-       coalesce(p.fee_base_minor, a.fee_base_minor) AS fee_base_minor, coalesce(p.fee_bps, a.fee_bps) AS fee_bps
+       -- A refund's funding is the account's own money: no fee.
+       CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_base_minor, a.fee_base_minor) ELSE 0 END AS fee_base_minor,
+       CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_bps, a.fee_bps) ELSE 0 END AS fee_bps
      FROM payments p JOIN accounts a ON a.id = p.account_id JOIN assets s ON s.id = p.token_asset
-       JOIN payment_options o ON o.id = p.option_id
+       JOIN payment_options o ON o.id = p.option_id LEFT JOIN refund_fundings f ON f.payment_id = p.id
      WHERE p.id = ? AND p.token_amount IS NOT NULL`,
     [paymentId],
   );

@@ -3,6 +3,7 @@ import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
 import { describeOwn, latency, sleep } from '../faults/kit';
 import { checkAll, checkWebhooks } from './checks';
+import { checkLedger } from './ledgerChecks';
 import { FAULT_KINDS, inject, schedule } from './faults';
 import { startLoad } from './load';
 import { seeded, seedOf } from './rng';
@@ -62,6 +63,12 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         DRAIN_MS,
         3000,
       );
+      const books = await eventually(
+        () => checkLedger(db, stack.chain.rpcUrl, stack.relayers),
+        (v) => v.length === 0,
+        60_000,
+        3000,
+      );
       const hooks = await eventually(
         async () => (await Promise.all(load.accounts.map((a) => checkWebhooks(db, a.accountId, a.receiver.received)))).flat(),
         (v) => v.length === 0,
@@ -98,7 +105,7 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         },
         merchantsAcknowledged: load.rec.merchants.length,
         webhookEvents: load.accounts.map((a) => a.receiver.received.length),
-        violations: [...result.violations, ...hooks],
+        violations: [...result.violations, ...books, ...hooks],
       };
       console.log(`soak: ${JSON.stringify(summary, null, 1)}`);
       if (summary.violations.length)

@@ -125,15 +125,19 @@ export class InsufficientBalance extends Error {}
  * takes: two reservations against the same balance never both pass.
  */
 export async function reserveFunds(trx: Tx, list: (Reservation & { tx: ChainTx })[]): Promise<void> {
-  const want = new Map<string, { accountId: string; asset: string; holder: string; amount: bigint }>();
+  const want = new Map<string, { accountId: string; asset: string; holder: string; amount: bigint; refundOf: string | null }>();
   for (const r of list) {
     const holder = getAddress(r.tx.sender);
-    const k = `${r.accountId}|${r.asset}|${holder}`;
-    const w = want.get(k) ?? { accountId: r.accountId, asset: r.asset, holder, amount: 0n };
+    const refundOf = r.kind === 'refund_reserved' ? r.tx.paymentId : null;
+    const k = `${r.accountId}|${r.asset}|${holder}|${refundOf}`;
+    const w = want.get(k) ?? { accountId: r.accountId, asset: r.asset, holder, amount: 0n, refundOf };
     want.set(k, { ...w, amount: w.amount + r.amount });
   }
   for (const w of want.values()) {
-    const available = await ledger.availableAt(trx, w.accountId, w.asset, w.holder);
+    // A refund may not spend what is owed to the account's settlements still due (src/db/ledger/reads.ts).
+    const available = w.refundOf
+      ? ((await ledger.refundableByHolder(trx, w.accountId, w.asset, w.refundOf, w.holder))[0]?.amount ?? 0n)
+      : await ledger.availableAt(trx, w.accountId, w.asset, w.holder);
     if (available < w.amount)
       throw new InsufficientBalance(`${w.accountId} has ${available} of ${w.asset} available at ${w.holder}, ${w.amount} needed`);
   }

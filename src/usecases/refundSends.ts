@@ -6,7 +6,7 @@ import { findPayment } from '../db/payments';
 import type { ChainTx } from '../db/relayer';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import { parseAssetId } from '../domain/caip';
-import { availableByHolder } from '../db/ledger';
+import { refundableByHolder } from '../db/ledger';
 import { InsufficientBalance, recordTransferOutcome } from './ledger';
 import { withHeadroom, type RelayerDeps } from './relayer';
 import { refusalOfCall } from './submissionPlan';
@@ -31,7 +31,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   // From the collector that received the payment when the account's balance there covers it, else from another of
   // this chain's keys where it does; in direct mode (nothing collected) or short everywhere, funding is needed first.
   const preferred = collected && collector ? getAddress(collector) : null;
-  const fits = (await availableByHolder(db, refund.accountId, refund.tokenAsset))
+  const fits = (await refundableByHolder(db, refund.accountId, refund.tokenAsset, paymentId))
     .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
     .map((h) => getAddress(h.holder));
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import * as repo from '../db/refundsRepo';
 import { writeRefundEvent } from '../db/refundEvents';
 import { findPayment, markRefunded } from '../db/payments';
-import { availableByHolder } from '../db/ledger';
+import { refundableByHolder } from '../db/ledger';
 import { parseAccountId } from '../domain/caip';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
@@ -36,7 +36,7 @@ export async function createRefund(db: Db, config: Config, accountId: string, me
     const tokens = refundTokens({ amountMinor: p.amountMinor, tokenAmount: p.tokenAmount }, p.refunded, minor);
     if (tokens === null) throw new AppError(req.amount ? 'refund_exceeds_payment' : 'already_refunded');
     // Whether the account's balance at one collector covers it now; the relayer decides again under that collector's lock.
-    const covered = ((await availableByHolder(trx, p.accountId, p.tokenAsset))[0]?.amount ?? 0n) >= tokens;
+    const covered = ((await refundableByHolder(trx, p.accountId, p.tokenAsset, req.paymentId))[0]?.amount ?? 0n) >= tokens;
     const refund = await repo.insertRefund(trx, {
       id: newId('ref'),
       paymentId: req.paymentId,
@@ -68,7 +68,7 @@ const FUNDING_TTL_S = 24 * 3600;
  */
 async function fundRefund(trx: Tx, config: Config, p: repo.RefundablePayment, refund: RefundRow): Promise<string | null> {
   if (p.decimals === null) return null;
-  const best = (await availableByHolder(trx, p.accountId, refund.tokenAsset))[0]?.amount ?? 0n;
+  const best = (await refundableByHolder(trx, p.accountId, refund.tokenAsset, refund.paymentId))[0]?.amount ?? 0n;
   const minor = fundingMinor(refund.tokenAmount - best, p.decimals, CURRENCIES[p.currency]);
   const expiresAt = Math.floor(Date.now() / 1000) + FUNDING_TTL_S;
   const amount = { unit: `iso4217/${p.currency}`, value: minor.toString() };

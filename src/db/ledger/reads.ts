@@ -35,13 +35,38 @@ export async function availableAt(db: Db, accountId: string, asset: string, hold
   return BigInt(rows[0].n);
 }
 
-/** Where an account's available balance of an asset sits: per holder, largest first. */
-export async function availableByHolder(db: Db, accountId: string, asset: string): Promise<{ holder: string; amount: bigint }[]> {
+/**
+ * What refunds may spend of an account's available balance of an asset, per holder, largest first: the available
+ * balance less what is owed to settlements still due (the shares of the account's other collected payments that
+ * are neither settled, held, nor on their way, less their refunds). A refund of `paymentId` may take that
+ * payment's own share: its settlement sends what the refunds leave. `holder`: at one address only.
+ */
+export async function refundableByHolder(
+  db: Db,
+  accountId: string,
+  asset: string,
+  paymentId: string,
+  holder?: string,
+): Promise<{ holder: string; amount: bigint }[]> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT holder, sum(amount) AS n FROM ledger_entries WHERE owner = ? AND asset = ? AND bucket = 'available' AND holder IS NOT NULL
-     GROUP BY holder HAVING sum(amount) > 0 ORDER BY sum(amount) DESC, holder`,
-    [accountId, asset],
+    `WITH avail AS (
+       SELECT holder, sum(amount) AS n FROM ledger_entries
+       WHERE owner = :account AND asset = :asset AND bucket = 'available' AND holder IS NOT NULL GROUP BY holder),
+     owed AS (
+       SELECT e.holder, sum(greatest(e.amount - coalesce((SELECT sum(r.token_amount) FROM refunds r
+         WHERE r.payment_id = p.id AND r.status <> 'failed'), 0), 0)) AS n
+       FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id JOIN payments p ON p.id = j.payment_id
+       WHERE j.kind = 'collected' AND j.account_id = :account AND e.owner = :account AND e.bucket = 'available'
+         AND e.asset = :asset AND p.id <> :payment AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id)
+         AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'settle'
+           AND c.status NOT IN ('dropped', 'reverted'))
+       GROUP BY e.holder)
+     SELECT a.holder, a.n - coalesce(o.n, 0) AS n FROM avail a LEFT JOIN owed o ON o.holder = a.holder
+     WHERE a.n - coalesce(o.n, 0) > 0 AND (CAST(:holder AS text) IS NULL OR a.holder = :holder)
+     ORDER BY 2 DESC, a.holder`,
+    { account: accountId, asset, payment: paymentId, holder: holder ?? null },
   );
   return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n) }));
 }

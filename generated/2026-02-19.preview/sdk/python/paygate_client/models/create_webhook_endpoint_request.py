@@ -30,7 +30,7 @@ class CreateWebhookEndpointRequest(BaseModel):
     CreateWebhookEndpointRequest
     """ # noqa: E501
     url: Annotated[str, Field(strict=True, max_length=2048)] = Field(description="Where events are POSTed: an absolute `https` URL without credentials or fragment, at most 2048 characters. Its host must resolve to public addresses only (unless the operator allows private ones); this is checked again at every delivery.")
-    enabled_events: Annotated[List[WebhookEventType], Field(min_length=1, max_length=9)] = Field(description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
+    enabled_events: Annotated[List[WebhookEventType], Field(min_length=1, max_length=12)] = Field(description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="A note for the partner's own use (no control characters).")
     __properties: ClassVar[List[str]] = ["url", "enabledEvents", "description"]
 

@@ -30,7 +30,7 @@ class UpdateWebhookEndpointRequest(BaseModel):
     UpdateWebhookEndpointRequest
     """ # noqa: E501
     url: Optional[Annotated[str, Field(strict=True, max_length=2048)]] = Field(default=None, description="Where events are POSTed: an absolute `https` URL without credentials or fragment, at most 2048 characters. Its host must resolve to public addresses only (unless the operator allows private ones); this is checked again at every delivery.")
-    enabled_events: Optional[Annotated[List[WebhookEventType], Field(min_length=1, max_length=9)]] = Field(default=None, description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
+    enabled_events: Optional[Annotated[List[WebhookEventType], Field(min_length=1, max_length=12)]] = Field(default=None, description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="A new note, or null to remove it.")
     status: Optional[StrictStr] = Field(default=None, description="`enabled` re-enables the endpoint (and clears `disabledReason`); `disabled` stops deliveries to it.")
     __properties: ClassVar[List[str]] = ["url", "enabledEvents", "description", "status"]

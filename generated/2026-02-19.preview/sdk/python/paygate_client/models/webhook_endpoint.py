@@ -33,7 +33,7 @@ class WebhookEndpoint(BaseModel):
     id: Annotated[str, Field(strict=True)] = Field(description="Webhook endpoint id.")
     url: Annotated[str, Field(strict=True, max_length=2048)] = Field(description="Where events are POSTed: an absolute `https` URL without credentials or fragment, at most 2048 characters. Its host must resolve to public addresses only (unless the operator allows private ones); this is checked again at every delivery.")
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]]
-    enabled_events: Annotated[List[WebhookEventType], Field(min_length=1, max_length=9)] = Field(description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
+    enabled_events: Annotated[List[WebhookEventType], Field(min_length=1, max_length=12)] = Field(description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
     api_version: StrictStr = Field(description="The API version events are rendered in for this endpoint (the version of the request that created it).", alias="apiVersion")
     status: StrictStr = Field(description="`disabled` endpoints receive nothing; the service disables an endpoint whose deliveries kept failing (see `disabledReason`).")
     disabled_reason: Optional[StrictStr] = Field(description="Why the endpoint is disabled (`disabled by the partner`, or the failure that disabled it); null when enabled.", alias="disabledReason")

@@ -125,30 +125,23 @@ export class InsufficientBalance extends Error {}
  * takes: two reservations against the same balance never both pass.
  */
 export async function reserveFunds(trx: Tx, list: (Reservation & { tx: ChainTx })[]): Promise<void> {
-  const want = new Map<string, { accountId: string; asset: string; holder: string; amount: bigint; refundOf: string | null }>();
+  // One after another, each journal posted before the next is checked: a batch's transfers never together spend
+  // more than there is. A transfer for a payment (its settlement or a refund) may spend that payment's own share and
+  // what is free, never what the account owes its other payments' settlements still due (src/db/ledger/reads.ts).
   for (const r of list) {
     const holder = getAddress(r.tx.sender);
-    const refundOf = r.kind === 'refund_reserved' ? r.tx.paymentId : null;
-    const k = `${r.accountId}|${r.asset}|${holder}|${refundOf}`;
-    const w = want.get(k) ?? { accountId: r.accountId, asset: r.asset, holder, amount: 0n, refundOf };
-    want.set(k, { ...w, amount: w.amount + r.amount });
+    const spendable = r.tx.paymentId
+      ? ((await ledger.refundableByHolder(trx, r.accountId, r.asset, r.tx.paymentId, holder))[0]?.amount ?? 0n)
+      : await ledger.availableAt(trx, r.accountId, r.asset, holder);
+    if (spendable < r.amount)
+      throw new InsufficientBalance(`${r.accountId} may spend ${spendable} of ${r.asset} at ${holder}, ${r.amount} needed`);
+    await ledger.postJournals(trx, [reserveJournal(r.kind, r.tx, r)]);
   }
-  for (const w of want.values()) {
-    // A refund may not spend what is owed to the account's settlements still due (src/db/ledger/reads.ts).
-    const available = w.refundOf
-      ? ((await ledger.refundableByHolder(trx, w.accountId, w.asset, w.refundOf, w.holder))[0]?.amount ?? 0n)
-      : await ledger.availableAt(trx, w.accountId, w.asset, w.holder);
-    if (available < w.amount)
-      throw new InsufficientBalance(`${w.accountId} has ${available} of ${w.asset} available at ${w.holder}, ${w.amount} needed`);
-  }
-  await ledger.postJournals(
-    trx,
-    list.map((r) => reserveJournal(r.kind, r.tx, r)),
-  );
 }
 
 /** What the ledger knows of an account's money at a collector: the available balance, and whether a payment's collection is recorded. */
-export const availableAt = ledger.availableAt;
+export const spendableFor = async (db: Db, accountId: string, asset: string, paymentId: string, holder: string) =>
+  (await ledger.refundableByHolder(db, accountId, asset, paymentId, holder))[0]?.amount ?? 0n;
 export const collectionRecorded = (db: Db, paymentId: string) => ledger.hasJournal(db, `collected:${paymentId}`);
 
 /** The transfer reserved for is final: what was reserved leaves for the world (sent) or goes back (released). */

@@ -184,12 +184,9 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const reserve = (await ledger.collectionRecorded(db, paymentId))
     ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset: found.asset.id, amount }
     : undefined;
-  if (reserve && (await ledger.availableAt(db, p.accountId, found.asset.id, sender)) < amount) {
-    // Refunds took the account's balance at the collector first: held until an operator retries it.
-    await holdSettlement(db, paymentId, "the account's available balance at the collector is short (refunds took it)");
-    log.warn({ paymentId, amount: amount.toString() }, "settlement held: the account's available balance at the collector is short");
-    return null;
-  }
+  if (reserve && (await ledger.spendableFor(db, p.accountId, found.asset.id, paymentId, sender)) < amount)
+    // A refund of this payment was reserved since its amount was read: the next attempt sends what refunds leave.
+    throw new Error("settlement waits: a refund took part of the payment's share since its amount was read");
   const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
   const fees = await chain.fees();
   const sim = await chain.simulate(sender, call, fees);

@@ -27,20 +27,6 @@ export interface PaymentEventRecord {
   createdAt: string;
   expiresAt: string;
   version: number;
-  /** On refund.* events: the refund as of the event. */
-  refund?: RefundEventRecord;
-}
-
-export interface RefundEventRecord {
-  id: string;
-  currency: string;
-  amountMinor: string;
-  tokenAsset: string;
-  tokenAmount: string;
-  status: string;
-  failureCode: string | null;
-  txHash: string | null;
-  createdAt: string;
 }
 
 /** One stored event of a payment. */

@@ -11,10 +11,7 @@ export type WebhookEventType =
   | 'payment.cancelled'
   | 'payment.settled'
   | 'payment.settlement_held'
-  | 'payment.refunded'
-  | 'refund.created'
-  | 'refund.succeeded'
-  | 'refund.failed';
+  | 'payment.refunded';
 
 /** A URL that receives an account's payment events. Its signing secrets never leave the repository here. */
 export interface WebhookEndpoint {

@@ -1,6 +1,5 @@
 /* tslint:disable */
 /* eslint-disable */
-export * from './BalanceApi';
 export * from './GatewayApi';
 export * from './MerchantsApi';
 export * from './PaymentsApi';

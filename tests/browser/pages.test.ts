@@ -27,7 +27,7 @@ let BUYER_ACCOUNT: string;
 
 beforeAll(async () => {
   svc = await startTestService();
-  buyer = await newBuyer(1_000_000_000n); // USDC 1,000.00
+  buyer = await newBuyer(2_000_000_000n); // USDC 2,000.00: two payments of USD 600 on the data-collection page
   BUYER_ACCOUNT = `eip155:31337:${buyer.address}`;
   browser = await launch(svc.directUrl);
   m = await merchantWithSettlement(svc, 'Blue <b>Bottle</b> Coffee');
@@ -236,6 +236,19 @@ describe('the data-collection page', () => {
     await page.close();
   });
 
+  it('accepts valid input, and the wallet then confirms without sending the data', async () => {
+    const { id, page, posts } = await openForm();
+    await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London' });
+    await page.check('#f-tosConfirmed');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#done:not([hidden])');
+    expect(posts).toEqual([200]);
+    await page.screenshot({ path: `${SHOTS}/collect-done.png` });
+    const c = await pay(id);
+    expect({ status: c.status, payment: c.body.status }).toEqual({ status: 200, payment: 'processing' });
+    await page.close();
+  });
+
   it("on the pay page with a browser wallet: the form's link comes first, then the wallet pays without sending data", async () => {
     const { id } = await newPayment('60000', false);
     const page = await browser.page();
@@ -259,19 +272,6 @@ describe('the data-collection page', () => {
       .where({ id: (await svc.db('payments').where({ id }).first()).option_id })
       .first();
     expect(option.collected_data).not.toBeNull();
-    await page.close();
-  });
-
-  it('accepts valid input, and the wallet then confirms without sending the data', async () => {
-    const { id, page, posts } = await openForm();
-    await fill(page, { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London' });
-    await page.check('#f-tosConfirmed');
-    await page.click('button[type=submit]');
-    await page.waitForSelector('#done:not([hidden])');
-    expect(posts).toEqual([200]);
-    await page.screenshot({ path: `${SHOTS}/collect-done.png` });
-    const c = await pay(id);
-    expect({ status: c.status, payment: c.body.status }).toEqual({ status: 200, payment: 'processing' });
     await page.close();
   });
 });

@@ -6270,6 +6270,7 @@ export interface operations {
                     "application/json": components["schemas"]["X402SupportedResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -448,6 +448,7 @@ class X402Api:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "X402SupportedResponse",
+            '400': "ApiError",
             '429': "ApiError",
             '500': "ApiError",
         }
@@ -525,6 +526,7 @@ class X402Api:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "X402SupportedResponse",
+            '400': "ApiError",
             '429': "ApiError",
             '500': "ApiError",
         }
@@ -602,6 +604,7 @@ class X402Api:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "X402SupportedResponse",
+            '400': "ApiError",
             '429': "ApiError",
             '500': "ApiError",
         }

@@ -107,7 +107,7 @@ CREATE TABLE chain_transactions (
   CONSTRAINT chain_transactions_chain_id_sender_nonce_unique UNIQUE (chain_id, sender, nonce),
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
-  CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'sweep'::text, 'deploy'::text])) AND ((payment_id IS NULL) = (purpose = 'sweep'::text)))),
+  CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'refund'::text, 'sweep'::text, 'deploy'::text])) AND ((payment_id IS NULL) = (purpose = 'sweep'::text)))),
   CONSTRAINT chain_transactions_revert_cause_check CHECK ((revert_cause = ANY (ARRAY['payer'::text, 'token'::text, 'outbid'::text]))),
   CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text])))
 );
@@ -136,6 +136,39 @@ CREATE TABLE idempotency_keys (
   locked_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   expires_at timestamp(3) with time zone NOT NULL,
   CONSTRAINT idempotency_keys_pkey PRIMARY KEY (scope, key)
+);
+
+CREATE TABLE ledger_entries (
+  id bigint DEFAULT nextval('ledger_entries_id_seq'::regclass) NOT NULL,
+  journal_id bigint NOT NULL,
+  owner text NOT NULL,
+  bucket text NOT NULL,
+  asset text NOT NULL,
+  holder text,
+  amount numeric(78,0) NOT NULL,
+  CONSTRAINT ledger_entries_amount_check CHECK ((amount <> (0)::numeric)),
+  CONSTRAINT ledger_entries_balanced TRIGGER DEFERRABLE INITIALLY DEFERRED,
+  CONSTRAINT ledger_entries_bucket_check CHECK ((bucket = ANY (ARRAY['available'::text, 'pending'::text, 'reserved'::text, 'fees'::text, 'gas'::text, 'native'::text, 'external'::text]))),
+  CONSTRAINT ledger_entries_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES ledger_journals(id),
+  CONSTRAINT ledger_entries_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE ledger_journals (
+  id bigint DEFAULT nextval('ledger_journals_id_seq'::regclass) NOT NULL,
+  ref text NOT NULL,
+  kind text NOT NULL,
+  account_id text,
+  payment_id text,
+  chain_tx_id bigint,
+  chain_id text,
+  tx_hash text,
+  block_number bigint,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT ledger_journals_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT ledger_journals_chain_tx_id_fkey FOREIGN KEY (chain_tx_id) REFERENCES chain_transactions(id),
+  CONSTRAINT ledger_journals_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT ledger_journals_pkey PRIMARY KEY (id),
+  CONSTRAINT ledger_journals_ref_key UNIQUE (ref)
 );
 
 CREATE TABLE merchants (
@@ -264,6 +297,41 @@ CREATE TABLE rate_counters (
   CONSTRAINT rate_counters_pkey PRIMARY KEY (key, "window")
 );
 
+CREATE TABLE refund_fundings (
+  refund_id text NOT NULL,
+  payment_id text NOT NULL,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT refund_fundings_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT refund_fundings_payment_id_key UNIQUE (payment_id),
+  CONSTRAINT refund_fundings_pkey PRIMARY KEY (refund_id),
+  CONSTRAINT refund_fundings_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id)
+);
+
+CREATE TABLE refunds (
+  id text NOT NULL,
+  payment_id text NOT NULL,
+  account_id text NOT NULL,
+  amount_minor numeric(78,0) NOT NULL,
+  currency text NOT NULL,
+  token_asset text NOT NULL,
+  token_amount numeric(78,0) NOT NULL,
+  recipient text NOT NULL,
+  status text NOT NULL,
+  failure_code text,
+  chain_tx_id bigint,
+  tx_hash text,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  updated_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT refunds_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT refunds_amount_minor_check CHECK ((amount_minor > (0)::numeric)),
+  CONSTRAINT refunds_chain_tx_id_fkey FOREIGN KEY (chain_tx_id) REFERENCES chain_transactions(id),
+  CONSTRAINT refunds_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT refunds_pkey PRIMARY KEY (id),
+  CONSTRAINT refunds_status_check CHECK ((status = ANY (ARRAY['requires_funding'::text, 'pending'::text, 'succeeded'::text, 'failed'::text]))),
+  CONSTRAINT refunds_token_amount_check CHECK ((token_amount >= (0)::numeric)),
+  CONSTRAINT refunds_token_asset_fkey FOREIGN KEY (token_asset) REFERENCES assets(id)
+);
+
 CREATE TABLE relayer_nonces (
   chain_id text NOT NULL,
   sender text NOT NULL,
@@ -358,6 +426,10 @@ CREATE SEQUENCE chain_transactions_id_seq;
 
 CREATE SEQUENCE crypto_settlements_seq_seq;
 
+CREATE SEQUENCE ledger_entries_id_seq;
+
+CREATE SEQUENCE ledger_journals_id_seq;
+
 CREATE SEQUENCE payment_event_outbox_seq_seq;
 
 CREATE SEQUENCE settlement_failures_id_seq;
@@ -366,11 +438,23 @@ CREATE INDEX api_keys_account_id_index ON public.api_keys USING btree (account_i
 
 CREATE INDEX chain_transactions_open_idx ON public.chain_transactions USING btree (chain_id, sender, nonce) WHERE (status = ANY (ARRAY['pending'::text, 'mined'::text]));
 
-CREATE UNIQUE INDEX chain_transactions_payment_purpose_idx ON public.chain_transactions USING btree (payment_id, purpose) WHERE (status <> ALL (ARRAY['dropped'::text, 'reverted'::text]));
+CREATE UNIQUE INDEX chain_transactions_payment_refund_idx ON public.chain_transactions USING btree (payment_id) WHERE ((purpose = 'refund'::text) AND (status = ANY (ARRAY['pending'::text, 'mined'::text])));
+
+CREATE UNIQUE INDEX chain_transactions_payment_step_idx ON public.chain_transactions USING btree (payment_id, purpose) WHERE ((status <> ALL (ARRAY['dropped'::text, 'reverted'::text])) AND (purpose <> 'refund'::text));
 
 CREATE INDEX chain_transactions_reverted_idx ON public.chain_transactions USING btree (finished_at) WHERE ((status = 'reverted'::text) AND (purpose = ANY (ARRAY['collect'::text, 'direct'::text])));
 
 CREATE INDEX idempotency_keys_expires_at_index ON public.idempotency_keys USING btree (expires_at);
+
+CREATE INDEX ledger_entries_holder_idx ON public.ledger_entries USING btree (asset, holder) WHERE (holder IS NOT NULL);
+
+CREATE INDEX ledger_entries_journal_idx ON public.ledger_entries USING btree (journal_id);
+
+CREATE INDEX ledger_entries_owner_idx ON public.ledger_entries USING btree (owner, id);
+
+CREATE INDEX ledger_journals_chain_tx_idx ON public.ledger_journals USING btree (chain_tx_id) WHERE (chain_tx_id IS NOT NULL);
+
+CREATE INDEX ledger_journals_payment_idx ON public.ledger_journals USING btree (payment_id) WHERE (payment_id IS NOT NULL);
 
 CREATE INDEX merchants_account_list_idx ON public.merchants USING btree (account_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 
@@ -402,6 +486,10 @@ CREATE INDEX payments_settlement_held_idx ON public.payments USING btree (settle
 
 CREATE INDEX payments_unsettled_idx ON public.payments USING btree (updated_at) WHERE ((status = 'succeeded'::text) AND (settled_at IS NULL));
 
+CREATE INDEX refunds_open_idx ON public.refunds USING btree (updated_at) WHERE (status = ANY (ARRAY['requires_funding'::text, 'pending'::text]));
+
+CREATE INDEX refunds_payment_idx ON public.refunds USING btree (payment_id, created_at, id);
+
 CREATE INDEX settlement_failures_payment_id_id_index ON public.settlement_failures USING btree (payment_id, id);
 
 CREATE INDEX webhook_attempts_event_idx ON public.webhook_attempts USING btree (event_id, attempted_at);
@@ -415,6 +503,32 @@ CREATE INDEX webhook_deliveries_leased_idx ON public.webhook_deliveries USING bt
 CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
 CREATE INDEX webhook_endpoints_account_idx ON public.webhook_endpoints USING btree (account_id, created_at DESC) WHERE (deleted_at IS NULL);
+
+CREATE OR REPLACE FUNCTION public.ledger_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RAISE EXCEPTION 'the ledger is append-only: % on % refused', TG_OP, TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
+END $function$
+;
+
+CREATE OR REPLACE FUNCTION public.ledger_journal_balanced()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  off record;
+BEGIN
+  SELECT asset, sum(amount) AS total INTO off FROM ledger_entries
+    WHERE journal_id = NEW.journal_id GROUP BY asset HAVING sum(amount) <> 0 LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'ledger journal % does not balance: % sums to %', NEW.journal_id, off.asset, off.total
+      USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NULL;
+END $function$
+;
 
 CREATE OR REPLACE FUNCTION public.webhook_claim_deliveries(p_account text, p_ids text[], p_limit integer, p_lease_ms double precision, p_per_endpoint integer, p_per_account integer)
  RETURNS SETOF webhook_deliveries
@@ -508,3 +622,9 @@ BEGIN
   UPDATE webhook_endpoints SET failing_since = NULL, last_failed_at = NULL WHERE id IN (SELECT w.id FROM w);
 END $function$
 ;
+
+CREATE TRIGGER ledger_entries_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON ledger_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+
+CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_journal_balanced();
+
+CREATE TRIGGER ledger_journals_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON ledger_journals FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();

@@ -12,6 +12,8 @@ import { getPaymentStatus } from './payments/getPaymentStatus';
 import { createPaymentDeprecated } from './payments/createPaymentDeprecated';
 import { getPaymentStatusDeprecated } from './payments/getPaymentStatusDeprecated';
 import { createRefund } from './payments/createRefund';
+import { getRefund } from './payments/getRefund';
+import { listRefunds } from './payments/listRefunds';
 import { listMerchantPayments } from './payments/listMerchantPayments';
 import { listMerchantPaymentsDeprecated } from './payments/listMerchantPaymentsDeprecated';
 import { createCryptoSettlements } from './settlements/createCryptoSettlements';
@@ -40,6 +42,8 @@ import { getX402Supported } from './x402/getX402Supported';
 import { verifyX402Payment } from './x402/verifyX402Payment';
 import { settleX402Payment } from './x402/settleX402Payment';
 import { getX402Settlement } from './x402/getX402Settlement';
+import { getBalance } from './balance/getBalance';
+import { listBalanceTransactions } from './balance/listBalanceTransactions';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -63,6 +67,8 @@ export const handlers: HandlerMap = {
   createPaymentDeprecated,
   getPaymentStatusDeprecated,
   createRefund,
+  getRefund,
+  listRefunds,
   listMerchantPayments,
   listMerchantPaymentsDeprecated,
   // Gateway (wallet side)
@@ -74,6 +80,9 @@ export const handlers: HandlerMap = {
   declineGatewayPayment,
   getGatewayPaymentStatus,
   payGatewayPaymentX402,
+  // Balance (2026-02-19.preview)
+  getBalance,
+  listBalanceTransactions,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Marks a succeeded payment as fully refunded (partial refunds are not supported). Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`.
+         * @description Refunds a succeeded payment in full: the tokens it was paid with go back to the account that paid, on the payment's chain and token, sent by this service's relayer from the collector that received them and funded from the account's available balance there (docs/ledger.md). When that balance is short (the payment was settled already, or in direct mode), the refund waits until it is funded; the answer is 200 either way. Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -534,6 +534,7 @@ export interface components {
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
          *     | `option_not_found` | 404 | No such payment option for this payment. |
          *     | `settlement_not_found` | 404 | No such crypto settlement for this merchant. |
+         *     | `refund_not_found` | 404 | Preview: no such refund of this merchant. |
          *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
          *     | `event_not_found` | 404 | No such event. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
@@ -543,6 +544,7 @@ export interface components {
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
          *     | `approval_pending` | 409 | Confirm: the buyer's approve of Permit2 (its hash in the results) is not mined yet; confirm again after `Retry-After`. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
+         *     | `refund_exceeds_payment` | 409 | Preview: the refund's `amount` is larger than what is left of the payment to refund (refunds not failed count). |
          *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
          *     | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event's type. |

@@ -295,13 +295,77 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a payment's refunds
+         * @description (2026-02-19.preview) The refunds of one payment of the merchant, oldest first, a page at a time.
+         */
+        get: operations["listRefunds"];
         put?: never;
         /**
          * Refund a payment
-         * @description Marks a succeeded payment as fully refunded (partial refunds are not supported). Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`.
+         * @description Refunds a succeeded payment, in full or (2026-02-19.preview) in part with `amount`, in the payment's own currency and minor units; several partial refunds per payment add up to at most what was paid (refunds that failed do not count): one that does not fit is 409 `refund_exceeds_payment`, decided one refund at a time per payment, so concurrent requests never refund more than was paid. Without `amount`, what is left is refunded (nothing left: 409 `already_refunded`). The tokens go back to the account that paid, on the payment's chain and token, in proportion (the refunds of a whole payment return exactly the token amount paid), sent by this service's relayer from the collector that received them and funded from the account's available balance there (`GET /v1/balance`): the refund is `pending` until its transaction is final, then `succeeded` with its `txId`, or `failed` with a `failureCode` (its reservation released). A refund the available balance does not cover waits in `requires_funding` (in direct mode always: the merchant holds the funds). The fee of the payment is kept: a refund is paid from the account's share. Once the whole payment is refunded, payment details show `refundedAt`. Not succeeded: 400 `payment_not_succeeded`.
          */
         post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund
+         * @description (2026-02-19.preview) A refund of one of the merchant's payments.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the account's balance
+         * @description What this service holds for the key's account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain's confirmation depth) and `reserved` (on its way out: a settlement or refund transfer signed and not yet final). Amounts are in the asset's smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant's wallet, so nothing is held and the list stays empty.
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's balance transactions
+         * @description (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -786,6 +850,7 @@ export interface components {
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
          *     | `option_not_found` | 404 | No such payment option for this payment. |
          *     | `settlement_not_found` | 404 | No such crypto settlement for this merchant. |
+         *     | `refund_not_found` | 404 | Preview: no such refund of this merchant. |
          *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
          *     | `event_not_found` | 404 | No such event. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
@@ -795,6 +860,7 @@ export interface components {
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
          *     | `approval_pending` | 409 | Confirm: the buyer's approve of Permit2 (its hash in the results) is not mined yet; confirm again after `Retry-After`. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
+         *     | `refund_exceeds_payment` | 409 | Preview: the refund's `amount` is larger than what is left of the payment to refund (refunds not failed count). |
          *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
          *     | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event's type. |
@@ -1464,18 +1530,112 @@ export interface components {
             amount: components["schemas"]["FiatAmount"];
             expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
         };
-        /** CreateRefundRequest */
-        CreateRefundRequest: {
+        /**
+         * Refund
+         * @description (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
+         */
+        Refund: {
+            /** @example ref_5kTq9ZbV2mXr8HcN1pLs3d */
+            id: string;
             paymentId: components["schemas"]["PaymentId"];
+            amount: components["schemas"]["FiatAmount"];
+            /** @description The tokens sent back, in the token's smallest unit. */
+            tokenAmount: {
+                unit: string;
+                value: string;
+            };
+            /** @enum {string} */
+            status: "requires_funding" | "pending" | "succeeded" | "failed";
+            /** @description Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …). */
+            failureCode: string | null;
+            /** @description The refund's transaction hash once it is final. */
+            txId: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
-        /** CreateRefundResponse */
-        CreateRefundResponse: {
+        /** ListRefundsResponse */
+        ListRefundsResponse: {
+            data: components["schemas"]["Refund"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * CreateRefundRequestPreview
+         * @description (2026-02-19.preview) CreateRefundRequest plus an optional `amount` for a partial refund.
+         */
+        CreateRefundRequestPreview: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description In the payment's currency and minor units; absent, what is left of the payment is refunded. */
+            amount?: components["schemas"]["FiatAmount"];
+        };
+        /**
+         * CreateRefundResponsePreview
+         * @description (2026-02-19.preview) CreateRefundResponse plus the refund.
+         */
+        CreateRefundResponsePreview: {
             paymentId: components["schemas"]["PaymentId"];
             /**
              * Format: date-time
-             * @example 2026-02-18T11:30:00.000Z
+             * @description Present once the whole payment is refunded.
+             * @example 2026-02-19T11:30:00.000Z
              */
             refundedAt?: string;
+            refund: components["schemas"]["Refund"];
+        };
+        /** RefundResponse */
+        RefundResponse: {
+            refund: components["schemas"]["Refund"];
+        };
+        /**
+         * Balance
+         * @description What this service holds for the account of one asset, in the asset's smallest unit (decimal strings).
+         */
+        Balance: {
+            asset: components["schemas"]["Caip19AssetId"];
+            /** @description Collected and final; not yet settled or refunded. Refunds are paid from it. */
+            available: string;
+            /** @description Collected in a block not yet at the chain's confirmation depth. */
+            pending: string;
+            /** @description On its way out (a settlement or refund transfer signed, not yet final). */
+            reserved: string;
+        };
+        /**
+         * BalanceResponse
+         * @description The account's balances, one per asset it has held.
+         */
+        BalanceResponse: {
+            balances: components["schemas"]["Balance"][];
+        };
+        /**
+         * BalanceTransaction
+         * @description (2026-02-19.preview) One entry of the account's ledger.
+         */
+        BalanceTransaction: {
+            id: string;
+            /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`). */
+            type: string;
+            /** @enum {string} */
+            bucket: "available" | "pending" | "reserved";
+            asset: components["schemas"]["Caip19AssetId"];
+            chainId: string | null;
+            /** @description Signed, in the asset's smallest unit; positive adds to the bucket. */
+            amount: string;
+            /** @description On `collected` rows, the fee the operator kept of that payment; else 0. */
+            fee: string;
+            paymentId: string | null;
+            refundId: string | null;
+            merchantId: string | null;
+            referenceId: string | null;
+            txHash: string | null;
+            blockNumber: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** ListBalanceTransactionsResponse */
+        ListBalanceTransactionsResponse: {
+            data: components["schemas"]["BalanceTransaction"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         /**
          * Buyer
@@ -1706,10 +1866,11 @@ export interface components {
          *     operator held it. The merchant is unpaid and the funds wait in the collector until an operator retries
          *     it; a retry that succeeds emits `payment.settled`. Webhooks and events are a preview feature, and an
          *     endpoint receives only the types it lists in `enabledEvents`: endpoints created before this type existed
-         *     do not receive it.
+         *     do not receive it. `refund.created`, `refund.succeeded` and `refund.failed` follow a refund (its
+         *     `data.refund`): created, its tokens sent back (final on chain), or failed (nothing moved).
          * @enum {string}
          */
-        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.settlement_held" | "payment.refunded";
+        WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled" | "payment.settlement_held" | "payment.refunded" | "refund.created" | "refund.succeeded" | "refund.failed";
         /**
          * WebhookEventTypes
          * @description The event types this endpoint receives (at least one, each once).
@@ -1837,6 +1998,8 @@ export interface components {
             apiVersion: string;
             data: {
                 payment: components["schemas"]["PaymentEventSnapshot"];
+                /** @description The refund, on `refund.*` events. */
+                refund?: components["schemas"]["Refund"];
             };
         };
         /** ListEventsResponse */
@@ -2389,8 +2552,15 @@ export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
-export type SchemaCreateRefundRequest = components['schemas']['CreateRefundRequest'];
-export type SchemaCreateRefundResponse = components['schemas']['CreateRefundResponse'];
+export type SchemaRefund = components['schemas']['Refund'];
+export type SchemaListRefundsResponse = components['schemas']['ListRefundsResponse'];
+export type SchemaCreateRefundRequestPreview = components['schemas']['CreateRefundRequestPreview'];
+export type SchemaCreateRefundResponsePreview = components['schemas']['CreateRefundResponsePreview'];
+export type SchemaRefundResponse = components['schemas']['RefundResponse'];
+export type SchemaBalance = components['schemas']['Balance'];
+export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaBalanceTransaction = components['schemas']['BalanceTransaction'];
+export type SchemaListBalanceTransactionsResponse = components['schemas']['ListBalanceTransactionsResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
 export type SchemaGatewayPayment = components['schemas']['GatewayPayment'];
 export type SchemaPaymentOptionsRequest = components['schemas']['PaymentOptionsRequest'];
@@ -4362,6 +4532,78 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listRefunds: {
+        parameters: {
+            query: {
+                /** @description The payment whose refunds are listed. */
+                paymentId: components["schemas"]["PaymentId"];
+                /** @description Opaque cursor from `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["PaymentsCursor"];
+                /** @description Page size, 1 to 200. */
+                limit?: components["parameters"]["PaymentsLimit"];
+            };
+            header: {
+                /**
+                 * @description Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.
+                 * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
+                 */
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListRefundsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createRefund: {
         parameters: {
             query?: never;
@@ -4410,19 +4652,23 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The payment to refund. */
+        /** @description The payment to refund, and how much. */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW"
+                 *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
+                 *       "amount": {
+                 *         "unit": "iso4217/USD",
+                 *         "value": "250"
+                 *       }
                  *     }
                  */
-                "application/json": components["schemas"]["CreateRefundRequest"];
+                "application/json": components["schemas"]["CreateRefundRequestPreview"];
             };
         };
         responses: {
-            /** @description The refunded payment. */
+            /** @description The refund, and the payment's `refundedAt` once it is refunded in full. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4434,10 +4680,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
-                     *       "refundedAt": "2026-02-18T11:30:00.000Z"
+                     *       "refund": {
+                     *         "id": "ref_5kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
+                     *         "amount": {
+                     *           "unit": "iso4217/USD",
+                     *           "value": "250"
+                     *         },
+                     *         "tokenAmount": {
+                     *           "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *           "value": "2500000"
+                     *         },
+                     *         "status": "pending",
+                     *         "failureCode": null,
+                     *         "txId": null,
+                     *         "createdAt": "2026-02-19T11:30:00.000Z"
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["CreateRefundResponse"];
+                    "application/json": components["schemas"]["CreateRefundResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4450,7 +4711,233 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.
+                 * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
+                 */
+                "Merchant-Id": components["parameters"]["MerchantIdHeader"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /** @description The refund's id. */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refund": {
+                     *         "id": "ref_5kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
+                     *         "amount": {
+                     *           "unit": "iso4217/USD",
+                     *           "value": "250"
+                     *         },
+                     *         "tokenAmount": {
+                     *           "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *           "value": "2500000"
+                     *         },
+                     *         "status": "pending",
+                     *         "failureCode": null,
+                     *         "txId": null,
+                     *         "createdAt": "2026-02-19T11:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's balances, one per asset. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balances": [
+                     *         {
+                     *           "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *           "available": "9750000",
+                     *           "pending": "0",
+                     *           "reserved": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query: {
+                /** @description Start of the range (inclusive), ISO 8601. */
+                from: string;
+                /** @description End of the range (exclusive), ISO 8601. */
+                to: string;
+                /** @description Opaque cursor from `nextCursor` of the previous page. */
+                cursor?: components["parameters"]["PaymentsCursor"];
+                /** @description Page size, 1 to 1000. */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of balance transactions. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListBalanceTransactionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -27,10 +27,12 @@ import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
 import { need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
 import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
+import { LEDGER_QUERIES } from './ledgerCommands';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
 // Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
-// read (QUERIES). The relayer commands (status, sweep) are in src/cli/relayerCommands.ts.
+// read (QUERIES). The relayer commands (status, sweep) are in src/cli/relayerCommands.ts, the ledger's (balance, check)
+// in src/cli/ledgerCommands.ts.
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
 //   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
@@ -67,6 +69,7 @@ const QUERIES: Record<string, Command> = {
   'settlements list': (v) => (db) => heldSettlements(db, v.account),
   'assets list': () => (db) => listAssets(db),
   ...RELAYER_QUERIES,
+  ...LEDGER_QUERIES,
 };
 
 /** These write: they migrate first. */

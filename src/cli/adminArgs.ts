@@ -32,6 +32,9 @@ export const OPTIONS = {
   'batch-size': { type: 'string' },
   chain: { type: 'string' },
   to: { type: 'string' },
+  from: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 export type Values = Partial<Record<keyof typeof OPTIONS, string>>;

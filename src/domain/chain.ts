@@ -73,4 +73,6 @@ export interface ChainWork {
   permit2Allowance(chainId: string, token: string, owner: string): Promise<bigint>;
   /** "This payment was confirmed: move it on the chain": the submission starts here and now, or on the job queue. */
   startSubmit(paymentId: string): Promise<void>;
+  /** "A refund of this payment was created": its refunds are sent, here and now or from the job queue. */
+  startRefund(paymentId: string): Promise<void>;
 }

@@ -27,6 +27,20 @@ export interface PaymentEventRecord {
   createdAt: string;
   expiresAt: string;
   version: number;
+  /** On refund.* events: the refund as of the event. */
+  refund?: RefundEventRecord;
+}
+
+export interface RefundEventRecord {
+  id: string;
+  currency: string;
+  amountMinor: string;
+  tokenAsset: string;
+  tokenAmount: string;
+  status: string;
+  failureCode: string | null;
+  txHash: string | null;
+  createdAt: string;
 }
 
 /** One stored event of a payment. */

@@ -11,7 +11,10 @@ export type WebhookEventType =
   | 'payment.cancelled'
   | 'payment.settled'
   | 'payment.settlement_held'
-  | 'payment.refunded';
+  | 'payment.refunded'
+  | 'refund.created'
+  | 'refund.succeeded'
+  | 'refund.failed';
 
 /** A URL that receives an account's payment events. Its signing secrets never leave the repository here. */
 export interface WebhookEndpoint {

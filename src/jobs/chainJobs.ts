@@ -12,6 +12,8 @@ import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';
 import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
 import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
+import { sendRefund } from '../usecases/refundSends';
+import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
 
@@ -23,6 +25,7 @@ import { batches } from '../lib/batches';
 
 const SUBMIT = 'payment-submit';
 const SETTLE = 'payment-settle';
+const REFUND = 'payment-refund';
 /**
  * Chain steps run at once in one process; more wait in the queue. A monitor pass confirms up to 64 collects
  * at once (each then settles) while confirms keep coming: a burst that size stays inline (the queue would
@@ -63,7 +66,7 @@ export async function startChainJobs(
   log: Logger,
   registry: Registry,
 ): Promise<ChainJobs> {
-  for (const name of [SUBMIT, SETTLE])
+  for (const name of [SUBMIT, SETTLE, REFUND])
     await boss.createQueue(name, { name, policy: 'short', retryLimit: 10, retryDelay: 1, retryBackoff: true });
   const workers = new Map<string, string>();
   const send = async (queue: string, data: Job, delayMs = 0) => {
@@ -100,6 +103,7 @@ export async function startChainJobs(
   };
   const startSubmit = (paymentId: string) => startStep(SUBMIT, submitPayment, paymentId);
   const startSettle = (paymentId: string) => startStep(SETTLE, settlePayment, paymentId);
+  const startRefund = (paymentId: string) => startStep(REFUND, sendRefund, paymentId);
 
   const monitors = new Map<string, { wake(): void; stop(): Promise<void> }>(); // by "<caip2>/<relayer>"
   const deps: RelayerDeps = {
@@ -113,6 +117,7 @@ export async function startChainJobs(
     maxFeeBumps: settings.maxFeeBumps,
     startSettle,
     startSubmit,
+    startRefund,
     submitLater: (paymentId, delayMs) => send(SUBMIT, { paymentId }, delayMs),
   };
   const nudgeAll = () => {
@@ -142,6 +147,7 @@ export async function startChainJobs(
   if (settings.workers) {
     workers.set(SUBMIT, await worker(SUBMIT, submitPayment));
     workers.set(SETTLE, await worker(SETTLE, settlePayment));
+    workers.set(REFUND, await worker(REFUND, sendRefund));
   }
 
   const holder = randomUUID();
@@ -167,6 +173,7 @@ export async function startChainJobs(
 
   return {
     startSubmit,
+    startRefund,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     settlingChains: () => chains.all.map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
@@ -180,6 +187,7 @@ export async function startChainJobs(
       reportUnsubmittable(unsubmittable);
       for (const id of submit) await startSubmit(id);
       for (const id of settle) await startSettle(id);
+      for (const id of await waitingRefunds(db, settings.strandedAfterMs / 1000)) await startRefund(id);
     },
     stop: async () => {
       stopping = true;

@@ -2,6 +2,7 @@ import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress, type Hex } from 'viem';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
+import { fundedRefundAsset } from '../db/refundsRepo';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
 import { collectDataFor, collectedJson, DEFAULT_COLLECT_THRESHOLD_MINOR } from '../domain/collectData';
@@ -129,7 +130,12 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   const p = pw.payment;
   if (p.status !== 'requires_action') throw notOpen(p);
   const collect = await needsCollectedData(db, config, p);
-  const [settlements, terms] = await Promise.all([payableSettlements(db, p.merchantId, p.currency), settlementTerms(db, p.accountId)]);
+  const [settlements, terms, fundsAsset] = await Promise.all([
+    payableSettlements(db, p.merchantId, p.currency),
+    settlementTerms(db, p.accountId),
+    // A refund's funding (docs/ledger.md): paid to a collector, in the refund's token only, whatever the account's mode.
+    fundedRefundAsset(db, p.id),
+  ]);
   const now = Math.floor(p.asOf.getTime() / 1000); // the database's clock, which checkQuote judges by
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
@@ -149,11 +155,12 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     seen.add(account.id);
     for (const { asset, destination } of settlements) {
       if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
+      if (fundsAsset !== null && asset.id !== fundsAsset) continue;
       const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`);
       if (!relayer) continue; // not a chain this instance settles on
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();
-      const quote = { collector: terms.mode === 'collector', relayer, destination, expiresAt };
+      const quote = { collector: terms.mode === 'collector' || fundsAsset !== null, relayer, destination, expiresAt };
       const { typedData, permitTo } = offeredTypedData(asset, account, value, nonce, quote);
       const id = newId('opt');
       const inherited = given.get(account.id);

@@ -143,12 +143,3 @@ export async function cancelByMerchant(db: Db, accountId: string, merchantId: st
   }
   return done.payment;
 }
-
-export async function refund(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<Payment> {
-  const current = await paymentForMerchant(db, accountId, merchantId, paymentId);
-  if (current.payment.status !== 'succeeded')
-    throw new AppError('payment_not_succeeded', `A ${current.payment.status} payment cannot be refunded.`);
-  const done = await repo.markRefunded(db, paymentId);
-  if (!done) throw new AppError('already_refunded');
-  return done.payment;
-}

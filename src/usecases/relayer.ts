@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex';
+import { inTransaction, type Db } from '../db/knex';
 import { getAddress, type Address, type Hex } from 'viem';
 import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
@@ -10,10 +10,12 @@ import { parseAccountId, parseAssetId } from '../domain/caip';
 import { settlementSplit } from '../domain/money';
 import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
-import { settlementInput } from '../db/settlementTransfersRepo';
+import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
+import { fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
+import * as ledger from './ledger';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization with the fees it will offer, sign it under a nonce from PostgreSQL, store,
@@ -48,6 +50,8 @@ export interface RelayerDeps {
   maxFeeBumps: number;
   /** After a collect transaction is final: settle it. */
   startSettle(paymentId: string): Promise<void>;
+  /** After a refund was created, or a refund transaction of the payment is final: send its next refund. */
+  startRefund(paymentId: string): Promise<void>;
   /** After a submission lost its nonce: submit again. */
   startSubmit(paymentId: string): Promise<void>;
   /** After a submission reverted with its authorization unused: submit again in `delayMs` (from the job queue). */
@@ -147,7 +151,11 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
     await failPayment(deps, paymentId, 'authorization_used', `the buyer cancelled the authorization in ${use.hash}`);
     return null;
   }
-  const done = await payments.applyTransition(deps.db, paymentId, 'chain_confirmed', { txHash: use.hash });
+  const done = await inTransaction(deps.db, async (trx) => {
+    const moved = await payments.applyTransition(trx, paymentId, 'chain_confirmed', { txHash: use.hash });
+    if (moved) await ledger.recordCollected(trx, paymentId, { transactionHash: use.hash, blockNumber: use.blockNumber }, null);
+    return moved;
+  });
   if (!done) return null;
   await relayer.markOutbid(deps.db, paymentId);
   deps.log.warn(
@@ -165,6 +173,11 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   if (!found || !found.asset) return null;
   const p = found.payment;
   if (p.status !== 'succeeded' || p.settledAt || p.tokenAmount === null) return null;
+  if (await fundedRefundAsset(db, paymentId)) {
+    // A refund's funding: its tokens are the account's, to send back to a buyer, not the merchant's.
+    await holdSettlement(db, paymentId, "a refund's funding: credited to the account, not settled");
+    return null;
+  }
   const input = await settlementInput(db, p, found.asset.id);
   const { destination } = input;
   // A collect transaction of the relayer's is confirmed (or there is none: its authorization was used by another).
@@ -176,12 +189,27 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const { fee, amount } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
+  const { fee, amount: share } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
+  // What was refunded (or is on its way back) before the settlement left the collector is not the merchant's.
+  const refunded = await refundedTokens(db, paymentId);
+  const amount = share - refunded;
+  if (refunded > 0n && amount <= 0n) {
+    await holdSettlement(db, paymentId, 'refunded: nothing left to settle');
+    return null;
+  }
   if (amount <= 0n) {
     log.warn({ paymentId }, 'settlement held: the fee takes the whole amount');
     return null;
   }
   const sender = getAddress(input.collector);
+  // Collected since the ledger exists: the merchant's share comes from the account's available balance at the
+  // collector (a refund may have taken it first). SHIM(ledger-31): payments collected before are settled as before.
+  const reserve = (await ledger.collectionRecorded(db, paymentId))
+    ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset: found.asset.id, amount }
+    : undefined;
+  if (reserve && (await ledger.spendableFor(db, p.accountId, found.asset.id, paymentId, sender)) < amount)
+    // A refund of this payment was reserved since its amount was read: the next attempt sends what refunds leave.
+    throw new Error("settlement waits: a refund took part of the payment's share since its amount was read");
   const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
   const fees = await chain.fees();
   const sim = await chain.simulate(sender, call, fees);
@@ -199,7 +227,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     gasLimit: withHeadroom(sim.gas),
     ...fees,
   };
-  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination } });
+  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination }, reserve });
   if (r.kind === 'held')
     log.warn({ paymentId }, 'settlement not sent: it was held, or another attempt failed, while this one was prepared');
   if (r.kind !== 'stored') return null;

@@ -11,6 +11,9 @@ import { refusalOfCall } from './submissionPlan';
 import { tokenRefusedAt } from '../chain/tokenRefusal';
 import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
+import * as ledger from './ledger';
+import { refundOutcome } from './refundSends';
+import { awaitingFunds } from '../db/refundsRepo';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
@@ -50,10 +53,18 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       done.map(({ tx, receipt }) => ({ id: tx.id, ...receipt })),
     );
     const ours = done.filter(({ tx }) => finished.has(tx.id));
+    await ledger.recordGas(
+      trx,
+      ours.map(({ tx, receipt }) => [tx, receipt]),
+    );
     for (const { tx, receipt } of ours) {
       if (!relayer.ofPayment(tx) || tx.purpose === 'deploy') continue; // a sweep, a wallet's deployment: no payment moves
-      if (tx.purpose === 'settle') await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
-      else await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash });
+      if (tx.purpose === 'settle') {
+        await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
+        await ledger.recordTransferOutcome(trx, 'settle', tx, { sent: receipt });
+      } else if (tx.purpose === 'refund') await refundOutcome(trx, tx, { sent: receipt });
+      else if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
+        await ledger.recordCollected(trx, tx.paymentId, receipt, tx);
     }
     return ours;
   });
@@ -62,7 +73,12 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
-    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await deps.startSettle(tx.paymentId);
+    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) {
+      await deps.startSettle(tx.paymentId);
+      // The account's balance grew: refunds of it waiting for funds are looked at again.
+      for (const id of await awaitingFunds(deps.db, tx.paymentId)) await deps.startRefund(id);
+    }
+    if (tx.purpose === 'refund' && relayer.ofPayment(tx)) await deps.startRefund(tx.paymentId);
   }
 }
 
@@ -78,6 +94,8 @@ async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt
   if (!relayer.ofPayment(tx)) return; // only a payment's transaction is ever cancelled
   await inTransaction(deps.db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'dropped', receipt))) return;
+    await ledger.recordGas(trx, [[tx, receipt]]);
+    await ledger.recordCollectUnmined(trx, tx);
     const reason = `the authorization expired before its transaction was mined; nonce ${tx.nonce} taken back by ${receipt.transactionHash}`;
     await failPayment(deps, tx.paymentId, 'authorization_expired', reason, trx);
   });
@@ -110,16 +128,28 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
   const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
-  const next: AfterRevert | null = tx.purpose === 'settle' ? null : await afterRevert(deps, chain, tx, refusal);
+  const transfer = tx.purpose === 'settle' || tx.purpose === 'refund';
+  const next: AfterRevert | null = transfer ? null : await afterRevert(deps, chain, tx, refusal);
   // Charged to the payer's budget of reverts unless the token's own state at that block shows it refused.
-  const cause: relayer.RevertCause | undefined =
-    tx.purpose === 'settle' ? undefined : (await tokenRefusedAt(chain, call, receipt.blockNumber)) ? 'token' : 'payer';
+  const cause: relayer.RevertCause | undefined = transfer
+    ? undefined
+    : (await tokenRefusedAt(chain, call, receipt.blockNumber))
+      ? 'token'
+      : 'payer';
   const finished = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt, cause))) return false;
+    await ledger.recordGas(trx, [[tx, receipt]]);
+    if (tx.purpose === 'refund') {
+      await refundOutcome(trx, tx, { reverted: receipt });
+      return true;
+    }
+    if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: receipt });
+    else await ledger.recordCollectUnmined(trx, tx);
     if (!next) await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
     else if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
     return true;
   });
+  if (finished && tx.purpose === 'refund') await deps.startRefund(tx.paymentId);
   if (!finished || !next) return;
   // Another transaction used the authorization first (a copy outbid ours): the submit step finds it on the
   // token and the payment follows it (src/usecases/relayer.ts, usedElsewhere).
@@ -142,7 +172,10 @@ async function withoutReceipt(deps: RelayerDeps, chain: EvmChain, tx: relayer.Ch
       { paymentId: tx.paymentId, txHash: tx.hash, block: tx.blockNumber?.toString() },
       'transaction reorged out; broadcasting again',
     );
-    await relayer.markReorged(db, tx.id);
+    await inTransaction(db, async (trx) => {
+      await relayer.markReorged(trx, tx.id);
+      await ledger.recordCollectUnmined(trx, tx);
+    });
     tx.broadcastAt = null;
   }
   const now = Date.now();
@@ -182,7 +215,11 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
     }
     stillOpen++;
     if (tx.status !== 'mined' || tx.blockHash !== receipt.blockHash) {
-      await relayer.markMined(db, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash, receipt.status !== 'success');
+      await inTransaction(db, async (trx) => {
+        const reverted = receipt.status !== 'success';
+        await relayer.markMined(trx, tx.id, receipt.transactionHash, receipt.blockNumber, receipt.blockHash, reverted);
+        if (!reverted) await ledger.recordCollectMined(trx, tx, receipt);
+      });
     }
   }
   // At depth: is each receipt's block still the chain's block at that height? (One batched round trip.)
@@ -226,7 +263,14 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
     return;
   }
   if (!(await isFinal(chain, took))) return;
-  if (!(await relayer.finish(db, tx.id, 'dropped'))) return;
+  const dropped = await inTransaction(db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'dropped'))) return false;
+    if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: null });
+    if (tx.purpose === 'refund') await refundOutcome(trx, tx, { dropped: true });
+    await ledger.recordCollectUnmined(trx, tx);
+    return true;
+  });
+  if (!dropped) return;
   await relayer.resyncNonce(db, chain.caip2, tx.sender, await chain.pendingNonce(tx.sender as Address));
   log.error(
     { paymentId: tx.paymentId, purpose: tx.purpose, nonce: tx.nonce, sender: tx.sender, takenBy: took.hash },
@@ -234,5 +278,6 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
   );
   if (!relayer.ofPayment(tx)) return;
   if (tx.purpose === 'settle') await deps.startSettle(tx.paymentId);
+  else if (tx.purpose === 'refund') await deps.startRefund(tx.paymentId);
   else await deps.startSubmit(tx.paymentId);
 }

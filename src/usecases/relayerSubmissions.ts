@@ -7,6 +7,7 @@ import { ChainUnavailable } from '../domain/chain';
 import * as relayer from '../db/relayer';
 import { recordSettlementPlans } from '../db/payments';
 import { batches } from '../lib/batches';
+import { reserveFunds, type Reservation } from './ledger';
 
 // One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
 // the previous batch commits goes into the next one (no timer: a lone submission goes at once). A batch
@@ -24,6 +25,8 @@ export interface Submission {
   authorization?: relayer.Authorization;
   /** A settlement transfer: what it sends where, recorded with it. */
   plan?: { fee: bigint; amount: bigint; destination: string };
+  /** Funds of an account that the transaction sends out of the sender: reserved in the ledger as it is stored. */
+  reserve?: Reservation;
   /** Runs under the sender's nonce lock before the batch commits; throwing stores none of the batch. */
   guard?: (trx: Db, stored: relayer.ChainTx[]) => Promise<void>;
 }
@@ -92,6 +95,11 @@ class SenderQueue {
             trx,
             plans.filter((p) => stored.some((t) => t.paymentId === p.paymentId && t.purpose === 'settle')),
           );
+        const reservations = subs.flatMap((s) => {
+          const tx = s.reserve && stored.find((t) => t.paymentId === s.tx.paymentId && t.purpose === s.tx.purpose);
+          return tx && s.reserve ? [{ tx, ...s.reserve }] : [];
+        });
+        await reserveFunds(trx, reservations);
       },
     );
   }

@@ -46,6 +46,7 @@ describe('stored events', () => {
       ['payment.processing', 'processing'],
       ['payment.succeeded', 'succeeded'],
       ['payment.settled', 'succeeded'],
+      ['refund.created', 'succeeded'],
       ['payment.refunded', 'succeeded'],
     ]);
     expect(await kinds(cancelled)).toEqual([
@@ -62,11 +63,12 @@ describe('stored events', () => {
     ]);
     // Each event of the paid payment carries what was known at its change.
     const row = await svc.db('payments').where({ id: paid }).first();
-    const [, processing, succeeded, settled, refunded] = (await events(paid)).map((e: { record: object }) => e.record);
+    const [, processing, succeeded, settled, refundCreated, refunded] = (await events(paid)).map((e: { record: object }) => e.record);
     const token = { tokenAsset: row.token_asset, tokenAmount: row.token_amount };
     expect(processing).toMatchObject({ ...token, txHash: null, refundedAt: null });
     expect(succeeded).toMatchObject({ ...token, txHash: row.tx_hash, refundedAt: null });
     expect(settled).toMatchObject({ ...token, txHash: row.tx_hash, refundedAt: null });
+    expect(refundCreated).toMatchObject({ ...token, refundedAt: null, refund: { tokenAmount: row.token_amount } });
     expect(refunded).toMatchObject({ ...token, txHash: row.tx_hash, refundedAt: (row.refunded_at as Date).toISOString() });
     expect((await events(cancelled)).at(-1).record.cancelledReason).toBe('cancelled_by_merchant');
     expect((await events(declined)).at(-1).record.failureCode).toBe('declined_user');

@@ -35,7 +35,8 @@ describe('delivery', () => {
       expect(event).toMatchObject({ apiVersion: '2026-02-19.preview', data: { payment: { merchantId: p.merchantId } } });
       expect(Number.isNaN(Date.parse(event.createdAt))).toBe(false);
     }
-    // Each payment's events carry versions 1..n in the order of its changes, with a matching snapshot.
+    // Each payment's events carry versions 1..n in the order of its changes, with a matching snapshot. Version 5 is the
+    // refund's refund.created, a type this endpoint does not subscribe to: a subscriber sees the gap.
     const versions = (id: string) =>
       forPayment(mine, id)
         .map((r) => [r.body.data.payment.version, r.body.type, r.body.data.payment.status])
@@ -45,7 +46,7 @@ describe('delivery', () => {
       [2, 'payment.processing', 'processing'],
       [3, 'payment.succeeded', 'succeeded'],
       [4, 'payment.settled', 'succeeded'],
-      [5, 'payment.refunded', 'succeeded'],
+      [6, 'payment.refunded', 'succeeded'],
     ]);
     expect(versions(cancelled)).toEqual([
       [1, 'payment.created', 'requires_action'],
@@ -78,9 +79,10 @@ describe('delivery', () => {
 
     // The events API shows the same bodies, and each delivery succeeded on its first attempt.
     const listed = await p.hooks('GET', `/v1/events?paymentId=${paid}`);
-    expect(listed.body.events.map((e: any) => e.data.payment.version)).toEqual([5, 4, 3, 2, 1]);
+    // (refund.created and payment.refunded are written in one transaction, at one time: their order is the ids'.)
+    expect(listed.body.events.map((e: any) => e.data.payment.version).sort((a: number, b: number) => b - a)).toEqual([6, 5, 4, 3, 2, 1]);
     const sent = forPayment(mine, paid).find((r) => r.body.type === 'payment.succeeded')!;
-    expect(JSON.stringify(listed.body.events[2])).toBe(sent.raw);
+    expect(JSON.stringify(listed.body.events.find((e: any) => e.type === 'payment.succeeded'))).toBe(sent.raw);
     // (Recorded just after the receiver's answer: successes are recorded in batches.)
     const attempts = await eventually(
       async () => (await p.hooks('GET', `/v1/events/${sent.body.id}/attempts`)).body,

@@ -114,6 +114,18 @@ it('collector mode: payTo is the collector, extra names the merchant, who is the
     expect(payment.status).toBe('succeeded');
     await eventually(async () => expect(await balanceOf(p.wallet)).toBe(20_000n));
     await rx.until((all) => all.some((r) => r.body?.type === 'payment.settled' && r.body.data.payment.paymentId === payment.paymentId));
+    // One book: the settlement is in the account's ledger like any payment (collected, then settled to the merchant).
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const btx = await p.preview('GET', `/v1/reports/balance-transactions?from=${from}&to=${to}&limit=100`);
+    expect(btx.status).toBe(200);
+    const types = btx.body.data
+      .filter((r: { paymentId: string | null }) => r.paymentId === payment.paymentId)
+      .map((r: { type: string }) => r.type);
+    expect(types).toEqual(expect.arrayContaining(['collected', 'settled']));
+    const bal = await p.preview('GET', '/v1/balance');
+    expect(bal.status).toBe(200);
+    for (const b of bal.body.balances) expect([b.available, b.pending, b.reserved]).toEqual(['0', '0', '0']);
   } finally {
     await shop.close();
   }

@@ -22,7 +22,12 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
   const transfers = (await chain.getLogs({ address: USDC, event: TRANSFER, fromBlock: 0n })).filter((l) => l.args.value! > 0n);
   const payments: Row[] = await db('payments as p')
     .leftJoin('payment_options as o', 'o.id', 'p.option_id')
-    .select('p.*', 'o.relayer', db.raw(`o.typed_data::jsonb ->> 'primaryType' AS primary_type`));
+    .select(
+      'p.*',
+      'o.relayer',
+      db.raw(`o.typed_data::jsonb ->> 'primaryType' AS primary_type`),
+      db.raw(`EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id) AS funds_refund`),
+    );
 
   // Every acknowledged write is stored exactly once.
   const byRef = new Map<string, number>();
@@ -36,6 +41,14 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
   for (const [name, n] of byName) if (n > 1) bad(`merchant ${name} stored ${n} times`);
   const merchantIds = new Set(merchants.map((m) => m.id));
   for (const m of rec.merchants) if (!merchantIds.has(m.id)) bad(`acknowledged merchant ${m.id} is not stored`);
+
+  const refunds: Row[] = await db('refunds as r')
+    .leftJoin('chain_transactions as c', 'c.id', 'r.chain_tx_id')
+    .leftJoin('refund_fundings as f', 'f.refund_id', 'r.id')
+    .leftJoin('payments as fp', 'fp.id', 'f.payment_id')
+    .select('r.id', 'r.payment_id', 'r.status', 'r.token_amount', 'r.recipient', 'r.tx_hash', 'c.sender', 'fp.status as funding_status');
+  const refundedOf = (paymentId: string) =>
+    refunds.filter((r) => r.payment_id === paymentId && r.status !== 'failed').reduce((n, r) => n + BigInt(r.token_amount), 0n);
 
   // A payment's buyer is charged once if it succeeded, never otherwise; a settlement is one transfer of its amount.
   const collected = new Map<string, bigint>();
@@ -65,17 +78,33 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
           bad(
             `settled payment ${p.id}: its settlement transaction ${p.settlement_tx_hash} is not one transfer of ${p.settlement_amount} to ${p.settlement_destination}`,
           );
-        if (BigInt(p.settlement_amount) + BigInt(p.fee_amount) !== want) bad(`settled payment ${p.id}: settled + fee != collected`);
+        // A refund made before the settlement left is not settled.
+        const gap = want - BigInt(p.settlement_amount) - BigInt(p.fee_amount);
+        if (gap !== 0n && gap !== refundedOf(p.id)) bad(`settled payment ${p.id}: settled + fee (+ refunded before) != collected`);
         collected.set(collector, collected.get(collector)! - BigInt(p.settlement_amount));
       }
     }
   }
-  // No transfer out of a collector that no settlement accounts for (none twice), and each collector holds
-  // exactly what it collected minus what it settled (fees and unsettled amounts stay in it).
-  const settlementTxs = new Set(payments.filter((p) => p.settled_at).map((p) => p.settlement_tx_hash));
+  // A refund sent is one transfer of its amount from a collector to the buyer; no refund waits with its funding paid.
+  for (const r of refunds) {
+    if (r.status === 'pending' || (r.status === 'requires_funding' && r.funding_status === 'succeeded'))
+      bad(`refund ${r.id} is still ${r.status}${r.funding_status ? ` (its funding payment ${r.funding_status})` : ''}`);
+    if (r.status !== 'succeeded') continue;
+    const sent = transfers.filter((t) => t.transactionHash === r.tx_hash);
+    if (sent.length !== 1 || getAddress(sent[0].args.to!) !== getAddress(r.recipient) || sent[0].args.value !== BigInt(r.token_amount))
+      bad(`refund ${r.id}: its transaction ${r.tx_hash} is not one transfer of ${r.token_amount} to ${r.recipient}`);
+    const from = getAddress(r.sender);
+    collected.set(from, (collected.get(from) ?? 0n) - BigInt(r.token_amount));
+  }
+  // No transfer out of a collector that no settlement or refund accounts for (none twice), and each collector holds
+  // exactly what it collected minus what it settled and refunded (fees and unsettled amounts stay in it).
+  const settlementTxs = new Set([
+    ...payments.filter((p) => p.settled_at).map((p) => p.settlement_tx_hash),
+    ...refunds.filter((r) => r.status === 'succeeded').map((r) => r.tx_hash),
+  ]);
   for (const t of transfers)
     if (relayers.includes(getAddress(t.args.from!)) && !settlementTxs.has(t.transactionHash))
-      bad(`transfer of ${t.args.value} from collector ${t.args.from} to ${t.args.to} in ${t.transactionHash} is no payment's settlement`);
+      bad(`transfer of ${t.args.value} from collector ${t.args.from} to ${t.args.to} in ${t.transactionHash} is no settlement or refund`);
   for (const r of relayers) {
     const balance = await chain.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
     if (balance !== (collected.get(r) ?? 0n)) bad(`collector ${r} holds ${balance} on chain, the payments say ${collected.get(r) ?? 0n}`);
@@ -99,13 +128,16 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
       gas += (await chain.getTransactionReceipt({ hash: t.tx_hash as Hex })).gasUsed;
   }
   const perStep = new Map<string, number>();
-  for (const t of txs.filter((x) => x.status === 'confirmed'))
+  for (const t of txs.filter((x) => x.status === 'confirmed' && x.purpose !== 'refund'))
+    // a payment may have several refunds
     perStep.set(`${t.payment_id}/${t.purpose}`, (perStep.get(`${t.payment_id}/${t.purpose}`) ?? 0) + 1);
   for (const [step, n] of perStep) if (n > 1) bad(`${step}: ${n} confirmed transactions`);
 
   // Nothing left non-final: no payment processing, no collected payment unsettled (held ones included).
   for (const p of payments.filter((x) => x.status === 'processing')) bad(`payment ${p.id} is still processing`);
-  for (const p of payments.filter((x) => x.status === 'succeeded' && x.primary_type === 'ReceiveWithAuthorization' && !x.settled_at))
+  // A refund's funding is credited to the account, never settled.
+  const settles = (x: Row) => x.status === 'succeeded' && x.primary_type === 'ReceiveWithAuthorization' && !x.funds_refund;
+  for (const p of payments.filter((x) => settles(x) && !x.settled_at))
     bad(`payment ${p.id} is unsettled${p.settlement_held_at ? ` (held: ${p.settlement_hold_reason})` : ''}`);
 
   const succeeded = payments.filter((p) => p.status === 'succeeded').length;

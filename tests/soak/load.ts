@@ -104,6 +104,10 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
           'payment.cancelled',
           'payment.settled',
           'payment.settlement_held',
+          'payment.refunded',
+          'refund.created',
+          'refund.succeeded',
+          'refund.failed',
         ],
       },
     );
@@ -141,29 +145,8 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
       p.cancelled = c.status === 200;
       return;
     }
-    const o = await call('POST', `/v1/gateway/payment/${p.id}/options`, 'options', account.wallet, {
-      accounts: [`eip155:31337:${buyer.address}`],
-    });
-    const opt = o.body?.options?.[0];
-    if (!opt) return void (p.refused = `options ${o.status}`);
-    if (!(await stack.chain.mint(buyer.address, p.tokenUnits))) return void (p.refused = 'funding not mined');
-    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
-    for (let attempt = 1; ; attempt++) {
-      const c = await call(
-        'POST',
-        `/v1/gateway/payment/${p.id}/confirm`,
-        'confirm',
-        { ...account.wallet, 'Idempotency-Key': `c-${n}-${attempt}` },
-        {
-          optionId: opt.id,
-          results: [{ type: 'walletRpc', data: [sig] }],
-        },
-      );
-      if (c.status === 200) break;
-      // A token paused for a block, or a funding transaction reorged out: the wallet tries again a little later.
-      if (attempt >= 4 || c.status !== 400) return void (p.refused = `confirm ${c.status} ${c.body?.code}`);
-      await sleep(1500);
-    }
+    const refused = await payAs(account, p.id, buyer, `${n}`);
+    if (refused) return void (p.refused = refused);
     p.confirmedAt = Date.now();
     const until = Date.now() + 180_000;
     while (Date.now() < until) {
@@ -171,9 +154,50 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
       if (s.body?.isFinal) {
         p.final = s.body.status;
         p.finalAt = Date.now();
+        if (p.final === 'succeeded' && Math.random() < 0.25) await refundOnce(account, p.id, minor, n);
         return;
       }
     }
+  }
+
+  /** Options for `buyer`, the buyer funded, the authorization signed and confirmed; a refusal's description, or null. */
+  async function payAs(account: Account, paymentId: string, buyer: ReturnType<typeof privateKeyToAccount>, key: string) {
+    const o = await call('POST', `/v1/gateway/payment/${paymentId}/options`, 'options', account.wallet, {
+      accounts: [`eip155:31337:${buyer.address}`],
+    });
+    const opt = o.body?.options?.[0];
+    if (!opt) return `options ${o.status}`;
+    if (!(await stack.chain.mint(buyer.address, BigInt(opt.amount.value)))) return 'funding not mined';
+    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+    for (let attempt = 1; ; attempt++) {
+      const c = await call(
+        'POST',
+        `/v1/gateway/payment/${paymentId}/confirm`,
+        'confirm',
+        { ...account.wallet, 'Idempotency-Key': `c-${key}-${attempt}` },
+        {
+          optionId: opt.id,
+          results: [{ type: 'walletRpc', data: [sig] }],
+        },
+      );
+      if (c.status === 200) return null;
+      // A token paused for a block, or a funding transaction reorged out: the wallet tries again a little later.
+      if (attempt >= 4 || c.status !== 400) return `confirm ${c.status} ${c.body?.code}`;
+      await sleep(1500);
+    }
+  }
+
+  /** Half of a succeeded payment refunded; when the account's balance is short, its funding payment paid by another wallet. */
+  async function refundOnce(account: Account, paymentId: string, minor: number, n: number): Promise<void> {
+    const r = await call(
+      'POST',
+      '/v1/refunds',
+      'refunds',
+      { ...account.headers, ...PREVIEW, 'Idempotency-Key': `r-${n}` },
+      { paymentId, amount: { unit: 'iso4217/USD', value: String(Math.max(1, Math.floor(minor / 2))) } },
+    );
+    const funding = r.body?.refund?.fundingInstructions;
+    if (r.status === 200 && funding) await payAs(account, funding.paymentId, privateKeyToAccount(generatePrivateKey()), `f-${n}`);
   }
 
   const accounts: Account[] = [];

@@ -4,6 +4,7 @@ import { eventually } from '../support/eventually';
 import { describeOwn, latency, sleep } from '../faults/kit';
 import { checkAll, checkWebhooks } from './checks';
 import { settlementHolds } from './holds';
+import { checkLedger } from './ledgerChecks';
 import { FAULT_KINDS, inject, schedule } from './faults';
 import { startLoad } from './load';
 import { seeded, seedOf } from './rng';
@@ -63,6 +64,12 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         DRAIN_MS,
         3000,
       );
+      const books = await eventually(
+        () => checkLedger(db, stack.chain.rpcUrl, stack.relayers),
+        (v) => v.length === 0,
+        60_000,
+        3000,
+      );
       const hooks = await eventually(
         async () => (await Promise.all(load.accounts.map((a) => checkWebhooks(db, a.accountId, a.receiver.received)))).flat(),
         (v) => v.length === 0,
@@ -102,7 +109,7 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
         merchantsAcknowledged: load.rec.merchants.length,
         webhookEvents: load.accounts.map((a) => a.receiver.received.length),
         settlementHolds: holds.holds,
-        violations: [...result.violations, ...hooks, ...holds.violations],
+        violations: [...result.violations, ...books, ...hooks, ...holds.violations],
       };
       console.log(`soak: ${JSON.stringify(summary, null, 1)}`);
       if (summary.violations.length)

@@ -4,10 +4,10 @@ import { asTx, Db, knexOf, Tx } from '../knex';
 // the reads that submitting and re-broadcasting need.
 
 /**
- * A payment's step (`deploy`: an ERC-6492 buyer wallet's deployment, before its collect or direct); or `sweep`: a
- * retired key's own funds moved out (`admin relayer sweep`), no payment.
+ * A payment's step (`deploy`: an ERC-6492 buyer wallet's deployment, before its collect or direct; `refund`: tokens
+ * sent back to the buyer); or `sweep`: a retired key's own funds moved out (`admin relayer sweep`), no payment.
  */
-export type TxPurpose = 'collect' | 'direct' | 'settle' | 'sweep' | 'deploy';
+export type TxPurpose = 'collect' | 'direct' | 'settle' | 'refund' | 'sweep' | 'deploy';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
 /**
  * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that
@@ -198,6 +198,8 @@ export async function storeSignedTxs(
             steps.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
           )
           .whereNotIn('status', GONE)
+          // A payment may have several refunds that succeeded: only one in flight stands in the way.
+          .whereNot((q) => q.where('purpose', 'refund').andWhere('status', 'confirmed'))
           .select('payment_id', 'purpose');
     for (const l of live)
       for (const i of want) if (subs[i].tx.paymentId === l.payment_id && subs[i].tx.purpose === l.purpose) out[i] = { kind: 'live' };

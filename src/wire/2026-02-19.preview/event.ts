@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/2026-02-19.preview/types';
 import { isFinal } from '../../domain/payment';
-import type { PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
+import type { PaymentEvent, PaymentEventRecord, RefundEventRecord } from '../../domain/paymentEvent';
 import type { ApiVersion } from '../../domain/versions';
 
 // Events at 2026-02-19.preview (spec/components/schemas/WebhookEvent.yaml, PaymentEventSnapshot.yaml).
@@ -28,6 +28,23 @@ export function paymentSnapshot(r: PaymentEventRecord): Snapshot {
   };
 }
 
+type RefundSnapshot = components['schemas']['Refund'];
+
+function refundSnapshot(paymentId: string, r: RefundEventRecord): RefundSnapshot {
+  return {
+    id: r.id,
+    paymentId,
+    amount: { unit: `iso4217/${r.currency}`, value: r.amountMinor },
+    tokenAmount: { unit: `caip19/${r.tokenAsset}`, value: r.tokenAmount },
+    status: r.status as RefundSnapshot['status'],
+    failureCode: r.failureCode,
+    txId: r.txHash,
+    createdAt: r.createdAt,
+  };
+}
+
 export function renderEvent(e: PaymentEvent, apiVersion: ApiVersion): WebhookEvent {
-  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, data: { payment: paymentSnapshot(e.record) } };
+  const { refund } = e.record;
+  const data = { payment: paymentSnapshot(e.record), ...(refund ? { refund: refundSnapshot(e.record.paymentId, refund) } : {}) };
+  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, data };
 }

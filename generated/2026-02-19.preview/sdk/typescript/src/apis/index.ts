@@ -1,5 +1,6 @@
 /* tslint:disable */
 /* eslint-disable */
+export * from './BalanceApi';
 export * from './GatewayApi';
 export * from './MerchantsApi';
 export * from './PaymentsApi';

@@ -1,0 +1,40 @@
+import type { Config } from '../config';
+import { configuredChain } from '../chain/chains';
+import type { EvmChain } from '../chain/evm';
+import { balances } from '../usecases/ledger';
+import { checkLedger } from '../usecases/ledgerCheck';
+import { writeBalanceTransactionsCsv } from '../usecases/ledgerExport';
+import { need, UsageError, type Command } from './adminArgs';
+
+// The ledger (docs/ledger.md), read-only:
+//   admin ledger balance --account acct_…  -> {"balances":[{asset, available, pending, reserved}]} (as GET /v1/balance)
+//   admin ledger check [--chain <caip2>]   -> {"chains":[{chainId, block, holdings}], "differences":[…]}: what the ledger
+//         says each address holds against balanceOf at the block at confirmation depth; exit 1 on any difference
+//   admin report balance-transactions --account acct_… --from <ISO> --to <ISO> --format csv --out <file>
+//         -> {"rows","file"}: the account's ledger entries in [from, to), as GET /v1/reports/balance-transactions, as CSV
+
+function chainsOf(config: Config, only?: string): EvmChain[] {
+  const ids = [...config.chains.map((c) => c.caip2), ...(config.devnet?.chains ?? []).map((c) => `eip155:${c.chainId}`)];
+  const chosen = only ? ids.filter((id) => id === only) : ids;
+  if (only && !chosen.length) throw new Error(`${only} is not a chain of this configuration (CHAINS, or the development chain)`);
+  return chosen.flatMap((id) => configuredChain(config, id) ?? []);
+}
+
+export const LEDGER_QUERIES: Record<string, Command> = {
+  'ledger balance': (v) => {
+    const account = need(v, 'account');
+    return (db) => balances(db, account);
+  },
+  'ledger check': (v) => async (db, config) => {
+    const report = await checkLedger(db, chainsOf(config, v.chain?.trim()));
+    if (report.differences.length) process.exitCode = 1;
+    return report;
+  },
+  'report balance-transactions': (v) => {
+    const account = need(v, 'account');
+    const range = { from: need(v, 'from'), to: need(v, 'to') };
+    if (need(v, 'format') !== 'csv') throw new UsageError('--format must be csv');
+    const out = need(v, 'out');
+    return (db) => writeBalanceTransactionsCsv(db, account, range, out);
+  },
+};

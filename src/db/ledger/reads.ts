@@ -1,0 +1,146 @@
+import type { Balance } from '../../domain/ledger';
+import { Db, knexOf } from '../knex';
+import { PAID_TO_COLLECTOR } from '../relayer';
+
+// What the ledger says: an account's balances, and what each collector holds at a block (for `admin ledger check`).
+
+type Row = Record<string, any>;
+
+/** An account's balances per asset, from its entries: available, pending and reserved. */
+export async function accountBalances(db: Db, accountId: string): Promise<Balance[]> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT asset,
+       coalesce(sum(amount) FILTER (WHERE bucket = 'available'), 0) AS available,
+       coalesce(sum(amount) FILTER (WHERE bucket = 'pending'), 0) AS pending,
+       coalesce(sum(amount) FILTER (WHERE bucket = 'reserved'), 0) AS reserved
+     FROM ledger_entries WHERE owner = ? GROUP BY asset ORDER BY asset`,
+    [accountId],
+  );
+  return rows.map((r: Row) => ({
+    asset: r.asset,
+    available: BigInt(r.available),
+    pending: BigInt(r.pending),
+    reserved: BigInt(r.reserved),
+  }));
+}
+
+/** An account's available balance of an asset held at one address. */
+export async function availableAt(db: Db, accountId: string, asset: string, holder: string): Promise<bigint> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT coalesce(sum(amount), 0) AS n FROM ledger_entries WHERE owner = ? AND asset = ? AND holder = ? AND bucket = 'available'`,
+    [accountId, asset, holder],
+  );
+  return BigInt(rows[0].n);
+}
+
+/**
+ * What refunds may spend of an account's available balance of an asset, per holder, largest first: the available
+ * balance less what is owed to settlements still due (the shares of the account's other collected payments that
+ * are neither settled, held, nor on their way, less their refunds). A refund of `paymentId` may take that
+ * payment's own share: its settlement sends what the refunds leave. `holder`: at one address only.
+ */
+export async function refundableByHolder(
+  db: Db,
+  accountId: string,
+  asset: string,
+  paymentId: string,
+  holder?: string,
+): Promise<{ holder: string; amount: bigint }[]> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `WITH avail AS (
+       SELECT holder, sum(amount) AS n FROM ledger_entries
+       WHERE owner = :account AND asset = :asset AND bucket = 'available' AND holder IS NOT NULL GROUP BY holder),
+     owed AS (
+       SELECT e.holder, sum(greatest(e.amount - coalesce((SELECT sum(r.token_amount) FROM refunds r
+         WHERE r.payment_id = p.id AND r.status <> 'failed'), 0), 0)) AS n
+       FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id JOIN payments p ON p.id = j.payment_id
+       WHERE j.kind = 'collected' AND j.account_id = :account AND e.owner = :account AND e.bucket = 'available'
+         AND e.asset = :asset AND p.id <> :payment AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id)
+         AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'settle'
+           AND c.status NOT IN ('dropped', 'reverted'))
+       GROUP BY e.holder)
+     SELECT a.holder, a.n - coalesce(o.n, 0) AS n FROM avail a LEFT JOIN owed o ON o.holder = a.holder
+     WHERE a.n - coalesce(o.n, 0) > 0 AND (CAST(:holder AS text) IS NULL OR a.holder = :holder)
+     ORDER BY 2 DESC, a.holder`,
+    { account: accountId, asset, payment: paymentId, holder: holder ?? null },
+  );
+  return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n) }));
+}
+
+export interface Holding {
+  asset: string;
+  holder: string;
+  amount: bigint;
+  /** Who the holding belongs to: per owner and bucket. */
+  owners: { owner: string; bucket: string; amount: bigint }[];
+}
+
+/**
+ * What the ledger says each address holds of each token of a chain as of `atBlock`: entries of movements mined at or
+ * below it, and of those that move nothing on chain (reservations).
+ */
+export async function holdingsAt(db: Db, chainId: string, atBlock: bigint): Promise<Holding[]> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT e.asset, e.holder, e.owner, e.bucket, sum(e.amount) AS amount
+     FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
+     WHERE e.holder IS NOT NULL AND e.asset LIKE ? AND (j.block_number IS NULL OR j.block_number <= ?)
+     GROUP BY e.asset, e.holder, e.owner, e.bucket ORDER BY e.asset, e.holder, e.owner, e.bucket`,
+    [`${chainId}/erc20:%`, atBlock.toString()],
+  );
+  const out = new Map<string, Holding>();
+  for (const r of rows as Row[]) {
+    const k = `${r.asset}|${r.holder}`;
+    let h = out.get(k);
+    if (!h) out.set(k, (h = { asset: r.asset, holder: r.holder, amount: 0n, owners: [] }));
+    h.amount += BigInt(r.amount);
+    if (BigInt(r.amount) !== 0n) h.owners.push({ owner: r.owner, bucket: r.bucket, amount: BigInt(r.amount) });
+  }
+  return [...out.values()];
+}
+
+/** What recording a collected payment needs: its account, token and amount, fee terms, and the collector paid. */
+export interface CollectInput {
+  accountId: string;
+  asset: string;
+  tokenAmount: bigint;
+  currency: string;
+  decimals: number;
+  feeBaseMinor: bigint;
+  feeBps: number;
+  /** Paid to a collector of this service (collector mode); false in direct mode. */
+  collected: boolean;
+  collector: string | null;
+}
+
+export async function collectInput(db: Db, paymentId: string): Promise<CollectInput | undefined> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer,
+       -- A refund's funding is the account's own money: no fee.
+       CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_base_minor, a.fee_base_minor) ELSE 0 END AS fee_base_minor,
+       CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_bps, a.fee_bps) ELSE 0 END AS fee_bps
+     FROM payments p JOIN accounts a ON a.id = p.account_id JOIN assets s ON s.id = p.token_asset
+       JOIN payment_options o ON o.id = p.option_id LEFT JOIN refund_fundings f ON f.payment_id = p.id
+     WHERE p.id = ? AND p.token_amount IS NOT NULL`,
+    [paymentId],
+  );
+  const r: Row | undefined = rows[0];
+  return (
+    r && {
+      accountId: r.account_id,
+      asset: r.token_asset,
+      tokenAmount: BigInt(r.token_amount),
+      currency: r.currency,
+      decimals: Number(r.decimals),
+      feeBaseMinor: BigInt(r.fee_base_minor ?? 0),
+      feeBps: Number(r.fee_bps ?? 0),
+      collected: Boolean(r.collected),
+      collector: r.relayer ?? null,
+    }
+  );
+}

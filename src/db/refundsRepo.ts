@@ -1,0 +1,229 @@
+import type { RefundRow, RefundStatus, Refunded } from '../domain/refund';
+import { Db, knexOf } from './knex';
+import { PAID_TO_COLLECTOR } from './relayer';
+
+/** A refund transaction not final yet: while one stands, the payment's next refund waits. */
+const IN_FLIGHT = ['pending', 'mined'];
+
+// Refunds (migration 20261207090100): their rows, what creating one needs under the payment's lock, and what the
+// relayer's refund step reads and records.
+
+type Row = Record<string, any>;
+
+const fromRow = (r: Row): RefundRow => ({
+  id: r.id,
+  paymentId: r.payment_id,
+  accountId: r.account_id,
+  amountMinor: BigInt(r.amount_minor),
+  currency: r.currency,
+  tokenAsset: r.token_asset,
+  tokenAmount: BigInt(r.token_amount),
+  recipient: r.recipient,
+  status: r.status,
+  failureCode: r.failure_code,
+  chainTxId: r.chain_tx_id === null ? null : String(r.chain_tx_id),
+  txHash: r.tx_hash,
+  fundingPaymentId: r.funding_payment_id ?? null,
+  createdAt: r.created_at,
+});
+
+/** A refund's columns and the payment that funds it, if any. */
+const WITH_FUNDING = ['refunds.*', 'f.payment_id as funding_payment_id'];
+const withFunding = (db: Db) => knexOf(db)('refunds').leftJoin('refund_fundings as f', 'f.refund_id', 'refunds.id').select(WITH_FUNDING);
+
+/** The payment as a refund needs it, locked (FOR UPDATE) until the transaction ends: refunds of it are made one at a time. */
+export interface RefundablePayment {
+  accountId: string;
+  merchantId: string;
+  status: string;
+  currency: string;
+  amountMinor: bigint;
+  tokenAsset: string | null;
+  tokenAmount: bigint | null;
+  buyerAccount: string | null;
+  /** The token's decimals. */
+  decimals: number | null;
+  /** Paid to a collector of this service (collector mode): the collector's address. */
+  collector: string | null;
+  refunded: Refunded;
+}
+
+export async function lockRefundable(db: Db, paymentId: string): Promise<RefundablePayment | undefined> {
+  const knex = knexOf(db);
+  // The lock first, then the read in a statement of its own: its snapshot includes the refunds committed while
+  // this waited for the lock (a subquery of the locking statement would not).
+  await knex.raw(`SELECT 1 FROM payments WHERE id = ? FOR UPDATE`, [paymentId]);
+  const { rows } = await knex.raw(
+    `SELECT p.account_id, p.merchant_id, p.status, p.currency, p.amount_minor, p.token_asset, p.token_amount, p.buyer_account,
+       (SELECT decimals FROM assets s WHERE s.id = p.token_asset) AS decimals,
+       CASE WHEN ${PAID_TO_COLLECTOR} THEN o.relayer END AS collector,
+       (SELECT coalesce(sum(amount_minor), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded_minor,
+       (SELECT coalesce(sum(token_amount), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded_tokens
+     FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
+    [paymentId],
+  );
+  const r: Row | undefined = rows[0];
+  return (
+    r && {
+      accountId: r.account_id,
+      merchantId: r.merchant_id,
+      status: r.status,
+      currency: r.currency,
+      amountMinor: BigInt(r.amount_minor),
+      tokenAsset: r.token_asset,
+      tokenAmount: r.token_amount === null ? null : BigInt(r.token_amount),
+      buyerAccount: r.buyer_account,
+      decimals: r.decimals === null ? null : Number(r.decimals),
+      collector: r.collector ?? null,
+      refunded: { minor: BigInt(r.refunded_minor), tokens: BigInt(r.refunded_tokens) },
+    }
+  );
+}
+
+export async function insertRefund(
+  db: Db,
+  r: Omit<RefundRow, 'failureCode' | 'chainTxId' | 'txHash' | 'createdAt' | 'fundingPaymentId'>,
+): Promise<RefundRow> {
+  const knex = knexOf(db);
+  const [row] = await knex('refunds')
+    .insert({
+      id: r.id,
+      payment_id: r.paymentId,
+      account_id: r.accountId,
+      amount_minor: r.amountMinor.toString(),
+      currency: r.currency,
+      token_asset: r.tokenAsset,
+      token_amount: r.tokenAmount.toString(),
+      recipient: r.recipient,
+      status: r.status,
+    })
+    .returning('*');
+  return fromRow(row);
+}
+
+export async function findRefund(db: Db, id: string): Promise<RefundRow | undefined> {
+  const r = await withFunding(db).where('refunds.id', id).first();
+  return r && fromRow(r);
+}
+
+/** A payment's refunds, oldest first, after the (createdAt, id) of `after`. */
+export async function refundsOfPayment(
+  db: Db,
+  paymentId: string,
+  limit: number,
+  after?: { createdAt: string; id: string },
+): Promise<RefundRow[]> {
+  const q = withFunding(db)
+    .where('refunds.payment_id', paymentId)
+    .orderBy([{ column: 'refunds.created_at' }, { column: 'refunds.id' }])
+    .limit(limit);
+  if (after) q.whereRaw('(refunds.created_at, refunds.id) > (?::timestamptz, ?)', [after.createdAt, after.id]);
+  return (await q).map(fromRow);
+}
+
+/**
+ * The refund of a payment to send next: the oldest waiting (pending or requires_funding); and whether a refund
+ * transaction of the payment is in flight (then nothing is sent: one at a time).
+ */
+export async function nextRefund(db: Db, paymentId: string): Promise<{ refund: RefundRow | undefined; live: boolean }> {
+  const knex = knexOf(db);
+  const live = await knex('chain_transactions')
+    .where({ payment_id: paymentId, purpose: 'refund' })
+    .whereIn('status', IN_FLIGHT)
+    .first('id');
+  if (live) return { refund: undefined, live: true };
+  const r = await knex('refunds')
+    .where({ payment_id: paymentId })
+    .whereIn('status', ['pending', 'requires_funding'])
+    .orderBy(['created_at', 'id'])
+    .first();
+  return { refund: r && fromRow(r), live: false };
+}
+
+/** The refund a stored refund transaction sends (set in the transaction that stores it). */
+export async function attachTx(db: Db, refundId: string, chainTxId: string): Promise<void> {
+  await knexOf(db)('refunds')
+    .where({ id: refundId })
+    .update({ chain_tx_id: chainTxId, status: 'pending', updated_at: knexOf(db).fn.now() });
+}
+
+export async function refundOfTx(db: Db, chainTxId: string): Promise<RefundRow | undefined> {
+  const r = await knexOf(db)('refunds').where({ chain_tx_id: chainTxId }).first();
+  return r && fromRow(r);
+}
+
+/** Moves a refund on, from a waiting state only (final states never change); false if it was not waiting. */
+export async function settleRefund(
+  db: Db,
+  id: string,
+  status: RefundStatus,
+  changes: { failureCode?: string; txHash?: string } = {},
+): Promise<boolean> {
+  const knex = knexOf(db);
+  const n = await knex('refunds')
+    .where({ id })
+    .whereIn('status', ['pending', 'requires_funding'])
+    .update({ status, failure_code: changes.failureCode ?? null, tx_hash: changes.txHash ?? null, updated_at: knex.fn.now() });
+  return n > 0;
+}
+
+/** The account's balance at the collector does not cover the refund (yet): it waits, looked at again by the reconciler. */
+export async function waitForFunding(db: Db, id: string): Promise<void> {
+  const knex = knexOf(db);
+  await knex('refunds')
+    .where({ id })
+    .whereIn('status', ['pending', 'requires_funding'])
+    .update({ status: 'requires_funding', updated_at: knex.fn.now() });
+}
+
+/** Payments with a refund waiting and no refund transaction in flight, idle `idleSeconds` (the reconciler). */
+export async function waitingRefunds(db: Db, idleSeconds: number, limit = 200): Promise<string[]> {
+  const knex = knexOf(db);
+  const { rows } = await knex.raw(
+    `SELECT DISTINCT r.payment_id FROM refunds r
+     WHERE r.status IN ('pending', 'requires_funding') AND r.updated_at < now() - make_interval(secs => ?)
+       AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = r.payment_id AND c.purpose = 'refund'
+         AND c.status IN ('pending', 'mined'))
+     LIMIT ?`,
+    [idleSeconds, limit],
+  );
+  return rows.map((r: Row) => r.payment_id);
+}
+
+/** Tokens of a payment refunded or on their way back (refunds not failed): what its settlement no longer sends. */
+export async function refundedTokens(db: Db, paymentId: string): Promise<bigint> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT coalesce(sum(token_amount), 0) AS n FROM refunds WHERE payment_id = ? AND status <> 'failed'`,
+    [paymentId],
+  );
+  return BigInt(rows[0].n);
+}
+
+/** Payments with refunds waiting for funds of the account that `paidPaymentId` (just collected) belongs to. */
+export async function awaitingFunds(db: Db, paidPaymentId: string, limit = 50): Promise<string[]> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT DISTINCT r.payment_id FROM refunds r JOIN payments p ON p.account_id = r.account_id
+     WHERE p.id = ? AND r.status = 'requires_funding' LIMIT ?`,
+    [paidPaymentId, limit],
+  );
+  return rows.map((r: Row) => r.payment_id);
+}
+
+export async function insertFunding(db: Db, refundId: string, paymentId: string): Promise<void> {
+  await knexOf(db)('refund_fundings').insert({ refund_id: refundId, payment_id: paymentId });
+}
+
+/** The payment that funds a refund, if one was created. */
+export async function fundingOfRefund(db: Db, refundId: string): Promise<string | null> {
+  const r = await knexOf(db)('refund_fundings').where({ refund_id: refundId }).first('payment_id');
+  return r?.payment_id ?? null;
+}
+
+/** When `paymentId` funds a refund: the refund's asset (the only one the funding may be paid in). */
+export async function fundedRefundAsset(db: Db, paymentId: string): Promise<string | null> {
+  const r = await knexOf(db)('refund_fundings as f')
+    .join('refunds as r', 'r.id', 'f.refund_id')
+    .where('f.payment_id', paymentId)
+    .first('r.token_asset');
+  return r?.token_asset ?? null;
+}

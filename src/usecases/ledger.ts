@@ -1,0 +1,234 @@
+import { getAddress } from 'viem';
+import type { Db, Tx } from '../db/knex';
+import * as ledger from '../db/ledger';
+import type { ChainTx } from '../db/relayer';
+import { collectedEntries, move, nativeAsset, OPERATOR, WORLD, type Entry, type Journal } from '../domain/ledger';
+import { settlementSplit } from '../domain/money';
+import { decodeCursor, encodeCursor } from '../domain/cursor';
+import { AppError } from '../domain/errors';
+
+// What the relayer's steps record in the ledger (docs/ledger.md), each in the database transaction of the state
+// change it belongs to. Collector mode only for tokens: in direct mode the buyer pays the merchant straight, and
+// only the relayer's gas is recorded.
+
+interface Mined {
+  transactionHash: string;
+  blockNumber: bigint;
+}
+
+const onChain = (tx: Pick<ChainTx, 'id' | 'chainId'>, m: Mined) => ({
+  chainTxId: tx.id,
+  chainId: tx.chainId,
+  txHash: m.transactionHash,
+  blockNumber: m.blockNumber,
+});
+
+/** A collect transaction mined, not yet at confirmation depth: the buyer's tokens are the account's, pending. */
+export async function recordCollectMined(trx: Tx, tx: ChainTx, m: Mined): Promise<void> {
+  if (tx.purpose !== 'collect' || !tx.paymentId) return;
+  const open = await ledger.openPendings(trx, tx.id);
+  if (open.some((o) => o.blockNumber === m.blockNumber)) return;
+  await recordCollectUnmined(trx, tx);
+  const c = await ledger.collectInput(trx, tx.paymentId);
+  if (!c?.collected) return;
+  const n = await ledger.pendingCount(trx, tx.id);
+  const holder = getAddress(tx.sender);
+  const entries = move(c.asset, c.tokenAmount, external, { owner: c.accountId, bucket: 'pending', holder });
+  await ledger.postJournals(trx, [
+    {
+      ref: `collect_pending:${tx.id}:${n}`,
+      kind: 'collect_pending',
+      accountId: c.accountId,
+      paymentId: tx.paymentId,
+      ...onChain(tx, m),
+      entries,
+    },
+  ]);
+}
+
+const external = { owner: WORLD, bucket: 'external' as const, holder: null };
+
+/** A reorg took the collect transaction out (or it is final now): its pending journals are reversed. */
+export async function recordCollectUnmined(trx: Tx, tx: Pick<ChainTx, 'id' | 'chainId' | 'paymentId'>): Promise<void> {
+  for (const o of await ledger.openPendings(trx, tx.id)) {
+    const entries = (await ledger.journalEntries(trx, o.ref)).map((e) => ({ ...e, amount: -e.amount }));
+    await ledger.postJournals(trx, [
+      {
+        ref: `un${o.ref}`,
+        kind: 'collect_unpending',
+        paymentId: tx.paymentId,
+        chainTxId: tx.id,
+        chainId: tx.chainId,
+        blockNumber: o.blockNumber,
+        entries,
+      },
+    ]);
+  }
+}
+
+/**
+ * A payment succeeded in collector mode: the buyer's tokens, final, split into the account's available share and the
+ * operator's fee, held by the collector. `tx`: the relayer's collect transaction (null when another used the
+ * authorization).
+ */
+export async function recordCollected(trx: Tx, paymentId: string, m: Mined, tx: Pick<ChainTx, 'id' | 'chainId'> | null): Promise<void> {
+  const c = await ledger.collectInput(trx, paymentId);
+  if (!c?.collected || !c.collector) return;
+  if (tx) await recordCollectUnmined(trx, { ...tx, paymentId });
+  const { fee } = settlementSplit(c.tokenAmount, c.currency, c.decimals, c);
+  const entries = collectedEntries(
+    { accountId: c.accountId, asset: c.asset, collector: getAddress(c.collector), amount: c.tokenAmount, fee },
+    false,
+  );
+  const where = tx ? onChain(tx, m) : { txHash: m.transactionHash, blockNumber: m.blockNumber };
+  await ledger.postJournals(trx, [
+    { ref: `collected:${paymentId}`, kind: 'collected', accountId: c.accountId, paymentId, ...where, entries },
+  ]);
+}
+
+/** Funds reserved for a transfer out of a collector (a settlement or a refund) as it is stored signed. */
+export function reserveJournal(
+  kind: 'settle_reserved' | 'refund_reserved',
+  tx: ChainTx,
+  r: { accountId: string; asset: string; amount: bigint },
+): Journal {
+  const holder = getAddress(tx.sender);
+  return {
+    ref: `${kind}:${tx.id}`,
+    kind,
+    accountId: r.accountId,
+    paymentId: tx.paymentId,
+    chainTxId: tx.id,
+    chainId: tx.chainId,
+    entries: move(
+      r.asset,
+      r.amount,
+      { owner: r.accountId, bucket: 'available', holder },
+      { owner: r.accountId, bucket: 'reserved', holder },
+    ),
+  };
+}
+
+export interface Reservation {
+  kind: 'settle_reserved' | 'refund_reserved';
+  accountId: string;
+  asset: string;
+  amount: bigint;
+}
+
+/** An account has less available at a collector than a transfer out of it needs: nothing of the batch is stored. */
+export class InsufficientBalance extends Error {}
+
+/**
+ * Reserves what transfers stored signed will send, each from its account's available balance at the sender. Runs
+ * under the sender's nonce lock (src/usecases/relayerSubmissions.ts), which every transfer out of that address
+ * takes: two reservations against the same balance never both pass.
+ */
+export async function reserveFunds(trx: Tx, list: (Reservation & { tx: ChainTx })[]): Promise<void> {
+  // One after another, each journal posted before the next is checked: a batch's transfers never together spend
+  // more than there is. A transfer for a payment (its settlement or a refund) may spend that payment's own share and
+  // what is free, never what the account owes its other payments' settlements still due (src/db/ledger/reads.ts).
+  for (const r of list) {
+    const holder = getAddress(r.tx.sender);
+    const spendable = r.tx.paymentId
+      ? ((await ledger.refundableByHolder(trx, r.accountId, r.asset, r.tx.paymentId, holder))[0]?.amount ?? 0n)
+      : await ledger.availableAt(trx, r.accountId, r.asset, holder);
+    if (spendable < r.amount)
+      throw new InsufficientBalance(`${r.accountId} may spend ${spendable} of ${r.asset} at ${holder}, ${r.amount} needed`);
+    await ledger.postJournals(trx, [reserveJournal(r.kind, r.tx, r)]);
+  }
+}
+
+/** What the ledger knows of an account's money at a collector: the available balance, and whether a payment's collection is recorded. */
+export const spendableFor = async (db: Db, accountId: string, asset: string, paymentId: string, holder: string) =>
+  (await ledger.refundableByHolder(db, accountId, asset, paymentId, holder))[0]?.amount ?? 0n;
+export const collectionRecorded = (db: Db, paymentId: string) => ledger.hasJournal(db, `collected:${paymentId}`);
+
+/** The transfer reserved for is final: what was reserved leaves for the world (sent) or goes back (released). */
+export async function recordTransferOutcome(
+  trx: Tx,
+  kind: 'settle' | 'refund',
+  tx: ChainTx,
+  outcome: { sent: Mined } | { released: Mined | null },
+): Promise<void> {
+  const reserved = await ledger.journalEntries(trx, `${kind}_reserved:${tx.id}`);
+  const held = reserved.filter((e) => e.bucket === 'reserved');
+  if (!held.length) return;
+  const sent = 'sent' in outcome;
+  const entries: Entry[] = held.flatMap((e) =>
+    sent ? move(e.asset, e.amount, e, external) : move(e.asset, e.amount, e, { owner: e.owner, bucket: 'available', holder: e.holder }),
+  );
+  const m = sent ? outcome.sent : outcome.released;
+  const journalKind = sent ? (kind === 'settle' ? 'settled' : 'refunded') : (`${kind}_released` as const);
+  await ledger.postJournals(trx, [
+    {
+      ref: `${journalKind}:${tx.id}`,
+      kind: journalKind,
+      accountId: held[0].owner,
+      paymentId: tx.paymentId,
+      chainTxId: tx.id,
+      chainId: tx.chainId,
+      txHash: m?.transactionHash ?? null,
+      blockNumber: sent ? m!.blockNumber : null,
+      entries,
+    },
+  ]);
+}
+
+/** Gas a relayer key paid for a mined transaction (any purpose), in the chain's native coin. */
+export function gasJournal(
+  tx: Pick<ChainTx, 'id' | 'chainId' | 'sender' | 'paymentId'>,
+  r: Mined & { gasUsed: bigint; effectiveGasPrice: bigint },
+): Journal {
+  const holder = getAddress(tx.sender);
+  return {
+    ref: `gas:${tx.chainId}:${r.transactionHash}`,
+    kind: 'gas',
+    paymentId: tx.paymentId,
+    ...onChain(tx, r),
+    entries: move(
+      nativeAsset(tx.chainId),
+      r.gasUsed * r.effectiveGasPrice,
+      { owner: OPERATOR, bucket: 'native', holder },
+      { owner: OPERATOR, bucket: 'gas', holder },
+    ),
+  };
+}
+
+export const recordGas = (trx: Tx, list: Parameters<typeof gasJournal>[]) =>
+  ledger.postJournals(
+    trx,
+    list.map((a) => gasJournal(...a)),
+  );
+
+/** An account's balances, amounts as strings (the wire's and the admin command's shape). */
+export async function balances(db: Db, accountId: string) {
+  return {
+    balances: (await ledger.accountBalances(db, accountId)).map((b) => ({
+      asset: b.asset,
+      available: b.available.toString(),
+      pending: b.pending.toString(),
+      reserved: b.reserved.toString(),
+    })),
+  };
+}
+
+const isAfter = (v: unknown): v is { id: string } =>
+  typeof v === 'object' && v !== null && /^[0-9]{1,19}$/.test(String((v as { id: unknown }).id));
+
+/** The account's balance transactions (one per ledger entry) between `from` (inclusive) and `to`, a page at a time. */
+export async function balanceTransactions(db: Db, accountId: string, range: { from: string; to: string }, limit: number, cursor?: string) {
+  const from = new Date(range.from);
+  const to = new Date(range.to);
+  const issues = [
+    ...(Number.isNaN(from.getTime()) ? [{ field: 'from', message: 'must be a date-time' }] : []),
+    ...(Number.isNaN(to.getTime()) ? [{ field: 'to', message: 'must be a date-time' }] : []),
+  ];
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, isAfter);
+  if (after === null) issues.push({ field: 'cursor', message: 'is not a cursor of this list' });
+  if (issues.length) throw new AppError('params_validation', undefined, issues);
+  const rows = await ledger.balanceTransactions(db, accountId, { from, to }, limit + 1, after?.id);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { data: page, nextCursor: rows.length > limit && last ? encodeCursor({ id: last.id }) : null };
+}

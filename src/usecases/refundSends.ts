@@ -1,0 +1,100 @@
+import { getAddress } from 'viem';
+import { inTransaction, type Tx } from '../db/knex';
+import { writeRefundEvent } from '../db/refundEvents';
+import * as refunds from '../db/refundsRepo';
+import { findPayment } from '../db/payments';
+import type { ChainTx } from '../db/relayer';
+import { settlementInput } from '../db/settlementTransfersRepo';
+import { parseAssetId } from '../domain/caip';
+import { refundableByHolder } from '../db/ledger';
+import { InsufficientBalance, recordTransferOutcome } from './ledger';
+import { withHeadroom, type RelayerDeps } from './relayer';
+import { refusalOfCall } from './submissionPlan';
+
+// The relayer's refund step: a payment's waiting refunds are sent one at a time (one live refund transaction per
+// payment, like every purpose), from the collector that received the payment, to the address that paid. What it
+// sends is reserved from the account's available balance at that collector as the transaction is stored signed
+// (under the collector's nonce lock), so a refund never spends another account's money: short, it waits in
+// `requires_funding`. The transaction then has the relayer's guarantees (stored before broadcast, one nonce from
+// PostgreSQL, re-broadcast, reorgs and replacements handled by the monitor). Its outcome: src/usecases/relayerMonitor.ts.
+
+/** Sends the payment's next waiting refund; the transaction hash, or null when there is nothing to send now. */
+export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<string | null> {
+  const { db, chains, log } = deps;
+  const { refund, live } = await refunds.nextRefund(db, paymentId);
+  if (live || !refund) return null;
+  const found = await findPayment(db, paymentId);
+  if (!found?.asset) return null;
+  const { collected, collector } = await settlementInput(db, found.payment, found.asset.id);
+  const chain = chains.get(found.asset.chainId);
+  if (!chain) return null;
+  // From the collector that received the payment when the account's balance there covers it, else from another of
+  // this chain's keys where it does; in direct mode (nothing collected) or short everywhere, funding is needed first.
+  const preferred = collected && collector ? getAddress(collector) : null;
+  const fits = (await refundableByHolder(db, refund.accountId, refund.tokenAsset, paymentId))
+    .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
+    .map((h) => getAddress(h.holder));
+  const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
+  if (!holder) {
+    await refunds.waitForFunding(db, refund.id);
+    return null;
+  }
+  const call = chain.transferCall(parseAssetId(refund.tokenAsset).assetReference, refund.recipient, refund.tokenAmount);
+  const fees = await chain.fees();
+  const sim = await chain.simulate(holder, call, fees);
+  if (!sim.ok) {
+    const { refusal } = await refusalOfCall(chain, call, sim);
+    const failed = await inTransaction(db, async (trx) => {
+      if (!(await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: refusal }))) return false;
+      await writeRefundEvent(trx, refund.id, 'refund.failed');
+      return true;
+    });
+    if (failed) log.warn({ paymentId, refundId: refund.id, refusal }, 'refund refused by the token before it was sent');
+    await deps.startRefund(paymentId);
+    return null;
+  }
+  const tx = { chainId: chain.caip2, sender: holder, purpose: 'refund' as const, paymentId, to: call.to, calldata: call.data };
+  try {
+    const r = await deps.submissions.submit(chain, holder, {
+      tx: { ...tx, gasLimit: withHeadroom(sim.gas), ...fees },
+      call,
+      fees,
+      reserve: { kind: 'refund_reserved', accountId: refund.accountId, asset: refund.tokenAsset, amount: refund.tokenAmount },
+      guard: async (trx, stored) => {
+        const mine = stored.find((t) => t.paymentId === paymentId && t.purpose === 'refund');
+        if (mine) await refunds.attachTx(trx, refund.id, mine.id);
+      },
+    });
+    if (r.kind !== 'stored') return null;
+    log.info({ paymentId, refundId: refund.id, txHash: r.tx.hash, amount: refund.tokenAmount.toString() }, 'refund submitted');
+    return r.tx.hash;
+  } catch (e) {
+    if (!(e instanceof InsufficientBalance)) throw e;
+    await refunds.waitForFunding(db, refund.id);
+    return null;
+  }
+}
+
+/**
+ * A refund transaction is final (in the monitor's database transaction): sent, the refund succeeded and its
+ * reservation left for the buyer; reverted or dropped, the reservation goes back to available and the refund fails
+ * (a dropped one, whose nonce another transaction took, is sent again instead).
+ */
+export async function refundOutcome(
+  trx: Tx,
+  tx: ChainTx,
+  outcome: { sent: { transactionHash: string; blockNumber: bigint } } | { reverted: { transactionHash: string } } | { dropped: true },
+): Promise<void> {
+  const refund = await refunds.refundOfTx(trx, tx.id);
+  if ('sent' in outcome) {
+    await recordTransferOutcome(trx, 'refund', tx, { sent: outcome.sent });
+    if (refund && (await refunds.settleRefund(trx, refund.id, 'succeeded', { txHash: outcome.sent.transactionHash })))
+      await writeRefundEvent(trx, refund.id, 'refund.succeeded');
+    return;
+  }
+  await recordTransferOutcome(trx, 'refund', tx, { released: null });
+  if (!refund || !('reverted' in outcome)) return;
+  const { transactionHash } = outcome.reverted;
+  if (await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: 'transaction_reverted', txHash: transactionHash }))
+    await writeRefundEvent(trx, refund.id, 'refund.failed');
+}

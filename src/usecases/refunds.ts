@@ -1,0 +1,124 @@
+import { inTransaction, type Db, type Tx } from '../db/knex';
+import type { Config } from '../config';
+import * as repo from '../db/refundsRepo';
+import { writeRefundEvent } from '../db/refundEvents';
+import { findPayment, markRefunded } from '../db/payments';
+import { refundableByHolder } from '../db/ledger';
+import { parseAccountId } from '../domain/caip';
+import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
+import { AppError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { CURRENCIES, MoneyError, parseFiatAmount } from '../domain/money';
+import { fundingMinor, refundTokens, type RefundRow } from '../domain/refund';
+import { createPayment, paymentForMerchant } from './payments';
+
+// Refunds, merchant side (docs/ledger.md "Refunds"). A refund sends the buyer's tokens back from the collector that
+// received them, funded from the account's available balance there (never another account's money); the relayer's
+// refund step (src/usecases/refundSends.ts) sends it. Refunds of one payment are decided one at a time under the
+// payment's row lock, so concurrent partial refunds never add up to more than was paid.
+
+export interface RefundRequest {
+  paymentId: string;
+  /** Preview: a partial refund, in the payment's currency and minor units; absent: all that is left. */
+  amount?: { unit: string; value: string };
+}
+
+/** Creates a refund; `startRefund` (after the request commits) hands it to the relayer. */
+export async function createRefund(db: Db, config: Config, accountId: string, merchantId: string, req: RefundRequest) {
+  await paymentForMerchant(db, accountId, merchantId, req.paymentId);
+  return inTransaction(db, async (trx) => {
+    const p = await repo.lockRefundable(trx, req.paymentId);
+    if (!p) throw new AppError('payment_not_found');
+    if (p.status !== 'succeeded' || p.tokenAmount === null || !p.tokenAsset || !p.buyerAccount)
+      throw new AppError('payment_not_succeeded', `A ${p.status} payment cannot be refunded.`);
+    const minor = req.amount ? partialAmount(req.amount, p.currency) : p.amountMinor - p.refunded.minor;
+    if (minor === 0n) throw new AppError('already_refunded');
+    const tokens = refundTokens({ amountMinor: p.amountMinor, tokenAmount: p.tokenAmount }, p.refunded, minor);
+    if (tokens === null) throw new AppError(req.amount ? 'refund_exceeds_payment' : 'already_refunded');
+    // Whether the account's balance at one collector covers it now; the relayer decides again under that collector's lock.
+    const covered = ((await refundableByHolder(trx, p.accountId, p.tokenAsset, req.paymentId))[0]?.amount ?? 0n) >= tokens;
+    const refund = await repo.insertRefund(trx, {
+      id: newId('ref'),
+      paymentId: req.paymentId,
+      accountId: p.accountId,
+      amountMinor: minor,
+      currency: p.currency,
+      tokenAsset: p.tokenAsset,
+      tokenAmount: tokens,
+      recipient: parseAccountId(p.buyerAccount).address,
+      status: covered ? 'pending' : 'requires_funding',
+    });
+    const fundingPaymentId = covered ? null : await fundRefund(trx, config, p, refund);
+    await writeRefundEvent(trx, refund.id, 'refund.created');
+    // Refunded in full: the payment shows refundedAt, with its payment.refunded event.
+    const whole = p.refunded.minor + minor === p.amountMinor;
+    const payment = whole ? ((await markRefunded(trx, req.paymentId)) ?? (await findPayment(trx, req.paymentId))) : undefined;
+    return { refund: { ...refund, fundingPaymentId }, refundedAt: payment?.payment.refundedAt ?? null };
+  });
+}
+
+/** How long a refund's funding payment may be paid. */
+const FUNDING_TTL_S = 24 * 3600;
+
+/**
+ * A refund the account's balance does not cover: a payment of the missing amount (the largest balance at one
+ * collector counts), of the same merchant, that anyone pays through the gateway in the refund's token; its tokens
+ * are credited to the account and not settled, and the refund then goes out. Null when the merchant cannot take
+ * payments any more (the refund waits for the account's balance).
+ */
+async function fundRefund(trx: Tx, config: Config, p: repo.RefundablePayment, refund: RefundRow): Promise<string | null> {
+  if (p.decimals === null) return null;
+  const best = (await refundableByHolder(trx, p.accountId, refund.tokenAsset, refund.paymentId))[0]?.amount ?? 0n;
+  const minor = fundingMinor(refund.tokenAmount - best, p.decimals, CURRENCIES[p.currency]);
+  const expiresAt = Math.floor(Date.now() / 1000) + FUNDING_TTL_S;
+  const amount = { unit: `iso4217/${p.currency}`, value: minor.toString() };
+  const funding = await createPayment(trx, config, p.accountId, p.merchantId, {
+    referenceId: `refund:${refund.id}`,
+    amount,
+    expiresAt,
+  }).catch((e: unknown) => {
+    if (e instanceof AppError) return null;
+    throw e;
+  });
+  if (!funding) return null;
+  await repo.insertFunding(trx, refund.id, funding.id);
+  return funding.id;
+}
+
+function partialAmount(amount: { unit: string; value: string }, currency: string): bigint {
+  try {
+    const a = parseFiatAmount(amount.unit, amount.value);
+    if (a.currency !== currency) throw new MoneyError(`must be the payment's currency, iso4217/${currency}`);
+    return a.minor;
+  } catch (e) {
+    const field = /unit|currency/.test((e as MoneyError).message) ? '/amount/unit' : '/amount/value';
+    throw new AppError('params_validation', undefined, [{ field, message: (e as MoneyError).message }]);
+  }
+}
+
+/** A refund as its merchant reads it. */
+export async function refundForMerchant(db: Db, accountId: string, merchantId: string, refundId: string) {
+  const r = await repo.findRefund(db, refundId);
+  if (!r) throw new AppError('refund_not_found');
+  if (r.accountId !== accountId) throw new AppError('forbidden', 'This refund belongs to another account.');
+  const pw = await paymentForMerchant(db, accountId, merchantId, r.paymentId).catch((e: AppError) => {
+    throw e.code === 'payment_not_found' ? new AppError('refund_not_found') : e;
+  });
+  return { refund: r, payment: pw.payment };
+}
+
+type After = { createdAt: string; id: string };
+const isAfter = (v: unknown): v is After =>
+  typeof v === 'object' && v !== null && isCursorTime((v as After).createdAt) && typeof (v as After).id === 'string';
+
+/** A payment's refunds, oldest first, a page at a time. */
+export async function listRefunds(db: Db, accountId: string, merchantId: string, paymentId: string, limit: number, cursor?: string) {
+  await paymentForMerchant(db, accountId, merchantId, paymentId);
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, isAfter);
+  if (after === null) throw new AppError('params_validation', undefined, [{ field: 'cursor', message: 'is not a cursor of this list' }]);
+  const rows = await repo.refundsOfPayment(db, paymentId, limit + 1, after);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null;
+  return { data: page, nextCursor };
+}

@@ -1,0 +1,236 @@
+import { admin, adminWith, client, startTestService, TestService } from '../support/service';
+import { anvil, balanceOf, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
+import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+
+// Refunds send the buyer's tokens back (docs/ledger.md "Refunds"), on the development chain: partial refunds in the
+// preview, the stable full refund, concurrent partial refunds, and refunds the account's balance does not cover.
+// The merchant's destination is blacklisted on the token for most of the file, so settlements cannot leave the
+// collector and the payments' shares stay available to refund from.
+
+useChainSuite();
+
+const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+type Flow = ReturnType<typeof flow>;
+
+describeLocal('refunds', () => {
+  let svc: TestService;
+  let f: Flow;
+  let shop: Shop;
+  const mined = async (hash: Promise<string>) => {
+    const h = await hash;
+    await eventually(() => receiptOf(h));
+  };
+  const preview = () => client(svc.url, { 'Api-Key': shop.apiKey, 'Merchant-Id': shop.merchantId, ...PREVIEW });
+  const refund = (paymentId: string, value?: string) =>
+    preview()('POST', '/v1/refunds', { body: { paymentId, ...(value ? { amount: { unit: 'iso4217/USD', value } } : {}) } });
+  const refunded = (id: string, status = 'succeeded') =>
+    eventually(async () => {
+      const r = await preview()('GET', `/v1/refunds/${id}`);
+      if (r.body.refund?.status !== status) throw new Error(r.text);
+      return r.body.refund;
+    }, 30_000);
+  const paid = async (ff: Flow, value: string) => {
+    const buyer = await newBuyer(100_000_000n);
+    const id = await ff.pay(value);
+    const { opt, td } = await ff.option(id, buyer);
+    expect((await ff.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
+    await ff.until(id, (x) => x.status === 'succeeded');
+    return { id, buyer };
+  };
+  const available = async (s: Shop) => {
+    const r = await client(svc.url, { 'Api-Key': s.apiKey, ...PREVIEW })('GET', '/v1/balance');
+    return r.body.balances.find((b: { asset: string }) => b.asset === DEVNET_USDC)?.available;
+  };
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    const s = await setup(svc);
+    shop = s.shop;
+    f = flow(svc.url, shop, s.gw);
+    await mined(tokenAdmin('blacklist', shop.wallet as `0x${string}`));
+  });
+  afterAll(async () => {
+    await mined(tokenAdmin('unBlacklist', shop.wallet as `0x${string}`));
+    await svc.close();
+  });
+
+  it('two partial refunds: the buyer’s balance rises by each, the refunds show their transactions, more than is left is 409', async () => {
+    const { id, buyer } = await paid(f, '1000');
+    expect(await balanceOf(buyer.address)).toBe(90_000_000n);
+    const a = await refund(id, '250');
+    expect(a.status).toBe(200);
+    expect(a.body.refundedAt).toBeUndefined();
+    expect(a.body.refund).toMatchObject({ paymentId: id, amount: { unit: 'iso4217/USD', value: '250' }, status: 'pending' });
+    expect(a.body.refund.tokenAmount).toEqual({ unit: `caip19/${DEVNET_USDC}`, value: '2500000' });
+    const done = await refunded(a.body.refund.id);
+    const receipt = await receiptOf(done.txId);
+    expect(receipt.status).toBe('success');
+    expect(await balanceOf(buyer.address)).toBe(92_500_000n);
+
+    const b = await refund(id, '300');
+    await refunded(b.body.refund.id);
+    expect(await balanceOf(buyer.address)).toBe(95_500_000n);
+    const over = await refund(id, '451');
+    expect({ status: over.status, code: over.body.code }).toEqual({ status: 409, code: 'refund_exceeds_payment' });
+
+    const list = await preview()('GET', `/v1/refunds?paymentId=${id}&limit=1`);
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([a.body.refund.id]);
+    const next = await preview()('GET', `/v1/refunds?paymentId=${id}&limit=1&cursor=${encodeURIComponent(list.body.nextCursor)}`);
+    expect(next.body).toEqual({ data: [expect.objectContaining({ id: b.body.refund.id, status: 'succeeded' })], nextCursor: null });
+    // refund.* events, each with the refund as of the event.
+    const events = (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events as {
+      type: string;
+      data: { refund?: { id: string; status: string; txId: string | null } };
+    }[];
+    const ofRefunds = events.filter((e) => e.type.startsWith('refund.')).map((e) => [e.type, e.data.refund!.id, e.data.refund!.status]);
+    expect(ofRefunds.sort()).toEqual(
+      [
+        ['refund.created', a.body.refund.id, 'pending'],
+        ['refund.created', b.body.refund.id, 'pending'],
+        ['refund.succeeded', a.body.refund.id, 'succeeded'],
+        ['refund.succeeded', b.body.refund.id, 'succeeded'],
+      ].sort(),
+    );
+    // The ledger: reserved and sent, nothing left reserved; what the collector holds is what the chain says.
+    expect(await available(shop)).toBe('4500000');
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
+  });
+
+  it('the stable full refund keeps its wire shape and sends the whole amount back; a second one is 409', async () => {
+    const { id, buyer } = await paid(f, '400');
+    const r = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['paymentId', 'refundedAt']);
+    await eventually(async () => expect(await balanceOf(buyer.address)).toBe(100_000_000n), 30_000);
+    const again = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'already_refunded' });
+    expect((await shop.asMerchant('GET', `/v1/payments/${id}`)).body.refundedAt).toBe(r.body.refundedAt);
+  });
+
+  it('20 concurrent partial refunds whose sum exceeds the payment: exactly those that fit are accepted and sent', async () => {
+    const { id, buyer } = await paid(f, '1000');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => refund(id, '75')));
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(13); // 13 × 0.75 = 9.75 of 10.00
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(Array(7).fill('refund_exceeds_payment'));
+    for (const a of ok) await refunded(a.body.refund.id);
+    expect(await balanceOf(buyer.address)).toBe(90_000_000n + 9_750_000n);
+    const rows = await svc.db('refunds').where({ payment_id: id });
+    expect(rows.reduce((s, r) => s + BigInt(r.token_amount), 0n)).toBe(9_750_000n);
+  });
+
+  it('a refund whose transaction reverts fails with transaction_reverted and releases its reservation; refunded again, it pays', async () => {
+    const { id, buyer } = await paid(f, '500');
+    const before = await available(shop);
+    await anvil().setAutomine(false);
+    let refundId: string;
+    try {
+      refundId = (await refund(id, '500')).body.refund.id;
+      await eventually(async () => {
+        const tx = await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).first();
+        if (!tx?.broadcast_at) throw new Error('refund not broadcast yet');
+      });
+      expect(BigInt(await available(shop))).toBe(BigInt(before) - 5_000_000n); // reserved while in flight
+      // The token is paused in the same block, ahead of the refund (a higher priority fee): the refund reverts.
+      await tokenAdmin('pause');
+      await anvil().mine({ blocks: 1 });
+    } finally {
+      await anvil().setAutomine(true);
+    }
+    await mined(tokenAdmin('unpause'));
+    const failed = await refunded(refundId, 'failed');
+    expect(failed.failureCode).toBe('transaction_reverted');
+    const events = (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events;
+    expect(events.find((e: { type: string }) => e.type === 'refund.failed').data.refund).toMatchObject({
+      id: refundId!,
+      status: 'failed',
+      failureCode: 'transaction_reverted',
+    });
+    expect(await available(shop)).toBe(before);
+    expect(await balanceOf(buyer.address)).toBe(95_000_000n);
+    const again = await refund(id, '500');
+    await refunded(again.body.refund.id);
+    expect(await balanceOf(buyer.address)).toBe(100_000_000n);
+  });
+
+  it('a refund waiting for funds never takes what the account owes its other payments’ settlements', async () => {
+    const third = await setup(svc);
+    const g = flow(svc.url, third.shop, third.gw);
+    const first = await paid(g, '200');
+    await g.until(first.id, (x) => x.settlement !== null); // settled: nothing of it is left to refund from
+    const asThird = client(svc.url, { 'Api-Key': third.shop.apiKey, 'Merchant-Id': third.shop.merchantId, ...PREVIEW });
+    const r = await asThird('POST', '/v1/refunds', { body: { paymentId: first.id } });
+    expect(r.body.refund.status).toBe('requires_funding');
+    await mined(tokenAdmin('blacklist', third.shop.wallet as `0x${string}`));
+    try {
+      // Another payment collected: its share waits for its settlement (which the token refuses for now), so the
+      // refund, looked at again when it was collected, still waits; the share stays the merchant's.
+      const second = await paid(g, '300');
+      await eventually(async () => {
+        const row = await svc.db('refunds').where({ id: r.body.refund.id }).first();
+        const collectedAt = (
+          await svc
+            .db('ledger_journals')
+            .where({ ref: `collected:${second.id}` })
+            .first()
+        ).created_at;
+        if (!(row.updated_at > collectedAt)) throw new Error('not looked at since');
+      });
+      expect((await asThird('GET', `/v1/refunds/${r.body.refund.id}`)).body.refund.status).toBe('requires_funding');
+      expect(await available(third.shop)).toBe('3000000');
+      expect(await svc.db('chain_transactions').where({ payment_id: first.id, purpose: 'refund' })).toHaveLength(0);
+    } finally {
+      await mined(tokenAdmin('unBlacklist', third.shop.wallet as `0x${string}`));
+    }
+  });
+
+  it('a refund the balance does not cover waits in requires_funding, moves nothing, and goes out once its funding payment is paid (settled, or direct mode)', async () => {
+    const other = await setup(svc);
+    const g = flow(svc.url, other.shop, other.gw);
+    const { id, buyer } = await paid(g, '200');
+    await g.until(id, (x) => x.settlement !== null);
+    const asOther = client(svc.url, { 'Api-Key': other.shop.apiKey, 'Merchant-Id': other.shop.merchantId, ...PREVIEW });
+    const r = await asOther('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect(r.body.refund.status).toBe('requires_funding');
+    expect(await available(other.shop)).toBe('0');
+
+    await admin('accounts', 'set-mode', '--account', other.shop.accountId, '--mode', 'direct');
+    const direct = await paid(g, '100');
+    const d = await asOther('POST', '/v1/refunds', { body: { paymentId: direct.id, amount: { unit: 'iso4217/USD', value: '50' } } });
+    expect(d.body.refund.status).toBe('requires_funding');
+    // The relayer's step looked at each (and said so in the row) and sent nothing.
+    for (const refundId of [r.body.refund.id, d.body.refund.id])
+      await eventually(async () => {
+        const row = await svc.db('refunds').where({ id: refundId }).first();
+        if (!(row.updated_at > row.created_at)) throw new Error('not looked at yet');
+      });
+    expect(await svc.db('chain_transactions').whereIn('payment_id', [id, direct.id]).where({ purpose: 'refund' })).toHaveLength(0);
+    expect(await balanceOf(buyer.address)).toBe(98_000_000n);
+    expect((await asOther('GET', `/v1/refunds/${d.body.refund.id}`)).body.refund.status).toBe('requires_funding');
+
+    // Funded: each refund's funding payment, paid by anyone through the gateway in the refund's token, to a collector
+    // also for a direct-mode account, is credited to the account (not settled) and the refunds go out.
+    const destinationBefore = await balanceOf(other.shop.wallet);
+    for (const waiting of [r, d]) {
+      const funding = waiting.body.refund.fundingInstructions;
+      expect(funding.gatewayUrl).toBe(`https://pay.example.com/?pid=${funding.paymentId}`);
+      const funder = await newBuyer(10_000_000n);
+      const { opt, td } = await g.option(funding.paymentId, funder);
+      expect({ primaryType: td.primaryType, asset: opt.amount.unit }).toEqual({
+        primaryType: 'ReceiveWithAuthorization',
+        asset: `caip19/${DEVNET_USDC}`,
+      });
+      expect((await g.confirm(funding.paymentId, opt.id, await funder.signTypedData(td))).status).toBe(200);
+    }
+    for (const waiting of [r, d])
+      await eventually(async () => {
+        const x = (await asOther('GET', `/v1/refunds/${waiting.body.refund.id}`)).body.refund;
+        if (x.status !== 'succeeded') throw new Error(JSON.stringify(x));
+      }, 30_000);
+    expect(await balanceOf(buyer.address)).toBe(100_000_000n);
+    expect(await balanceOf(direct.buyer.address)).toBe(99_500_000n);
+    expect(await balanceOf(other.shop.wallet)).toBe(destinationBefore);
+    expect(await available(other.shop)).toBe('0');
+  });
+});

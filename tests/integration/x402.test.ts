@@ -3,7 +3,7 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { admin, client, newKey, externalService, startTestService, type TestService } from '../support/service';
 import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { balanceOf, newBuyer, USDC_TOKEN } from '../support/chain';
+import { balanceOf, newBuyer, receiptOf, tokenAdmin, USDC_TOKEN } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { eventually } from '../support/chainSuite';
 import { NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
@@ -238,6 +238,10 @@ it('verify refuses every broken term with x402 reason names and moves nothing', 
   const t = { payTo: p.wallet, amount: '10000' };
   const used = await signedBody(buyer, t);
   expect((await p.x402('POST', '/x402/settle', { body: used })).body.success).toBe(true);
+  // The token refuses a blacklisted payer: the transfer's simulation fails, for no reason of x402's own.
+  const refused = await newBuyer(20_000n);
+  const blacklisted = await tokenAdmin('blacklist', refused.address);
+  await eventually(() => receiptOf(blacklisted));
   const cases: [string, unknown][] = [
     ['invalid_exact_evm_scheme', await signedBody(buyer, { ...t, scheme: 'upto' })],
     ['invalid_exact_evm_network_mismatch', { ...used, paymentRequirements: { ...used.paymentRequirements, network: 'eip155:8453' } }],
@@ -249,10 +253,11 @@ it('verify refuses every broken term with x402 reason names and moves nothing', 
     ['invalid_exact_evm_payload_authorization_valid_before', await signedBody(buyer, t, { validBefore: now + 3n })],
     ['invalid_exact_evm_payload_authorization_valid_after', await signedBody(buyer, t, { validAfter: now + 600n })],
     ['invalid_exact_evm_authorization_value', await signedBody(buyer, t, { value: 9_999n })],
-    ['invalid_exact_evm_authorization_value', await signedBody(buyer, { ...t, amount: '10001' })],
+    ['invalid_exact_evm_authorization_value', await signedBody(buyer, { ...t, amount: '0' })],
     ['invalid_exact_evm_signature', await signedBody(buyer, t, { signer: poor })],
     ['invalid_exact_evm_insufficient_balance', await signedBody(poor, t)],
     ['invalid_exact_evm_nonce_already_used', used],
+    ['invalid_exact_evm_transaction_simulation_failed', await signedBody(refused, t)],
     ['unsupported_payload_type', { ...used, paymentPayload: { ...used.paymentPayload, payload: { permit2Authorization: {} } } }],
   ];
   for (const [reason, body] of cases) {

@@ -118,21 +118,15 @@ export async function dueBatches(db: Db, unitMs: number): Promise<DueBatch[]> {
   return [...out.values()];
 }
 
-/** What was read of a batch no longer holds under the payments' row locks (a refund, a hold, a settlement since). */
-export class BatchChanged extends Error {}
-
 /**
  * Stores a batch with its transaction (in the transaction that stores it signed, under the collector's nonce lock):
- * its payments locked and checked again (each still due, with the amount read), the batch and its payments, and what
- * each payment's settlement sends. A second batch of the slot, or of a payment, fails on a unique key.
+ * the batch first (a second batch of the slot fails on its unique key, as a payment in a second batch does), then
+ * its payments locked and checked again (each still due, with the amount read), and what each payment's settlement
+ * sends. The payment that changed since the batch was read (a refund, a hold, a settlement since), if one did:
+ * then the caller stores nothing.
  */
-export async function storeBatch(db: Db, chainTxId: string, b: DueBatch, unitMs: number): Promise<void> {
+export async function storeBatch(db: Db, chainTxId: string, b: DueBatch, unitMs: number): Promise<string | null> {
   const knex = knexOf(db);
-  const ids = b.members.map((m) => m.paymentId);
-  await knex.raw(`SELECT 1 FROM payments WHERE id = ANY(?::text[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
-  const now = new Map((await duePayments(db, unitMs, ids)).map((r) => [r.id as string, member(r)]));
-  const changed = b.members.find((m) => now.get(m.paymentId)?.amount !== m.amount);
-  if (changed) throw new BatchChanged(`payment ${changed.paymentId} changed since its batch was read: the batch waits for the next tick`);
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
   await knex('settlement_batches').insert({
     chain_tx_id: chainTxId,
@@ -144,6 +138,11 @@ export async function storeBatch(db: Db, chainTxId: string, b: DueBatch, unitMs:
     slot: b.slot,
     amount: amount.toString(),
   });
+  const ids = b.members.map((m) => m.paymentId);
+  await knex.raw(`SELECT 1 FROM payments WHERE id = ANY(?::text[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
+  const now = new Map((await duePayments(db, unitMs, ids)).map((r) => [r.id as string, member(r)]));
+  const changed = b.members.find((m) => now.get(m.paymentId)?.amount !== m.amount);
+  if (changed) return changed.paymentId;
   await knex('settlement_batch_payments').insert(
     b.members.map((m) => ({ chain_tx_id: chainTxId, payment_id: m.paymentId, amount: m.amount.toString() })),
   );
@@ -151,6 +150,7 @@ export async function storeBatch(db: Db, chainTxId: string, b: DueBatch, unitMs:
     db,
     b.members.map((m) => ({ paymentId: m.paymentId, fee: m.fee, amount: m.amount, destination: b.destination })),
   );
+  return null;
 }
 
 /** The payments of a batch's transaction (none for any other transaction). */

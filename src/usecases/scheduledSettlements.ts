@@ -7,6 +7,7 @@ import * as batches from '../db/settlementBatchesRepo';
 import { holdSettlement } from '../db/settlementTransfersRepo';
 import { InsufficientBalance, recordTransferOutcome } from './ledger';
 import { withHeadroom, type RelayerDeps } from './relayer';
+import { GuardRefused } from './relayerSubmissions';
 import { settlementFailed } from './settlementHolds';
 
 interface Mined {
@@ -28,7 +29,7 @@ export async function settleOnSchedule(deps: RelayerDeps, unitMs: number): Promi
       const hash = await sendBatch(deps, b, unitMs);
       if (hash) sent.push(hash);
     } catch (e) {
-      const waits = e instanceof batches.BatchChanged || e instanceof InsufficientBalance;
+      const waits = e instanceof GuardRefused || e instanceof InsufficientBalance;
       deps.log[waits ? 'info' : 'warn'](
         { merchantId: b.merchantId, asset: b.asset, err: (e as Error).message },
         'scheduled settlement not sent; tried again at the next tick',
@@ -74,7 +75,8 @@ async function sendBatch(deps: RelayerDeps, due: batches.DueBatch, unitMs: numbe
     reserve: { kind: 'settle_reserved', accountId: b.accountId, asset: b.asset, amount },
     guard: async (trx, stored) => {
       const mine = stored.find((t) => t.purpose === 'settle_batch' && t.calldata === call.data);
-      if (mine) await batches.storeBatch(trx, mine.id, b, unitMs);
+      const changed = mine ? await batches.storeBatch(trx, mine.id, b, unitMs) : null;
+      if (changed) throw new GuardRefused(`payment ${changed} changed since its batch was read: the batch waits for the next tick`);
     },
   });
   if (r.kind !== 'stored') return null;

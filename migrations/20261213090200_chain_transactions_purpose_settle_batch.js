@@ -25,4 +25,8 @@ exports.up = async (knex) => {
 /** @param {import('knex').Knex} knex */
 exports.down = async (knex) => {
   await knex.raw('ALTER TABLE chain_transactions DROP CONSTRAINT IF EXISTS chain_transactions_purpose_check');
+  await knex.raw(`ALTER TABLE chain_transactions ADD CONSTRAINT chain_transactions_purpose_check
+    CHECK (purpose IN (${PURPOSES.slice(0, -1)
+      .map((p) => `'${p}'`)
+      .join(', ')}) AND (payment_id IS NULL) = (purpose = 'sweep')) NOT VALID`);
 };

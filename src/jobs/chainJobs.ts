@@ -13,6 +13,7 @@ import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '.
 import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { sendRefund } from '../usecases/refundSends';
+import { settleOnSchedule } from '../usecases/scheduledSettlements';
 import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
@@ -39,7 +40,7 @@ interface Job {
 }
 
 export interface ChainJobs extends ChainWork {
-  /** Re-enqueues payments whose chain work was lost (called by the sweeper). */
+  /** Re-enqueues payments whose chain work was lost, and sends the scheduled settlements due (called by the sweeper). */
   rescue(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -50,6 +51,8 @@ export interface ChainJobSettings {
   /** A reconciled payment has had no progress for this long: its job was lost or its process died. */
   strandedAfterMs: number;
   settlementRetry: RelayerDeps['settlementRetry'];
+  /** A settlement schedule's minute, in milliseconds (shorter in tests: SETTLEMENT_SCHEDULE_UNIT_MS). */
+  scheduleUnitMs: number;
   submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
@@ -188,6 +191,7 @@ export async function startChainJobs(
       for (const id of submit) await startSubmit(id);
       for (const id of settle) await startSettle(id);
       for (const id of await waitingRefunds(db, settings.strandedAfterMs / 1000)) await startRefund(id);
+      if ((await settleOnSchedule(deps, settings.scheduleUnitMs)).length) nudgeAll();
     },
     stop: async () => {
       stopping = true;

@@ -755,7 +755,7 @@ export interface paths {
         put?: never;
         /**
          * Have the development chain's tokens refuse an account
-         * @description Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, "Failures"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`; a malformed account is 422 `invalid_account`, as if the route did not exist (docs/testmode.md, "Test helpers").
+         * @description Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, "Failures"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, "Test helpers"). A malformed account is 422 `invalid_account`.
          */
         post: operations["blacklistTestAccount"];
         delete?: never;
@@ -2149,14 +2149,19 @@ export interface components {
         TestBlacklistRequest: {
             account: components["schemas"]["Caip10AccountId"];
         };
+        /**
+         * TestBlacklistTransaction
+         * @description A token of the chain and the transaction by which it blacklisted the account.
+         */
+        TestBlacklistTransaction: {
+            asset: components["schemas"]["Caip19AssetId"];
+            txHash: string;
+        };
         /** TestBlacklistResponse */
         TestBlacklistResponse: {
             account: components["schemas"]["Caip10AccountId"];
-            /** @description One entry per token of the chain, with the transaction that blacklisted the account. */
-            blacklisted: {
-                asset: components["schemas"]["Caip19AssetId"];
-                txHash: string;
-            }[];
+            /** @description One entry per token of the chain. */
+            blacklisted: components["schemas"]["TestBlacklistTransaction"][];
         };
         /**
          * X402SupportedResponse
@@ -2690,6 +2695,7 @@ export type SchemaEventAttemptsResponse = components['schemas']['EventAttemptsRe
 export type SchemaRedeliverEventRequest = components['schemas']['RedeliverEventRequest'];
 export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEventResponse'];
 export type SchemaTestBlacklistRequest = components['schemas']['TestBlacklistRequest'];
+export type SchemaTestBlacklistTransaction = components['schemas']['TestBlacklistTransaction'];
 export type SchemaTestBlacklistResponse = components['schemas']['TestBlacklistResponse'];
 export type SchemaX402SupportedResponse = components['schemas']['X402SupportedResponse'];
 export type SchemaX402PaymentRequirements = components['schemas']['X402PaymentRequirements'];

@@ -5,7 +5,7 @@ import type { ChainWork, DevelopmentChain } from '../../domain/chain';
 // of this instance (anvil, where its node's cheats exist). Anyone else gets 404 not_found, as if the route did not
 // exist for them: a live key learns nothing of the helpers, a payment on a real chain is never touched.
 
-/** A key's mode. SHIM(testmode-32): keys carry no mode before test keys exist; a missing mode counts as test. */
+/** A key's mode. Until keys carry one (test keys, issue 32), a missing mode counts as test. */
 type KeyMode = 'live' | 'test';
 export interface Principal {
   accountId: string;

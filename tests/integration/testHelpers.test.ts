@@ -179,6 +179,32 @@ describeLocal('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTE
     expect(await svc.db('chain_transactions').where({ payment_id: id })).toHaveLength(0);
   });
 
+  it('blacklist while a stalled collect waits: its replacement reverts on chain, charged to the token, the payment stays processing', async () => {
+    const { helpers, f } = await shop();
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    expect((await helpers('POST', `/v1/test-helpers/payments/${id}/stall`)).status).toBe(200);
+    const { opt, td } = await f.option(id, buyer);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    const first = await eventually(async () => (await collectTx(id)) ?? Promise.reject(new Error('not signed yet')));
+    const b = await helpers('POST', '/v1/test-helpers/blacklist', { body: { account: `eip155:31337:${buyer.address}` } });
+    expect(b.status).toBe(200);
+    // Replaced once stuck, mined, and refused by the token: the revert path decides at depth.
+    const reverted = await eventually(async () => {
+      await anvil().mine({ blocks: 1 });
+      const t = await svc.db('chain_transactions').where({ id: first.id }).first();
+      if (t.status !== 'reverted') throw new Error(`collect ${t.status}`);
+      return t;
+    }, 30_000);
+    expect(reverted.revert_cause).toBe('token'); // not the buyer's revert budget
+    expect(reverted.previous_hashes).toEqual([first.tx_hash]);
+    expect((await receiptOf(reverted.tx_hash)).status).toBe('reverted');
+    const d = await f.details(id);
+    expect(d.status).toBe('processing'); // the authorization is unused and valid: simulated again until validBefore
+    expect(await balanceOf(buyer.address)).toBe(10_000_000n);
+    expect(await events(id, 'payment.failed')).toHaveLength(0);
+  });
+
   it('who may use them: 404 for an unknown or foreign payment, a chain that is not a development chain, or the stable version', async () => {
     const { m, helpers, f } = await shop();
     const id = await f.pay('1000');

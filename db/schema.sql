@@ -384,6 +384,13 @@ CREATE TABLE settlement_failures (
   CONSTRAINT settlement_failures_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE test_helper_stalls (
+  payment_id text NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT test_helper_stalls_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE CASCADE,
+  CONSTRAINT test_helper_stalls_pkey PRIMARY KEY (payment_id)
+);
+
 CREATE TABLE webhook_attempts (
   id text NOT NULL,
   delivery_id text NOT NULL,

@@ -17,6 +17,7 @@ import { settleOnSchedule } from '../usecases/scheduledSettlements';
 import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
+import { developmentChain } from '../chain/devnetCheats';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -180,6 +181,10 @@ export async function startChainJobs(
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     settlingChains: () => chains.all.map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
+    developmentChain: (chainId) => {
+      const chain = chains.get(chainId);
+      return chain?.development ? developmentChain(chain) : null;
+    },
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);

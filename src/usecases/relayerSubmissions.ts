@@ -8,6 +8,7 @@ import * as relayer from '../db/relayer';
 import { recordSettlementPlans } from '../db/payments';
 import { batches } from '../lib/batches';
 import { reserveFunds, type Reservation } from './ledger';
+import { withStalls } from './testHelpers/stall';
 
 // One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
 // the previous batch commits goes into the next one (no timer: a lone submission goes at once). A batch
@@ -63,7 +64,8 @@ class SenderQueue {
     return this.queue.all(subs).map((answer) => answer.then((a) => a.outcome));
   }
 
-  private async store(subs: Submission[]): Promise<Answer[]> {
+  private async store(asked: Submission[]): Promise<Answer[]> {
+    const subs = await withStalls(this.db, this.chain, asked);
     let outcomes: relayer.StoreOutcome[];
     try {
       outcomes = await this.storeBatch(subs);

@@ -12,9 +12,14 @@ CREATE TABLE accounts (
   settlement_mode text DEFAULT 'collector'::text NOT NULL,
   fee_base_minor numeric(78,0) DEFAULT '0'::numeric NOT NULL,
   fee_bps integer DEFAULT 0 NOT NULL,
+  livemode boolean DEFAULT true NOT NULL,
+  live_account_id text,
   CONSTRAINT accounts_fee_check CHECK (((fee_base_minor >= (0)::numeric) AND ((fee_bps >= 0) AND (fee_bps <= 10000)))),
+  CONSTRAINT accounts_live_account_id_fkey FOREIGN KEY (live_account_id) REFERENCES accounts(id),
+  CONSTRAINT accounts_live_account_id_unique UNIQUE (live_account_id),
   CONSTRAINT accounts_pkey PRIMARY KEY (id),
-  CONSTRAINT accounts_settlement_mode_check CHECK ((settlement_mode = ANY (ARRAY['collector'::text, 'direct'::text])))
+  CONSTRAINT accounts_settlement_mode_check CHECK ((settlement_mode = ANY (ARRAY['collector'::text, 'direct'::text]))),
+  CONSTRAINT accounts_test_scope_check CHECK ((livemode = (live_account_id IS NULL)))
 );
 
 CREATE TABLE api_keys (

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { getAddress } from 'viem';
 import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
+import { ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { isFinal, MAX_POLL_MS } from '../domain/payment';
 import { chainReason, EXACT, PAYMENT_IDENTIFIER, paymentIdentifierOf, REASON, X402_VERSION, eip3009Payload } from '../domain/x402';
@@ -159,9 +160,8 @@ function earlierAnswer(db: Db, hub: ChangeHub, s: X402Settlement, key: Key, wait
 
 /** A settlement of the caller's account, waited for up to `waitMs` (GET /x402/settlements/{id}). */
 export async function settlementStatus(db: Db, hub: ChangeHub, accountId: string, id: string, waitMs: number) {
-  const s = await settlementOf(db, id);
-  if (!s) throw new AppError('not_found', 'No x402 settlement has this id.');
-  if (s.accountId !== accountId) throw new AppError('forbidden', 'This settlement belongs to another account.');
+  const missing = () => new AppError('not_found', 'No x402 settlement has this id.');
+  const s = ownedBy(await settlementOf(db, id), accountId, missing, 'This settlement belongs to another account.');
   return settlementAnswer(db, hub, s, waitMs);
 }
 

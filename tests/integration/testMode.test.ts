@@ -1,0 +1,278 @@
+import { admin, client } from '../support/service';
+import { uniqueKey } from '../support/fixtures';
+import { DEVNET_USDC, newBuyer, newWallet } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { forPayment, partner, Partner, PREVIEW, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
+
+// Test mode (docs/testmode.md): the key alone chooses the mode. For one account, a live key and a test key each
+// see only their own mode's objects: the other mode's ids answer exactly as ids that do not exist, in every
+// operation; lists, counts and webhooks never mix them. Test traffic keeps its own idempotency keys.
+
+useWebhooksSuite();
+
+type Api = ReturnType<typeof client>;
+interface Side {
+  partner: Api;
+  wallet: Api;
+  merchantId: string;
+  settlementId: string;
+  paymentId: string;
+  endpointId: string;
+  eventId: string;
+}
+
+const missing = { merchantId: 'mrch_0000000000000000000000', settlementId: 'crypto_0000000000000000000000' };
+const NO = {
+  ...missing,
+  paymentId: 'pay_0000000000000000000000',
+  endpointId: 'we_0000000000000000000000',
+  eventId: 'evt_0000000000000000000000',
+  refundId: 'ref_0000000000000000000000',
+};
+
+let acct: Partner;
+let live: Side;
+let test: Side;
+let testKey: Record<string, string>;
+
+async function side(apiKey: string, walletKey: string, merchantId?: string): Promise<Side> {
+  const partnerApi = client(svc.directUrl, { 'Api-Key': apiKey, ...PREVIEW });
+  if (!merchantId) {
+    const m = await partnerApi('POST', '/v1/merchants', {
+      body: { merchantName: 'Test side', merchantEmail: 'm@x.io' },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
+    merchantId = m.body.merchant.id as string;
+    const s = await partnerApi('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
+    expect(s.status).toBe(201);
+  }
+  const settlements = await partnerApi('GET', `/v1/merchants/${merchantId}/settlements`);
+  const p = await partnerApi('POST', '/v1/payments', {
+    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
+    headers: { 'Merchant-Id': merchantId },
+  });
+  expect(p.status).toBe(201);
+  const e = await partnerApi('POST', '/v1/webhook-endpoints', {
+    body: { url: rx.url, enabledEvents: ['payment.created', 'payment.processing', 'payment.succeeded'] },
+    headers: { 'Idempotency-Key': uniqueKey() },
+  });
+  expect(e.status).toBe(201);
+  const events = await partnerApi('GET', `/v1/events?paymentId=${p.body.paymentId}`);
+  return {
+    partner: partnerApi,
+    wallet: client(svc.directUrl, { 'Api-Key': walletKey, ...PREVIEW }),
+    merchantId,
+    settlementId: settlements.body.crypto[0].id,
+    paymentId: p.body.paymentId,
+    endpointId: e.body.endpoint.id,
+    eventId: events.body.events[0].id,
+  };
+}
+
+beforeAll(async () => {
+  acct = await partner();
+  testKey = await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'test');
+  const testWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet', '--mode', 'test');
+  const liveWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet');
+  live = await side(acct.apiKey, liveWallet.apiKey, acct.merchantId);
+  test = await side(testKey.apiKey, testWallet.apiKey);
+}, 60_000);
+
+describe('test keys', () => {
+  it('admin keys create --mode test makes a pgk_test_ key; live keys keep their form; a prefix that lies is refused', async () => {
+    expect(testKey).toMatchObject({ mode: 'test', apiKey: expect.stringMatching(/^pgk_test_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/) });
+    expect(acct.apiKey).toMatch(/^pgk_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/);
+    const asLive = client(svc.directUrl, { 'Api-Key': testKey.apiKey.replace('pgk_test_', 'pgk_') });
+    expect(await asLive('GET', '/v1/merchants')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    const asTest = client(svc.directUrl, { 'Api-Key': acct.apiKey.replace('pgk_', 'pgk_test_') });
+    expect(await asTest('GET', '/v1/merchants')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    const stored = await svc.db('api_keys').where({ id: testKey.keyId }).first('account_id', 'secret_hash');
+    expect(stored.account_id).toBe(`acct_test_${acct.accountId.slice(5)}`);
+    expect(stored.secret_hash.toString('hex')).not.toContain(testKey.apiKey.slice(-43));
+    expect(
+      await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'sandbox').catch((e) => e.message),
+    ).toMatch(/--mode must be live or test/);
+  });
+
+  it('admin apps create --mode test makes gateway credentials of test mode (pgc_test_)', async () => {
+    const app = await admin('apps', 'create', '--account', acct.accountId, '--name', 'Test wallet app', '--mode', 'test');
+    expect(app.clientId).toMatch(/^pgc_test_[0-9A-Za-z]{43}$/);
+    const asApp = (clientId: string) => client(svc.directUrl, { 'App-Id': app.appId, 'Client-Id': clientId });
+    expect((await asApp(app.clientId)('GET', `/v1/gateway/payment/${test.paymentId}`)).status).toBe(200);
+    expect(await asApp(app.clientId)('GET', `/v1/gateway/payment/${live.paymentId}`)).toMatchObject({
+      status: 404,
+      body: { code: 'payment_not_found' },
+    });
+    expect((await asApp(app.clientId.replace('pgc_test_', 'pgc_'))('GET', `/v1/gateway/payment/${test.paymentId}`)).status).toBe(401);
+  });
+});
+
+/** Every operation that takes an id, as [name, call with ids]: the partner's and the wallet's. */
+type Ids = Record<keyof typeof NO, string>;
+const OPERATIONS: [string, (s: Side, ids: Ids) => Promise<{ status: number; body: any }>][] = [
+  ['get merchant', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}`)],
+  ['update merchant', (s, i) => s.partner('PATCH', `/v1/merchants/${i.merchantId}`, { body: { merchantName: 'x' } })],
+  ['delete merchant', (s, i) => s.partner('DELETE', `/v1/merchants/${i.merchantId}`)],
+  ['list settlements', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}/settlements`)],
+  [
+    'create settlement',
+    (s, i) =>
+      s.partner('POST', `/v1/merchants/${i.merchantId}/settlements/crypto`, {
+        body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      }),
+  ],
+  [
+    'update settlement',
+    (s, i) =>
+      s.partner('PUT', `/v1/merchants/${i.merchantId}/settlements/crypto/${i.settlementId}`, {
+        body: { destination: `eip155:31337:${newWallet()}` },
+      }),
+  ],
+  ['delete settlement', (s, i) => s.partner('DELETE', `/v1/merchants/${i.merchantId}/settlements/crypto/${i.settlementId}`)],
+  [
+    'create payment',
+    (s, i) =>
+      s.partner('POST', '/v1/payments', {
+        body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } },
+        headers: { 'Merchant-Id': i.merchantId },
+      }),
+  ],
+  ['list merchant payments', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}/payments`)],
+  ['get payment', (s, i) => s.partner('GET', `/v1/payments/${i.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })],
+  [
+    'long-poll payment status',
+    (s, i) => s.partner('GET', `/v1/payments/${i.paymentId}/status?maxPollMs=50`, { headers: { 'Merchant-Id': s.merchantId } }),
+  ],
+  ['cancel payment', (s, i) => s.partner('POST', `/v1/payments/${i.paymentId}/cancel`, { headers: { 'Merchant-Id': s.merchantId } })],
+  [
+    'refund payment',
+    (s, i) => s.partner('POST', '/v1/refunds', { body: { paymentId: i.paymentId }, headers: { 'Merchant-Id': s.merchantId } }),
+  ],
+  [
+    'list refunds of payment',
+    (s, i) => s.partner('GET', `/v1/refunds?paymentId=${i.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } }),
+  ],
+  ['get webhook endpoint', (s, i) => s.partner('GET', `/v1/webhook-endpoints/${i.endpointId}`)],
+  ['update webhook endpoint', (s, i) => s.partner('PATCH', `/v1/webhook-endpoints/${i.endpointId}`, { body: { description: 'x' } })],
+  ['rotate endpoint secret', (s, i) => s.partner('POST', `/v1/webhook-endpoints/${i.endpointId}/rotate-secret`, { body: {} })],
+  ['delete webhook endpoint', (s, i) => s.partner('DELETE', `/v1/webhook-endpoints/${i.endpointId}`)],
+  ['get event', (s, i) => s.partner('GET', `/v1/events/${i.eventId}`)],
+  ['event attempts', (s, i) => s.partner('GET', `/v1/events/${i.eventId}/attempts`)],
+  ['redeliver event', (s, i) => s.partner('POST', `/v1/events/${i.eventId}/redeliver`, { body: {} })],
+  ['gateway get payment', (s, i) => s.wallet('GET', `/v1/gateway/payment/${i.paymentId}`)],
+  ['gateway long-poll status', (s, i) => s.wallet('GET', `/v1/gateway/payment/${i.paymentId}/status?maxPollMs=50`)],
+  [
+    'gateway options',
+    (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/options`, { body: { accounts: [`eip155:31337:${newWallet()}`] } }),
+  ],
+  [
+    'gateway fetch',
+    (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/fetch`, { body: { optionId: 'opt_0000000000000000000000', data: {} } }),
+  ],
+  [
+    'gateway confirm',
+    (s, i) =>
+      s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/confirm`, {
+        body: { optionId: 'opt_0000000000000000000000', results: [{ type: 'walletRpc', data: ['0x00'] }] },
+      }),
+  ],
+  ['gateway x402', (s, i) => s.wallet('GET', `/v1/gateway/payment/${i.paymentId}/x402`)],
+  ['gateway cancel', (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/cancel`)],
+  ['gateway decline', (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/decline`)],
+];
+
+describe.each([
+  ['a test key', () => test, () => live],
+  ['a live key', () => live, () => test],
+])("%s and the other mode's ids", (_, caller, other) => {
+  it.each(OPERATIONS)('%s answers exactly as for an id that does not exist, and changes nothing', async (__, op) => {
+    const before = await snapshot(other());
+    const unknown = await op(caller(), NO);
+    const got = await op(caller(), { ...NO, ...other() });
+    expect(got.status).toBe(404);
+    expect([got.status, got.body.code, got.body.message]).toEqual([unknown.status, unknown.body.code, unknown.body.message]);
+    expect(await snapshot(other())).toEqual(before);
+  });
+});
+
+async function snapshot(s: Side) {
+  const [m, p, e] = await Promise.all([
+    s.partner('GET', `/v1/merchants/${s.merchantId}`),
+    s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } }),
+    s.partner('GET', `/v1/webhook-endpoints/${s.endpointId}`),
+  ]);
+  return [m.body.merchant, p.body.status, e.body.endpoint];
+}
+
+describe('lists, counts and searches', () => {
+  it("show each key only its own mode's objects", async () => {
+    for (const [mine, theirs] of [
+      [live, test],
+      [test, live],
+    ]) {
+      const ids = (r: { body: any }, key: string) => (r.body[key] as { id?: string; paymentId?: string }[]).map((x) => x.id ?? x.paymentId);
+      const merchants = ids(await mine.partner('GET', '/v1/merchants'), 'merchants');
+      expect(merchants).toContain(mine.merchantId);
+      expect(merchants).not.toContain(theirs.merchantId);
+      const payments = await mine.partner('GET', '/v1/payments?limit=100');
+      expect(ids(payments, 'data')).toContain(mine.paymentId);
+      expect(ids(payments, 'data')).not.toContain(theirs.paymentId);
+      expect(payments.body.stats.totalTransactions).toBe(payments.body.data.length);
+      const searched = await mine.partner('GET', `/v1/payments?search=${theirs.paymentId}`);
+      expect(searched.body.data).toEqual([]);
+      expect(ids(await mine.partner('GET', '/v1/webhook-endpoints'), 'endpoints')).toEqual([mine.endpointId]);
+      const events = ids(await mine.partner('GET', '/v1/events?limit=100'), 'events');
+      expect(events).toContain(mine.eventId);
+      expect(events).not.toContain(theirs.eventId);
+      expect((await mine.partner('GET', `/v1/events?paymentId=${theirs.paymentId}`)).body.events).toEqual([]);
+    }
+  });
+
+  it("keeps each mode's Idempotency-Keys apart: the same key in the other mode is a new request", async () => {
+    const key = uniqueKey();
+    const create = (s: Side) =>
+      s.partner('POST', '/v1/merchants', {
+        body: { merchantName: 'Same key', merchantEmail: 'm@x.io' },
+        headers: { 'Idempotency-Key': key },
+      });
+    const a = await create(live);
+    const b = await create(test);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.merchant.id).not.toBe(a.body.merchant.id);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('webhooks', () => {
+  it("a test payment paid with a test wallet key notifies only the account's test endpoints", async () => {
+    const buyer = await newBuyer(1_000_000n);
+    const o = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/options`, {
+      body: { accounts: [`eip155:31337:${buyer.address}`] },
+    });
+    const opt = o.body.options[0];
+    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+    const c = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/confirm`, {
+      body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+    });
+    expect(c.status).toBe(200);
+    await rx.until((all) => forPayment(all, test.paymentId).some((r) => r.body.type === 'payment.succeeded'));
+    const deliveries = await eventually(
+      async () => svc.db('webhook_deliveries as d').join('payment_events as e', 'e.id', 'd.event_id').where('e.payment_id', test.paymentId),
+      (rows) => rows.length >= 3,
+    );
+    expect(new Set(deliveries.map((d: { endpoint_id: string }) => d.endpoint_id))).toEqual(new Set([test.endpointId]));
+    const liveSide = await svc.db('webhook_deliveries').where({ endpoint_id: live.endpointId }).select('event_id');
+    const liveEvents = await svc
+      .db('payment_events')
+      .whereIn(
+        'id',
+        liveSide.map((d: { event_id: string }) => d.event_id),
+      )
+      .pluck('payment_id');
+    expect(liveEvents).not.toContain(test.paymentId);
+  }, 60_000);
+});

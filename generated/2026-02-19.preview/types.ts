@@ -1531,6 +1531,12 @@ export interface components {
             expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
         };
         /**
+         * Livemode
+         * @description (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+         * @example true
+         */
+        Livemode: boolean;
+        /**
          * Refund
          * @description (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
          */
@@ -1552,6 +1558,7 @@ export interface components {
             txId: string | null;
             /** Format: date-time */
             createdAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /** ListRefundsResponse */
         ListRefundsResponse: {
@@ -1605,6 +1612,7 @@ export interface components {
          */
         BalanceResponse: {
             balances: components["schemas"]["Balance"][];
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * BalanceTransaction
@@ -1630,6 +1638,7 @@ export interface components {
             blockNumber: string | null;
             /** Format: date-time */
             createdAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /** ListBalanceTransactionsResponse */
         ListBalanceTransactionsResponse: {
@@ -1908,6 +1917,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /** ListWebhookEndpointsResponse */
         ListWebhookEndpointsResponse: {
@@ -1981,6 +1991,7 @@ export interface components {
             expiresAt: components["schemas"]["UnixTimestamp"];
             /** @description The payment's version after this change (1 for `payment.created`). */
             version: number;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * WebhookEvent
@@ -1996,6 +2007,8 @@ export interface components {
             createdAt: string;
             /** @description The API version of this representation. */
             apiVersion: string;
+            /** @description Whether the event is of live mode (`false`, test mode, for events of test payments). */
+            livemode: components["schemas"]["Livemode"];
             data: {
                 payment: components["schemas"]["PaymentEventSnapshot"];
                 /** @description The refund, on `refund.*` events. */
@@ -2552,6 +2565,7 @@ export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
+export type SchemaLivemode = components['schemas']['Livemode'];
 export type SchemaRefund = components['schemas']['Refund'];
 export type SchemaListRefundsResponse = components['schemas']['ListRefundsResponse'];
 export type SchemaCreateRefundRequestPreview = components['schemas']['CreateRefundRequestPreview'];

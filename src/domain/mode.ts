@@ -12,6 +12,9 @@ export const testScopeOf = (accountId: string): string => `acct_test_${accountId
 
 export const modeOfScope = (scope: string): Mode => (TEST_SCOPE.test(scope) ? 'test' : 'live');
 
+/** Whether objects of this scope are live (`livemode` on the wire of 2026-02-19.preview). */
+export const isLivemode = (scope: string): boolean => modeOfScope(scope) === 'live';
+
 /** The account a scope belongs to (a test scope's live account). */
 const accountOfScope = (scope: string): string => {
   const m = TEST_SCOPE.exec(scope);

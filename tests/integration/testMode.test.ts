@@ -221,9 +221,8 @@ describe('lists, counts and searches', () => {
       const payments = await mine.partner('GET', '/v1/payments?limit=100');
       expect(ids(payments, 'data')).toContain(mine.paymentId);
       expect(ids(payments, 'data')).not.toContain(theirs.paymentId);
-      expect(payments.body.stats.totalTransactions).toBe(payments.body.data.length);
-      const searched = await mine.partner('GET', `/v1/payments?search=${theirs.paymentId}`);
-      expect(searched.body.data).toEqual([]);
+      expect((await mine.partner('GET', `/v1/merchants?search=${theirs.merchantId}`)).body.merchants).toEqual([]);
+      expect(ids(await mine.partner('GET', `/v1/merchants?search=${mine.merchantId}`), 'merchants')).toEqual([mine.merchantId]);
       expect(ids(await mine.partner('GET', '/v1/webhook-endpoints'), 'endpoints')).toEqual([mine.endpointId]);
       const events = ids(await mine.partner('GET', '/v1/events?limit=100'), 'events');
       expect(events).toContain(mine.eventId);
@@ -247,6 +246,22 @@ describe('lists, counts and searches', () => {
   });
 });
 
+describe('livemode on the wire (2026-02-19.preview)', () => {
+  it('endpoints, events and balances say their mode; the stable version has no events API to carry it', async () => {
+    for (const [s, livemode] of [
+      [live, true],
+      [test, false],
+    ] as const) {
+      expect((await s.partner('GET', `/v1/webhook-endpoints/${s.endpointId}`)).body.endpoint.livemode).toBe(livemode);
+      const event = (await s.partner('GET', `/v1/events/${s.eventId}`)).body.event;
+      expect(event).toMatchObject({ livemode, data: { payment: { paymentId: s.paymentId, livemode } } });
+      expect((await s.partner('GET', '/v1/balance')).body.livemode).toBe(livemode);
+    }
+    const stable = client(svc.directUrl, { 'Api-Key': testKey.apiKey, 'PAY-Version': '2026-02-18' });
+    expect((await stable('GET', '/v1/events')).status).toBe(404);
+  });
+});
+
 describe('webhooks', () => {
   it("a test payment paid with a test wallet key notifies only the account's test endpoints", async () => {
     const buyer = await newBuyer(1_000_000n);
@@ -259,7 +274,17 @@ describe('webhooks', () => {
       body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
     });
     expect(c.status).toBe(200);
-    await rx.until((all) => forPayment(all, test.paymentId).some((r) => r.body.type === 'payment.succeeded'));
+    const received = await rx.until((all) => forPayment(all, test.paymentId).some((r) => r.body.type === 'payment.succeeded'));
+    for (const r of forPayment(received, test.paymentId))
+      expect(r.body).toMatchObject({ livemode: false, data: { payment: { livemode: false } } });
+    const refund = await test.partner('POST', '/v1/refunds', {
+      body: { paymentId: test.paymentId },
+      headers: { 'Merchant-Id': test.merchantId },
+    });
+    expect(refund).toMatchObject({ status: 200, body: { refund: { livemode: false } } });
+    const stats = async (s: Side) => (await s.partner('GET', '/v1/payments')).body.stats;
+    expect(await stats(test)).toMatchObject({ totalTransactions: 1, totalRevenue: [{ currency: 'USD', amount: '100' }] });
+    expect(await stats(live)).toMatchObject({ totalTransactions: 0, totalRevenue: [] });
     const deliveries = await eventually(
       async () => svc.db('webhook_deliveries as d').join('payment_events as e', 'e.id', 'd.event_id').where('e.payment_id', test.paymentId),
       (rows) => rows.length >= 3,

@@ -175,8 +175,9 @@ export async function startChainJobs(
     startSubmit,
     startRefund,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
-    relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
-    settlingChains: () => chains.all.map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
+    relayerFor: (chainId, seed, mode) => (chains.serves(chainId, mode) ? chains.get(chainId)!.pickRelayer(seed) : null),
+    settlingChains: (mode) =>
+      chains.all.filter((c) => !mode || chains.serves(c.caip2, mode)).map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { getAddress } from 'viem';
 import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
-import { ownedBy } from '../domain/mode';
+import { modeOfScope, ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { isFinal, MAX_POLL_MS } from '../domain/payment';
 import { chainReason, EXACT, PAYMENT_IDENTIFIER, paymentIdentifierOf, REASON, X402_VERSION, eip3009Payload } from '../domain/x402';
@@ -34,7 +34,9 @@ export function supported(chainWork: ChainWork) {
 
 export async function verify(db: Db, chainWork: ChainWork, accountId: string, req: X402Request) {
   const r = req.paymentRequirements;
-  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
+  const c = await checkX402(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
+    payeeOf(db, chainWork, accountId, asset, r),
+  );
   if (!c.ok)
     return { isValid: false, invalidReason: c.refusal.reason, invalidMessage: c.refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
   return { isValid: true, payer: c.payer };
@@ -109,7 +111,9 @@ export async function settle(
   const earlier = key && (await findSettlement(db, key));
   if (earlier) return earlierAnswer(db, hub, earlier, key, waitMs);
   const r = req.paymentRequirements;
-  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
+  const c = await checkX402(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
+    payeeOf(db, chainWork, accountId, asset, r),
+  );
   if (!c.ok || !key) {
     const refusal = c.ok ? { reason: REASON.payloadType, message: 'no EIP-3009 authorization' } : c.refusal;
     return {

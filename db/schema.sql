@@ -518,6 +518,24 @@ BEGIN
 END $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.ledger_delete_test_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_journal bigint := CASE WHEN TG_TABLE_NAME = 'ledger_entries' THEN OLD.journal_id ELSE OLD.id END;
+BEGIN
+  IF coalesce(current_setting('paygate.test_reset', true), '') <> 'on' OR NOT EXISTS (
+    SELECT 1 FROM ledger_journals j LEFT JOIN payments p ON p.id = j.payment_id
+      JOIN accounts a ON a.id = coalesce(j.account_id, p.account_id)
+    WHERE j.id = v_journal AND NOT a.livemode
+  ) THEN
+    RAISE EXCEPTION 'the ledger is append-only: DELETE on % refused', TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN OLD;
+END $function$
+;
+
 CREATE OR REPLACE FUNCTION public.ledger_journal_balanced()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -628,8 +646,12 @@ BEGIN
 END $function$
 ;
 
-CREATE TRIGGER ledger_entries_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON ledger_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR TRUNCATE ON ledger_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
 
 CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_journal_balanced();
 
-CREATE TRIGGER ledger_journals_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON ledger_journals FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_entries_delete_test_only BEFORE DELETE ON ledger_entries FOR EACH ROW EXECUTE FUNCTION ledger_delete_test_only();
+
+CREATE TRIGGER ledger_journals_append_only BEFORE UPDATE OR TRUNCATE ON ledger_journals FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+
+CREATE TRIGGER ledger_journals_delete_test_only BEFORE DELETE ON ledger_journals FOR EACH ROW EXECUTE FUNCTION ledger_delete_test_only();

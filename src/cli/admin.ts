@@ -28,6 +28,7 @@ import { projectRoot } from '../paths';
 import { credentialMode, need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
 import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 import { LEDGER_QUERIES } from './ledgerCommands';
+import { resetTestData } from '../db/testModeReset';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
 // Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
@@ -35,6 +36,7 @@ import { LEDGER_QUERIES } from './ledgerCommands';
 // in src/cli/ledgerCommands.ts.
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
 //   admin keys create --account <id> --type partner|wallet [--mode live|test]  -> {"keyId","apiKey","mode"}
+//   admin testmode reset --account <id>                     -> {"accountId","deleted":{table: rows}}: its test data (docs/testmode.md)
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
 //   admin apps create --account <id> --name NAME [--mode live|test] -> {"appId","clientId","mode"} (gateway App-Id + Client-Id)
 //   admin apps revoke --app <appId>                         -> {"appId","revoked":true,"revokedAt"}
@@ -121,6 +123,15 @@ const COMMANDS: Record<string, Command> = {
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');
     const mode = credentialMode(v);
     return async (db) => (await createApp(db, account, name, mode)) ?? Promise.reject(new Error(`no account ${account}`));
+  },
+  'testmode reset': (v) => {
+    const account = need(v, 'account');
+    return async (db) => {
+      const done = await resetTestData(db, account);
+      if (done === 'no_account') throw new Error(`no account ${account}`);
+      if (done === 'processing') throw new Error('a test payment of this account is still moving on chain: run it again once it is final');
+      return { accountId: account, deleted: done };
+    };
   },
   'accounts set-threshold': (v) => {
     const account = need(v, 'account');

@@ -301,3 +301,52 @@ describe('webhooks', () => {
     expect(liveEvents).not.toContain(test.paymentId);
   }, 60_000);
 });
+
+describe('admin testmode reset', () => {
+  it("deletes the account's test data, ledger included, and leaves live data and the keys as they were", async () => {
+    const refunds = await test.partner('GET', `/v1/refunds?paymentId=${test.paymentId}`, { headers: { 'Merchant-Id': test.merchantId } });
+    const refundId = refunds.body.data[0].id;
+    await eventually(
+      async () =>
+        (await test.partner('GET', `/v1/refunds/${refundId}`, { headers: { 'Merchant-Id': test.merchantId } })).body.refund.status,
+      (s) => s === 'succeeded',
+      30_000,
+    );
+    const scope = `acct_test_${acct.accountId.slice(5)}`;
+    const journals = () => svc.db('ledger_journals as j').leftJoin('payments as p', 'p.id', 'j.payment_id');
+    expect(Number((await journals().where('p.account_id', scope).count({ n: '*' }))[0].n)).toBeGreaterThan(0);
+    // Outside the reset the ledger stays append-only, test journals too.
+    await expect(svc.db.raw('DELETE FROM ledger_journals WHERE payment_id = ?', [test.paymentId])).rejects.toThrow(/append-only/);
+    const liveBefore = [
+      await snapshot(live),
+      (await live.partner('GET', '/v1/balance')).body,
+      await journals().where('p.account_id', acct.accountId),
+    ];
+
+    const count = async (table: string) => Number((await svc.db(table).where({ account_id: scope }).count({ n: '*' }))[0].n);
+    const held = { payments: await count('payments'), merchants: await count('merchants'), webhook_endpoints: 1, refunds: 1 };
+    expect(held.payments).toBeGreaterThan(0);
+    const out = await admin('testmode', 'reset', '--account', acct.accountId);
+    expect(out).toMatchObject({ accountId: acct.accountId, deleted: held });
+
+    expect((await test.partner('GET', '/v1/merchants')).body.merchants).toEqual([]);
+    expect((await test.partner('GET', '/v1/payments')).body.data).toEqual([]);
+    expect((await test.partner('GET', '/v1/events')).body.events).toEqual([]);
+    expect((await test.partner('GET', '/v1/webhook-endpoints')).body.endpoints).toEqual([]);
+    expect((await test.partner('GET', '/v1/balance')).body).toEqual({ balances: [], livemode: false });
+    expect(await test.wallet('GET', `/v1/gateway/payment/${test.paymentId}`)).toMatchObject({
+      status: 404,
+      body: { code: 'payment_not_found' },
+    });
+    expect(Number((await journals().where('j.account_id', scope).count({ n: '*' }))[0].n)).toBe(0);
+    const liveAfter = [
+      await snapshot(live),
+      (await live.partner('GET', '/v1/balance')).body,
+      await journals().where('p.account_id', acct.accountId),
+    ];
+    expect(liveAfter).toEqual(liveBefore);
+    expect(await admin('testmode', 'reset', '--account', `acct_test_${acct.accountId.slice(5)}`).catch((e) => e.message)).toMatch(
+      /no account/,
+    );
+  }, 60_000);
+});

@@ -1,84 +1,32 @@
-import { admin, client } from '../support/service';
+import { admin, client, startTestService } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
-import { DEVNET_USDC, newBuyer, newWallet } from '../support/chain';
+import { newBuyer } from '../support/chain';
+import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
 import { eventually } from '../support/eventually';
-import { forPayment, partner, Partner, PREVIEW, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
+import { forPayment, partner, Partner, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
 
 // Test mode (docs/testmode.md): the key alone chooses the mode. For one account, a live key and a test key each
 // see only their own mode's objects: the other mode's ids answer exactly as ids that do not exist, in every
-// operation; lists, counts and webhooks never mix them. Test traffic keeps its own idempotency keys.
+// operation; lists, counts and webhooks never mix them. Test traffic keeps its own idempotency keys and rate limits.
 
 useWebhooksSuite();
-
-type Api = ReturnType<typeof client>;
-interface Side {
-  partner: Api;
-  wallet: Api;
-  merchantId: string;
-  settlementId: string;
-  paymentId: string;
-  endpointId: string;
-  eventId: string;
-}
-
-const missing = { merchantId: 'mrch_0000000000000000000000', settlementId: 'crypto_0000000000000000000000' };
-const NO = {
-  ...missing,
-  paymentId: 'pay_0000000000000000000000',
-  endpointId: 'we_0000000000000000000000',
-  eventId: 'evt_0000000000000000000000',
-  refundId: 'ref_0000000000000000000000',
-};
 
 let acct: Partner;
 let live: Side;
 let test: Side;
 let testKey: Record<string, string>;
 
-async function side(apiKey: string, walletKey: string, merchantId?: string): Promise<Side> {
-  const partnerApi = client(svc.directUrl, { 'Api-Key': apiKey, ...PREVIEW });
-  if (!merchantId) {
-    const m = await partnerApi('POST', '/v1/merchants', {
-      body: { merchantName: 'Test side', merchantEmail: 'm@x.io' },
-      headers: { 'Idempotency-Key': uniqueKey() },
-    });
-    merchantId = m.body.merchant.id as string;
-    const s = await partnerApi('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
-      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
-      headers: { 'Idempotency-Key': uniqueKey() },
-    });
-    expect(s.status).toBe(201);
-  }
-  const settlements = await partnerApi('GET', `/v1/merchants/${merchantId}/settlements`);
-  const p = await partnerApi('POST', '/v1/payments', {
-    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
-    headers: { 'Merchant-Id': merchantId },
-  });
-  expect(p.status).toBe(201);
-  const e = await partnerApi('POST', '/v1/webhook-endpoints', {
-    body: { url: rx.url, enabledEvents: ['payment.created', 'payment.processing', 'payment.succeeded'] },
-    headers: { 'Idempotency-Key': uniqueKey() },
-  });
-  expect(e.status).toBe(201);
-  const events = await partnerApi('GET', `/v1/events?paymentId=${p.body.paymentId}`);
-  return {
-    partner: partnerApi,
-    wallet: client(svc.directUrl, { 'Api-Key': walletKey, ...PREVIEW }),
-    merchantId,
-    settlementId: settlements.body.crypto[0].id,
-    paymentId: p.body.paymentId,
-    endpointId: e.body.endpoint.id,
-    eventId: events.body.events[0].id,
-  };
-}
-
 beforeAll(async () => {
   acct = await partner();
   testKey = await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'test');
   const testWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet', '--mode', 'test');
   const liveWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet');
-  live = await side(acct.apiKey, liveWallet.apiKey, acct.merchantId);
-  test = await side(testKey.apiKey, testWallet.apiKey);
+  live = await side(
+    svc.directUrl,
+    { apiKey: acct.apiKey, walletKey: liveWallet.apiKey },
+    { hooksUrl: rx.url, merchantId: acct.merchantId },
+  );
+  test = await side(svc.directUrl, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url });
 }, 60_000);
 
 describe('test keys', () => {
@@ -110,103 +58,10 @@ describe('test keys', () => {
   });
 });
 
-/** Every operation that takes an id, as [name, call with ids]: the partner's and the wallet's. */
-type Ids = Record<keyof typeof NO, string>;
-const OPERATIONS: [string, (s: Side, ids: Ids) => Promise<{ status: number; body: any }>][] = [
-  ['get merchant', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}`)],
-  ['update merchant', (s, i) => s.partner('PATCH', `/v1/merchants/${i.merchantId}`, { body: { merchantName: 'x' } })],
-  ['delete merchant', (s, i) => s.partner('DELETE', `/v1/merchants/${i.merchantId}`)],
-  ['list settlements', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}/settlements`)],
-  [
-    'create settlement',
-    (s, i) =>
-      s.partner('POST', `/v1/merchants/${i.merchantId}/settlements/crypto`, {
-        body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
-        headers: { 'Idempotency-Key': uniqueKey() },
-      }),
-  ],
-  [
-    'update settlement',
-    (s, i) =>
-      s.partner('PUT', `/v1/merchants/${i.merchantId}/settlements/crypto/${i.settlementId}`, {
-        body: { destination: `eip155:31337:${newWallet()}` },
-      }),
-  ],
-  ['delete settlement', (s, i) => s.partner('DELETE', `/v1/merchants/${i.merchantId}/settlements/crypto/${i.settlementId}`)],
-  [
-    'create payment',
-    (s, i) =>
-      s.partner('POST', '/v1/payments', {
-        body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } },
-        headers: { 'Merchant-Id': i.merchantId },
-      }),
-  ],
-  ['list merchant payments', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}/payments`)],
-  ['get payment', (s, i) => s.partner('GET', `/v1/payments/${i.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })],
-  [
-    'long-poll payment status',
-    (s, i) => s.partner('GET', `/v1/payments/${i.paymentId}/status?maxPollMs=50`, { headers: { 'Merchant-Id': s.merchantId } }),
-  ],
-  ['cancel payment', (s, i) => s.partner('POST', `/v1/payments/${i.paymentId}/cancel`, { headers: { 'Merchant-Id': s.merchantId } })],
-  [
-    'refund payment',
-    (s, i) => s.partner('POST', '/v1/refunds', { body: { paymentId: i.paymentId }, headers: { 'Merchant-Id': s.merchantId } }),
-  ],
-  [
-    'list refunds of payment',
-    (s, i) => s.partner('GET', `/v1/refunds?paymentId=${i.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } }),
-  ],
-  ['get webhook endpoint', (s, i) => s.partner('GET', `/v1/webhook-endpoints/${i.endpointId}`)],
-  ['update webhook endpoint', (s, i) => s.partner('PATCH', `/v1/webhook-endpoints/${i.endpointId}`, { body: { description: 'x' } })],
-  ['rotate endpoint secret', (s, i) => s.partner('POST', `/v1/webhook-endpoints/${i.endpointId}/rotate-secret`, { body: {} })],
-  ['delete webhook endpoint', (s, i) => s.partner('DELETE', `/v1/webhook-endpoints/${i.endpointId}`)],
-  ['get event', (s, i) => s.partner('GET', `/v1/events/${i.eventId}`)],
-  ['event attempts', (s, i) => s.partner('GET', `/v1/events/${i.eventId}/attempts`)],
-  ['redeliver event', (s, i) => s.partner('POST', `/v1/events/${i.eventId}/redeliver`, { body: {} })],
-  ['gateway get payment', (s, i) => s.wallet('GET', `/v1/gateway/payment/${i.paymentId}`)],
-  ['gateway long-poll status', (s, i) => s.wallet('GET', `/v1/gateway/payment/${i.paymentId}/status?maxPollMs=50`)],
-  [
-    'gateway options',
-    (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/options`, { body: { accounts: [`eip155:31337:${newWallet()}`] } }),
-  ],
-  [
-    'gateway fetch',
-    (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/fetch`, { body: { optionId: 'opt_0000000000000000000000', data: {} } }),
-  ],
-  [
-    'gateway confirm',
-    (s, i) =>
-      s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/confirm`, {
-        body: { optionId: 'opt_0000000000000000000000', results: [{ type: 'walletRpc', data: ['0x00'] }] },
-      }),
-  ],
-  ['gateway x402', (s, i) => s.wallet('GET', `/v1/gateway/payment/${i.paymentId}/x402`)],
-  ['gateway cancel', (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/cancel`)],
-  ['gateway decline', (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/decline`)],
-];
-
-describe.each([
-  ['a test key', () => test, () => live],
-  ['a live key', () => live, () => test],
-])("%s and the other mode's ids", (_, caller, other) => {
-  it.each(OPERATIONS)('%s answers exactly as for an id that does not exist, and changes nothing', async (__, op) => {
-    const before = await snapshot(other());
-    const unknown = await op(caller(), NO);
-    const got = await op(caller(), { ...NO, ...other() });
-    expect(got.status).toBe(404);
-    expect([got.status, got.body.code, got.body.message]).toEqual([unknown.status, unknown.body.code, unknown.body.message]);
-    expect(await snapshot(other())).toEqual(before);
-  });
-});
-
-async function snapshot(s: Side) {
-  const [m, p, e] = await Promise.all([
-    s.partner('GET', `/v1/merchants/${s.merchantId}`),
-    s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } }),
-    s.partner('GET', `/v1/webhook-endpoints/${s.endpointId}`),
-  ]);
-  return [m.body.merchant, p.body.status, e.body.endpoint];
-}
+describeIsolation(
+  () => live,
+  () => test,
+);
 
 describe('lists, counts and searches', () => {
   it("show each key only its own mode's objects", async () => {
@@ -244,6 +99,22 @@ describe('lists, counts and searches', () => {
     expect(b.body.merchant.id).not.toBe(a.body.merchant.id);
     expect(b.headers.get('idempotent-replayed')).toBeNull();
   });
+});
+
+describe('rate limits', () => {
+  it("test traffic has its own account limit: a test key beyond it leaves the live key's untouched", async () => {
+    const limited = await startTestService({ RATE_LIMIT_ACCOUNT_PER_S: '5' });
+    try {
+      const as = (apiKey: string) => client(limited.directUrl, { 'Api-Key': apiKey });
+      // 15 test requests and 4 live ones at once: beyond 5 a second for the test scope, within it for the live one.
+      const keys = [...Array(15).fill(testKey.apiKey), ...Array(4).fill(acct.apiKey)] as string[];
+      const burst = await Promise.all(keys.map(async (k) => [k, (await as(k)('GET', '/v1/merchants')).status] as const));
+      expect(burst.filter(([k, s]) => k === testKey.apiKey && s === 429).length).toBeGreaterThan(0);
+      expect(burst.filter(([k]) => k === acct.apiKey).map(([, s]) => s)).toEqual([200, 200, 200, 200]);
+    } finally {
+      await limited.close();
+    }
+  }, 30_000);
 });
 
 describe('livemode on the wire (2026-02-19.preview)', () => {

@@ -523,8 +523,13 @@ CREATE OR REPLACE FUNCTION public.ledger_delete_test_only()
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  v_journal bigint := CASE WHEN TG_TABLE_NAME = 'ledger_entries' THEN OLD.journal_id ELSE OLD.id END;
+  v_journal bigint;
 BEGIN
+  IF TG_TABLE_NAME = 'ledger_entries' THEN
+    v_journal := OLD.journal_id;
+  ELSE
+    v_journal := OLD.id;
+  END IF;
   IF coalesce(current_setting('paygate.test_reset', true), '') <> 'on' OR NOT EXISTS (
     SELECT 1 FROM ledger_journals j LEFT JOIN payments p ON p.id = j.payment_id
       JOIN accounts a ON a.id = coalesce(j.account_id, p.account_id)

@@ -13,10 +13,15 @@ CREATE TABLE accounts (
   fee_base_minor numeric(78,0) DEFAULT '0'::numeric NOT NULL,
   fee_bps integer DEFAULT 0 NOT NULL,
   settlement_every_minutes integer DEFAULT 0 NOT NULL,
+  livemode boolean DEFAULT true NOT NULL,
+  live_account_id text,
   CONSTRAINT accounts_fee_check CHECK (((fee_base_minor >= (0)::numeric) AND ((fee_bps >= 0) AND (fee_bps <= 10000)))),
+  CONSTRAINT accounts_live_account_id_fkey FOREIGN KEY (live_account_id) REFERENCES accounts(id),
+  CONSTRAINT accounts_live_account_id_unique UNIQUE (live_account_id),
   CONSTRAINT accounts_pkey PRIMARY KEY (id),
   CONSTRAINT accounts_settlement_every_minutes_check CHECK (((settlement_every_minutes >= 0) AND (settlement_every_minutes <= 44640))),
-  CONSTRAINT accounts_settlement_mode_check CHECK ((settlement_mode = ANY (ARRAY['collector'::text, 'direct'::text])))
+  CONSTRAINT accounts_settlement_mode_check CHECK ((settlement_mode = ANY (ARRAY['collector'::text, 'direct'::text]))),
+  CONSTRAINT accounts_test_scope_check CHECK ((livemode = (live_account_id IS NULL)))
 );
 
 CREATE TABLE api_keys (
@@ -555,6 +560,29 @@ BEGIN
 END $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.ledger_delete_test_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_journal bigint;
+BEGIN
+  IF TG_TABLE_NAME = 'ledger_entries' THEN
+    v_journal := OLD.journal_id;
+  ELSE
+    v_journal := OLD.id;
+  END IF;
+  IF coalesce(current_setting('paygate.test_reset', true), '') <> 'on' OR NOT EXISTS (
+    SELECT 1 FROM ledger_journals j LEFT JOIN payments p ON p.id = j.payment_id
+      JOIN accounts a ON a.id = coalesce(j.account_id, p.account_id)
+    WHERE j.id = v_journal AND NOT a.livemode
+  ) THEN
+    RAISE EXCEPTION 'the ledger is append-only: DELETE on % refused', TG_TABLE_NAME USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN OLD;
+END $function$
+;
+
 CREATE OR REPLACE FUNCTION public.ledger_journal_balanced()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -665,8 +693,12 @@ BEGIN
 END $function$
 ;
 
-CREATE TRIGGER ledger_entries_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON ledger_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR TRUNCATE ON ledger_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
 
 CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_journal_balanced();
 
-CREATE TRIGGER ledger_journals_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON ledger_journals FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_entries_delete_test_only BEFORE DELETE ON ledger_entries FOR EACH ROW EXECUTE FUNCTION ledger_delete_test_only();
+
+CREATE TRIGGER ledger_journals_append_only BEFORE UPDATE OR TRUNCATE ON ledger_journals FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+
+CREATE TRIGGER ledger_journals_delete_test_only BEFORE DELETE ON ledger_journals FOR EACH ROW EXECUTE FUNCTION ledger_delete_test_only();

@@ -1611,6 +1611,12 @@ export interface components {
             expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
         };
         /**
+         * Livemode
+         * @description (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+         * @example true
+         */
+        Livemode: boolean;
+        /**
          * Refund
          * @description (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
          */
@@ -1632,6 +1638,7 @@ export interface components {
             txId: string | null;
             /** Format: date-time */
             createdAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /** ListRefundsResponse */
         ListRefundsResponse: {
@@ -1685,6 +1692,7 @@ export interface components {
          */
         BalanceResponse: {
             balances: components["schemas"]["Balance"][];
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * BalanceTransaction
@@ -1710,6 +1718,7 @@ export interface components {
             blockNumber: string | null;
             /** Format: date-time */
             createdAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /** ListBalanceTransactionsResponse */
         ListBalanceTransactionsResponse: {
@@ -1988,6 +1997,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /** ListWebhookEndpointsResponse */
         ListWebhookEndpointsResponse: {
@@ -2061,6 +2071,7 @@ export interface components {
             expiresAt: components["schemas"]["UnixTimestamp"];
             /** @description The payment's version after this change (1 for `payment.created`). */
             version: number;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * WebhookEvent
@@ -2076,6 +2087,8 @@ export interface components {
             createdAt: string;
             /** @description The API version of this representation. */
             apiVersion: string;
+            /** @description Whether the event is of live mode (`false`, test mode, for events of test payments). */
+            livemode: components["schemas"]["Livemode"];
             data: {
                 payment: components["schemas"]["PaymentEventSnapshot"];
                 /** @description The refund, on `refund.*` events. */
@@ -2650,6 +2663,7 @@ export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
+export type SchemaLivemode = components['schemas']['Livemode'];
 export type SchemaRefund = components['schemas']['Refund'];
 export type SchemaListRefundsResponse = components['schemas']['ListRefundsResponse'];
 export type SchemaCreateRefundRequestPreview = components['schemas']['CreateRefundRequestPreview'];

@@ -1,4 +1,7 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { balances } from '../../src/usecases/ledger';
 
-export const getBalance: Handler<'getBalance'> = async ({ db, caller }) => ({ status: 200, body: await balances(db, caller.accountId) });
+export const getBalance: Handler<'getBalance'> = async ({ db, caller }) => ({
+  status: 200,
+  body: { ...(await balances(db, caller.accountId)), livemode: caller.mode === 'live' },
+});

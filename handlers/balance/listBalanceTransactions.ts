@@ -4,5 +4,6 @@ import { exportRow } from '../../src/usecases/ledgerExport';
 
 export const listBalanceTransactions: Handler<'listBalanceTransactions'> = async ({ db, caller, query }) => {
   const page = await balanceTransactions(db, caller.accountId, { from: query.from, to: query.to }, query.limit ?? 100, query.cursor);
-  return { status: 200, body: { data: page.data.map(exportRow), nextCursor: page.nextCursor } };
+  const livemode = caller.mode === 'live';
+  return { status: 200, body: { data: page.data.map((r) => ({ ...exportRow(r), livemode })), nextCursor: page.nextCursor } };
 };

@@ -1,4 +1,5 @@
 import type { RefundRow } from '../../src/domain/refund';
+import { isLivemode } from '../../src/domain/mode';
 
 /** A refund on the wire (schema Refund). */
 export const refundBody = (r: RefundRow, publicBaseUrl: string) => ({
@@ -14,4 +15,5 @@ export const refundBody = (r: RefundRow, publicBaseUrl: string) => ({
       ? { paymentId: r.fundingPaymentId, gatewayUrl: `${publicBaseUrl}/?pid=${r.fundingPaymentId}` }
       : null,
   createdAt: r.createdAt.toISOString(),
+  livemode: isLivemode(r.accountId),
 });

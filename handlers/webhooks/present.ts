@@ -1,4 +1,5 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/webhook';
+import { isLivemode } from '../../src/domain/mode';
 
 // Domain types to API shapes (spec/components/schemas/Webhook*.yaml). Secrets never leave through here.
 
@@ -18,6 +19,7 @@ export function endpointBody(e: WebhookEndpoint) {
       e.previousSecretExpiresAt && e.previousSecretExpiresAt > new Date() ? e.previousSecretExpiresAt.toISOString() : null,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
+    livemode: isLivemode(e.accountId),
   };
 }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
-import type { ChainSettings, DevnetSettings } from '../config/chains';
+import { chainModes, type ChainSettings, type DevnetSettings } from '../config/chains';
+import type { Mode } from '../domain/mode';
 import type { Logger } from '../logger';
 import { upsertAsset } from '../db/assetsRepo';
 import { DEVNET_CHAINS, devnetAssets, devnetInfo, devnetInfoFile, devnetRelayerKeys, type DevnetInfo } from './devnet';
@@ -9,14 +10,23 @@ import { devnetSetBalance, startAnvil, type RunningAnvil } from './anvil';
 import { ensureDevnetTokens } from './devnetTokens';
 import { EvmChain } from './evm';
 
-// The chains this instance settles on: the configured ones (CHAINS), or the development chain when none
-// is configured outside production. Options are offered only on these; settlements may name any asset.
+// The chains this instance settles on: the configured ones (CHAINS), and the development chains when none is
+// configured outside production or, for test mode, beside configured ones (docs/testmode.md). Options are
+// offered only on these, each to payments of the modes it serves; settlements may name any asset.
 
 export class Chains {
   private readonly byId: Map<string, EvmChain>;
 
-  constructor(list: EvmChain[]) {
+  constructor(
+    list: EvmChain[],
+    private readonly configured: ChainSettings[] = [],
+  ) {
     this.byId = new Map(list.map((c) => [c.caip2, c]));
+  }
+
+  /** Whether the chain is one of these and takes payments of `mode`. */
+  serves(caip2: string, mode: Mode): boolean {
+    return this.byId.has(caip2) && chainModes(this.configured, caip2).includes(mode);
   }
 
   get(caip2: string): EvmChain | undefined {
@@ -81,23 +91,20 @@ export interface StartedChains {
  * ones), deploys the tokens and Permit2 if needed, registers the tokens as assets, and gives the relayer keys gas.
  */
 export async function startChains(config: Config, db: Db, log: Logger): Promise<StartedChains> {
-  if (!config.devnet) {
-    if (!config.chains.length) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
-    const list = config.chains.map(configured);
-    // An unreachable node does not stop the start (payments wait and retry); an empty gas wallet is said at once.
-    for (const chain of list)
-      for (const relayer of chain.held) {
-        const wei = await chain.nativeBalance(relayer).catch(() => null);
-        if (wei === null) log.warn({ chainId: chain.caip2 }, "the chain's RPC node does not answer; chain work will retry");
-        else if (wei < chain.balanceFloorWei)
-          log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
-      }
-    for (const chain of list) logRetired(log, chain);
-    return { chains: new Chains(list), devnetEnv: {}, stop: async () => {} };
-  }
+  const list = config.chains.map(configured);
+  if (!list.length && !config.devnet) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
+  // An unreachable node does not stop the start (payments wait and retry); an empty gas wallet is said at once.
+  for (const chain of list)
+    for (const relayer of chain.held) {
+      const wei = await chain.nativeBalance(relayer).catch(() => null);
+      if (wei === null) log.warn({ chainId: chain.caip2 }, "the chain's RPC node does not answer; chain work will retry");
+      else if (wei < chain.balanceFloorWei)
+        log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
+    }
+  for (const chain of list) logRetired(log, chain);
+  if (!config.devnet) return { chains: new Chains(list, config.chains), devnetEnv: {}, stop: async () => {} };
   const d = config.devnet;
   const started: RunningAnvil[] = [];
-  const list: EvmChain[] = [];
   const devnetEnv: Record<string, string> = {};
   const used: { chainId: number; rpcUrl: string }[] = [];
   try {
@@ -130,7 +137,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
   fs.mkdirSync(d.dir, { recursive: true });
   fs.writeFileSync(devnetInfoFile(d.dir), JSON.stringify(devnetInfo(used)) + '\n');
   return {
-    chains: new Chains(list),
+    chains: new Chains(list, config.chains),
     devnetEnv,
     stop: async () => {
       for (const a of started) await a.stop();

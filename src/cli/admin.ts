@@ -26,18 +26,20 @@ import { parseAssetId } from '../domain/caip';
 import { TRANSFER_METHODS, type TransferMethod } from '../domain/asset';
 import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
-import { need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
+import { credentialMode, need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
 import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 import { LEDGER_QUERIES } from './ledgerCommands';
+import { resetTestData } from '../db/testModeReset';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
 // Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
 // read (QUERIES). The relayer commands (status, sweep) are in src/cli/relayerCommands.ts, the ledger's (balance, check)
 // in src/cli/ledgerCommands.ts.
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
-//   admin keys create --account <id> --type partner|wallet  -> {"keyId","apiKey"}
+//   admin keys create --account <id> --type partner|wallet [--mode live|test]  -> {"keyId","apiKey","mode"}
+//   admin testmode reset --account <id>                     -> {"accountId","deleted":{table: rows}}: its test data (docs/testmode.md)
 //   admin keys revoke --key <keyId>                         -> {"keyId","revoked":true}
-//   admin apps create --account <id> --name NAME            -> {"appId","clientId"} (gateway App-Id + Client-Id)
+//   admin apps create --account <id> --name NAME [--mode live|test] -> {"appId","clientId","mode"} (gateway App-Id + Client-Id)
 //   admin apps revoke --app <appId>                         -> {"appId","revoked":true,"revokedAt"}
 //   admin keys rotate-data [--batch-size N]                 -> counts of sealed values moved to the newest data key
 //         (DATA_ENCRYPTION_KEYS' first); exit 1 when some value opens with no key of the keyring
@@ -86,8 +88,9 @@ const COMMANDS: Record<string, Command> = {
   'keys create': (v) => {
     const account = need(v, 'account');
     if (v.type !== 'partner' && v.type !== 'wallet') throw new UsageError('--type must be partner or wallet');
+    const mode = credentialMode(v);
     return async (db) =>
-      (await createKey(db, account, v.type as 'partner' | 'wallet')) ?? Promise.reject(new Error(`no account ${account}`));
+      (await createKey(db, account, v.type as 'partner' | 'wallet', mode)) ?? Promise.reject(new Error(`no account ${account}`));
   },
   'keys revoke': (v) => {
     const key = need(v, 'key');
@@ -121,7 +124,17 @@ const COMMANDS: Record<string, Command> = {
     const account = need(v, 'account');
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');
-    return async (db) => (await createApp(db, account, name)) ?? Promise.reject(new Error(`no account ${account}`));
+    const mode = credentialMode(v);
+    return async (db) => (await createApp(db, account, name, mode)) ?? Promise.reject(new Error(`no account ${account}`));
+  },
+  'testmode reset': (v) => {
+    const account = need(v, 'account');
+    return async (db) => {
+      const done = await resetTestData(db, account);
+      if (done === 'no_account') throw new Error(`no account ${account}`);
+      if (done === 'processing') throw new Error('a test payment of this account is still moving on chain: run it again once it is final');
+      return { accountId: account, deleted: done };
+    };
   },
   'accounts set-threshold': (v) => {
     const account = need(v, 'account');

@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
+import type { Mode } from '../domain/mode';
 
 // The admin command line's flags and what every command shares (src/cli/admin.ts runs them).
 
@@ -45,6 +46,13 @@ export const need = (v: Values, flag: keyof typeof OPTIONS): string => {
   if (!x) throw new UsageError(`--${flag} is required`);
   return x;
 };
+
+/** A credential's `--mode` (docs/testmode.md): live unless given. */
+export function credentialMode(v: Values): Mode {
+  const mode = v.mode?.trim() ?? 'live';
+  if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode must be live or test');
+  return mode;
+}
 
 /** Checks its arguments first (no database needed for a usage error), then runs. */
 export type Command = (v: Values) => (db: Db, config: Config) => Promise<unknown>;

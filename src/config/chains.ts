@@ -1,5 +1,6 @@
 import { DEVNET_CHAINS } from '../chain/devnet';
 import { ConfigError, int } from './env';
+import type { Mode } from '../domain/mode';
 
 // The EVM chains this instance settles on (CHAINS, CHAIN_<id>_*), or the development chain (DEVNET_*).
 
@@ -18,6 +19,8 @@ export interface ChainSettings {
   maxFeePerGasWei: bigint;
   /** A relayer whose native balance falls under this is reported (log warning and metric). */
   relayerBalanceFloorWei: bigint;
+  /** Whose payments the chain takes (CHAIN_<id>_MODE): live ones (the default) or test ones (docs/testmode.md). */
+  mode: Mode;
 }
 
 export interface DevnetChainSettings {
@@ -113,7 +116,10 @@ export function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
       throw new ConfigError(
         `${p}MAX_FEE_PER_GAS_WEI is required: the most the relayer offers per gas on chain ${id}, in wei (e.g. 2000000000 for 2 gwei)`,
       );
+    const mode = env[`${p}MODE`]?.trim() || 'live';
+    if (mode !== 'live' && mode !== 'test') throw new ConfigError(`${p}MODE must be live or test, got "${mode}"`);
     return {
+      mode,
       chainId: Number(id),
       caip2: `eip155:${id}`,
       rpcUrl,
@@ -132,9 +138,13 @@ export function devnetSettings(
   projectRoot: string,
   chains: ChainSettings[],
 ): DevnetSettings | null {
-  if (chains.length) return null;
-  // A development chain in production would take signatures for a chain that holds nothing of value.
-  if (nodeEnv === 'production') return null;
+  const testMode = env.TEST_MODE?.trim() || 'on';
+  if (testMode !== 'on' && testMode !== 'off') throw new ConfigError(`TEST_MODE must be on or off, got "${testMode}"`);
+  // Beside configured chains the development chains serve test mode (docs/testmode.md), in production too,
+  // unless a configured chain is a test chain or test mode is off.
+  if (chains.length && (testMode === 'off' || chains.some((c) => c.mode === 'test'))) return null;
+  // Alone, a development chain in production would take live signatures for a chain that holds nothing of value.
+  if (!chains.length && nodeEnv === 'production') return null;
   const firstPort = int(env, 'DEVNET_PORT', 8545, 1024, 65535);
   const all = DEVNET_CHAINS.map(({ chainId, env: prefix }, i) => {
     const rpcUrl = env[`${prefix}RPC_URL`] || null;
@@ -157,6 +167,16 @@ export function devnetSettings(
 }
 
 /** Whose ERC-1271 signatures confirm accepts: any contract wallet's, none, or those of the allow-list (lowercase addresses). */
+/**
+ * The modes whose payments a chain of this instance takes: a configured chain its CHAIN_<id>_MODE; a development
+ * chain test mode only beside configured chains, both modes without them (development, as before test mode).
+ */
+export function chainModes(chains: ChainSettings[], caip2: string): Mode[] {
+  const c = chains.find((x) => x.caip2 === caip2);
+  if (c) return [c.mode];
+  return chains.length ? ['test'] : ['live', 'test'];
+}
+
 export interface ContractWalletSettings {
   mode: 'on' | 'off' | 'allowlist';
   allowlist: string[];

@@ -1,12 +1,17 @@
 import { issueClientId, issueKey, KeyType } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
+import { Mode, testScopeOf } from '../domain/mode';
 import { STABLE_VERSION } from '../domain/versions';
 import { Db, knexOf } from './knex';
 
-/** An API key as authentication needs it: its hashed secret and its account's default API version. */
+/**
+ * An API key as authentication needs it: its hashed secret and its account's default API version. `accountId`:
+ * the scope it acts in (a test key's is its account's test scope, src/domain/mode.ts).
+ */
 export interface StoredKey {
   id: string;
   accountId: string;
+  mode: Mode;
   type: KeyType;
   secretHash: Buffer;
   revokedAt: Date | null;
@@ -17,6 +22,7 @@ export interface StoredKey {
 export interface StoredApp {
   id: string;
   accountId: string;
+  mode: Mode;
   clientHash: Buffer;
   revokedAt: Date | null;
   defaultVersion: string;
@@ -27,24 +33,43 @@ export async function createAccount(db: Db, name: string) {
   const accountId = newId('acct');
   return knex.transaction(async (trx) => {
     await trx('accounts').insert({ id: accountId, name, default_version: STABLE_VERSION });
-    const key = await insertKey(trx, accountId, 'partner');
+    const key = await insertKey(trx, accountId, 'partner', 'live');
     return { accountId, ...key };
   });
 }
 
-async function insertKey(db: Db, accountId: string, type: KeyType) {
+async function insertKey(db: Db, scope: string, type: KeyType, mode: Mode) {
   const knex = knexOf(db);
-  const k = issueKey();
-  await knex('api_keys').insert({ id: k.keyId, account_id: accountId, type, secret_hash: k.secretHash });
+  const k = issueKey(mode);
+  await knex('api_keys').insert({ id: k.keyId, account_id: scope, type, secret_hash: k.secretHash });
   return { keyId: k.keyId, apiKey: k.apiKey };
 }
 
-/** Null when the account does not exist. */
-export async function createKey(db: Db, accountId: string, type: KeyType) {
+/**
+ * The scope a credential of `mode` acts in (the account, or its test scope, made at the first test credential
+ * with the account's settings); null when there is no such (live) account.
+ */
+async function scopeFor(db: Db, accountId: string, mode: Mode): Promise<string | null> {
   const knex = knexOf(db);
-  const account = await knex('accounts').where({ id: accountId }).first('id');
+  const account = await knex('accounts').where({ id: accountId, livemode: true }).first('id');
   if (!account) return null;
-  return insertKey(db, accountId, type);
+  if (mode === 'live') return accountId;
+  const scope = testScopeOf(accountId);
+  await knex.raw(
+    `INSERT INTO accounts (id, name, default_version, collect_data_threshold_minor, settlement_mode, fee_base_minor, fee_bps,
+       livemode, live_account_id)
+     SELECT ?, name, default_version, collect_data_threshold_minor, settlement_mode, fee_base_minor, fee_bps, false, id
+     FROM accounts WHERE id = ? ON CONFLICT (id) DO NOTHING`,
+    [scope, accountId],
+  );
+  return scope;
+}
+
+/** Null when the account does not exist. */
+export async function createKey(db: Db, accountId: string, type: KeyType, mode: Mode) {
+  const scope = await scopeFor(db, accountId, mode);
+  if (!scope) return null;
+  return { ...(await insertKey(db, scope, type, mode)), mode };
 }
 
 /**
@@ -70,11 +95,12 @@ export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefi
   const r = await knex('api_keys as k')
     .join('accounts as a', 'a.id', 'k.account_id')
     .where('k.id', keyId)
-    .first('k.id', 'k.account_id', 'k.type', 'k.secret_hash', 'k.revoked_at', 'a.default_version');
+    .first('k.id', 'k.account_id', 'k.type', 'k.secret_hash', 'k.revoked_at', 'a.default_version', 'a.livemode');
   return (
     r && {
       id: r.id,
       accountId: r.account_id,
+      mode: r.livemode ? 'live' : 'test',
       type: r.type,
       secretHash: r.secret_hash,
       revokedAt: r.revoked_at,
@@ -84,14 +110,14 @@ export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefi
 }
 
 /** Null when the account does not exist. */
-export async function createApp(db: Db, accountId: string, name: string) {
+export async function createApp(db: Db, accountId: string, name: string, mode: Mode) {
   const knex = knexOf(db);
-  const account = await knex('accounts').where({ id: accountId }).first('id');
-  if (!account) return null;
+  const scope = await scopeFor(db, accountId, mode);
+  if (!scope) return null;
   const appId = newId('app');
-  const { clientId, clientHash } = issueClientId();
-  await knex('apps').insert({ id: appId, account_id: accountId, name, client_hash: clientHash });
-  return { appId, clientId };
+  const { clientId, clientHash } = issueClientId(mode);
+  await knex('apps').insert({ id: appId, account_id: scope, name, client_hash: clientHash });
+  return { appId, clientId, mode };
 }
 
 /**
@@ -116,14 +142,31 @@ export async function findApp(db: Db, appId: string): Promise<StoredApp | undefi
   const r = await knex('apps as p')
     .join('accounts as a', 'a.id', 'p.account_id')
     .where('p.id', appId)
-    .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version');
-  return r && { id: r.id, accountId: r.account_id, clientHash: r.client_hash, revokedAt: r.revoked_at, defaultVersion: r.default_version };
+    .first('p.id', 'p.account_id', 'p.client_hash', 'p.revoked_at', 'a.default_version', 'a.livemode');
+  return (
+    r && {
+      id: r.id,
+      accountId: r.account_id,
+      mode: r.livemode ? 'live' : 'test',
+      clientHash: r.client_hash,
+      revokedAt: r.revoked_at,
+      defaultVersion: r.default_version,
+    }
+  );
+}
+
+/** An account's settings change for both its scopes (its test scope keeps them); false when no such account. */
+async function updateSettings(db: Db, accountId: string, values: Record<string, string | number>): Promise<boolean> {
+  const knex = knexOf(db);
+  const n = await knex('accounts')
+    .where((q) => q.where({ id: accountId, livemode: true }).orWhere({ live_account_id: accountId }))
+    .update(values);
+  return n > 0;
 }
 
 /** False when the account does not exist. */
 export async function setCollectThreshold(db: Db, accountId: string, minor: bigint): Promise<boolean> {
-  const knex = knexOf(db);
-  return (await knex('accounts').where({ id: accountId }).update({ collect_data_threshold_minor: minor.toString() })) > 0;
+  return updateSettings(db, accountId, { collect_data_threshold_minor: minor.toString() });
 }
 
 export async function collectThreshold(db: Db, accountId: string): Promise<bigint | null> {
@@ -148,11 +191,9 @@ export async function settlementTerms(db: Db, accountId: string): Promise<Settle
 }
 
 export async function setFee(db: Db, accountId: string, baseMinor: bigint, bps: number): Promise<boolean> {
-  const knex = knexOf(db);
-  return (await knex('accounts').where({ id: accountId }).update({ fee_base_minor: baseMinor.toString(), fee_bps: bps })) > 0;
+  return updateSettings(db, accountId, { fee_base_minor: baseMinor.toString(), fee_bps: bps });
 }
 
 export async function setSettlementMode(db: Db, accountId: string, mode: SettlementMode): Promise<boolean> {
-  const knex = knexOf(db);
-  return (await knex('accounts').where({ id: accountId }).update({ settlement_mode: mode })) > 0;
+  return updateSettings(db, accountId, { settlement_mode: mode });
 }

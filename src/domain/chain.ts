@@ -1,3 +1,5 @@
+import type { Mode } from './mode';
+
 // The chain port: what the payment flow needs from an EVM chain. The adapter (src/chain/evm.ts) talks to
 // an RPC node; the relayer (src/jobs/chainJobs.ts with src/db/relayer/) signs and tracks transactions.
 
@@ -53,10 +55,16 @@ export interface PermitContext {
 
 /** What requests need from the chains: who submits an option's authorization, the checks before confirm, and the hand-off. */
 export interface ChainWork {
-  /** The relayer key (EIP-55 address) that submits on this chain, or null when this instance cannot settle there. */
-  relayerFor(chainId: string, seed: string): string | null;
-  /** The chains this instance settles on (CAIP-2), each with its relayer keys in use (EIP-55 addresses). */
-  settlingChains(): { chainId: string; relayers: string[] }[];
+  /**
+   * The relayer key (EIP-55 address) that submits on this chain for a payment of `mode`, or null when this
+   * instance cannot settle there (or the chain does not take that mode's payments: docs/testmode.md).
+   */
+  relayerFor(chainId: string, seed: string, mode: Mode): string | null;
+  /**
+   * The chains this instance settles on (CAIP-2), each with its relayer keys in use (EIP-55 addresses); with
+   * `mode`, only those that take payments of that mode.
+   */
+  settlingChains(mode?: Mode): { chainId: string; relayers: string[] }[];
   /**
    * Before anything moves: the signature (ECDSA normalised to the form tokens accept, or ERC-1271 for
    * smart-contract wallets the operator accepts) and a simulation of the submission as it will be sent.

@@ -35,8 +35,10 @@ export async function authenticate(
     if (key && !key.revokedAt) cache.set(key, ticket);
     else cache.setUnknown(parsed.keyId);
   }
-  if (!key || key.revokedAt || !secretMatches(parsed.secret, key.secretHash)) throw new AppError('invalid_api_key');
-  return { accountId: key.accountId, keyId: key.id, keyType: key.type, defaultVersion: key.defaultVersion };
+  if (!key || key.revokedAt || key.mode !== parsed.mode || !secretMatches(parsed.secret, key.secretHash)) {
+    throw new AppError('invalid_api_key');
+  }
+  return { accountId: key.accountId, mode: key.mode, keyId: key.id, keyType: key.type, defaultVersion: key.defaultVersion };
 }
 
 /**
@@ -57,6 +59,6 @@ export async function authenticateGateway(
   await beforeLookup?.();
   const app = await findApp(db, h.appId);
   if (!app || app.revokedAt) cache.setUnknown(h.appId);
-  if (!app || app.revokedAt || !clientIdMatches(h.clientId.trim(), app.clientHash)) throw invalid();
-  return { accountId: app.accountId, keyId: app.id, keyType: 'app', defaultVersion: app.defaultVersion };
+  if (!app || app.revokedAt || !clientIdMatches(h.clientId.trim(), app.clientHash, app.mode)) throw invalid();
+  return { accountId: app.accountId, mode: app.mode, keyId: app.id, keyType: 'app', defaultVersion: app.defaultVersion };
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../logger';
 import type { ChangeHub } from '../events/changeHub';
 import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
+import type { Mode } from '../domain/mode';
 import type { ChainWork } from '../domain/chain';
 import type { ConfirmChecks } from '../usecases/confirmChecks';
 import type { WebhookWork } from '../jobs/webhooks/queue';
@@ -33,7 +34,13 @@ type Body<K extends OperationId> = Ops[K] extends { requestBody?: infer R } ? Js
 
 /** Who is calling: resolved by src/http/auth.ts before any handler runs. */
 export interface Caller {
+  /**
+   * The scope the caller acts in: its account, or for a test credential its account's test scope
+   * (src/domain/mode.ts). Every repository scopes by it, so a caller sees only objects of its own mode.
+   */
   accountId: string;
+  /** The credential's mode: `test` for a `pgk_test_` key or `pgc_test_` app, `live` otherwise (public callers). */
+  mode: Mode;
   keyId: string;
   /**
    * `app` = App-Id + Client-Id (keyId is then the app id); apps and wallet keys reach the gateway only. `public`:

@@ -179,8 +179,9 @@ export async function startChainJobs(
     startSubmit,
     startRefund,
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
-    relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
-    settlingChains: () => chains.all.map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
+    relayerFor: (chainId, seed, mode) => (chains.serves(chainId, mode) ? chains.get(chainId)!.pickRelayer(seed) : null),
+    settlingChains: (mode) =>
+      chains.all.filter((c) => !mode || chains.serves(c.caip2, mode)).map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
     developmentChain: (chainId) => {
       const chain = chains.get(chainId);
       return chain?.development ? developmentChain(chain) : null;

@@ -1,3 +1,4 @@
+import { modeOfScope } from '../domain/mode';
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress, type Hex } from 'viem';
@@ -156,8 +157,8 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     for (const { asset, destination } of settlements) {
       if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
       if (fundsAsset !== null && asset.id !== fundsAsset) continue;
-      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`);
-      if (!relayer) continue; // not a chain this instance settles on
+      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`, modeOfScope(p.accountId));
+      if (!relayer) continue; // not a chain this instance settles on for this payment's mode
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();
       const quote = { collector: terms.mode === 'collector' || fundsAsset !== null, relayer, destination, expiresAt };

@@ -5,6 +5,7 @@ import { effectiveStatus, Payment } from '../domain/payment';
 import * as repo from '../db/payments';
 import { findMerchant } from '../db/merchantsRepo';
 import { expireIfDue } from './payments';
+import { Mode, modeOfScope } from '../domain/mode';
 
 // The gateway's view of a payment. Not scoped to an account: the payment id in the buyer link is the
 // capability a wallet holds.
@@ -14,6 +15,16 @@ export async function gatewayPayment(db: Db, publicBaseUrl: string, rawId: strin
   const found = id ? await repo.findPayment(db, id) : undefined;
   if (!found) throw new AppError('payment_not_found');
   return expireIfDue(db, found);
+}
+
+/**
+ * A gateway credential acts only on payments of its own mode (docs/testmode.md): a payment of the other mode
+ * answers 404 exactly like an unknown id. Checked once per gateway request, before its handler runs.
+ */
+export async function checkGatewayMode(db: Db, publicBaseUrl: string, rawId: string, mode: Mode): Promise<void> {
+  const id = resolveGatewayPaymentId(rawId, publicBaseUrl);
+  const found = id ? await repo.findPayment(db, id) : undefined;
+  if (found && modeOfScope(found.payment.accountId) !== mode) throw new AppError('payment_not_found');
 }
 
 export async function gatewayPaymentWithMerchant(db: Db, publicBaseUrl: string, rawId: string) {

@@ -1,3 +1,4 @@
+import { modeOfScope } from '../domain/mode';
 import { inTransaction, type Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress } from 'viem';
@@ -35,13 +36,14 @@ interface Offer {
 
 async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]> {
   const [settlements, terms] = await Promise.all([payableSettlements(db, p.merchantId, p.currency), settlementTerms(db, p.accountId)]);
-  const chains = new Set(chainWork.settlingChains().map((c) => c.chainId));
+  const mode = modeOfScope(p.accountId);
+  const chains = new Set(chainWork.settlingChains(mode).map((c) => c.chainId));
   const collector = terms.mode === 'collector';
   const secondsLeft = Math.floor((p.expiresAt.getTime() - p.asOf.getTime()) / 1000);
   return settlements
     .filter(({ asset }) => asset.transferMethod === 'eip3009' && chains.has(asset.chainId))
     .map(({ asset, destination }) => {
-      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/x402`)!;
+      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/x402`, mode)!;
       const requirements = {
         scheme: EXACT,
         network: asset.chainId,
@@ -114,7 +116,7 @@ export async function payByX402(
   const scope = revertScope(p.accountId, eip3009Payload(payload)?.authorization.from ?? '', callerKeyId);
   await checkRevertBudget(db, config.revertBudget, scope);
   const req = { paymentPayload: payload, paymentRequirements: offer.requirements };
-  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), async () => offer.payee);
+  const c = await checkX402(db, chainWork, modeOfScope(p.accountId), req, Math.floor(Date.now() / 1000), async () => offer.payee);
   if (!c.ok) throw paymentRequired(config, p, offered, `${c.refusal.reason}: ${c.refusal.message}`);
   if (getAddress(c.payee.relayer) !== getAddress(offer.payee.relayer)) throw new Error('x402: the payee changed under the check');
   try {

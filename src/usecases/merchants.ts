@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
 import { AppError } from '../domain/errors';
+import { ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { encodeCursor, decodeCursor } from '../domain/cursor';
 import { isMerchantCursor, Merchant, MerchantStatus, toIso } from '../domain/merchant';
@@ -30,9 +31,8 @@ export async function createMerchant(
 /** The account's merchant, including soft-deleted ones when `includeDeleted`. */
 export async function ownedMerchant(db: Db, accountId: string, id: string, includeDeleted = false): Promise<Merchant> {
   const m = await repo.findMerchant(db, id);
-  if (!m || (m.deletedAt && !includeDeleted)) throw new AppError('merchant_not_found');
-  if (m.accountId !== accountId) throw new AppError('forbidden', 'This merchant belongs to another account.');
-  return m;
+  const visible = m && (!m.deletedAt || includeDeleted) ? m : undefined;
+  return ownedBy(visible, accountId, () => new AppError('merchant_not_found'), 'This merchant belongs to another account.');
 }
 
 export async function getMerchantWithSettlements(db: Db, accountId: string, id: string) {

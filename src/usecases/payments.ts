@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
+import { ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { MoneyError, parseFiatAmount } from '../domain/money';
 import { effectiveStatus, isFinal, MAX_POLL_MS, Payment } from '../domain/payment';
@@ -91,14 +92,14 @@ const REFUSALS: Record<repo.CreationRefusal, (merchantStatus: string | null, cur
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */
 export async function paymentForMerchant(db: Db, accountId: string, merchantId: string, paymentId: string): Promise<repo.PaymentWithAsset> {
   const found = await repo.findPayment(db, paymentId);
-  if (!found) throw new AppError('payment_not_found');
-  if (found.payment.accountId !== accountId) throw new AppError('forbidden', 'This payment belongs to another account.');
-  if (found.payment.merchantId !== merchantId) {
+  const missing = () => new AppError('payment_not_found');
+  ownedBy(found?.payment, accountId, missing, 'This payment belongs to another account.');
+  if (found!.payment.merchantId !== merchantId) {
     // Read as another merchant: 403 if that merchant is not the caller's, else this merchant has no such payment.
     await ownedMerchant(db, accountId, merchantId, true);
     throw new AppError('payment_not_found');
   }
-  return expireIfDue(db, found);
+  return expireIfDue(db, found!);
 }
 
 /** A payment past its expiry is expired whether or not the sweeper got to it yet. */

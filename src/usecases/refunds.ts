@@ -7,6 +7,7 @@ import { refundableByHolder } from '../db/ledger';
 import { parseAccountId } from '../domain/caip';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
+import { ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { CURRENCIES, MoneyError, parseFiatAmount } from '../domain/money';
 import { fundingMinor, refundTokens, type RefundRow } from '../domain/refund';
@@ -98,9 +99,8 @@ function partialAmount(amount: { unit: string; value: string }, currency: string
 
 /** A refund as its merchant reads it. */
 export async function refundForMerchant(db: Db, accountId: string, merchantId: string, refundId: string) {
-  const r = await repo.findRefund(db, refundId);
-  if (!r) throw new AppError('refund_not_found');
-  if (r.accountId !== accountId) throw new AppError('forbidden', 'This refund belongs to another account.');
+  const missing = () => new AppError('refund_not_found');
+  const r = ownedBy(await repo.findRefund(db, refundId), accountId, missing, 'This refund belongs to another account.');
   const pw = await paymentForMerchant(db, accountId, merchantId, r.paymentId).catch((e: AppError) => {
     throw e.code === 'payment_not_found' ? new AppError('refund_not_found') : e;
   });

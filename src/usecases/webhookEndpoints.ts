@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { Db, inTransaction } from '../db/knex';
 import type { WebhookConfig } from '../config';
 import { AppError } from '../domain/errors';
+import { ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { seal, unsealOrNull } from '../domain/sealed';
 import { bareHost, forbiddenAddressReason, parseWebhookUrl } from '../domain/webhookAddress';
@@ -62,9 +63,7 @@ async function checkWebhookUrl(raw: string, cfg: WebhookConfig): Promise<Checked
 /** The endpoint if it belongs to the account; 403 for another account's, 404 when missing or deleted. */
 export async function endpointOfAccount(db: Db, accountId: string, id: string): Promise<WebhookEndpoint> {
   const endpoint = await repo.findEndpoint(db, id);
-  if (!endpoint || endpoint.deletedAt) throw new AppError('webhook_endpoint_not_found');
-  if (endpoint.accountId !== accountId) throw new AppError('forbidden');
-  return endpoint;
+  return ownedBy(endpoint?.deletedAt ? undefined : endpoint, accountId, () => new AppError('webhook_endpoint_not_found'));
 }
 
 /** The account's live endpoints, newest first. */
@@ -162,9 +161,7 @@ export async function updateEndpoint(
 /** Idempotent: deleting a deleted endpoint of the account answers the same. */
 export async function deleteEndpoint(db: Db, accountId: string, id: string): Promise<void> {
   const endpoint = await repo.findEndpoint(db, id);
-  if (!endpoint) throw new AppError('webhook_endpoint_not_found');
-  if (endpoint.accountId !== accountId) throw new AppError('forbidden');
-  if (endpoint.deletedAt) return;
+  if (ownedBy(endpoint, accountId, () => new AppError('webhook_endpoint_not_found')).deletedAt) return;
   await inTransaction(db, async (trx) => {
     await repo.markEndpointDeleted(trx, id);
     await repo.cancelPendingDeliveries(trx, id);

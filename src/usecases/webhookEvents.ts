@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
+import { ownedBy } from '../domain/mode';
 import * as repo from '../db/webhooks';
 import type { PaymentEvent } from '../domain/paymentEvent';
 import type { WebhookAttempt, WebhookDelivery } from '../domain/webhook';
@@ -10,10 +11,7 @@ import { endpointOfAccount } from './webhookEndpoints';
 // stored version-neutral; src/wire/events.ts renders them for the events API and for webhook bodies alike.
 
 export async function eventOfAccount(db: Db, accountId: string, id: string): Promise<PaymentEvent> {
-  const e = await repo.findEvent(db, id);
-  if (!e) throw new AppError('event_not_found');
-  if (e.accountId !== accountId) throw new AppError('forbidden');
-  return e;
+  return ownedBy(await repo.findEvent(db, id), accountId, () => new AppError('event_not_found'));
 }
 
 interface EventCursor {

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { getAddress } from 'viem';
 import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
+import { modeOfScope, ownedBy } from '../domain/mode';
 import { newId } from '../domain/ids';
 import { isFinal, MAX_POLL_MS } from '../domain/payment';
 import {
@@ -70,7 +71,9 @@ class OverBudget extends Error {
 
 export async function verify(db: Db, config: Config, chainWork: ChainWork, callerKeyId: string, accountId: string, req: X402Request) {
   const r = req.paymentRequirements;
-  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
+  const c = await checkX402(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
+    payeeOf(db, chainWork, accountId, asset, r),
+  );
   const refusal = c.ok ? await overBudget(db, config, revertScope(accountId, c.payer, callerKeyId)) : c.refusal;
   if (refusal)
     return { isValid: false, invalidReason: refusal.reason, invalidMessage: refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
@@ -146,7 +149,9 @@ export async function settle(
   const earlier = key && (await findSettlement(db, key));
   if (earlier) return earlierAnswer(db, hub, earlier, key, waitMs);
   const r = req.paymentRequirements;
-  const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
+  const c = await checkX402(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
+    payeeOf(db, chainWork, accountId, asset, r),
+  );
   const refused = (refusal: Refusal) => ({
     success: false,
     errorReason: refusal.reason,
@@ -203,9 +208,8 @@ function earlierAnswer(db: Db, hub: ChangeHub, s: X402Settlement, key: Key, wait
 
 /** A settlement of the caller's account, waited for up to `waitMs` (GET /x402/settlements/{id}). */
 export async function settlementStatus(db: Db, hub: ChangeHub, accountId: string, id: string, waitMs: number) {
-  const s = await settlementOf(db, id);
-  if (!s) throw new AppError('not_found', 'No x402 settlement has this id.');
-  if (s.accountId !== accountId) throw new AppError('forbidden', 'This settlement belongs to another account.');
+  const missing = () => new AppError('not_found', 'No x402 settlement has this id.');
+  const s = ownedBy(await settlementOf(db, id), accountId, missing, 'This settlement belongs to another account.');
   return settlementAnswer(db, hub, s, waitMs);
 }
 

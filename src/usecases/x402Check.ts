@@ -1,3 +1,4 @@
+import { modeOfScope, type Mode } from '../domain/mode';
 import type { Db } from '../db/knex';
 import { getAddress, type Hex } from 'viem';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
@@ -63,7 +64,8 @@ const notOurs = (what: string) => new AppError('forbidden', `${what}: this facil
 export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, asset: Asset, r: X402Requirements): Promise<Payee> {
   const payTo = getAddress(r.payTo);
   const named = typeof r.extra?.merchantId === 'string' ? r.extra.merchantId : undefined;
-  const relayers = chainWork.settlingChains().find((c) => c.chainId === asset.chainId)?.relayers ?? [];
+  const mode = modeOfScope(accountId);
+  const relayers = chainWork.settlingChains(mode).find((c) => c.chainId === asset.chainId)?.relayers ?? [];
   // The operator sets the account's mode (and with collector mode its fee): payTo cannot choose the other one.
   const collectorMode = (await settlementTerms(db, accountId)).mode === 'collector';
   if (relayers.includes(payTo) !== collectorMode)
@@ -84,15 +86,16 @@ export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, a
   const merchants = await merchantsSettling(db, accountId, asset.id, `${asset.chainId}:${payTo}`);
   const merchantId = named ? merchants.find((m) => m === named) : merchants[0];
   if (!merchantId) throw notOurs(`payTo ${payTo} is no settlement destination of ${named ?? 'a merchant of this account'} for ${asset.id}`);
-  const relayer = chainWork.relayerFor(asset.chainId, `${payTo}/${r.network}`);
+  const relayer = chainWork.relayerFor(asset.chainId, `${payTo}/${r.network}`, mode);
   if (!relayer) throw new Error(`no relayer on ${asset.chainId}, which this instance settles on`);
   return { merchantId, collector: false, relayer };
 }
 
-/** `payee`: who the requirements pay (it throws 403 for a payee that is not the caller's). */
+/** `payee`: who the requirements pay (it throws 403 for a payee that is not the caller's); `mode`: the payment's or caller's. */
 export async function checkX402(
   db: Db,
   chainWork: ChainWork,
+  mode: Mode,
   req: X402Request,
   nowS: number,
   payee: (asset: Asset) => Promise<Payee>,
@@ -103,7 +106,7 @@ export async function checkX402(
   if (!parsed) return refuse(REASON.payloadType, 'only an EIP-3009 authorization with its signature is settled here');
   const a = parsed.authorization;
   const payer = a.from;
-  if (!chainWork.settlingChains().some((c) => c.chainId === r.network))
+  if (!chainWork.settlingChains(mode).some((c) => c.chainId === r.network))
     return refuse(REASON.network, `this facilitator does not settle on ${r.network}`, payer);
   const asset = /^0x[0-9a-fA-F]{40}$/.test(r.asset) ? await assetAt(db, r.network, r.asset) : undefined;
   if (!asset) return refuse(REASON.notEip3009, `${r.asset} is no token this facilitator settles on ${r.network}`, payer);

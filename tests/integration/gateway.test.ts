@@ -170,7 +170,7 @@ describe('a wallet pays end to end', () => {
     );
 
     const app = await admin('apps', 'create', '--account', m.accountId, '--name', 'Test Wallet');
-    expect(app).toEqual({ appId: expect.stringMatching(/^app_/), clientId: expect.stringMatching(/^pgc_/) });
+    expect(app).toEqual({ appId: expect.stringMatching(/^app_/), clientId: expect.stringMatching(/^pgc_/), mode: 'live' });
     const asApp = client(svc.url, { 'App-Id': app.appId, 'Client-Id': app.clientId });
     const shown = await asApp('GET', `/v1/gateway/payment/${id}`);
     expect(shown.status).toBe(200);

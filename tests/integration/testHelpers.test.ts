@@ -28,14 +28,14 @@ describeLocal('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTE
 
   /** A merchant with a webhook endpoint, its preview clients and the payment flow. */
   async function shop() {
-    const m: Shop = await merchantWithSettlement(svc, 'Helper Shop');
+    const m: Shop = await merchantWithSettlement(svc, 'Helper Shop', 'test');
     const helpers = client(svc.url, { 'Api-Key': m.apiKey, ...PREVIEW });
     const hook = await helpers('POST', '/v1/webhook-endpoints', {
       body: { url: rx.url, enabledEvents: ['payment.processing', 'payment.succeeded', 'payment.expired', 'payment.settled'] },
       headers: { 'Idempotency-Key': uniqueKey() },
     });
     if (hook.status !== 201) throw new Error(hook.text);
-    const gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
+    const gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet', undefined, 'test')).apiKey });
     return { m, helpers, f: flow(svc.url, m, gw) };
   }
   const hooks = (paymentId: string, type?: string) =>
@@ -205,10 +205,20 @@ describeLocal('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTE
     expect(await events(id, 'payment.failed')).toHaveLength(0);
   });
 
-  it('who may use them: 404 for an unknown or foreign payment, a chain that is not a development chain, or the stable version', async () => {
+  it('who may use them: 404 for a live key, an unknown or foreign payment, a chain that is not a development chain, or the stable version', async () => {
     const { m, helpers, f } = await shop();
     const id = await f.pay('1000');
-    const other = client(svc.url, { 'Api-Key': (await newAccount('Other')).apiKey, ...PREVIEW });
+    // The same account's live key: the helpers are not there for it, whatever the subject.
+    const live = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'partner')).apiKey, ...PREVIEW });
+    for (const r of [
+      await live('POST', `/v1/test-helpers/payments/${id}/expire`),
+      await live('POST', '/v1/test-helpers/blacklist', { body: { account: `eip155:31337:${newBuyerAddress()}` } }),
+    ]) {
+      expect(r.status).toBe(404);
+      expect(r.body.code).toBe('not_found');
+    }
+    const otherAccount = await newAccount('Other');
+    const other = client(svc.url, { 'Api-Key': (await newKey(otherAccount.accountId, 'partner', undefined, 'test')).apiKey, ...PREVIEW });
     for (const r of [
       await other('POST', `/v1/test-helpers/payments/${id}/expire`),
       await helpers('POST', '/v1/test-helpers/payments/pay_01JKX8R4D6F8H0K2M4P6R8T0VW/stall'),
@@ -222,10 +232,7 @@ describeLocal('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTE
     const malformed = await helpers('POST', '/v1/test-helpers/blacklist', { body: { account: 'eip155:31337:0x1234' } });
     expect(malformed.status).toBe(422);
     expect(malformed.body.code).toBe('invalid_account');
-    const stable = await client(svc.url, { 'Api-Key': (await newAccount('Stable')).apiKey })(
-      'POST',
-      `/v1/test-helpers/payments/${id}/expire`,
-    );
+    const stable = await client(svc.url, { 'Api-Key': m.apiKey })('POST', `/v1/test-helpers/payments/${id}/expire`);
     expect(stable.status).toBe(404);
     expect((await f.details(id)).status).toBe('requires_action');
     // The same chain configured as a real one (CHAINS): no development chain, so the helpers are not there.
@@ -234,6 +241,7 @@ describeLocal('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTE
       CHAIN_31337_RPC_URL: rpcUrl(),
       CHAIN_31337_RELAYER_KEYS: generatePrivateKey(),
       CHAIN_31337_MAX_FEE_PER_GAS_WEI: '100000000000',
+      TEST_MODE: 'off',
     });
     try {
       const onReal = client(real.url, { 'Api-Key': m.apiKey, ...PREVIEW });

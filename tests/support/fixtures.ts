@@ -11,9 +11,11 @@ let seq = 0;
 export const uniqueKey = (p = 'k') => `${p}-${process.pid}-${Date.now()}-${++seq}`;
 
 /** An account with a merchant that settles the development chain's USDC to a fresh wallet, through the API. */
-export async function merchantWithSettlement(svc: TestService, name = 'Fixture') {
+/** A new account's merchant settling the development chain's USDC to a fresh wallet; `test`: through a test key. */
+export async function merchantWithSettlement(svc: TestService, name = 'Fixture', mode: 'live' | 'test' = 'live') {
   const wallet = newWallet();
-  const acct = await newAccount(name);
+  let acct = await newAccount(name);
+  if (mode === 'test') acct = { ...acct, ...(await newKey(acct.accountId, 'partner', undefined, 'test')) };
   const api = client(svc.url, { 'Api-Key': acct.apiKey });
   const m = await api('POST', '/v1/merchants', {
     body: { merchantName: name, merchantEmail: 'm@x.io' },

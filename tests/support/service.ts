@@ -127,15 +127,16 @@ export function newAccount(
   return onDatabase(databaseUrl, (db) => createAccount(db, name));
 }
 
-/** A new API key of the account (which must exist), on the test database or on `databaseUrl`. */
+/** A new API key of the account (which must exist), on the test database or on `databaseUrl`; live unless `mode`. */
 export function newKey(
   accountId: string,
   type: 'partner' | 'wallet',
   databaseUrl = process.env.DATABASE_URL!,
+  mode: 'live' | 'test' = 'live',
 ): Promise<{ keyId: string; apiKey: string }> {
   return onDatabase(
     databaseUrl,
-    async (db) => (await createKey(db, accountId, type)) ?? Promise.reject(new Error(`no account ${accountId}`)),
+    async (db) => (await createKey(db, accountId, type, mode)) ?? Promise.reject(new Error(`no account ${accountId}`)),
   );
 }
 

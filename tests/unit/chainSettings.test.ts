@@ -49,6 +49,7 @@ describe('chain confirmation depths', () => {
       confirmations: 60,
       maxFeePerGasWei: 2_000_000_000n,
       relayerBalanceFloorWei: 10n ** 16n,
+      mode: 'live',
     });
     expect(loadConfig({}).chains).toEqual([]);
     expect(loadConfig({}).devnet).toMatchObject({
@@ -65,7 +66,8 @@ describe('chain confirmation depths', () => {
     expect(loadConfig({ DEVNET_RPC_URL: a }).devnet?.chains).toEqual([{ chainId: 31337, rpcUrl: a, port: 8545 }]);
     expect(loadConfig({ DEVNET_RPC_URL: a, DEVNET2_RPC_URL: b }).devnet?.chains.map((c) => c.rpcUrl)).toEqual([a, b]);
     expect(() => loadConfig({ DEVNET2_RPC_URL: 'ws://x' })).toThrow(/DEVNET2_RPC_URL must be an http\(s\) URL/);
-    expect(loadConfig(chainsEnv([8453])).devnet).toBeNull();
+    // Beside configured chains the development chains run for test mode only (tests/unit/testModeChains.test.ts).
+    expect(loadConfig(chainsEnv([8453], { TEST_MODE: 'off' })).devnet).toBeNull();
     expect(() => loadConfig({ CHAINS: 'base' })).toThrow(/CHAINS must list numeric EVM chain ids/);
     expect(() => loadConfig({ CHAINS: '8453' })).toThrow(/CHAIN_8453_RPC_URL/);
     expect(() => loadConfig({ CHAINS: '8453', CHAIN_8453_RPC_URL: 'https://x' })).toThrow(/CHAIN_8453_RELAYER_KEYS is required/);

@@ -36,19 +36,27 @@ describe('API version resolution', () => {
 
 describe('API keys', () => {
   it('are high-entropy, parse back to their id, and match only their own hash', () => {
-    const a = issueKey();
-    const b = issueKey();
+    const a = issueKey('live');
+    const b = issueKey('live');
     expect(a.apiKey).not.toBe(b.apiKey);
     const parsed = parseKey(a.apiKey)!;
     expect(parsed.keyId).toBe(a.keyId);
     expect(secretMatches(parsed.secret, a.secretHash)).toBe(true);
     expect(secretMatches(parsed.secret, b.secretHash)).toBe(false);
     expect(a.secretHash.toString('hex')).not.toContain(parsed.secret);
+    expect(parsed.mode).toBe('live');
+  });
+  it('say their mode in their prefix: pgk_test_ for test keys, pgk_ for live ones as before', () => {
+    const t = issueKey('test');
+    expect(t.apiKey).toMatch(/^pgk_test_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/);
+    expect(issueKey('live').apiKey).toMatch(/^pgk_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/);
+    expect(parseKey(t.apiKey)).toMatchObject({ keyId: t.keyId, mode: 'test' });
   });
   it('rejects anything that is not one of ours', () => {
     expect(parseKey('')).toBeNull();
     expect(parseKey('pgk_short_x')).toBeNull();
-    expect(parseKey(issueKey().apiKey + 'x')).toBeNull();
+    expect(parseKey(issueKey('live').apiKey + 'x')).toBeNull();
+    expect(parseKey(issueKey('test').apiKey.replace('pgk_test_', 'pgk_tst_'))).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import type { StoredKey } from '../../src/db/accountsRepo';
 const key = (id: string): StoredKey => ({
   id,
   accountId: 'acct_1',
+  mode: 'live',
   type: 'partner',
   secretHash: Buffer.alloc(32),
   revokedAt: null,

@@ -66,6 +66,8 @@ const createPaymentsStatement = preparedStatement(
       WHEN r.expires IS NOT NULL AND r.expires - floor(extract(epoch FROM date_trunc('milliseconds', now())))::bigint
         NOT BETWEEN 1 AND r.max_ttl THEN 'expires_at'
       WHEN m.id IS NULL THEN 'merchant_not_found'
+      WHEN m.account_id <> r.account_id AND EXISTS (SELECT 1 FROM accounts t  -- the other mode of the same account
+        WHERE t.id IN (m.account_id, r.account_id) AND t.live_account_id IN (m.account_id, r.account_id)) THEN 'merchant_not_found'
       WHEN m.account_id <> r.account_id THEN 'other_account'
       WHEN m.deleted_at IS NOT NULL THEN 'merchant_deleted'
       WHEN m.status <> 'active' THEN 'merchant_inactive'

@@ -5,6 +5,7 @@ import type { HandlerMap, OperationId } from '../handlerTypes';
 import type { KeyCache } from '../keyCache';
 import type { ApiVersion } from '../../domain/versions';
 import { AfterCommit } from './afterCommit';
+import { checkGatewayMode } from '../../usecases/gatewayPayments';
 import { authenticateCaller, authorize, isGatewayOperation, isPublicOperation, publicCaller } from './authenticate';
 import { requestBody } from './body';
 import { runDirect } from './direct';
@@ -84,6 +85,8 @@ async function runOperation<K extends OperationId>(deps: ApiDeps, ctx: RequestCo
   const { config, db } = deps;
   const backend = deps.backends[req.version];
   const input = validateRequest(backend, req.op, req.operationId, ctx, req.body);
+  const paymentId = req.gateway ? (input.path as { id?: string }).id : undefined;
+  if (paymentId !== undefined) await checkGatewayMode(db, config.publicBaseUrl, paymentId, req.caller.mode);
   const requestId = ctx.state.requestId;
   const afterCommit = new AfterCommit(deps.log, requestId);
   const dispatch = dispatcher(

@@ -58,5 +58,5 @@ export function isPublicOperation(op: Operation): boolean {
 /** The caller of a public operation: no account; its limits are its client address's (limits.ts). */
 export function publicCaller(ctx: RequestContext, limits: RequestLimits): Authenticated {
   const address = clientAddress(ctx, limits.trustedProxyHops);
-  return { accountId: `public:${address}`, keyId: `public:${address}`, keyType: 'public', defaultVersion: STABLE_VERSION };
+  return { accountId: `public:${address}`, mode: 'live', keyId: `public:${address}`, keyType: 'public', defaultVersion: STABLE_VERSION };
 }

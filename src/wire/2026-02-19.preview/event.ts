@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/2026-02-19.preview/types';
 import { isFinal } from '../../domain/payment';
+import { isLivemode } from '../../domain/mode';
 import type { PaymentEvent, PaymentEventRecord, RefundEventRecord } from '../../domain/paymentEvent';
 import type { ApiVersion } from '../../domain/versions';
 
@@ -9,7 +10,7 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type Snapshot = components['schemas']['PaymentEventSnapshot'];
 
 /** The payment of an event at this version; also what payment_events.data stores until the contract step of migration 20261127090100. */
-export function paymentSnapshot(r: PaymentEventRecord): Snapshot {
+export function paymentSnapshot(r: PaymentEventRecord, livemode: boolean): Snapshot {
   return {
     paymentId: r.paymentId,
     merchantId: r.merchantId,
@@ -25,12 +26,13 @@ export function paymentSnapshot(r: PaymentEventRecord): Snapshot {
     createdAt: r.createdAt,
     expiresAt: Math.floor(Date.parse(r.expiresAt) / 1000),
     version: r.version,
+    livemode,
   };
 }
 
 type RefundSnapshot = components['schemas']['Refund'];
 
-function refundSnapshot(paymentId: string, r: RefundEventRecord): RefundSnapshot {
+function refundSnapshot(paymentId: string, r: RefundEventRecord, livemode: boolean): RefundSnapshot {
   return {
     id: r.id,
     paymentId,
@@ -40,11 +42,16 @@ function refundSnapshot(paymentId: string, r: RefundEventRecord): RefundSnapshot
     failureCode: r.failureCode,
     txId: r.txHash,
     createdAt: r.createdAt,
+    livemode,
   };
 }
 
 export function renderEvent(e: PaymentEvent, apiVersion: ApiVersion): WebhookEvent {
   const { refund } = e.record;
-  const data = { payment: paymentSnapshot(e.record), ...(refund ? { refund: refundSnapshot(e.record.paymentId, refund) } : {}) };
-  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, data };
+  const livemode = isLivemode(e.accountId);
+  const data = {
+    payment: paymentSnapshot(e.record, livemode),
+    ...(refund ? { refund: refundSnapshot(e.record.paymentId, refund, livemode) } : {}),
+  };
+  return { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), apiVersion, livemode, data };
 }

@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing import Any, ClassVar, Dict, List
 from paygate_client.models.balance import Balance
 from typing import Optional, Set
@@ -29,7 +29,8 @@ class BalanceResponse(BaseModel):
     The account's balances, one per asset it has held.
     """ # noqa: E501
     balances: List[Balance]
-    __properties: ClassVar[List[str]] = ["balances"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["balances", "livemode"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -89,7 +90,8 @@ class BalanceResponse(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
-            "balances": [Balance.from_dict(_item) for _item in obj["balances"]] if obj.get("balances") is not None else None
+            "balances": [Balance.from_dict(_item) for _item in obj["balances"]] if obj.get("balances") is not None else None,
+            "livemode": obj.get("livemode")
         })
         return _obj
 

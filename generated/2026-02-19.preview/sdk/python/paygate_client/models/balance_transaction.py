@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -43,7 +43,8 @@ class BalanceTransaction(BaseModel):
     tx_hash: Optional[StrictStr] = Field(alias="txHash")
     block_number: Optional[Annotated[str, Field(strict=True)]] = Field(alias="blockNumber")
     created_at: datetime = Field(alias="createdAt")
-    __properties: ClassVar[List[str]] = ["id", "type", "bucket", "asset", "chainId", "amount", "fee", "paymentId", "refundId", "merchantId", "referenceId", "txHash", "blockNumber", "createdAt"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["id", "type", "bucket", "asset", "chainId", "amount", "fee", "paymentId", "refundId", "merchantId", "referenceId", "txHash", "blockNumber", "createdAt", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -204,7 +205,8 @@ class BalanceTransaction(BaseModel):
             "referenceId": obj.get("referenceId"),
             "txHash": obj.get("txHash"),
             "blockNumber": obj.get("blockNumber"),
-            "createdAt": obj.get("createdAt")
+            "createdAt": obj.get("createdAt"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -47,7 +47,8 @@ class PaymentEventSnapshot(BaseModel):
     created_at: datetime = Field(alias="createdAt")
     expires_at: Annotated[int, Field(le=253402300799, strict=True, ge=0)] = Field(description="Unix timestamp in seconds.", alias="expiresAt")
     version: Annotated[int, Field(strict=True, ge=1)] = Field(description="The payment's version after this change (1 for `payment.created`).")
-    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "isFinal", "failureCode", "amount", "tokenAmount", "txId", "cancelledReason", "refundedAt", "createdAt", "expiresAt", "version"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "isFinal", "failureCode", "amount", "tokenAmount", "txId", "cancelledReason", "refundedAt", "createdAt", "expiresAt", "version", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -169,7 +170,8 @@ class PaymentEventSnapshot(BaseModel):
             "refundedAt": obj.get("refundedAt"),
             "createdAt": obj.get("createdAt"),
             "expiresAt": obj.get("expiresAt"),
-            "version": obj.get("version")
+            "version": obj.get("version"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.fiat_amount import FiatAmount
@@ -39,7 +39,8 @@ class Refund(BaseModel):
     failure_code: Optional[StrictStr] = Field(description="Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …).", alias="failureCode")
     tx_id: Optional[StrictStr] = Field(description="The refund's transaction hash once it is final.", alias="txId")
     created_at: datetime = Field(alias="createdAt")
-    __properties: ClassVar[List[str]] = ["id", "paymentId", "amount", "tokenAmount", "status", "failureCode", "txId", "createdAt"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["id", "paymentId", "amount", "tokenAmount", "status", "failureCode", "txId", "createdAt", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -142,7 +143,8 @@ class Refund(BaseModel):
             "status": obj.get("status"),
             "failureCode": obj.get("failureCode"),
             "txId": obj.get("txId"),
-            "createdAt": obj.get("createdAt")
+            "createdAt": obj.get("createdAt"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.webhook_event_type import WebhookEventType
@@ -41,7 +41,8 @@ class WebhookEndpoint(BaseModel):
     previous_secret_expires_at: Optional[datetime] = Field(description="While set and in the future, deliveries are also signed with the previous secret.", alias="previousSecretExpiresAt")
     created_at: datetime = Field(alias="createdAt")
     updated_at: datetime = Field(alias="updatedAt")
-    __properties: ClassVar[List[str]] = ["id", "url", "description", "enabledEvents", "apiVersion", "status", "disabledReason", "disabledAt", "previousSecretExpiresAt", "createdAt", "updatedAt"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["id", "url", "description", "enabledEvents", "apiVersion", "status", "disabledReason", "disabledAt", "previousSecretExpiresAt", "createdAt", "updatedAt", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -151,7 +152,8 @@ class WebhookEndpoint(BaseModel):
             "disabledAt": obj.get("disabledAt"),
             "previousSecretExpiresAt": obj.get("previousSecretExpiresAt"),
             "createdAt": obj.get("createdAt"),
-            "updatedAt": obj.get("updatedAt")
+            "updatedAt": obj.get("updatedAt"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

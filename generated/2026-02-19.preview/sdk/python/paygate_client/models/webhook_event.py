@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List
 from typing_extensions import Annotated
 from paygate_client.models.webhook_event_data import WebhookEventData
@@ -35,8 +35,9 @@ class WebhookEvent(BaseModel):
     type: WebhookEventType
     created_at: datetime = Field(description="When the change happened (written in the same transaction).", alias="createdAt")
     api_version: StrictStr = Field(description="The API version of this representation.", alias="apiVersion")
+    livemode: StrictBool = Field(description="Whether the event is of live mode (`false`, test mode, for events of test payments).")
     data: WebhookEventData
-    __properties: ClassVar[List[str]] = ["id", "type", "createdAt", "apiVersion", "data"]
+    __properties: ClassVar[List[str]] = ["id", "type", "createdAt", "apiVersion", "livemode", "data"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -106,6 +107,7 @@ class WebhookEvent(BaseModel):
             "type": obj.get("type"),
             "createdAt": obj.get("createdAt"),
             "apiVersion": obj.get("apiVersion"),
+            "livemode": obj.get("livemode"),
             "data": WebhookEventData.from_dict(obj["data"]) if obj.get("data") is not None else None
         })
         return _obj

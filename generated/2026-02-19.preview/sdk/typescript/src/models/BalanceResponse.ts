@@ -33,6 +33,12 @@ export interface BalanceResponse {
      * @memberof BalanceResponse
      */
     balances: Array<Balance>;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof BalanceResponse
+     */
+    livemode: boolean;
 }
 
 /**
@@ -40,6 +46,7 @@ export interface BalanceResponse {
  */
 export function instanceOfBalanceResponse(value: object): value is BalanceResponse {
     if (!('balances' in value) || value['balances'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -54,6 +61,7 @@ export function BalanceResponseFromJSONTyped(json: any, ignoreDiscriminator: boo
     return {
         
         'balances': ((json['balances'] as Array<any>).map(BalanceFromJSON)),
+        'livemode': json['livemode'],
     };
 }
 
@@ -69,6 +77,7 @@ export function BalanceResponseToJSONTyped(value?: BalanceResponse | null, ignor
     return {
         
         'balances': ((value['balances'] as Array<any>).map(BalanceToJSON)),
+        'livemode': value['livemode'],
     };
 }
 

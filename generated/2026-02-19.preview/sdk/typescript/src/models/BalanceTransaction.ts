@@ -103,6 +103,12 @@ export interface BalanceTransaction {
      * @memberof BalanceTransaction
      */
     createdAt: Date;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof BalanceTransaction
+     */
+    livemode: boolean;
 }
 
 
@@ -135,6 +141,7 @@ export function instanceOfBalanceTransaction(value: object): value is BalanceTra
     if (!('txHash' in value) || value['txHash'] === undefined) return false;
     if (!('blockNumber' in value) || value['blockNumber'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -162,6 +169,7 @@ export function BalanceTransactionFromJSONTyped(json: any, ignoreDiscriminator: 
         'txHash': json['txHash'],
         'blockNumber': json['blockNumber'],
         'createdAt': (new Date(json['createdAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -190,6 +198,7 @@ export function BalanceTransactionToJSONTyped(value?: BalanceTransaction | null,
         'txHash': value['txHash'],
         'blockNumber': value['blockNumber'],
         'createdAt': value['createdAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

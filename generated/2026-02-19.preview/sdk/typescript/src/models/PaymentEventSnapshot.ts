@@ -132,6 +132,12 @@ export interface PaymentEventSnapshot {
      * @memberof PaymentEventSnapshot
      */
     version: number;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof PaymentEventSnapshot
+     */
+    livemode: boolean;
 }
 
 
@@ -163,6 +169,7 @@ export function instanceOfPaymentEventSnapshot(value: object): value is PaymentE
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
     if (!('expiresAt' in value) || value['expiresAt'] === undefined) return false;
     if (!('version' in value) || value['version'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -190,6 +197,7 @@ export function PaymentEventSnapshotFromJSONTyped(json: any, ignoreDiscriminator
         'createdAt': (new Date(json['createdAt'])),
         'expiresAt': json['expiresAt'],
         'version': json['version'],
+        'livemode': json['livemode'],
     };
 }
 
@@ -218,6 +226,7 @@ export function PaymentEventSnapshotToJSONTyped(value?: PaymentEventSnapshot | n
         'createdAt': value['createdAt'].toISOString(),
         'expiresAt': value['expiresAt'],
         'version': value['version'],
+        'livemode': value['livemode'],
     };
 }
 

@@ -82,6 +82,12 @@ export interface Refund {
      * @memberof Refund
      */
     createdAt: Date;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof Refund
+     */
+    livemode: boolean;
 }
 
 
@@ -109,6 +115,7 @@ export function instanceOfRefund(value: object): value is Refund {
     if (!('failureCode' in value) || value['failureCode'] === undefined) return false;
     if (!('txId' in value) || value['txId'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -130,6 +137,7 @@ export function RefundFromJSONTyped(json: any, ignoreDiscriminator: boolean): Re
         'failureCode': json['failureCode'],
         'txId': json['txId'],
         'createdAt': (new Date(json['createdAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -152,6 +160,7 @@ export function RefundToJSONTyped(value?: Refund | null, ignoreDiscriminator: bo
         'failureCode': value['failureCode'],
         'txId': value['txId'],
         'createdAt': value['createdAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

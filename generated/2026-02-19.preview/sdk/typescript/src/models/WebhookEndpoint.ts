@@ -93,6 +93,12 @@ export interface WebhookEndpoint {
      * @memberof WebhookEndpoint
      */
     updatedAt: Date;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof WebhookEndpoint
+     */
+    livemode: boolean;
 }
 
 
@@ -121,6 +127,7 @@ export function instanceOfWebhookEndpoint(value: object): value is WebhookEndpoi
     if (!('previousSecretExpiresAt' in value) || value['previousSecretExpiresAt'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
     if (!('updatedAt' in value) || value['updatedAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -145,6 +152,7 @@ export function WebhookEndpointFromJSONTyped(json: any, ignoreDiscriminator: boo
         'previousSecretExpiresAt': (json['previousSecretExpiresAt'] == null ? null : new Date(json['previousSecretExpiresAt'])),
         'createdAt': (new Date(json['createdAt'])),
         'updatedAt': (new Date(json['updatedAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -170,6 +178,7 @@ export function WebhookEndpointToJSONTyped(value?: WebhookEndpoint | null, ignor
         'previousSecretExpiresAt': value['previousSecretExpiresAt'] == null ? value['previousSecretExpiresAt'] : value['previousSecretExpiresAt'].toISOString(),
         'createdAt': value['createdAt'].toISOString(),
         'updatedAt': value['updatedAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

@@ -59,6 +59,12 @@ export interface WebhookEvent {
      */
     apiVersion: string;
     /**
+     * Whether the event is of live mode (`false`, test mode, for events of test payments).
+     * @type {boolean}
+     * @memberof WebhookEvent
+     */
+    livemode: boolean;
+    /**
      * 
      * @type {WebhookEventData}
      * @memberof WebhookEvent
@@ -76,6 +82,7 @@ export function instanceOfWebhookEvent(value: object): value is WebhookEvent {
     if (!('type' in value) || value['type'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
     if (!('apiVersion' in value) || value['apiVersion'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('data' in value) || value['data'] === undefined) return false;
     return true;
 }
@@ -94,6 +101,7 @@ export function WebhookEventFromJSONTyped(json: any, ignoreDiscriminator: boolea
         'type': WebhookEventTypeFromJSON(json['type']),
         'createdAt': (new Date(json['createdAt'])),
         'apiVersion': json['apiVersion'],
+        'livemode': json['livemode'],
         'data': WebhookEventDataFromJSON(json['data']),
     };
 }
@@ -113,6 +121,7 @@ export function WebhookEventToJSONTyped(value?: WebhookEvent | null, ignoreDiscr
         'type': WebhookEventTypeToJSON(value['type']),
         'createdAt': value['createdAt'].toISOString(),
         'apiVersion': value['apiVersion'],
+        'livemode': value['livemode'],
         'data': WebhookEventDataToJSON(value['data']),
     };
 }

@@ -1,0 +1,231 @@
+import { admin, client, externalService, newAccount, newKey, startTestService } from '../support/service';
+import { uniqueKey } from '../support/fixtures';
+import { newBuyer } from '../support/chain';
+import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
+import { eventually } from '../support/eventually';
+import { forPayment, partner, Partner, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
+
+// Test mode (docs/testmode.md): the key alone chooses the mode. For one account, a live key and a test key each
+// see only their own mode's objects: the other mode's ids answer exactly as ids that do not exist, in every
+// operation; lists, counts and webhooks never mix them. Test traffic keeps its own idempotency keys and rate limits.
+
+useWebhooksSuite();
+
+let acct: Partner;
+let live: Side;
+let test: Side;
+let testKey: Record<string, string>;
+
+beforeAll(async () => {
+  acct = await partner();
+  testKey = await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'test');
+  const testWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet', '--mode', 'test');
+  const liveWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet');
+  live = await side(
+    svc.directUrl,
+    { apiKey: acct.apiKey, walletKey: liveWallet.apiKey },
+    { hooksUrl: rx.url, merchantId: acct.merchantId },
+  );
+  test = await side(svc.directUrl, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url });
+}, 60_000);
+
+describe('test keys', () => {
+  it('admin keys create --mode test makes a pgk_test_ key; live keys keep their form; a prefix that lies is refused', async () => {
+    expect(testKey).toMatchObject({ mode: 'test', apiKey: expect.stringMatching(/^pgk_test_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/) });
+    expect(acct.apiKey).toMatch(/^pgk_[0-9A-Za-z]{16}_[0-9A-Za-z]{43}$/);
+    const asLive = client(svc.directUrl, { 'Api-Key': testKey.apiKey.replace('pgk_test_', 'pgk_') });
+    expect(await asLive('GET', '/v1/merchants')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    const asTest = client(svc.directUrl, { 'Api-Key': acct.apiKey.replace('pgk_', 'pgk_test_') });
+    expect(await asTest('GET', '/v1/merchants')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    const stored = await svc.db('api_keys').where({ id: testKey.keyId }).first('account_id', 'secret_hash');
+    expect(stored.account_id).toBe(`acct_test_${acct.accountId.slice(5)}`);
+    expect(stored.secret_hash.toString('hex')).not.toContain(testKey.apiKey.slice(-43));
+    expect(
+      await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'sandbox').catch((e) => e.message),
+    ).toMatch(/--mode must be live or test/);
+  });
+
+  it('admin apps create --mode test makes gateway credentials of test mode (pgc_test_)', async () => {
+    const app = await admin('apps', 'create', '--account', acct.accountId, '--name', 'Test wallet app', '--mode', 'test');
+    expect(app.clientId).toMatch(/^pgc_test_[0-9A-Za-z]{43}$/);
+    const asApp = (clientId: string) => client(svc.directUrl, { 'App-Id': app.appId, 'Client-Id': clientId });
+    expect((await asApp(app.clientId)('GET', `/v1/gateway/payment/${test.paymentId}`)).status).toBe(200);
+    expect(await asApp(app.clientId)('GET', `/v1/gateway/payment/${live.paymentId}`)).toMatchObject({
+      status: 404,
+      body: { code: 'payment_not_found' },
+    });
+    expect((await asApp(app.clientId.replace('pgc_test_', 'pgc_'))('GET', `/v1/gateway/payment/${test.paymentId}`)).status).toBe(401);
+  });
+});
+
+describeIsolation(
+  () => live,
+  () => test,
+);
+
+describe('lists, counts and searches', () => {
+  it("show each key only its own mode's objects", async () => {
+    for (const [mine, theirs] of [
+      [live, test],
+      [test, live],
+    ]) {
+      const ids = (r: { body: any }, key: string) => (r.body[key] as { id?: string; paymentId?: string }[]).map((x) => x.id ?? x.paymentId);
+      const merchants = ids(await mine.partner('GET', '/v1/merchants'), 'merchants');
+      expect(merchants).toContain(mine.merchantId);
+      expect(merchants).not.toContain(theirs.merchantId);
+      const payments = await mine.partner('GET', '/v1/payments?limit=100');
+      expect(ids(payments, 'data')).toContain(mine.paymentId);
+      expect(ids(payments, 'data')).not.toContain(theirs.paymentId);
+      expect((await mine.partner('GET', `/v1/merchants?search=${theirs.merchantId}`)).body.merchants).toEqual([]);
+      expect(ids(await mine.partner('GET', `/v1/merchants?search=${mine.merchantId}`), 'merchants')).toEqual([mine.merchantId]);
+      expect(ids(await mine.partner('GET', '/v1/webhook-endpoints'), 'endpoints')).toEqual([mine.endpointId]);
+      const events = ids(await mine.partner('GET', '/v1/events?limit=100'), 'events');
+      expect(events).toContain(mine.eventId);
+      expect(events).not.toContain(theirs.eventId);
+      expect((await mine.partner('GET', `/v1/events?paymentId=${theirs.paymentId}`)).body.events).toEqual([]);
+    }
+  });
+
+  it("keeps each mode's Idempotency-Keys apart: the same key in the other mode is a new request", async () => {
+    const key = uniqueKey();
+    const create = (s: Side) =>
+      s.partner('POST', '/v1/merchants', {
+        body: { merchantName: 'Same key', merchantEmail: 'm@x.io' },
+        headers: { 'Idempotency-Key': key },
+      });
+    const a = await create(live);
+    const b = await create(test);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.merchant.id).not.toBe(a.body.merchant.id);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+describe('rate limits', () => {
+  // Its own service with a low limit: not against an external one (the contract gate's).
+  (externalService ? it.skip : it)(
+    "test traffic has its own account limit: a test key beyond it leaves the live key's untouched",
+    async () => {
+      const limited = await startTestService({ RATE_LIMIT_ACCOUNT_PER_S: '5' });
+      try {
+        // An account of its own: the counters live in the database, and this file's other tests spend the shared one's.
+        const own = await newAccount('Rate limited');
+        const ownTest = await newKey(own.accountId, 'partner', undefined, 'test');
+        const as = (apiKey: string) => client(limited.directUrl, { 'Api-Key': apiKey });
+        // 15 test requests and 4 live ones at once: beyond 5 a second for the test scope, within it for the live one.
+        const keys = [...Array(15).fill(ownTest.apiKey), ...Array(4).fill(own.apiKey)] as string[];
+        const burst = await Promise.all(keys.map(async (k) => [k, (await as(k)('GET', '/v1/merchants')).status] as const));
+        expect(burst.filter(([k, s]) => k === ownTest.apiKey && s === 429).length).toBeGreaterThan(0);
+        expect(burst.filter(([k]) => k === own.apiKey).map(([, s]) => s)).toEqual([200, 200, 200, 200]);
+      } finally {
+        await limited.close();
+      }
+    },
+    30_000,
+  );
+});
+
+describe('livemode on the wire (2026-02-19.preview)', () => {
+  it('endpoints, events and balances say their mode; the stable version has no events API to carry it', async () => {
+    for (const [s, livemode] of [
+      [live, true],
+      [test, false],
+    ] as const) {
+      expect((await s.partner('GET', `/v1/webhook-endpoints/${s.endpointId}`)).body.endpoint.livemode).toBe(livemode);
+      const event = (await s.partner('GET', `/v1/events/${s.eventId}`)).body.event;
+      expect(event).toMatchObject({ livemode, data: { payment: { paymentId: s.paymentId, livemode } } });
+      expect((await s.partner('GET', '/v1/balance')).body.livemode).toBe(livemode);
+    }
+    const stable = client(svc.directUrl, { 'Api-Key': testKey.apiKey, 'PAY-Version': '2026-02-18' });
+    expect((await stable('GET', '/v1/events')).status).toBe(404);
+  });
+});
+
+describe('webhooks', () => {
+  it("a test payment paid with a test wallet key notifies only the account's test endpoints", async () => {
+    const buyer = await newBuyer(1_000_000n);
+    const o = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/options`, {
+      body: { accounts: [`eip155:31337:${buyer.address}`] },
+    });
+    const opt = o.body.options[0];
+    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+    const c = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/confirm`, {
+      body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+    });
+    expect(c.status).toBe(200);
+    const received = await rx.until((all) => forPayment(all, test.paymentId).some((r) => r.body.type === 'payment.succeeded'));
+    for (const r of forPayment(received, test.paymentId))
+      expect(r.body).toMatchObject({ livemode: false, data: { payment: { livemode: false } } });
+    const refund = await test.partner('POST', '/v1/refunds', {
+      body: { paymentId: test.paymentId },
+      headers: { 'Merchant-Id': test.merchantId },
+    });
+    expect(refund).toMatchObject({ status: 200, body: { refund: { livemode: false } } });
+    const stats = async (s: Side) => (await s.partner('GET', '/v1/payments')).body.stats;
+    expect(await stats(test)).toMatchObject({ totalTransactions: 1, totalRevenue: [{ currency: 'USD', amount: '100' }] });
+    expect(await stats(live)).toMatchObject({ totalTransactions: 0, totalRevenue: [] });
+    const deliveries = await eventually(
+      async () => svc.db('webhook_deliveries as d').join('payment_events as e', 'e.id', 'd.event_id').where('e.payment_id', test.paymentId),
+      (rows) => rows.length >= 3,
+    );
+    expect(new Set(deliveries.map((d: { endpoint_id: string }) => d.endpoint_id))).toEqual(new Set([test.endpointId]));
+    const liveSide = await svc.db('webhook_deliveries').where({ endpoint_id: live.endpointId }).select('event_id');
+    const liveEvents = await svc
+      .db('payment_events')
+      .whereIn(
+        'id',
+        liveSide.map((d: { event_id: string }) => d.event_id),
+      )
+      .pluck('payment_id');
+    expect(liveEvents).not.toContain(test.paymentId);
+  }, 60_000);
+});
+
+describe('admin testmode reset', () => {
+  it("deletes the account's test data, ledger included, and leaves live data and the keys as they were", async () => {
+    const refunds = await test.partner('GET', `/v1/refunds?paymentId=${test.paymentId}`, { headers: { 'Merchant-Id': test.merchantId } });
+    const refundId = refunds.body.data[0].id;
+    await eventually(
+      async () =>
+        (await test.partner('GET', `/v1/refunds/${refundId}`, { headers: { 'Merchant-Id': test.merchantId } })).body.refund.status,
+      (s) => s === 'succeeded',
+      30_000,
+    );
+    const scope = `acct_test_${acct.accountId.slice(5)}`;
+    const journals = () => svc.db('ledger_journals as j').leftJoin('payments as p', 'p.id', 'j.payment_id');
+    expect(Number((await journals().where('p.account_id', scope).count({ n: '*' }))[0].n)).toBeGreaterThan(0);
+    // Outside the reset the ledger stays append-only, test journals too.
+    await expect(svc.db.raw('DELETE FROM ledger_journals WHERE payment_id = ?', [test.paymentId])).rejects.toThrow(/append-only/);
+    const liveBefore = [
+      await snapshot(live),
+      (await live.partner('GET', '/v1/balance')).body,
+      await journals().where('p.account_id', acct.accountId),
+    ];
+
+    const count = async (table: string) => Number((await svc.db(table).where({ account_id: scope }).count({ n: '*' }))[0].n);
+    const held = { payments: await count('payments'), merchants: await count('merchants'), webhook_endpoints: 1, refunds: 1 };
+    expect(held.payments).toBeGreaterThan(0);
+    const out = await admin('testmode', 'reset', '--account', acct.accountId);
+    expect(out).toMatchObject({ accountId: acct.accountId, deleted: held });
+
+    expect((await test.partner('GET', '/v1/merchants')).body.merchants).toEqual([]);
+    expect((await test.partner('GET', '/v1/payments')).body.data).toEqual([]);
+    expect((await test.partner('GET', '/v1/events')).body.events).toEqual([]);
+    expect((await test.partner('GET', '/v1/webhook-endpoints')).body.endpoints).toEqual([]);
+    expect((await test.partner('GET', '/v1/balance')).body).toEqual({ balances: [], livemode: false });
+    expect(await test.wallet('GET', `/v1/gateway/payment/${test.paymentId}`)).toMatchObject({
+      status: 404,
+      body: { code: 'payment_not_found' },
+    });
+    expect(Number((await journals().where('j.account_id', scope).count({ n: '*' }))[0].n)).toBe(0);
+    const liveAfter = [
+      await snapshot(live),
+      (await live.partner('GET', '/v1/balance')).body,
+      await journals().where('p.account_id', acct.accountId),
+    ];
+    expect(liveAfter).toEqual(liveBefore);
+    expect(await admin('testmode', 'reset', '--account', `acct_test_${acct.accountId.slice(5)}`).catch((e) => e.message)).toMatch(
+      /no account/,
+    );
+  }, 60_000);
+});

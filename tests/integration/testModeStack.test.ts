@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { admin, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, newBuyer, rpcUrl, USDC_TOKEN } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { startReceiver, type Receiver } from '../support/webhookReceiver';
+import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
+import { devnetMint, startDevnetChain } from '../../src/chain/devnetTokens';
+import { devnetSetBalance, type RunningAnvil } from '../../src/chain/anvil';
+import { devnetAssetId } from '../../src/chain/devnet';
+
+// The "done when" of issue 32: production settings, a live chain (a second local anvil, configured as a real chain
+// is: CHAINS, its RPC URL, relayer key, fee ceiling) and the embedded development chain for test mode. For the same
+// account, a live payment is paid on the live chain with a live key while a test payment is paid on the development
+// chain with a test key; each payment is offered its own mode's chain only; each mode's objects are invisible to
+// the other's keys in every operation; the reset leaves live data as it was.
+
+// An anvil of its own with the second development chain's id (the devnet token contracts deploy only there), configured
+// as a real chain; the service's development chain is the first one only (DEVNET2_RPC_URL unset).
+const LIVE_CHAIN_ID = DEVNET2_CHAIN_ID;
+const LIVE_USDC = devnetAssetId('USDC', LIVE_CHAIN_ID);
+
+const maybe = externalService ? describe.skip : describe;
+
+maybe('test mode beside a live chain, with production settings', () => {
+  let chain: RunningAnvil;
+  let dir: string;
+  let svc: TestService;
+  let rx: Receiver;
+  let accountId: string;
+  let live: Side;
+  let test: Side;
+  let buyer: PrivateKeyAccount;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-live-chain-'));
+    chain = await startDevnetChain({ dir, port: await freePort(), chainId: LIVE_CHAIN_ID });
+    const relayerKey = generatePrivateKey();
+    await devnetSetBalance(chain.rpcUrl, privateKeyToAccount(relayerKey).address);
+    await admin(
+      ...['assets', 'add', '--asset', LIVE_USDC, '--symbol', 'USDC', '--name', 'USD Coin', '--decimals', '6', '--peg', 'USD'],
+      ...['--network-name', 'Live chain', '--eip712-name', 'USD Coin', '--eip712-version', '2'],
+    );
+    svc = await startTestService({
+      NODE_ENV: 'production',
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      METRICS_PUBLIC: 'true',
+      CHAINS: String(LIVE_CHAIN_ID),
+      [`CHAIN_${LIVE_CHAIN_ID}_RPC_URL`]: chain.rpcUrl,
+      [`CHAIN_${LIVE_CHAIN_ID}_RELAYER_KEYS`]: relayerKey,
+      [`CHAIN_${LIVE_CHAIN_ID}_MAX_FEE_PER_GAS_WEI`]: '100000000000',
+      [`CHAIN_${LIVE_CHAIN_ID}_CONFIRMATIONS`]: '1',
+      DEVNET2_RPC_URL: '',
+    });
+    rx = await startReceiver();
+    const acct = await newAccount('Both modes');
+    accountId = acct.accountId;
+    const key = (type: string, mode: string) => admin('keys', 'create', '--account', accountId, '--type', type, '--mode', mode);
+    const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
+    // Each mode's merchant settles on both chains: the options say which chain serves which mode.
+    const settlements = [LIVE_USDC, DEVNET_USDC];
+    live = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
+    test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
+    buyer = await newBuyer(1_000_000n);
+    await devnetMint(chain.rpcUrl, USDC_TOKEN, buyer.address, 1_000_000n);
+  }, 120_000);
+  afterAll(async () => {
+    await rx?.close();
+    await svc?.close();
+    await chain?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const receipt = async (url: string, hash: string) => {
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
+    });
+    return ((await r.json()) as { result: { status: string } | null }).result;
+  };
+  const buyerOn = (chainId: number) => `eip155:${chainId}:${buyer.address}`;
+
+  async function payOn(s: Side, chainId: number) {
+    const o = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, {
+      body: { accounts: [buyerOn(LIVE_CHAIN_ID), buyerOn(31337)] },
+    });
+    expect(o.status).toBe(200);
+    // Only the chain of the payment's mode is offered, though the merchant settles on both.
+    expect(o.body.options.map((x: { account: string }) => x.account)).toEqual([buyerOn(chainId)]);
+    const opt = o.body.options[0];
+    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+    const c = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/confirm`, {
+      body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+    });
+    expect(c.status).toBe(200);
+    const status = () => s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/status?maxPollMs=2000`);
+    expect((await eventually(status, (r) => r.body.status === 'succeeded', 60_000)).body.isFinal).toBe(true);
+    const p = (await s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })).body;
+    return p.info as { txId: string; optionAmount: { unit: string } };
+  }
+
+  it('pays the live payment on the live chain and the test payment on the development chain, at the same time', async () => {
+    const [paidLive, paidTest] = await Promise.all([payOn(live, LIVE_CHAIN_ID), payOn(test, 31337)]);
+    expect(paidLive.optionAmount.unit).toBe(`caip19/${LIVE_USDC}`);
+    expect(paidTest.optionAmount.unit).toBe(`caip19/${DEVNET_USDC}`);
+    // Each transaction is on its own chain, and only there.
+    expect(await receipt(chain.rpcUrl, paidLive.txId)).toMatchObject({ status: '0x1' });
+    expect(await receipt(chain.rpcUrl, paidTest.txId)).toBeNull();
+    expect(await receipt(rpcUrl(), paidTest.txId)).toMatchObject({ status: '0x1' });
+    const balance = async (s: Side) => (await s.partner('GET', '/v1/balance')).body;
+    expect(await balance(live)).toMatchObject({ livemode: true, balances: [{ asset: LIVE_USDC }] });
+    expect(await balance(test)).toMatchObject({ livemode: false, balances: [{ asset: DEVNET_USDC }] });
+    const hooks = await rx.until((all) => all.filter((r) => r.body?.type === 'payment.succeeded').length >= 2);
+    const succeeded = hooks.filter((r) => r.body.type === 'payment.succeeded');
+    expect(new Set(succeeded.map((r) => `${r.body.data.payment.paymentId}:${r.body.livemode}`))).toEqual(
+      new Set([`${live.paymentId}:true`, `${test.paymentId}:false`]),
+    );
+  }, 120_000);
+
+  describeIsolation(
+    () => live,
+    () => test,
+  );
+
+  it('admin testmode reset removes the test payment and its ledger, and leaves the live ones as they were', async () => {
+    const liveBefore = [await snapshot(live), (await live.partner('GET', '/v1/balance')).body];
+    const out = await admin('testmode', 'reset', '--account', accountId);
+    expect(out).toMatchObject({ deleted: { payments: 1, merchants: 1, ledger_journals: expect.any(Number) } });
+    expect((out.deleted as unknown as Record<string, number>).ledger_journals).toBeGreaterThan(0);
+    expect((await test.partner('GET', '/v1/payments')).body.data).toEqual([]);
+    expect((await test.partner('GET', '/v1/balance')).body).toEqual({ balances: [], livemode: false });
+    expect([await snapshot(live), (await live.partner('GET', '/v1/balance')).body]).toEqual(liveBefore);
+  });
+});

@@ -147,6 +147,12 @@ export async function attachTx(db: Db, refundId: string, chainTxId: string): Pro
     .update({ chain_tx_id: chainTxId, status: 'pending', updated_at: knexOf(db).fn.now() });
 }
 
+/** Whether a refund still waits to be sent (pending or requires_funding), its row locked until the transaction ends. */
+export async function waitingRefund(db: Db, id: string): Promise<boolean> {
+  const { rows } = await knexOf(db).raw(`SELECT status FROM refunds WHERE id = ? FOR UPDATE`, [id]);
+  return rows[0] !== undefined && ['pending', 'requires_funding'].includes(rows[0].status);
+}
+
 export async function refundOfTx(db: Db, chainTxId: string): Promise<RefundRow | undefined> {
   const r = await knexOf(db)('refunds').where({ chain_tx_id: chainTxId }).first();
   return r && fromRow(r);
@@ -217,6 +223,12 @@ export async function insertFunding(db: Db, refundId: string, paymentId: string)
 export async function fundingOfRefund(db: Db, refundId: string): Promise<string | null> {
   const r = await knexOf(db)('refund_fundings').where({ refund_id: refundId }).first('payment_id');
   return r?.payment_id ?? null;
+}
+
+/** The refund `paymentId` funds, if it is a refund's funding. */
+export async function refundFundedBy(db: Db, paymentId: string): Promise<RefundRow | undefined> {
+  const r = await withFunding(db).where('f.payment_id', paymentId).first();
+  return r && fromRow(r);
 }
 
 /** When `paymentId` funds a refund: the refund's asset (the only one the funding may be paid in). */

@@ -361,7 +361,7 @@ export interface paths {
         };
         /**
          * List the account's balance transactions
-         * @description (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+         * @description (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`, `funding`: a refund's funding, counted in `reserved` by the balance), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded. With `Accept: text/csv` the answer is every row of the range as CSV, streamed (`cursor` and `limit` are ignored): a header line of the JSON row's field names, then one line per row, the same values (null as an empty field; a reference id a spreadsheet would run as a formula, starting with `=`, `+`, `-` or `@`, with a leading `'`).
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -1612,10 +1612,13 @@ export interface components {
          */
         BalanceTransaction: {
             id: string;
-            /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`). */
+            /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`, `funding_released`). */
             type: string;
-            /** @enum {string} */
-            bucket: "available" | "pending" | "reserved";
+            /**
+             * @description Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`.
+             * @enum {string}
+             */
+            bucket: "available" | "pending" | "reserved" | "funding";
             asset: components["schemas"]["Caip19AssetId"];
             chainId: string | null;
             /** @description Signed, in the asset's smallest unit; positive adds to the bucket. */
@@ -4931,6 +4934,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListBalanceTransactionsResponse"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * Get a payment
-         * @description The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+         * @description The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
          */
         get: operations["getPayment"];
         put?: never;
@@ -1492,6 +1492,21 @@ export interface components {
              */
             refundedAt?: string | null;
         };
+        /**
+         * PaymentDetailsPreview
+         * @description (2026-02-19.preview) PaymentDetails plus what has been refunded of the payment.
+         */
+        PaymentDetailsPreview: components["schemas"]["PaymentDetails"] & {
+            /** @description The sum of the payment's refunds that have not failed (succeeded, or on their way: `pending`, `requires_funding`), in the payment's currency and minor units as at creation; `value` is 0 until a refund is made. The payment is refunded in full (`refundedAt`) once it equals `amount`. */
+            refundedAmount: {
+                /** @example iso4217/USD */
+                unit: string;
+                /** @example 250 */
+                value: string;
+            };
+            /** @description The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid). */
+            refundedTokenAmount: components["schemas"]["TokenAmount"] | null;
+        };
         /** CancelPaymentResponse */
         CancelPaymentResponse: {
             paymentId: components["schemas"]["PaymentId"];
@@ -2552,6 +2567,7 @@ export type SchemaFailureCode = components['schemas']['FailureCode'];
 export type SchemaPaymentInfo = components['schemas']['PaymentInfo'];
 export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement'];
 export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
+export type SchemaPaymentDetailsPreview = components['schemas']['PaymentDetailsPreview'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
@@ -4166,10 +4182,24 @@ export interface operations {
                      *       },
                      *       "createdAt": "2026-02-18T10:00:00.000Z",
                      *       "expiresAt": 1771409100,
-                     *       "refundedAt": null
+                     *       "refundedAt": null,
+                     *       "refundedAmount": {
+                     *         "unit": "iso4217/USD",
+                     *         "value": "250"
+                     *       },
+                     *       "refundedTokenAmount": {
+                     *         "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *         "value": "2500000",
+                     *         "display": {
+                     *           "assetName": "USD Coin",
+                     *           "assetSymbol": "USDC",
+                     *           "decimals": 6,
+                     *           "networkName": "Base"
+                     *         }
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentDetails"];
+                    "application/json": components["schemas"]["PaymentDetailsPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];

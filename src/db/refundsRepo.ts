@@ -196,14 +196,18 @@ export async function waitingRefunds(db: Db, idleSeconds: number, limit = 200): 
   return rows.map((r: Row) => r.payment_id);
 }
 
-/** Tokens of a payment refunded or on their way back (refunds not failed): what its settlement no longer sends. */
-export async function refundedTokens(db: Db, paymentId: string): Promise<bigint> {
+/** What of a payment is refunded or on its way back (refunds not failed), in its currency's minor units and in tokens. */
+export async function refundTotals(db: Db, paymentId: string): Promise<Refunded> {
   const { rows } = await knexOf(db).raw(
-    `SELECT coalesce(sum(token_amount), 0) AS n FROM refunds WHERE payment_id = ? AND status <> 'failed'`,
+    `SELECT coalesce(sum(amount_minor), 0) AS minor, coalesce(sum(token_amount), 0) AS tokens FROM refunds
+     WHERE payment_id = ? AND status <> 'failed'`,
     [paymentId],
   );
-  return BigInt(rows[0].n);
+  return { minor: BigInt(rows[0].minor), tokens: BigInt(rows[0].tokens) };
 }
+
+/** Tokens of a payment refunded or on their way back: what its settlement no longer sends. */
+export const refundedTokens = async (db: Db, paymentId: string) => (await refundTotals(db, paymentId)).tokens;
 
 /** Payments with refunds waiting for funds of the account that `paidPaymentId` (just collected) belongs to. */
 export async function awaitingFunds(db: Db, paidPaymentId: string, limit = 50): Promise<string[]> {

@@ -72,6 +72,16 @@ describeLocal('refunds', () => {
     expect(await balanceOf(buyer.address)).toBe(95_500_000n);
     const over = await refund(id, '451');
     expect({ status: over.status, code: over.body.code }).toEqual({ status: 409, code: 'refund_exceeds_payment' });
+    // The payment shows what has been refunded (preview); the stable version keeps its shape.
+    const details = (await preview()('GET', `/v1/payments/${id}`)).body;
+    expect({ amount: details.refundedAmount, tokens: details.refundedTokenAmount.value, refundedAt: details.refundedAt }).toEqual({
+      amount: { unit: 'iso4217/USD', value: '550' },
+      tokens: '5500000',
+      refundedAt: null,
+    });
+    expect(details.refundedTokenAmount.unit).toBe(`caip19/${DEVNET_USDC}`);
+    const stable = (await shop.asMerchant('GET', `/v1/payments/${id}`)).body;
+    expect([stable.refundedAmount, stable.refundedTokenAmount, stable.status]).toEqual([undefined, undefined, 'succeeded']);
 
     const list = await preview()('GET', `/v1/refunds?paymentId=${id}&limit=1`);
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([a.body.refund.id]);
@@ -149,6 +159,8 @@ describeLocal('refunds', () => {
     });
     expect(await available(shop)).toBe(before);
     expect(await balanceOf(buyer.address)).toBe(95_000_000n);
+    // A failed refund is not counted as refunded.
+    expect((await preview()('GET', `/v1/payments/${id}`)).body.refundedAmount.value).toBe('0');
     const again = await refund(id, '500');
     await refunded(again.body.refund.id);
     expect(await balanceOf(buyer.address)).toBe(100_000_000n);

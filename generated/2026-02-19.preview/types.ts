@@ -1465,10 +1465,10 @@ export interface components {
             };
         };
         /**
-         * PaymentDetails
-         * @description A payment as the merchant sees it.
+         * PaymentDetailsPreview
+         * @description (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
          */
-        PaymentDetails: {
+        PaymentDetailsPreview: {
             paymentId?: components["schemas"]["PaymentId"];
             merchantId?: components["schemas"]["MerchantId"];
             referenceId: components["schemas"]["ReferenceId"];
@@ -1491,12 +1491,6 @@ export interface components {
              * @example null
              */
             refundedAt?: string | null;
-        };
-        /**
-         * PaymentDetailsPreview
-         * @description (2026-02-19.preview) PaymentDetails plus what has been refunded of the payment.
-         */
-        PaymentDetailsPreview: components["schemas"]["PaymentDetails"] & {
             /** @description The sum of the payment's refunds that have not failed (succeeded, or on their way: `pending`, `requires_funding`), in the payment's currency and minor units as at creation; `value` is 0 until a refund is made. The payment is refunded in full (`refundedAt`) once it equals `amount`. */
             refundedAmount: {
                 /** @example iso4217/USD */
@@ -2566,7 +2560,6 @@ export type SchemaCreatePaymentResponse = components['schemas']['CreatePaymentRe
 export type SchemaFailureCode = components['schemas']['FailureCode'];
 export type SchemaPaymentInfo = components['schemas']['PaymentInfo'];
 export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement'];
-export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaPaymentDetailsPreview = components['schemas']['PaymentDetailsPreview'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];

@@ -290,5 +290,7 @@ describeLocal('refunds', () => {
     expect(kinds).toEqual(['collected', 'refund_reserved', 'refunded']);
     expect((await svc.db('payments').where({ id: held!.id }).first()).settled_at).toBeNull();
     expect(await available(s.shop)).toBe('2000000');
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
   });
 });

@@ -12,7 +12,7 @@ TOOL_CACHE := scripts/tool-cache.sh
 # $(call copy_tree,from,to): a hard-link copy (same file system), else a plain one.
 copy_tree = rm -rf $(2) && { cp -al $(1) $(2) 2>/dev/null || { rm -rf $(2) && cp -a $(1) $(2); }; }
 
-.PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale contract contract-tools contract-diff schema
+.PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale bench-export contract contract-tools contract-diff schema
 
 install: $(NPM_STAMP)
 
@@ -169,6 +169,9 @@ bench-chain: build
 
 bench-scale: build
 	node bench/scale.mjs
+
+bench-export: build
+	node bench/export.mjs
 
 # --- Contract gate (contract-tests/README.md): the service must never drift from spec/. ---
 # Pinned tools, linked into git-ignored folders from the tool cache: Schemathesis (PyPI) in .venv/contract,

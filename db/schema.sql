@@ -155,7 +155,7 @@ CREATE TABLE ledger_entries (
   amount numeric(78,0) NOT NULL,
   CONSTRAINT ledger_entries_amount_check CHECK ((amount <> (0)::numeric)),
   CONSTRAINT ledger_entries_balanced TRIGGER DEFERRABLE INITIALLY DEFERRED,
-  CONSTRAINT ledger_entries_bucket_check CHECK ((bucket = ANY (ARRAY['available'::text, 'pending'::text, 'reserved'::text, 'fees'::text, 'gas'::text, 'native'::text, 'external'::text]))),
+  CONSTRAINT ledger_entries_bucket_check CHECK ((bucket = ANY (ARRAY['available'::text, 'pending'::text, 'reserved'::text, 'fees'::text, 'gas'::text, 'native'::text, 'external'::text, 'funding'::text]))),
   CONSTRAINT ledger_entries_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES ledger_journals(id),
   CONSTRAINT ledger_entries_pkey PRIMARY KEY (id)
 );
@@ -171,11 +171,13 @@ CREATE TABLE ledger_journals (
   tx_hash text,
   block_number bigint,
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  refund_id text,
   CONSTRAINT ledger_journals_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT ledger_journals_chain_tx_id_fkey FOREIGN KEY (chain_tx_id) REFERENCES chain_transactions(id),
   CONSTRAINT ledger_journals_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT ledger_journals_pkey PRIMARY KEY (id),
-  CONSTRAINT ledger_journals_ref_key UNIQUE (ref)
+  CONSTRAINT ledger_journals_ref_key UNIQUE (ref),
+  CONSTRAINT ledger_journals_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id)
 );
 
 CREATE TABLE merchants (
@@ -500,6 +502,8 @@ CREATE INDEX ledger_entries_owner_idx ON public.ledger_entries USING btree (owne
 CREATE INDEX ledger_journals_chain_tx_idx ON public.ledger_journals USING btree (chain_tx_id) WHERE (chain_tx_id IS NOT NULL);
 
 CREATE INDEX ledger_journals_payment_idx ON public.ledger_journals USING btree (payment_id) WHERE (payment_id IS NOT NULL);
+
+CREATE INDEX ledger_journals_refund_idx ON public.ledger_journals USING btree (refund_id) WHERE (refund_id IS NOT NULL);
 
 CREATE INDEX merchants_account_list_idx ON public.merchants USING btree (account_id, created_at DESC, id DESC) WHERE (deleted_at IS NULL);
 

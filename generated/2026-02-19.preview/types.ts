@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * Get a payment
-         * @description The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+         * @description The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
          */
         get: operations["getPayment"];
         put?: never;
@@ -361,7 +361,7 @@ export interface paths {
         };
         /**
          * List the account's balance transactions
-         * @description (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+         * @description (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`, `funding`: a refund's funding, counted in `reserved` by the balance), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded. With `Accept: text/csv` the answer is every row of the range as CSV, streamed (`cursor` and `limit` are ignored): a header line of the JSON row's field names, then one line per row, the same values (null as an empty field; a reference id a spreadsheet would run as a formula, starting with `=`, `+`, `-` or `@`, with a leading `'`).
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -1545,10 +1545,10 @@ export interface components {
             };
         };
         /**
-         * PaymentDetails
-         * @description A payment as the merchant sees it.
+         * PaymentDetailsPreview
+         * @description (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
          */
-        PaymentDetails: {
+        PaymentDetailsPreview: {
             paymentId?: components["schemas"]["PaymentId"];
             merchantId?: components["schemas"]["MerchantId"];
             referenceId: components["schemas"]["ReferenceId"];
@@ -1571,6 +1571,15 @@ export interface components {
              * @example null
              */
             refundedAt?: string | null;
+            /** @description The sum of the payment's refunds that have not failed (succeeded, or on their way: `pending`, `requires_funding`), in the payment's currency and minor units as at creation; `value` is 0 until a refund is made. The payment is refunded in full (`refundedAt`) once it equals `amount`. */
+            refundedAmount: {
+                /** @example iso4217/USD */
+                unit: string;
+                /** @example 250 */
+                value: string;
+            };
+            /** @description The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid). */
+            refundedTokenAmount: components["schemas"]["TokenAmount"] | null;
         };
         /** CancelPaymentResponse */
         CancelPaymentResponse: {
@@ -1700,10 +1709,13 @@ export interface components {
          */
         BalanceTransaction: {
             id: string;
-            /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`). */
+            /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`, `funding_released`). */
             type: string;
-            /** @enum {string} */
-            bucket: "available" | "pending" | "reserved";
+            /**
+             * @description Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`.
+             * @enum {string}
+             */
+            bucket: "available" | "pending" | "reserved" | "funding";
             asset: components["schemas"]["Caip19AssetId"];
             chainId: string | null;
             /** @description Signed, in the asset's smallest unit; positive adds to the bucket. */
@@ -2157,6 +2169,34 @@ export interface components {
         /** RedeliverEventResponse */
         RedeliverEventResponse: {
             deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * PaymentDetails
+         * @description A payment as the merchant sees it.
+         */
+        PaymentDetails: {
+            paymentId?: components["schemas"]["PaymentId"];
+            merchantId?: components["schemas"]["MerchantId"];
+            referenceId: components["schemas"]["ReferenceId"];
+            status: components["schemas"]["PaymentStatus"];
+            failureCode?: components["schemas"]["FailureCode"];
+            amount?: components["schemas"]["FiatAmount"];
+            /** @description Set when `status` is `succeeded`; null otherwise. */
+            info?: components["schemas"]["PaymentInfo"] | null;
+            /** @description Null until settlement has completed. */
+            settlement?: components["schemas"]["PaymentSettlement"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-02-18T10:00:00.000Z
+             */
+            createdAt?: string;
+            expiresAt?: components["schemas"]["UnixTimestamp"];
+            /**
+             * Format: date-time
+             * @description When the payment was marked refunded; null if it was not.
+             * @example null
+             */
+            refundedAt?: string | null;
         };
         /** TestBlacklistRequest */
         TestBlacklistRequest: {
@@ -2659,7 +2699,7 @@ export type SchemaCreatePaymentResponse = components['schemas']['CreatePaymentRe
 export type SchemaFailureCode = components['schemas']['FailureCode'];
 export type SchemaPaymentInfo = components['schemas']['PaymentInfo'];
 export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement'];
-export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
+export type SchemaPaymentDetailsPreview = components['schemas']['PaymentDetailsPreview'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
@@ -2708,6 +2748,7 @@ export type SchemaWebhookAttempt = components['schemas']['WebhookAttempt'];
 export type SchemaEventAttemptsResponse = components['schemas']['EventAttemptsResponse'];
 export type SchemaRedeliverEventRequest = components['schemas']['RedeliverEventRequest'];
 export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEventResponse'];
+export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaTestBlacklistRequest = components['schemas']['TestBlacklistRequest'];
 export type SchemaTestBlacklistTransaction = components['schemas']['TestBlacklistTransaction'];
 export type SchemaTestBlacklistResponse = components['schemas']['TestBlacklistResponse'];
@@ -4278,10 +4319,24 @@ export interface operations {
                      *       },
                      *       "createdAt": "2026-02-18T10:00:00.000Z",
                      *       "expiresAt": 1771409100,
-                     *       "refundedAt": null
+                     *       "refundedAt": null,
+                     *       "refundedAmount": {
+                     *         "unit": "iso4217/USD",
+                     *         "value": "250"
+                     *       },
+                     *       "refundedTokenAmount": {
+                     *         "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *         "value": "2500000",
+                     *         "display": {
+                     *           "assetName": "USD Coin",
+                     *           "assetSymbol": "USDC",
+                     *           "decimals": 6,
+                     *           "networkName": "Base"
+                     *         }
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentDetails"];
+                    "application/json": components["schemas"]["PaymentDetailsPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5046,6 +5101,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListBalanceTransactionsResponse"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

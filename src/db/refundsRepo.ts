@@ -147,6 +147,12 @@ export async function attachTx(db: Db, refundId: string, chainTxId: string): Pro
     .update({ chain_tx_id: chainTxId, status: 'pending', updated_at: knexOf(db).fn.now() });
 }
 
+/** Whether a refund still waits to be sent (pending or requires_funding), its row locked until the transaction ends. */
+export async function waitingRefund(db: Db, id: string): Promise<boolean> {
+  const { rows } = await knexOf(db).raw(`SELECT status FROM refunds WHERE id = ? FOR UPDATE`, [id]);
+  return rows[0] !== undefined && ['pending', 'requires_funding'].includes(rows[0].status);
+}
+
 export async function refundOfTx(db: Db, chainTxId: string): Promise<RefundRow | undefined> {
   const r = await knexOf(db)('refunds').where({ chain_tx_id: chainTxId }).first();
   return r && fromRow(r);
@@ -190,14 +196,18 @@ export async function waitingRefunds(db: Db, idleSeconds: number, limit = 200): 
   return rows.map((r: Row) => r.payment_id);
 }
 
-/** Tokens of a payment refunded or on their way back (refunds not failed): what its settlement no longer sends. */
-export async function refundedTokens(db: Db, paymentId: string): Promise<bigint> {
+/** What of a payment is refunded or on its way back (refunds not failed), in its currency's minor units and in tokens. */
+export async function refundTotals(db: Db, paymentId: string): Promise<Refunded> {
   const { rows } = await knexOf(db).raw(
-    `SELECT coalesce(sum(token_amount), 0) AS n FROM refunds WHERE payment_id = ? AND status <> 'failed'`,
+    `SELECT coalesce(sum(amount_minor), 0) AS minor, coalesce(sum(token_amount), 0) AS tokens FROM refunds
+     WHERE payment_id = ? AND status <> 'failed'`,
     [paymentId],
   );
-  return BigInt(rows[0].n);
+  return { minor: BigInt(rows[0].minor), tokens: BigInt(rows[0].tokens) };
 }
+
+/** Tokens of a payment refunded or on their way back: what its settlement no longer sends. */
+export const refundedTokens = async (db: Db, paymentId: string) => (await refundTotals(db, paymentId)).tokens;
 
 /** Payments with refunds waiting for funds of the account that `paidPaymentId` (just collected) belongs to. */
 export async function awaitingFunds(db: Db, paidPaymentId: string, limit = 50): Promise<string[]> {
@@ -217,6 +227,12 @@ export async function insertFunding(db: Db, refundId: string, paymentId: string)
 export async function fundingOfRefund(db: Db, refundId: string): Promise<string | null> {
   const r = await knexOf(db)('refund_fundings').where({ refund_id: refundId }).first('payment_id');
   return r?.payment_id ?? null;
+}
+
+/** The refund `paymentId` funds, if it is a refund's funding. */
+export async function refundFundedBy(db: Db, paymentId: string): Promise<RefundRow | undefined> {
+  const r = await withFunding(db).where('f.payment_id', paymentId).first();
+  return r && fromRow(r);
 }
 
 /** When `paymentId` funds a refund: the refund's asset (the only one the funding may be paid in). */

@@ -1,9 +1,10 @@
 // The ledger's vocabulary (docs/ledger.md): every movement of value is a journal of entries that sum to zero per
 // asset. An entry belongs to an owner (a partner account's id, the operator, or the world outside this service) and
 // a bucket; for money this service holds, `holder` is the address the tokens sit at (a collector). Amounts are
-// signed: positive adds to the owner's bucket.
+// signed: positive adds to the owner's bucket. `funding` holds a refund's funding payment for that refund alone (the
+// journals that move it name the refund).
 
-export type Bucket = 'available' | 'pending' | 'reserved' | 'fees' | 'gas' | 'native' | 'external';
+export type Bucket = 'available' | 'pending' | 'reserved' | 'funding' | 'fees' | 'gas' | 'native' | 'external';
 export const OPERATOR = 'operator';
 export const WORLD = 'world';
 
@@ -25,6 +26,7 @@ export type JournalKind =
   | 'refund_reserved'
   | 'refund_released'
   | 'refunded'
+  | 'funding_released'
   | 'gas';
 
 export interface Journal {
@@ -33,6 +35,8 @@ export interface Journal {
   kind: JournalKind;
   accountId?: string | null;
   paymentId?: string | null;
+  /** The refund whose funding the journal credits, spends or releases. */
+  refundId?: string | null;
   chainTxId?: string | null;
   chainId?: string | null;
   txHash?: string | null;
@@ -58,9 +62,9 @@ export function move(asset: string, amount: bigint, from: Omit<Entry, 'asset' | 
 }
 
 /** The entries of a collected payment, final: the buyer's tokens (from the world, or from pending) split into the
- * account's available share and the operator's fee, both held by the collector. */
+ * account's share (`available`, or `funding` for a refund's funding) and the operator's fee, both held by the collector. */
 export function collectedEntries(
-  c: { accountId: string; asset: string; collector: string; amount: bigint; fee: bigint },
+  c: { accountId: string; asset: string; collector: string; amount: bigint; fee: bigint; bucket?: 'available' | 'funding' },
   fromPending: boolean,
 ): Entry[] {
   const source = fromPending
@@ -70,7 +74,7 @@ export function collectedEntries(
     { ...source, asset: c.asset, amount: -c.amount },
     ...(c.amount - c.fee === 0n
       ? []
-      : [{ owner: c.accountId, bucket: 'available' as const, asset: c.asset, holder: c.collector, amount: c.amount - c.fee }]),
+      : [{ owner: c.accountId, bucket: c.bucket ?? 'available', asset: c.asset, holder: c.collector, amount: c.amount - c.fee }]),
     ...(c.fee === 0n ? [] : [{ owner: OPERATOR, bucket: 'fees' as const, asset: c.asset, holder: c.collector, amount: c.fee }]),
   ];
 }

@@ -86,7 +86,16 @@ export interface HandlerContext<K extends OperationId> extends RequestInput<K> {
   prepared: unknown;
 }
 
-export type Handler<K extends OperationId> = ((ctx: HandlerContext<K>) => Promise<Reply<K>>) & {
+/** A body sent as it is produced (a CSV export): never stored, and not checked against the contract. */
+export interface StreamReply {
+  status: 200;
+  stream: AsyncIterable<string>;
+  /** Its media type (one of the operation's in the contract). */
+  type: string;
+  headers?: Record<string, string>;
+}
+
+export type Handler<K extends OperationId> = ((ctx: HandlerContext<K>) => Promise<Reply<K> | StreamReply>) & {
   /**
    * Work that must not run inside the request's transaction, such as network I/O (a webhook URL's DNS): it
    * runs after contract validation and before the Idempotency-Key is claimed (not for a replay), with `db`

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { AppError, ErrorCode, ERRORS, Issue } from '../domain/errors';
 import { DB_RETRY_AFTER_SECONDS } from '../db/unavailable';
@@ -21,6 +22,19 @@ export function sendJson(ctx: Context, status: number, text: string, headers: Re
   ctx.type = 'application/json; charset=utf-8';
   for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
   ctx.body = text;
+}
+
+/** Streams a body as it is produced: Koa pipes it with backpressure, so only what the client has not read yet is held. */
+export function sendStream(
+  ctx: Context,
+  status: number,
+  stream: { body: AsyncIterable<string>; type: string },
+  headers: Record<string, string> = {},
+) {
+  ctx.status = status;
+  ctx.type = stream.type;
+  for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+  ctx.body = Readable.from(stream.body);
 }
 
 export function sendError(ctx: Context, err: AppError, requestId: string): string {

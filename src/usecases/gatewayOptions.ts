@@ -3,7 +3,8 @@ import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress, type Hex } from 'viem';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
-import { fundedRefundAsset } from '../db/refundsRepo';
+import { fundedRefundAsset, refundFundedBy } from '../db/refundsRepo';
+import { refundableByHolder } from '../db/ledger';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
 import { collectDataFor, collectedJson, DEFAULT_COLLECT_THRESHOLD_MINOR } from '../domain/collectData';
@@ -124,6 +125,18 @@ export async function needsCollectedData(db: Db, config: Config, p: Payment): Pr
   return p.amountMinor >= threshold;
 }
 
+/**
+ * Where a refund's funding payment is paid: the collector where the account may spend the most towards the refund
+ * (its funding was sized against it, and a refund goes out from one collector), if it is a key of this instance.
+ */
+async function fundingCollector(db: Db, chainWork: ChainWork, fundingPaymentId: string): Promise<string | null> {
+  const refund = await refundFundedBy(db, fundingPaymentId);
+  if (!refund) return null;
+  const keys = new Set(chainWork.settlingChains().flatMap((c) => c.relayers.map((r) => getAddress(r))));
+  const spendable = await refundableByHolder(db, refund.accountId, refund.tokenAsset, refund.paymentId, { refundId: refund.id });
+  return spendable.map((h) => getAddress(h.holder)).find((h) => keys.has(h)) ?? null;
+}
+
 /** `callerId`: the gateway caller (key or app id), whose collect link the options get. */
 export async function offerOptions(db: Db, config: Config, chainWork: ChainWork, rawId: string, accounts: string[], callerId: string) {
   const parsed = parseAccounts(accounts);
@@ -137,6 +150,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     // A refund's funding (docs/ledger.md): paid to a collector, in the refund's token only, whatever the account's mode.
     fundedRefundAsset(db, p.id),
   ]);
+  const fundingAt = fundsAsset === null ? null : await fundingCollector(db, chainWork, p.id);
   const now = Math.floor(p.asOf.getTime() / 1000); // the database's clock, which checkQuote judges by
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
   const seen = new Set<string>();
@@ -157,7 +171,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
     for (const { asset, destination } of settlements) {
       if (asset.chainId !== account.chain.id || account.chain.namespace !== 'eip155') continue;
       if (fundsAsset !== null && asset.id !== fundsAsset) continue;
-      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`, modeOfScope(p.accountId));
+      const relayer = fundingAt ?? chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`, modeOfScope(p.accountId));
       if (!relayer) continue; // not a chain this instance settles on for this payment's mode
       const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();

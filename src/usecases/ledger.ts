@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
 import type { Db, Tx } from '../db/knex';
 import * as ledger from '../db/ledger';
+import { waitingRefund } from '../db/refundsRepo';
 import type { ChainTx } from '../db/relayer';
 import { collectedEntries, move, nativeAsset, OPERATOR, WORLD, type Entry, type Journal } from '../domain/ledger';
 import { settlementSplit } from '../domain/money';
@@ -76,36 +77,67 @@ export async function recordCollected(trx: Tx, paymentId: string, m: Mined, tx: 
   if (!c?.collected || !c.collector) return;
   if (tx) await recordCollectUnmined(trx, { ...tx, paymentId });
   const { fee } = settlementSplit(c.tokenAmount, c.currency, c.decimals, c);
+  // A refund's funding is earmarked for its refund while that refund waits (read under the refund's row lock, which
+  // its final state change takes too: funding is never earmarked for a refund whose leftovers were released).
+  const refundId = c.fundsRefund && (await waitingRefund(trx, c.fundsRefund)) ? c.fundsRefund : null;
   const entries = collectedEntries(
-    { accountId: c.accountId, asset: c.asset, collector: getAddress(c.collector), amount: c.tokenAmount, fee },
+    {
+      accountId: c.accountId,
+      asset: c.asset,
+      collector: getAddress(c.collector),
+      amount: c.tokenAmount,
+      fee,
+      bucket: refundId ? 'funding' : 'available',
+    },
     false,
   );
   const where = tx ? onChain(tx, m) : { txHash: m.transactionHash, blockNumber: m.blockNumber };
   await ledger.postJournals(trx, [
-    { ref: `collected:${paymentId}`, kind: 'collected', accountId: c.accountId, paymentId, ...where, entries },
+    { ref: `collected:${paymentId}`, kind: 'collected', accountId: c.accountId, paymentId, refundId, ...where, entries },
   ]);
 }
 
-/** Funds reserved for a transfer out of a collector (a settlement or a refund) as it is stored signed. */
-export function reserveJournal(
-  kind: 'settle_reserved' | 'refund_reserved',
-  tx: ChainTx,
-  r: { accountId: string; asset: string; amount: bigint },
-): Journal {
+/** A refund is final: what is left of its funding goes to the account's available balance (in the same transaction). */
+export async function releaseRefundFunding(trx: Tx, refund: { id: string; accountId: string; paymentId: string; tokenAsset: string }) {
+  const entries = (await ledger.refundFunding(trx, refund.id)).flatMap((f) =>
+    move(
+      refund.tokenAsset,
+      f.amount,
+      { owner: refund.accountId, bucket: 'funding', holder: f.holder },
+      { owner: refund.accountId, bucket: 'available', holder: f.holder },
+    ),
+  );
+  await ledger.postJournals(trx, [
+    {
+      ref: `funding_released:${refund.id}`,
+      kind: 'funding_released',
+      accountId: refund.accountId,
+      paymentId: refund.paymentId,
+      refundId: refund.id,
+      entries,
+    },
+  ]);
+}
+
+/**
+ * Funds reserved for a transfer out of a collector (a settlement or a refund) as it is stored signed: a refund's own
+ * funding there first (`fromFunding`), the rest from the account's available balance.
+ */
+export function reserveJournal(kind: 'settle_reserved' | 'refund_reserved', tx: ChainTx, r: Reservation, fromFunding = 0n): Journal {
   const holder = getAddress(tx.sender);
+  const reserved = { owner: r.accountId, bucket: 'reserved' as const, holder };
   return {
     ref: `${kind}:${tx.id}`,
     kind,
     accountId: r.accountId,
     paymentId: tx.paymentId,
+    refundId: r.refundId ?? null,
     chainTxId: tx.id,
     chainId: tx.chainId,
-    entries: move(
-      r.asset,
-      r.amount,
-      { owner: r.accountId, bucket: 'available', holder },
-      { owner: r.accountId, bucket: 'reserved', holder },
-    ),
+    entries: [
+      ...move(r.asset, fromFunding, { owner: r.accountId, bucket: 'funding', holder }, reserved),
+      ...move(r.asset, r.amount - fromFunding, { owner: r.accountId, bucket: 'available', holder }, reserved),
+    ],
   };
 }
 
@@ -114,6 +146,8 @@ export interface Reservation {
   accountId: string;
   asset: string;
   amount: bigint;
+  /** A refund's transfer: the refund, whose funding it may spend. */
+  refundId?: string;
 }
 
 /** An account has less available at a collector than a transfer out of it needs: nothing of the batch is stored. */
@@ -130,18 +164,21 @@ export async function reserveFunds(trx: Tx, list: (Reservation & { tx: ChainTx }
   // what is free, never what the account owes its other payments' settlements still due (src/db/ledger/reads.ts).
   for (const r of list) {
     const holder = getAddress(r.tx.sender);
-    const spendable = r.tx.paymentId
-      ? ((await ledger.refundableByHolder(trx, r.accountId, r.asset, r.tx.paymentId, holder))[0]?.amount ?? 0n)
-      : await ledger.availableAt(trx, r.accountId, r.asset, holder);
+    const { amount: spendable, funding } = r.tx.paymentId
+      ? ((await ledger.refundableByHolder(trx, r.accountId, r.asset, r.tx.paymentId, { holder, refundId: r.refundId }))[0] ?? {
+          amount: 0n,
+          funding: 0n,
+        })
+      : { amount: await ledger.availableAt(trx, r.accountId, r.asset, holder), funding: 0n };
     if (spendable < r.amount)
       throw new InsufficientBalance(`${r.accountId} may spend ${spendable} of ${r.asset} at ${holder}, ${r.amount} needed`);
-    await ledger.postJournals(trx, [reserveJournal(r.kind, r.tx, r)]);
+    await ledger.postJournals(trx, [reserveJournal(r.kind, r.tx, r, funding < r.amount ? funding : r.amount)]);
   }
 }
 
 /** What the ledger knows of an account's money at a collector: the available balance, and whether a payment's collection is recorded. */
 export const spendableFor = async (db: Db, accountId: string, asset: string, paymentId: string, holder: string) =>
-  (await ledger.refundableByHolder(db, accountId, asset, paymentId, holder))[0]?.amount ?? 0n;
+  (await ledger.refundableByHolder(db, accountId, asset, paymentId, { holder }))[0]?.amount ?? 0n;
 export const collectionRecorded = (db: Db, paymentId: string) => ledger.hasJournal(db, `collected:${paymentId}`);
 
 /** The transfer reserved for is final: what was reserved leaves for the world (sent) or goes back (released). */
@@ -155,9 +192,10 @@ export async function recordTransferOutcome(
   const held = reserved.filter((e) => e.bucket === 'reserved');
   if (!held.length) return;
   const sent = 'sent' in outcome;
-  const entries: Entry[] = held.flatMap((e) =>
-    sent ? move(e.asset, e.amount, e, external) : move(e.asset, e.amount, e, { owner: e.owner, bucket: 'available', holder: e.holder }),
-  );
+  // Released, the reservation is reversed: a refund's funding goes back to that refund, the rest to available.
+  const entries: Entry[] = sent
+    ? held.flatMap((e) => move(e.asset, e.amount, e, external))
+    : reserved.map((e) => ({ ...e, amount: -e.amount }));
   const m = sent ? outcome.sent : outcome.released;
   const journalKind = sent ? (kind === 'settle' ? 'settled' : 'refunded') : (`${kind}_released` as const);
   await ledger.postJournals(trx, [
@@ -166,6 +204,7 @@ export async function recordTransferOutcome(
       kind: journalKind,
       accountId: held[0].owner,
       paymentId: tx.paymentId,
+      refundId: reserved.some((e) => e.bucket === 'funding') ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}`) : null,
       chainTxId: tx.id,
       chainId: tx.chainId,
       txHash: m?.transactionHash ?? null,

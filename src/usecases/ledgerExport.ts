@@ -10,7 +10,7 @@ import { balanceTransactions } from './ledger';
 export const exportRow = (t: BalanceTransaction) => ({
   id: `btx_${t.id}`,
   type: t.kind,
-  bucket: t.bucket as 'available' | 'pending' | 'reserved',
+  bucket: t.bucket as 'available' | 'pending' | 'reserved' | 'funding',
   asset: t.asset,
   chainId: t.chainId,
   amount: t.amount.toString(),
@@ -51,24 +51,46 @@ function csvField(v: string | null, text: boolean): string {
 
 const PAGE = 1000;
 
+/**
+ * The account's balance transactions in [from, to) as CSV, a page of rows at a time (read by cursor, nothing more
+ * held): the header line first. The first page is read before this returns, so a bad range is refused (400) before
+ * anything is sent.
+ */
+export async function balanceTransactionsCsv(
+  db: Db,
+  accountId: string,
+  range: { from: string; to: string },
+): Promise<AsyncGenerator<{ text: string; rows: number }>> {
+  const first = await balanceTransactions(db, accountId, range, PAGE);
+  const lines = (page: BalanceTransaction[]) =>
+    page.map((t) => {
+      const r = exportRow(t);
+      return COLUMNS.map((c) => csvField(r[c], c === 'referenceId')).join(',') + '\n';
+    });
+  async function* pages() {
+    yield { text: COLUMNS.join(',') + '\n', rows: 0 };
+    let page = first;
+    for (;;) {
+      yield { text: lines(page.data).join(''), rows: page.data.length };
+      if (!page.nextCursor) return;
+      page = await balanceTransactions(db, accountId, range, PAGE, page.nextCursor);
+    }
+  }
+  return pages();
+}
+
 /** Writes the account's balance transactions in [from, to) as CSV to `file`; the number of rows. */
 export async function writeBalanceTransactionsCsv(db: Db, accountId: string, range: { from: string; to: string }, file: string) {
+  const pages = await balanceTransactionsCsv(db, accountId, range);
   const out = fs.createWriteStream(file);
-  const write = (line: string) =>
-    new Promise<void>((resolve, reject) => (out.write(line) ? resolve() : out.once('drain', resolve).once('error', reject)));
+  const write = (text: string) =>
+    new Promise<void>((resolve, reject) => (out.write(text) ? resolve() : out.once('drain', resolve).once('error', reject)));
   let rows = 0;
   try {
-    await write(COLUMNS.join(',') + '\n');
-    let cursor: string | undefined;
-    do {
-      const page = await balanceTransactions(db, accountId, range, PAGE, cursor);
-      for (const t of page.data) {
-        const r = exportRow(t);
-        await write(COLUMNS.map((c) => csvField(r[c], c === 'referenceId')).join(',') + '\n');
-        rows++;
-      }
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    for await (const page of pages) {
+      await write(page.text);
+      rows += page.rows;
+    }
   } finally {
     await new Promise<void>((resolve) => out.end(resolve));
   }

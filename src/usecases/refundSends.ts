@@ -7,7 +7,7 @@ import type { ChainTx } from '../db/relayer';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import { parseAssetId } from '../domain/caip';
 import { refundableByHolder } from '../db/ledger';
-import { InsufficientBalance, recordTransferOutcome } from './ledger';
+import { InsufficientBalance, recordTransferOutcome, releaseRefundFunding } from './ledger';
 import { withHeadroom, type RelayerDeps } from './relayer';
 import { refusalOfCall } from './submissionPlan';
 
@@ -31,7 +31,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   // From the collector that received the payment when the account's balance there covers it, else from another of
   // this chain's keys where it does; in direct mode (nothing collected) or short everywhere, funding is needed first.
   const preferred = collected && collector ? getAddress(collector) : null;
-  const fits = (await refundableByHolder(db, refund.accountId, refund.tokenAsset, paymentId))
+  const fits = (await refundableByHolder(db, refund.accountId, refund.tokenAsset, paymentId, { refundId: refund.id }))
     .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
     .map((h) => getAddress(h.holder));
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
@@ -46,6 +46,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
     const { refusal } = await refusalOfCall(chain, call, sim);
     const failed = await inTransaction(db, async (trx) => {
       if (!(await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: refusal }))) return false;
+      await releaseRefundFunding(trx, refund);
       await writeRefundEvent(trx, refund.id, 'refund.failed');
       return true;
     });
@@ -59,7 +60,13 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
       tx: { ...tx, gasLimit: withHeadroom(sim.gas), ...fees },
       call,
       fees,
-      reserve: { kind: 'refund_reserved', accountId: refund.accountId, asset: refund.tokenAsset, amount: refund.tokenAmount },
+      reserve: {
+        kind: 'refund_reserved',
+        accountId: refund.accountId,
+        asset: refund.tokenAsset,
+        amount: refund.tokenAmount,
+        refundId: refund.id,
+      },
       guard: async (trx, stored) => {
         const mine = stored.find((t) => t.paymentId === paymentId && t.purpose === 'refund');
         if (mine) await refunds.attachTx(trx, refund.id, mine.id);
@@ -88,13 +95,17 @@ export async function refundOutcome(
   const refund = await refunds.refundOfTx(trx, tx.id);
   if ('sent' in outcome) {
     await recordTransferOutcome(trx, 'refund', tx, { sent: outcome.sent });
-    if (refund && (await refunds.settleRefund(trx, refund.id, 'succeeded', { txHash: outcome.sent.transactionHash })))
+    if (refund && (await refunds.settleRefund(trx, refund.id, 'succeeded', { txHash: outcome.sent.transactionHash }))) {
+      await releaseRefundFunding(trx, refund);
       await writeRefundEvent(trx, refund.id, 'refund.succeeded');
+    }
     return;
   }
   await recordTransferOutcome(trx, 'refund', tx, { released: null });
   if (!refund || !('reverted' in outcome)) return;
   const { transactionHash } = outcome.reverted;
-  if (await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: 'transaction_reverted', txHash: transactionHash }))
+  if (await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: 'transaction_reverted', txHash: transactionHash })) {
+    await releaseRefundFunding(trx, refund);
     await writeRefundEvent(trx, refund.id, 'refund.failed');
+  }
 }

@@ -97,6 +97,9 @@ function partialAmount(amount: { unit: string; value: string }, currency: string
   }
 }
 
+/** What has been refunded of a payment (refunds not failed), in its currency's minor units and in tokens. */
+export const refundedOfPayment = (db: Db, paymentId: string) => repo.refundTotals(db, paymentId);
+
 /** A refund as its merchant reads it. */
 export async function refundForMerchant(db: Db, accountId: string, merchantId: string, refundId: string) {
   const missing = () => new AppError('refund_not_found');

@@ -72,6 +72,16 @@ describeLocal('refunds', () => {
     expect(await balanceOf(buyer.address)).toBe(95_500_000n);
     const over = await refund(id, '451');
     expect({ status: over.status, code: over.body.code }).toEqual({ status: 409, code: 'refund_exceeds_payment' });
+    // The payment shows what has been refunded (preview); the stable version keeps its shape.
+    const details = (await preview()('GET', `/v1/payments/${id}`)).body;
+    expect({ amount: details.refundedAmount, tokens: details.refundedTokenAmount.value, refundedAt: details.refundedAt }).toEqual({
+      amount: { unit: 'iso4217/USD', value: '550' },
+      tokens: '5500000',
+      refundedAt: null,
+    });
+    expect(details.refundedTokenAmount.unit).toBe(`caip19/${DEVNET_USDC}`);
+    const stable = (await shop.asMerchant('GET', `/v1/payments/${id}`)).body;
+    expect([stable.refundedAmount, stable.refundedTokenAmount, stable.status]).toEqual([undefined, undefined, 'succeeded']);
 
     const list = await preview()('GET', `/v1/refunds?paymentId=${id}&limit=1`);
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([a.body.refund.id]);
@@ -149,6 +159,8 @@ describeLocal('refunds', () => {
     });
     expect(await available(shop)).toBe(before);
     expect(await balanceOf(buyer.address)).toBe(95_000_000n);
+    // A failed refund is not counted as refunded.
+    expect((await preview()('GET', `/v1/payments/${id}`)).body.refundedAmount.value).toBe('0');
     const again = await refund(id, '500');
     await refunded(again.body.refund.id);
     expect(await balanceOf(buyer.address)).toBe(100_000_000n);
@@ -232,5 +244,53 @@ describeLocal('refunds', () => {
     expect(await balanceOf(direct.buyer.address)).toBe(99_500_000n);
     expect(await balanceOf(other.shop.wallet)).toBe(destinationBefore);
     expect(await available(other.shop)).toBe('0');
+  });
+  it('a funding payment is earmarked for its refund: the settlements the account owes beyond its balance never take it', async () => {
+    const s = await setup(svc);
+    const g = flow(svc.url, s.shop, s.gw);
+    const as = client(svc.url, { 'Api-Key': s.shop.apiKey, 'Merchant-Id': s.shop.merchantId, ...PREVIEW });
+    const x = await paid(g, '100');
+    const w = await paid(g, '200');
+    for (const p of [x, w]) await g.until(p.id, (y) => y.settlement !== null);
+    // A settlement the token refuses, then held by the operator: its share is free, and a refund of x takes it; the
+    // settlement released, the account owes it 3.00 and has 2.00 (settlements still due beyond the balance).
+    await mined(tokenAdmin('blacklist', s.shop.wallet as `0x${string}`));
+    let held: { id: string };
+    try {
+      held = await paid(g, '300');
+      expect(await admin('settlements', 'hold', '--payment', held.id)).toMatchObject({ held: true });
+    } finally {
+      await mined(tokenAdmin('unBlacklist', s.shop.wallet as `0x${string}`));
+    }
+    const rx = await as('POST', '/v1/refunds', { body: { paymentId: x.id } });
+    expect(rx.body.refund.status).toBe('pending');
+    await eventually(
+      async () => expect((await as('GET', `/v1/refunds/${rx.body.refund.id}`)).body.refund.status).toBe('succeeded'),
+      30_000,
+    );
+    expect(await admin('settlements', 'retry', '--payment', held!.id)).toMatchObject({ retried: true });
+
+    const rw = await as('POST', '/v1/refunds', { body: { paymentId: w.id } });
+    expect(rw.body.refund.status).toBe('requires_funding');
+    const funding = rw.body.refund.fundingInstructions;
+    const funder = await newBuyer(10_000_000n);
+    const { opt, td } = await g.option(funding.paymentId, funder);
+    expect(opt.amount.value).toBe('2000000');
+    expect((await g.confirm(funding.paymentId, opt.id, await funder.signTypedData(td))).status).toBe(200);
+    const done = await eventually(async () => {
+      const r = (await as('GET', `/v1/refunds/${rw.body.refund.id}`)).body.refund;
+      if (r.status !== 'succeeded') throw new Error(JSON.stringify(r));
+      return r;
+    }, 30_000);
+    expect((await receiptOf(done.txId)).status).toBe('success');
+    expect(await balanceOf(w.buyer.address)).toBe(100_000_000n);
+    // The funding was credited to the refund, spent by it, and nothing of it is left; the held-then-released settlement
+    // still waits for funds of the account's own.
+    const kinds = await svc.db('ledger_journals').where({ refund_id: rw.body.refund.id }).orderBy('id').pluck('kind');
+    expect(kinds).toEqual(['collected', 'refund_reserved', 'refunded']);
+    expect((await svc.db('payments').where({ id: held!.id }).first()).settled_at).toBeNull();
+    expect(await available(s.shop)).toBe('2000000');
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
   });
 });

@@ -28,7 +28,7 @@ export async function checkLedger(db: Knex, rpcUrl: string, relayers: Address[])
      fees AS (SELECT j.account_id, e.asset, sum(e.amount) AS fees FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id
        WHERE j.kind = 'collected' AND e.owner = 'operator' AND e.bucket = 'fees' GROUP BY 1, 2),
      held AS (SELECT owner AS account_id, asset, sum(amount) AS held FROM ledger_entries
-       WHERE bucket IN ('available', 'pending', 'reserved') GROUP BY 1, 2)
+       WHERE bucket IN ('available', 'pending', 'reserved', 'funding') GROUP BY 1, 2)
      SELECT c.account_id, c.asset, c.collected, c.settled, coalesce(r.refunded, 0) AS refunded, coalesce(f.fees, 0) AS fees,
        coalesce(h.held, 0) AS held
      FROM collected c LEFT JOIN refunded r USING (account_id, asset) LEFT JOIN fees f USING (account_id, asset)

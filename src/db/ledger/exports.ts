@@ -32,7 +32,7 @@ export async function balanceTransactions(
 ): Promise<BalanceTransaction[]> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT e.id, j.kind, e.bucket, e.asset, e.amount, j.payment_id, r.id AS refund_id, p.merchant_id, p.reference_id,
+    `SELECT e.id, j.kind, e.bucket, e.asset, e.amount, j.payment_id, coalesce(j.refund_id, r.id) AS refund_id, p.merchant_id, p.reference_id,
        j.chain_id, j.tx_hash, j.block_number, j.created_at,
        CASE WHEN j.kind = 'collected' THEN (SELECT coalesce(sum(f.amount), 0) FROM ledger_entries f
          WHERE f.journal_id = j.id AND f.owner = 'operator' AND f.bucket = 'fees') ELSE 0 END AS fee

@@ -17,6 +17,7 @@ export async function postJournals(db: Db, journals: Journal[]): Promise<Set<str
         kind: j.kind,
         account_id: j.accountId ?? null,
         payment_id: j.paymentId ?? null,
+        refund_id: j.refundId ?? null,
         chain_tx_id: j.chainTxId ?? null,
         chain_id: j.chainId ?? null,
         tx_hash: j.txHash ?? null,
@@ -82,4 +83,10 @@ export async function journalEntries(db: Db, ref: string) {
 export async function hasJournal(db: Db, ref: string): Promise<boolean> {
   const knex = knexOf(db);
   return Boolean(await knex('ledger_journals').where({ ref }).first('id'));
+}
+
+/** The refund a journal names (its funding moved), if any. */
+export async function journalRefund(db: Db, ref: string): Promise<string | null> {
+  const r = await knexOf(db)('ledger_journals').where({ ref }).first('refund_id');
+  return r?.refund_id ?? null;
 }

@@ -6,14 +6,14 @@ import { IN_BATCH, PAID_TO_COLLECTOR } from '../relayer';
 
 type Row = Record<string, any>;
 
-/** An account's balances per asset, from its entries: available, pending and reserved. */
+/** An account's balances per asset, from its entries: available, pending and reserved (a refund's funding included). */
 export async function accountBalances(db: Db, accountId: string): Promise<Balance[]> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT asset,
        coalesce(sum(amount) FILTER (WHERE bucket = 'available'), 0) AS available,
        coalesce(sum(amount) FILTER (WHERE bucket = 'pending'), 0) AS pending,
-       coalesce(sum(amount) FILTER (WHERE bucket = 'reserved'), 0) AS reserved
+       coalesce(sum(amount) FILTER (WHERE bucket IN ('reserved', 'funding')), 0) AS reserved
      FROM ledger_entries WHERE owner = ? GROUP BY asset ORDER BY asset`,
     [accountId],
   );
@@ -35,19 +35,24 @@ export async function availableAt(db: Db, accountId: string, asset: string, hold
   return BigInt(rows[0].n);
 }
 
+/** A refund's funding not spent yet, per holder: the `funding` entries of the journals that name the refund. */
+const EARMARK = `SELECT e.holder, sum(e.amount) AS n FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id
+  WHERE j.refund_id = :refund AND e.bucket = 'funding' GROUP BY e.holder`;
+
 /**
- * What refunds may spend of an account's available balance of an asset, per holder, largest first: the available
- * balance less what is owed to settlements still due (the shares of the account's other collected payments that
- * are neither settled, held, nor on their way, less their refunds). A refund of `paymentId` may take that
- * payment's own share: its settlement sends what the refunds leave. `holder`: at one address only.
+ * What a transfer for `paymentId` (its settlement or a refund) may spend of an account's balance of an asset, per
+ * holder, largest first: the available balance less what is owed to settlements still due (the shares of the
+ * account's other collected payments that are neither settled, held, nor on their way, less their refunds), plus,
+ * for refund `refundId`, its own funding (`funding`, of that amount). A refund of `paymentId` may take that payment's
+ * own share: its settlement sends what the refunds leave. `holder`: at one address only.
  */
 export async function refundableByHolder(
   db: Db,
   accountId: string,
   asset: string,
   paymentId: string,
-  holder?: string,
-): Promise<{ holder: string; amount: bigint }[]> {
+  only: { holder?: string; refundId?: string } = {},
+): Promise<{ holder: string; amount: bigint; funding: bigint }[]> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `WITH avail AS (
@@ -62,12 +67,23 @@ export async function refundableByHolder(
          AND NOT EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id)
          AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'settle'
            AND c.status NOT IN ('dropped', 'reverted')) AND NOT ${IN_BATCH('p')}
-       GROUP BY e.holder)
-     SELECT a.holder, a.n - coalesce(o.n, 0) AS n FROM avail a LEFT JOIN owed o ON o.holder = a.holder
-     WHERE a.n - coalesce(o.n, 0) > 0 AND (CAST(:holder AS text) IS NULL OR a.holder = :holder)
-     ORDER BY 2 DESC, a.holder`,
-    { account: accountId, asset, payment: paymentId, holder: holder ?? null },
+       GROUP BY e.holder),
+     earmark AS (${EARMARK}),
+     spendable AS (
+       SELECT h.holder, greatest(coalesce(a.n, 0) - coalesce(o.n, 0), 0) AS free, coalesce(m.n, 0) AS funding
+       FROM (SELECT holder FROM avail UNION SELECT holder FROM earmark) h LEFT JOIN avail a ON a.holder = h.holder
+         LEFT JOIN owed o ON o.holder = h.holder LEFT JOIN earmark m ON m.holder = h.holder)
+     SELECT holder, free + funding AS n, funding FROM spendable
+     WHERE free + funding > 0 AND (CAST(:holder AS text) IS NULL OR holder = :holder)
+     ORDER BY 2 DESC, holder`,
+    { account: accountId, asset, payment: paymentId, holder: only.holder ?? null, refund: only.refundId ?? null },
   );
+  return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n), funding: BigInt(r.funding) }));
+}
+
+/** A refund's funding not spent yet, per holder (released to the account once the refund is final). */
+export async function refundFunding(db: Db, refundId: string): Promise<{ holder: string; amount: bigint }[]> {
+  const { rows } = await knexOf(db).raw(`SELECT * FROM (${EARMARK}) m WHERE n <> 0 ORDER BY holder`, { refund: refundId });
   return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n) }));
 }
 
@@ -115,12 +131,14 @@ export interface CollectInput {
   /** Paid to a collector of this service (collector mode); false in direct mode. */
   collected: boolean;
   collector: string | null;
+  /** The refund this payment funds, if it is a refund's funding. */
+  fundsRefund: string | null;
 }
 
 export async function collectInput(db: Db, paymentId: string): Promise<CollectInput | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer,
+    `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer, f.refund_id,
        -- A refund's funding is the account's own money: no fee.
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_base_minor, a.fee_base_minor) ELSE 0 END AS fee_base_minor,
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_bps, a.fee_bps) ELSE 0 END AS fee_bps
@@ -141,6 +159,7 @@ export async function collectInput(db: Db, paymentId: string): Promise<CollectIn
       feeBps: Number(r.fee_bps ?? 0),
       collected: Boolean(r.collected),
       collector: r.relayer ?? null,
+      fundsRefund: r.refund_id ?? null,
     }
   );
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { sendJson } from '../render';
+import { sendJson, sendStream } from '../render';
 import type { AfterCommit } from './afterCommit';
 import type { Dispatch } from './dispatch';
 import type { RequestContext } from './state';
@@ -24,5 +24,6 @@ export async function runDirect(
     release?.();
   }
   afterCommit.run();
-  sendJson(ctx, reply.status, reply.text, reply.headers);
+  if (reply.stream) sendStream(ctx, reply.status, reply.stream, reply.headers);
+  else sendJson(ctx, reply.status, reply.text, reply.headers);
 }

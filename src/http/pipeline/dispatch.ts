@@ -40,6 +40,8 @@ export interface SerialisedReply {
   headers: Record<string, string>;
   /** The body carries a secret: a stored copy is sealed. */
   secret: boolean;
+  /** A streamed body instead of `text` (GET only, so never stored), of media type `type`. */
+  stream?: { body: AsyncIterable<string>; type: string };
 }
 
 /** The operation's handler, ready to run where the execution stage (direct.ts or idempotency.ts) decides. */
@@ -86,9 +88,15 @@ export function dispatcher<K extends OperationId>(
     // Network I/O a handler needs (a webhook URL's DNS) happens here, outside any transaction.
     prepare: async () => (handler.prepare ? handler.prepare(context(deps.db, undefined, false)) : undefined),
     run: async (db, prepared, inTransaction) => {
-      const reply: { status: number; body: unknown; headers?: Record<string, string>; secret?: boolean } = await handler(
-        context(db, prepared, inTransaction),
-      );
+      const reply = await handler(context(db, prepared, inTransaction));
+      if ('stream' in reply)
+        return {
+          status: reply.status,
+          text: '',
+          headers: reply.headers ?? {},
+          secret: false,
+          stream: { body: reply.stream, type: reply.type },
+        };
       checkResponse?.(reply);
       return { status: reply.status, text: serialise(reply.body), headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
     },

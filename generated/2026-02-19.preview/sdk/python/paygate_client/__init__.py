@@ -96,6 +96,7 @@ __all__ = [
     "MerchantStatus",
     "MerchantWithSettlements",
     "PaymentDetails",
+    "PaymentDetailsRefundedAmount",
     "PaymentEventSnapshot",
     "PaymentEventSnapshotTokenAmount",
     "PaymentInfo",
@@ -231,6 +232,7 @@ from paygate_client.models.merchant_settlements import MerchantSettlements as Me
 from paygate_client.models.merchant_status import MerchantStatus as MerchantStatus
 from paygate_client.models.merchant_with_settlements import MerchantWithSettlements as MerchantWithSettlements
 from paygate_client.models.payment_details import PaymentDetails as PaymentDetails
+from paygate_client.models.payment_details_refunded_amount import PaymentDetailsRefundedAmount as PaymentDetailsRefundedAmount
 from paygate_client.models.payment_event_snapshot import PaymentEventSnapshot as PaymentEventSnapshot
 from paygate_client.models.payment_event_snapshot_token_amount import PaymentEventSnapshotTokenAmount as PaymentEventSnapshotTokenAmount
 from paygate_client.models.payment_info import PaymentInfo as PaymentInfo

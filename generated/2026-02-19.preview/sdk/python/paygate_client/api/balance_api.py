@@ -422,7 +422,7 @@ class BalanceApi:
     ) -> ListBalanceTransactionsResponse:
         """List the account's balance transactions
 
-        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`, `funding`: a refund's funding, counted in `reserved` by the balance), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded. With `Accept: text/csv` the answer is every row of the range as CSV, streamed (`cursor` and `limit` are ignored): a header line of the JSON row's field names, then one line per row, the same values (null as an empty field; a reference id a spreadsheet would run as a formula, starting with `=`, `+`, `-` or `@`, with a leading `'`).
 
         :param var_from: Start of the range (inclusive), ISO 8601. (required)
         :type var_from: datetime
@@ -531,7 +531,7 @@ class BalanceApi:
     ) -> ApiResponse[ListBalanceTransactionsResponse]:
         """List the account's balance transactions
 
-        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`, `funding`: a refund's funding, counted in `reserved` by the balance), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded. With `Accept: text/csv` the answer is every row of the range as CSV, streamed (`cursor` and `limit` are ignored): a header line of the JSON row's field names, then one line per row, the same values (null as an empty field; a reference id a spreadsheet would run as a formula, starting with `=`, `+`, `-` or `@`, with a leading `'`).
 
         :param var_from: Start of the range (inclusive), ISO 8601. (required)
         :type var_from: datetime
@@ -640,7 +640,7 @@ class BalanceApi:
     ) -> RESTResponseType:
         """List the account's balance transactions
 
-        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded.
+        (2026-02-19.preview) One row per entry of the account's ledger (docs/ledger.md) whose movement was recorded in [`from`, `to`): its type (the movement: `collect_pending`, `collected`, `settle_reserved`, `settled`, `refund_reserved`, `refunded`, …), bucket (`available`, `pending`, `reserved`, `funding`: a refund's funding, counted in `reserved` by the balance), signed amount in the asset's smallest unit, and what it belongs to (payment, refund, merchant, reference id, chain transaction and block). The amounts of all rows sum, per asset and bucket, to `GET /v1/balance`. Oldest first, a page at a time; the cursor stays valid while new movements are recorded. With `Accept: text/csv` the answer is every row of the range as CSV, streamed (`cursor` and `limit` are ignored): a header line of the JSON row's field names, then one line per row, the same values (null as an empty field; a reference id a spreadsheet would run as a formula, starting with `=`, `+`, `-` or `@`, with a leading `'`).
 
         :param var_from: Start of the range (inclusive), ISO 8601. (required)
         :type var_from: datetime
@@ -806,7 +806,8 @@ class BalanceApi:
         if 'Accept' not in _header_params:
             _header_params['Accept'] = self.api_client.select_header_accept(
                 [
-                    'application/json'
+                    'application/json', 
+                    'text/csv'
                 ]
             )
 

@@ -1768,7 +1768,7 @@ class PaymentsApi:
     ) -> PaymentDetails:
         """Get a payment
 
-        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -1874,7 +1874,7 @@ class PaymentsApi:
     ) -> ApiResponse[PaymentDetails]:
         """Get a payment
 
-        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -1980,7 +1980,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """Get a payment
 
-        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str

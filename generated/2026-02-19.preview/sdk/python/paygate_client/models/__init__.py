@@ -74,6 +74,7 @@ from paygate_client.models.merchant_settlements import MerchantSettlements
 from paygate_client.models.merchant_status import MerchantStatus
 from paygate_client.models.merchant_with_settlements import MerchantWithSettlements
 from paygate_client.models.payment_details import PaymentDetails
+from paygate_client.models.payment_details_refunded_amount import PaymentDetailsRefundedAmount
 from paygate_client.models.payment_event_snapshot import PaymentEventSnapshot
 from paygate_client.models.payment_event_snapshot_token_amount import PaymentEventSnapshotTokenAmount
 from paygate_client.models.payment_info import PaymentInfo

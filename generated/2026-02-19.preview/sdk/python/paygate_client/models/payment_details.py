@@ -23,16 +23,18 @@ from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.failure_code import FailureCode
 from paygate_client.models.fiat_amount import FiatAmount
+from paygate_client.models.payment_details_refunded_amount import PaymentDetailsRefundedAmount
 from paygate_client.models.payment_info import PaymentInfo
 from paygate_client.models.payment_settlement import PaymentSettlement
 from paygate_client.models.payment_status import PaymentStatus
+from paygate_client.models.token_amount import TokenAmount
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
 
 class PaymentDetails(BaseModel):
     """
-    A payment as the merchant sees it.
+    (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
     """ # noqa: E501
     payment_id: Optional[Annotated[str, Field(strict=True, max_length=64)]] = Field(default=None, description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
     merchant_id: Optional[Annotated[str, Field(strict=True, max_length=64)]] = Field(default=None, description="Merchant id, `mrch_` followed by an opaque string.", alias="merchantId")
@@ -45,7 +47,9 @@ class PaymentDetails(BaseModel):
     created_at: Optional[datetime] = Field(default=None, alias="createdAt")
     expires_at: Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]] = Field(default=None, description="Unix timestamp in seconds.", alias="expiresAt")
     refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded; null if it was not.", alias="refundedAt")
-    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt"]
+    refunded_amount: PaymentDetailsRefundedAmount = Field(alias="refundedAmount")
+    refunded_token_amount: Optional[TokenAmount] = Field(description="The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid).", alias="refundedTokenAmount")
+    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt", "refundedAmount", "refundedTokenAmount"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -131,6 +135,12 @@ class PaymentDetails(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of settlement
         if self.settlement:
             _dict['settlement'] = self.settlement.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of refunded_amount
+        if self.refunded_amount:
+            _dict['refundedAmount'] = self.refunded_amount.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of refunded_token_amount
+        if self.refunded_token_amount:
+            _dict['refundedTokenAmount'] = self.refunded_token_amount.to_dict()
         # set to None if failure_code (nullable) is None
         # and model_fields_set contains the field
         if self.failure_code is None and "failure_code" in self.model_fields_set:
@@ -150,6 +160,11 @@ class PaymentDetails(BaseModel):
         # and model_fields_set contains the field
         if self.refunded_at is None and "refunded_at" in self.model_fields_set:
             _dict['refundedAt'] = None
+
+        # set to None if refunded_token_amount (nullable) is None
+        # and model_fields_set contains the field
+        if self.refunded_token_amount is None and "refunded_token_amount" in self.model_fields_set:
+            _dict['refundedTokenAmount'] = None
 
         return _dict
 
@@ -173,7 +188,9 @@ class PaymentDetails(BaseModel):
             "settlement": PaymentSettlement.from_dict(obj["settlement"]) if obj.get("settlement") is not None else None,
             "createdAt": obj.get("createdAt"),
             "expiresAt": obj.get("expiresAt"),
-            "refundedAt": obj.get("refundedAt")
+            "refundedAt": obj.get("refundedAt"),
+            "refundedAmount": PaymentDetailsRefundedAmount.from_dict(obj["refundedAmount"]) if obj.get("refundedAmount") is not None else None,
+            "refundedTokenAmount": TokenAmount.from_dict(obj["refundedTokenAmount"]) if obj.get("refundedTokenAmount") is not None else None
         })
         return _obj
 

@@ -695,7 +695,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
      * Get a payment
      */
     async getPaymentRaw(requestParameters: GetPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentDetails>> {
@@ -706,7 +706,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled).
+     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
      * Get a payment
      */
     async getPayment(requestParameters: GetPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentDetails> {

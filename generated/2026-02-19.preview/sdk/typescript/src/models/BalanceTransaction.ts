@@ -26,13 +26,13 @@ export interface BalanceTransaction {
      */
     id: string;
     /**
-     * The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`).
+     * The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`, `funding_released`).
      * @type {string}
      * @memberof BalanceTransaction
      */
     type: string;
     /**
-     * 
+     * Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`.
      * @type {BalanceTransactionBucketEnum}
      * @memberof BalanceTransaction
      */
@@ -118,7 +118,8 @@ export interface BalanceTransaction {
 export const BalanceTransactionBucketEnum = {
     Available: 'available',
     Pending: 'pending',
-    Reserved: 'reserved'
+    Reserved: 'reserved',
+    Funding: 'funding'
 } as const;
 export type BalanceTransactionBucketEnum = typeof BalanceTransactionBucketEnum[keyof typeof BalanceTransactionBucketEnum];
 

@@ -27,6 +27,13 @@ import {
     PaymentSettlementToJSON,
     PaymentSettlementToJSONTyped,
 } from './PaymentSettlement';
+import type { TokenAmount } from './TokenAmount';
+import {
+    TokenAmountFromJSON,
+    TokenAmountFromJSONTyped,
+    TokenAmountToJSON,
+    TokenAmountToJSONTyped,
+} from './TokenAmount';
 import type { FiatAmount } from './FiatAmount';
 import {
     FiatAmountFromJSON,
@@ -34,6 +41,13 @@ import {
     FiatAmountToJSON,
     FiatAmountToJSONTyped,
 } from './FiatAmount';
+import type { PaymentDetailsRefundedAmount } from './PaymentDetailsRefundedAmount';
+import {
+    PaymentDetailsRefundedAmountFromJSON,
+    PaymentDetailsRefundedAmountFromJSONTyped,
+    PaymentDetailsRefundedAmountToJSON,
+    PaymentDetailsRefundedAmountToJSONTyped,
+} from './PaymentDetailsRefundedAmount';
 import type { FailureCode } from './FailureCode';
 import {
     FailureCodeFromJSON,
@@ -50,7 +64,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * A payment as the merchant sees it.
+ * (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
  * @export
  * @interface PaymentDetails
  */
@@ -121,6 +135,18 @@ export interface PaymentDetails {
      * @memberof PaymentDetails
      */
     refundedAt?: Date | null;
+    /**
+     * 
+     * @type {PaymentDetailsRefundedAmount}
+     * @memberof PaymentDetails
+     */
+    refundedAmount: PaymentDetailsRefundedAmount;
+    /**
+     * The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid).
+     * @type {TokenAmount}
+     * @memberof PaymentDetails
+     */
+    refundedTokenAmount: TokenAmount | null;
 }
 
 
@@ -131,6 +157,8 @@ export interface PaymentDetails {
 export function instanceOfPaymentDetails(value: object): value is PaymentDetails {
     if (!('referenceId' in value) || value['referenceId'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
+    if (!('refundedAmount' in value) || value['refundedAmount'] === undefined) return false;
+    if (!('refundedTokenAmount' in value) || value['refundedTokenAmount'] === undefined) return false;
     return true;
 }
 
@@ -155,6 +183,8 @@ export function PaymentDetailsFromJSONTyped(json: any, ignoreDiscriminator: bool
         'createdAt': json['createdAt'] == null ? undefined : (new Date(json['createdAt'])),
         'expiresAt': json['expiresAt'] == null ? undefined : json['expiresAt'],
         'refundedAt': json['refundedAt'] == null ? undefined : (new Date(json['refundedAt'])),
+        'refundedAmount': PaymentDetailsRefundedAmountFromJSON(json['refundedAmount']),
+        'refundedTokenAmount': TokenAmountFromJSON(json['refundedTokenAmount']),
     };
 }
 
@@ -180,6 +210,8 @@ export function PaymentDetailsToJSONTyped(value?: PaymentDetails | null, ignoreD
         'createdAt': value['createdAt'] == null ? value['createdAt'] : value['createdAt'].toISOString(),
         'expiresAt': value['expiresAt'],
         'refundedAt': value['refundedAt'] == null ? value['refundedAt'] : value['refundedAt'].toISOString(),
+        'refundedAmount': PaymentDetailsRefundedAmountToJSON(value['refundedAmount']),
+        'refundedTokenAmount': TokenAmountToJSON(value['refundedTokenAmount']),
     };
 }
 

@@ -61,6 +61,7 @@ export * from './MerchantSettlements';
 export * from './MerchantStatus';
 export * from './MerchantWithSettlements';
 export * from './PaymentDetails';
+export * from './PaymentDetailsRefundedAmount';
 export * from './PaymentEventSnapshot';
 export * from './PaymentEventSnapshotTokenAmount';
 export * from './PaymentInfo';

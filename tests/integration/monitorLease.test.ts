@@ -1,7 +1,7 @@
 import { externalService, startTestService, type TestService } from '../support/service';
 import { eventually } from '../support/eventually';
 
-// The relayer's monitors pass every CHAIN_POLL_INTERVAL_MS (100 ms in tests); an idle pass must not write: the
+// The relayer's monitors pass every CHAIN_POLL_INTERVAL_MS (250 ms in tests); an idle pass must not write: the
 // lease (chain_monitors) is renewed only once half of it has passed, which is what keeps idle services cheap.
 
 const describeLocal = externalService ? describe.skip : describe;
@@ -23,7 +23,7 @@ describeLocal('the chain monitor lease', () => {
     // Both development chains' monitors of its relayer key hold a lease.
     const before = await eventually(leases, (rows) => fresh(rows) >= 2);
     expect(fresh(before)).toBe(2);
-    // Ten passes' time: every lease is as it was.
+    // Four passes' time: every lease is as it was.
     await new Promise((r) => setTimeout(r, 1000));
     expect(await leases()).toEqual(before);
   });

@@ -7,10 +7,10 @@ type Row = Record<string, any>;
 
 /**
  * One process at a time watches a relayer key on a chain (`chain_monitors.chain_id` holds "<caip2>/<address>"),
- * and only a process that holds the key (it may have to sign a replacement). The lease is renewed every
- * pass and taken over when it lapses.
+ * and only a process that holds the key (it may have to sign a replacement). The lease is renewed by the
+ * passes (monitorLease) and taken over when it lapses.
  */
-export async function takeMonitorLease(db: Db, chainId: string, holder: string, ms: number): Promise<boolean> {
+async function takeMonitorLease(db: Db, chainId: string, holder: string, ms: number): Promise<boolean> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `INSERT INTO chain_monitors (chain_id, holder, lease_until) VALUES (?, ?, now() + make_interval(secs => ?))
@@ -20,6 +20,24 @@ export async function takeMonitorLease(db: Db, chainId: string, holder: string, 
     [chainId, holder, ms / 1000],
   );
   return rows.length > 0;
+}
+
+/**
+ * The lease of one monitor, for its passes: `hold()` renews it only once half of it has passed since it was last
+ * asked for, so an idle pass writes nothing. Until then it is surely still this holder's: the database set it to
+ * end `ms` after a moment no earlier than the ask, and nobody takes a lease that has not lapsed.
+ */
+export function monitorLease(db: Db, chainId: string, holder: string, ms: number): { hold(): Promise<boolean> } {
+  let renewAt = 0;
+  return {
+    async hold() {
+      const asked = Date.now();
+      if (asked < renewAt) return true;
+      const held = await takeMonitorLease(db, chainId, holder, ms);
+      renewAt = held ? asked + ms / 2 : 0;
+      return held;
+    },
+  };
 }
 
 export async function releaseMonitorLease(db: Db, chainId: string, holder: string): Promise<void> {

@@ -8,7 +8,7 @@ import { ChainUnavailable, type ChainWork } from '../domain/chain';
 import { permit2Allowance } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
 import { strandedPayments } from '../db/strandedRepo';
-import { releaseMonitorLease, takeMonitorLease } from '../db/chainMonitorsRepo';
+import { monitorLease, releaseMonitorLease } from '../db/chainMonitorsRepo';
 import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
 import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
@@ -159,12 +159,13 @@ export async function startChainJobs(
   for (const chain of settings.workers ? chains.all : [])
     for (const relayer of chain.held) {
       const key = `${chain.caip2}/${relayer}`;
+      const lease = monitorLease(db, key, holder, Math.max(10_000, settings.pollIntervalMs * 5));
       monitors.set(
         key,
         startMonitor(
           key,
           async () => {
-            if (!(await takeMonitorLease(db, key, holder, Math.max(10_000, settings.pollIntervalMs * 5)))) return 0;
+            if (!(await lease.hold())) return 0;
             return monitorChain(deps, chain, relayer);
           },
           settings.pollIntervalMs,

@@ -17,7 +17,7 @@ let buyer: PrivateKeyAccount;
 /** The service, a funded buyer and a merchant for the calling test file (its beforeAll and afterAll). */
 export function usePaymentsSuite(): void {
   beforeAll(async () => {
-    svc = await startTestService(); // PUBLIC_BASE_URL and a 200 ms sweeper from service-env.json
+    svc = await startTestService(); // PUBLIC_BASE_URL and a 500 ms sweeper from service-env.json
     buyer = await newBuyer(1_000_000_000n);
     m = await merchantWithSettlement(svc, 'Payments');
     direct = client(svc.directUrl, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId });

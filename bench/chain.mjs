@@ -13,7 +13,8 @@
 //      BENCH_CHAIN_POLL_MS=1000: the monitor tick of part 2, the service's default;
 //      BENCH_CHAIN_PROFILE=1: in part 2, the service's RPC calls through a counting proxy, its database
 //      sessions sampled every 10 ms (what they wait on), and a CPU profile of the service process;
-//      BENCH_CHAIN_STATEMENTS=20: how many of the most frequent SQL statements the profile lists)
+//      BENCH_CHAIN_STATEMENTS=20: how many of the most frequent SQL statements the profile lists;
+//      BENCH_CHAIN_BATCH_N=50: part 4, gas per payment settled on a schedule, one transfer for that many; 0 skips it)
 import os from 'node:os';
 import { fmt, startPostgres } from './lib.mjs';
 import { CONCURRENCY, LAT_CONCURRENCY, LAT_N, N, PERMIT2_TOKEN, POLL_MS, PROFILE } from './chain/config.mjs';
@@ -21,6 +22,7 @@ import { pct } from './chain/chainOps.mjs';
 import { latency } from './chain/latency.mjs';
 import { printProfile } from './chain/profile.mjs';
 import { throughput } from './chain/throughput.mjs';
+import { batched, BATCH_N } from './chain/batched.mjs';
 
 async function main() {
   const pg = await startPostgres(PROFILE ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []);
@@ -86,9 +88,22 @@ async function main() {
     for (const [name, x] of [['EIP-3009 (USDC)', tp], ...(p2 ? [[`Permit2 (${PERMIT2_TOKEN})`, p2]] : [])])
       console.log(`${name} | ${fmt(x.gas.transfer)} | ${fmt(x.gas.collect)} | ${fmt(x.gas.settle)} | ${fmt(x.gas.collect + x.gas.settle)}`);
 
+    const bt = BATCH_N > 0 ? await batched(pg) : null;
+    if (bt) {
+      console.log(
+        `\n4. gas per settled payment, immediate (part 2) and on a schedule (${bt.n} payments of one merchant, one slot, one transfer)`,
+      );
+      console.log('settlement | settle gas per payment | collect + settle per payment');
+      console.log(`immediate (one transfer each) | ${fmt(tp.gas.settle)} | ${fmt(tp.gas.collect + tp.gas.settle)}`);
+      console.log(
+        `on a schedule (${bt.transactions} transfer of ${fmt(bt.batchGas)} gas for ${bt.n}) | ${fmt(bt.perPayment)} | ${fmt(bt.collect + bt.perPayment)}`,
+      );
+      console.log(`  the merchant received ${bt.received} units in that one transfer; ${bt.sound ? 'ok' : 'FAILED'}`);
+    }
+
     const sound = (x) =>
       x.gaps === 0 && x.duplicates === 0 && x.dupSettles === 0 && x.chainSent === x.dbNonces && x.settled === N && x.shown === N;
-    const ok = sound(tp) && (!p2 || sound(p2));
+    const ok = sound(tp) && (!p2 || sound(p2)) && (!bt || bt.sound);
     console.log('\nmeasure | baseline | paygate | ratio');
     console.log(
       `succeeded latency p50 (ms) | ${fmt(pct(lat.base, 50))} | ${fmt(pct(lat.ours, 50))} | ${fmt(pct(lat.ours, 50) / pct(lat.base, 50))}`,

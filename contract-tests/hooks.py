@@ -87,6 +87,7 @@ from gate_hooks.settings import (  # noqa: E402
     PAYMENT_PATHS,
     SETTLED_ASSET,
     SETTLEMENT_CHANGES,
+    TEST_HELPER_PAYMENT_PATH,
     VERSION_SYNONYMS,
     WEBHOOK_URL,
 )
@@ -155,6 +156,14 @@ def before_call(ctx, case, **kwargs):
         if not _DATA.usable(payment_id):
             payment_id = _DATA.new_payment() if path.endswith(CHANGES_PAYMENT) else _DATA.recent_payment()
             case.path_parameters["id"] = payment_id
+    if path.startswith(TEST_HELPER_PAYMENT_PATH) and case.path_parameters and "id" in case.path_parameters \
+            and _positive(case, ParameterLocation.PATH):
+        # A test helper changes its payment (expires it, stalls its next transaction): always a fresh payment of
+        # its own, never one that other cases pay, refund or read (nor kept among those seen, below and in after_call).
+        pid = _DATA.new_payment()
+        with _DATA.lock:
+            _DATA.seen.pop(pid, None)
+        case.path_parameters["id"] = pid
     if path.startswith("/v1/events/{eventId}") and "eventId" in (case.path_parameters or {}) \
             and _positive(case, ParameterLocation.PATH):
         with _DATA.lock:
@@ -229,12 +238,16 @@ def before_call(ctx, case, **kwargs):
                 body["results"] = _DATA.results(body["optionId"])
         elif path == "/v1/refunds" and "paymentId" in body:
             body["paymentId"] = _DATA.paid_payment()
+        elif path == "/v1/test-helpers/blacklist" and isinstance(body.get("account"), str):
+            # A fresh account of the development chain: never the gate's buyer, whose account responses show (the
+            # fuzzer's pool of seen values), or every later payment of the gate would be refused.
+            body["account"] = f"{BUYER_ACCOUNT.rsplit(':', 1)[0]}:0x{uuid.uuid4().hex}{uuid.uuid4().hex[:8]}"
 
 
 @schemathesis.hook
 def after_call(ctx, case, response):
     """Records the payment and option ids the service issues, so that cases filled by links keep them."""
-    if response.status_code >= 300:
+    if response.status_code >= 300 or case.operation.path.startswith(TEST_HELPER_PAYMENT_PATH):
         return
     try:
         body = response.json()

@@ -12,8 +12,10 @@ CREATE TABLE accounts (
   settlement_mode text DEFAULT 'collector'::text NOT NULL,
   fee_base_minor numeric(78,0) DEFAULT '0'::numeric NOT NULL,
   fee_bps integer DEFAULT 0 NOT NULL,
+  settlement_every_minutes integer DEFAULT 0 NOT NULL,
   CONSTRAINT accounts_fee_check CHECK (((fee_base_minor >= (0)::numeric) AND ((fee_bps >= 0) AND (fee_bps <= 10000)))),
   CONSTRAINT accounts_pkey PRIMARY KEY (id),
+  CONSTRAINT accounts_settlement_every_minutes_check CHECK (((settlement_every_minutes >= 0) AND (settlement_every_minutes <= 44640))),
   CONSTRAINT accounts_settlement_mode_check CHECK ((settlement_mode = ANY (ARRAY['collector'::text, 'direct'::text])))
 );
 
@@ -107,7 +109,7 @@ CREATE TABLE chain_transactions (
   CONSTRAINT chain_transactions_chain_id_sender_nonce_unique UNIQUE (chain_id, sender, nonce),
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
-  CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'refund'::text, 'sweep'::text, 'deploy'::text])) AND ((payment_id IS NULL) = (purpose = 'sweep'::text)))),
+  CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'refund'::text, 'sweep'::text, 'deploy'::text, 'settle_batch'::text])) AND ((payment_id IS NULL) = (purpose = ANY (ARRAY['sweep'::text, 'settle_batch'::text]))))),
   CONSTRAINT chain_transactions_revert_cause_check CHECK ((revert_cause = ANY (ARRAY['payer'::text, 'token'::text, 'outbid'::text]))),
   CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text])))
 );
@@ -341,6 +343,37 @@ CREATE TABLE relayer_nonces (
   CONSTRAINT relayer_nonces_pkey PRIMARY KEY (chain_id, sender)
 );
 
+CREATE TABLE settlement_batch_payments (
+  chain_tx_id bigint NOT NULL,
+  payment_id text NOT NULL,
+  amount numeric(78,0) NOT NULL,
+  released boolean DEFAULT false NOT NULL,
+  CONSTRAINT settlement_batch_payments_amount_check CHECK ((amount > (0)::numeric)),
+  CONSTRAINT settlement_batch_payments_chain_tx_id_fkey FOREIGN KEY (chain_tx_id) REFERENCES settlement_batches(chain_tx_id),
+  CONSTRAINT settlement_batch_payments_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT settlement_batch_payments_pkey PRIMARY KEY (chain_tx_id, payment_id)
+);
+
+CREATE TABLE settlement_batches (
+  chain_tx_id bigint NOT NULL,
+  account_id text NOT NULL,
+  merchant_id text NOT NULL,
+  asset text NOT NULL,
+  collector text NOT NULL,
+  destination text NOT NULL,
+  slot timestamp(3) with time zone NOT NULL,
+  amount numeric(78,0) NOT NULL,
+  released_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT settlement_batches_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT settlement_batches_amount_check CHECK ((amount > (0)::numeric)),
+  CONSTRAINT settlement_batches_asset_fkey FOREIGN KEY (asset) REFERENCES assets(id),
+  CONSTRAINT settlement_batches_chain_tx_id_fkey FOREIGN KEY (chain_tx_id) REFERENCES chain_transactions(id),
+  CONSTRAINT settlement_batches_merchant_id_asset_collector_slot_key UNIQUE (merchant_id, asset, collector, slot),
+  CONSTRAINT settlement_batches_merchant_id_fkey FOREIGN KEY (merchant_id) REFERENCES merchants(id),
+  CONSTRAINT settlement_batches_pkey PRIMARY KEY (chain_tx_id)
+);
+
 CREATE TABLE settlement_failures (
   id bigint DEFAULT nextval('settlement_failures_id_seq'::regclass) NOT NULL,
   payment_id text NOT NULL,
@@ -351,6 +384,13 @@ CREATE TABLE settlement_failures (
   failed_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   CONSTRAINT settlement_failures_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT settlement_failures_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE test_helper_stalls (
+  payment_id text NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT test_helper_stalls_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE CASCADE,
+  CONSTRAINT test_helper_stalls_pkey PRIMARY KEY (payment_id)
 );
 
 CREATE TABLE webhook_attempts (
@@ -493,6 +533,8 @@ CREATE INDEX payments_unsettled_idx ON public.payments USING btree (updated_at) 
 CREATE INDEX refunds_open_idx ON public.refunds USING btree (updated_at) WHERE (status = ANY (ARRAY['requires_funding'::text, 'pending'::text]));
 
 CREATE INDEX refunds_payment_idx ON public.refunds USING btree (payment_id, created_at, id);
+
+CREATE UNIQUE INDEX settlement_batch_payments_one_standing ON public.settlement_batch_payments USING btree (payment_id) WHERE (NOT released);
 
 CREATE INDEX settlement_failures_payment_id_id_index ON public.settlement_failures USING btree (payment_id, id);
 

@@ -44,6 +44,10 @@ import { settleX402Payment } from './x402/settleX402Payment';
 import { getX402Settlement } from './x402/getX402Settlement';
 import { getBalance } from './balance/getBalance';
 import { listBalanceTransactions } from './balance/listBalanceTransactions';
+import { reorgTestPayment } from './testHelpers/reorgTestPayment';
+import { stallTestPayment } from './testHelpers/stallTestPayment';
+import { expireTestPayment } from './testHelpers/expireTestPayment';
+import { blacklistTestAccount } from './testHelpers/blacklistTestAccount';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -99,4 +103,9 @@ export const handlers: HandlerMap = {
   verifyX402Payment,
   settleX402Payment,
   getX402Settlement,
+  // Test helpers (2026-02-19.preview; test keys on development chains only)
+  reorgTestPayment,
+  stallTestPayment,
+  expireTestPayment,
+  blacklistTestAccount,
 };

@@ -46,6 +46,8 @@ export interface Config {
   chainStrandedAfterMs: number;
   /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
   settlementRetry: { maxAttempts: number; baseMs: number };
+  /** A settlement schedule's minute in milliseconds (60000; tests shorten it). */
+  settlementScheduleUnitMs: number;
   /**
    * A collect or direct transaction that reverted while its authorization is unused and valid: submitted again after
    * baseMs, doubling; the maxAttempts-th revert fails the payment transaction_reverted.
@@ -298,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
       maxAttempts: int(env, 'SETTLEMENT_MAX_ATTEMPTS', 5, 1, 100),
       baseMs: int(env, 'SETTLEMENT_RETRY_BASE_MS', 5000, 100, 3_600_000),
     },
+    settlementScheduleUnitMs: int(env, 'SETTLEMENT_SCHEDULE_UNIT_MS', 60_000, 100, 60_000),
     submitRetry: {
       maxAttempts: int(env, 'SUBMIT_MAX_ATTEMPTS', 3, 1, 20),
       baseMs: int(env, 'SUBMIT_RETRY_BASE_MS', 2000, 100, 600_000),

@@ -51,6 +51,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       stuckAfterMs: config.chainStuckAfterMs,
       strandedAfterMs: config.chainStrandedAfterMs,
       settlementRetry: config.settlementRetry,
+      scheduleUnitMs: config.settlementScheduleUnitMs,
       submitRetry: config.submitRetry,
       maxFeeBumps: config.chainMaxFeeBumps,
       workers: working,

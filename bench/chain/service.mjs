@@ -75,6 +75,9 @@ export async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, chi
     child,
     db,
     dbName,
+    /** The service's environment (for the admin command) and its account. */
+    env,
+    accountId: acct.accountId,
     merchantWallet,
     merchant: (method, p, b) => call(method, p, acct.apiKey, b, { 'Merchant-Id': merchantId }),
     gateway: (method, p, b) => call(method, p, wallet.apiKey, b),

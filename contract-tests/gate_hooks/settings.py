@@ -37,5 +37,7 @@ SEEN_FOR = 180  # seconds a payment id seen in a response is used as it is (the 
 # Operations whose path `{id}` is a payment id, and those of them that change the payment.
 PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/payment/{id}")
 CHANGES_PAYMENT = ("/cancel", "/decline", "/confirm")
+# The test helpers (preview) that change a payment: expire it, stall its next transaction, reorg its block.
+TEST_HELPER_PAYMENT_PATH = "/v1/test-helpers/payments/{id}"
 
 

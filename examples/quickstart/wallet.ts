@@ -33,13 +33,22 @@ function optionIn(options: Option[] | null | undefined, account: string, asset: 
 }
 
 /** `version`: the PAY-Version the SDK sends, the one it was generated for. */
+/** The amount as a person reads it: `USD 5.00` (value / 10^decimals), or the unit and raw value without display. */
+function shownAmount(a: { unit: string; value: string; display?: { assetSymbol: string; decimals: number } | null }): string {
+  if (!a.display) return `${a.unit} ${a.value}`;
+  const digits = a.value.padStart(a.display.decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - a.display.decimals);
+  const fraction = a.display.decimals > 0 ? `.${digits.slice(-a.display.decimals)}` : '';
+  return `${a.display.assetSymbol} ${whole}${fraction}`;
+}
+
 export function sdkWallet(baseUrl: string, walletKey: string, version: string): WalletSide {
   const gateway = new GatewayApi(new Configuration({ basePath: baseUrl, headers: { 'Api-Key': walletKey, 'PAY-Version': version } }));
   return {
     client: 'generated typescript-fetch SDK',
     async show(id) {
       const p = await gateway.getGatewayPayment({ id });
-      return { status: p.status, amount: `${p.amount.display?.assetSymbol ?? p.amount.unit} ${p.amount.value}`, merchant: p.merchant.name };
+      return { status: p.status, amount: shownAmount(p.amount), merchant: p.merchant.name };
     },
     async option(id, account, asset) {
       const r = await gateway.getPaymentOptions({ id, paymentOptionsRequest: { accounts: [account] } });
@@ -66,7 +75,7 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
     client: '@paygate/client',
     async show(id) {
       const p = must(await gateway.GET('/v1/gateway/payment/{id}', { params: { path: { id } } }), 'getGatewayPayment');
-      return { status: p.status, amount: `${p.amount.display?.assetSymbol ?? p.amount.unit} ${p.amount.value}`, merchant: p.merchant.name };
+      return { status: p.status, amount: shownAmount(p.amount), merchant: p.merchant.name };
     },
     async option(id, account, asset) {
       const r = must(

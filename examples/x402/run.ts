@@ -11,7 +11,7 @@ import { startResourceServer } from './server';
 const paygate = process.env.PAYGATE_URL ?? 'http://localhost:8080';
 /** The development chain's USDC is Circle's FiatToken: its EIP-712 domain. */
 const USDC_DOMAIN = { name: 'USD Coin', version: '2' };
-const PRICE = '10000'; // USD 0.01 in USDC units: a settlement is a payment, whose amount is whole cents
+const PRICE = '1000'; // USD 0.001 in USDC units (the payment's amount is rounded up to 1 cent, its token amount exact)
 
 async function main() {
   const chain = devnetInfo();

@@ -684,6 +684,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test-helpers/payments/{id}/reorg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorg a test payment's transaction out of the chain
+         * @description The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, "Test helpers").
+         */
+        post: operations["reorgTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/payments/{id}/stall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stall a test payment's next transaction
+         * @description The next transaction the relayer signs for this payment (its collect or direct transfer when it is not yet submitted, else its settlement or refund) offers half the chain's base fee, so that no block takes it. The relayer's own stuck-transaction handling then runs: after `CHAIN_STUCK_AFTER_MS` it is replaced at the same nonce with the fees the network asks, and the replacement pays. A payment that sends no more transactions (failed, expired, cancelled) is 409 `invalid_state`. The stall applies to a transaction on a development chain only. Test helpers answer only a test key, for a payment on a development chain (anvil; a payment not confirmed yet has no chain: the instance must run one); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, "Test helpers").
+         */
+        post: operations["stallTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/payments/{id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a test payment now
+         * @description The payment's expiry is set to now and the expiry sweep runs: the payment becomes `expired`, a `payment.expired` event is written and delivered to webhooks, and waiting status long-polls answer, as for a payment whose `expiresAt` passed. Only a payment in `requires_action` expires; otherwise 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil; a payment not confirmed yet has no chain: the instance must run one); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, "Test helpers").
+         */
+        post: operations["expireTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test-helpers/blacklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Have the development chain's tokens refuse an account
+         * @description Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, "Failures"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, "Test helpers"). A malformed account is 422 `invalid_account`.
+         */
+        post: operations["blacklistTestAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/x402/supported": {
         parameters: {
             query?: never;
@@ -715,7 +795,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator - verify a payment
-         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (a whole number of the peg currency's minor units), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name. `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
+         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (more than 0; any amount, sub-cent ones included), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name; `invalid_transaction_state` when the payer, this key or the account has used up its budget of reverted submissions (as confirm's 429 `too_many_reverts`, docs/chain.md). `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
          */
         post: operations["verifyX402Payment"];
         delete?: never;
@@ -735,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator - settle a payment
-         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId`: ask `GET /x402/settlements/{id}`.
+         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; its token amount the authorization's value, its `amount` that value in the peg currency rounded up to a whole minor unit, so USD 0.001 is `1`; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId`: ask `GET /x402/settlements/{id}`. Once the payer, this key or the account has used up its budget of reverted submissions (docs/chain.md), a new settlement is refused with `errorReason: invalid_transaction_state` and nothing is created.
          */
         post: operations["settleX402Payment"];
         delete?: never;
@@ -2078,6 +2158,52 @@ export interface components {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /**
+         * PaymentDetails
+         * @description A payment as the merchant sees it.
+         */
+        PaymentDetails: {
+            paymentId?: components["schemas"]["PaymentId"];
+            merchantId?: components["schemas"]["MerchantId"];
+            referenceId: components["schemas"]["ReferenceId"];
+            status: components["schemas"]["PaymentStatus"];
+            failureCode?: components["schemas"]["FailureCode"];
+            amount?: components["schemas"]["FiatAmount"];
+            /** @description Set when `status` is `succeeded`; null otherwise. */
+            info?: components["schemas"]["PaymentInfo"] | null;
+            /** @description Null until settlement has completed. */
+            settlement?: components["schemas"]["PaymentSettlement"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-02-18T10:00:00.000Z
+             */
+            createdAt?: string;
+            expiresAt?: components["schemas"]["UnixTimestamp"];
+            /**
+             * Format: date-time
+             * @description When the payment was marked refunded; null if it was not.
+             * @example null
+             */
+            refundedAt?: string | null;
+        };
+        /** TestBlacklistRequest */
+        TestBlacklistRequest: {
+            account: components["schemas"]["Caip10AccountId"];
+        };
+        /**
+         * TestBlacklistTransaction
+         * @description A token of the chain and the transaction by which it blacklisted the account.
+         */
+        TestBlacklistTransaction: {
+            asset: components["schemas"]["Caip19AssetId"];
+            txHash: string;
+        };
+        /** TestBlacklistResponse */
+        TestBlacklistResponse: {
+            account: components["schemas"]["Caip10AccountId"];
+            /** @description One entry per token of the chain. */
+            blacklisted: components["schemas"]["TestBlacklistTransaction"][];
+        };
+        /**
          * X402SupportedResponse
          * @description x402's `SupportedResponse`: the `exact` scheme on every chain this instance settles on, the extensions it honours, and the relayer addresses that submit the transfers (`signers`, by CAIP family).
          */
@@ -2608,6 +2734,10 @@ export type SchemaWebhookAttempt = components['schemas']['WebhookAttempt'];
 export type SchemaEventAttemptsResponse = components['schemas']['EventAttemptsResponse'];
 export type SchemaRedeliverEventRequest = components['schemas']['RedeliverEventRequest'];
 export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEventResponse'];
+export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
+export type SchemaTestBlacklistRequest = components['schemas']['TestBlacklistRequest'];
+export type SchemaTestBlacklistTransaction = components['schemas']['TestBlacklistTransaction'];
+export type SchemaTestBlacklistResponse = components['schemas']['TestBlacklistResponse'];
 export type SchemaX402SupportedResponse = components['schemas']['X402SupportedResponse'];
 export type SchemaX402PaymentRequirements = components['schemas']['X402PaymentRequirements'];
 export type SchemaX402PaymentPayload = components['schemas']['X402PaymentPayload'];
@@ -6721,6 +6851,317 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reorgTestPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Payment id (`pay_` prefix).
+                 * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
+                 */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment as it is right after the helper acted (what follows comes from the service's own chain work). */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    stallTestPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Payment id (`pay_` prefix).
+                 * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
+                 */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment as it is right after the helper acted (what follows comes from the service's own chain work). */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    expireTestPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /**
+                 * @description Payment id (`pay_` prefix).
+                 * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
+                 */
+                id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment as it is right after the helper acted (what follows comes from the service's own chain work). */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    blacklistTestAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "account": "eip155:31337:0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestBlacklistRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, and the token transactions that blacklisted it. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "account": "eip155:31337:0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB",
+                     *       "blacklisted": [
+                     *         {
+                     *           "asset": "eip155:31337/erc20:0xb19b36b1456E65E3A6D514D3F715f204BD59f431",
+                     *           "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestBlacklistResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

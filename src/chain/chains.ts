@@ -50,6 +50,7 @@ const devnet = (d: DevnetSettings, chainId: number, rpcUrl: string, createKeys: 
     d.maxFeePerGasWei,
     10n ** 18n,
     d.retiredRelayerKeys,
+    true,
   );
 
 /**

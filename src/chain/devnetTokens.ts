@@ -42,7 +42,11 @@ const tetherArtifact = (): { abi: Abi; bytecode: Hex } =>
   JSON.parse(fs.readFileSync(path.join(projectRoot, 'contracts/tether/DevTetherToken.json'), 'utf8'));
 
 /** Tether's issue-then-transfer mint; transfer returns nothing, as on Ethereum. */
-const TETHER_ADMIN_ABI = parseAbi(['function issue(uint256 amount)', 'function transfer(address to, uint256 value)']);
+const TETHER_ADMIN_ABI = parseAbi([
+  'function issue(uint256 amount)',
+  'function transfer(address to, uint256 value)',
+  'function addBlackList(address user)',
+]);
 
 function linked(bytecode: Hex, refs: LinkReferences, lib: Address): Hex {
   let code = bytecode.slice(2);
@@ -160,6 +164,19 @@ export async function devnetMint(rpcUrl: string, token: Address, to: Address, am
   }
   return fromDeployer(rpcUrl, (owner) =>
     owner.writeContract({ address: token, abi: fiatTokenAbi(), functionName: 'mint', args: [getAddress(to), amount] } as never),
+  );
+}
+
+/** Has a devnet token refuse `account` (FiatToken's blacklister, USDT's owner: the deployer); the mined transaction's hash. */
+export function devnetBlacklist(rpcUrl: string, token: Address, account: Address): Promise<Hex> {
+  const tether = getAddress(token) === devnetTokenAddress('USDT');
+  return fromDeployer(rpcUrl, (owner) =>
+    owner.writeContract({
+      address: token,
+      abi: tether ? TETHER_ADMIN_ABI : fiatTokenAbi(),
+      functionName: tether ? 'addBlackList' : 'blacklist',
+      args: [getAddress(account)],
+    } as never),
   );
 }
 

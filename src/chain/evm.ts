@@ -115,13 +115,15 @@ export class EvmChain {
   constructor(
     readonly caip2: string,
     readonly chainId: number,
-    rpcUrl: string,
+    readonly rpcUrl: string,
     relayerKeys: Hex[],
     readonly confirmations: number,
     /** The fee ceiling: no transaction offers more per gas (CHAIN_<id>_MAX_FEE_PER_GAS_WEI). */
     readonly maxFeePerGas: bigint,
     readonly balanceFloorWei: bigint,
     retiredKeys: Hex[] = [],
+    /** An embedded development chain (anvil): its node's cheats serve the test helpers (src/chain/devnetCheats.ts). */
+    readonly development = false,
   ) {
     const chain = defineChain({
       id: chainId,

@@ -17,6 +17,7 @@ import {
 } from '../db/accountsRepo';
 import { resealAll } from '../usecases/dataKeyRotation';
 import { heldSettlements, retrySettlement } from '../db/settlementTransfersRepo';
+import { setSchedule } from '../db/settlementBatchesRepo';
 import { holdSettlement } from '../usecases/settlementHolds';
 import { devnetInfoFile, type DevnetInfo } from '../chain/devnet';
 import { devnetMint, devnetSendNative } from '../chain/devnetTokens';
@@ -43,6 +44,8 @@ import { LEDGER_QUERIES } from './ledgerCommands';
 //   admin accounts set-threshold --account <id> --minor N   -> {"accountId","collectDataThresholdMinor"}
 //   admin accounts set-fee --account <id> --base-minor N --percent P  -> fee per payment: N minor units + P % (default 0)
 //   admin accounts set-mode --account <id> --mode collector|direct    -> how payments settle (default collector)
+//   admin accounts set-settlement-schedule --account <id> --every-minutes N -> 0 (default): each payment at once; N:
+//         every N minutes, one transfer per merchant, asset and collector (docs/ledger.md)
 //   admin devnet info      -> {"chainId","rpcUrl","assets":[...],"chains":[{"chainId","rpcUrl","assets"}, ...]}
 //         (the first development chain's fields, then every development chain, first chain first)
 //   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units of a
@@ -151,6 +154,16 @@ const COMMANDS: Record<string, Command> = {
     return async (db) =>
       (await setSettlementMode(db, account, mode))
         ? { accountId: account, settlementMode: mode }
+        : Promise.reject(new Error(`no account ${account}`));
+  },
+  'accounts set-settlement-schedule': (v) => {
+    const account = need(v, 'account');
+    const every = need(v, 'every-minutes');
+    if (!/^(0|[1-9][0-9]{0,4})$/.test(every) || Number(every) > 44_640)
+      throw new UsageError('--every-minutes must be an integer from 0 (immediate) to 44640 (31 days)');
+    return async (db) =>
+      (await setSchedule(db, account, Number(every)))
+        ? { accountId: account, settlementEveryMinutes: Number(every) }
         : Promise.reject(new Error(`no account ${account}`));
   },
   'settlements retry': (v) => {

@@ -24,6 +24,7 @@ export const OPTIONS = {
   'base-minor': { type: 'string' },
   percent: { type: 'string' },
   mode: { type: 'string' },
+  'every-minutes': { type: 'string' },
   payment: { type: 'string' },
   reason: { type: 'string' },
   address: { type: 'string' },

@@ -1,5 +1,5 @@
 import { Db, knexOf } from './knex';
-import { PAID_TO_COLLECTOR, standing, type TxStatus } from './relayer';
+import { IN_BATCH, PAID_TO_COLLECTOR, standing, type TxStatus } from './relayer';
 
 // Settlement transfers (collector mode: the merchant's share sent from the collector to its destination): what
 // sending one needs, and its attempts. A failed attempt (a revert, or a simulation that says it would fail) is
@@ -35,8 +35,8 @@ export async function settlementInput(db: Db, p: { id: string; merchantId: strin
     `SELECT ${PAID_TO_COLLECTOR} AS collected, o.relayer AS collector,
        (SELECT c.status FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'collect' AND ${standing('c')}
         LIMIT 1) AS collect_status,
-       EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND ${standing('s')})
-         AS settle_live,
+       (EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND ${standing('s')})
+         OR ${IN_BATCH('p')}) AS settle_live,
        p.settlement_held_at IS NOT NULL AS held, coalesce(p.settlement_next_at > now(), false) AS waiting,
        (SELECT destination FROM crypto_settlements WHERE merchant_id = ? AND asset = ?) AS destination,
        coalesce(p.fee_base_minor, a.fee_base_minor) AS fee_base_minor, coalesce(p.fee_bps, a.fee_bps) AS fee_bps

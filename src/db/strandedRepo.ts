@@ -1,5 +1,6 @@
 import { Db, knexOf } from './knex';
 import { PAID_TO_COLLECTOR, standing } from './relayer';
+import { ON_SCHEDULE } from './settlementBatchesRepo';
 
 // The reconciler's queries (src/jobs/chainJobs.ts, rescue): payments whose chain work was lost, and those that no
 // chain work can move.
@@ -10,7 +11,7 @@ const LIVE_AUTHORIZATION_TX = `EXISTS (SELECT 1 FROM chain_transactions c WHERE 
 export interface Stranded {
   /** Processing payments with their option and no live transaction of their authorization: submit them (again). */
   submit: string[];
-  /** Succeeded collector-mode payments not settled, not held and without a live settlement transaction, idle or due. */
+  /** Succeeded collector-mode payments not settled, not held and without a live settlement transaction, idle or due; not on a schedule. */
   settle: string[];
   /** Processing payments without their option (and no live transaction): nothing can submit them. */
   unsubmittable: { count: number; ids: string[] };
@@ -32,8 +33,8 @@ export async function strandedPayments(db: Db, idleS: number, limit = 100): Prom
     [idleS, limit],
   );
   const { rows: settle } = await knex.raw(
-    `SELECT p.id FROM payments p JOIN payment_options o ON o.id = p.option_id
-    WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
+    `SELECT p.id FROM payments p JOIN payment_options o ON o.id = p.option_id JOIN accounts a ON a.id = p.account_id
+    WHERE p.status = 'succeeded' AND p.settled_at IS NULL AND p.settlement_held_at IS NULL AND NOT ${ON_SCHEDULE('p', 'a')}
       AND coalesce(p.settlement_next_at <= now(), p.updated_at < now() - make_interval(secs => ?))
       AND ${PAID_TO_COLLECTOR}
       AND NOT EXISTS (SELECT 1 FROM chain_transactions s WHERE s.payment_id = p.id AND s.purpose = 'settle' AND ${standing('s')})

@@ -75,4 +75,19 @@ export interface ChainWork {
   startSubmit(paymentId: string): Promise<void>;
   /** "A refund of this payment was created": its refunds are sent, here and now or from the job queue. */
   startRefund(paymentId: string): Promise<void>;
+  /** One of this instance's embedded development chains (anvil), whose node the test helpers may drive; else null. */
+  developmentChain(chainId: string): DevelopmentChain | null;
+}
+
+/** What the test helpers make a development chain do (src/chain/devnetCheats.ts); throws ChainUnavailable when its node cannot be asked. */
+export interface DevelopmentChain {
+  /**
+   * Drops the block holding the transaction (and the blocks after it, the other senders' transactions mined again):
+   * `not_mined` when the chain holds no receipt of it, `final` when it is at the confirmation depth already.
+   */
+  reorgOut(txHash: string): Promise<'dropped' | 'not_mined' | 'final'>;
+  /** Every token of the chain refuses `address`, in transactions mined before it resolves. */
+  blacklist(address: string): Promise<{ asset: string; txHash: string }[]>;
+  /** Fees no block takes now: half the latest block's base fee, no tip. */
+  stalledFees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
 }

@@ -81,14 +81,15 @@ export function settlementSplit(
 }
 
 /**
- * The minor units of `currency` that `units` token base units are worth at a 1:1 peg, when they are a whole
- * number of them (the inverse of pegToTokenUnits); null otherwise: 10000 units of a 6-decimal USD token are 1 cent,
- * 1000 are no whole cent.
+ * The payment amount (minor units of `currency`) of `units` token base units at a 1:1 peg, rounded up to a whole
+ * minor unit: 10000 units of a 6-decimal USD token are 1 cent, and so are 1000 (USD 0.001, an x402 price) and 10001
+ * is 2. The token amount stays what was paid; this is the payment's currency amount, which is never 0. Null for no
+ * units or an unknown currency.
  */
 export function tokenUnitsToPegMinor(units: bigint, currency: string, tokenDecimals: number): bigint | null {
   const exp = CURRENCIES[currency];
-  if (exp === undefined) return null;
+  if (exp === undefined || units <= 0n) return null;
   if (tokenDecimals <= exp) return units * 10n ** BigInt(exp - tokenDecimals);
   const div = 10n ** BigInt(tokenDecimals - exp);
-  return units % div === 0n ? units / div : null;
+  return (units + div - 1n) / div;
 }

@@ -25,6 +25,8 @@ export const REASON = {
   balance: 'invalid_exact_evm_insufficient_balance',
   simulation: 'invalid_exact_evm_transaction_simulation_failed',
   transactionFailed: 'invalid_exact_evm_transaction_failed',
+  /** x402's shared settle error: here, the budget of reverted submissions is used up (src/usecases/revertBudget.ts). */
+  transactionState: 'invalid_transaction_state',
   payloadType: 'unsupported_payload_type',
   pending: 'settlement_pending',
 } as const;

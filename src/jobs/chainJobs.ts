@@ -13,9 +13,11 @@ import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '.
 import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { sendRefund } from '../usecases/refundSends';
+import { settleOnSchedule } from '../usecases/scheduledSettlements';
 import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
+import { developmentChain } from '../chain/devnetCheats';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -39,7 +41,7 @@ interface Job {
 }
 
 export interface ChainJobs extends ChainWork {
-  /** Re-enqueues payments whose chain work was lost (called by the sweeper). */
+  /** Re-enqueues payments whose chain work was lost, and sends the scheduled settlements due (called by the sweeper). */
   rescue(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -50,6 +52,8 @@ export interface ChainJobSettings {
   /** A reconciled payment has had no progress for this long: its job was lost or its process died. */
   strandedAfterMs: number;
   settlementRetry: RelayerDeps['settlementRetry'];
+  /** A settlement schedule's minute, in milliseconds (shorter in tests: SETTLEMENT_SCHEDULE_UNIT_MS). */
+  scheduleUnitMs: number;
   submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
@@ -177,6 +181,10 @@ export async function startChainJobs(
     checkAuthorization: authorizationChecker(chains, settings.contractWallets),
     relayerFor: (chainId, seed) => chains.get(chainId)?.pickRelayer(seed) ?? null,
     settlingChains: () => chains.all.map((c) => ({ chainId: c.caip2, relayers: c.relayers })),
+    developmentChain: (chainId) => {
+      const chain = chains.get(chainId);
+      return chain?.development ? developmentChain(chain) : null;
+    },
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
@@ -188,6 +196,7 @@ export async function startChainJobs(
       for (const id of submit) await startSubmit(id);
       for (const id of settle) await startSettle(id);
       for (const id of await waitingRefunds(db, settings.strandedAfterMs / 1000)) await startRefund(id);
+      if ((await settleOnSchedule(deps, settings.scheduleUnitMs)).length) nudgeAll();
     },
     stop: async () => {
       stopping = true;

@@ -15,7 +15,7 @@ import { findSettlement, settlementOf } from '../db/x402Repo';
 import { gatewayPayment, notOpen } from './gatewayPayments';
 import { checkRevertBudget } from './revertBudget';
 import { checkX402, type Payee } from './x402Check';
-import { AlreadySettled, confirmAuthorization, settlementAnswer, settlementKey } from './x402';
+import { AlreadySettled, confirmAuthorization, revertScope, settlementAnswer, settlementKey } from './x402';
 
 // Preview: a payment link paid over x402 (docs/x402.md), so that an agent pays a partner's checkout with no wallet UI.
 // Without PAYMENT-SIGNATURE: 402 payment_required, the payment's requirements in PAYMENT-REQUIRED (one per EIP-3009
@@ -111,7 +111,7 @@ export async function payByX402(
   const offer = offered.find((o) => sameTerms(o.requirements, payload.accepted));
   if (!offer || !key) throw paymentRequired(config, p, offered, "the payload accepts none of this payment's requirements");
   // A wallet's path, as confirm is: the budget of reverted submissions of the buyer, the credential and the account.
-  const scope = { accountId: p.accountId, buyerAddress: eip3009Payload(payload)?.authorization.from ?? '', credential: callerKeyId };
+  const scope = revertScope(p.accountId, eip3009Payload(payload)?.authorization.from ?? '', callerKeyId);
   await checkRevertBudget(db, config.revertBudget, scope);
   const req = { paymentPayload: payload, paymentRequirements: offer.requirements };
   const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), async () => offer.payee);

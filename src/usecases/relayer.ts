@@ -11,6 +11,7 @@ import { settlementSplit } from '../domain/money';
 import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
 import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
+import { settlesOnSchedule } from '../db/settlementBatchesRepo';
 import { fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
@@ -23,7 +24,8 @@ import * as ledger from './ledger';
 //   monitor: per chain, one process at a time (src/usecases/relayerMonitor.ts): receipts, confirmation depth
 //            and the block re-checked (reorgs), re-broadcast of what the node lost, replacement of what is stuck
 //            (src/usecases/relayerFees.ts);
-//   settle:  (collector mode) amount minus fee from the collector to the merchant's current destination.
+//   settle:  (collector mode) amount minus fee from the collector to the merchant's current destination, at once or,
+//            for an account on a schedule, in its slot's batch (src/usecases/scheduledSettlements.ts).
 // The payment moves only on final outcomes, each in the transaction that records the outcome.
 
 export class NotYetVisible extends Error {}
@@ -178,6 +180,8 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     await holdSettlement(db, paymentId, "a refund's funding: credited to the account, not settled");
     return null;
   }
+  // An account on a schedule: the payment goes in its slot's batch (src/usecases/scheduledSettlements.ts).
+  if (await settlesOnSchedule(db, paymentId)) return null;
   const input = await settlementInput(db, p, found.asset.id);
   const { destination } = input;
   // A collect transaction of the relayer's is confirmed (or there is none: its authorization was used by another).

@@ -14,6 +14,7 @@ import { afterRevert, type AfterRevert } from './submissionRetry';
 import * as ledger from './ledger';
 import { refundOutcome } from './refundSends';
 import { awaitingFunds } from '../db/refundsRepo';
+import { batchOutcome } from './scheduledSettlements';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
@@ -58,6 +59,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       ours.map(({ tx, receipt }) => [tx, receipt]),
     );
     for (const { tx, receipt } of ours) {
+      if (tx.purpose === 'settle_batch') await batchOutcome(deps, trx, tx, { sent: receipt });
       if (!relayer.ofPayment(tx) || tx.purpose === 'deploy') continue; // a sweep, a wallet's deployment: no payment moves
       if (tx.purpose === 'settle') {
         await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
@@ -105,11 +107,22 @@ async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt
  * A reverted final receipt of a collect or direct transaction is submitted again while its authorization is unused
  * and valid (src/usecases/submissionRetry.ts); otherwise the payment fails, in the transaction that records the
  * revert, unless its authorization was used by another transaction. A settlement is tried again later (a revert
- * moved nothing), up to its bound (src/usecases/settlementHolds.ts). A reverted sweep moved nothing either: the
+ * moved nothing), up to its bound (src/usecases/settlementHolds.ts), and so is each payment of a reverted scheduled
+ * settlement, in a later slot. A reverted sweep moved nothing either: the
  * operator sweeps again. A wallet's reverted deployment (ERC-6492) moves no payment: the transfer after it decides.
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   const { db, log } = deps;
+  if (tx.purpose === 'settle_batch') {
+    const released = await inTransaction(db, async (trx) => {
+      if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
+      await ledger.recordGas(trx, [[tx, receipt]]);
+      await batchOutcome(deps, trx, tx, { reverted: receipt });
+      return true;
+    });
+    if (released) log.warn({ txHash: receipt.transactionHash }, 'a scheduled settlement reverted: its payments wait for a later slot');
+    return;
+  }
   if (!relayer.ofPayment(tx)) {
     if (await relayer.finish(db, tx.id, 'reverted', receipt))
       log.error({ sender: tx.sender, txHash: receipt.transactionHash }, 'sweep reverted: nothing moved (admin relayer sweep again)');
@@ -266,6 +279,7 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
   const dropped = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'dropped'))) return false;
     if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: null });
+    if (tx.purpose === 'settle_batch') await batchOutcome(deps, trx, tx, { dropped: true });
     if (tx.purpose === 'refund') await refundOutcome(trx, tx, { dropped: true });
     await ledger.recordCollectUnmined(trx, tx);
     return true;

@@ -8,6 +8,7 @@ import * as relayer from '../db/relayer';
 import { recordSettlementPlans } from '../db/payments';
 import { batches } from '../lib/batches';
 import { reserveFunds, type Reservation } from './ledger';
+import { withStalls } from './testHelpers/stall';
 
 // One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
 // the previous batch commits goes into the next one (no timer: a lone submission goes at once). A batch
@@ -33,6 +34,9 @@ export interface Submission {
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505';
 
+/** A guard refuses its own submission (what it read changed): the batch's others are stored without it. */
+export class GuardRefused extends Error {}
+
 /** A batch's answer to one submission: its outcome, once the batch's transactions were broadcast (or tried). */
 interface Answer {
   outcome: Promise<relayer.StoreOutcome>;
@@ -41,11 +45,11 @@ interface Answer {
 class SenderQueue {
   /** Broadcasts of earlier batches: the next batch's go after them (nonce order). */
   private sending: Promise<void> = Promise.resolve();
-  // A unique key the batch could not foresee (another process, a conflicting claim) fails the batch: then each
-  // goes on its own, so that one submission cannot fail the others. Any other failure is the whole batch's.
+  // A unique key the batch could not foresee (another process, a conflicting claim), or a guard's refusal, fails the
+  // batch: then each goes on its own, so that one submission cannot fail the others. Any other failure is the batch's.
   private readonly queue = batches((subs: Submission[]) => this.store(subs), {
     max: MAX_BATCH,
-    failure: (e) => (isUniqueViolation(e) ? 'alone' : 'batch'),
+    failure: (e) => (isUniqueViolation(e) || e instanceof GuardRefused ? 'alone' : 'batch'),
   });
 
   constructor(
@@ -60,7 +64,8 @@ class SenderQueue {
     return this.queue.all(subs).map((answer) => answer.then((a) => a.outcome));
   }
 
-  private async store(subs: Submission[]): Promise<Answer[]> {
+  private async store(asked: Submission[]): Promise<Answer[]> {
+    const subs = await withStalls(this.db, this.chain, asked);
     let outcomes: relayer.StoreOutcome[];
     try {
       outcomes = await this.storeBatch(subs);

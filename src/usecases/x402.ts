@@ -5,19 +5,31 @@ import type { ChainWork } from '../domain/chain';
 import { AppError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import { isFinal, MAX_POLL_MS } from '../domain/payment';
-import { chainReason, EXACT, PAYMENT_IDENTIFIER, paymentIdentifierOf, REASON, X402_VERSION, eip3009Payload } from '../domain/x402';
+import {
+  chainReason,
+  EXACT,
+  PAYMENT_IDENTIFIER,
+  paymentIdentifierOf,
+  REASON,
+  X402_VERSION,
+  eip3009Payload,
+  type Refusal,
+} from '../domain/x402';
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/payments';
 import { insertOptions } from '../db/optionsRepo';
 import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
 import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
 import { createPayment, pollStatus } from './payments';
+import { checkRevertBudget } from './revertBudget';
 
 // The x402 v2 facilitator (docs/x402.md): /supported, /verify, /settle on the relayer every payment uses. Each
 // settlement is a payment of the merchant `payTo` names (created and confirmed in one transaction, so it is in
 // lists, events and webhooks like any other), submitted and confirmed by the relayer at the account's depth. One
 // authorization is settled once: a repeated or racing settle of it, or of the same payment identifier, answers
-// the first settlement (x402_settlements is unique on both).
+// the first settlement (x402_settlements is unique on both). A settlement whose transfer reverts costs the relayer
+// its gas, so verify and settle refuse, as confirm does, once the payer, the settling key or the account has used up
+// its budget of reverted submissions (src/usecases/revertBudget.ts), with x402's `invalid_transaction_state`.
 
 /** How long settle waits for its settlement to be final before answering `settlement_pending`. */
 export const SETTLE_WAIT_MS = 20_000;
@@ -31,11 +43,37 @@ export function supported(chainWork: ChainWork) {
   };
 }
 
-export async function verify(db: Db, chainWork: ChainWork, accountId: string, req: X402Request) {
+/** Who answers for a settlement's reverts: the payer, the key that settles and the account (as confirm counts them). */
+export const revertScope = (accountId: string, payer: string, callerKeyId: string) => ({
+  accountId,
+  buyerAddress: payer,
+  credential: callerKeyId,
+});
+
+/** The refusal when the scope's budget of reverted submissions is used up, else null. `lock`: in the settling transaction. */
+async function overBudget(db: Db, config: Config, scope: ReturnType<typeof revertScope>, lock = false): Promise<Refusal | null> {
+  try {
+    await checkRevertBudget(db, config.revertBudget, scope, lock);
+    return null;
+  } catch (e) {
+    if (!(e instanceof AppError) || e.code !== 'too_many_reverts') throw e;
+    return { reason: REASON.transactionState, message: `too_many_reverts: ${e.message}` };
+  }
+}
+
+/** The budget was found used up in the settling transaction, which is rolled back. */
+class OverBudget extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
+export async function verify(db: Db, config: Config, chainWork: ChainWork, callerKeyId: string, accountId: string, req: X402Request) {
   const r = req.paymentRequirements;
   const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
-  if (!c.ok)
-    return { isValid: false, invalidReason: c.refusal.reason, invalidMessage: c.refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
+  const refusal = c.ok ? await overBudget(db, config, revertScope(accountId, c.payer, callerKeyId)) : c.refusal;
+  if (refusal)
+    return { isValid: false, invalidReason: refusal.reason, invalidMessage: refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
   return { isValid: true, payer: c.payer };
 }
 
@@ -109,21 +147,26 @@ export async function settle(
   if (earlier) return earlierAnswer(db, hub, earlier, key, waitMs);
   const r = req.paymentRequirements;
   const c = await checkX402(db, chainWork, req, Math.floor(Date.now() / 1000), (asset) => payeeOf(db, chainWork, accountId, asset, r));
-  if (!c.ok || !key) {
-    const refusal = c.ok ? { reason: REASON.payloadType, message: 'no EIP-3009 authorization' } : c.refusal;
-    return {
-      success: false,
-      errorReason: refusal.reason,
-      errorMessage: refusal.message,
-      transaction: '',
-      network,
-      ...(c.ok || !c.payer ? {} : { payer: c.payer }),
-    };
-  }
+  const refused = (refusal: Refusal) => ({
+    success: false,
+    errorReason: refusal.reason,
+    errorMessage: refusal.message,
+    transaction: '',
+    network,
+    ...(c.payer ? { payer: c.payer } : {}),
+  });
+  if (!c.ok) return refused(c.refusal);
+  if (!key) return refused({ reason: REASON.payloadType, message: 'no EIP-3009 authorization' });
   const a = c.authorization;
+  const scope = revertScope(accountId, a.from, callerKeyId);
+  const early = await overBudget(db, config, scope);
+  if (early) return refused(early);
   let paymentId: string;
   try {
     paymentId = await inTransaction(db, async (trx) => {
+      // Decided one settle (or confirm) of the payer, key or account at a time: those at once never pass it together.
+      const late = await overBudget(trx, config, scope, true);
+      if (late) throw new OverBudget(late);
       const reference = req.paymentPayload.resource?.url?.slice(0, 255) || `x402:${a.nonce}`;
       const amount = { unit: `iso4217/${c.asset.pegCurrency}`, value: c.amountMinor.toString() };
       const payment = await createPayment(trx, config, accountId, c.payee.merchantId, { referenceId: reference, amount });
@@ -131,6 +174,7 @@ export async function settle(
       return payment.id;
     });
   } catch (e) {
+    if (e instanceof OverBudget) return refused(e.refusal);
     if (!(e instanceof AlreadySettled)) throw e;
     return earlierAnswer(db, hub, (await findSettlement(db, key))!, key, waitMs);
   }

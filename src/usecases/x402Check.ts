@@ -112,11 +112,7 @@ export async function checkX402(
   if (a.validBefore > LAST_DATE_S) return refuse(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by', payer);
   const amountMinor = asset.pegCurrency ? tokenUnitsToPegMinor(a.value, asset.pegCurrency, asset.decimals) : null;
   if (!amountMinor)
-    return refuse(
-      REASON.value,
-      `the amount must be a whole number of ${asset.pegCurrency ?? 'currency'} minor units (a payment's amount)`,
-      payer,
-    );
+    return refuse(REASON.value, `the amount must be more than 0 of a token pegged to a currency (a payment's amount)`, payer);
   const to = await payee(asset);
   const typedData = serialiseTypedData(
     buildTransferAuthorization({

@@ -6,6 +6,8 @@ import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
 import { eventually } from '../support/eventually';
 import { useOwnDatabase } from '../support/freshDb';
 import { newSmartWallet } from '../support/smartWallet';
+import { signedBody } from '../support/x402';
+import type { PrivateKeyAccount } from 'viem/accounts';
 
 // Smart-contract wallets that make the relayer pay for reverts (issue 28, finding 4): confirm verified the wallet's
 // ERC-1271 answer and simulated the transfer at gas price 0, so a wallet that answers "valid" only when tx.gasprice is 0
@@ -66,10 +68,18 @@ function shopFlow(svc: TestService, shop: Awaited<ReturnType<typeof merchantWith
  * submission reverts and the payment fails.
  */
 async function revertedConfirm(svc: TestService, f: ReturnType<typeof shopFlow>, wallet: Address) {
+  await revertedSubmission(svc, wallet, async () => {
+    const { id, opt } = await f.option(wallet);
+    expect((await f.confirm(id, opt.id)).body.status).toBe('processing');
+    return id;
+  });
+}
+
+/** As revertedConfirm, for the payment that `submit` makes processing while the wallet says valid. */
+async function revertedSubmission(svc: TestService, wallet: Address, submit: () => Promise<string>) {
   const txsOf = (paymentId: string) => svc.db('chain_transactions').where({ payment_id: paymentId });
   await setSlot0(wallet, 0);
-  const { id, opt } = await f.option(wallet);
-  expect((await f.confirm(id, opt.id)).body.status).toBe('processing');
+  const id = await submit();
   await eventually(
     () => txsOf(id),
     (t) => Boolean(t[0]?.broadcast_at),
@@ -163,6 +173,39 @@ describeLocal('contract wallets at confirm', () => {
         (s) => s === 'succeeded',
         15_000,
       );
+    } finally {
+      await anvil().setAutomine(true);
+    }
+  });
+
+  it('x402: reverted settlements of a wallet use up its budget; then verify and settle refuse, invalid_transaction_state', async () => {
+    const shop = await merchantWithSettlement(svc, 'x402 Reverts');
+    const x402 = client(svc.directUrl, { 'Api-Key': shop.apiKey });
+    const collector = (await x402('GET', '/x402/supported')).body.signers['eip155:*'][0];
+    const wallet = await contractWallet(0);
+    const signer = { address: wallet, signTypedData: async () => SIGNATURE } as unknown as PrivateKeyAccount;
+    const terms = { payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId: shop.merchantId } };
+    await anvil().setAutomine(false);
+    try {
+      for (const _ of [1, 2])
+        await revertedSubmission(svc, wallet, async () => {
+          const r = await x402('POST', '/x402/settle?maxPollMs=0', { body: await signedBody(signer, terms) });
+          expect(r.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+          return r.body.paymentId;
+        });
+      await setSlot0(wallet, 0); // valid again: only the budget refuses now
+      const body = await signedBody(signer, terms);
+      const verified = await x402('POST', '/x402/verify', { body });
+      expect(verified.body).toMatchObject({ isValid: false, invalidReason: 'invalid_transaction_state', payer: wallet });
+      const settled = await x402('POST', '/x402/settle', { body });
+      expect({ status: settled.status, ...settled.body }).toMatchObject({
+        status: 200,
+        success: false,
+        errorReason: 'invalid_transaction_state',
+        errorMessage: expect.stringMatching(/^too_many_reverts: .*buyer address/),
+        payer: wallet,
+      });
+      expect(await svc.db('payments').where({ merchant_id: shop.merchantId }).pluck('status')).toEqual(['failed', 'failed']);
     } finally {
       await anvil().setAutomine(true);
     }

@@ -3,7 +3,7 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { admin, client, newKey, externalService, startTestService, type TestService } from '../support/service';
 import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { balanceOf, newBuyer, USDC_TOKEN } from '../support/chain';
+import { balanceOf, newBuyer, receiptOf, tokenAdmin, USDC_TOKEN } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { eventually } from '../support/chainSuite';
 import { NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
@@ -30,6 +30,23 @@ async function partner(mode: 'collector' | 'direct') {
     x402: client(svc.directUrl, { 'Api-Key': m.apiKey }),
     preview: client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW }),
   };
+}
+
+async function subscribe(p: Partner, event: string) {
+  const hook = await p.preview('POST', '/v1/webhook-endpoints', {
+    body: { url: rx.url, enabledEvents: [event] },
+    headers: { 'Idempotency-Key': uniqueKey() },
+  });
+  expect(hook.status).toBe(201);
+}
+
+/** The account's balance transactions of the last hour that belong to `paymentId`. */
+async function ledgerRowsOf(p: Partner, paymentId: string): Promise<{ type: string; bucket: string; amount: string }[]> {
+  const from = new Date(Date.now() - 3_600_000).toISOString();
+  const to = new Date(Date.now() + 60_000).toISOString();
+  const btx = await p.preview('GET', `/v1/reports/balance-transactions?from=${from}&to=${to}&limit=100`);
+  expect(btx.status).toBe(200);
+  return btx.body.data.filter((r: { paymentId: string | null }) => r.paymentId === paymentId);
 }
 
 const paymentsOf = async (p: Partner, referenceId: string) =>
@@ -65,11 +82,7 @@ it('GET /x402/supported is public: the exact scheme on both development chains, 
 
 it('@x402/fetch pays an @x402/express server through it: tokens move to payTo, a payment with its webhook', async () => {
   const p = await partner('direct');
-  const hook = await p.preview('POST', '/v1/webhook-endpoints', {
-    body: { url: rx.url, enabledEvents: ['payment.succeeded'] },
-    headers: { 'Idempotency-Key': uniqueKey() },
-  });
-  expect(hook.status).toBe(201);
+  await subscribe(p, 'payment.succeeded');
   const buyer = await newBuyer(50_000n);
   const shop = await resourceServer(svc.directUrl, p.apiKey, p.wallet, '10000');
   try {
@@ -99,11 +112,7 @@ it('@x402/fetch pays an @x402/express server through it: tokens move to payTo, a
 
 it('collector mode: payTo is the collector, extra names the merchant, who is then settled', async () => {
   const p = await partner('collector');
-  const hook = await p.preview('POST', '/v1/webhook-endpoints', {
-    body: { url: rx.url, enabledEvents: ['payment.settled'] },
-    headers: { 'Idempotency-Key': uniqueKey() },
-  });
-  expect(hook.status).toBe(201);
+  await subscribe(p, 'payment.settled');
   const buyer = await newBuyer(20_000n);
   const shop = await resourceServer(svc.directUrl, p.apiKey, collector, '20000', { merchantId: p.merchantId });
   try {
@@ -115,17 +124,45 @@ it('collector mode: payTo is the collector, extra names the merchant, who is the
     await eventually(async () => expect(await balanceOf(p.wallet)).toBe(20_000n));
     await rx.until((all) => all.some((r) => r.body?.type === 'payment.settled' && r.body.data.payment.paymentId === payment.paymentId));
     // One book: the settlement is in the account's ledger like any payment (collected, then settled to the merchant).
-    const from = new Date(Date.now() - 3_600_000).toISOString();
-    const to = new Date(Date.now() + 60_000).toISOString();
-    const btx = await p.preview('GET', `/v1/reports/balance-transactions?from=${from}&to=${to}&limit=100`);
-    expect(btx.status).toBe(200);
-    const types = btx.body.data
-      .filter((r: { paymentId: string | null }) => r.paymentId === payment.paymentId)
-      .map((r: { type: string }) => r.type);
+    const types = (await ledgerRowsOf(p, payment.paymentId)).map((r) => r.type);
     expect(types).toEqual(expect.arrayContaining(['collected', 'settled']));
     const bal = await p.preview('GET', '/v1/balance');
     expect(bal.status).toBe(200);
     for (const b of bal.body.balances) expect([b.available, b.pending, b.reserved]).toEqual(['0', '0', '0']);
+  } finally {
+    await shop.close();
+  }
+});
+
+it('a USD 0.001 resource: tokens move, a payment of 1000 token units (amount rounded up to 1 cent), webhook and ledger', async () => {
+  const p = await partner('collector');
+  await subscribe(p, 'payment.succeeded');
+  const buyer = await newBuyer(2_500n);
+  const shop = await resourceServer(svc.directUrl, p.apiKey, collector, '1000', { merchantId: p.merchantId });
+  try {
+    const res = await payingFetch(buyer)(shop.url);
+    expect(res.status).toBe(200);
+    expect(decodePaymentResponseHeader(res.headers.get('payment-response')!)).toMatchObject({ success: true, amount: '1000' });
+    expect(await balanceOf(buyer.address)).toBe(1_500n);
+    const [payment] = await paymentsOf(p, shop.url);
+    expect(payment).toMatchObject({ status: 'succeeded', tokenAmount: { value: '1000' } });
+    const asMerchant = client(svc.directUrl, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId });
+    expect((await asMerchant('GET', `/v1/payments/${payment.paymentId}`)).body).toMatchObject({
+      amount: { unit: 'iso4217/USD', value: '1' },
+      info: { optionAmount: { value: '1000' } },
+    });
+    await eventually(async () => expect(await balanceOf(p.wallet)).toBe(1_000n));
+    const ours = (r: { body?: any }) => r.body?.type === 'payment.succeeded' && r.body.data.payment.paymentId === payment.paymentId;
+    const delivered = (await rx.until((all) => all.some(ours))).find(ours)!;
+    expect(delivered.body.data.payment).toMatchObject({ amount: { value: '1' }, tokenAmount: { value: '1000' } });
+    // The ledger is in token units: exactly what moved, 1000 in and 1000 out to the merchant.
+    const rows = await eventually(async () => {
+      const mine = await ledgerRowsOf(p, payment.paymentId);
+      expect(mine.map((r) => r.type)).toContain('settled');
+      return mine;
+    });
+    expect(rows.find((r) => r.type === 'collected')).toMatchObject({ bucket: 'available', amount: '1000' });
+    expect(rows.find((r) => r.type === 'settled')).toMatchObject({ amount: '-1000' });
   } finally {
     await shop.close();
   }
@@ -201,6 +238,10 @@ it('verify refuses every broken term with x402 reason names and moves nothing', 
   const t = { payTo: p.wallet, amount: '10000' };
   const used = await signedBody(buyer, t);
   expect((await p.x402('POST', '/x402/settle', { body: used })).body.success).toBe(true);
+  // The token refuses a blacklisted payer: the transfer's simulation fails, for no reason of x402's own.
+  const refused = await newBuyer(20_000n);
+  const blacklisted = await tokenAdmin('blacklist', refused.address);
+  await eventually(() => receiptOf(blacklisted));
   const cases: [string, unknown][] = [
     ['invalid_exact_evm_scheme', await signedBody(buyer, { ...t, scheme: 'upto' })],
     ['invalid_exact_evm_network_mismatch', { ...used, paymentRequirements: { ...used.paymentRequirements, network: 'eip155:8453' } }],
@@ -212,10 +253,11 @@ it('verify refuses every broken term with x402 reason names and moves nothing', 
     ['invalid_exact_evm_payload_authorization_valid_before', await signedBody(buyer, t, { validBefore: now + 3n })],
     ['invalid_exact_evm_payload_authorization_valid_after', await signedBody(buyer, t, { validAfter: now + 600n })],
     ['invalid_exact_evm_authorization_value', await signedBody(buyer, t, { value: 9_999n })],
-    ['invalid_exact_evm_authorization_value', await signedBody(buyer, { ...t, amount: '10001' })],
+    ['invalid_exact_evm_authorization_value', await signedBody(buyer, { ...t, amount: '0' })],
     ['invalid_exact_evm_signature', await signedBody(buyer, t, { signer: poor })],
     ['invalid_exact_evm_insufficient_balance', await signedBody(poor, t)],
     ['invalid_exact_evm_nonce_already_used', used],
+    ['invalid_exact_evm_transaction_simulation_failed', await signedBody(refused, t)],
     ['unsupported_payload_type', { ...used, paymentPayload: { ...used.paymentPayload, payload: { permit2Authorization: {} } } }],
   ];
   for (const [reason, body] of cases) {

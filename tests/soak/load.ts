@@ -64,6 +64,8 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
   async function newAccount(i: number): Promise<Account> {
     const a = (await adminOn(dbUrl, 'accounts', 'create', '--name', `Soak ${i}`)) as Record<string, string>;
     if (i === 0) await adminOn(dbUrl, 'accounts', 'set-fee', '--account', a.accountId, '--base-minor', '10', '--percent', '1.5');
+    // Settlement on a schedule: every 10 "minutes" of SETTLEMENT_SCHEDULE_UNIT_MS (tests/soak/soak.test.ts).
+    if (i === 1) await adminOn(dbUrl, 'accounts', 'set-settlement-schedule', '--account', a.accountId, '--every-minutes', '10');
     const wallet = { 'Api-Key': (await adminOn(dbUrl, 'keys', 'create', '--account', a.accountId, '--type', 'wallet')).apiKey };
     const headers = { 'Api-Key': a.apiKey };
     const m = await call(

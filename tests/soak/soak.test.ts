@@ -36,7 +36,8 @@ jest.setTimeout(MINUTES * 60_000 + DRAIN_MS + 300_000);
 describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
   it('keeps every invariant under seeded faults', async () => {
     console.log(`soak: seed ${SEED} (SOAK_SEED=${SEED} replays this schedule), ${MINUTES} min`);
-    const stack = await startSoakStack({});
+    // A schedule's minute of 1 s: the scheduled account's batches go every 10 s.
+    const stack = await startSoakStack({ SETTLEMENT_SCHEDULE_UNIT_MS: '1000' });
     const db = createDb(stack.pg.url, 2);
     let running: ReturnType<typeof startLoad> | undefined;
     try {

@@ -68,9 +68,12 @@ describe('x402 exact terms', () => {
     expect(paymentIdentifierOf(payload())).toBeNull();
   });
 
-  it('a token amount is a payment amount only in whole minor units of its peg', () => {
+  it("a token amount's payment amount is rounded up to a whole minor unit of its peg, never 0", () => {
     expect(tokenUnitsToPegMinor(10_000n, 'USD', 6)).toBe(1n);
-    expect(tokenUnitsToPegMinor(1_000n, 'USD', 6)).toBeNull();
+    expect(tokenUnitsToPegMinor(1_000n, 'USD', 6)).toBe(1n);
+    expect(tokenUnitsToPegMinor(1n, 'USD', 6)).toBe(1n);
+    expect(tokenUnitsToPegMinor(10_001n, 'USD', 6)).toBe(2n);
+    expect(tokenUnitsToPegMinor(0n, 'USD', 6)).toBeNull();
     expect(tokenUnitsToPegMinor(3n, 'JPY', 0)).toBe(3n);
     expect(tokenUnitsToPegMinor(5n, 'USD', 1)).toBe(50n);
     expect(tokenUnitsToPegMinor(1n, 'XXX', 6)).toBeNull();

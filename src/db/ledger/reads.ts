@@ -1,6 +1,6 @@
 import type { Balance } from '../../domain/ledger';
 import { Db, knexOf } from '../knex';
-import { PAID_TO_COLLECTOR } from '../relayer';
+import { IN_BATCH, PAID_TO_COLLECTOR } from '../relayer';
 
 // What the ledger says: an account's balances, and what each collector holds at a block (for `admin ledger check`).
 
@@ -66,7 +66,7 @@ export async function refundableByHolder(
          AND e.asset = :asset AND p.id <> :payment AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id)
          AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'settle'
-           AND c.status NOT IN ('dropped', 'reverted'))
+           AND c.status NOT IN ('dropped', 'reverted')) AND NOT ${IN_BATCH('p')}
        GROUP BY e.holder),
      earmark AS (${EARMARK}),
      spendable AS (

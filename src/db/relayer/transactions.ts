@@ -5,9 +5,10 @@ import { asTx, Db, knexOf, Tx } from '../knex';
 
 /**
  * A payment's step (`deploy`: an ERC-6492 buyer wallet's deployment, before its collect or direct; `refund`: tokens
- * sent back to the buyer); or `sweep`: a retired key's own funds moved out (`admin relayer sweep`), no payment.
+ * sent back to the buyer); or, of no one payment, `sweep`: a retired key's own funds moved out (`admin relayer sweep`), and
+ * `settle_batch`: a scheduled settlement of several payments (src/db/settlementBatchesRepo.ts).
  */
-export type TxPurpose = 'collect' | 'direct' | 'settle' | 'refund' | 'sweep' | 'deploy';
+export type TxPurpose = 'collect' | 'direct' | 'settle' | 'refund' | 'sweep' | 'deploy' | 'settle_batch';
 export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
 /**
  * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that
@@ -30,13 +31,17 @@ export const standing = (alias: string) => `${alias}.status NOT IN (${GONE.map((
 export const PAID_TO_COLLECTOR = `((o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization' OR o.permit_to = o.relayer
   OR (o.typed_data::jsonb #>> '{message,to}') = o.relayer)`;
 
+/** SQL: the payment aliased `alias` is in a scheduled settlement's batch not released (on its way, or sent). */
+export const IN_BATCH = (alias: string) =>
+  `EXISTS (SELECT 1 FROM settlement_batch_payments sbp WHERE sbp.payment_id = ${alias}.id AND NOT sbp.released)`;
+
 export interface ChainTx {
   id: string;
   chainId: string;
   sender: string;
   nonce: number;
   purpose: TxPurpose;
-  /** Null for a sweep only (a check constraint says so). */
+  /** Null for a sweep and a settle_batch only (a check constraint says so). */
   paymentId: string | null;
   to: `0x${string}`;
   calldata: `0x${string}`;
@@ -85,7 +90,7 @@ const fromRow = (r: Row): ChainTx => ({
   cancelledAt: r.cancelled_at,
 });
 
-/** A transaction of a payment's step, whose outcome moves the payment; not a sweep. */
+/** A transaction of a payment's step, whose outcome moves the payment; not a sweep or a batch. */
 export const ofPayment = <T extends { paymentId: string | null }>(tx: T): tx is T & { paymentId: string } => tx.paymentId !== null;
 
 export type NewTx = Pick<
@@ -159,12 +164,13 @@ export async function storeSignedTxs(
         if (owner !== subs[i].tx.paymentId) out[i] = { kind: 'taken', owner };
       }
     }
-    // A settlement goes only while it is due and not held, decided under its payment's row lock: a failure recorded
-    // meanwhile (which may hold it) waits for this commit, or this waits for it (src/db/settlementTransfersRepo.ts).
+    // A settlement goes only while it is due, not held and in no scheduled batch, decided under its payment's row lock: a
+    // failure recorded meanwhile (which may hold it) waits for this commit, or this waits for it (src/db/settlementTransfersRepo.ts).
     const settling = open().filter((i) => subs[i].tx.purpose === 'settle');
     if (settling.length) {
       const { rows } = await trx.raw(
-        `SELECT id, (settled_at IS NOT NULL OR settlement_held_at IS NOT NULL OR coalesce(settlement_next_at > now(), false)) AS blocked
+        `SELECT id, (settled_at IS NOT NULL OR settlement_held_at IS NOT NULL OR coalesce(settlement_next_at > now(), false)
+           OR ${IN_BATCH('payments')}) AS blocked
          FROM payments WHERE id = ANY(?::text[]) ORDER BY id FOR NO KEY UPDATE`,
         [settling.map((i) => subs[i].tx.paymentId as string)],
       );

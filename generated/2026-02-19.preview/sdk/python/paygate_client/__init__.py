@@ -23,6 +23,7 @@ __all__ = [
     "MerchantsApi",
     "PaymentsApi",
     "SettlementsApi",
+    "TestHelpersApi",
     "WebhooksApi",
     "X402Api",
     "ApiResponse",
@@ -121,6 +122,9 @@ __all__ = [
     "RefundResponse",
     "RefundTokenAmount",
     "RotateWebhookSecretRequest",
+    "TestBlacklistRequest",
+    "TestBlacklistResponse",
+    "TestBlacklistTransaction",
     "TokenAmount",
     "UpdateCryptoSettlementRequest",
     "UpdateMerchantRequest",
@@ -151,6 +155,7 @@ from paygate_client.api.gateway_api import GatewayApi as GatewayApi
 from paygate_client.api.merchants_api import MerchantsApi as MerchantsApi
 from paygate_client.api.payments_api import PaymentsApi as PaymentsApi
 from paygate_client.api.settlements_api import SettlementsApi as SettlementsApi
+from paygate_client.api.test_helpers_api import TestHelpersApi as TestHelpersApi
 from paygate_client.api.webhooks_api import WebhooksApi as WebhooksApi
 from paygate_client.api.x402_api import X402Api as X402Api
 
@@ -253,6 +258,9 @@ from paygate_client.models.refund import Refund as Refund
 from paygate_client.models.refund_response import RefundResponse as RefundResponse
 from paygate_client.models.refund_token_amount import RefundTokenAmount as RefundTokenAmount
 from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSecretRequest as RotateWebhookSecretRequest
+from paygate_client.models.test_blacklist_request import TestBlacklistRequest as TestBlacklistRequest
+from paygate_client.models.test_blacklist_response import TestBlacklistResponse as TestBlacklistResponse
+from paygate_client.models.test_blacklist_transaction import TestBlacklistTransaction as TestBlacklistTransaction
 from paygate_client.models.token_amount import TokenAmount as TokenAmount
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest as UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest as UpdateMerchantRequest

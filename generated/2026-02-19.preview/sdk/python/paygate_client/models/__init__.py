@@ -100,6 +100,9 @@ from paygate_client.models.refund import Refund
 from paygate_client.models.refund_response import RefundResponse
 from paygate_client.models.refund_token_amount import RefundTokenAmount
 from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSecretRequest
+from paygate_client.models.test_blacklist_request import TestBlacklistRequest
+from paygate_client.models.test_blacklist_response import TestBlacklistResponse
+from paygate_client.models.test_blacklist_transaction import TestBlacklistTransaction
 from paygate_client.models.token_amount import TokenAmount
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest

@@ -5,5 +5,6 @@ export * from './GatewayApi';
 export * from './MerchantsApi';
 export * from './PaymentsApi';
 export * from './SettlementsApi';
+export * from './TestHelpersApi';
 export * from './WebhooksApi';
 export * from './X402Api';

@@ -1,0 +1,7 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { blacklistTestAccount as blacklist } from '../../src/usecases/testHelpers/helpers';
+
+export const blacklistTestAccount: Handler<'blacklistTestAccount'> = async ({ db, caller, chainWork, body }) => ({
+  status: 200,
+  body: await blacklist({ db, chainWork, caller }, body.account),
+});

@@ -1,0 +1,35 @@
+import type { Db } from '../../db/knex';
+import type { EvmChain } from '../../chain/evm';
+import { developmentChain } from '../../chain/devnetCheats';
+import { stallsAsked, stallTaken } from '../../db/testHelpersRepo';
+import type { Submission } from '../relayerSubmissions';
+
+/**
+ * The stall test helper, where the relayer signs (src/usecases/relayerSubmissions.ts): on a development chain, the
+ * submissions of a payment whose stall was asked offer fees no block takes (half the base fee), recorded as offered,
+ * and the request is taken in the transaction that stores them. The relayer's stuck-transaction handling does the rest
+ * (src/usecases/relayerFees.ts). On any other chain nothing is read.
+ */
+export async function withStalls(db: Db, chain: EvmChain, subs: Submission[]): Promise<Submission[]> {
+  if (!chain.development) return subs;
+  const asked = await stallsAsked(
+    db,
+    subs.flatMap((s) => (s.tx.paymentId ? [s.tx.paymentId] : [])),
+  );
+  if (!asked.size) return subs;
+  const fees = await developmentChain(chain).stalledFees();
+  return subs.map((s) => {
+    const paymentId = s.tx.paymentId;
+    if (!paymentId || !asked.has(paymentId)) return s;
+    const guard = s.guard;
+    return {
+      ...s,
+      fees,
+      tx: { ...s.tx, ...fees },
+      guard: async (trx, stored) => {
+        await guard?.(trx, stored);
+        if (stored.some((t) => t.paymentId === paymentId)) await stallTaken(trx, paymentId);
+      },
+    };
+  });
+}

@@ -252,8 +252,12 @@ export async function balances(db: Db, accountId: string) {
   };
 }
 
-const isAfter = (v: unknown): v is { id: string } =>
-  typeof v === 'object' && v !== null && /^[0-9]{1,19}$/.test(String((v as { id: unknown }).id));
+// An entry id is a PostgreSQL bigint: a larger one would make the query fail.
+const BIGINT_MAX = 2n ** 63n - 1n;
+const isAfter = (v: unknown): v is { id: string } => {
+  const id = typeof v === 'object' && v !== null ? (v as { id: unknown }).id : undefined;
+  return typeof id === 'string' && /^[0-9]{1,19}$/.test(id) && BigInt(id) <= BIGINT_MAX;
+};
 
 /** The account's balance transactions (one per ledger entry) between `from` (inclusive) and `to`, a page at a time. */
 export async function balanceTransactions(db: Db, accountId: string, range: { from: string; to: string }, limit: number, cursor?: string) {

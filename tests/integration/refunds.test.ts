@@ -118,6 +118,36 @@ describeLocal('refunds', () => {
     expect((await shop.asMerchant('GET', `/v1/payments/${id}`)).body.refundedAt).toBe(r.body.refundedAt);
   });
 
+  it('a full refund the token refuses undoes refundedAt; refunded again, the payment is refunded (and 409 after)', async () => {
+    const { id, buyer } = await paid(f, '300');
+    await mined(tokenAdmin('blacklist', buyer.address));
+    let first;
+    try {
+      first = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+      expect(first.status).toBe(200);
+      expect(first.body.refundedAt).toEqual(expect.any(String));
+      const ref = await svc.db('refunds').where({ payment_id: id }).first();
+      expect((await refunded(ref.id, 'failed')).failureCode).toBe('token_refused');
+    } finally {
+      await mined(tokenAdmin('unBlacklist', buyer.address));
+    }
+    const details = (await preview()('GET', `/v1/payments/${id}`)).body;
+    expect({ refundedAt: details.refundedAt, amount: details.refundedAmount.value }).toEqual({ refundedAt: null, amount: '0' });
+    const types = async () =>
+      (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events
+        .map((e: { type: string }) => e.type)
+        .filter((t: string) => t.startsWith('refund') || t === 'payment.refunded')
+        .sort(); // (those of one transaction have no order)
+    expect(await types()).toEqual(['payment.refunded', 'refund.created', 'refund.failed']);
+    const again = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect({ status: again.status, refundedAt: typeof again.body.refundedAt }).toEqual({ status: 200, refundedAt: 'string' });
+    await eventually(async () => expect(await balanceOf(buyer.address)).toBe(100_000_000n), 30_000);
+    const twice = ['payment.refunded', 'payment.refunded', 'refund.created', 'refund.created', 'refund.failed', 'refund.succeeded'];
+    await eventually(async () => expect(await types()).toEqual(twice));
+    const third = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect({ status: third.status, code: third.body.code }).toEqual({ status: 409, code: 'already_refunded' });
+  });
+
   it('20 concurrent partial refunds whose sum exceeds the payment: exactly those that fit are accepted and sent', async () => {
     const { id, buyer } = await paid(f, '1000');
     const answers = await Promise.all(Array.from({ length: 20 }, () => refund(id, '75')));

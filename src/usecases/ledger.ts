@@ -204,7 +204,8 @@ export async function recordTransferOutcome(
       kind: journalKind,
       accountId: held[0].owner,
       paymentId: tx.paymentId,
-      refundId: reserved.some((e) => e.bucket === 'funding') ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}`) : null,
+      // The refund its reservation named: every journal of a refund's transaction names it, a dropped one's included.
+      refundId: kind === 'refund' ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}`) : null,
       chainTxId: tx.id,
       chainId: tx.chainId,
       txHash: m?.transactionHash ?? null,

@@ -196,6 +196,55 @@ describeLocal('refunds', () => {
     expect(await balanceOf(buyer.address)).toBe(100_000_000n);
   });
 
+  it('a refund whose transaction is dropped is sent again; every export row of the refund names it', async () => {
+    const { id, buyer } = await paid(f, '200');
+    const client_ = anvil();
+    await client_.setAutomine(false);
+    let refundId: string;
+    try {
+      refundId = (await refund(id, '200')).body.refund.id;
+      const first = await eventually(async () => {
+        const tx = await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).first();
+        if (!tx?.broadcast_at) throw new Error('refund not broadcast yet');
+        return tx;
+      });
+      // Another transaction of the collector's key takes the refund's nonce: the refund is dropped, then sent again.
+      await client_.dropTransaction({ hash: first.tx_hash });
+      await client_.impersonateAccount({ address: first.sender });
+      await client_.sendUnsignedTransaction({
+        from: first.sender,
+        to: first.sender,
+        value: 0n,
+        nonce: Number(first.nonce),
+        maxFeePerGas: 500_000_000_000n,
+        maxPriorityFeePerGas: 500_000_000_000n,
+      });
+      await client_.mine({ blocks: 1 });
+      await client_.stopImpersonatingAccount({ address: first.sender });
+    } finally {
+      await client_.setAutomine(true);
+    }
+    await refunded(refundId!);
+    expect(await balanceOf(buyer.address)).toBe(100_000_000n);
+    expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).orderBy('nonce').pluck('status')).toEqual([
+      'dropped',
+      'confirmed',
+    ]);
+    const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent('2100-01-01T00:00:00Z')}`;
+    const rows: { type: string; paymentId: string | null; refundId: string | null }[] = [];
+    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+      const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })(
+        'GET',
+        `/v1/reports/balance-transactions?${range}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      rows.push(...page.body.data);
+      cursor = page.body.nextCursor;
+    }
+    const mine = rows.filter((r) => r.paymentId === id && r.type.startsWith('refund'));
+    expect([...new Set(mine.map((r) => r.type))].sort()).toEqual(['refund_released', 'refund_reserved', 'refunded']);
+    expect(mine.map((r) => r.refundId)).toEqual(mine.map(() => refundId));
+  });
+
   it('a refund waiting for funds never takes what the account owes its other payments’ settlements', async () => {
     const third = await setup(svc);
     const g = flow(svc.url, third.shop, third.gw);

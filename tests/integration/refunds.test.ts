@@ -232,14 +232,13 @@ describeLocal('refunds', () => {
     ]);
     const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent('2100-01-01T00:00:00Z')}`;
     const rows: { type: string; paymentId: string | null; refundId: string | null }[] = [];
-    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-      const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })(
-        'GET',
-        `/v1/reports/balance-transactions?${range}&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
-      );
+    let cursor: string | null = null;
+    do {
+      const q: string = `/v1/reports/balance-transactions?${range}&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', q);
       rows.push(...page.body.data);
       cursor = page.body.nextCursor;
-    }
+    } while (cursor);
     const mine = rows.filter((r) => r.paymentId === id && r.type.startsWith('refund'));
     expect([...new Set(mine.map((r) => r.type))].sort()).toEqual(['refund_released', 'refund_reserved', 'refunded']);
     expect(mine.map((r) => r.refundId)).toEqual(mine.map(() => refundId));

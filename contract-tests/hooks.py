@@ -40,7 +40,8 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    the hooks pay one payment in each asset and wait for it to succeed (an errored case otherwise), so a form of
    payment that stopped working fails the gate instead of hiding among refusals. Generated `collectedData` is dropped (its
    field ids must be the option's, which the schema cannot state; the gate's payments are below the
-   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid; a
+   threshold). A valid fetch body gets a real option id; a valid refund body a payment the hooks paid (and a
+   partial refund's `amount` that payment's currency: another is rightly 400, which the schema cannot state); a
    valid event path (preview) an event of the account unless the run saw that id, and a valid redelivery an
    enabled endpoint of the hooks subscribed to every event type (re-enabled, or made again when a case
    deleted it, making room when the account's 16 are taken), named in the body when the body names one (one
@@ -84,6 +85,7 @@ from gate_hooks.settings import (  # noqa: E402
     CHANGES_PAYMENT,
     DESTINATION,
     MAX_POLL_MS,
+    PAID_UNIT,
     PAYMENT_PATHS,
     SETTLED_ASSET,
     SETTLEMENT_CHANGES,
@@ -238,6 +240,9 @@ def before_call(ctx, case, **kwargs):
                 body["results"] = _DATA.results(body["optionId"])
         elif path == "/v1/refunds" and "paymentId" in body:
             body["paymentId"] = _DATA.paid_payment()
+            if isinstance(body.get("amount"), dict):
+                # A partial refund is in the payment's own currency (documented; a schema cannot say which).
+                body["amount"]["unit"] = PAID_UNIT
         elif path == "/v1/test-helpers/blacklist" and isinstance(body.get("account"), str):
             # A fresh account of the development chain: never the gate's buyer, whose account responses show (the
             # fuzzer's pool of seen values), or every later payment of the gate would be refused.

@@ -8,7 +8,7 @@ import uuid
 
 import requests
 
-from .settings import BUYER_ACCOUNT, DESTINATION, EVENT_TYPES, PAYMENT_ASSETS, SEEN_FOR, SERVICE, SETTLED_ASSET, WEBHOOK_URL
+from .settings import BUYER_ACCOUNT, DESTINATION, EVENT_TYPES, PAID_UNIT, PAYMENT_ASSETS, SEEN_FOR, SERVICE, SETTLED_ASSET, WEBHOOK_URL
 from .wallet import Wallet
 
 
@@ -73,7 +73,7 @@ class Data:
 
     def new_payment(self):
         # An hour to live: a valid case must never meet an expired payment (410), the run lasts minutes.
-        body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": "iso4217/USD", "value": "100"}, "expiresAt": int(time.time()) + 3600}
+        body = {"referenceId": f"st-{uuid.uuid4().hex}", "amount": {"unit": PAID_UNIT, "value": "100"}, "expiresAt": int(time.time()) + 3600}
         status, out = self.api("POST", "/v1/payments", body)
         if status == 409 or status == 404:  # a case deleted the hooks' merchant
             self.merchant_id(renew=True)

@@ -15,6 +15,8 @@ PERMIT2_ASSET = next(a["asset"] for a in _DEVNET["assets"] if a["symbol"] == "US
 # What the hooks' merchant settles, and how each is paid: an option in each per buyer, so that confirms pay with
 # EIP-3009 and with Permit2.
 PAYMENT_ASSETS = {SETTLED_ASSET: "USDC (EIP-3009)", PERMIT2_ASSET: "USDT (Permit2)"}
+# The currency of the hooks' payments (data.py), hence of a partial refund of one.
+PAID_UNIT = "iso4217/USD"
 RPC_URL = _DEVNET["rpcUrl"]
 CHAIN_NUMBER = int(_DEVNET["chainId"].split(":")[1])
 DESTINATION = f"{_DEVNET['chainId']}:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"

@@ -121,24 +121,30 @@ export async function releaseRefundFunding(trx: Tx, refund: { id: string; accoun
 
 /**
  * Funds reserved for a transfer out of a collector (a settlement or a refund) as it is stored signed: a refund's own
- * funding there first (`fromFunding`), the rest from the account's available balance.
+ * funding there first (`fromFunding`), the rest from the account's available balance. A scheduled batch's: one
+ * journal per payment's share (ref suffixed with the payment), so that each names its payment.
  */
-export function reserveJournal(kind: 'settle_reserved' | 'refund_reserved', tx: ChainTx, r: Reservation, fromFunding = 0n): Journal {
+export function reserveJournals(kind: 'settle_reserved' | 'refund_reserved', tx: ChainTx, r: Reservation, fromFunding = 0n): Journal[] {
   const holder = getAddress(tx.sender);
   const reserved = { owner: r.accountId, bucket: 'reserved' as const, holder };
-  return {
-    ref: `${kind}:${tx.id}`,
+  const available = { owner: r.accountId, bucket: 'available' as const, holder };
+  const journal = (share: string | null, entries: Entry[]): Journal => ({
+    ref: `${kind}:${tx.id}${share ? `:${share}` : ''}`,
     kind,
     accountId: r.accountId,
-    paymentId: tx.paymentId,
+    paymentId: share ?? tx.paymentId,
     refundId: r.refundId ?? null,
     chainTxId: tx.id,
     chainId: tx.chainId,
-    entries: [
+    entries,
+  });
+  if (r.shares) return r.shares.map((s) => journal(s.paymentId, move(r.asset, s.amount, available, reserved)));
+  return [
+    journal(null, [
       ...move(r.asset, fromFunding, { owner: r.accountId, bucket: 'funding', holder }, reserved),
-      ...move(r.asset, r.amount - fromFunding, { owner: r.accountId, bucket: 'available', holder }, reserved),
-    ],
-  };
+      ...move(r.asset, r.amount - fromFunding, available, reserved),
+    ]),
+  ];
 }
 
 export interface Reservation {
@@ -148,6 +154,8 @@ export interface Reservation {
   amount: bigint;
   /** A refund's transfer: the refund, whose funding it may spend. */
   refundId?: string;
+  /** A scheduled batch's transfer: each payment's share of `amount` (they add up to it). */
+  shares?: { paymentId: string; amount: bigint }[];
 }
 
 /** An account has less available at a collector than a transfer out of it needs: nothing of the batch is stored. */
@@ -172,7 +180,7 @@ export async function reserveFunds(trx: Tx, list: (Reservation & { tx: ChainTx }
       : { amount: await ledger.availableAt(trx, r.accountId, r.asset, holder), funding: 0n };
     if (spendable < r.amount)
       throw new InsufficientBalance(`${r.accountId} may spend ${spendable} of ${r.asset} at ${holder}, ${r.amount} needed`);
-    await ledger.postJournals(trx, [reserveJournal(r.kind, r.tx, r, funding < r.amount ? funding : r.amount)]);
+    await ledger.postJournals(trx, reserveJournals(r.kind, r.tx, r, funding < r.amount ? funding : r.amount));
   }
 }
 
@@ -181,37 +189,43 @@ export const spendableFor = async (db: Db, accountId: string, asset: string, pay
   (await ledger.refundableByHolder(db, accountId, asset, paymentId, { holder }))[0]?.amount ?? 0n;
 export const collectionRecorded = (db: Db, paymentId: string) => ledger.hasJournal(db, `collected:${paymentId}`);
 
-/** The transfer reserved for is final: what was reserved leaves for the world (sent) or goes back (released). */
+/**
+ * The transfer reserved for is final: what was reserved leaves for the world (sent) or goes back (released). A
+ * scheduled batch's `shares` (its payments): one journal per payment's reservation.
+ */
 export async function recordTransferOutcome(
   trx: Tx,
   kind: 'settle' | 'refund',
   tx: ChainTx,
   outcome: { sent: Mined } | { released: Mined | null },
+  shares: string[] = [],
 ): Promise<void> {
-  const reserved = await ledger.journalEntries(trx, `${kind}_reserved:${tx.id}`);
-  const held = reserved.filter((e) => e.bucket === 'reserved');
-  if (!held.length) return;
   const sent = 'sent' in outcome;
-  // Released, the reservation is reversed: a refund's funding goes back to that refund, the rest to available.
-  const entries: Entry[] = sent
-    ? held.flatMap((e) => move(e.asset, e.amount, e, external))
-    : reserved.map((e) => ({ ...e, amount: -e.amount }));
   const m = sent ? outcome.sent : outcome.released;
   const journalKind = sent ? (kind === 'settle' ? 'settled' : 'refunded') : (`${kind}_released` as const);
-  await ledger.postJournals(trx, [
-    {
-      ref: `${journalKind}:${tx.id}`,
+  const journals: Journal[] = [];
+  // (A batch stored before its shares had journals of their own has the one journal without a suffix.)
+  for (const share of [null, ...shares]) {
+    const suffix = share ? `:${share}` : '';
+    const reserved = await ledger.journalEntries(trx, `${kind}_reserved:${tx.id}${suffix}`);
+    const held = reserved.filter((e) => e.bucket === 'reserved');
+    if (!held.length) continue;
+    journals.push({
+      ref: `${journalKind}:${tx.id}${suffix}`,
       kind: journalKind,
       accountId: held[0].owner,
-      paymentId: tx.paymentId,
-      refundId: reserved.some((e) => e.bucket === 'funding') ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}`) : null,
+      paymentId: share ?? tx.paymentId,
+      // The refund its reservation named: every journal of a refund's transaction names it, a dropped one's included.
+      refundId: kind === 'refund' ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}`) : null,
       chainTxId: tx.id,
       chainId: tx.chainId,
       txHash: m?.transactionHash ?? null,
       blockNumber: sent ? m!.blockNumber : null,
-      entries,
-    },
-  ]);
+      // Released, the reservation is reversed: a refund's funding goes back to that refund, the rest to available.
+      entries: sent ? held.flatMap((e) => move(e.asset, e.amount, e, external)) : reserved.map((e) => ({ ...e, amount: -e.amount })),
+    });
+  }
+  await ledger.postJournals(trx, journals);
 }
 
 /** Gas a relayer key paid for a mined transaction (any purpose), in the chain's native coin. */
@@ -252,8 +266,12 @@ export async function balances(db: Db, accountId: string) {
   };
 }
 
-const isAfter = (v: unknown): v is { id: string } =>
-  typeof v === 'object' && v !== null && /^[0-9]{1,19}$/.test(String((v as { id: unknown }).id));
+// An entry id is a PostgreSQL bigint: a larger one would make the query fail.
+const BIGINT_MAX = 2n ** 63n - 1n;
+const isAfter = (v: unknown): v is { id: string } => {
+  const id = typeof v === 'object' && v !== null ? (v as { id: unknown }).id : undefined;
+  return typeof id === 'string' && /^[0-9]{1,19}$/.test(id) && BigInt(id) <= BIGINT_MAX;
+};
 
 /** The account's balance transactions (one per ledger entry) between `from` (inclusive) and `to`, a page at a time. */
 export async function balanceTransactions(db: Db, accountId: string, range: { from: string; to: string }, limit: number, cursor?: string) {

@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import { inTransaction, type Tx } from '../db/knex';
 import { writeRefundEvent } from '../db/refundEvents';
 import * as refunds from '../db/refundsRepo';
-import { findPayment } from '../db/payments';
+import { findPayment, unmarkRefunded } from '../db/payments';
 import type { ChainTx } from '../db/relayer';
 import { settlementInput } from '../db/settlementTransfersRepo';
 import { parseAssetId } from '../domain/caip';
@@ -10,6 +10,7 @@ import { refundableByHolder } from '../db/ledger';
 import { InsufficientBalance, recordTransferOutcome, releaseRefundFunding } from './ledger';
 import { withHeadroom, type RelayerDeps } from './relayer';
 import { refusalOfCall } from './submissionPlan';
+import type { RefundRow } from '../domain/refund';
 
 // The relayer's refund step: a payment's waiting refunds are sent one at a time (one live refund transaction per
 // payment, like every purpose), from the collector that received the payment, to the address that paid. What it
@@ -44,12 +45,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   const sim = await chain.simulate(holder, call, fees);
   if (!sim.ok) {
     const { refusal } = await refusalOfCall(chain, call, sim);
-    const failed = await inTransaction(db, async (trx) => {
-      if (!(await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: refusal }))) return false;
-      await releaseRefundFunding(trx, refund);
-      await writeRefundEvent(trx, refund.id, 'refund.failed');
-      return true;
-    });
+    const failed = await inTransaction(db, (trx) => failRefund(trx, refund, { failureCode: refusal }));
     if (failed) log.warn({ paymentId, refundId: refund.id, refusal }, 'refund refused by the token before it was sent');
     await deps.startRefund(paymentId);
     return null;
@@ -104,8 +100,17 @@ export async function refundOutcome(
   await recordTransferOutcome(trx, 'refund', tx, { released: null });
   if (!refund || !('reverted' in outcome)) return;
   const { transactionHash } = outcome.reverted;
-  if (await refunds.settleRefund(trx, refund.id, 'failed', { failureCode: 'transaction_reverted', txHash: transactionHash })) {
-    await releaseRefundFunding(trx, refund);
-    await writeRefundEvent(trx, refund.id, 'refund.failed');
-  }
+  await failRefund(trx, refund, { failureCode: 'transaction_reverted', txHash: transactionHash });
+}
+
+/**
+ * The refund fails (nothing moved): its funding goes back to the account, and a payment it had completed is no
+ * longer refunded (refundedAt cleared; `refund.failed` tells). False when it was final already.
+ */
+async function failRefund(trx: Tx, refund: RefundRow, changes: { failureCode: string; txHash?: string }): Promise<boolean> {
+  if (!(await refunds.settleRefund(trx, refund.id, 'failed', changes))) return false;
+  await releaseRefundFunding(trx, refund);
+  await unmarkRefunded(trx, refund.paymentId);
+  await writeRefundEvent(trx, refund.id, 'refund.failed');
+  return true;
 }

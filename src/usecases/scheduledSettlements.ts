@@ -72,7 +72,13 @@ async function sendBatch(deps: RelayerDeps, due: batches.DueBatch, unitMs: numbe
     tx,
     call,
     fees,
-    reserve: { kind: 'settle_reserved', accountId: b.accountId, asset: b.asset, amount },
+    reserve: {
+      kind: 'settle_reserved',
+      accountId: b.accountId,
+      asset: b.asset,
+      amount,
+      shares: b.members.map((m) => ({ paymentId: m.paymentId, amount: m.amount })),
+    },
     guard: async (trx, stored) => {
       const mine = stored.find((t) => t.purpose === 'settle_batch' && t.calldata === call.data);
       const changed = mine ? await batches.storeBatch(trx, mine.id, b, unitMs) : null;
@@ -101,10 +107,10 @@ export async function batchOutcome(
   const members = await batches.batchPayments(trx, tx.id);
   if ('sent' in outcome) {
     for (const id of members) await payments.markSettled(trx, id, outcome.sent.transactionHash);
-    await recordTransferOutcome(trx, 'settle', tx, { sent: outcome.sent });
+    await recordTransferOutcome(trx, 'settle', tx, { sent: outcome.sent }, members);
     return;
   }
-  await recordTransferOutcome(trx, 'settle', tx, { released: 'reverted' in outcome ? outcome.reverted : null });
+  await recordTransferOutcome(trx, 'settle', tx, { released: 'reverted' in outcome ? outcome.reverted : null }, members);
   await batches.releaseBatch(trx, tx.id);
   if ('reverted' in outcome)
     for (const id of members) await settlementFailed(deps, trx, id, 'reverted:batch', outcome.reverted.transactionHash);

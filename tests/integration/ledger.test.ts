@@ -199,6 +199,26 @@ describeLocal('the ledger', () => {
     const bad = await get('from=yesterday&to=today', 'text/csv');
     expect({ status: bad.status, code: ((await bad.json()) as { code: string }).code }).toEqual({ status: 400, code: 'params_validation' });
   });
+
+  it('a cursor past the largest entry id is a 400 params_validation (was a 500)', async () => {
+    const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent('2100-01-01T00:00:00Z')}`;
+    const get = (id: string) =>
+      client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })(
+        'GET',
+        `/v1/reports/balance-transactions?${range}&cursor=${Buffer.from(JSON.stringify({ id })).toString('base64url')}`,
+      );
+    for (const id of ['9999999999999999999', '9223372036854775808']) {
+      const res = await get(id);
+      expect({ status: res.status, code: res.body.code, field: res.body.issues?.[0]?.field }).toEqual({
+        status: 400,
+        code: 'params_validation',
+        field: 'cursor',
+      });
+    }
+    // The largest id PostgreSQL's bigint holds is still a cursor: an empty page.
+    const ok = await get('9223372036854775807');
+    expect({ status: ok.status, data: ok.body.data, next: ok.body.nextCursor }).toEqual({ status: 200, data: [], next: null });
+  });
 });
 
 describeLocal('the ledger before confirmation depth (3 blocks)', () => {

@@ -118,6 +118,36 @@ describeLocal('refunds', () => {
     expect((await shop.asMerchant('GET', `/v1/payments/${id}`)).body.refundedAt).toBe(r.body.refundedAt);
   });
 
+  it('a full refund the token refuses undoes refundedAt; refunded again, the payment is refunded (and 409 after)', async () => {
+    const { id, buyer } = await paid(f, '300');
+    await mined(tokenAdmin('blacklist', buyer.address));
+    let first;
+    try {
+      first = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+      expect(first.status).toBe(200);
+      expect(first.body.refundedAt).toEqual(expect.any(String));
+      const ref = await svc.db('refunds').where({ payment_id: id }).first();
+      expect((await refunded(ref.id, 'failed')).failureCode).toBe('token_refused');
+    } finally {
+      await mined(tokenAdmin('unBlacklist', buyer.address));
+    }
+    const details = (await preview()('GET', `/v1/payments/${id}`)).body;
+    expect({ refundedAt: details.refundedAt, amount: details.refundedAmount.value }).toEqual({ refundedAt: null, amount: '0' });
+    const types = async () =>
+      (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events
+        .map((e: { type: string }) => e.type)
+        .filter((t: string) => t.startsWith('refund') || t === 'payment.refunded')
+        .sort(); // (those of one transaction have no order)
+    expect(await types()).toEqual(['payment.refunded', 'refund.created', 'refund.failed']);
+    const again = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect({ status: again.status, refundedAt: typeof again.body.refundedAt }).toEqual({ status: 200, refundedAt: 'string' });
+    await eventually(async () => expect(await balanceOf(buyer.address)).toBe(100_000_000n), 30_000);
+    const twice = ['payment.refunded', 'payment.refunded', 'refund.created', 'refund.created', 'refund.failed', 'refund.succeeded'];
+    await eventually(async () => expect(await types()).toEqual(twice));
+    const third = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
+    expect({ status: third.status, code: third.body.code }).toEqual({ status: 409, code: 'already_refunded' });
+  });
+
   it('20 concurrent partial refunds whose sum exceeds the payment: exactly those that fit are accepted and sent', async () => {
     const { id, buyer } = await paid(f, '1000');
     const answers = await Promise.all(Array.from({ length: 20 }, () => refund(id, '75')));
@@ -164,6 +194,54 @@ describeLocal('refunds', () => {
     const again = await refund(id, '500');
     await refunded(again.body.refund.id);
     expect(await balanceOf(buyer.address)).toBe(100_000_000n);
+  });
+
+  it('a refund whose transaction is dropped is sent again; every export row of the refund names it', async () => {
+    const { id, buyer } = await paid(f, '200');
+    const client_ = anvil();
+    await client_.setAutomine(false);
+    let refundId: string;
+    try {
+      refundId = (await refund(id, '200')).body.refund.id;
+      const first = await eventually(async () => {
+        const tx = await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).first();
+        if (!tx?.broadcast_at) throw new Error('refund not broadcast yet');
+        return tx;
+      });
+      // Another transaction of the collector's key takes the refund's nonce: the refund is dropped, then sent again.
+      await client_.dropTransaction({ hash: first.tx_hash });
+      await client_.impersonateAccount({ address: first.sender });
+      await client_.sendUnsignedTransaction({
+        from: first.sender,
+        to: first.sender,
+        value: 0n,
+        nonce: Number(first.nonce),
+        maxFeePerGas: 500_000_000_000n,
+        maxPriorityFeePerGas: 500_000_000_000n,
+      });
+      await client_.mine({ blocks: 1 });
+      await client_.stopImpersonatingAccount({ address: first.sender });
+    } finally {
+      await client_.setAutomine(true);
+    }
+    await refunded(refundId!);
+    expect(await balanceOf(buyer.address)).toBe(100_000_000n);
+    expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).orderBy('nonce').pluck('status')).toEqual([
+      'dropped',
+      'confirmed',
+    ]);
+    const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent('2100-01-01T00:00:00Z')}`;
+    const rows: { type: string; paymentId: string | null; refundId: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const q: string = `/v1/reports/balance-transactions?${range}&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', q);
+      rows.push(...page.body.data);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const mine = rows.filter((r) => r.paymentId === id && r.type.startsWith('refund'));
+    expect([...new Set(mine.map((r) => r.type))].sort()).toEqual(['refund_released', 'refund_reserved', 'refunded']);
+    expect(mine.map((r) => r.refundId)).toEqual(mine.map(() => refundId));
   });
 
   it('a refund waiting for funds never takes what the account owes its other payments’ settlements', async () => {

@@ -147,12 +147,29 @@ describeLocal('settlement on a schedule', () => {
     expect(hooks.map((r) => r.body.type)).toEqual(['payment.settled', 'payment.settled', 'payment.settled', 'payment.settled']);
     expect(hooks.map((r) => r.body.data.payment.paymentId).sort()).toEqual([...all].sort());
 
-    // The ledger: each batch reserved, then settled, as one journal each; nothing left available or reserved.
+    // The ledger: each payment's share of its batch reserved, then settled, in a journal of its own naming the
+    // payment; the export's rows of them too (the transfer stays one per batch).
     const journals = await svc
       .db('ledger_journals')
       .where({ account_id: s.shop.accountId })
-      .whereIn('kind', ['settle_reserved', 'settled']);
-    expect(journals.map((j) => j.kind).sort()).toEqual(['settle_reserved', 'settle_reserved', 'settled', 'settled']);
+      .whereIn('kind', ['settle_reserved', 'settled'])
+      .select('kind', 'payment_id', 'tx_hash');
+    expect(journals.map((j) => `${j.kind} ${j.payment_id}`).sort()).toEqual(
+      ['settle_reserved', 'settled'].flatMap((k) => all.map((id) => `${k} ${id}`)).sort(),
+    );
+    expect(new Set(journals.filter((j) => j.kind === 'settled').map((j) => j.tx_hash))).toEqual(new Set([a.txId, d.txId]));
+    const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent('2100-01-01T00:00:00Z')}`;
+    const report = await client(svc.url, { 'Api-Key': s.shop.apiKey, ...PREVIEW })(
+      'GET',
+      `/v1/reports/balance-transactions?${range}&limit=1000`,
+    );
+    const rows = (report.body.data as { type: string; bucket: string; amount: string; paymentId: string | null }[]).filter((r) =>
+      ['settle_reserved', 'settled'].includes(r.type),
+    );
+    expect(rows.filter((r) => !all.includes(r.paymentId!))).toEqual([]);
+    const sentOf = (id: string) =>
+      rows.filter((r) => r.paymentId === id && r.type === 'settled' && r.bucket === 'reserved').reduce((n, r) => n - BigInt(r.amount), 0n);
+    expect(all.map(sentOf)).toEqual([9_900_000n, 4_900_000n, 2_400_000n, 3_900_000n]);
     expect(await balance(s.shop.apiKey)).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0' }]);
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
@@ -192,7 +209,16 @@ describeLocal('settlement on a schedule', () => {
       .whereIn('kind', ['settle_reserved', 'settle_released', 'settled'])
       .orderBy('id')
       .pluck('kind');
-    expect(kinds).toEqual(['settle_reserved', 'settle_released', 'settle_reserved', 'settled']);
+    expect(kinds).toEqual([
+      'settle_reserved',
+      'settle_reserved',
+      'settle_released',
+      'settle_released',
+      'settle_reserved',
+      'settle_reserved',
+      'settled',
+      'settled',
+    ]);
     expect(await svc.db('payment_events').whereIn('payment_id', ids).where({ type: 'payment.settled' })).toHaveLength(2);
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });

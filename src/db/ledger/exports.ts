@@ -31,6 +31,8 @@ export async function balanceTransactions(
   afterId?: string,
 ): Promise<BalanceTransaction[]> {
   const knex = knexOf(db);
+  // A refund's journals name it (refund_id); those written before journals had the column are found through the
+  // refund's last transaction.
   const { rows } = await knex.raw(
     `SELECT e.id, j.kind, e.bucket, e.asset, e.amount, j.payment_id, coalesce(j.refund_id, r.id) AS refund_id, p.merchant_id, p.reference_id,
        j.chain_id, j.tx_hash, j.block_number, j.created_at,
@@ -38,7 +40,7 @@ export async function balanceTransactions(
          WHERE f.journal_id = j.id AND f.owner = 'operator' AND f.bucket = 'fees') ELSE 0 END AS fee
      FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
        LEFT JOIN payments p ON p.id = j.payment_id
-       LEFT JOIN refunds r ON r.chain_tx_id = j.chain_tx_id AND j.kind LIKE 'refund%'
+       LEFT JOIN refunds r ON r.chain_tx_id = j.chain_tx_id AND j.kind LIKE 'refund%' AND j.refund_id IS NULL
      WHERE e.owner = ? AND j.created_at >= ? AND j.created_at < ? AND e.id > ?
      ORDER BY e.id LIMIT ?`,
     [accountId, range.from, range.to, afterId ?? '0', limit],

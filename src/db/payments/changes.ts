@@ -106,6 +106,22 @@ export async function markRefunded(db: Db, id: string): Promise<PaymentWithAsset
   );
 }
 
+/**
+ * A refund of the payment failed: when its refunds not failed no longer cover the whole amount, the payment is no
+ * longer refunded (refundedAt cleared, a new version). True when it was cleared.
+ */
+export async function unmarkRefunded(db: Db, id: string): Promise<boolean> {
+  const knex = knexOf(db);
+  const n = await knex('payments')
+    .where({ id })
+    .whereNotNull('refunded_at')
+    .whereRaw(
+      `amount_minor > (SELECT coalesce(sum(r.amount_minor), 0) FROM refunds r WHERE r.payment_id = payments.id AND r.status <> 'failed')`,
+    )
+    .update({ refunded_at: null, ...newVersion(knex) });
+  return n > 0;
+}
+
 /** The settlement transfer reached its confirmation depth: settlement details and a payment.settled event. */
 export async function markSettled(db: Db, id: string, txHash: string): Promise<PaymentWithAsset | undefined> {
   const knex = knexOf(db);

@@ -127,55 +127,60 @@ describeLocal('the ledger', () => {
 
   it('the balance transactions export (JSON pages and the admin CSV) sums to GET /v1/balance', async () => {
     const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`;
-    const rows: { asset: string; bucket: string; amount: string; type: string; paymentId: string | null }[] = [];
-    let cursor: string | null = null;
-    do {
-      const q: string = `/v1/reports/balance-transactions?${range}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', q);
-      expect(page.status).toBe(200);
-      rows.push(...page.body.data);
-      cursor = page.body.nextCursor;
-    } while (cursor);
     const sums = (list: { asset: string; bucket: string; amount: string }[]) => {
       const by = new Map<string, bigint>();
       for (const r of list) by.set(`${r.asset} ${r.bucket}`, (by.get(`${r.asset} ${r.bucket}`) ?? 0n) + BigInt(r.amount));
       return by;
     };
-    const [b] = await balance();
-    const json = sums(rows);
     // A refund's funding (bucket `funding`) counts as reserved in the balance.
     const totals = (by: Map<string, bigint>, asset: string) => [
       by.get(`${asset} available`) ?? 0n,
       by.get(`${asset} pending`) ?? 0n,
       (by.get(`${asset} reserved`) ?? 0n) + (by.get(`${asset} funding`) ?? 0n),
     ];
-    expect(totals(json, b.asset)).toEqual([BigInt(b.available), BigInt(b.pending), BigInt(b.reserved)]);
-    expect(rows.filter((r) => r.type === 'collected').every((r) => r.paymentId?.startsWith('pay_'))).toBe(true);
+    // Read again until the JSON pages, the balance and the admin CSV agree: a settlement of an earlier test may still
+    // add entries between the reads.
+    const { rows, cols, header } = await eventually(async () => {
+      const rows: { asset: string; bucket: string; amount: string; type: string; paymentId: string | null }[] = [];
+      let cursor: string | null = null;
+      do {
+        const q: string = `/v1/reports/balance-transactions?${range}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', q);
+        expect(page.status).toBe(200);
+        rows.push(...page.body.data);
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      const [b] = await balance();
+      const json = sums(rows);
+      expect(totals(json, b.asset)).toEqual([BigInt(b.available), BigInt(b.pending), BigInt(b.reserved)]);
+      expect(rows.filter((r) => r.type === 'collected').every((r) => r.paymentId?.startsWith('pay_'))).toBe(true);
 
-    const file = path.join(os.tmpdir(), `paygate-btx-${Date.now()}.csv`);
-    const from = '2000-01-01T00:00:00Z';
-    const out = await admin(
-      'report',
-      'balance-transactions',
-      '--account',
-      shop.accountId,
-      '--from',
-      from,
-      '--to',
-      new Date(Date.now() + 60_000).toISOString(),
-      '--format',
-      'csv',
-      '--out',
-      file,
-    );
-    const [header, ...lines] = fs.readFileSync(file, 'utf8').trim().split('\n');
-    fs.rmSync(file);
-    expect(out).toEqual({ rows: rows.length, file });
-    const cols = header.split(',');
-    const csv = lines.map(
-      (l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])) as { asset: string; bucket: string; amount: string },
-    );
-    expect(sums(csv)).toEqual(json);
+      const file = path.join(os.tmpdir(), `paygate-btx-${Date.now()}.csv`);
+      const from = '2000-01-01T00:00:00Z';
+      const out = await admin(
+        'report',
+        'balance-transactions',
+        '--account',
+        shop.accountId,
+        '--from',
+        from,
+        '--to',
+        new Date(Date.now() + 60_000).toISOString(),
+        '--format',
+        'csv',
+        '--out',
+        file,
+      );
+      const [header, ...lines] = fs.readFileSync(file, 'utf8').trim().split('\n');
+      fs.rmSync(file);
+      expect(out).toEqual({ rows: rows.length, file });
+      const cols = header.split(',');
+      const csv = lines.map(
+        (l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])) as { asset: string; bucket: string; amount: string },
+      );
+      expect(sums(csv)).toEqual(json);
+      return { rows, cols, header };
+    }, 30_000);
 
     // The same rows from the API as CSV, streamed: its totals per asset are GET /v1/balance's.
     const get = (q: string, accept: string) =>

@@ -275,6 +275,54 @@ describeLocal('refunds', () => {
     }
   });
 
+  it('a refund waiting its turn keeps its share of the payment owed: a refund of another payment never spends it first', async () => {
+    const s = await setup(svc);
+    const g = flow(svc.url, s.shop, s.gw);
+    const as = client(svc.url, { 'Api-Key': s.shop.apiKey, 'Merchant-Id': s.shop.merchantId, ...PREVIEW });
+    const part = (paymentId: string) => as('POST', '/v1/refunds', { body: { paymentId, amount: { unit: 'iso4217/USD', value: '100' } } });
+    const sent = (paymentId: string) =>
+      svc.db('chain_transactions').where({ payment_id: paymentId, purpose: 'refund' }).whereNotNull('broadcast_at');
+    const z = await paid(g, '200');
+    await g.until(z.id, (x) => x.settlement !== null); // settled: a refund of z is paid from what is free
+    await mined(tokenAdmin('blacklist', s.shop.wallet as `0x${string}`));
+    try {
+      const p = await paid(g, '200'); // its settlement refused: its share, 2.00, is owed to it
+      await anvil().setAutomine(false);
+      let rz: { id: string; status: string };
+      try {
+        await part(p.id);
+        await eventually(async () => expect(await sent(p.id)).toHaveLength(1)); // 1.00 reserved, in the mempool
+        // The second refund of p waits for the first's transaction (one at a time per payment), not reserved yet.
+        const r2 = await part(p.id);
+        expect(r2.body.refund.status).toBe('pending');
+        rz = (await part(z.id)).body.refund;
+        // The relayer looked at z's refund: what is left at the collector is p's, owed to its waiting refund.
+        await eventually(async () => {
+          const row = await svc.db('refunds').where({ id: rz.id }).first();
+          if (!(row.updated_at > row.created_at || (await sent(z.id)).length)) throw new Error('not looked at yet');
+        });
+        await anvil().mine({ blocks: 1 });
+      } finally {
+        await anvil().setAutomine(true);
+      }
+      const r2Done = await eventually(async () => {
+        const all = (await as('GET', `/v1/refunds?paymentId=${p.id}`)).body.data as { status: string }[];
+        if (all.length !== 2 || all.some((r) => r.status !== 'succeeded')) throw new Error(JSON.stringify(all));
+        return all;
+      }, 30_000);
+      expect(r2Done).toHaveLength(2);
+      expect(rz!.status).toBe('requires_funding');
+      expect(await balanceOf(p.buyer.address)).toBe(100_000_000n);
+      expect((await as('GET', `/v1/refunds/${rz!.id}`)).body.refund.status).toBe('requires_funding');
+      expect(await sent(z.id)).toHaveLength(0);
+      expect(await available(s.shop)).toBe('0');
+    } finally {
+      await mined(tokenAdmin('unBlacklist', s.shop.wallet as `0x${string}`));
+    }
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
+  });
+
   it('a refund the balance does not cover waits in requires_funding, moves nothing, and goes out once its funding payment is paid (settled, or direct mode)', async () => {
     const other = await setup(svc);
     const g = flow(svc.url, other.shop, other.gw);

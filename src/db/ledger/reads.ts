@@ -40,9 +40,17 @@ const EARMARK = `SELECT e.holder, sum(e.amount) AS n FROM ledger_journals j JOIN
   WHERE j.refund_id = :refund AND e.bucket = 'funding' GROUP BY e.holder`;
 
 /**
+ * A refund whose amount left the account's available balance: reserved by its transaction (pending, mined or
+ * confirmed; a dropped one's reservation was released), or sent. One waiting (`requires_funding`, `pending` not yet
+ * stored) may still fail or be sent from elsewhere: until it reserves, its payment's share stays owed in full.
+ */
+const REFUND_RESERVED = (r: string) => `(${r}.status = 'succeeded' OR EXISTS (SELECT 1 FROM chain_transactions c
+  WHERE c.id = ${r}.chain_tx_id AND c.purpose = 'refund' AND c.status NOT IN ('dropped', 'reverted')))`;
+
+/**
  * What a transfer for `paymentId` (its settlement or a refund) may spend of an account's balance of an asset, per
  * holder, largest first: the available balance less what is owed to settlements still due (the shares of the
- * account's other collected payments that are neither settled, held, nor on their way, less their refunds), plus,
+ * account's other collected payments that are neither settled, held, nor on their way, less their reserved refunds), plus,
  * for refund `refundId`, its own funding (`funding`, of that amount). A refund of `paymentId` may take that payment's
  * own share: its settlement sends what the refunds leave. `holder`: at one address only.
  */
@@ -60,7 +68,7 @@ export async function refundableByHolder(
        WHERE owner = :account AND asset = :asset AND bucket = 'available' AND holder IS NOT NULL GROUP BY holder),
      owed AS (
        SELECT e.holder, sum(greatest(e.amount - coalesce((SELECT sum(r.token_amount) FROM refunds r
-         WHERE r.payment_id = p.id AND r.status <> 'failed'), 0), 0)) AS n
+         WHERE r.payment_id = p.id AND ${REFUND_RESERVED('r')}), 0), 0)) AS n
        FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id JOIN payments p ON p.id = j.payment_id
        WHERE j.kind = 'collected' AND j.account_id = :account AND e.owner = :account AND e.bucket = 'available'
          AND e.asset = :asset AND p.id <> :payment AND p.settled_at IS NULL AND p.settlement_held_at IS NULL

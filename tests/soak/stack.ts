@@ -109,6 +109,13 @@ export async function startSoakStack(env: Record<string, string>) {
       return live.length ? live[next++ % live.length].url : null;
     },
     logs: () => processes.flatMap((p) => p?.logs ?? []),
+    /** The processes that ended on their own (not killed by a fault): each with its exit code and stderr's end. */
+    deaths: () =>
+      processes.flatMap((p, i) =>
+        p && (p.proc.exitCode !== null || p.proc.signalCode !== null)
+          ? [`service process ${i} exited on its own (code ${p.proc.exitCode}, signal ${p.proc.signalCode}): ${p.stderr().slice(-1500)}`]
+          : [],
+      ),
     killProcess: async (i: number) => {
       const p = processes[i];
       processes[i] = null;

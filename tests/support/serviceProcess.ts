@@ -13,6 +13,8 @@ export interface ServiceProcess {
   /** Every JSON log line so far. */
   logs: { level: number; msg: string }[];
   exited: Promise<{ code: number | null; at: number }>;
+  /** What the process wrote to stderr (an uncaught error's stack, for one). */
+  stderr(): string;
   /** Sends `signal` (default SIGKILL: a crash) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -44,7 +46,7 @@ export function spawnService(env: Record<string, string> = {}): Promise<ServiceP
         const line = JSON.parse(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
         logs.push(line);
-        if (line.msg === 'paygate listening') resolve({ proc, url: line.url, logs, exited, kill });
+        if (line.msg === 'paygate listening') resolve({ proc, url: line.url, logs, exited, kill, stderr: () => stderr });
       }
     });
     void exited.then(({ code }) => reject(new Error(`service exited (${code}) before listening: ${stderr}`)));

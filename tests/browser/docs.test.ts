@@ -41,9 +41,10 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('/docs/%s', (version) => {
     await page.screenshot({ path: `${SHOTS}/docs-${version}.png` });
     const ops = operations(version);
     expect(ops.length).toBeGreaterThan(15);
-    // Redoc routes by hash, one tag at a time: open each operation and find its section and summary.
+    // Redoc routes by hash, one tag at a time (a space in a tag becomes a hyphen): open each operation and find its
+    // section and summary.
     for (const op of ops) {
-      const anchor = `${op.tags[0].toLowerCase()}/${op.operationId.toLowerCase()}`;
+      const anchor = `${op.tags[0].toLowerCase().replace(/\s+/g, '-')}/${op.operationId.toLowerCase()}`;
       await page.goto(`${svc.directUrl}/docs/${version}#/${anchor}`);
       const section = page.locator(`[id="${anchor}"]`).first();
       await section.waitFor({ timeout: 10_000 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The contract gate (make contract): the built service on a fresh database, seeded, then
 //   1. Schemathesis against each version's bundled document (all checks, all phases incl. stateful),
-//   2. the HTTP integration suite once, through a chain of Prism validating proxies, one per version (zero
+//   2. the HTTP integration suite once, each request through the Prism validating proxy of its version (zero
 //      violations),
 // then a short summary. Redocly lint and the version diff run from the Makefile around this script.
 // Everything it starts is stopped at the end, also on failure or Ctrl-C.
@@ -13,6 +13,7 @@ import { notImplemented } from './notImplemented.mjs';
 import { failureTexts, readJsonReport } from './schemathesisReport.mjs';
 import { seed } from './seed.mjs';
 import { freePort, root, startStack, waitFor } from './stack.mjs';
+import { startVersionRouter } from './versionRouter.mjs';
 import { startWebhookSink } from './webhookSink.mjs';
 
 // While working on the gate: CONTRACT_PARTS=schemathesis (or prism), CONTRACT_VERSIONS=<version> and
@@ -265,18 +266,20 @@ async function startPrism(v, upstream) {
   return { v, url, proc, log, probeLogEnd: fs.statSync(log).size }; // the readiness probes are not part of the verdict
 }
 
-/** The HTTP integration suite, once, through a chain of Prism proxies in front of the service, one per version:
- * every request and response is validated against each version's bundled document, as when the suite ran once
- * per version, and reaches the service once. Contract-breaking requests go direct. Returns summary lines. */
+/** The HTTP integration suite, once, through Prism validating proxies in front of the service, one per version:
+ * a router sends each request to the Prism of the version it asks for, so every request and response is checked
+ * against the bundled document of its own version and reaches the service once. Contract-breaking requests go
+ * direct. Returns summary lines. */
 async function throughPrism() {
   // The suite talks to a service process of its own (same database and chain), so that what its tests read
   // from the process they call (/metrics, long-poll waiters) is theirs alone.
   const serviceUrl = await stack.addProcess(path.join(reports, 'service-prism.log'));
   const prisms = [];
-  for (const v of [...VERSIONS].reverse()) prisms.unshift(await startPrism(v, prisms[0]?.url ?? serviceUrl));
-  // A probe through the outer proxies reached the inner ones after they had started: not part of the verdict.
-  for (const p of prisms) p.probeLogEnd = fs.statSync(p.log).size;
-  console.log(`\ncontract: integration suite through Prism ${prisms.map((p) => `${p.v} (${p.url})`).join(' -> ')} -> ${serviceUrl}`);
+  for (const v of VERSIONS) prisms.push(await startPrism(v, serviceUrl));
+  const routerPort = await freePort();
+  const router = await startVersionRouter(routerPort, Object.fromEntries(prisms.map((p) => [p.v, p.url])));
+  const routerUrl = `http://127.0.0.1:${routerPort}`;
+  console.log(`\ncontract: integration suite through ${routerUrl} -> Prism ${prisms.map((p) => `${p.v} (${p.url})`).join(' | ')} -> ${serviceUrl}`);
   const jestJson = path.join(reports, 'integration-through-prism.json');
   const jestCode = await run(
     path.join(root, 'node_modules/.bin/jest'),
@@ -285,7 +288,7 @@ async function throughPrism() {
       env: {
         ...process.env,
         NODE_ENV: 'test',
-        TEST_BASE_URL: prisms[0].url,
+        TEST_BASE_URL: routerUrl,
         TEST_DIRECT_URL: serviceUrl,
         TEST_DATABASE_URL: stack.databaseUrl,
         DATABASE_URL: stack.databaseUrl,
@@ -293,6 +296,8 @@ async function throughPrism() {
       log: path.join(reports, 'integration-through-prism.log'),
     },
   );
+  router.server.closeAllConnections();
+  await new Promise((r) => router.server.close(r));
   const lines = [];
   let violationCount = 0;
   for (const p of prisms) {
@@ -309,7 +314,7 @@ async function throughPrism() {
     for (const l of violations) console.log(`  prism ${p.v}: ${l.trim()}`);
     violationCount += violations.length;
     const proxied = logLines.filter((l) => /> Forwarding/.test(l)).length;
-    lines.push(`Prism proxy ${p.v}: ${proxied} proxied requests, ${violations.length} violations`);
+    lines.push(`Prism proxy ${p.v}: ${proxied} proxied requests (${router.counts[p.v]} routed), ${violations.length} violations`);
   }
   if (violationCount || jestCode !== 0) failed = true;
   try {

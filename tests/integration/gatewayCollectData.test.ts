@@ -1,5 +1,6 @@
 import { admin } from '../support/service';
 import { merchantWithSettlement } from '../support/fixtures';
+import { newBuyer } from '../support/chain';
 import { loadConfig } from '../../src/config';
 import { unseal } from '../../src/domain/sealed';
 import {
@@ -129,17 +130,23 @@ describe('data collection above the threshold', () => {
   });
 
   it('takes the string forms of the hosted contract ("true", a date-time) in the fields form, and seals the normalised values', async () => {
+    // A buyer of its own: the file's earlier confirms may still be in flight, and a buyer has at most
+    // REVERT_BUDGET_PER_BUYER (3) payments in flight before a confirm is 429 too_many_reverts.
+    const own = await newBuyer(100_000_000n);
+    const ownOption = async (id: string) => (await options(id, [`eip155:31337:${own.address}`])).body.options[0];
     const id = await newPayment('1000', shop.asMerchant);
-    const opt = await firstOption(id);
+    const opt = await ownOption(id);
     const strings = { ...data, tosConfirmed: 'true', dob: '1815-12-10T00:00:00.000Z' };
-    const ok = await confirm(id, opt.id, await signAction(opt), { collectedData: asFields(strings) });
+    const ok = await confirm(id, opt.id, await signAction(opt, own), { collectedData: asFields(strings) });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: 'processing', isFinal: false });
     expect(opened((await row(id)).collected_data, 'payments', id)).toEqual({ ...data, tosConfirmed: true, dob: '1815-12-10' });
 
     const id2 = await newPayment('1000', shop.asMerchant);
-    const opt2 = await firstOption(id2);
-    const declined = await confirm(id2, opt2.id, await signAction(opt2), { collectedData: asFields({ ...data, tosConfirmed: 'false' }) });
+    const opt2 = await ownOption(id2);
+    const declined = await confirm(id2, opt2.id, await signAction(opt2, own), {
+      collectedData: asFields({ ...data, tosConfirmed: 'false' }),
+    });
     await expectRefused(declined, 400, 'params_validation', id2);
     expect(declined.body.issues).toEqual([{ field: '/collectedData/tosConfirmed', message: expect.any(String) }]);
     // fetch takes them too, and confirm then needs nothing more.
@@ -150,7 +157,7 @@ describe('data collection above the threshold', () => {
       tosConfirmed: true,
       dob: '1815-12-10',
     });
-    expect((await confirm(id2, opt2.id, await signAction(opt2))).body.status).toBe('processing');
+    expect((await confirm(id2, opt2.id, await signAction(opt2, own))).body.status).toBe('processing');
   });
 
   it('below the threshold nothing is collected', async () => {

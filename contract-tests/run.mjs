@@ -279,7 +279,9 @@ async function throughPrism() {
   const routerPort = await freePort();
   const router = await startVersionRouter(routerPort, Object.fromEntries(prisms.map((p) => [p.v, p.url])));
   const routerUrl = `http://127.0.0.1:${routerPort}`;
-  console.log(`\ncontract: integration suite through ${routerUrl} -> Prism ${prisms.map((p) => `${p.v} (${p.url})`).join(' | ')} -> ${serviceUrl}`);
+  console.log(
+    `\ncontract: integration suite through ${routerUrl} -> Prism ${prisms.map((p) => `${p.v} (${p.url})`).join(' | ')} -> ${serviceUrl}`,
+  );
   const jestJson = path.join(reports, 'integration-through-prism.json');
   const jestCode = await run(
     path.join(root, 'node_modules/.bin/jest'),

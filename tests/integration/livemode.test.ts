@@ -71,7 +71,9 @@ async function walk(mode: 'live' | 'test', version: string): Promise<Call[]> {
   await call('updateCryptoSettlement', 200, api('PUT', `${settlements}/crypto/${settlementId}`, { body: destination }), (b) => [b]);
   await call('listSettlements', 200, api('GET', settlements), (b) => b.crypto);
   await call('getMerchant', 200, api('GET', `/v1/merchants/${merchantId}`), (b) => [b.merchant, ...b.merchant.settlements.crypto]);
-  await call('updateMerchant', 200, api('PATCH', `/v1/merchants/${merchantId}`, { body: { merchantName: 'Renamed' } }), (b) => [b.merchant]);
+  await call('updateMerchant', 200, api('PATCH', `/v1/merchants/${merchantId}`, { body: { merchantName: 'Renamed' } }), (b) => [
+    b.merchant,
+  ]);
   await call('listMerchants', 200, api('GET', `/v1/merchants?search=${merchantId}`), (b) => b.merchants);
 
   const asMerchant = client(svc.url, { 'Api-Key': keys[mode].partner, 'Merchant-Id': merchantId, ...headers });
@@ -94,12 +96,9 @@ async function walk(mode: 'live' | 'test', version: string): Promise<Call[]> {
   const gateway = `/v1/gateway/payment/${paid}`;
   await call('getGatewayPayment', 200, gw('GET', gateway), (b) => [b]);
   const accounts = [`eip155:31337:${buyer.address}`];
-  const o = await call(
-    'getPaymentOptions',
-    200,
-    gw('POST', `${gateway}/options?includePaymentInfo=true`, { body: { accounts } }),
-    (b) => [b.info],
-  );
+  const o = await call('getPaymentOptions', 200, gw('POST', `${gateway}/options?includePaymentInfo=true`, { body: { accounts } }), (b) => [
+    b.info,
+  ]);
   const option = o.body.options.find((x: any) => x.amount.unit === `caip19/${DEVNET_USDC}`);
   const signature = await buyer.signTypedData(JSON.parse(option.actions[0].data.params[1]));
   const confirm = { optionId: option.id, results: [{ type: 'walletRpc', data: [signature] }] };

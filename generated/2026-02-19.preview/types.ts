@@ -14,13 +14,13 @@ export interface paths {
         };
         /**
          * List merchants
-         * @description Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed.
+         * @description Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed. (2026-02-19.preview) Each merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["listMerchants"];
         put?: never;
         /**
          * Create a merchant
-         * @description Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate.
+         * @description Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["createMerchant"];
         delete?: never;
@@ -38,7 +38,7 @@ export interface paths {
         };
         /**
          * List a merchant's payments
-         * @description Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+         * @description Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["listMerchantPayments"];
         put?: never;
@@ -58,7 +58,7 @@ export interface paths {
         };
         /**
          * Get a merchant
-         * @description The merchant's profile with its configured settlements.
+         * @description The merchant's profile with its configured settlements. (2026-02-19.preview) The merchant, and each of its settlements, carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["getMerchant"];
         put?: never;
@@ -72,7 +72,7 @@ export interface paths {
         head?: never;
         /**
          * Update a merchant
-         * @description Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo.
+         * @description Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         patch: operations["updateMerchant"];
         trace?: never;
@@ -87,7 +87,7 @@ export interface paths {
         /**
          * List a merchant's payments (deprecated)
          * @deprecated
-         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["listMerchantPaymentsDeprecated"];
         put?: never;
@@ -107,7 +107,7 @@ export interface paths {
         };
         /**
          * List settlements
-         * @description The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty).
+         * @description The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty). (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["listSettlements"];
         put?: never;
@@ -129,7 +129,7 @@ export interface paths {
         put?: never;
         /**
          * Add crypto settlements
-         * @description Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`.
+         * @description Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["createCryptoSettlements"];
         delete?: never;
@@ -148,7 +148,7 @@ export interface paths {
         get?: never;
         /**
          * Change a settlement's destination
-         * @description Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset.
+         * @description Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         put: operations["updateCryptoSettlement"];
         post?: never;
@@ -171,13 +171,13 @@ export interface paths {
         };
         /**
          * List payments
-         * @description Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+         * @description Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["listPayments"];
         put?: never;
         /**
          * Create a payment
-         * @description Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+         * @description Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["createPayment"];
         delete?: never;
@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * Get a payment
-         * @description The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
+         * @description The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed). (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["getPayment"];
         put?: never;
@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment
-         * @description Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+         * @description Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["cancelPayment"];
         delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
         };
         /**
          * Get payment status
-         * @description Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+         * @description Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["getPaymentStatus"];
         put?: never;
@@ -258,7 +258,7 @@ export interface paths {
         /**
          * Create a payment (deprecated path)
          * @deprecated
-         * @description The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+         * @description The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["createPaymentDeprecated"];
         delete?: never;
@@ -277,7 +277,7 @@ export interface paths {
         /**
          * Get payment status (deprecated path)
          * @deprecated
-         * @description The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+         * @description The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["getPaymentStatusDeprecated"];
         put?: never;
@@ -381,7 +381,7 @@ export interface paths {
         };
         /**
          * Get a payment for display
-         * @description Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant.
+         * @description Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant. (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["getGatewayPayment"];
         put?: never;
@@ -403,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Get payment options
-         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`.
+         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["getPaymentOptions"];
         delete?: never;
@@ -443,7 +443,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment
-         * @description Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+         * @description Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["confirmPayment"];
         delete?: never;
@@ -463,7 +463,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment (buyer)
-         * @description The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`.
+         * @description The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["cancelGatewayPayment"];
         delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
         };
         /**
          * Get payment status (wallet)
-         * @description Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000).
+         * @description Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["getGatewayPaymentStatus"];
         put?: never;
@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Decline a payment (buyer, in the wallet)
-         * @description The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`).
+         * @description The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["declineGatewayPayment"];
         delete?: never;
@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * Pay a payment over x402
-         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["payGatewayPaymentX402"];
         put?: never;
@@ -861,10 +861,16 @@ export interface components {
          */
         MerchantId: string;
         /**
-         * Merchant
-         * @description A merchant, the entity that receives payments.
+         * Livemode
+         * @description (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+         * @example true
          */
-        Merchant: {
+        Livemode: boolean;
+        /**
+         * MerchantPreview
+         * @description (2026-02-19.preview) A merchant, the entity that receives payments. Plus `livemode`. The same fields as Merchant, flat: the SDK generator names this schema Merchant in the preview.
+         */
+        MerchantPreview: {
             id: components["schemas"]["MerchantId"];
             /** @example Blue Bottle Coffee */
             name: string;
@@ -886,13 +892,14 @@ export interface components {
              * @example 2026-02-18T10:00:00.000Z
              */
             createdAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
-         * ListMerchantsResponse
-         * @description A page of merchants, newest first (ties broken by id).
+         * ListMerchantsResponsePreview
+         * @description (2026-02-19.preview) A page of merchants, newest first (ties broken by id). As ListMerchantsResponse, with `livemode` on its merchants. The SDK generator names this schema ListMerchantsResponse in the preview.
          */
-        ListMerchantsResponse: {
-            merchants: components["schemas"]["Merchant"][];
+        ListMerchantsResponsePreview: {
+            merchants: components["schemas"]["MerchantPreview"][];
             /**
              * @description Number of merchants matching the filters, ignoring pagination.
              * @example 1
@@ -1019,10 +1026,10 @@ export interface components {
             iconUrl?: components["schemas"]["IconUrlInput"];
         };
         /**
-         * CreatedMerchant
-         * @description The merchant as returned by creation (`iconUrl` may be absent).
+         * CreatedMerchantPreview
+         * @description (2026-02-19.preview) The merchant as returned by creation (`iconUrl` may be absent). Plus `livemode`. The same fields as CreatedMerchant, flat: the SDK generator names this schema CreatedMerchant in the preview.
          */
-        CreatedMerchant: {
+        CreatedMerchantPreview: {
             id: components["schemas"]["MerchantId"];
             /** @example Blue Bottle Coffee */
             name: string;
@@ -1039,10 +1046,14 @@ export interface components {
              * @example 2026-02-18T10:00:00.000Z
              */
             createdAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
-        /** CreateMerchantResponse */
-        CreateMerchantResponse: {
-            merchant: components["schemas"]["CreatedMerchant"];
+        /**
+         * CreateMerchantResponsePreview
+         * @description (2026-02-19.preview) As CreateMerchantResponse, with `livemode` on its `merchant`. The SDK generator names this schema CreateMerchantResponse in the preview.
+         */
+        CreateMerchantResponsePreview: {
+            merchant: components["schemas"]["CreatedMerchantPreview"];
         };
         /**
          * PaymentStatus
@@ -1147,10 +1158,10 @@ export interface components {
             display: components["schemas"]["AssetDisplay"];
         };
         /**
-         * PaymentListItem
-         * @description A payment in a list. Optional parts are omitted while unknown (e.g. before the buyer pays).
+         * PaymentListItemPreview
+         * @description (2026-02-19.preview) A payment in a list. Optional parts are omitted while unknown (e.g. before the buyer pays). Plus `livemode`. The same fields as PaymentListItem, flat: the SDK generator names this schema PaymentListItem in the preview.
          */
-        PaymentListItem: {
+        PaymentListItemPreview: {
             paymentId: components["schemas"]["PaymentId"];
             merchant: {
                 id: components["schemas"]["MerchantId"];
@@ -1218,6 +1229,7 @@ export interface components {
              * @example 2026-02-18T10:03:41.000Z
              */
             settledAt?: string | null;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * PaymentStats
@@ -1246,11 +1258,11 @@ export interface components {
             totalCustomers: number;
         };
         /**
-         * ListPaymentsResponse
-         * @description A page of payments plus totals over the whole filtered set.
+         * ListPaymentsResponsePreview
+         * @description (2026-02-19.preview) A page of payments plus totals over the whole filtered set. As ListPaymentsResponse, with `livemode` on its payments (`data`). The SDK generator names this schema ListPaymentsResponse in the preview.
          */
-        ListPaymentsResponse: {
-            data: components["schemas"]["PaymentListItem"][];
+        ListPaymentsResponsePreview: {
+            data: components["schemas"]["PaymentListItemPreview"][];
             /**
              * @description Pass as `cursor` to get the next page; null on the last page.
              * @example null
@@ -1271,13 +1283,14 @@ export interface components {
          */
         Caip19AssetId: string;
         /**
-         * CryptoSettlement
-         * @description A crypto settlement: payments in `asset` are forwarded to `destination` (same chain). Each (merchant, asset) pair is unique.
+         * CryptoSettlementPreview
+         * @description (2026-02-19.preview) A crypto settlement: payments in `asset` are forwarded to `destination` (same chain). Each (merchant, asset) pair is unique. Plus `livemode`. The same fields as CryptoSettlement, flat: the SDK generator names this schema CryptoSettlement in the preview.
          */
-        CryptoSettlement: {
+        CryptoSettlementPreview: {
             id: components["schemas"]["CryptoSettlementId"];
             asset: components["schemas"]["Caip19AssetId"];
             destination: components["schemas"]["Caip10AccountId"];
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * FiatSettlement
@@ -1289,26 +1302,48 @@ export interface components {
             bankType: string;
         };
         /**
-         * MerchantSettlements
-         * @description The merchant's settlement destinations. Fiat settlement is not supported yet (always empty).
+         * MerchantSettlementsPreview
+         * @description (2026-02-19.preview) The merchant's settlement destinations. Fiat settlement is not supported yet (always empty). As MerchantSettlements, with `livemode` on its crypto settlements. The SDK generator names this schema MerchantSettlements in the preview.
          */
-        MerchantSettlements: {
-            crypto: components["schemas"]["CryptoSettlement"][];
+        MerchantSettlementsPreview: {
+            crypto: components["schemas"]["CryptoSettlementPreview"][];
             fiat: components["schemas"]["FiatSettlement"][];
         };
         /**
-         * MerchantWithSettlements
-         * @description A merchant with its configured settlements.
+         * MerchantWithSettlementsPreview
+         * @description (2026-02-19.preview) A merchant with its configured settlements, plus `livemode` (on the merchant and on each settlement). The same fields as MerchantWithSettlements, flat: the SDK generator names this schema MerchantWithSettlements in the preview.
          */
-        MerchantWithSettlements: components["schemas"]["Merchant"] & {
-            settlements: components["schemas"]["MerchantSettlements"];
+        MerchantWithSettlementsPreview: {
+            id: components["schemas"]["MerchantId"];
+            /** @example Blue Bottle Coffee */
+            name: string;
+            /**
+             * @description Contact e-mail; null when none is set.
+             * @example billing@bluebottle.example
+             */
+            email: string | null;
+            status: components["schemas"]["MerchantStatus"];
+            /**
+             * Format: uri
+             * @description Logo URL (HTTPS); null when unset.
+             * @example https://cdn.bluebottle.example/logo.png
+             */
+            iconUrl: string | null;
+            /**
+             * Format: date-time
+             * @description Creation time, ISO 8601 UTC with milliseconds.
+             * @example 2026-02-18T10:00:00.000Z
+             */
+            createdAt: string;
+            livemode: components["schemas"]["Livemode"];
+            settlements: components["schemas"]["MerchantSettlementsPreview"];
         };
         /**
-         * MerchantDetailsResponse
-         * @description A merchant with its settlements (get response).
+         * MerchantDetailsResponsePreview
+         * @description (2026-02-19.preview) A merchant with its settlements (get response). As MerchantDetailsResponse, with `livemode` on its `merchant`. The SDK generator names this schema MerchantDetailsResponse in the preview.
          */
-        MerchantDetailsResponse: {
-            merchant: components["schemas"]["MerchantWithSettlements"];
+        MerchantDetailsResponsePreview: {
+            merchant: components["schemas"]["MerchantWithSettlementsPreview"];
         };
         /**
          * DeletedResponse
@@ -1333,17 +1368,17 @@ export interface components {
             iconUrl?: components["schemas"]["IconUrlInput"];
         };
         /**
-         * MerchantResponse
-         * @description A merchant (update response).
+         * MerchantResponsePreview
+         * @description (2026-02-19.preview) A merchant (update response). As MerchantResponse, with `livemode` on its `merchant`. The SDK generator names this schema MerchantResponse in the preview.
          */
-        MerchantResponse: {
-            merchant: components["schemas"]["Merchant"];
+        MerchantResponsePreview: {
+            merchant: components["schemas"]["MerchantPreview"];
         };
         /**
-         * LegacyPaymentListItem
-         * @description A payment in the deprecated snake_case list. Unknown values are null.
+         * LegacyPaymentListItemPreview
+         * @description (2026-02-19.preview) A payment in the deprecated snake_case list. Unknown values are null. Plus `livemode`. The same fields as LegacyPaymentListItem, flat: the SDK generator names this schema LegacyPaymentListItem in the preview.
          */
-        LegacyPaymentListItem: {
+        LegacyPaymentListItemPreview: {
             payment_id: components["schemas"]["PaymentId"];
             merchant_id: components["schemas"]["MerchantId"];
             reference_id: components["schemas"]["ReferenceId"];
@@ -1375,13 +1410,14 @@ export interface components {
             token_logo: string | null;
             chain_logo: string | null;
             wallet_logo: string | null;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
-         * LegacyListPaymentsResponse
-         * @description Deprecated snake_case page of payments.
+         * LegacyListPaymentsResponsePreview
+         * @description (2026-02-19.preview) Deprecated snake_case page of payments. As LegacyListPaymentsResponse, with `livemode` on its payments (`data`). The SDK generator names this schema LegacyListPaymentsResponse in the preview.
          */
-        LegacyListPaymentsResponse: {
-            data: components["schemas"]["LegacyPaymentListItem"][];
+        LegacyListPaymentsResponsePreview: {
+            data: components["schemas"]["LegacyPaymentListItemPreview"][];
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             next_cursor?: string | null;
             stats: {
@@ -1406,10 +1442,13 @@ export interface components {
         CreateCryptoSettlementsRequest: {
             settlements: components["schemas"]["CryptoSettlementInput"][];
         };
-        /** CreateCryptoSettlementsResponse */
-        CreateCryptoSettlementsResponse: {
+        /**
+         * CreateCryptoSettlementsResponsePreview
+         * @description (2026-02-19.preview) As CreateCryptoSettlementsResponse, with `livemode` on its settlements. The SDK generator names this schema CreateCryptoSettlementsResponse in the preview.
+         */
+        CreateCryptoSettlementsResponsePreview: {
             /** @description The created settlements, in request order. */
-            settlements: components["schemas"]["CryptoSettlement"][];
+            settlements: components["schemas"]["CryptoSettlementPreview"][];
         };
         /** UpdateCryptoSettlementRequest */
         UpdateCryptoSettlementRequest: {
@@ -1475,8 +1514,11 @@ export interface components {
          * @example 2000
          */
         PollInMs: number | null;
-        /** CreatePaymentResponse */
-        CreatePaymentResponse: {
+        /**
+         * CreatePaymentResponsePreview
+         * @description (2026-02-19.preview) Plus `livemode`. The same fields as CreatePaymentResponse, flat: the SDK generator names this schema CreatePaymentResponse in the preview.
+         */
+        CreatePaymentResponsePreview: {
             paymentId: components["schemas"]["PaymentId"];
             status: components["schemas"]["PaymentStatus"];
             expiresAt: components["schemas"]["UnixTimestamp"];
@@ -1489,6 +1531,7 @@ export interface components {
              * @example https://pay.paygate.example/?pid=pay_01JKX8R4D6F8H0K2M4P6R8T0VW
              */
             gatewayUrl: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * FailureCode
@@ -1546,7 +1589,7 @@ export interface components {
         };
         /**
          * PaymentDetailsPreview
-         * @description (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
+         * @description (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview), and `livemode`.
          */
         PaymentDetailsPreview: {
             paymentId?: components["schemas"]["PaymentId"];
@@ -1580,9 +1623,13 @@ export interface components {
             };
             /** @description The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid). */
             refundedTokenAmount: components["schemas"]["TokenAmount"] | null;
+            livemode: components["schemas"]["Livemode"];
         };
-        /** CancelPaymentResponse */
-        CancelPaymentResponse: {
+        /**
+         * CancelPaymentResponsePreview
+         * @description (2026-02-19.preview) Plus `livemode`. The same fields as CancelPaymentResponse, flat: the SDK generator names this schema CancelPaymentResponse in the preview.
+         */
+        CancelPaymentResponsePreview: {
             paymentId: components["schemas"]["PaymentId"];
             /** @constant */
             status: "cancelled";
@@ -1596,12 +1643,13 @@ export interface components {
              * @example 2026-02-18T10:02:13.417Z
              */
             cancelledAt: string;
+            livemode: components["schemas"]["Livemode"];
         };
         /**
-         * PaymentStatusResponse
-         * @description Current status. Stop polling when `isFinal` is true; otherwise wait about `pollInMs` before polling again (or long-poll with `maxPollMs`).
+         * PaymentStatusResponsePreview
+         * @description (2026-02-19.preview) Current status. Stop polling when `isFinal` is true; otherwise wait about `pollInMs` before polling again (or long-poll with `maxPollMs`). Plus `livemode`. The same fields as PaymentStatusResponse, flat: the SDK generator names this schema PaymentStatusResponse in the preview.
          */
-        PaymentStatusResponse: {
+        PaymentStatusResponsePreview: {
             status: components["schemas"]["PaymentStatus"];
             /**
              * @description True in a final state (`succeeded`, `failed`, `expired`, `cancelled`).
@@ -1612,6 +1660,7 @@ export interface components {
             failureCode?: components["schemas"]["FailureCode"];
             /** @description Set when `status` is `succeeded`; null otherwise. */
             info?: components["schemas"]["PaymentInfo"] | null;
+            livemode: components["schemas"]["Livemode"];
         };
         /** CreatePaymentRequest */
         CreatePaymentRequest: {
@@ -1619,12 +1668,6 @@ export interface components {
             amount: components["schemas"]["FiatAmount"];
             expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
         };
-        /**
-         * Livemode
-         * @description (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
-         * @example true
-         */
-        Livemode: boolean;
         /**
          * Refund
          * @description (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
@@ -1753,10 +1796,10 @@ export interface components {
             accountProviderName: string;
         };
         /**
-         * GatewayPayment
-         * @description What a wallet shows the buyer before paying.
+         * GatewayPaymentPreview
+         * @description (2026-02-19.preview) What a wallet shows the buyer before paying. Plus `livemode`. The same fields as GatewayPayment, flat: the SDK generator names this schema GatewayPayment in the preview.
          */
-        GatewayPayment: {
+        GatewayPaymentPreview: {
             status: components["schemas"]["PaymentStatus"];
             amount: components["schemas"]["DisplayAmount"];
             expiresAt: components["schemas"]["UnixTimestamp"];
@@ -1771,6 +1814,7 @@ export interface components {
                 iconUrl?: string;
             };
             buyer?: components["schemas"]["Buyer"];
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * PaymentOptionsRequest
@@ -1886,10 +1930,13 @@ export interface components {
             expiresAt?: components["schemas"]["UnixTimestamp"];
             collectData?: components["schemas"]["CollectData"];
         };
-        /** PaymentOptionsResponse */
-        PaymentOptionsResponse: {
+        /**
+         * PaymentOptionsResponsePreview
+         * @description (2026-02-19.preview) As PaymentOptionsResponse, with `livemode` on its payment (`info`). The SDK generator names this schema PaymentOptionsResponse in the preview.
+         */
+        PaymentOptionsResponsePreview: {
             options?: components["schemas"]["PaymentOption"][] | null;
-            info?: components["schemas"]["GatewayPayment"];
+            info?: components["schemas"]["GatewayPaymentPreview"];
             collectData?: components["schemas"]["CollectData"];
         };
         /**
@@ -2169,34 +2216,6 @@ export interface components {
         /** RedeliverEventResponse */
         RedeliverEventResponse: {
             deliveries: components["schemas"]["WebhookDelivery"][];
-        };
-        /**
-         * PaymentDetails
-         * @description A payment as the merchant sees it.
-         */
-        PaymentDetails: {
-            paymentId?: components["schemas"]["PaymentId"];
-            merchantId?: components["schemas"]["MerchantId"];
-            referenceId: components["schemas"]["ReferenceId"];
-            status: components["schemas"]["PaymentStatus"];
-            failureCode?: components["schemas"]["FailureCode"];
-            amount?: components["schemas"]["FiatAmount"];
-            /** @description Set when `status` is `succeeded`; null otherwise. */
-            info?: components["schemas"]["PaymentInfo"] | null;
-            /** @description Null until settlement has completed. */
-            settlement?: components["schemas"]["PaymentSettlement"] | null;
-            /**
-             * Format: date-time
-             * @example 2026-02-18T10:00:00.000Z
-             */
-            createdAt?: string;
-            expiresAt?: components["schemas"]["UnixTimestamp"];
-            /**
-             * Format: date-time
-             * @description When the payment was marked refunded; null if it was not.
-             * @example null
-             */
-            refundedAt?: string | null;
         };
         /** TestBlacklistRequest */
         TestBlacklistRequest: {
@@ -2652,15 +2671,16 @@ export interface components {
 }
 export type SchemaMerchantStatus = components['schemas']['MerchantStatus'];
 export type SchemaMerchantId = components['schemas']['MerchantId'];
-export type SchemaMerchant = components['schemas']['Merchant'];
-export type SchemaListMerchantsResponse = components['schemas']['ListMerchantsResponse'];
+export type SchemaLivemode = components['schemas']['Livemode'];
+export type SchemaMerchantPreview = components['schemas']['MerchantPreview'];
+export type SchemaListMerchantsResponsePreview = components['schemas']['ListMerchantsResponsePreview'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaMerchantName = components['schemas']['MerchantName'];
 export type SchemaMerchantEmailInput = components['schemas']['MerchantEmailInput'];
 export type SchemaIconUrlInput = components['schemas']['IconUrlInput'];
 export type SchemaCreateMerchantRequest = components['schemas']['CreateMerchantRequest'];
-export type SchemaCreatedMerchant = components['schemas']['CreatedMerchant'];
-export type SchemaCreateMerchantResponse = components['schemas']['CreateMerchantResponse'];
+export type SchemaCreatedMerchantPreview = components['schemas']['CreatedMerchantPreview'];
+export type SchemaCreateMerchantResponsePreview = components['schemas']['CreateMerchantResponsePreview'];
 export type SchemaPaymentStatus = components['schemas']['PaymentStatus'];
 export type SchemaPaymentId = components['schemas']['PaymentId'];
 export type SchemaReferenceId = components['schemas']['ReferenceId'];
@@ -2670,24 +2690,24 @@ export type SchemaTokenAmount = components['schemas']['TokenAmount'];
 export type SchemaCaip10AccountId = components['schemas']['Caip10AccountId'];
 export type SchemaCaip2ChainId = components['schemas']['Caip2ChainId'];
 export type SchemaDisplayAmount = components['schemas']['DisplayAmount'];
-export type SchemaPaymentListItem = components['schemas']['PaymentListItem'];
+export type SchemaPaymentListItemPreview = components['schemas']['PaymentListItemPreview'];
 export type SchemaPaymentStats = components['schemas']['PaymentStats'];
-export type SchemaListPaymentsResponse = components['schemas']['ListPaymentsResponse'];
+export type SchemaListPaymentsResponsePreview = components['schemas']['ListPaymentsResponsePreview'];
 export type SchemaCryptoSettlementId = components['schemas']['CryptoSettlementId'];
 export type SchemaCaip19AssetId = components['schemas']['Caip19AssetId'];
-export type SchemaCryptoSettlement = components['schemas']['CryptoSettlement'];
+export type SchemaCryptoSettlementPreview = components['schemas']['CryptoSettlementPreview'];
 export type SchemaFiatSettlement = components['schemas']['FiatSettlement'];
-export type SchemaMerchantSettlements = components['schemas']['MerchantSettlements'];
-export type SchemaMerchantWithSettlements = components['schemas']['MerchantWithSettlements'];
-export type SchemaMerchantDetailsResponse = components['schemas']['MerchantDetailsResponse'];
+export type SchemaMerchantSettlementsPreview = components['schemas']['MerchantSettlementsPreview'];
+export type SchemaMerchantWithSettlementsPreview = components['schemas']['MerchantWithSettlementsPreview'];
+export type SchemaMerchantDetailsResponsePreview = components['schemas']['MerchantDetailsResponsePreview'];
 export type SchemaDeletedResponse = components['schemas']['DeletedResponse'];
 export type SchemaUpdateMerchantRequest = components['schemas']['UpdateMerchantRequest'];
-export type SchemaMerchantResponse = components['schemas']['MerchantResponse'];
-export type SchemaLegacyPaymentListItem = components['schemas']['LegacyPaymentListItem'];
-export type SchemaLegacyListPaymentsResponse = components['schemas']['LegacyListPaymentsResponse'];
+export type SchemaMerchantResponsePreview = components['schemas']['MerchantResponsePreview'];
+export type SchemaLegacyPaymentListItemPreview = components['schemas']['LegacyPaymentListItemPreview'];
+export type SchemaLegacyListPaymentsResponsePreview = components['schemas']['LegacyListPaymentsResponsePreview'];
 export type SchemaCryptoSettlementInput = components['schemas']['CryptoSettlementInput'];
 export type SchemaCreateCryptoSettlementsRequest = components['schemas']['CreateCryptoSettlementsRequest'];
-export type SchemaCreateCryptoSettlementsResponse = components['schemas']['CreateCryptoSettlementsResponse'];
+export type SchemaCreateCryptoSettlementsResponsePreview = components['schemas']['CreateCryptoSettlementsResponsePreview'];
 export type SchemaUpdateCryptoSettlementRequest = components['schemas']['UpdateCryptoSettlementRequest'];
 export type SchemaFiatAmount = components['schemas']['FiatAmount'];
 export type SchemaPaymentExpiresAtInput = components['schemas']['PaymentExpiresAtInput'];
@@ -2695,15 +2715,14 @@ export type SchemaCheckout = components['schemas']['Checkout'];
 export type SchemaCreatePaymentRequestPreview = components['schemas']['CreatePaymentRequestPreview'];
 export type SchemaUnixTimestamp = components['schemas']['UnixTimestamp'];
 export type SchemaPollInMs = components['schemas']['PollInMs'];
-export type SchemaCreatePaymentResponse = components['schemas']['CreatePaymentResponse'];
+export type SchemaCreatePaymentResponsePreview = components['schemas']['CreatePaymentResponsePreview'];
 export type SchemaFailureCode = components['schemas']['FailureCode'];
 export type SchemaPaymentInfo = components['schemas']['PaymentInfo'];
 export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement'];
 export type SchemaPaymentDetailsPreview = components['schemas']['PaymentDetailsPreview'];
-export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
-export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
+export type SchemaCancelPaymentResponsePreview = components['schemas']['CancelPaymentResponsePreview'];
+export type SchemaPaymentStatusResponsePreview = components['schemas']['PaymentStatusResponsePreview'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
-export type SchemaLivemode = components['schemas']['Livemode'];
 export type SchemaRefund = components['schemas']['Refund'];
 export type SchemaListRefundsResponse = components['schemas']['ListRefundsResponse'];
 export type SchemaCreateRefundRequestPreview = components['schemas']['CreateRefundRequestPreview'];
@@ -2714,14 +2733,14 @@ export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaBalanceTransaction = components['schemas']['BalanceTransaction'];
 export type SchemaListBalanceTransactionsResponse = components['schemas']['ListBalanceTransactionsResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
-export type SchemaGatewayPayment = components['schemas']['GatewayPayment'];
+export type SchemaGatewayPaymentPreview = components['schemas']['GatewayPaymentPreview'];
 export type SchemaPaymentOptionsRequest = components['schemas']['PaymentOptionsRequest'];
 export type SchemaWalletRpcAction = components['schemas']['WalletRpcAction'];
 export type SchemaBuildAction = components['schemas']['BuildAction'];
 export type SchemaAction = components['schemas']['Action'];
 export type SchemaCollectData = components['schemas']['CollectData'];
 export type SchemaPaymentOption = components['schemas']['PaymentOption'];
-export type SchemaPaymentOptionsResponse = components['schemas']['PaymentOptionsResponse'];
+export type SchemaPaymentOptionsResponsePreview = components['schemas']['PaymentOptionsResponsePreview'];
 export type SchemaFetchActionsRequest = components['schemas']['FetchActionsRequest'];
 export type SchemaFetchActionsResponse = components['schemas']['FetchActionsResponse'];
 export type SchemaActionResult = components['schemas']['ActionResult'];
@@ -2748,7 +2767,6 @@ export type SchemaWebhookAttempt = components['schemas']['WebhookAttempt'];
 export type SchemaEventAttemptsResponse = components['schemas']['EventAttemptsResponse'];
 export type SchemaRedeliverEventRequest = components['schemas']['RedeliverEventRequest'];
 export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEventResponse'];
-export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaTestBlacklistRequest = components['schemas']['TestBlacklistRequest'];
 export type SchemaTestBlacklistTransaction = components['schemas']['TestBlacklistTransaction'];
 export type SchemaTestBlacklistResponse = components['schemas']['TestBlacklistResponse'];
@@ -2888,14 +2906,15 @@ export interface operations {
                      *           "email": "billing@bluebottle.example",
                      *           "status": "active",
                      *           "iconUrl": "https://cdn.bluebottle.example/logo.png",
-                     *           "createdAt": "2026-02-18T10:00:00.000Z"
+                     *           "createdAt": "2026-02-18T10:00:00.000Z",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "totalCount": 1,
                      *       "nextCursor": null
                      *     }
                      */
-                    "application/json": components["schemas"]["ListMerchantsResponse"];
+                    "application/json": components["schemas"]["ListMerchantsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2979,11 +2998,12 @@ export interface operations {
                      *         "name": "Blue Bottle Coffee",
                      *         "email": "billing@bluebottle.example",
                      *         "status": "active",
-                     *         "createdAt": "2026-02-18T10:00:00.000Z"
+                     *         "createdAt": "2026-02-18T10:00:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["CreateMerchantResponse"];
+                    "application/json": components["schemas"]["CreateMerchantResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3160,7 +3180,8 @@ export interface operations {
                      *           },
                      *           "createdAt": "2026-02-18T10:00:00.000Z",
                      *           "lastUpdatedAt": "2026-02-18T10:01:05.220Z",
-                     *           "settledAt": "2026-02-18T10:03:41.000Z"
+                     *           "settledAt": "2026-02-18T10:03:41.000Z",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -3176,7 +3197,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ListPaymentsResponse"];
+                    "application/json": components["schemas"]["ListPaymentsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3257,15 +3278,17 @@ export interface operations {
                      *             {
                      *               "id": "crypto_01JKX7S2B4D6F8H0K2M4P6R8TA",
                      *               "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-                     *               "destination": "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
+                     *               "destination": "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F",
+                     *               "livemode": true
                      *             }
                      *           ],
                      *           "fiat": []
-                     *         }
+                     *         },
+                     *         "livemode": true
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["MerchantDetailsResponse"];
+                    "application/json": components["schemas"]["MerchantDetailsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3422,11 +3445,12 @@ export interface operations {
                      *         "email": "billing@bluebottle.example",
                      *         "status": "active",
                      *         "iconUrl": null,
-                     *         "createdAt": "2026-02-18T10:00:00.000Z"
+                     *         "createdAt": "2026-02-18T10:00:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["MerchantResponse"];
+                    "application/json": components["schemas"]["MerchantResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3551,7 +3575,8 @@ export interface operations {
                      *           "token_decimals": 6,
                      *           "token_logo": "https://assets.paygate.example/icons/usdc.png",
                      *           "chain_logo": "https://assets.paygate.example/icons/base.png",
-                     *           "wallet_logo": "https://assets.paygate.example/wallets/coinbase.png"
+                     *           "wallet_logo": "https://assets.paygate.example/wallets/coinbase.png",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "next_cursor": null,
@@ -3565,7 +3590,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["LegacyListPaymentsResponse"];
+                    "application/json": components["schemas"]["LegacyListPaymentsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3638,13 +3663,14 @@ export interface operations {
                      *         {
                      *           "id": "crypto_01JKX7S2B4D6F8H0K2M4P6R8TA",
                      *           "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-                     *           "destination": "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
+                     *           "destination": "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "fiat": []
                      *     }
                      */
-                    "application/json": components["schemas"]["MerchantSettlements"];
+                    "application/json": components["schemas"]["MerchantSettlementsPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3737,12 +3763,13 @@ export interface operations {
                      *         {
                      *           "id": "crypto_01JKX7S2B4D6F8H0K2M4P6R8TA",
                      *           "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-                     *           "destination": "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F"
+                     *           "destination": "eip155:8453:0x71C7656EC7ab88b098defB751B7401B5f6d8976F",
+                     *           "livemode": true
                      *         }
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["CreateCryptoSettlementsResponse"];
+                    "application/json": components["schemas"]["CreateCryptoSettlementsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3831,10 +3858,11 @@ export interface operations {
                      * @example {
                      *       "id": "crypto_01JKX7S2B4D6F8H0K2M4P6R8TA",
                      *       "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-                     *       "destination": "eip155:8453:0x2546BcD3c84621e976D8185a91A922aE77ECEc30"
+                     *       "destination": "eip155:8453:0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["CryptoSettlement"];
+                    "application/json": components["schemas"]["CryptoSettlementPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4086,7 +4114,8 @@ export interface operations {
                      *           },
                      *           "createdAt": "2026-02-18T10:00:00.000Z",
                      *           "lastUpdatedAt": "2026-02-18T10:01:05.220Z",
-                     *           "settledAt": "2026-02-18T10:03:41.000Z"
+                     *           "settledAt": "2026-02-18T10:03:41.000Z",
+                     *           "livemode": true
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -4102,7 +4131,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ListPaymentsResponse"];
+                    "application/json": components["schemas"]["ListPaymentsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4200,10 +4229,11 @@ export interface operations {
                      *       "expiresAt": 1771409100,
                      *       "isFinal": false,
                      *       "pollInMs": 2000,
-                     *       "gatewayUrl": "https://pay.paygate.example/?pid=pay_01JKX8R4D6F8H0K2M4P6R8T0VW"
+                     *       "gatewayUrl": "https://pay.paygate.example/?pid=pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["CreatePaymentResponse"];
+                    "application/json": components["schemas"]["CreatePaymentResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4333,7 +4363,8 @@ export interface operations {
                      *           "decimals": 6,
                      *           "networkName": "Base"
                      *         }
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentDetailsPreview"];
@@ -4418,10 +4449,11 @@ export interface operations {
                      *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
                      *       "status": "cancelled",
                      *       "cancelledReason": "cancelled_by_merchant",
-                     *       "cancelledAt": "2026-02-18T10:02:13.417Z"
+                     *       "cancelledAt": "2026-02-18T10:02:13.417Z",
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["CancelPaymentResponse"];
+                    "application/json": components["schemas"]["CancelPaymentResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4525,10 +4557,11 @@ export interface operations {
                      *           }
                      *         },
                      *         "txId": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4604,7 +4637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePaymentResponse"];
+                    "application/json": components["schemas"]["CreatePaymentResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4690,7 +4723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5182,10 +5215,11 @@ export interface operations {
                      *       "merchant": {
                      *         "name": "Blue Bottle Coffee",
                      *         "iconUrl": "https://cdn.bluebottle.example/logo.png"
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayPayment"];
+                    "application/json": components["schemas"]["GatewayPaymentPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5325,11 +5359,12 @@ export interface operations {
                      *         "merchant": {
                      *           "name": "Blue Bottle Coffee",
                      *           "iconUrl": "https://cdn.bluebottle.example/logo.png"
-                     *         }
+                     *         },
+                     *         "livemode": true
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentOptionsResponse"];
+                    "application/json": components["schemas"]["PaymentOptionsResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5537,10 +5572,11 @@ export interface operations {
                      * @example {
                      *       "status": "processing",
                      *       "isFinal": false,
-                     *       "pollInMs": 2000
+                     *       "pollInMs": 2000,
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5621,10 +5657,11 @@ export interface operations {
                      *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
                      *       "status": "cancelled",
                      *       "cancelledReason": "cancelled_by_user",
-                     *       "cancelledAt": "2026-02-18T10:02:13.417Z"
+                     *       "cancelledAt": "2026-02-18T10:02:13.417Z",
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["CancelPaymentResponse"];
+                    "application/json": components["schemas"]["CancelPaymentResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5718,10 +5755,11 @@ export interface operations {
                      *           }
                      *         },
                      *         "txId": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5798,10 +5836,11 @@ export interface operations {
                      *       "isFinal": true,
                      *       "pollInMs": null,
                      *       "failureCode": "declined_user",
-                     *       "info": null
+                     *       "info": null,
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5883,10 +5922,11 @@ export interface operations {
                      * @example {
                      *       "status": "succeeded",
                      *       "isFinal": true,
-                     *       "pollInMs": null
+                     *       "pollInMs": null,
+                     *       "livemode": true
                      *     }
                      */
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6933,7 +6973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentDetails"];
+                    "application/json": components["schemas"]["PaymentDetailsPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7007,7 +7047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentDetails"];
+                    "application/json": components["schemas"]["PaymentDetailsPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7081,7 +7121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentDetails"];
+                    "application/json": components["schemas"]["PaymentDetailsPreview"];
                 };
             };
             400: components["responses"]["BadRequest"];

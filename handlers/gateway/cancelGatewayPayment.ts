@@ -1,10 +1,8 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { cancelByBuyer } from '../../src/usecases/gatewayPayments';
+import { cancelledView } from '../payments/present';
 
-export const cancelGatewayPayment: Handler<'cancelGatewayPayment'> = async ({ db, config, path }) => {
+export const cancelGatewayPayment: Handler<'cancelGatewayPayment'> = async ({ db, config, path, version }) => {
   const p = await cancelByBuyer(db, config.publicBaseUrl, path.id);
-  return {
-    status: 200,
-    body: { paymentId: p.id, status: 'cancelled', cancelledReason: 'cancelled_by_user', cancelledAt: p.cancelledAt!.toISOString() },
-  };
+  return { status: 200, body: cancelledView(p, 'cancelled_by_user', version) };
 };

@@ -17,6 +17,7 @@ export const confirmPayment: Handler<'confirmPayment'> = async ({
   query,
   body,
   prepared,
+  version,
 }) => {
   const done = await confirm(db, config, chainWork, path.id, body, callerInfo(caller, headers), prepared as CheckedConfirm);
   // Under an Idempotency-Key the request runs in a transaction that commits only after this returns:
@@ -25,7 +26,7 @@ export const confirmPayment: Handler<'confirmPayment'> = async ({
   const { payment, asset } = wait
     ? await pollStatus(db, hub, done.payment.id, () => gatewayPayment(db, config.publicBaseUrl, done.payment.id), wait)
     : done;
-  return { status: 200, body: statusView(payment, asset) };
+  return { status: 200, body: statusView(payment, asset, version) };
 };
 
 // The signature and the simulation ask the chain's RPC node: before the Idempotency-Key's transaction, holding no

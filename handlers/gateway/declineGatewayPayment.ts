@@ -2,7 +2,7 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { declineByBuyer } from '../../src/usecases/gatewayPayments';
 import { statusView } from '../payments/present';
 
-export const declineGatewayPayment: Handler<'declineGatewayPayment'> = async ({ db, config, path }) => {
+export const declineGatewayPayment: Handler<'declineGatewayPayment'> = async ({ db, config, path, version }) => {
   const { payment, asset } = await declineByBuyer(db, config.publicBaseUrl, path.id);
-  return { status: 200, body: statusView(payment, asset) };
+  return { status: 200, body: statusView(payment, asset, version) };
 };

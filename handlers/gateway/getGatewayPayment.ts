@@ -2,7 +2,7 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { gatewayPaymentWithMerchant } from '../../src/usecases/gatewayPayments';
 import { gatewayPaymentView } from './present';
 
-export const getGatewayPayment: Handler<'getGatewayPayment'> = async ({ db, config, path }) => {
+export const getGatewayPayment: Handler<'getGatewayPayment'> = async ({ db, config, path, version }) => {
   const { payment, merchant } = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, path.id);
-  return { status: 200, body: gatewayPaymentView(payment, merchant) };
+  return { status: 200, body: gatewayPaymentView(payment, merchant, version) };
 };

@@ -9,5 +9,5 @@ export const getGatewayPaymentStatus: Handler<'getGatewayPaymentStatus'> = async
   const id = resolveGatewayPaymentId(path.id, config.publicBaseUrl) ?? path.id;
   const read = await pollStatus(db, hub, id, () => gatewayPayment(db, config.publicBaseUrl, path.id), query.maxPollMs);
   // The waiters one change wakes share `read`: one body for all of them.
-  return { status: 200, body: sharedBody(read, version, () => statusView(read.payment, read.asset)) };
+  return { status: 200, body: sharedBody(read, version, () => statusView(read.payment, read.asset, version)) };
 };

@@ -3,7 +3,7 @@ import { offerOptions } from '../../src/usecases/gatewayOptions';
 import { collectDataView, gatewayPaymentView, optionView } from './present';
 
 // `refresh` is accepted and needs no special handling: every call quotes afresh (new ids, nonces, expiry).
-export const getPaymentOptions: Handler<'getPaymentOptions'> = async ({ db, config, chainWork, caller, path, query, body }) => {
+export const getPaymentOptions: Handler<'getPaymentOptions'> = async ({ db, config, chainWork, caller, path, query, body, version }) => {
   const r = await offerOptions(db, config, chainWork, path.id, body.accounts, caller.keyId);
   const collectData = r.collectData && collectDataView(r.collectData);
   return {
@@ -11,7 +11,7 @@ export const getPaymentOptions: Handler<'getPaymentOptions'> = async ({ db, conf
     body: {
       options: r.options.map((o) => optionView(o, r.etaS, collectData)),
       ...(collectData ? { collectData } : {}),
-      ...(query.includePaymentInfo ? { info: gatewayPaymentView(r.payment, r.merchant) } : {}),
+      ...(query.includePaymentInfo ? { info: gatewayPaymentView(r.payment, r.merchant, version) } : {}),
     },
   };
 };

@@ -12,6 +12,7 @@ export const payGatewayPaymentX402: Handler<'payGatewayPaymentX402'> = async ({
   headers,
   path,
   query,
+  version,
 }) => {
   const paid = await payByX402(
     db,
@@ -23,5 +24,5 @@ export const payGatewayPaymentX402: Handler<'payGatewayPaymentX402'> = async ({
     caller.keyId,
     query.maxPollMs ?? SETTLE_WAIT_MS,
   );
-  return { status: 200, body: statusView(paid.payment, paid.asset), headers: { 'PAYMENT-RESPONSE': paid.paymentResponse } };
+  return { status: 200, body: statusView(paid.payment, paid.asset, version), headers: { 'PAYMENT-RESPONSE': paid.paymentResponse } };
 };

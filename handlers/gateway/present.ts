@@ -1,4 +1,6 @@
 import type { Payment } from '../../src/domain/payment';
+import type { ApiVersion } from '../../src/domain/versions';
+import { livemodeOf } from '../../src/wire/livemode';
 import { effectiveStatus } from '../../src/domain/payment';
 import type { OfferedOption } from '../../src/usecases/gatewayOptions';
 import type { CallerInfo } from '../../src/usecases/gatewayConfirm';
@@ -14,13 +16,14 @@ export const collectDataView = (c: ReturnType<typeof collectDataFor>) => c as un
 
 // Wire shapes of the gateway operations.
 
-export function gatewayPaymentView(p: Payment, merchant: { name: string; iconUrl: string | null }) {
+export function gatewayPaymentView(p: Payment, merchant: { name: string; iconUrl: string | null }, version: ApiVersion) {
   return {
     status: effectiveStatus(p),
     amount: fiatAmount(p),
     expiresAt: Math.floor(p.expiresAt.getTime() / 1000),
     // iconUrl is a URL string (docs/decisions.md, seed §2.7): absent, never null.
     merchant: { name: merchant.name, ...(merchant.iconUrl ? { iconUrl: merchant.iconUrl } : {}) },
+    ...livemodeOf(version, p.accountId),
   };
 }
 

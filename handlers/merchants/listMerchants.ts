@@ -2,10 +2,10 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { listMerchants as list } from '../../src/usecases/merchants';
 import { merchantFull } from './present';
 
-export const listMerchants: Handler<'listMerchants'> = async ({ db, caller, query }) => {
+export const listMerchants: Handler<'listMerchants'> = async ({ db, caller, query, version }) => {
   const page = await list(db, caller.accountId, query);
   return {
     status: 200,
-    body: { merchants: page.items.map(merchantFull), totalCount: page.totalCount, nextCursor: page.nextCursor },
+    body: { merchants: page.items.map((m) => merchantFull(m, version)), totalCount: page.totalCount, nextCursor: page.nextCursor },
   };
 };

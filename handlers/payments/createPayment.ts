@@ -2,9 +2,9 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { createPayment as create } from '../../src/usecases/payments';
 import { createdView } from './present';
 
-export const createPayment: Handler<'createPayment'> = async ({ db, config, caller, headers, body, afterCommit, webhookWork }) => {
+export const createPayment: Handler<'createPayment'> = async ({ db, config, caller, headers, body, afterCommit, webhookWork, version }) => {
   const p = await create(db, config, caller.accountId, headers['merchant-id']!, body);
   // Its payment.created event is fanned out to webhook endpoints now, not on the dispatcher's next tick.
   afterCommit(async () => webhookWork.eventsWritten());
-  return { status: 201, body: createdView(p, config.publicBaseUrl) };
+  return { status: 201, body: createdView(p, config.publicBaseUrl, version) };
 };

@@ -7,5 +7,5 @@ export const getPaymentStatus: Handler<'getPaymentStatus'> = async ({ db, hub, c
   const load = () => paymentForMerchant(db, caller.accountId, headers['merchant-id']!, path.id);
   const read = await pollStatus(db, hub, path.id, load, query.maxPollMs);
   // The waiters one change wakes share `read`: one body for all of them.
-  return { status: 200, body: sharedBody(read, version, () => statusView(read.payment, read.asset)) };
+  return { status: 200, body: sharedBody(read, version, () => statusView(read.payment, read.asset, version)) };
 };

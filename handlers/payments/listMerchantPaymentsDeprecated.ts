@@ -5,7 +5,7 @@ import { legacyListItem } from './present';
 const SORT = { created_at: 'createdAt', last_updated_at: 'lastUpdatedAt', amount: 'amount' } as const;
 
 // Deprecated path: same listing, older snake_case shape; revenue is reported for one currency (the first).
-export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprecated'> = async ({ db, caller, path, query }) => {
+export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprecated'> = async ({ db, caller, path, query, version }) => {
   const page = await listPaymentsPage(db, caller.accountId, {
     merchantId: path.merchant_id,
     merchantInPath: true,
@@ -23,7 +23,7 @@ export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprec
   return {
     status: 200,
     body: {
-      data: page.rows.map((r) => legacyListItem(r.payment, r.asset)),
+      data: page.rows.map((r) => legacyListItem(r.payment, r.asset, version)),
       next_cursor: page.nextCursor,
       stats: { total_customers: page.stats.totalCustomers, total_revenue: revenue, total_transactions: page.stats.totalTransactions },
     },

@@ -2,7 +2,7 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { listPaymentsPage } from '../../src/usecases/paymentLists';
 import { listBody } from './present';
 
-export const listPayments: Handler<'listPayments'> = async ({ db, caller, query }) => ({
+export const listPayments: Handler<'listPayments'> = async ({ db, caller, query, version }) => ({
   status: 200,
-  body: listBody(await listPaymentsPage(db, caller.accountId, { ...query, tokenSymbol: query.token_symbol })),
+  body: listBody(await listPaymentsPage(db, caller.accountId, { ...query, tokenSymbol: query.token_symbol }), version),
 });

@@ -1,11 +1,14 @@
 import type { Asset } from '../../src/domain/asset';
 import { CURRENCIES } from '../../src/domain/money';
 import { effectiveStatus, isFinal, Payment, POLL_IN_MS } from '../../src/domain/payment';
+import type { ApiVersion } from '../../src/domain/versions';
+import { livemodeOf } from '../../src/wire/livemode';
 import type { components } from '../../generated/2026-02-18/types';
 
 type FailureCode = NonNullable<components['schemas']['FailureCode']>;
 
-// Wire shapes of a payment, shared by the merchant and gateway operations.
+// Wire shapes of a payment, shared by the merchant and gateway operations. Each carries `livemode` at a version
+// whose objects do (src/wire/livemode.ts).
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -34,7 +37,7 @@ function paymentInfo(p: Payment, asset: Asset | null) {
   return { optionAmount: tokenAmount(asset, p.tokenAmount), txId: p.txHash };
 }
 
-export function statusView(p: Payment, asset: Asset | null) {
+export function statusView(p: Payment, asset: Asset | null, version: ApiVersion) {
   const status = effectiveStatus(p);
   const final = isFinal(status);
   return {
@@ -43,10 +46,11 @@ export function statusView(p: Payment, asset: Asset | null) {
     pollInMs: final ? null : POLL_IN_MS,
     failureCode: status === 'failed' ? (p.failureCode as FailureCode | null) : null,
     info: paymentInfo(p, asset),
+    ...livemodeOf(version, p.accountId),
   };
 }
 
-export function createdView(p: Payment, publicBaseUrl: string) {
+export function createdView(p: Payment, publicBaseUrl: string, version: ApiVersion) {
   return {
     paymentId: p.id,
     status: p.status,
@@ -54,11 +58,12 @@ export function createdView(p: Payment, publicBaseUrl: string) {
     isFinal: false,
     pollInMs: POLL_IN_MS,
     gatewayUrl: `${publicBaseUrl}/?pid=${p.id}`,
+    ...livemodeOf(version, p.accountId),
   };
 }
 
-export function detailsView(p: Payment, asset: Asset | null) {
-  const s = statusView(p, asset);
+export function detailsView(p: Payment, asset: Asset | null, version: ApiVersion) {
+  const s = statusView(p, asset, version);
   return {
     paymentId: p.id,
     merchantId: p.merchantId,
@@ -79,10 +84,11 @@ export function detailsView(p: Payment, asset: Asset | null) {
     createdAt: p.createdAt.toISOString(),
     expiresAt: unix(p.expiresAt),
     refundedAt: p.refundedAt?.toISOString() ?? null,
+    ...livemodeOf(version, p.accountId),
   };
 }
 
-function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }) {
+function listItem(p: Payment, asset: Asset | null, merchant: { name: string; iconUrl: string | null }, version: ApiVersion) {
   const status = effectiveStatus(p);
   return {
     paymentId: p.id,
@@ -103,11 +109,23 @@ function listItem(p: Payment, asset: Asset | null, merchant: { name: string; ico
     createdAt: p.createdAt.toISOString(),
     lastUpdatedAt: p.updatedAt.toISOString(),
     settledAt: p.settledAt?.toISOString() ?? null,
+    ...livemodeOf(version, p.accountId),
+  };
+}
+
+/** The answer to a cancel (merchant or buyer). */
+export function cancelledView(p: Payment, reason: 'cancelled_by_merchant' | 'cancelled_by_user', version: ApiVersion) {
+  return {
+    paymentId: p.id,
+    status: 'cancelled' as const,
+    cancelledReason: reason,
+    cancelledAt: p.cancelledAt!.toISOString(),
+    ...livemodeOf(version, p.accountId),
   };
 }
 
 /** The deprecated list keeps the older snake_case shape. */
-export function legacyListItem(p: Payment, asset: Asset | null) {
+export function legacyListItem(p: Payment, asset: Asset | null, version: ApiVersion) {
   const status = effectiveStatus(p);
   return {
     payment_id: p.id,
@@ -134,17 +152,21 @@ export function legacyListItem(p: Payment, asset: Asset | null) {
     token_logo: asset?.iconUrl ?? null,
     chain_logo: asset?.networkIconUrl ?? null,
     wallet_logo: null,
+    ...livemodeOf(version, p.accountId),
   };
 }
 
 /** The body of both current payment lists. */
-export function listBody(page: {
-  rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[];
-  nextCursor: string | null;
-  stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number };
-}) {
+export function listBody(
+  page: {
+    rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[];
+    nextCursor: string | null;
+    stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number };
+  },
+  version: ApiVersion,
+) {
   return {
-    data: page.rows.map((r) => listItem(r.payment, r.asset, { name: r.merchantName, iconUrl: r.merchantIconUrl })),
+    data: page.rows.map((r) => listItem(r.payment, r.asset, { name: r.merchantName, iconUrl: r.merchantIconUrl }, version)),
     nextCursor: page.nextCursor,
     stats: page.stats,
   };

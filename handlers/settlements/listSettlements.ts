@@ -1,7 +1,8 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { listSettlements as list } from '../../src/usecases/settlements';
+import { settlementsView } from './present';
 
-export const listSettlements: Handler<'listSettlements'> = async ({ db, caller, path }) => ({
+export const listSettlements: Handler<'listSettlements'> = async ({ db, caller, path, version }) => ({
   status: 200,
-  body: await list(db, caller.accountId, path.merchantId),
+  body: settlementsView(await list(db, caller.accountId, path.merchantId), version, caller.accountId),
 });

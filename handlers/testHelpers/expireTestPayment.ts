@@ -1,8 +1,8 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { expireTestPayment as expire } from '../../src/usecases/testHelpers/helpers';
-import { detailsView } from '../payments/present';
+import { paymentDetails } from '../payments/getPayment';
 
-export const expireTestPayment: Handler<'expireTestPayment'> = async ({ db, caller, chainWork, path }) => {
+export const expireTestPayment: Handler<'expireTestPayment'> = async ({ db, caller, chainWork, path, version }) => {
   const { payment, asset } = await expire({ db, chainWork, caller }, path.id);
-  return { status: 200, body: detailsView(payment, asset) };
+  return { status: 200, body: await paymentDetails(db, version, payment, asset) };
 };

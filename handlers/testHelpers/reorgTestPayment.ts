@@ -1,8 +1,8 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { reorgTestPayment as reorg } from '../../src/usecases/testHelpers/helpers';
-import { detailsView } from '../payments/present';
+import { paymentDetails } from '../payments/getPayment';
 
-export const reorgTestPayment: Handler<'reorgTestPayment'> = async ({ db, caller, chainWork, path }) => {
+export const reorgTestPayment: Handler<'reorgTestPayment'> = async ({ db, caller, chainWork, path, version }) => {
   const { payment, asset } = await reorg({ db, chainWork, caller }, path.id);
-  return { status: 200, body: detailsView(payment, asset) };
+  return { status: 200, body: await paymentDetails(db, version, payment, asset) };
 };

@@ -71,7 +71,7 @@ class GatewayApi:
     ) -> CancelPaymentResponse:
         """Cancel a payment (buyer)
 
-        The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`.
+        The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -175,7 +175,7 @@ class GatewayApi:
     ) -> ApiResponse[CancelPaymentResponse]:
         """Cancel a payment (buyer)
 
-        The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`.
+        The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -279,7 +279,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Cancel a payment (buyer)
 
-        The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`.
+        The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -468,7 +468,7 @@ class GatewayApi:
     ) -> PaymentStatusResponse:
         """Confirm a payment
 
-        Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+        Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -582,7 +582,7 @@ class GatewayApi:
     ) -> ApiResponse[PaymentStatusResponse]:
         """Confirm a payment
 
-        Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+        Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -696,7 +696,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Confirm a payment
 
-        Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+        Submits the results of the option's actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer's collected data. Before anything moves the service verifies that each signature recovers the option's account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer's balance (and, for a Permit2 option, its allowance to Permit2 and the permit's nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer's address, of the credential, or of the account's payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain's confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -912,7 +912,7 @@ class GatewayApi:
     ) -> PaymentStatusResponse:
         """Decline a payment (buyer, in the wallet)
 
-        The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`).
+        The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -1016,7 +1016,7 @@ class GatewayApi:
     ) -> ApiResponse[PaymentStatusResponse]:
         """Decline a payment (buyer, in the wallet)
 
-        The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`).
+        The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -1120,7 +1120,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Decline a payment (buyer, in the wallet)
 
-        The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`).
+        The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -1735,7 +1735,7 @@ class GatewayApi:
     ) -> GatewayPayment:
         """Get a payment for display
 
-        Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant.
+        Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant. (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -1832,7 +1832,7 @@ class GatewayApi:
     ) -> ApiResponse[GatewayPayment]:
         """Get a payment for display
 
-        Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant.
+        Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant. (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -1929,7 +1929,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Get a payment for display
 
-        Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant.
+        Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant. (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2107,7 +2107,7 @@ class GatewayApi:
     ) -> PaymentStatusResponse:
         """Get payment status (wallet)
 
-        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000).
+        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2208,7 +2208,7 @@ class GatewayApi:
     ) -> ApiResponse[PaymentStatusResponse]:
         """Get payment status (wallet)
 
-        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000).
+        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2309,7 +2309,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Get payment status (wallet)
 
-        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000).
+        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2497,7 +2497,7 @@ class GatewayApi:
     ) -> PaymentOptionsResponse:
         """Get payment options
 
-        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`.
+        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2611,7 +2611,7 @@ class GatewayApi:
     ) -> ApiResponse[PaymentOptionsResponse]:
         """Get payment options
 
-        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`.
+        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2725,7 +2725,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Get payment options
 
-        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`.
+        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2942,7 +2942,7 @@ class GatewayApi:
     ) -> PaymentStatusResponse:
         """Pay a payment over x402
 
-        (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+        (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -3051,7 +3051,7 @@ class GatewayApi:
     ) -> ApiResponse[PaymentStatusResponse]:
         """Pay a payment over x402
 
-        (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+        (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -3160,7 +3160,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Pay a payment over x402
 
-        (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+        (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str

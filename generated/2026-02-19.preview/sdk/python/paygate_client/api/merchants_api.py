@@ -71,7 +71,7 @@ class MerchantsApi:
     ) -> CreateMerchantResponse:
         """Create a merchant
 
-        Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate.
+        Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param idempotency_key: Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. (required)
         :type idempotency_key: str
@@ -177,7 +177,7 @@ class MerchantsApi:
     ) -> ApiResponse[CreateMerchantResponse]:
         """Create a merchant
 
-        Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate.
+        Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param idempotency_key: Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. (required)
         :type idempotency_key: str
@@ -283,7 +283,7 @@ class MerchantsApi:
     ) -> RESTResponseType:
         """Create a merchant
 
-        Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate.
+        Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param idempotency_key: Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. (required)
         :type idempotency_key: str
@@ -854,7 +854,7 @@ class MerchantsApi:
     ) -> MerchantDetailsResponse:
         """Get a merchant
 
-        The merchant's profile with its configured settlements.
+        The merchant's profile with its configured settlements. (2026-02-19.preview) The merchant, and each of its settlements, carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -952,7 +952,7 @@ class MerchantsApi:
     ) -> ApiResponse[MerchantDetailsResponse]:
         """Get a merchant
 
-        The merchant's profile with its configured settlements.
+        The merchant's profile with its configured settlements. (2026-02-19.preview) The merchant, and each of its settlements, carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1050,7 +1050,7 @@ class MerchantsApi:
     ) -> RESTResponseType:
         """Get a merchant
 
-        The merchant's profile with its configured settlements.
+        The merchant's profile with its configured settlements. (2026-02-19.preview) The merchant, and each of its settlements, carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1229,7 +1229,7 @@ class MerchantsApi:
     ) -> ListMerchantsResponse:
         """List merchants
 
-        Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed.
+        Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed. (2026-02-19.preview) Each merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param status: Only merchants with this status (exact match).
         :type status: MerchantStatus
@@ -1338,7 +1338,7 @@ class MerchantsApi:
     ) -> ApiResponse[ListMerchantsResponse]:
         """List merchants
 
-        Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed.
+        Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed. (2026-02-19.preview) Each merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param status: Only merchants with this status (exact match).
         :type status: MerchantStatus
@@ -1447,7 +1447,7 @@ class MerchantsApi:
     ) -> RESTResponseType:
         """List merchants
 
-        Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed.
+        Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed. (2026-02-19.preview) Each merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param status: Only merchants with this status (exact match).
         :type status: MerchantStatus
@@ -1649,7 +1649,7 @@ class MerchantsApi:
     ) -> MerchantResponse:
         """Update a merchant
 
-        Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo.
+        Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1753,7 +1753,7 @@ class MerchantsApi:
     ) -> ApiResponse[MerchantResponse]:
         """Update a merchant
 
-        Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo.
+        Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1857,7 +1857,7 @@ class MerchantsApi:
     ) -> RESTResponseType:
         """Update a merchant
 
-        Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo.
+        Changes the merchant's name, e-mail or logo; send at least one. `iconUrl: null` removes the logo. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str

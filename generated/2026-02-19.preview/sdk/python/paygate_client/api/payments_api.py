@@ -76,7 +76,7 @@ class PaymentsApi:
     ) -> CancelPaymentResponse:
         """Cancel a payment
 
-        Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+        Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -184,7 +184,7 @@ class PaymentsApi:
     ) -> ApiResponse[CancelPaymentResponse]:
         """Cancel a payment
 
-        Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+        Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -292,7 +292,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """Cancel a payment
 
-        Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+        Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -484,7 +484,7 @@ class PaymentsApi:
     ) -> CreatePaymentResponse:
         """Create a payment
 
-        Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+        Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -594,7 +594,7 @@ class PaymentsApi:
     ) -> ApiResponse[CreatePaymentResponse]:
         """Create a payment
 
-        Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+        Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -704,7 +704,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """Create a payment
 
-        Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+        Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -911,7 +911,7 @@ class PaymentsApi:
     ) -> CreatePaymentResponse:
         """(Deprecated) Create a payment (deprecated path)
 
-        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -1022,7 +1022,7 @@ class PaymentsApi:
     ) -> ApiResponse[CreatePaymentResponse]:
         """(Deprecated) Create a payment (deprecated path)
 
-        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -1133,7 +1133,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """(Deprecated) Create a payment (deprecated path)
 
-        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+        The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -1768,7 +1768,7 @@ class PaymentsApi:
     ) -> PaymentDetails:
         """Get a payment
 
-        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
+        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed). (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -1874,7 +1874,7 @@ class PaymentsApi:
     ) -> ApiResponse[PaymentDetails]:
         """Get a payment
 
-        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
+        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed). (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -1980,7 +1980,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """Get a payment
 
-        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
+        The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed). (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -2171,7 +2171,7 @@ class PaymentsApi:
     ) -> PaymentStatusResponse:
         """Get payment status
 
-        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -2281,7 +2281,7 @@ class PaymentsApi:
     ) -> ApiResponse[PaymentStatusResponse]:
         """Get payment status
 
-        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -2391,7 +2391,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """Get payment status
 
-        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+        Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -2590,7 +2590,7 @@ class PaymentsApi:
     ) -> PaymentStatusResponse:
         """(Deprecated) Get payment status (deprecated path)
 
-        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -2701,7 +2701,7 @@ class PaymentsApi:
     ) -> ApiResponse[PaymentStatusResponse]:
         """(Deprecated) Get payment status (deprecated path)
 
-        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -2812,7 +2812,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """(Deprecated) Get payment status (deprecated path)
 
-        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+        The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -3407,7 +3407,7 @@ class PaymentsApi:
     ) -> ListPaymentsResponse:
         """List a merchant's payments
 
-        Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+        Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -3550,7 +3550,7 @@ class PaymentsApi:
     ) -> ApiResponse[ListPaymentsResponse]:
         """List a merchant's payments
 
-        Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+        Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -3693,7 +3693,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """List a merchant's payments
 
-        Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+        Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
@@ -3968,7 +3968,7 @@ class PaymentsApi:
     ) -> LegacyListPaymentsResponse:
         """(Deprecated) List a merchant's payments (deprecated)
 
-        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -4104,7 +4104,7 @@ class PaymentsApi:
     ) -> ApiResponse[LegacyListPaymentsResponse]:
         """(Deprecated) List a merchant's payments (deprecated)
 
-        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -4240,7 +4240,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """(Deprecated) List a merchant's payments (deprecated)
 
-        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+        Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -4502,7 +4502,7 @@ class PaymentsApi:
     ) -> ListPaymentsResponse:
         """List payments
 
-        Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+        Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param start_ts: Only payments created at or after this time (Unix seconds).
         :type start_ts: int
@@ -4645,7 +4645,7 @@ class PaymentsApi:
     ) -> ApiResponse[ListPaymentsResponse]:
         """List payments
 
-        Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+        Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param start_ts: Only payments created at or after this time (Unix seconds).
         :type start_ts: int
@@ -4788,7 +4788,7 @@ class PaymentsApi:
     ) -> RESTResponseType:
         """List payments
 
-        Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+        Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param start_ts: Only payments created at or after this time (Unix seconds).
         :type start_ts: int

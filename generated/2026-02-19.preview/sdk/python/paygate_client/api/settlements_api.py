@@ -70,7 +70,7 @@ class SettlementsApi:
     ) -> CreateCryptoSettlementsResponse:
         """Add crypto settlements
 
-        Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`.
+        Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -180,7 +180,7 @@ class SettlementsApi:
     ) -> ApiResponse[CreateCryptoSettlementsResponse]:
         """Add crypto settlements
 
-        Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`.
+        Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -290,7 +290,7 @@ class SettlementsApi:
     ) -> RESTResponseType:
         """Add crypto settlements
 
-        Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`.
+        Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -882,7 +882,7 @@ class SettlementsApi:
     ) -> MerchantSettlements:
         """List settlements
 
-        The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty).
+        The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty). (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -980,7 +980,7 @@ class SettlementsApi:
     ) -> ApiResponse[MerchantSettlements]:
         """List settlements
 
-        The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty).
+        The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty). (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1078,7 +1078,7 @@ class SettlementsApi:
     ) -> RESTResponseType:
         """List settlements
 
-        The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty).
+        The merchant's crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty). (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1256,7 +1256,7 @@ class SettlementsApi:
     ) -> CryptoSettlement:
         """Change a settlement's destination
 
-        Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset.
+        Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1364,7 +1364,7 @@ class SettlementsApi:
     ) -> ApiResponse[CryptoSettlement]:
         """Change a settlement's destination
 
-        Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset.
+        Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
@@ -1472,7 +1472,7 @@ class SettlementsApi:
     ) -> RESTResponseType:
         """Change a settlement's destination
 
-        Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset.
+        Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str

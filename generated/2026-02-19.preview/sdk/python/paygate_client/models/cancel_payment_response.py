@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -27,13 +27,14 @@ from pydantic_core import to_jsonable_python
 
 class CancelPaymentResponse(BaseModel):
     """
-    CancelPaymentResponse
+    (2026-02-19.preview) Plus `livemode`. The same fields as CancelPaymentResponse, flat: the SDK generator names this schema CancelPaymentResponse in the preview.
     """ # noqa: E501
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
     status: StrictStr
     cancelled_reason: StrictStr = Field(description="`cancelled_by_merchant` (merchant API) or `cancelled_by_user` (gateway).", alias="cancelledReason")
     cancelled_at: datetime = Field(alias="cancelledAt")
-    __properties: ClassVar[List[str]] = ["paymentId", "status", "cancelledReason", "cancelledAt"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["paymentId", "status", "cancelledReason", "cancelledAt", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -113,7 +114,8 @@ class CancelPaymentResponse(BaseModel):
             "paymentId": obj.get("paymentId"),
             "status": obj.get("status"),
             "cancelledReason": obj.get("cancelledReason"),
-            "cancelledAt": obj.get("cancelledAt")
+            "cancelledAt": obj.get("cancelledAt"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

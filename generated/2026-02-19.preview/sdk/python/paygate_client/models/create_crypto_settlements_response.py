@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 class CreateCryptoSettlementsResponse(BaseModel):
     """
-    CreateCryptoSettlementsResponse
+    (2026-02-19.preview) As CreateCryptoSettlementsResponse, with `livemode` on its settlements. The SDK generator names this schema CreateCryptoSettlementsResponse in the preview.
     """ # noqa: E501
     settlements: List[CryptoSettlement] = Field(description="The created settlements, in request order.")
     __properties: ClassVar[List[str]] = ["settlements"]

@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 class CreateMerchantResponse(BaseModel):
     """
-    CreateMerchantResponse
+    (2026-02-19.preview) As CreateMerchantResponse, with `livemode` on its `merchant`. The SDK generator names this schema CreateMerchantResponse in the preview.
     """ # noqa: E501
     merchant: CreatedMerchant
     __properties: ClassVar[List[str]] = ["merchant"]

@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 
 class CreatePaymentResponse(BaseModel):
     """
-    CreatePaymentResponse
+    (2026-02-19.preview) Plus `livemode`. The same fields as CreatePaymentResponse, flat: the SDK generator names this schema CreatePaymentResponse in the preview.
     """ # noqa: E501
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
     status: PaymentStatus
@@ -35,7 +35,8 @@ class CreatePaymentResponse(BaseModel):
     is_final: StrictBool = Field(alias="isFinal")
     poll_in_ms: Optional[Annotated[int, Field(strict=True, ge=0)]] = Field(default=None, description="Suggested wait in milliseconds before polling again while the payment is not final; null in a final state.", alias="pollInMs")
     gateway_url: StrictStr = Field(description="Buyer link (`<public base>/?pid=<paymentId>`): hand it to the buyer, open it in a compatible wallet or render it as a QR code.", alias="gatewayUrl")
-    __properties: ClassVar[List[str]] = ["paymentId", "status", "expiresAt", "isFinal", "pollInMs", "gatewayUrl"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["paymentId", "status", "expiresAt", "isFinal", "pollInMs", "gatewayUrl", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -108,7 +109,8 @@ class CreatePaymentResponse(BaseModel):
             "expiresAt": obj.get("expiresAt"),
             "isFinal": obj.get("isFinal"),
             "pollInMs": obj.get("pollInMs"),
-            "gatewayUrl": obj.get("gatewayUrl")
+            "gatewayUrl": obj.get("gatewayUrl"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

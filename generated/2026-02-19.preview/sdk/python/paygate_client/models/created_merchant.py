@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.merchant_status import MerchantStatus
@@ -28,7 +28,7 @@ from pydantic_core import to_jsonable_python
 
 class CreatedMerchant(BaseModel):
     """
-    The merchant as returned by creation (`iconUrl` may be absent).
+    (2026-02-19.preview) The merchant as returned by creation (`iconUrl` may be absent). Plus `livemode`. The same fields as CreatedMerchant, flat: the SDK generator names this schema CreatedMerchant in the preview.
     """ # noqa: E501
     id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Merchant id, `mrch_` followed by an opaque string.")
     name: StrictStr
@@ -36,7 +36,8 @@ class CreatedMerchant(BaseModel):
     status: MerchantStatus
     icon_url: Optional[Annotated[str, Field(strict=True)]] = Field(default=None, alias="iconUrl")
     created_at: datetime = Field(alias="createdAt")
-    __properties: ClassVar[List[str]] = ["id", "name", "email", "status", "iconUrl", "createdAt"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["id", "name", "email", "status", "iconUrl", "createdAt", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -127,7 +128,8 @@ class CreatedMerchant(BaseModel):
             "email": obj.get("email"),
             "status": obj.get("status"),
             "iconUrl": obj.get("iconUrl"),
-            "createdAt": obj.get("createdAt")
+            "createdAt": obj.get("createdAt"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

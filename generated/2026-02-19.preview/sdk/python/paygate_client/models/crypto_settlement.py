@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from typing import Any, ClassVar, Dict, List
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -26,12 +26,13 @@ from pydantic_core import to_jsonable_python
 
 class CryptoSettlement(BaseModel):
     """
-    A crypto settlement: payments in `asset` are forwarded to `destination` (same chain). Each (merchant, asset) pair is unique.
+    (2026-02-19.preview) A crypto settlement: payments in `asset` are forwarded to `destination` (same chain). Each (merchant, asset) pair is unique. Plus `livemode`. The same fields as CryptoSettlement, flat: the SDK generator names this schema CryptoSettlement in the preview.
     """ # noqa: E501
     id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Crypto settlement id, `crypto_` followed by an opaque string.")
     asset: Annotated[str, Field(strict=True)] = Field(description="CAIP-19 asset id, `<namespace>:<chain>/<asset_namespace>:<reference>`, without the `caip19/` prefix used in amount units.")
     destination: Annotated[str, Field(strict=True)] = Field(description="CAIP-10 account id, `<namespace>:<chain>:<address>`.")
-    __properties: ClassVar[List[str]] = ["id", "asset", "destination"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["id", "asset", "destination", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -116,7 +117,8 @@ class CryptoSettlement(BaseModel):
         _obj = cls.model_validate({
             "id": obj.get("id"),
             "asset": obj.get("asset"),
-            "destination": obj.get("destination")
+            "destination": obj.get("destination"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

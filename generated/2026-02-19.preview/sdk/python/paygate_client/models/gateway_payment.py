@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.buyer import Buyer
@@ -30,14 +30,15 @@ from pydantic_core import to_jsonable_python
 
 class GatewayPayment(BaseModel):
     """
-    What a wallet shows the buyer before paying.
+    (2026-02-19.preview) What a wallet shows the buyer before paying. Plus `livemode`. The same fields as GatewayPayment, flat: the SDK generator names this schema GatewayPayment in the preview.
     """ # noqa: E501
     status: PaymentStatus
     amount: DisplayAmount
     expires_at: Annotated[int, Field(le=253402300799, strict=True, ge=0)] = Field(description="Unix timestamp in seconds.", alias="expiresAt")
     merchant: GatewayPaymentMerchant
     buyer: Optional[Buyer] = None
-    __properties: ClassVar[List[str]] = ["status", "amount", "expiresAt", "merchant", "buyer"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["status", "amount", "expiresAt", "merchant", "buyer", "livemode"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -103,7 +104,8 @@ class GatewayPayment(BaseModel):
             "amount": DisplayAmount.from_dict(obj["amount"]) if obj.get("amount") is not None else None,
             "expiresAt": obj.get("expiresAt"),
             "merchant": GatewayPaymentMerchant.from_dict(obj["merchant"]) if obj.get("merchant") is not None else None,
-            "buyer": Buyer.from_dict(obj["buyer"]) if obj.get("buyer") is not None else None
+            "buyer": Buyer.from_dict(obj["buyer"]) if obj.get("buyer") is not None else None,
+            "livemode": obj.get("livemode")
         })
         return _obj
 

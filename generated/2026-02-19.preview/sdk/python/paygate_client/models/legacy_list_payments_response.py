@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 
 class LegacyListPaymentsResponse(BaseModel):
     """
-    Deprecated snake_case page of payments.
+    (2026-02-19.preview) Deprecated snake_case page of payments. As LegacyListPaymentsResponse, with `livemode` on its payments (`data`). The SDK generator names this schema LegacyListPaymentsResponse in the preview.
     """ # noqa: E501
     data: List[LegacyPaymentListItem]
     next_cursor: Optional[StrictStr] = Field(default=None, description="Pass as `cursor` to get the next page; null on the last page.")

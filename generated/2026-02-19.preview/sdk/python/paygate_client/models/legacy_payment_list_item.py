@@ -28,7 +28,7 @@ from pydantic_core import to_jsonable_python
 
 class LegacyPaymentListItem(BaseModel):
     """
-    A payment in the deprecated snake_case list. Unknown values are null.
+    (2026-02-19.preview) A payment in the deprecated snake_case list. Unknown values are null. Plus `livemode`. The same fields as LegacyPaymentListItem, flat: the SDK generator names this schema LegacyPaymentListItem in the preview.
     """ # noqa: E501
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.")
     merchant_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Merchant id, `mrch_` followed by an opaque string.")
@@ -54,7 +54,8 @@ class LegacyPaymentListItem(BaseModel):
     token_logo: Optional[StrictStr]
     chain_logo: Optional[StrictStr]
     wallet_logo: Optional[StrictStr]
-    __properties: ClassVar[List[str]] = ["payment_id", "merchant_id", "reference_id", "status", "is_terminal", "wallet_name", "chain_id", "buyer_caip10", "token_caip19", "tx_hash", "nonce", "token_amount", "fiat_amount", "fiat_currency", "created_at", "last_updated_at", "settled_at", "settlement_status", "settlement_tx_hash", "token_symbol", "token_decimals", "token_logo", "chain_logo", "wallet_logo"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["payment_id", "merchant_id", "reference_id", "status", "is_terminal", "wallet_name", "chain_id", "buyer_caip10", "token_caip19", "tx_hash", "nonce", "token_amount", "fiat_amount", "fiat_currency", "created_at", "last_updated_at", "settled_at", "settlement_status", "settlement_tx_hash", "token_symbol", "token_decimals", "token_logo", "chain_logo", "wallet_logo", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -255,7 +256,8 @@ class LegacyPaymentListItem(BaseModel):
             "token_decimals": obj.get("token_decimals"),
             "token_logo": obj.get("token_logo"),
             "chain_logo": obj.get("chain_logo"),
-            "wallet_logo": obj.get("wallet_logo")
+            "wallet_logo": obj.get("wallet_logo"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 
 class ListMerchantsResponse(BaseModel):
     """
-    A page of merchants, newest first (ties broken by id).
+    (2026-02-19.preview) A page of merchants, newest first (ties broken by id). As ListMerchantsResponse, with `livemode` on its merchants. The SDK generator names this schema ListMerchantsResponse in the preview.
     """ # noqa: E501
     merchants: List[Merchant]
     total_count: Annotated[int, Field(le=9007199254740991, strict=True, ge=0)] = Field(description="Number of merchants matching the filters, ignoring pagination.", alias="totalCount")

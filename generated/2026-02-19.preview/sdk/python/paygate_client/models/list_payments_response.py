@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 
 class ListPaymentsResponse(BaseModel):
     """
-    A page of payments plus totals over the whole filtered set.
+    (2026-02-19.preview) A page of payments plus totals over the whole filtered set. As ListPaymentsResponse, with `livemode` on its payments (`data`). The SDK generator names this schema ListPaymentsResponse in the preview.
     """ # noqa: E501
     data: List[PaymentListItem]
     next_cursor: Optional[StrictStr] = Field(description="Pass as `cursor` to get the next page; null on the last page.", alias="nextCursor")

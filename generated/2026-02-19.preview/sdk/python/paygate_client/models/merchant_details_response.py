@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 class MerchantDetailsResponse(BaseModel):
     """
-    A merchant with its settlements (get response).
+    (2026-02-19.preview) A merchant with its settlements (get response). As MerchantDetailsResponse, with `livemode` on its `merchant`. The SDK generator names this schema MerchantDetailsResponse in the preview.
     """ # noqa: E501
     merchant: MerchantWithSettlements
     __properties: ClassVar[List[str]] = ["merchant"]

@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 class MerchantResponse(BaseModel):
     """
-    A merchant (update response).
+    (2026-02-19.preview) A merchant (update response). As MerchantResponse, with `livemode` on its `merchant`. The SDK generator names this schema MerchantResponse in the preview.
     """ # noqa: E501
     merchant: Merchant
     __properties: ClassVar[List[str]] = ["merchant"]

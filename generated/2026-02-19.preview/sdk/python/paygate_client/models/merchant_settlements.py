@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 
 class MerchantSettlements(BaseModel):
     """
-    The merchant's settlement destinations. Fiat settlement is not supported yet (always empty).
+    (2026-02-19.preview) The merchant's settlement destinations. Fiat settlement is not supported yet (always empty). As MerchantSettlements, with `livemode` on its crypto settlements. The SDK generator names this schema MerchantSettlements in the preview.
     """ # noqa: E501
     crypto: List[CryptoSettlement]
     fiat: List[FiatSettlement]

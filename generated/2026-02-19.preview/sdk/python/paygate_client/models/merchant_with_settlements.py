@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.merchant_settlements import MerchantSettlements
@@ -29,7 +29,7 @@ from pydantic_core import to_jsonable_python
 
 class MerchantWithSettlements(BaseModel):
     """
-    A merchant with its configured settlements.
+    (2026-02-19.preview) A merchant with its configured settlements, plus `livemode` (on the merchant and on each settlement). The same fields as MerchantWithSettlements, flat: the SDK generator names this schema MerchantWithSettlements in the preview.
     """ # noqa: E501
     id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Merchant id, `mrch_` followed by an opaque string.")
     name: StrictStr
@@ -37,8 +37,9 @@ class MerchantWithSettlements(BaseModel):
     status: MerchantStatus
     icon_url: Optional[Annotated[str, Field(strict=True)]] = Field(description="Logo URL (HTTPS); null when unset.", alias="iconUrl")
     created_at: datetime = Field(description="Creation time, ISO 8601 UTC with milliseconds.", alias="createdAt")
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
     settlements: MerchantSettlements
-    __properties: ClassVar[List[str]] = ["id", "name", "email", "status", "iconUrl", "createdAt", "settlements"]
+    __properties: ClassVar[List[str]] = ["id", "name", "email", "status", "iconUrl", "createdAt", "livemode", "settlements"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -133,6 +134,7 @@ class MerchantWithSettlements(BaseModel):
             "status": obj.get("status"),
             "iconUrl": obj.get("iconUrl"),
             "createdAt": obj.get("createdAt"),
+            "livemode": obj.get("livemode"),
             "settlements": MerchantSettlements.from_dict(obj["settlements"]) if obj.get("settlements") is not None else None
         })
         return _obj

@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.failure_code import FailureCode
@@ -34,7 +34,7 @@ from pydantic_core import to_jsonable_python
 
 class PaymentDetails(BaseModel):
     """
-    (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
+    (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview), and `livemode`.
     """ # noqa: E501
     payment_id: Optional[Annotated[str, Field(strict=True, max_length=64)]] = Field(default=None, description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
     merchant_id: Optional[Annotated[str, Field(strict=True, max_length=64)]] = Field(default=None, description="Merchant id, `mrch_` followed by an opaque string.", alias="merchantId")
@@ -49,7 +49,8 @@ class PaymentDetails(BaseModel):
     refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded; null if it was not.", alias="refundedAt")
     refunded_amount: PaymentDetailsRefundedAmount = Field(alias="refundedAmount")
     refunded_token_amount: Optional[TokenAmount] = Field(description="The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid).", alias="refundedTokenAmount")
-    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt", "refundedAmount", "refundedTokenAmount"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt", "refundedAmount", "refundedTokenAmount", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -190,7 +191,8 @@ class PaymentDetails(BaseModel):
             "expiresAt": obj.get("expiresAt"),
             "refundedAt": obj.get("refundedAt"),
             "refundedAmount": PaymentDetailsRefundedAmount.from_dict(obj["refundedAmount"]) if obj.get("refundedAmount") is not None else None,
-            "refundedTokenAmount": TokenAmount.from_dict(obj["refundedTokenAmount"]) if obj.get("refundedTokenAmount") is not None else None
+            "refundedTokenAmount": TokenAmount.from_dict(obj["refundedTokenAmount"]) if obj.get("refundedTokenAmount") is not None else None,
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -35,7 +35,7 @@ from pydantic_core import to_jsonable_python
 
 class PaymentListItem(BaseModel):
     """
-    A payment in a list. Optional parts are omitted while unknown (e.g. before the buyer pays).
+    (2026-02-19.preview) A payment in a list. Optional parts are omitted while unknown (e.g. before the buyer pays). Plus `livemode`. The same fields as PaymentListItem, flat: the SDK generator names this schema PaymentListItem in the preview.
     """ # noqa: E501
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
     merchant: PaymentListItemMerchant
@@ -51,7 +51,8 @@ class PaymentListItem(BaseModel):
     created_at: datetime = Field(alias="createdAt")
     last_updated_at: datetime = Field(alias="lastUpdatedAt")
     settled_at: Optional[datetime] = Field(default=None, alias="settledAt")
-    __properties: ClassVar[List[str]] = ["paymentId", "merchant", "referenceId", "status", "isTerminal", "fiatAmount", "tokenAmount", "buyer", "transaction", "fees", "settlement", "createdAt", "lastUpdatedAt", "settledAt"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["paymentId", "merchant", "referenceId", "status", "isTerminal", "fiatAmount", "tokenAmount", "buyer", "transaction", "fees", "settlement", "createdAt", "lastUpdatedAt", "settledAt", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -163,7 +164,8 @@ class PaymentListItem(BaseModel):
             "settlement": PaymentListItemSettlement.from_dict(obj["settlement"]) if obj.get("settlement") is not None else None,
             "createdAt": obj.get("createdAt"),
             "lastUpdatedAt": obj.get("lastUpdatedAt"),
-            "settledAt": obj.get("settledAt")
+            "settledAt": obj.get("settledAt"),
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -28,7 +28,7 @@ from pydantic_core import to_jsonable_python
 
 class PaymentOptionsResponse(BaseModel):
     """
-    PaymentOptionsResponse
+    (2026-02-19.preview) As PaymentOptionsResponse, with `livemode` on its payment (`info`). The SDK generator names this schema PaymentOptionsResponse in the preview.
     """ # noqa: E501
     options: Optional[List[PaymentOption]] = None
     info: Optional[GatewayPayment] = None

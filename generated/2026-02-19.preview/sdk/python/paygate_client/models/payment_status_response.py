@@ -29,14 +29,15 @@ from pydantic_core import to_jsonable_python
 
 class PaymentStatusResponse(BaseModel):
     """
-    Current status. Stop polling when `isFinal` is true; otherwise wait about `pollInMs` before polling again (or long-poll with `maxPollMs`).
+    (2026-02-19.preview) Current status. Stop polling when `isFinal` is true; otherwise wait about `pollInMs` before polling again (or long-poll with `maxPollMs`). Plus `livemode`. The same fields as PaymentStatusResponse, flat: the SDK generator names this schema PaymentStatusResponse in the preview.
     """ # noqa: E501
     status: PaymentStatus
     is_final: StrictBool = Field(description="True in a final state (`succeeded`, `failed`, `expired`, `cancelled`).", alias="isFinal")
     poll_in_ms: Optional[Annotated[int, Field(strict=True, ge=0)]] = Field(default=None, description="Suggested wait in milliseconds before polling again while the payment is not final; null in a final state.", alias="pollInMs")
     failure_code: Optional[FailureCode] = Field(default=None, alias="failureCode")
     info: Optional[PaymentInfo] = Field(default=None, description="Set when `status` is `succeeded`; null otherwise.")
-    __properties: ClassVar[List[str]] = ["status", "isFinal", "pollInMs", "failureCode", "info"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["status", "isFinal", "pollInMs", "failureCode", "info", "livemode"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -111,7 +112,8 @@ class PaymentStatusResponse(BaseModel):
             "isFinal": obj.get("isFinal"),
             "pollInMs": obj.get("pollInMs"),
             "failureCode": obj.get("failureCode"),
-            "info": PaymentInfo.from_dict(obj["info"]) if obj.get("info") is not None else None
+            "info": PaymentInfo.from_dict(obj["info"]) if obj.get("info") is not None else None,
+            "livemode": obj.get("livemode")
         })
         return _obj
 

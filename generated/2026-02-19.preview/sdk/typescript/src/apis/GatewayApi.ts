@@ -225,7 +225,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`.
+     * The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Cancel a payment (buyer)
      */
     async cancelGatewayPaymentRaw(requestParameters: CancelGatewayPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CancelPaymentResponse>> {
@@ -236,7 +236,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`.
+     * The buyer declines to pay. Only a payment in `requires_action` can be cancelled; it becomes `cancelled` with reason `cancelled_by_user`. Otherwise 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Cancel a payment (buyer)
      */
     async cancelGatewayPayment(requestParameters: CancelGatewayPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CancelPaymentResponse> {
@@ -326,7 +326,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Submits the results of the option\'s actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer\'s collected data. Before anything moves the service verifies that each signature recovers the option\'s account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer\'s balance (and, for a Permit2 option, its allowance to Permit2 and the permit\'s nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer\'s address, of the credential, or of the account\'s payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain\'s confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+     * Submits the results of the option\'s actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer\'s collected data. Before anything moves the service verifies that each signature recovers the option\'s account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer\'s balance (and, for a Permit2 option, its allowance to Permit2 and the permit\'s nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer\'s address, of the credential, or of the account\'s payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain\'s confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Confirm a payment
      */
     async confirmPaymentRaw(requestParameters: ConfirmPaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
@@ -337,7 +337,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Submits the results of the option\'s actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer\'s collected data. Before anything moves the service verifies that each signature recovers the option\'s account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer\'s balance (and, for a Permit2 option, its allowance to Permit2 and the permit\'s nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer\'s address, of the credential, or of the account\'s payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain\'s confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome.
+     * Submits the results of the option\'s actions (one per action, in order, or all packed into one entry) and, if the option asks for it, the buyer\'s collected data. Before anything moves the service verifies that each signature recovers the option\'s account over exactly the offered typed data (amount, token, chain, recipient or spender, validity window or deadline, and nonce; ERC-1271 for smart-contract wallets, where the service accepts them, else 422 `contract_wallet_not_accepted`; high-`s` and `v` 0/1 forms are normalised), reads the buyer\'s balance (and, for a Permit2 option, its allowance to Permit2 and the permit\'s nonce) from the chain, and simulates the submission as the relayer will send it (with the fees it will offer, against the pending block): an authorization or permit that cannot succeed is refused with 422 `insufficient_funds`, `allowance_insufficient`, `authorization_used`, `authorization_expired`, `authorization_not_yet_valid`, `invalid_signature`, `token_refused` or `transaction_reverted`, and the payment stays payable. A Permit2 approve whose transaction hash is in the results and is not mined within a few seconds is 409 `approval_pending` with `Retry-After`: confirm again. When too many submissions of the buyer\'s address, of the credential, or of the account\'s payments reverted on chain in the last 24 hours or are still in flight, confirm is refused with 429 `too_many_reverts` and `Retry-After`. Then the payment is `processing` and the relayer submits it; it becomes `succeeded` at the chain\'s confirmation depth. An unreachable RPC node is 503. Idempotent per (payment, option). Use `maxPollMs` to wait for the outcome. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Confirm a payment
      */
     async confirmPayment(requestParameters: ConfirmPaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
@@ -413,7 +413,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`).
+     * The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Decline a payment (buyer, in the wallet)
      */
     async declineGatewayPaymentRaw(requestParameters: DeclineGatewayPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
@@ -424,7 +424,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`).
+     * The buyer declined the payment in the wallet (e.g. rejected the signature request). Only a payment in `requires_action` can be declined; it becomes `failed` with `failureCode: declined_user`. An expired payment fails with 410 `payment_expired`, any other state with 409 `invalid_state`. Use `cancel` when the buyer merely backs out (`cancelled`, `cancelled_by_user`). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Decline a payment (buyer, in the wallet)
      */
     async declineGatewayPayment(requestParameters: DeclineGatewayPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
@@ -593,7 +593,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant.
+     * Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant. (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get a payment for display
      */
     async getGatewayPaymentRaw(requestParameters: GetGatewayPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<GatewayPayment>> {
@@ -604,7 +604,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant.
+     * Returns only the basic information a wallet shows the buyer to begin the payment flow: status, amount, expiry and merchant. (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get a payment for display
      */
     async getGatewayPayment(requestParameters: GetGatewayPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<GatewayPayment> {
@@ -680,7 +680,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000).
+     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment status (wallet)
      */
     async getGatewayPaymentStatusRaw(requestParameters: GetGatewayPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
@@ -691,7 +691,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000).
+     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment status (wallet)
      */
     async getGatewayPaymentStatus(requestParameters: GetGatewayPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
@@ -781,7 +781,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`.
+     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment options
      */
     async getPaymentOptionsRaw(requestParameters: GetPaymentOptionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentOptionsResponse>> {
@@ -792,7 +792,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`.
+     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment options
      */
     async getPaymentOptions(requestParameters: GetPaymentOptionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentOptionsResponse> {
@@ -872,7 +872,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment\'s requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402\'s `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client\'s retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment\'s status, and x402\'s settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+     * (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment\'s requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402\'s `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client\'s retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment\'s status, and x402\'s settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Pay a payment over x402
      */
     async payGatewayPaymentX402Raw(requestParameters: PayGatewayPaymentX402Request, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
@@ -883,7 +883,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment\'s requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402\'s `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client\'s retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment\'s status, and x402\'s settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid.
+     * (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment\'s requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402\'s `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client\'s retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment\'s status, and x402\'s settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Pay a payment over x402
      */
     async payGatewayPaymentX402(requestParameters: PayGatewayPaymentX402Request, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {

@@ -188,7 +188,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate.
+     * Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Create a merchant
      */
     async createMerchantRaw(requestParameters: CreateMerchantOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CreateMerchantResponse>> {
@@ -199,7 +199,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate.
+     * Creates a merchant (status `active`) in the account. Requires `Idempotency-Key`: a replay returns the merchant created first and creates no duplicate. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Create a merchant
      */
     async createMerchant(requestParameters: CreateMerchantOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreateMerchantResponse> {
@@ -338,7 +338,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The merchant\'s profile with its configured settlements.
+     * The merchant\'s profile with its configured settlements. (2026-02-19.preview) The merchant, and each of its settlements, carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get a merchant
      */
     async getMerchantRaw(requestParameters: GetMerchantRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MerchantDetailsResponse>> {
@@ -349,7 +349,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The merchant\'s profile with its configured settlements.
+     * The merchant\'s profile with its configured settlements. (2026-02-19.preview) The merchant, and each of its settlements, carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get a merchant
      */
     async getMerchant(requestParameters: GetMerchantRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MerchantDetailsResponse> {
@@ -421,7 +421,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed.
+     * Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed. (2026-02-19.preview) Each merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List merchants
      */
     async listMerchantsRaw(requestParameters: ListMerchantsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListMerchantsResponse>> {
@@ -432,7 +432,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed.
+     * Merchants of the account, newest first (ties broken by id). Deleted merchants are not listed. (2026-02-19.preview) Each merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List merchants
      */
     async listMerchants(requestParameters: ListMerchantsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListMerchantsResponse> {
@@ -506,7 +506,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Changes the merchant\'s name, e-mail or logo; send at least one. `iconUrl: null` removes the logo.
+     * Changes the merchant\'s name, e-mail or logo; send at least one. `iconUrl: null` removes the logo. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Update a merchant
      */
     async updateMerchantRaw(requestParameters: UpdateMerchantOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MerchantResponse>> {
@@ -517,7 +517,7 @@ export class MerchantsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Changes the merchant\'s name, e-mail or logo; send at least one. `iconUrl: null` removes the logo.
+     * Changes the merchant\'s name, e-mail or logo; send at least one. `iconUrl: null` removes the logo. (2026-02-19.preview) The merchant carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Update a merchant
      */
     async updateMerchant(requestParameters: UpdateMerchantOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MerchantResponse> {

@@ -326,7 +326,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+     * Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Cancel a payment
      */
     async cancelPaymentRaw(requestParameters: CancelPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CancelPaymentResponse>> {
@@ -337,7 +337,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`.
+     * Cancels a payment that is still in `requires_action`; it becomes `cancelled` with reason `cancelled_by_merchant`. In any other state: 409 `invalid_state`. (2026-02-19.preview) The answer carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Cancel a payment
      */
     async cancelPayment(requestParameters: CancelPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CancelPaymentResponse> {
@@ -418,7 +418,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+     * Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Create a payment
      */
     async createPaymentRaw(requestParameters: CreatePaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CreatePaymentResponse>> {
@@ -429,7 +429,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final.
+     * Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Create a payment
      */
     async createPayment(requestParameters: CreatePaymentOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreatePaymentResponse> {
@@ -511,7 +511,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+     * The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Create a payment (deprecated path)
      * @deprecated
      */
@@ -523,7 +523,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`.
+     * The same operation as `POST /v1/payments` (createPayment), under the path older e-commerce guides use: same headers, body, idempotency, responses and errors. New integrations use `POST /v1/payments`. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Create a payment (deprecated path)
      * @deprecated
      */
@@ -695,7 +695,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
+     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed). (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get a payment
      */
     async getPaymentRaw(requestParameters: GetPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentDetails>> {
@@ -706,7 +706,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed).
+     * The payment with its status, amounts, what was paid (`info`, once succeeded) and settlement (once settled). (2026-02-19.preview) `refundedAmount` and `refundedTokenAmount`: what has been refunded of it (refunds not failed). (2026-02-19.preview) The payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get a payment
      */
     async getPayment(requestParameters: GetPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentDetails> {
@@ -789,7 +789,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment status
      */
     async getPaymentStatusRaw(requestParameters: GetPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentStatusResponse>> {
@@ -800,7 +800,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production.
+     * Current status of the payment. Stop polling when `isFinal` is true; otherwise wait about `pollInMs`, or long-poll with `maxPollMs` (capped at 30000). Webhooks are recommended in production. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment status
      */
     async getPaymentStatus(requestParameters: GetPaymentStatusRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentStatusResponse> {
@@ -884,7 +884,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+     * The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment status (deprecated path)
      * @deprecated
      */
@@ -896,7 +896,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`.
+     * The same operation as `GET /v1/payments/{id}/status` (getPaymentStatus), under the path older e-commerce guides use: same headers, long-poll (`maxPollMs`), responses and errors. New integrations use `GET /v1/payments/{id}/status`. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment status (deprecated path)
      * @deprecated
      */
@@ -1094,7 +1094,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+     * Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List a merchant\'s payments
      */
     async listMerchantPaymentsRaw(requestParameters: ListMerchantPaymentsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListPaymentsResponse>> {
@@ -1105,7 +1105,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set.
+     * Payments of the merchant named in `Merchant-Id`, newest first by default, with totals over the filtered set. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List a merchant\'s payments
      */
     async listMerchantPayments(requestParameters: ListMerchantPaymentsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListPaymentsResponse> {
@@ -1206,7 +1206,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List a merchant\'s payments (deprecated)
      * @deprecated
      */
@@ -1218,7 +1218,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+     * Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List a merchant\'s payments (deprecated)
      * @deprecated
      */
@@ -1323,7 +1323,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+     * Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List payments
      */
     async listPaymentsRaw(requestParameters: ListPaymentsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ListPaymentsResponse>> {
@@ -1334,7 +1334,7 @@ export class PaymentsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`.
+     * Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List payments
      */
     async listPayments(requestParameters: ListPaymentsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ListPaymentsResponse> {

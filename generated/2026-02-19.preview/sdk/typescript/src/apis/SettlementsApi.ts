@@ -176,7 +176,7 @@ export class SettlementsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`.
+     * Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Add crypto settlements
      */
     async createCryptoSettlementsRaw(requestParameters: CreateCryptoSettlementsOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CreateCryptoSettlementsResponse>> {
@@ -187,7 +187,7 @@ export class SettlementsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`.
+     * Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Add crypto settlements
      */
     async createCryptoSettlements(requestParameters: CreateCryptoSettlementsOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CreateCryptoSettlementsResponse> {
@@ -334,7 +334,7 @@ export class SettlementsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The merchant\'s crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty).
+     * The merchant\'s crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty). (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List settlements
      */
     async listSettlementsRaw(requestParameters: ListSettlementsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<MerchantSettlements>> {
@@ -345,7 +345,7 @@ export class SettlementsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The merchant\'s crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty).
+     * The merchant\'s crypto and fiat settlement destinations. Fiat settlement is not supported yet (`fiat` is empty). (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * List settlements
      */
     async listSettlements(requestParameters: ListSettlementsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<MerchantSettlements> {
@@ -427,7 +427,7 @@ export class SettlementsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Changes where the settlement\'s asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset.
+     * Changes where the settlement\'s asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Change a settlement\'s destination
      */
     async updateCryptoSettlementRaw(requestParameters: UpdateCryptoSettlementOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<CryptoSettlement>> {
@@ -438,7 +438,7 @@ export class SettlementsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Changes where the settlement\'s asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset.
+     * Changes where the settlement\'s asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Change a settlement\'s destination
      */
     async updateCryptoSettlement(requestParameters: UpdateCryptoSettlementOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<CryptoSettlement> {

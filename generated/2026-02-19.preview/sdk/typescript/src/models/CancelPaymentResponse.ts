@@ -14,7 +14,7 @@
 
 import { mapValues } from '../runtime';
 /**
- * 
+ * (2026-02-19.preview) Plus `livemode`. The same fields as CancelPaymentResponse, flat: the SDK generator names this schema CancelPaymentResponse in the preview.
  * @export
  * @interface CancelPaymentResponse
  */
@@ -43,6 +43,12 @@ export interface CancelPaymentResponse {
      * @memberof CancelPaymentResponse
      */
     cancelledAt: Date;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof CancelPaymentResponse
+     */
+    livemode: boolean;
 }
 
 
@@ -74,6 +80,7 @@ export function instanceOfCancelPaymentResponse(value: object): value is CancelP
     
     if (!('cancelledReason' in value) || value['cancelledReason'] === undefined) return false;
     if (!('cancelledAt' in value) || value['cancelledAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -91,6 +98,7 @@ export function CancelPaymentResponseFromJSONTyped(json: any, ignoreDiscriminato
         'status': json['status'],
         'cancelledReason': json['cancelledReason'],
         'cancelledAt': (new Date(json['cancelledAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -109,6 +117,7 @@ export function CancelPaymentResponseToJSONTyped(value?: CancelPaymentResponse |
         'status': value['status'],
         'cancelledReason': value['cancelledReason'],
         'cancelledAt': value['cancelledAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

@@ -22,7 +22,7 @@ import {
 } from './CryptoSettlement';
 
 /**
- * 
+ * (2026-02-19.preview) As CreateCryptoSettlementsResponse, with `livemode` on its settlements. The SDK generator names this schema CreateCryptoSettlementsResponse in the preview.
  * @export
  * @interface CreateCryptoSettlementsResponse
  */

@@ -22,7 +22,7 @@ import {
 } from './CreatedMerchant';
 
 /**
- * 
+ * (2026-02-19.preview) As CreateMerchantResponse, with `livemode` on its `merchant`. The SDK generator names this schema CreateMerchantResponse in the preview.
  * @export
  * @interface CreateMerchantResponse
  */

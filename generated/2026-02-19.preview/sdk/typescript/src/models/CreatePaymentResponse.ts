@@ -22,7 +22,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * 
+ * (2026-02-19.preview) Plus `livemode`. The same fields as CreatePaymentResponse, flat: the SDK generator names this schema CreatePaymentResponse in the preview.
  * @export
  * @interface CreatePaymentResponse
  */
@@ -63,6 +63,12 @@ export interface CreatePaymentResponse {
      * @memberof CreatePaymentResponse
      */
     gatewayUrl: string;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof CreatePaymentResponse
+     */
+    livemode: boolean;
 }
 
 
@@ -76,6 +82,7 @@ export function instanceOfCreatePaymentResponse(value: object): value is CreateP
     if (!('expiresAt' in value) || value['expiresAt'] === undefined) return false;
     if (!('isFinal' in value) || value['isFinal'] === undefined) return false;
     if (!('gatewayUrl' in value) || value['gatewayUrl'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -95,6 +102,7 @@ export function CreatePaymentResponseFromJSONTyped(json: any, ignoreDiscriminato
         'isFinal': json['isFinal'],
         'pollInMs': json['pollInMs'] == null ? undefined : json['pollInMs'],
         'gatewayUrl': json['gatewayUrl'],
+        'livemode': json['livemode'],
     };
 }
 
@@ -115,6 +123,7 @@ export function CreatePaymentResponseToJSONTyped(value?: CreatePaymentResponse |
         'isFinal': value['isFinal'],
         'pollInMs': value['pollInMs'],
         'gatewayUrl': value['gatewayUrl'],
+        'livemode': value['livemode'],
     };
 }
 

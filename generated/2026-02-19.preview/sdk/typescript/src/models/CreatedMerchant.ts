@@ -22,7 +22,7 @@ import {
 } from './MerchantStatus';
 
 /**
- * The merchant as returned by creation (`iconUrl` may be absent).
+ * (2026-02-19.preview) The merchant as returned by creation (`iconUrl` may be absent). Plus `livemode`. The same fields as CreatedMerchant, flat: the SDK generator names this schema CreatedMerchant in the preview.
  * @export
  * @interface CreatedMerchant
  */
@@ -63,6 +63,12 @@ export interface CreatedMerchant {
      * @memberof CreatedMerchant
      */
     createdAt: Date;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof CreatedMerchant
+     */
+    livemode: boolean;
 }
 
 
@@ -76,6 +82,7 @@ export function instanceOfCreatedMerchant(value: object): value is CreatedMercha
     if (!('email' in value) || value['email'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -95,6 +102,7 @@ export function CreatedMerchantFromJSONTyped(json: any, ignoreDiscriminator: boo
         'status': MerchantStatusFromJSON(json['status']),
         'iconUrl': json['iconUrl'] == null ? undefined : json['iconUrl'],
         'createdAt': (new Date(json['createdAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -115,6 +123,7 @@ export function CreatedMerchantToJSONTyped(value?: CreatedMerchant | null, ignor
         'status': MerchantStatusToJSON(value['status']),
         'iconUrl': value['iconUrl'],
         'createdAt': value['createdAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

@@ -14,7 +14,7 @@
 
 import { mapValues } from '../runtime';
 /**
- * A crypto settlement: payments in `asset` are forwarded to `destination` (same chain). Each (merchant, asset) pair is unique.
+ * (2026-02-19.preview) A crypto settlement: payments in `asset` are forwarded to `destination` (same chain). Each (merchant, asset) pair is unique. Plus `livemode`. The same fields as CryptoSettlement, flat: the SDK generator names this schema CryptoSettlement in the preview.
  * @export
  * @interface CryptoSettlement
  */
@@ -37,6 +37,12 @@ export interface CryptoSettlement {
      * @memberof CryptoSettlement
      */
     destination: string;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof CryptoSettlement
+     */
+    livemode: boolean;
 }
 
 /**
@@ -46,6 +52,7 @@ export function instanceOfCryptoSettlement(value: object): value is CryptoSettle
     if (!('id' in value) || value['id'] === undefined) return false;
     if (!('asset' in value) || value['asset'] === undefined) return false;
     if (!('destination' in value) || value['destination'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -62,6 +69,7 @@ export function CryptoSettlementFromJSONTyped(json: any, ignoreDiscriminator: bo
         'id': json['id'],
         'asset': json['asset'],
         'destination': json['destination'],
+        'livemode': json['livemode'],
     };
 }
 
@@ -79,6 +87,7 @@ export function CryptoSettlementToJSONTyped(value?: CryptoSettlement | null, ign
         'id': value['id'],
         'asset': value['asset'],
         'destination': value['destination'],
+        'livemode': value['livemode'],
     };
 }
 

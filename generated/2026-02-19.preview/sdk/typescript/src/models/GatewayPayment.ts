@@ -43,7 +43,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * What a wallet shows the buyer before paying.
+ * (2026-02-19.preview) What a wallet shows the buyer before paying. Plus `livemode`. The same fields as GatewayPayment, flat: the SDK generator names this schema GatewayPayment in the preview.
  * @export
  * @interface GatewayPayment
  */
@@ -78,6 +78,12 @@ export interface GatewayPayment {
      * @memberof GatewayPayment
      */
     buyer?: Buyer;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof GatewayPayment
+     */
+    livemode: boolean;
 }
 
 
@@ -90,6 +96,7 @@ export function instanceOfGatewayPayment(value: object): value is GatewayPayment
     if (!('amount' in value) || value['amount'] === undefined) return false;
     if (!('expiresAt' in value) || value['expiresAt'] === undefined) return false;
     if (!('merchant' in value) || value['merchant'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -108,6 +115,7 @@ export function GatewayPaymentFromJSONTyped(json: any, ignoreDiscriminator: bool
         'expiresAt': json['expiresAt'],
         'merchant': GatewayPaymentMerchantFromJSON(json['merchant']),
         'buyer': json['buyer'] == null ? undefined : BuyerFromJSON(json['buyer']),
+        'livemode': json['livemode'],
     };
 }
 
@@ -127,6 +135,7 @@ export function GatewayPaymentToJSONTyped(value?: GatewayPayment | null, ignoreD
         'expiresAt': value['expiresAt'],
         'merchant': GatewayPaymentMerchantToJSON(value['merchant']),
         'buyer': BuyerToJSON(value['buyer']),
+        'livemode': value['livemode'],
     };
 }
 

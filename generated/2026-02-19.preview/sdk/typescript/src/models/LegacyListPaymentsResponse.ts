@@ -29,7 +29,7 @@ import {
 } from './LegacyListPaymentsResponseStats';
 
 /**
- * Deprecated snake_case page of payments.
+ * (2026-02-19.preview) Deprecated snake_case page of payments. As LegacyListPaymentsResponse, with `livemode` on its payments (`data`). The SDK generator names this schema LegacyListPaymentsResponse in the preview.
  * @export
  * @interface LegacyListPaymentsResponse
  */

@@ -22,7 +22,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * A payment in the deprecated snake_case list. Unknown values are null.
+ * (2026-02-19.preview) A payment in the deprecated snake_case list. Unknown values are null. Plus `livemode`. The same fields as LegacyPaymentListItem, flat: the SDK generator names this schema LegacyPaymentListItem in the preview.
  * @export
  * @interface LegacyPaymentListItem
  */
@@ -171,6 +171,12 @@ export interface LegacyPaymentListItem {
      * @memberof LegacyPaymentListItem
      */
     wallet_logo: string | null;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof LegacyPaymentListItem
+     */
+    livemode: boolean;
 }
 
 
@@ -190,6 +196,7 @@ export function instanceOfLegacyPaymentListItem(value: object): value is LegacyP
     if (!('token_logo' in value) || value['token_logo'] === undefined) return false;
     if (!('chain_logo' in value) || value['chain_logo'] === undefined) return false;
     if (!('wallet_logo' in value) || value['wallet_logo'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -227,6 +234,7 @@ export function LegacyPaymentListItemFromJSONTyped(json: any, ignoreDiscriminato
         'token_logo': json['token_logo'],
         'chain_logo': json['chain_logo'],
         'wallet_logo': json['wallet_logo'],
+        'livemode': json['livemode'],
     };
 }
 
@@ -265,6 +273,7 @@ export function LegacyPaymentListItemToJSONTyped(value?: LegacyPaymentListItem |
         'token_logo': value['token_logo'],
         'chain_logo': value['chain_logo'],
         'wallet_logo': value['wallet_logo'],
+        'livemode': value['livemode'],
     };
 }
 

@@ -22,7 +22,7 @@ import {
 } from './Merchant';
 
 /**
- * A page of merchants, newest first (ties broken by id).
+ * (2026-02-19.preview) A page of merchants, newest first (ties broken by id). As ListMerchantsResponse, with `livemode` on its merchants. The SDK generator names this schema ListMerchantsResponse in the preview.
  * @export
  * @interface ListMerchantsResponse
  */

@@ -29,7 +29,7 @@ import {
 } from './PaymentStats';
 
 /**
- * A page of payments plus totals over the whole filtered set.
+ * (2026-02-19.preview) A page of payments plus totals over the whole filtered set. As ListPaymentsResponse, with `livemode` on its payments (`data`). The SDK generator names this schema ListPaymentsResponse in the preview.
  * @export
  * @interface ListPaymentsResponse
  */

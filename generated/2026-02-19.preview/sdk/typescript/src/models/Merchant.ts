@@ -22,7 +22,7 @@ import {
 } from './MerchantStatus';
 
 /**
- * A merchant, the entity that receives payments.
+ * (2026-02-19.preview) A merchant, the entity that receives payments. Plus `livemode`. The same fields as Merchant, flat: the SDK generator names this schema Merchant in the preview.
  * @export
  * @interface Merchant
  */
@@ -63,6 +63,12 @@ export interface Merchant {
      * @memberof Merchant
      */
     createdAt: Date;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof Merchant
+     */
+    livemode: boolean;
 }
 
 
@@ -77,6 +83,7 @@ export function instanceOfMerchant(value: object): value is Merchant {
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('iconUrl' in value) || value['iconUrl'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -96,6 +103,7 @@ export function MerchantFromJSONTyped(json: any, ignoreDiscriminator: boolean): 
         'status': MerchantStatusFromJSON(json['status']),
         'iconUrl': json['iconUrl'],
         'createdAt': (new Date(json['createdAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -116,6 +124,7 @@ export function MerchantToJSONTyped(value?: Merchant | null, ignoreDiscriminator
         'status': MerchantStatusToJSON(value['status']),
         'iconUrl': value['iconUrl'],
         'createdAt': value['createdAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

@@ -22,7 +22,7 @@ import {
 } from './MerchantWithSettlements';
 
 /**
- * A merchant with its settlements (get response).
+ * (2026-02-19.preview) A merchant with its settlements (get response). As MerchantDetailsResponse, with `livemode` on its `merchant`. The SDK generator names this schema MerchantDetailsResponse in the preview.
  * @export
  * @interface MerchantDetailsResponse
  */

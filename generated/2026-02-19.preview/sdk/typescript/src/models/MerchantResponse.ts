@@ -22,7 +22,7 @@ import {
 } from './Merchant';
 
 /**
- * A merchant (update response).
+ * (2026-02-19.preview) A merchant (update response). As MerchantResponse, with `livemode` on its `merchant`. The SDK generator names this schema MerchantResponse in the preview.
  * @export
  * @interface MerchantResponse
  */

@@ -29,7 +29,7 @@ import {
 } from './FiatSettlement';
 
 /**
- * The merchant's settlement destinations. Fiat settlement is not supported yet (always empty).
+ * (2026-02-19.preview) The merchant's settlement destinations. Fiat settlement is not supported yet (always empty). As MerchantSettlements, with `livemode` on its crypto settlements. The SDK generator names this schema MerchantSettlements in the preview.
  * @export
  * @interface MerchantSettlements
  */

@@ -29,7 +29,7 @@ import {
 } from './MerchantSettlements';
 
 /**
- * A merchant with its configured settlements.
+ * (2026-02-19.preview) A merchant with its configured settlements, plus `livemode` (on the merchant and on each settlement). The same fields as MerchantWithSettlements, flat: the SDK generator names this schema MerchantWithSettlements in the preview.
  * @export
  * @interface MerchantWithSettlements
  */
@@ -71,6 +71,12 @@ export interface MerchantWithSettlements {
      */
     createdAt: Date;
     /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof MerchantWithSettlements
+     */
+    livemode: boolean;
+    /**
      * 
      * @type {MerchantSettlements}
      * @memberof MerchantWithSettlements
@@ -90,6 +96,7 @@ export function instanceOfMerchantWithSettlements(value: object): value is Merch
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('iconUrl' in value) || value['iconUrl'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('settlements' in value) || value['settlements'] === undefined) return false;
     return true;
 }
@@ -110,6 +117,7 @@ export function MerchantWithSettlementsFromJSONTyped(json: any, ignoreDiscrimina
         'status': MerchantStatusFromJSON(json['status']),
         'iconUrl': json['iconUrl'],
         'createdAt': (new Date(json['createdAt'])),
+        'livemode': json['livemode'],
         'settlements': MerchantSettlementsFromJSON(json['settlements']),
     };
 }
@@ -131,6 +139,7 @@ export function MerchantWithSettlementsToJSONTyped(value?: MerchantWithSettlemen
         'status': MerchantStatusToJSON(value['status']),
         'iconUrl': value['iconUrl'],
         'createdAt': value['createdAt'].toISOString(),
+        'livemode': value['livemode'],
         'settlements': MerchantSettlementsToJSON(value['settlements']),
     };
 }

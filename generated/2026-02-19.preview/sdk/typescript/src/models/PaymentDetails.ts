@@ -64,7 +64,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview).
+ * (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview), and `livemode`.
  * @export
  * @interface PaymentDetails
  */
@@ -147,6 +147,12 @@ export interface PaymentDetails {
      * @memberof PaymentDetails
      */
     refundedTokenAmount: TokenAmount | null;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof PaymentDetails
+     */
+    livemode: boolean;
 }
 
 
@@ -159,6 +165,7 @@ export function instanceOfPaymentDetails(value: object): value is PaymentDetails
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('refundedAmount' in value) || value['refundedAmount'] === undefined) return false;
     if (!('refundedTokenAmount' in value) || value['refundedTokenAmount'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -185,6 +192,7 @@ export function PaymentDetailsFromJSONTyped(json: any, ignoreDiscriminator: bool
         'refundedAt': json['refundedAt'] == null ? undefined : (new Date(json['refundedAt'])),
         'refundedAmount': PaymentDetailsRefundedAmountFromJSON(json['refundedAmount']),
         'refundedTokenAmount': TokenAmountFromJSON(json['refundedTokenAmount']),
+        'livemode': json['livemode'],
     };
 }
 
@@ -212,6 +220,7 @@ export function PaymentDetailsToJSONTyped(value?: PaymentDetails | null, ignoreD
         'refundedAt': value['refundedAt'] == null ? value['refundedAt'] : value['refundedAt'].toISOString(),
         'refundedAmount': PaymentDetailsRefundedAmountToJSON(value['refundedAmount']),
         'refundedTokenAmount': TokenAmountToJSON(value['refundedTokenAmount']),
+        'livemode': value['livemode'],
     };
 }
 

@@ -71,7 +71,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * A payment in a list. Optional parts are omitted while unknown (e.g. before the buyer pays).
+ * (2026-02-19.preview) A payment in a list. Optional parts are omitted while unknown (e.g. before the buyer pays). Plus `livemode`. The same fields as PaymentListItem, flat: the SDK generator names this schema PaymentListItem in the preview.
  * @export
  * @interface PaymentListItem
  */
@@ -160,6 +160,12 @@ export interface PaymentListItem {
      * @memberof PaymentListItem
      */
     settledAt?: Date | null;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof PaymentListItem
+     */
+    livemode: boolean;
 }
 
 
@@ -175,6 +181,7 @@ export function instanceOfPaymentListItem(value: object): value is PaymentListIt
     if (!('isTerminal' in value) || value['isTerminal'] === undefined) return false;
     if (!('createdAt' in value) || value['createdAt'] === undefined) return false;
     if (!('lastUpdatedAt' in value) || value['lastUpdatedAt'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -202,6 +209,7 @@ export function PaymentListItemFromJSONTyped(json: any, ignoreDiscriminator: boo
         'createdAt': (new Date(json['createdAt'])),
         'lastUpdatedAt': (new Date(json['lastUpdatedAt'])),
         'settledAt': json['settledAt'] == null ? undefined : (new Date(json['settledAt'])),
+        'livemode': json['livemode'],
     };
 }
 
@@ -230,6 +238,7 @@ export function PaymentListItemToJSONTyped(value?: PaymentListItem | null, ignor
         'createdAt': value['createdAt'].toISOString(),
         'lastUpdatedAt': value['lastUpdatedAt'].toISOString(),
         'settledAt': value['settledAt'] == null ? value['settledAt'] : value['settledAt'].toISOString(),
+        'livemode': value['livemode'],
     };
 }
 

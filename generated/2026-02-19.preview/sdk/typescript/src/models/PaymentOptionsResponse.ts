@@ -36,7 +36,7 @@ import {
 } from './CollectData';
 
 /**
- * 
+ * (2026-02-19.preview) As PaymentOptionsResponse, with `livemode` on its payment (`info`). The SDK generator names this schema PaymentOptionsResponse in the preview.
  * @export
  * @interface PaymentOptionsResponse
  */

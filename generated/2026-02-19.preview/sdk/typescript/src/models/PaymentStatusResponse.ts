@@ -36,7 +36,7 @@ import {
 } from './PaymentStatus';
 
 /**
- * Current status. Stop polling when `isFinal` is true; otherwise wait about `pollInMs` before polling again (or long-poll with `maxPollMs`).
+ * (2026-02-19.preview) Current status. Stop polling when `isFinal` is true; otherwise wait about `pollInMs` before polling again (or long-poll with `maxPollMs`). Plus `livemode`. The same fields as PaymentStatusResponse, flat: the SDK generator names this schema PaymentStatusResponse in the preview.
  * @export
  * @interface PaymentStatusResponse
  */
@@ -71,6 +71,12 @@ export interface PaymentStatusResponse {
      * @memberof PaymentStatusResponse
      */
     info?: PaymentInfo | null;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof PaymentStatusResponse
+     */
+    livemode: boolean;
 }
 
 
@@ -81,6 +87,7 @@ export interface PaymentStatusResponse {
 export function instanceOfPaymentStatusResponse(value: object): value is PaymentStatusResponse {
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('isFinal' in value) || value['isFinal'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -99,6 +106,7 @@ export function PaymentStatusResponseFromJSONTyped(json: any, ignoreDiscriminato
         'pollInMs': json['pollInMs'] == null ? undefined : json['pollInMs'],
         'failureCode': json['failureCode'] == null ? undefined : FailureCodeFromJSON(json['failureCode']),
         'info': json['info'] == null ? undefined : PaymentInfoFromJSON(json['info']),
+        'livemode': json['livemode'],
     };
 }
 
@@ -118,6 +126,7 @@ export function PaymentStatusResponseToJSONTyped(value?: PaymentStatusResponse |
         'pollInMs': value['pollInMs'],
         'failureCode': FailureCodeToJSON(value['failureCode']),
         'info': PaymentInfoToJSON(value['info']),
+        'livemode': value['livemode'],
     };
 }
 

@@ -1,6 +1,7 @@
 import { admin, adminWith, client, startTestService, TestService } from '../support/service';
 import { anvil, balanceOf, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
 import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+import { PREVIEW, refundHelpers } from '../support/refundsSuite';
 
 // Refunds send the buyer's tokens back (docs/ledger.md "Refunds"), on the development chain: partial refunds in the
 // preview, the stable full refund, concurrent partial refunds, and refunds the account's balance does not cover.
@@ -9,38 +10,13 @@ import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../
 
 useChainSuite();
 
-const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 type Flow = ReturnType<typeof flow>;
 
 describeLocal('refunds', () => {
   let svc: TestService;
   let f: Flow;
   let shop: Shop;
-  const mined = async (hash: Promise<string>) => {
-    const h = await hash;
-    await eventually(() => receiptOf(h));
-  };
-  const preview = () => client(svc.url, { 'Api-Key': shop.apiKey, 'Merchant-Id': shop.merchantId, ...PREVIEW });
-  const refund = (paymentId: string, value?: string) =>
-    preview()('POST', '/v1/refunds', { body: { paymentId, ...(value ? { amount: { unit: 'iso4217/USD', value } } : {}) } });
-  const refunded = (id: string, status = 'succeeded') =>
-    eventually(async () => {
-      const r = await preview()('GET', `/v1/refunds/${id}`);
-      if (r.body.refund?.status !== status) throw new Error(r.text);
-      return r.body.refund;
-    }, 30_000);
-  const paid = async (ff: Flow, value: string) => {
-    const buyer = await newBuyer(100_000_000n);
-    const id = await ff.pay(value);
-    const { opt, td } = await ff.option(id, buyer);
-    expect((await ff.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
-    await ff.until(id, (x) => x.status === 'succeeded');
-    return { id, buyer };
-  };
-  const available = async (s: Shop) => {
-    const r = await client(svc.url, { 'Api-Key': s.apiKey, ...PREVIEW })('GET', '/v1/balance');
-    return r.body.balances.find((b: { asset: string }) => b.asset === DEVNET_USDC)?.available;
-  };
+  const { mined, preview, refund, refunded, paid, available } = refundHelpers(() => ({ svc, shop }));
 
   beforeAll(async () => {
     svc = await startTestService();

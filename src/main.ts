@@ -6,7 +6,7 @@ import cluster from 'node:cluster';
 import { runPrimary } from './cluster';
 import { startServer } from './server';
 import { projectRoot } from './paths';
-import { isDatabaseUnavailable } from './db/unavailable';
+import { installRejectionPolicy } from './rejectionPolicy';
 
 async function main() {
   let config;
@@ -20,18 +20,7 @@ async function main() {
     throw e;
   }
   const log = createLogger(config.logLevel);
-  // pg-boss 10.4.2 marks a job completed or failed without awaiting it (manager.js, onFetch): with the database
-  // unreachable at that moment, the rejection reaches no handler and Node ends the process. The job stays active
-  // and pg-boss retries it when it expires, so such a rejection is logged and the process keeps running; any other
-  // unhandled rejection still ends it.
-  process.on('unhandledRejection', (reason) => {
-    if (isDatabaseUnavailable(reason)) {
-      log.error({ err: reason }, 'a database call outside any request failed while the database was unreachable; kept running');
-      return;
-    }
-    log.fatal({ err: reason }, 'unhandled rejection');
-    process.exit(1);
-  });
+  installRejectionPolicy(log);
   if (config.processes > 1 && cluster.isPrimary) return runPrimary(config, log);
   if (config.dataKeys.sealsWithDevelopmentKey) {
     // Anyone can read what this key seals (it is in the source code): say so on every start.

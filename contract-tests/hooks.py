@@ -90,6 +90,7 @@ from gate_hooks.settings import (  # noqa: E402
     SETTLED_ASSET,
     SETTLEMENT_CHANGES,
     TEST_HELPER_PAYMENT_PATH,
+    TEST_HELPERS,
     VERSION_SYNONYMS,
     WEBHOOK_URL,
 )
@@ -158,14 +159,16 @@ def before_call(ctx, case, **kwargs):
         if not _DATA.usable(payment_id):
             payment_id = _DATA.new_payment() if path.endswith(CHANGES_PAYMENT) else _DATA.recent_payment()
             case.path_parameters["id"] = payment_id
+    if path.startswith(TEST_HELPERS) and headers and _positive(case, ParameterLocation.HEADER):
+        # The test helpers answer a test key only (a live key gets 404): a valid case sends the account's test key.
+        key = _find(headers, "Api-Key")
+        if key is not None:
+            headers[key] = os.environ["CONTRACT_TEST_API_KEY"]
     if path.startswith(TEST_HELPER_PAYMENT_PATH) and case.path_parameters and "id" in case.path_parameters \
             and _positive(case, ParameterLocation.PATH):
-        # A test helper changes its payment (expires it, stalls its next transaction): always a fresh payment of
-        # its own, never one that other cases pay, refund or read (nor kept among those seen, below and in after_call).
-        pid = _DATA.new_payment()
-        with _DATA.lock:
-            _DATA.seen.pop(pid, None)
-        case.path_parameters["id"] = pid
+        # A test helper changes its payment (expires it, stalls its next transaction): always a fresh test-mode
+        # payment of its own, which no other case pays, refunds or reads.
+        case.path_parameters["id"] = _DATA.test_payment()
     if path.startswith("/v1/events/{eventId}") and "eventId" in (case.path_parameters or {}) \
             and _positive(case, ParameterLocation.PATH):
         with _DATA.lock:

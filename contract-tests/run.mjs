@@ -216,6 +216,7 @@ async function schemathesisRuns(v, seeded) {
       env: {
         ...process.env,
         CONTRACT_API_KEY: seeded.partnerKey,
+        CONTRACT_TEST_API_KEY: seeded.testPartnerKey,
         CONTRACT_VERSION: v,
         CONTRACT_CURSOR: seeded.cursor ?? '',
         CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',

@@ -23,11 +23,14 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   const pending = notImplemented();
   const partner = await admin(env, 'accounts', 'create', '--name', 'Contract gate partner');
   const wallet = await admin(env, 'keys', 'create', '--account', partner.accountId, '--type', 'wallet');
+  // The test helpers (preview) answer test keys only: the hooks call them with this one (docs/testmode.md).
+  const testPartner = await admin(env, 'keys', 'create', '--account', partner.accountId, '--type', 'partner', '--mode', 'test');
   const other = await admin(env, 'accounts', 'create', '--name', 'Contract gate other partner');
   const out = {
     accountId: partner.accountId,
     partnerKey: partner.apiKey,
     walletKey: wallet.apiKey,
+    testPartnerKey: testPartner.apiKey,
     otherPartnerKey: other.apiKey,
     skipped: [],
   };

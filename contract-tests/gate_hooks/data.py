@@ -27,6 +27,7 @@ class Data:
         self.recent = None  # (payment id, created at) shared by read-only cases, renewed every minute
         self.paid = None
         self.merchant = None
+        self.test_merchant = None  # the test-mode merchant of the test helpers' payments
         self.target = None  # (merchant id, settlement id): the merchant whose settlements cases change
         self.merchants = set()  # merchant ids seen in responses
         self.settlements = set()  # settlement ids seen in responses
@@ -38,14 +39,16 @@ class Data:
         self.each_lock = threading.Lock()
         self.each_paid = False  # pay_each_asset ran
 
-    def api(self, method, path, body=None, merchant=True, **params):
-        """The service's answer (status, JSON); 429 and 503 are waited out."""
+    def api(self, method, path, body=None, merchant=True, test=False, **params):
+        """The service's answer (status, JSON); 429 and 503 are waited out. `test`: as the account's test key,
+        whose objects live apart from the live ones (`merchant` is then the test merchant's id, or False)."""
         session = getattr(self.http, "session", None)
         if session is None:
             session = self.http.session = requests.Session()
-        headers = {"Api-Key": os.environ["CONTRACT_API_KEY"], "PAY-Version": os.environ["CONTRACT_VERSION"]}
+        key = os.environ["CONTRACT_TEST_API_KEY"] if test else os.environ["CONTRACT_API_KEY"]
+        headers = {"Api-Key": key, "PAY-Version": os.environ["CONTRACT_VERSION"]}
         if merchant:
-            headers["Merchant-Id"] = self.merchant_id()
+            headers["Merchant-Id"] = merchant if test else self.merchant_id()
         if path in ("/v1/merchants", "/v1/webhook-endpoints") or path.endswith("/settlements/crypto"):
             headers["Idempotency-Key"] = f"st-hooks-{uuid.uuid4().hex}"
         for _ in range(20):
@@ -55,8 +58,8 @@ class Data:
             time.sleep(float(r.headers.get("Retry-After", "1")))
         return r.status_code, r.json()
 
-    def ok(self, method, path, body=None, merchant=True, **params):
-        status, out = self.api(method, path, body, merchant, **params)
+    def ok(self, method, path, body=None, merchant=True, test=False, **params):
+        status, out = self.api(method, path, body, merchant, test, **params)
         if status >= 300:
             raise RuntimeError(f"contract hooks: {method} {path} answered {status}: {json.dumps(out)[:300]}")
         return out
@@ -94,12 +97,24 @@ class Data:
                 self.recent = current
         return current[0]
 
-    def merchant_with_settlement(self, name, assets=(SETTLED_ASSET,)):
+    def merchant_with_settlement(self, name, assets=(SETTLED_ASSET,), test=False):
         """A new merchant settling the assets (the development chain's USDC by default): (merchant id, first settlement id)."""
-        created = self.ok("POST", "/v1/merchants", {"merchantName": name, "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False)
+        created = self.ok("POST", "/v1/merchants", {"merchantName": name, "merchantEmail": "hooks@contract-gate.example.com"}, merchant=False, test=test)
         mid = created["merchant"]["id"]
-        settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": a, "destination": DESTINATION} for a in assets]}, merchant=False)
+        settled = self.ok("POST", f"/v1/merchants/{mid}/settlements/crypto", {"settlements": [{"asset": a, "destination": DESTINATION} for a in assets]}, merchant=False, test=test)
         return mid, settled["settlements"][0]["id"]
+
+    def test_payment(self):
+        """A fresh open payment of test mode, for a test helper (they answer test keys only): the fuzzer's live key
+        never sees it, so no other case pays, changes or deletes it."""
+        with self.lock:
+            merchant = self.test_merchant
+        if merchant is None:
+            merchant, _ = self.merchant_with_settlement("Contract hooks test shop", test=True)
+            with self.lock:
+                self.test_merchant = merchant
+        body = {"referenceId": f"st-test-{uuid.uuid4().hex}", "amount": {"unit": PAID_UNIT, "value": "100"}, "expiresAt": int(time.time()) + 3600}
+        return self.ok("POST", "/v1/payments", body, merchant=merchant, test=True)["paymentId"]
 
     def settlement_target(self):
         """A merchant of the hooks with one settlement, for cases that change settlements: never the merchant the

@@ -41,5 +41,6 @@ PAYMENT_PATHS = ("/v1/payments/{id}", "/v1/gateway/payment/{id}", "/v1/merchant/
 CHANGES_PAYMENT = ("/cancel", "/decline", "/confirm")
 # The test helpers (preview) that change a payment: expire it, stall its next transaction, reorg its block.
 TEST_HELPER_PAYMENT_PATH = "/v1/test-helpers/payments/{id}"
+TEST_HELPERS = "/v1/test-helpers/"
 
 

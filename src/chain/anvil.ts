@@ -86,7 +86,9 @@ export async function startAnvil(opts: {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM'); // anvil writes its state on exit
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+      clearTimeout(timer); // else it keeps the process alive for up to 5 s after anvil has exited
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };

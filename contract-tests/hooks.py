@@ -169,6 +169,9 @@ def before_call(ctx, case, **kwargs):
         # A test helper changes its payment (expires it, stalls its next transaction): always a fresh test-mode
         # payment of its own, which no other case pays, refunds or reads.
         case.path_parameters["id"] = _DATA.test_payment()
+    if path == "/x402/settlements/{id}" and case.path_parameters and "id" in case.path_parameters \
+            and _positive(case, ParameterLocation.PATH):
+        case.path_parameters["id"] = os.environ["CONTRACT_X402_SETTLEMENT"]  # the seed's x402 settlement
     if path.startswith("/v1/events/{eventId}") and "eventId" in (case.path_parameters or {}) \
             and _positive(case, ParameterLocation.PATH):
         with _DATA.lock:

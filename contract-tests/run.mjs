@@ -217,6 +217,7 @@ async function schemathesisRuns(v, seeded) {
         ...process.env,
         CONTRACT_API_KEY: seeded.partnerKey,
         CONTRACT_TEST_API_KEY: seeded.testPartnerKey,
+        CONTRACT_X402_SETTLEMENT: seeded.x402SettlementId,
         CONTRACT_VERSION: v,
         CONTRACT_CURSOR: seeded.cursor ?? '',
         CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',

@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { notImplemented } from './notImplemented.mjs';
 import { root } from './stack.mjs';
@@ -98,5 +99,39 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   });
   const page = await call('listPayments', 'GET', '/v1/payments?limit=1');
   if (page) out.paymentsCursor = page.nextCursor;
+  out.x402SettlementId = await x402Settlement(url, partner.apiKey, out.buyerKey, usdc, out.merchantId);
   return out;
+}
+
+/**
+ * An x402 settlement of the account (preview), for `GET /x402/settlements/{id}`: the buyer pays 0.01 USDC to the
+ * collector for the merchant (the account's collector mode, docs/x402.md), signed by the official x402 client
+ * scheme and settled through the gate's facilitator. Its id.
+ */
+async function x402Settlement(url, apiKey, buyerKey, usdc, merchantId) {
+  const [network, token] = [usdc.split('/')[0], usdc.split(':').pop()];
+  const supported = await (await fetch(`${url}/x402/supported`)).json();
+  const requirements = {
+    scheme: 'exact',
+    network,
+    asset: token,
+    amount: '10000',
+    payTo: supported.signers['eip155:*'][0],
+    maxTimeoutSeconds: 60,
+    extra: { name: 'USD Coin', version: '2', merchantId }, // the development chain's FiatToken's EIP-712 domain
+  };
+  const { payload } = await new ExactEvmScheme(privateKeyToAccount(buyerKey)).createPaymentPayload(2, requirements);
+  const r = await fetch(`${url}/x402/settle`, {
+    method: 'POST',
+    headers: { 'Api-Key': apiKey, 'PAY-Version': '2026-02-19.preview', 'content-type': 'application/json' },
+    body: JSON.stringify({
+      x402Version: 2,
+      paymentPayload: { x402Version: 2, resource: { url: 'https://contract-gate.example.com/report' }, accepted: requirements, payload },
+      paymentRequirements: requirements,
+    }),
+  });
+  const body = await r.json();
+  if (r.status !== 200 || typeof body.paymentId !== 'string')
+    throw new Error(`seed: x402 settle answered ${r.status}: ${JSON.stringify(body).slice(0, 500)}`);
+  return body.paymentId;
 }

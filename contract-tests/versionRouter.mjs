@@ -5,6 +5,9 @@
 import http from 'node:http';
 
 const VERSION_HEADERS = ['pay-version', 'wcp-version', 'api-version'];
+/** Hop-by-hop headers: about one connection, never forwarded to the next. */
+const HOP = new Set(['connection', 'keep-alive']);
+const endToEnd = (headers) => Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP.has(k.toLowerCase())));
 
 /** The version a request asks for: the first version header's value that is one of `versions`, else `versions[0]`. */
 export function versionOf(headers, versions) {
@@ -23,8 +26,10 @@ export function startVersionRouter(port, upstreams) {
     const v = versionOf(req.headers, versions);
     counts[v] += 1;
     const target = new URL(req.url, upstreams[v]);
-    const up = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
-      res.writeHead(r.statusCode, r.headers);
+    // A connection of its own per request (agent: false): a kept-alive one that Prism closes while idle could be
+    // reused at that very moment.
+    const up = http.request(target, { method: req.method, headers: { ...endToEnd(req.headers), host: target.host }, agent: false }, (r) => {
+      res.writeHead(r.statusCode, endToEnd(r.headers));
       r.pipe(res);
     });
     up.on('error', (e) => {
@@ -36,6 +41,10 @@ export function startVersionRouter(port, upstreams) {
     });
     req.pipe(up);
   });
-  server.keepAliveTimeout = 1000;
+  // Idle client connections stay open longer than any client keeps one (undici: 4 s), so that the client, never
+  // the router, closes them: a client reusing a connection the router was closing saw "other side closed" (CI,
+  // paymentsEvents' 50 concurrent refunds). cleanup closes them all when the suite has ended.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, counts })));
 }

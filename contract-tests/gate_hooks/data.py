@@ -39,9 +39,10 @@ class Data:
         self.each_lock = threading.Lock()
         self.each_paid = False  # pay_each_asset ran
 
-    def api(self, method, path, body=None, merchant=True, test=False, **params):
-        """The service's answer (status, JSON); 429 and 503 are waited out. `test`: as the account's test key,
-        whose objects live apart from the live ones (`merchant` is then the test merchant's id, or False)."""
+    def api(self, method, path, body=None, merchant=True, test=False, wait=True, **params):
+        """The service's answer (status, JSON); 503 is waited out, and 429 unless `wait` is False. `test`: as the
+        account's test key, whose objects live apart from the live ones (`merchant` is then the test merchant's
+        id, or False)."""
         session = getattr(self.http, "session", None)
         if session is None:
             session = self.http.session = requests.Session()
@@ -53,7 +54,7 @@ class Data:
             headers["Idempotency-Key"] = f"st-hooks-{uuid.uuid4().hex}"
         for _ in range(20):
             r = session.request(method, SERVICE + path, json=body, headers=headers, params=params, timeout=60)
-            if r.status_code not in (429, 503):
+            if r.status_code not in (429, 503) or (r.status_code == 429 and not wait):
                 break
             time.sleep(float(r.headers.get("Retry-After", "1")))
         return r.status_code, r.json()
@@ -184,8 +185,10 @@ class Data:
     def option(self, payment_id, asset=None):
         """An option of the payment for the hooks' buyer (in `asset`; else each settled asset in turn), or None when
         the payment no longer takes options."""
-        status, body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]}, merchant=False)
-        if status == 409:
+        # A 429 here is the payment's cap of valid quotes for the buyer, free again only when the oldest expires:
+        # a fresh payment is quicker than waiting (fetch cases waited minutes for it).
+        status, body = self.api("POST", f"/v1/gateway/payment/{payment_id}/options", {"accounts": [BUYER_ACCOUNT]}, merchant=False, wait=False)
+        if status in (409, 429):
             return None
         if status != 200:
             raise RuntimeError(f"contract hooks: options of {payment_id} answered {status}: {json.dumps(body)[:300]}")

@@ -55,7 +55,28 @@ function jestReport(label, file) {
   if (!r || !isCount(r.numPassedTests) || !isCount(r.numFailedTests)) return missing(label, file);
   let failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
   if (r.success === false && failed === 0) failed = 1;
-  return counted(label, { passed: r.numPassedTests, failed, skipped: r.numPendingTests ?? 0 });
+  const line = counted(label, { passed: r.numPassedTests, failed, skipped: r.numPendingTests ?? 0 });
+  return { ...line, text: [line.text, ...jestFailures(r)].join('\n') };
+}
+
+/** One line per failed test (and per suite that could not run) of a jest report, at most 20: file, name and the
+ * first line of its message, so a red CI says which test without its full log. */
+function jestFailures(r) {
+  const rel = (f) => String(f ?? '').replace(`${process.cwd()}/`, '');
+  const first = (m) =>
+    (
+      String(m ?? '')
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l && !l.startsWith('●')) ?? ''
+    ).slice(0, 160);
+  const lines = (r.testResults ?? []).flatMap((suite) => {
+    const failedTests = (suite.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (failedTests.length === 0 && suite.status === 'failed') return [`  failed suite ${rel(suite.name)}: ${first(suite.message)}`];
+    return failedTests.map((a) => `  failed ${rel(suite.name)} › ${a.fullName}: ${first(a.failureMessages?.[0])}`);
+  });
+  return lines.length > 20 ? [...lines.slice(0, 20), `  … and ${lines.length - 20} more`] : lines;
 }
 
 /** `{passed, failed}` written by sdk-tests/run.mjs. */

@@ -28,8 +28,21 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** True when the tests run against a service started elsewhere (TEST_BASE_URL, the contract gate). */
+/** True when the tests run against a service started elsewhere (TEST_BASE_URL: the suite through Prism). */
 export const externalService = Boolean(process.env.TEST_BASE_URL);
+
+/**
+ * Every integration test runs once, in one of two modes: tests that need a service, database, chain or environment
+ * of their own are tagged OWN_SERVICE and run in process (make test's `parallel` part selects them with
+ * `-t '\[own service\]'`); the others run against the external service through Prism, where the tagged ones skip.
+ */
+export const OWN_SERVICE = '[own service]';
+const own = (name: string) => `${name} ${OWN_SERVICE}`;
+/** A describe block of tests that need a service (or database, chain, environment) of their own. */
+export const describeOwn = (name: string, fn: () => void): void => (externalService ? describe.skip : describe)(own(name), fn);
+/** A test that needs a service (or database, chain, environment) of its own. */
+export const itOwn = (name: string, fn: jest.ProvidesCallback, timeout?: number): void =>
+  (externalService ? it.skip : it)(own(name), fn, timeout);
 
 /**
  * The real service (Koa + openapi-backend + PostgreSQL) on a free port, with response validation on.

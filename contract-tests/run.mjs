@@ -347,7 +347,7 @@ for (const l of summary) console.log(`  ${l}`);
 if (details.length) console.log('  what failed:');
 for (const l of details) console.log(`    ${l}`);
 console.log(`  not implemented (excluded, 501): ${[...notImplemented()].join(', ') || 'none'}`);
-console.log(`  reports: contract-tests/reports/`);
+console.log(`  reports: ${path.relative(root, reports)}/`);
 console.log(failed ? 'contract: FAIL' : 'contract: PASS');
 // A plain closing line CI can read: Schemathesis prints pytest-style closing lines ("=== 1 warning in 40s ===")
 // that name no passed test, so the gate closes with its own count (cases and integration tests).

@@ -1,5 +1,5 @@
 // What scripts/test-jest.mjs needs to run every integration test once: which files have tests tagged
-// [own service] (run in process), and one jest report out of its parts' reports.
+// [own service] (run in process), which files go through Prism, and one jest report out of its parts' reports.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -16,6 +16,22 @@ export function ownServiceFiles(root) {
 }
 
 const ran = (t) => t.status === 'passed' || t.status === 'failed';
+
+/**
+ * The tests/integration files (relative to root) the Prism part runs: all but those whose every test ran in the
+ * in-process part's report `own` (each would only be loaded to skip every test); all of them without that report.
+ */
+export function prismFiles(root, own) {
+  const done = new Set(
+    (own?.testResults ?? []).filter((r) => r.assertionResults?.length && r.assertionResults.every(ran)).map((r) => r.name),
+  );
+  return fs
+    .readdirSync(path.join(root, 'tests/integration'))
+    .filter((f) => f.endsWith('.test.ts') && !done.has(path.join(root, 'tests/integration', f)))
+    .sort()
+    .map((f) => `tests/integration/${f}`);
+}
+
 const pending = (t) => t.status === 'pending' || t.status === 'skipped' || t.status === 'disabled';
 const isIntegration = (file) => file.split(path.sep).join('/').includes('/tests/integration/');
 const MODES =

@@ -6,7 +6,8 @@
 //     database of its own (tests/support/workerDatabase.ts); a file that changes the chain for everyone
 //     (tests/integration/chain.test.ts: snapshots, automine off, reorgs) runs on a chain of its own.
 //  3. prism: the rest of tests/integration once, against the built service behind the Prism validating proxy
-//     of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part.
+//     of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part. Files
+//     whose every test ran in part 2 are left out.
 //  4. faults: the fault suite (tests/faults) alone, one file at a time: its assertions compare a latency under
 //     load with an unloaded baseline measured in the same test, which a neighbouring test file would skew.
 //  5. soak: the chaos soak (tests/soak) alone: two minutes (SOAK_MINUTES) with a seed derived from the commit.
@@ -17,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { timed } from './ci-times.mjs';
-import { mergeReports, ownServiceFiles } from './jest-parts.mjs';
+import { mergeReports, ownServiceFiles, prismFiles } from './jest-parts.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const out = path.join(root, 'coverage/jest-results.json');
@@ -31,7 +32,12 @@ const parts = [
     name: 'prism',
     cmd: process.execPath,
     args: ['contract-tests/run.mjs'],
-    env: { CONTRACT_PARTS: 'prism', CONTRACT_REPORTS: prismReports, CI_TIMES_DEPTH: String(Number(process.env.CI_TIMES_DEPTH || '1') + 1) },
+    env: () => ({
+      CONTRACT_PARTS: 'prism',
+      CONTRACT_REPORTS: prismReports,
+      CONTRACT_PRISM_TESTS: prismFiles(root, reports.find((r) => r.name === 'own')?.report).join(','),
+      CI_TIMES_DEPTH: String(Number(process.env.CI_TIMES_DEPTH || '1') + 1),
+    }),
     report: path.join(prismReports, 'integration-through-prism.json'),
   },
   { name: 'faults', ...jest(['--runInBand', 'tests/faults']) },
@@ -45,7 +51,11 @@ for (const part of parts) {
   fs.rmSync(file, { force: true });
   const args = part.jest ? ['--json', `--outputFile=${file}`, ...part.args] : part.args;
   const r = await timed(`jest ${part.name}`, () =>
-    spawnSync(part.cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...part.env } }),
+    spawnSync(part.cmd, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...(typeof part.env === 'function' ? part.env() : part.env) },
+    }),
   );
   let report = null;
   try {

@@ -7,7 +7,7 @@ import path from 'node:path';
 const root = path.join(__dirname, '..', '..');
 
 /** Calls an export of scripts/jest-parts.mjs (an ES module) with JSON arguments; its JSON result. */
-function call(fn: 'mergeReports' | 'ownServiceFiles', ...args: unknown[]): any {
+function call(fn: 'mergeReports' | 'ownServiceFiles' | 'prismFiles', ...args: unknown[]): any {
   const script = `import * as m from './scripts/jest-parts.mjs'; process.stdout.write(JSON.stringify(m.${fn}(...JSON.parse(process.argv[1]))));`;
   return JSON.parse(execFileSync('node', ['--input-type=module', '-e', script, JSON.stringify(args)], { cwd: root, encoding: 'utf8' }));
 }
@@ -86,6 +86,20 @@ describe('the two modes of the integration suite', () => {
         f,
         own: /\b(describeOwn|itOwn)\(/.test(fs.readFileSync(path.join(root, 'tests/integration', f), 'utf8')),
       });
+  });
+
+  it('prismFiles leaves out only the files whose every test ran in process', () => {
+    const clock = path.join(root, 'tests/integration/clock.test.ts');
+    const x402 = path.join(root, 'tests/integration/x402.test.ts');
+    const own = {
+      testResults: [
+        { name: clock, assertionResults: [test('a [own service]', 'passed'), test('b [own service]', 'failed')] },
+        { name: x402, assertionResults: [test('a [own service]', 'passed'), test('b', 'pending')] },
+      ],
+    };
+    const all = fs.readdirSync(path.join(root, 'tests/integration')).map((f) => `tests/integration/${f}`);
+    expect(call('prismFiles', root, own)).toEqual(all.filter((f) => f !== 'tests/integration/clock.test.ts').sort());
+    expect(call('prismFiles', root, null)).toEqual(all.sort());
   });
 
   it('no test skips against the external service but through describeOwn/itOwn (it would run in neither mode)', () => {

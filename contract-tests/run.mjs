@@ -35,7 +35,7 @@ const MAX_EXAMPLES = process.env.CONTRACT_MAX_EXAMPLES ?? '50';
 //    tries cases no earlier commit tried. Only the phases that draw from the seed (fuzzing, stateful): the
 //    examples and coverage phases generate the same cases whatever the seed, and the replay ran them.
 // A failure an explore run finds is fixed and kept as a regression test in tests/integration (they run on
-// every commit, here through Prism and in make test); contract-tests/REGRESSIONS.md lists them.
+// every commit in make test, through Prism); contract-tests/REGRESSIONS.md lists them.
 const REPLAY_SEED = process.env.CONTRACT_SEED ?? '270080028950516647349939919693859892150';
 function commitSeed() {
   if (process.env.CONTRACT_EXPLORE_SEED) return process.env.CONTRACT_EXPLORE_SEED;

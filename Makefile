@@ -92,6 +92,8 @@ schema: build
 start: build
 	npm start
 
+# scripts/test-jest.mjs runs each integration test once: in process when it needs a service of its own, else
+# against the built service (build) behind the Prism proxies (node_modules: install), as contract-tests/run.mjs does.
 test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP) $(CHROMIUM)
 	@mkdir -p coverage
 	NODE_ENV=test node scripts/test-jest.mjs
@@ -202,5 +204,6 @@ contract-diff: $(OASDIFF)
 	@echo "== oasdiff breaking (fails on ERR)"
 	$(OASDIFF) breaking generated/2026-02-18/openapi.json generated/2026-02-19.preview/openapi.json --fail-on ERR
 
+# Schemathesis against the built service (the integration suite through Prism runs in make test).
 contract: contract-tools check-generated lint-spec build contract-diff
 	node contract-tests/run.mjs

@@ -1,7 +1,7 @@
 /**
- * Every jest test (make test): unit, integration (real Koa + real PostgreSQL over HTTP) and faults. One
- * PostgreSQL and one anvil for the whole run (globalSetup). make test-unit runs tests/unit without them
- * (jest.unit.config.js).
+ * The jest tests of make test (scripts/test-jest.mjs runs them in parts): integration (real Koa + real PostgreSQL
+ * over HTTP), faults and the soak. One PostgreSQL and one anvil for each run (globalSetup). Unit tests run
+ * without them (jest.unit.config.js).
  */
 module.exports = {
   testEnvironment: 'node',

@@ -87,7 +87,7 @@ function countsReport(label, file) {
 }
 
 /** contract-tests/run.mjs: `{passed, failed, parts: [{name, unit?, passed, failed, skipped?}]}`, one part per
- * Schemathesis version and one for the integration suite through Prism. */
+ * Schemathesis version and run (make test runs the integration suite through Prism, in jest's line). */
 function contractReport() {
   const file = 'contract-tests/reports/counts.json';
   const r = readJson(file);

@@ -1,5 +1,5 @@
 import { generatePrivateKey } from 'viem/accounts';
-import { client, externalService, newAccount } from '../support/service';
+import { client, newAccount } from '../support/service';
 import { DEVNET_USDC, newWallet } from '../support/chain';
 import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
@@ -9,8 +9,8 @@ import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 // a connection error, never a throw), retries the way a client following the contract does them, and the
 // figures each scenario prints.
 
-/** The scenarios need processes and databases of their own: skipped against an external service (contract gate). */
-export const describeOwn = externalService ? describe.skip : describe;
+// The scenarios need processes and databases of their own: skipped against an external service.
+export { describeOwn } from '../support/service';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { admin, adminWith, client, externalService, startTestService, TestService } from '../support/service';
+import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newWallet } from '../support/chain';
 
@@ -7,9 +7,7 @@ import { newWallet } from '../support/chain';
 // process refuses them (401 invalid_api_key), at once. Two service instances on the same database stand
 // for two processes.
 
-const maybe = externalService ? describe.skip : describe;
-
-maybe('app revocation', () => {
+describeOwn('app revocation', () => {
   let one: TestService;
   let two: TestService;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { client, newAccount, startTestService, TestService, describeOwn } from '../support/service';
 
 // Requests that fail authentication (issue 28, finding 12) were never limited and each cost a query: an unknown
 // API key, an unknown App-Id, and /readyz (no credentials at all). Unknown credentials are now remembered for a
@@ -7,7 +7,6 @@ import { client, externalService, newAccount, startTestService, TestService } fr
 // 429 without a query), and concurrent readiness checks share one query. The service's own query log (knex's
 // `query` event on its pool) says what each request cost.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,7 +20,7 @@ const b62 = (n: number) =>
 /** A well-formed API key that was never issued. */
 const unknownKey = () => `pgk_${b62(16)}_${b62(43)}`;
 
-describeLocal('requests that fail authentication', () => {
+describeOwn('requests that fail authentication', () => {
   let svc: TestService;
   const queries = { keys: 0, apps: 0, pings: 0 };
   let seq = 0;

@@ -1,13 +1,13 @@
 import { getAddress, parseSignature, serializeSignature, type Hex } from 'viem';
-import { admin, client, newKey, startTestService, TestService } from '../support/service';
+import { admin, client, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement } from '../support/fixtures';
 import { balanceOf, DEVNET_USDC, fund, newBuyer, newWallet, receiptOf } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
-import { N, Shop, describeLocal, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
+import { N, Shop, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
 
 useChainSuite();
 
-describeLocal('on the development chain', () => {
+describeOwn('on the development chain', () => {
   let svc: TestService;
   let f: ReturnType<typeof flow>;
   let shop: Shop;
@@ -126,7 +126,7 @@ describeLocal('on the development chain', () => {
     expect(text).toMatch(/paygate_settlement_backlog \d+/);
   });
 });
-describeLocal('an RPC node in trouble: payments wait, then succeed; none fails', () => {
+describeOwn('an RPC node in trouble: payments wait, then succeed; none fails', () => {
   let svc: TestService;
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   let f: ReturnType<typeof flow>;

@@ -1,11 +1,11 @@
 import { type Hex } from 'viem';
-import { startTestService, TestService } from '../support/service';
+import { startTestService, TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, receiptOf } from '../support/chain';
-import { Shop, describeLocal, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
+import { Shop, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
 
 useChainSuite();
 
-describeLocal('when the chain misbehaves (own service and relayer key; chain state restored after)', () => {
+describeOwn('when the chain misbehaves (own service and relayer key; chain state restored after)', () => {
   let svc: TestService;
   let f: ReturnType<typeof flow>;
   let snapshot: Hex;

@@ -1,12 +1,12 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { client, newKey } from '../support/service';
+import { client, newKey, describeOwn } from '../support/service';
 import { anvil, chainClient, newBuyer } from '../support/chain';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
-import { describeLocal, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
+import { eventually, flow, setup, useChainSuite } from '../support/chainSuite';
 
 useChainSuite();
 
-describeLocal('the relayer under concurrency and crashes (service processes, one relayer key)', () => {
+describeOwn('the relayer under concurrency and crashes (service processes, one relayer key)', () => {
   const relayerKey = generatePrivateKey();
   const relayer = privateKeyToAccount(relayerKey).address;
   const procs: ServiceProcess[] = [];

@@ -1,5 +1,5 @@
 import { createPaygateClient, idempotencyKey, PREVIEW_VERSION, runActions, STABLE_VERSION, type Schemas } from '@paygate/client';
-import { externalService, startTestService, TestService } from '../support/service';
+import { startTestService, TestService, itOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf } from '../support/chain';
 import { newUsdtBuyer, USDT, usdtShop, walletOf } from '../support/permit2';
@@ -68,8 +68,7 @@ describe('@paygate/client', () => {
   });
 
   // Like permit2.test.ts: the buyer's gas and tokens come from the run's own development chain.
-  const itLocal = externalService ? it.skip : it;
-  itLocal('runActions: a Permit2 option paid in order (the approve mined, then the permit signed), USDT moving', async () => {
+  itOwn('runActions: a Permit2 option paid in order (the approve mined, then the permit signed), USDT moving', async () => {
     const shop = await usdtShop(svc, 'Client USDT Shop', 'direct');
     const gateway = createPaygateClient({ baseUrl: svc.url, apiKey: shop.walletKey });
     const buyer = await newUsdtBuyer(4_000_000n);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { client, externalService, startTestService, TestService } from '../support/service';
+import { client, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { useOwnDatabase } from '../support/freshDb';
 import { eventually } from '../support/eventually';
@@ -10,7 +10,6 @@ import { parseExposition, sampleValue } from '../support/prometheus';
 // trusted proxy appended); never what the client wrote itself. And whatever a client writes there, the
 // counts of every process keep being shared through PostgreSQL and freed when their window ends.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 // Its own database: a test below makes PostgreSQL refuse one key's counter (a trigger on rate_counters).
 useOwnDatabase('client_address');
@@ -22,7 +21,7 @@ async function startOfWindow() {
 }
 const ENV = { RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), RATE_LIMIT_IP_PER_S: '4', LONGPOLL_MAX_PER_IP: '2' };
 
-describeLocal('the client address of the per-IP limits', () => {
+describeOwn('the client address of the per-IP limits', () => {
   let direct: TestService; // TRUSTED_PROXY_HOPS unset: clients connect to it themselves
   let a: TestService; // two processes behind one proxy, on the same database
   let b: TestService;

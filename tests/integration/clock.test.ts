@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { client, externalService, newKey, startTestService, TestService } from '../support/service';
+import { client, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver } from '../support/webhookReceiver';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
@@ -18,10 +18,8 @@ let svc: TestService;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 let gw: ReturnType<typeof client>;
 // The skewed clock is this process's: it can only move an in-process service (not the contract gate's).
-const describeLocal = externalService ? describe.skip : describe;
 
 beforeAll(async () => {
-  if (externalService) return;
   svc = await startTestService({ SWEEP_INTERVAL_MS: '3600000' }); // only readers settle expiry here
   buyer = await newBuyer(1_000_000_000n); // pays on the development chain
   BUYER_BASE = `eip155:31337:${buyer.address}`;
@@ -75,7 +73,7 @@ const confirm = async (id: string, opt: any) =>
   });
 const row = (id: string) => svc.db('payments').where({ id }).first();
 
-describeLocal('expiry follows the database clock, not the process clock', () => {
+describeOwn('expiry follows the database clock, not the process clock', () => {
   it('a process 10 minutes ahead: the payment and its quote expire by the database, and are open until then', async () => {
     skewProcessClock(MINUTES_10);
     const created = await newPayment();

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import { client, externalService, TestService } from '../support/service';
+import { client, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement } from '../support/fixtures';
 import { spawnService } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
 
 // PROCESSES=2 (src/cluster.ts): one port, two whole service processes over one database, as docs/operations.md
 // ("Processes per machine") describes. The built service as an OS process; skipped under the contract gate.
-
-const maybe = externalService ? describe.skip : describe;
 
 /** The pids of the processes whose parent is `pid` (from /proc). */
 function childrenOf(pid: number): number[] {
@@ -41,7 +39,7 @@ const freshGet = (url: string, headers: Record<string, string>) =>
       });
   });
 
-maybe('PROCESSES=2', () => {
+describeOwn('PROCESSES=2', () => {
   it('serves one port from two processes, replaces one that dies, and stops them all on SIGTERM', async () => {
     const svc = await spawnService({ PROCESSES: '2' });
     try {

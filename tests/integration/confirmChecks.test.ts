@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { client, newAccount, startTestService, TestService, describeOwn } from '../support/service';
 import { shopWithWallet, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
@@ -10,7 +10,6 @@ import { startRpcProxy } from '../support/rpcProxy';
 // from memory for a while when the same option and signature come again. A proxy in front of the run's chain
 // adds latency and counts the calls.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,7 +30,7 @@ async function walletSetup(svc: TestService, name: string) {
   return { shop, gw, pay, option, confirm };
 }
 
-describeLocal('confirms while the RPC node takes 3 s to answer', () => {
+describeOwn('confirms while the RPC node takes 3 s to answer', () => {
   let proxy: Proxy;
   let svc: TestService;
   beforeAll(async () => {
@@ -110,7 +109,7 @@ describeLocal('confirms while the RPC node takes 3 s to answer', () => {
   });
 });
 
-describeLocal('confirm checks: limits and remembered refusals', () => {
+describeOwn('confirm checks: limits and remembered refusals', () => {
   let proxy: Proxy;
   let svc: TestService;
   // Windows of 2 s (as in limits.test.ts), so that a burst on a busy machine stays inside one: 4 checks per payment

@@ -1,5 +1,5 @@
 import { getAddress, pad, type Address, type Hex } from 'viem';
-import { client, externalService, newKey, startTestService, type TestService } from '../support/service';
+import { client, externalService, newKey, startTestService, type TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { anvil, chainClient, fund, newBuyer, newWallet, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
@@ -28,7 +28,6 @@ const WALLET_CODE: Hex = '0x3a156011576000541560115760206000f35b631626ba7e60e01b
 /** Any bytes: the wallet ignores them (the bytes form of the token's call carries them). */
 const SIGNATURE: Hex = `0x${'ab'.repeat(80)}`;
 
-const describeLocal = externalService ? describe.skip : describe;
 // Automine off and storage written under the service's feet: a chain and a database of this file's own.
 if (!externalService) {
   useOwnChain();
@@ -102,7 +101,7 @@ async function shopOn(svc: TestService, name: string) {
   return shopFlow(svc, shop, (await newKey(shop.accountId, 'wallet')).apiKey);
 }
 
-describeLocal('contract wallets at confirm', () => {
+describeOwn('contract wallets at confirm', () => {
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   let svc: TestService;
   beforeAll(async () => {
@@ -248,7 +247,7 @@ describeLocal('contract wallets at confirm', () => {
   });
 });
 
-describeLocal('the budget of reverts per credential', () => {
+describeOwn('the budget of reverts per credential', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ REVERT_BUDGET_PER_BUYER: '5', REVERT_BUDGET_PER_CREDENTIAL: '3', REVERT_BUDGET_PER_ACCOUNT: '100' });

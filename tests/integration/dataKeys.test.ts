@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
-import { adminOn, adminWith, client, externalService, startTestService, TestService } from '../support/service';
+import { adminOn, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { uniqueKey } from '../support/fixtures';
 import { DEVNET_USDC, newWallet } from '../support/chain';
@@ -16,7 +16,6 @@ import { DataKeyring, derivedKeyId, seal, sealedHeader, unseal } from '../../src
 // rotate-data` (the built command) re-seals everything with the newest key, in batches, and a second run
 // does nothing; then the old key can be dropped and nothing breaks.
 
-const maybe = externalService ? describe.skip : describe;
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const KEY_A = randomBytes(32);
 const KEY_B = randomBytes(32);
@@ -64,7 +63,7 @@ async function sealedValues(db: Knex): Promise<{ where: string; header: string |
   return out;
 }
 
-maybe('data encryption keys', () => {
+describeOwn('data encryption keys', () => {
   let fresh: { url: string; drop(): Promise<void> };
   let svc: TestService | undefined;
   let rx: Receiver;

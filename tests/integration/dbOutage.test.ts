@@ -1,4 +1,4 @@
-import { adminOn, client, externalService, Res, startTestService, TestService } from '../support/service';
+import { adminOn, client, Res, startTestService, TestService, itOwn } from '../support/service';
 import { eventually } from '../support/eventually';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { scrapedValue } from '../support/prometheus';
@@ -9,8 +9,6 @@ import { migrateLatest } from '../../src/db/migrate';
 
 // The database failing under a running service: the contract promises 503 service_unavailable with
 // Retry-After (clients retry), never a 500, and answers within seconds, never a hanging request.
-
-const ownIt = externalService ? it.skip : it; // needs services and a database of its own
 
 const expectUnavailable = (r: Res, ms: number, limitMs: number) => {
   expect({ status: r.status, body: r.body, retryAfter: r.headers.get('retry-after') }).toEqual({
@@ -36,7 +34,7 @@ describe('PostgreSQL stopped and started again', () => {
     await pg?.close();
   });
 
-  ownIt(
+  itOwn(
     'every call answers 503 service_unavailable with Retry-After within seconds; once it is back, 200 again',
     async () => {
       pg = await stoppablePostgres('paygate_outage');
@@ -105,7 +103,6 @@ describe('a stalled database', () => {
   };
   const rename = (name: string) => api('PATCH', `/v1/merchants/${merchantId}`, { body: { merchantName: name } });
   beforeAll(async () => {
-    if (externalService) return;
     // A pool of 2 that waits half a second for a connection; statements may run 3 s.
     svc = await startTestService({ DB_STATEMENT_TIMEOUT_MS: '3000', DB_POOL_MAX: '2', DB_ACQUIRE_TIMEOUT_MS: '500' });
     locker = createDb(process.env.DATABASE_URL!, 4); // two locks held at once, and reads beside them
@@ -123,7 +120,7 @@ describe('a stalled database', () => {
     await locker?.destroy();
   });
 
-  ownIt('a statement blocked past DB_STATEMENT_TIMEOUT_MS is 503 with Retry-After, and nothing changed', async () => {
+  itOwn('a statement blocked past DB_STATEMENT_TIMEOUT_MS is 503 with Retry-After, and nothing changed', async () => {
     const trx = await lockMerchant();
     try {
       const [r, ms] = await timed(() => rename('Renamed'));
@@ -136,7 +133,7 @@ describe('a stalled database', () => {
     expect((await rename('Renamed')).status).toBe(200);
   });
 
-  ownIt('no free connection within DB_ACQUIRE_TIMEOUT_MS is 503 with Retry-After', async () => {
+  itOwn('no free connection within DB_ACQUIRE_TIMEOUT_MS is 503 with Retry-After', async () => {
     const trx = await lockMerchant();
     let blocked: Promise<Res>[];
     try {
@@ -152,7 +149,7 @@ describe('a stalled database', () => {
     expect((await api('GET', `/v1/merchants/${merchantId}`)).status).toBe(200);
   });
 
-  ownIt(
+  itOwn(
     "creations whose statement runs past DB_STATEMENT_TIMEOUT_MS are tried one at a time: only the blocked merchant's get 503",
     async () => {
       const held = await merchantWithSettlement(svc, 'Held');
@@ -205,7 +202,7 @@ describe('a stalled database', () => {
     60_000,
   );
 
-  ownIt(
+  itOwn(
     'reads of payments whose statement runs past DB_STATEMENT_TIMEOUT_MS all get 503 with it, not one timeout after another',
     async () => {
       const shop = await merchantWithSettlement(svc, 'Reads');

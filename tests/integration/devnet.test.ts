@@ -16,7 +16,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { PERMIT2_ADDRESS as PERMIT2 } from '../../src/domain/permit2';
-import { admin, adminWith, externalService, startTestService, type TestService } from '../support/service';
+import { admin, adminWith, startTestService, type TestService, describeOwn } from '../support/service';
 import { balanceOf, chainClient, DEVNET2_CHAIN_ID, freePort, fund, newWallet, rpcUrl } from '../support/chain';
 import { spawnService } from '../support/serviceProcess';
 
@@ -24,7 +24,6 @@ import { spawnService } from '../support/serviceProcess';
 // behaviour, Permit2 at its canonical address with the right domain separator, and the admin commands that
 // describe and fund them. Everything is read back from the chains themselves.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const USDT = devnetTokenAddress('USDT');
@@ -64,7 +63,7 @@ const approve = (spender: Address, value: bigint) =>
 const allowance = (chainId: number, owner: Address, spender: Address) =>
   chainClient(chainId).readContract({ address: USDT, abi: TETHER_ABI, functionName: 'allowance', args: [owner, spender] });
 
-describeLocal('USDT on the development chains behaves as Tether', () => {
+describeOwn('USDT on the development chains behaves as Tether', () => {
   it('approve and transfer return no data; approve from non-zero to non-zero reverts; no EIP-2612 or EIP-3009', async () => {
     const pub = chainClient();
     expect(await pub.readContract({ address: USDT, abi: TETHER_ABI, functionName: 'decimals' })).toBe(6n);
@@ -103,7 +102,7 @@ describeLocal('USDT on the development chains behaves as Tether', () => {
   });
 });
 
-describeLocal('Permit2 on both development chains', () => {
+describeOwn('Permit2 on both development chains', () => {
   it.each(CHAINS)('chain %i: DOMAIN_SEPARATOR() is the standard domain, and a signed permit moves USDT', async (chainId) => {
     expect(PERMIT2).toBe('0x000000000022D473030F116dDEE9F6B43aC78BA3');
     const pub = chainClient(chainId);
@@ -163,7 +162,7 @@ describeLocal('Permit2 on both development chains', () => {
   });
 });
 
-describeLocal('admin devnet and the asset registry', () => {
+describeOwn('admin devnet and the asset registry', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService(); // registers the development assets and writes devnet.json
@@ -225,7 +224,7 @@ describeLocal('admin devnet and the asset registry', () => {
   });
 });
 
-describeLocal('make start runs both development chains', () => {
+describeOwn('make start runs both development chains', () => {
   it('a service without DEVNET_RPC_URL starts two anvils on their ports, deploys, and stops them', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-start-'));
     const ports = [await freePort(), await freePort()];

@@ -1,7 +1,7 @@
 import { encodeFunctionData, getAddress, maxUint256, parseAbi, toFunctionSelector } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
-import { externalService, startTestService, type TestService } from '../support/service';
+import { startTestService, type TestService, describeOwn } from '../support/service';
 import { balanceOf, DEVNET_USDC, fund, USDC_TOKEN } from '../support/chain';
 import { USDT, usdtShop, type UsdtShop } from '../support/permit2';
 import { CREATE2_FACTORY, newSmartWallet, type SmartWallet } from '../support/smartWallet';
@@ -13,12 +13,11 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 // nonce, in the same commit as the transfer) and submits the transfer with the wallet's inner signature. A Permit2
 // payment needs the wallet's approve first, which deploys it: then the relayer has nothing to deploy.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const APPROVE_ABI = parseAbi(['function approve(address spender, uint256 value)']);
 
-describeLocal('ERC-6492 signers', () => {
+describeOwn('ERC-6492 signers', () => {
   let svc: TestService;
   let shop: UsdtShop;
   beforeAll(async () => {

@@ -2,15 +2,13 @@ import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
 import { creationsWaitingOnLocks } from '../support/locks';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { client, externalService, Res, startTestService, TestService } from '../support/service';
+import { client, Res, startTestService, TestService, itOwn } from '../support/service';
 import { spawnService } from '../support/serviceProcess';
 
 // An Idempotency-Key's claim lives exactly as long as the request holding it: however long the first
 // request runs, a retry is 409 idempotency_in_progress, never a second run; once its holder is gone (the
 // process killed mid-request), the next retry runs the work at once. A payment creation is held up
 // mid-request by locking its merchant's row from another session: its INSERT waits on the foreign key.
-
-const ownIt = externalService ? it.skip : it; // starts a service process of its own
 
 let svc: TestService;
 let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
@@ -88,7 +86,7 @@ describe('Idempotency-Key claims', () => {
     expect((await createPayment(svc.url, key, uniqueKey('order'))).body.code).toBe('idempotency_conflict');
   });
 
-  ownIt(
+  itOwn(
     'of a holder that died are free at once: the retry runs the work, once',
     async () => {
       const key = uniqueKey('dead');

@@ -1,4 +1,4 @@
-import { admin, client, externalService, newAccount, newKey, startTestService, TestService } from '../support/service';
+import { admin, client, newAccount, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { eventually } from '../support/eventually';
 import { revokeKey } from '../../src/db/accountsRepo';
 
@@ -7,9 +7,7 @@ import { revokeKey } from '../../src/db/accountsRepo';
 // reaches nobody then) and just after it comes back. Two service instances on one database stand for two
 // processes.
 
-const maybe = externalService ? describe.skip : describe;
-
-maybe('API key revocation', () => {
+describeOwn('API key revocation', () => {
   let one: TestService;
   let two: TestService;
   let accountId: string;

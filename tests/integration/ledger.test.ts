@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { admin, adminWith, client, startTestService, TestService } from '../support/service';
+import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, fund, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
-import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+import { eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
 
 // The ledger (docs/ledger.md) on the development chain: what a payment, its fee, its settlement and the relayer's gas
 // record; balances through GET /v1/balance and the admin command; `admin ledger check` against balanceOf.
@@ -12,7 +12,7 @@ useChainSuite();
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 
-describeLocal('the ledger', () => {
+describeOwn('the ledger', () => {
   let svc: TestService;
   let f: ReturnType<typeof flow>;
   let shop: Shop;
@@ -226,7 +226,7 @@ describeLocal('the ledger', () => {
   });
 });
 
-describeLocal('the ledger before confirmation depth (3 blocks)', () => {
+describeOwn('the ledger before confirmation depth (3 blocks)', () => {
   let svc: TestService;
   let f: ReturnType<typeof flow>;
   let shop: Shop;

@@ -1,4 +1,4 @@
-import { client, externalService, newAccount, newKey, startTestService, TestService } from '../support/service';
+import { client, newAccount, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 
@@ -6,7 +6,6 @@ import { newBuyer } from '../support/chain';
 // per IP on the hosted pages, concurrent long-polls, and quotes per payment and buyer account. Limits are set low here
 // to see them act; the defaults are generous (docs/configuration.md).
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 // Windows of 2 s here (RATE_LIMIT_WINDOW_MS), so that a burst on a busy machine stays inside one: the
@@ -17,7 +16,7 @@ async function startOfSecond() {
   while (Date.now() % WINDOW_MS > 30) await new Promise((r) => setTimeout(r, 5));
 }
 
-describeLocal('request limits', () => {
+describeOwn('request limits', () => {
   let a: TestService;
   let b: TestService;
   beforeAll(async () => {
@@ -93,7 +92,7 @@ describeLocal('request limits', () => {
   });
 });
 
-describeLocal('options per payment', () => {
+describeOwn('options per payment', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ OPTIONS_MAX_PER_PAYMENT: '3', QUOTE_TTL_SECONDS: '5' });

@@ -1,6 +1,6 @@
 import { migrateLatest } from '../../src/db/migrate';
 import { createDb } from '../../src/db/knex';
-import { adminOn, client, externalService, startTestService, TestService } from '../support/service';
+import { adminOn, client, startTestService, TestService, itOwn } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { parseExposition, sampleValue } from '../support/prometheus';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
@@ -12,8 +12,6 @@ import { spawnService } from '../support/serviceProcess';
 // /metrics is an operational endpoint outside the API document: every request here goes to the service
 // directly (svc.directUrl), never through the contract gate's validating proxy.
 
-/** Tests that need a service of their own (its environment, its own database) skip against an external one. */
-const ownServiceIt = externalService ? it.skip : it;
 const usd = (value = '1000') => ({ unit: 'iso4217/USD', value });
 
 describe('GET /metrics on the shared test service', () => {
@@ -102,7 +100,6 @@ describe('a service on a database of its own', () => {
   const CACHE_MS = 8000;
 
   beforeAll(async () => {
-    if (externalService) return;
     db = await freshDatabase('paygate_metrics');
     const migrator = createDb(db.url, 2);
     await migrateLatest(migrator);
@@ -120,7 +117,7 @@ describe('a service on a database of its own', () => {
     await db?.drop();
   });
 
-  ownServiceIt('METRICS_TOKEN: /metrics needs the bearer token (401 invalid_token otherwise); health stays open', async () => {
+  itOwn('METRICS_TOKEN: /metrics needs the bearer token (401 invalid_token otherwise); health stays open', async () => {
     const anon = client(svc.directUrl);
     for (const headers of [
       {} as Record<string, string>,
@@ -140,7 +137,7 @@ describe('a service on a database of its own', () => {
     expect((await anon('GET', '/readyz')).status).toBe(200);
   });
 
-  ownServiceIt('paygate_payments counts payments by effective status, read from PostgreSQL and cached', async () => {
+  itOwn('paygate_payments counts payments by effective status, read from PostgreSQL and cached', async () => {
     const scrape = async () => {
       const r = await client(svc.directUrl, { Authorization: `Bearer ${TOKEN}` })('GET', '/metrics');
       expect(r.status).toBe(200);
@@ -193,13 +190,13 @@ describe('/metrics in production (the built service)', () => {
     DEVNET_RELAYER_KEYS: generatePrivateKey(),
   });
 
-  ownServiceIt('without METRICS_TOKEN the service refuses to start (configuration error, exit 2)', async () => {
+  itOwn('without METRICS_TOKEN the service refuses to start (configuration error, exit 2)', async () => {
     await expect(spawnService(prod())).rejects.toThrow(
       /^service exited \(2\) before listening: configuration error: METRICS_TOKEN is required in production \(or set METRICS_PUBLIC=true/,
     );
   });
 
-  ownServiceIt(
+  itOwn(
     'METRICS_PUBLIC=true serves it without a token, as asked',
     async () => {
       const p = await spawnService({ ...prod(), METRICS_PUBLIC: 'true' });

@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import { migrateLatest, migrationsDir } from '../../src/db/migrate';
 import { createDb } from '../../src/db/knex';
-import { externalService } from '../support/service';
+import { itOwn } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { insertPayment, insertShop } from '../support/rows';
 import { renderEvent } from '../../src/wire/events';
 import { findEvent } from '../../src/db/webhooks';
-
-const ownDbIt = externalService ? it.skip : it;
 
 /** Runs `test` on a fresh database migrated to the latest migration, dropped afterwards. */
 async function onMigratedDatabase(name: string, test: (db: ReturnType<typeof createDb>) => Promise<void>): Promise<void> {
@@ -25,7 +23,7 @@ async function onMigratedDatabase(name: string, test: (db: ReturnType<typeof cre
 describe('migrations at start', () => {
   // Several processes starting at once on a fresh database: knex alone fails all but one of them
   // ("relation knex_migrations_lock already exists"); the advisory lock in migrateLatest serialises them.
-  ownDbIt('are safe when several processes migrate the same fresh database at once', async () => {
+  itOwn('are safe when several processes migrate the same fresh database at once', async () => {
     const files = fs
       .readdirSync(migrationsDir)
       .filter((f) => f.endsWith('.js'))
@@ -83,7 +81,7 @@ describe('payment events get a version-neutral record (20261127090100_payment_ev
     },
   ];
 
-  ownDbIt('adds the column without rewriting rows; events stored before it read as records that render the same', async () => {
+  itOwn('adds the column without rewriting rows; events stored before it read as records that render the same', async () => {
     const file = fs.readdirSync(migrationsDir).find((f) => f.includes('payment_events_record'))!;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const migration = require(`${migrationsDir}/${file}`);
@@ -142,7 +140,7 @@ describe("a payment's merchant and account are one key (20261130090000_payments_
   // The database refuses a payment whose account is not its merchant's account (before, two separate keys
   // accepted any existing merchant with any existing account); the two old keys are gone; the migration runs again
   // without effect (it runs outside a transaction, so a start that died halfway is completed by the next).
-  ownDbIt("refuses a payment of another account's merchant, and can run again", async () => {
+  itOwn("refuses a payment of another account's merchant, and can run again", async () => {
     await onMigratedDatabase('paygate_fk', async (db) => {
       await insertShop(db, 'acct_a', 'mrch_a');
       await db('accounts').insert({ id: 'acct_b', name: 'B', default_version: '2026-02-18' });
@@ -170,7 +168,7 @@ describe("a payment's merchant and account are one key (20261130090000_payments_
 describe("a payment's option is a key (20261202091100_payments_option_foreign_key)", () => {
   // Ids that named no option are cleared, so the key validates; from then on a payment cannot refer to an option
   // that is gone, and an option a payment refers to cannot go. The migration runs again without effect.
-  ownDbIt('clears dangling option ids, then refuses new ones; can run again', async () => {
+  itOwn('clears dangling option ids, then refuses new ones; can run again', async () => {
     await onMigratedDatabase('paygate_option_fk', async (db) => {
       await insertShop(db, 'acct_a', 'mrch_a');
       await insertPayment(db, 'pay_1', 'acct_a', 'mrch_a');
@@ -206,7 +204,7 @@ describe("a payment's option is a key (20261202091100_payments_option_foreign_ke
 describe('the webhook outbox queue (20261201090000_payment_event_outbox)', () => {
   // Undone, the events still queued go back to the previous release's outbox (dispatched_at NULL), so a rollback
   // loses none of them; events already fanned out stay marked.
-  ownDbIt('gives queued events back to the previous outbox when undone', async () => {
+  itOwn('gives queued events back to the previous outbox when undone', async () => {
     await onMigratedDatabase('paygate_outbox', async (db) => {
       await insertShop(db, 'acct_a', 'mrch_a');
       await insertPayment(db, 'pay_1', 'acct_a', 'mrch_a');

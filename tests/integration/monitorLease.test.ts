@@ -1,12 +1,10 @@
-import { externalService, startTestService, type TestService } from '../support/service';
+import { startTestService, type TestService, describeOwn } from '../support/service';
 import { eventually } from '../support/eventually';
 
 // The relayer's monitors pass every CHAIN_POLL_INTERVAL_MS (250 ms in tests); an idle pass must not write: the
 // lease (chain_monitors) is renewed only once half of it has passed, which is what keeps idle services cheap.
 
-const describeLocal = externalService ? describe.skip : describe;
-
-describeLocal('the chain monitor lease', () => {
+describeOwn('the chain monitor lease', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService();

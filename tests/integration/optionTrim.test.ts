@@ -1,6 +1,6 @@
 import { generatePrivateKey } from 'viem/accounts';
 import knex, { type Knex } from 'knex';
-import { client, externalService, startTestService, TestService } from '../support/service';
+import { client, startTestService, TestService, describeOwn } from '../support/service';
 import { shopWithWallet, uniqueKey } from '../support/fixtures';
 import { newBuyer, newWallet } from '../support/chain';
 import { eventually } from '../support/eventually';
@@ -13,7 +13,6 @@ import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 // nothing could submit. Quotes are now purged per buyer account and only once expired; a payment refers to its
 // option by a foreign key; and a processing payment without its option is reported by the reconciler.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,7 +37,7 @@ const withoutOption = async (db: Knex, id: string) =>
     )
   ).rows[0].n;
 
-describeLocal('quotes of other callers', () => {
+describeOwn('quotes of other callers', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({ OPTIONS_MAX_PER_PAYMENT: '3' });
@@ -102,7 +101,7 @@ describeLocal('quotes of other callers', () => {
   });
 });
 
-describeLocal('a quote purged while its confirm is in flight', () => {
+describeOwn('a quote purged while its confirm is in flight', () => {
   let svc: TestService;
   beforeAll(async () => {
     // Quotes live 5 s and one per account is kept beyond those: the next quote purges an expired one at once.
@@ -152,7 +151,7 @@ describeLocal('a quote purged while its confirm is in flight', () => {
   });
 });
 
-describeLocal('the reconciler and a processing payment it cannot submit', () => {
+describeOwn('the reconciler and a processing payment it cannot submit', () => {
   let p: ServiceProcess;
   let db: Knex;
   beforeAll(async () => {

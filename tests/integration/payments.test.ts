@@ -1,10 +1,10 @@
 import { renderEvent } from '../../src/wire/events';
 import { findEvent } from '../../src/db/webhooks';
-import { client, newAccount } from '../support/service';
+import { client, newAccount, itOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { scrapedValue } from '../support/prometheus';
-import { BASE, create, direct, events, m, newPayment, ownServiceIt, svc, usd, usePaymentsSuite } from '../support/paymentsSuite';
+import { BASE, create, direct, events, m, newPayment, svc, usd, usePaymentsSuite } from '../support/paymentsSuite';
 
 usePaymentsSuite();
 
@@ -206,7 +206,7 @@ describe('GET /v1/payments/{id} and /status', () => {
     expect(other.body.code).toBe('payment_not_found');
     expect((await m.asMerchant('GET', '/v1/payments/pay_nope')).body.code).toBe('payment_not_found');
   });
-  ownServiceIt('reads arriving together (one statement, src/db/coalesce.ts) each get their own payment and answer', async () => {
+  itOwn('reads arriving together (one statement, src/db/coalesce.ts) each get their own payment and answer', async () => {
     const ids = [
       await newPayment({ amount: usd('1001') }),
       await newPayment({ amount: usd('1002') }),

@@ -1,9 +1,9 @@
-import { client, newAccount } from '../support/service';
+import { client, newAccount, itOwn } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { scrapedValue } from '../support/prometheus';
 import { creationsWaitingOnLocks } from '../support/locks';
-import { create, direct, events, m, ownServiceIt, svc, usd, usePaymentsSuite } from '../support/paymentsSuite';
+import { create, direct, events, m, svc, usd, usePaymentsSuite } from '../support/paymentsSuite';
 
 usePaymentsSuite();
 
@@ -38,7 +38,7 @@ describe('creations arriving together (those waiting go in one statement: src/li
   const transactionsOf = async (ids: string[]) =>
     Number((await svc.db.raw(`SELECT count(DISTINCT xmin::text) AS n FROM payments WHERE id = ANY(?)`, [ids])).rows[0].n);
 
-  ownServiceIt('each gets its own answer and only its own rows, whatever the others with it asked', async () => {
+  itOwn('each gets its own answer and only its own rows, whatever the others with it asked', async () => {
     const intruder = await newAccount('Batch intruder');
     const bare = (
       await m.api('POST', '/v1/merchants', {
@@ -110,7 +110,7 @@ describe('creations arriving together (those waiting go in one statement: src/li
     expect(await transactionsOf(stored.map((row) => row.id))).toBe(1);
   });
 
-  ownServiceIt('a creation the database refuses fails alone: the others waiting with it are created', async () => {
+  itOwn('a creation the database refuses fails alone: the others waiting with it are created', async () => {
     const tag = uniqueKey('poison');
     const poison = `${tag}-13`;
     await svc.db.raw(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,8 +1,8 @@
 import { paymentEventRecord } from '../support/eventRecord';
 import { findPayment } from '../../src/db/payments';
-import { client, startTestService } from '../support/service';
+import { client, startTestService, itOwn } from '../support/service';
 import { eventually } from '../support/eventually';
-import { direct, events, m, newPayment, ownServiceIt, paySucceeded, svc, usePaymentsSuite, walletKeys } from '../support/paymentsSuite';
+import { direct, events, m, newPayment, paySucceeded, svc, usePaymentsSuite, walletKeys } from '../support/paymentsSuite';
 
 usePaymentsSuite();
 
@@ -105,7 +105,7 @@ describe('long-poll status', () => {
     expect(r.body.status).toBe('cancelled');
     expect(Date.now() - t).toBeLessThan(15000);
   });
-  ownServiceIt('holds until the payment changes, including a change made by another process', async () => {
+  itOwn('holds until the payment changes, including a change made by another process', async () => {
     const second = await startTestService(); // another service process on the same database
     try {
       const id = await newPayment();
@@ -121,7 +121,7 @@ describe('long-poll status', () => {
       await second.close();
     }
   });
-  ownServiceIt('graceful shutdown answers waiting long-polls instead of dropping them', async () => {
+  itOwn('graceful shutdown answers waiting long-polls instead of dropping them', async () => {
     const third = await startTestService();
     const id = await newPayment();
     const poll = client(third.url, { 'Api-Key': m.apiKey, 'Merchant-Id': m.merchantId })(

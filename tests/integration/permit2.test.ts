@@ -1,7 +1,7 @@
 import { encodeFunctionData, getAddress, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
-import { externalService, startTestService, type TestService } from '../support/service';
+import { startTestService, type TestService, describeOwn } from '../support/service';
 import { balanceOf, chainClient, DEVNET2_CHAIN_ID, DEVNET_USDC, receiptOf } from '../support/chain';
 import { newUsdtBuyer, sendAction, signOf, USDT, usdtShop, type UsdtShop } from '../support/permit2';
 
@@ -9,12 +9,11 @@ import { newUsdtBuyer, sendAction, signOf, USDT, usdtShop, type UsdtShop } from 
 // form (approve first while the allowance is short, then the PermitTransferFrom signature), confirm's refusals
 // before anything moves, and real tokens moving in collector and direct mode.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const PERMIT2_USER_ABI = parseAbi(['function invalidateUnorderedNonces(uint256 wordPos, uint256 mask)']);
 
-describeLocal('Permit2 payments on the development chain', () => {
+describeOwn('Permit2 payments on the development chain', () => {
   let svc: TestService;
   let collector: UsdtShop;
 

@@ -2,7 +2,7 @@ import { createWalletClient, encodeFunctionData, http, pad, parseAbi, parseGwei,
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
-import { externalService, startTestService, type TestService } from '../support/service';
+import { externalService, startTestService, type TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, chainClient, fund, newWallet, rpcUrl, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { useOwnDatabase } from '../support/freshDb';
@@ -12,7 +12,6 @@ import { newUsdtBuyer, sendAction, signOf, USDT, usdtShop, type UsdtShop } from 
 // uses the nonce elsewhere, in a transaction mined ahead of the relayer's. The payment ends failed with the
 // failure code the chain's state gives, never stuck in processing, and nothing moved to the merchant.
 
-const describeLocal = externalService ? describe.skip : describe;
 // Automine off: on a chain and a database of this file's own.
 if (!externalService) {
   useOwnChain();
@@ -33,7 +32,7 @@ function ahead(buyer: PrivateKeyAccount, to: Address, data: Hex): Promise<Hex> {
   return wallet.sendTransaction({ to, data, gas: 100_000n, maxFeePerGas: parseGwei('500'), maxPriorityFeePerGas: parseGwei('100') });
 }
 
-describeLocal('a Permit2 payment that fails on chain after confirm', () => {
+describeOwn('a Permit2 payment that fails on chain after confirm', () => {
   let svc: TestService;
   let shop: UsdtShop;
 

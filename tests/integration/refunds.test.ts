@@ -1,6 +1,6 @@
-import { admin, adminWith, client, startTestService, TestService } from '../support/service';
+import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, newBuyer, receiptOf, tokenAdmin, DEVNET_USDC } from '../support/chain';
-import { describeLocal, eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+import { eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
 import { PREVIEW, refundHelpers } from '../support/refundsSuite';
 
 // Refunds send the buyer's tokens back (docs/ledger.md "Refunds"), on the development chain: partial refunds in the
@@ -12,7 +12,7 @@ useChainSuite();
 
 type Flow = ReturnType<typeof flow>;
 
-describeLocal('refunds', () => {
+describeOwn('refunds', () => {
   let svc: TestService;
   let f: Flow;
   let shop: Shop;

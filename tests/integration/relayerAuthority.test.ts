@@ -1,6 +1,6 @@
 import { encodeFunctionData, getAddress, maxUint256, parseAbi, serializeErc6492Signature, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { externalService, startTestService, type TestService } from '../support/service';
+import { startTestService, type TestService, describeOwn } from '../support/service';
 import { chainClient, DEVNET_USDC, fund, USDC_TOKEN } from '../support/chain';
 import { usdtShop, type UsdtShop } from '../support/permit2';
 import { startRpcProxy } from '../support/rpcProxy';
@@ -12,12 +12,11 @@ import { CREATE2_FACTORY, newSmartWallet } from '../support/smartWallet';
 // Permit2, a relayer). The wallet below exists, but the node the service asks says it has no code yet (a node that
 // lags, or one whose `pending` block holds the wallet's deployment while `latest` does not), as a buyer can arrange.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 const ERC20 = parseAbi(['function approve(address spender, uint256 value)', 'function allowance(address, address) view returns (uint256)']);
 
-describeLocal("the relayer's authority", () => {
+describeOwn("the relayer's authority", () => {
   let svc: TestService;
   let shop: UsdtShop;
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey } from 'viem/accounts';
-import { client, externalService, newKey, TestService } from '../support/service';
+import { client, newKey, TestService, describeOwn } from '../support/service';
 import { spawnService, ServiceProcess } from '../support/serviceProcess';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newWallet } from '../support/chain';
@@ -10,11 +10,10 @@ import { eventually } from '../support/eventually';
 // carries one, are bearer capabilities on the gateway, so request lines never contain them; and a
 // service sealing with the public development key says so loudly at start.
 
-const maybe = externalService ? describe.skip : describe;
 const REDACTED = 'pay_…[redacted]';
 type Line = Record<string, unknown> & { level: number; msg: string };
 
-maybe('request logs', () => {
+describeOwn('request logs', () => {
   let p: ServiceProcess;
   beforeAll(async () => {
     p = await spawnService({ DEVNET_RELAYER_KEYS: generatePrivateKey(), NODE_ENV: 'test' }); // no DATA_ENCRYPTION_KEY

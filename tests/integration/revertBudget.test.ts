@@ -1,4 +1,4 @@
-import { client, externalService, startTestService, type TestService } from '../support/service';
+import { client, externalService, startTestService, type TestService, describeOwn } from '../support/service';
 import { shopWithWallet } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { useOwnDatabase } from '../support/freshDb';
@@ -10,7 +10,6 @@ import { useOwnDatabase } from '../support/freshDb';
 // a time. The service here runs only the API (ROLE=api): confirmed payments stay in flight, their submissions queued
 // in a database of this file's own that no worker reads.
 
-const describeLocal = externalService ? describe.skip : describe;
 if (!externalService) useOwnDatabase('paygate_revert_budget');
 jest.setTimeout(120_000);
 
@@ -32,7 +31,7 @@ const tally = (accepted: number, refused: number) => [
   ...Array<string>(refused).fill('429 too_many_reverts'),
 ];
 
-describeLocal('the budget of reverted submissions under confirms at once', () => {
+describeOwn('the budget of reverted submissions under confirms at once', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService({

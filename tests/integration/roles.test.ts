@@ -1,5 +1,5 @@
 import { generatePrivateKey } from 'viem/accounts';
-import { client, externalService, newKey, startTestService, TestService } from '../support/service';
+import { client, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -9,10 +9,9 @@ import { eventually } from '../support/eventually';
 // only works the queues answers health, readiness and metrics and refuses API requests. Together, over one
 // database, they take a payment from confirm to settled on the chain and deliver its webhooks.
 
-const maybe = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
-maybe('ROLE=api and ROLE=worker over one database', () => {
+describeOwn('ROLE=api and ROLE=worker over one database', () => {
   // One relayer key for both: the API process names it in the options, the worker submits from it.
   const keys = { DEVNET_RELAYER_KEYS: generatePrivateKey() };
   let api: TestService;

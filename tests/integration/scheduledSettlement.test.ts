@@ -1,8 +1,8 @@
 import { getAddress, parseAbiItem, parseEventLogs } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { admin, adminWith, client, startTestService, TestService } from '../support/service';
+import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, newBuyer, newWallet, receiptOf, tokenAdmin, DEVNET_USDC, USDC_TOKEN } from '../support/chain';
-import { describeLocal, eventually, flow, setup, useChainSuite } from '../support/chainSuite';
+import { eventually, flow, setup, useChainSuite } from '../support/chainSuite';
 import { uniqueKey } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 
@@ -20,7 +20,7 @@ const TRANSFER = parseAbiItem('event Transfer(address indexed from, address inde
 /** A schedule's slot longer than any test here (44640 "minutes" of 1 s): nothing settles until it is shortened. */
 const LONG = '44640';
 
-describeLocal('settlement on a schedule', () => {
+describeOwn('settlement on a schedule', () => {
   let svc: TestService;
   let svc2: TestService;
   let rx: Receiver;

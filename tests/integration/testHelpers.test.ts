@@ -1,8 +1,8 @@
 import { generatePrivateKey } from 'viem/accounts';
 import { parseAbi, type Hex } from 'viem';
-import { client, newAccount, newKey, startTestService, type TestService } from '../support/service';
+import { client, newAccount, newKey, startTestService, type TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, chainClient, newBuyer, receiptOf, rpcUrl, USDC_TOKEN } from '../support/chain';
-import { describeLocal, eventually, flow, type Shop, useChainSuite } from '../support/chainSuite';
+import { eventually, flow, type Shop, useChainSuite } from '../support/chainSuite';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 
@@ -14,7 +14,7 @@ useChainSuite();
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 
-describeLocal('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTER_MS=1500)', () => {
+describeOwn('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTER_MS=1500)', () => {
   let svc: TestService;
   let rx: Receiver;
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { admin, client, externalService, newAccount, newKey, startTestService } from '../support/service';
+import { admin, client, newAccount, newKey, startTestService, itOwn } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
@@ -103,7 +103,7 @@ describe('lists, counts and searches', () => {
 
 describe('rate limits', () => {
   // Its own service with a low limit: not against an external one (the contract gate's).
-  (externalService ? it.skip : it)(
+  itOwn(
     "test traffic has its own account limit: a test key beyond it leaves the live key's untouched",
     async () => {
       const limited = await startTestService({ RATE_LIMIT_ACCOUNT_PER_S: '5' });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { admin, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { admin, newAccount, startTestService, TestService, describeOwn } from '../support/service';
 import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, newBuyer, rpcUrl, USDC_TOKEN } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -23,9 +23,7 @@ import { devnetAssetId } from '../../src/chain/devnet';
 const LIVE_CHAIN_ID = DEVNET2_CHAIN_ID;
 const LIVE_USDC = devnetAssetId('USDC', LIVE_CHAIN_ID);
 
-const maybe = externalService ? describe.skip : describe;
-
-maybe('test mode beside a live chain, with production settings', () => {
+describeOwn('test mode beside a live chain, with production settings', () => {
   let chain: RunningAnvil;
   let dir: string;
   let svc: TestService;

@@ -1,6 +1,6 @@
 import { WalletConnectPay, type WalletRpcAction } from '@walletconnect/pay';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { externalService, startTestService, type TestService } from '../support/service';
+import { startTestService, type TestService, describeOwn } from '../support/service';
 import { balanceOf, DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
 import { uniqueKey } from '../support/fixtures';
 import { newUsdtBuyer, sendAction, USDT, usdtShop, type UsdtShop } from '../support/permit2';
@@ -10,7 +10,6 @@ import { newUsdtBuyer, sendAction, USDT, usdtShop, type UsdtShop } from '../supp
 // The wallet does nothing but run each action the SDK hands it (eth_sendTransaction broadcast and its receipt
 // awaited, eth_signTypedData_v4 signed) and give the results back, in order, to the SDK's confirmPayment.
 
-const describeLocal = externalService ? describe.skip : describe;
 jest.setTimeout(120_000);
 
 /** A wallet: runs one of the SDK's walletRpc actions for the buyer and returns its result. */
@@ -23,7 +22,7 @@ async function runAction(buyer: PrivateKeyAccount, rpc: WalletRpcAction): Promis
   throw new Error(`the wallet does not know ${rpc.method}`);
 }
 
-describeLocal('the published @walletconnect/pay SDK, pointed at this service', () => {
+describeOwn('the published @walletconnect/pay SDK, pointed at this service', () => {
   let svc: TestService;
   let shop: UsdtShop;
   let sdk: InstanceType<typeof WalletConnectPay>;

@@ -1,4 +1,4 @@
-import { client, externalService, TestService } from '../support/service';
+import { client, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { spawnService, ServiceProcess } from '../support/serviceProcess';
 import { Receiver, startReceiver } from '../support/webhookReceiver';
@@ -9,11 +9,10 @@ import { eventually } from '../support/eventually';
 // SIGKILL (no shutdown code runs). Skipped under the contract gate, whose single service shares the database.
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
-const maybe = externalService ? describe.skip : describe;
 // A killed worker's lease runs out in 5 s; an attempt may take 3 s (the receiver answers in this busy test process).
 const FAST = { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_LEASE_MARGIN_MS: '2000' };
 
-maybe('webhooks survive crashes and run in several processes', () => {
+describeOwn('webhooks survive crashes and run in several processes', () => {
   const db = createDb(process.env.DATABASE_URL!, 4);
   const procs: ServiceProcess[] = [];
   let rx: Receiver;

@@ -1,4 +1,4 @@
-import { client, externalService, startTestService, TestService } from '../support/service';
+import { client, startTestService, TestService, itOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { Receiver, startReceiver } from '../support/webhookReceiver';
 import { createDb } from '../../src/db/knex';
@@ -10,7 +10,6 @@ import { eventually } from '../support/eventually';
 // only service working this database's outbox must be the one with the long timer.
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
-const maybe = externalService ? it.skip : it;
 
 /** A partner with a merchant and one endpoint at `url` for `events`: its merchant client and an order body. */
 async function shop(service: TestService, name: string, url: string, events: string[]) {
@@ -54,7 +53,6 @@ describe('webhook dispatch on write', () => {
   let svc: TestService;
   let rx: Receiver;
   beforeAll(async () => {
-    if (externalService) return;
     svc = await startTestService({ WEBHOOK_DISPATCH_INTERVAL_MS: '60000' });
     rx = await startReceiver();
   }, 60_000); // starts a service (and the admin command): slow on a busy machine
@@ -63,7 +61,7 @@ describe('webhook dispatch on write', () => {
     await svc?.close();
   });
 
-  maybe(
+  itOwn(
     'delivers payment.created and payment.cancelled without waiting for the dispatch timer',
     async () => {
       const { asMerchant } = await shop(svc, 'Prompt Shop', rx.url, ['payment.created', 'payment.cancelled']);
@@ -100,7 +98,7 @@ describe('webhook dispatch on write', () => {
     60_000,
   );
 
-  maybe(
+  itOwn(
     'refreshes the planner statistics of the deliveries once a backlog builds up',
     async () => {
       const { asMerchant, order } = await shop(svc, 'Busy Shop', rx.url, ['payment.created']);
@@ -120,7 +118,7 @@ describe('webhook dispatch on write', () => {
     60_000,
   );
 
-  maybe(
+  itOwn(
     'during a rolling deploy, fans out the events of both releases, each once, and leaves nothing queued',
     async () => {
       const { asMerchant, order } = await shop(svc, 'Deploying Shop', rx.url, ['payment.created']);
@@ -159,8 +157,7 @@ describe('webhook dispatch on write', () => {
 });
 
 describe('the statistics refresh under a held table lock', () => {
-  const maybe2 = externalService ? it.skip : it;
-  maybe2(
+  itOwn(
     'gives up instead of holding the dispatch or the shutdown',
     async () => {
       // No statement timeout: only the ANALYZE's own lock timeout can end its wait.

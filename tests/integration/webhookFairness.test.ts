@@ -1,4 +1,4 @@
-import { client, externalService, startTestService, TestService } from '../support/service';
+import { client, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { maxOpenAtOnce, Receiver, startReceiver } from '../support/webhookReceiver';
 import { spawnService, ServiceProcess } from '../support/serviceProcess';
@@ -16,7 +16,6 @@ const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const TIMEOUT_MS = 8000; // how long a tarpit holds an attempt (WEBHOOK_TIMEOUT_MS)
 const DNS_TIMEOUT_MS = 1500;
 const BLACKHOLED = 'hooks.blackholed.test';
-const maybe = externalService ? describe.skip : describe;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function partner(url: string, name: string) {
@@ -50,7 +49,7 @@ const cleanup = async (p: Partner, ids: string[], receivers: Receiver[]) => {
   for (const r of receivers) await r.close();
 };
 
-maybe('in one process', () => {
+describeOwn('in one process', () => {
   let svc: TestService;
   let dns: FakeDns;
   beforeAll(async () => {
@@ -265,7 +264,7 @@ maybe('in one process', () => {
   }, 60_000);
 });
 
-maybe('across processes', () => {
+describeOwn('across processes', () => {
   const procs: ServiceProcess[] = [];
   afterAll(async () => {
     for (const p of procs.splice(0)) await p.kill();

@@ -1,5 +1,5 @@
 import type { PaymentEvent } from '../../src/domain/paymentEvent';
-import { client, externalService, startTestService, TestService } from '../support/service';
+import { client, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { createDb } from '../../src/db/knex';
 import type { WebhookDelivery } from '../../src/domain/webhook';
@@ -9,9 +9,7 @@ import * as repo from '../../src/db/webhooks';
 // makes the data and is closed first, so only this test touches the delivery rows. (Skipped under the
 // contract gate, whose service keeps working the same tables.)
 
-const maybe = externalService ? describe.skip : describe;
-
-maybe('webhook delivery lease and failure run', () => {
+describeOwn('webhook delivery lease and failure run', () => {
   const db = createDb(process.env.DATABASE_URL!, 4);
   let delivery: WebhookDelivery;
   let endpointId: string;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createDb } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
 import * as repo from '../../src/db/webhooks';
-import { externalService } from '../support/service';
+import { itOwn } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { insertPayment, insertShop } from '../support/rows';
 
@@ -14,7 +14,6 @@ import { insertPayment, insertShop } from '../support/rows';
 // pending, then 1,500 deliveries become pending, and each statement's reads are counted in its transaction: index
 // entries read in any index of webhook_deliveries, rows fetched through them, and rows read by sequential scans.
 
-const ownDbIt = externalService ? it.skip : it;
 const BACKLOG = 1500;
 const caps = { perEndpoint: 16, perAccount: 16 };
 
@@ -28,7 +27,7 @@ async function rowsRead(trx: Knex.Transaction): Promise<number> {
 }
 
 describe('deliveries named by id are read by their primary key, whatever the statistics', () => {
-  ownDbIt(
+  itOwn(
     'claims, recorded outcomes and cancellation read a few rows with 1,500 pending deliveries the statistics do not know of',
     async () => {
       const fresh = await freshDatabase('paygate_plans');

@@ -1,4 +1,4 @@
-import { client, externalService, newAccount, startTestService, TestService } from '../support/service';
+import { client, newAccount, startTestService, TestService, itOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver } from '../support/webhookReceiver';
 import { eventually } from '../support/eventually';
@@ -14,7 +14,6 @@ describe('webhook endpoint URLs and persistent failure', () => {
   let strict: TestService;
   let dns: FakeDns;
   beforeAll(async () => {
-    if (externalService) return;
     // Names resolve through a DNS server of the test's own (other names: NXDOMAIN, accepted at registration).
     dns = await startFakeDns();
     dns.records.set('internal.partner.test', ['10.1.2.3']);
@@ -35,9 +34,8 @@ describe('webhook endpoint URLs and persistent failure', () => {
     await strict?.close();
     await dns?.close();
   });
-  const maybe = externalService ? it.skip : it;
 
-  maybe('refuses hosts in loopback, private, link-local or reserved networks unless allowed', async () => {
+  itOwn('refuses hosts in loopback, private, link-local or reserved networks unless allowed', async () => {
     const acct = await newAccount('Strict');
     const hooks = client(strict.url, { 'Api-Key': acct.apiKey, ...PREVIEW });
     for (const url of [
@@ -72,7 +70,7 @@ describe('webhook endpoint URLs and persistent failure', () => {
     expect({ status: patch.status, code: patch.body.code }).toEqual({ status: 400, code: 'params_validation' });
   });
 
-  maybe('refuses a name that resolves to a non-public address without saying which address', async () => {
+  itOwn('refuses a name that resolves to a non-public address without saying which address', async () => {
     const acct = await newAccount('Resolved');
     const hooks = client(strict.url, { 'Api-Key': acct.apiKey, ...PREVIEW });
     const post = (url: string) =>
@@ -101,7 +99,7 @@ describe('webhook endpoint URLs and persistent failure', () => {
     });
   });
 
-  maybe('a delivery to a name that now resolves to a private address fails without showing the address', async () => {
+  itOwn('a delivery to a name that now resolves to a private address fails without showing the address', async () => {
     const p = await merchantWithSettlement(strict, 'Rebound');
     const hooks = client(strict.url, { 'Api-Key': p.apiKey, ...PREVIEW });
     const { endpoint: ep } = (
@@ -137,7 +135,7 @@ describe('webhook endpoint URLs and persistent failure', () => {
     expect(JSON.stringify(att) + JSON.stringify(endpointNow)).not.toContain('10.1.2.3');
   });
 
-  maybe('gives up after the retry window, disables an endpoint that keeps failing, and records why', async () => {
+  itOwn('gives up after the retry window, disables an endpoint that keeps failing, and records why', async () => {
     const p = await merchantWithSettlement(strict, 'Failing');
     const hooks = client(strict.url, { 'Api-Key': p.apiKey, ...PREVIEW });
     const asMerchant = client(strict.url, { 'Api-Key': p.apiKey, 'Merchant-Id': p.merchantId });

@@ -1,6 +1,6 @@
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { admin, client, newKey, externalService, startTestService, type TestService } from '../support/service';
+import { admin, client, newKey, externalService, startTestService, type TestService, itOwn } from '../support/service';
 import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, receiptOf, tokenAdmin, USDC_TOKEN } from '../support/chain';
@@ -338,7 +338,7 @@ it('a payment link is paid over x402: 402 with its requirements, then the paid r
   expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'invalid_state' });
 });
 
-(externalService ? it.skip : it)('an RPC outage neither loses nor doubles a settlement', async () => {
+itOwn('an RPC outage neither loses nor doubles a settlement', async () => {
   const p = await partner('direct');
   const buyer = await newBuyer(10_000n);
   const body = await signedBody(buyer, { payTo: p.wallet, amount: '10000' });

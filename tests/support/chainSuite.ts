@@ -23,7 +23,6 @@ export async function eventually<T>(read: () => Promise<T>, ms = 15_000): Promis
 }
 
 export const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-export const describeLocal = externalService ? describe.skip : describe;
 /** A chain and a database of the calling test file's own, and its timeout. */
 export function useChainSuite(): void {
   // Snapshots and reverts, automine off, reorgs: on a chain of each file's own, not the one other test files share,

@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { client, externalService, newKey, startTestService, TestService } from './service';
+import { client, newKey, startTestService, TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { eventually } from './eventually';
 import { newBuyer } from './chain';
@@ -9,8 +9,6 @@ export let m: Awaited<ReturnType<typeof merchantWithSettlement>>;
 /** Straight to the service, for requests that break the stable contract on purpose (or use the preview). */
 export let direct: ReturnType<typeof client>;
 export const BASE = 'https://pay.example.com';
-/** Tests that need this file's own service (its environment, or stopping it) skip against an external one. */
-export const ownServiceIt = externalService ? it.skip : it;
 /** Pays the payments that must succeed, with real tokens on the development chain. */
 let buyer: PrivateKeyAccount;
 

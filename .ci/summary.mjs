@@ -66,6 +66,7 @@ function jestFailures(r) {
   const first = (m) =>
     (
       String(m ?? '')
+        // eslint-disable-next-line no-control-regex -- the terminal colour codes jest writes
         .replace(/\x1b\[[0-9;]*m/g, '')
         .split('\n')
         .map((l) => l.trim())

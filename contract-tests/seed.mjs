@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { createPublicClient, http, parseAbi } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { notImplemented } from './notImplemented.mjs';
 import { root } from './stack.mjs';
@@ -99,7 +100,7 @@ export async function seed({ url, env, version = '2026-02-18' }) {
   });
   const page = await call('listPayments', 'GET', '/v1/payments?limit=1');
   if (page) out.paymentsCursor = page.nextCursor;
-  out.x402SettlementId = await x402Settlement(url, partner.apiKey, out.buyerKey, usdc, out.merchantId);
+  out.x402SettlementId = await x402Settlement(url, partner.apiKey, out.buyerKey, usdc, devnet.rpcUrl, out.merchantId);
   return out;
 }
 
@@ -108,8 +109,14 @@ export async function seed({ url, env, version = '2026-02-18' }) {
  * collector for the merchant (the account's collector mode, docs/x402.md), signed by the official x402 client
  * scheme and settled through the gate's facilitator. Its id.
  */
-async function x402Settlement(url, apiKey, buyerKey, usdc, merchantId) {
+async function x402Settlement(url, apiKey, buyerKey, usdc, rpcUrl, merchantId) {
   const [network, token] = [usdc.split('/')[0], usdc.split(':').pop()];
+  // The token's EIP-712 domain, as the chain has it (FiatToken: its name and version).
+  const chain = createPublicClient({ transport: http(rpcUrl) });
+  const abi = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
+  const [name, version] = await Promise.all(
+    ['name', 'version'].map((functionName) => chain.readContract({ address: token, abi, functionName })),
+  );
   const supported = await (await fetch(`${url}/x402/supported`)).json();
   const requirements = {
     scheme: 'exact',
@@ -118,7 +125,7 @@ async function x402Settlement(url, apiKey, buyerKey, usdc, merchantId) {
     amount: '10000',
     payTo: supported.signers['eip155:*'][0],
     maxTimeoutSeconds: 60,
-    extra: { name: 'USD Coin', version: '2', merchantId }, // the development chain's FiatToken's EIP-712 domain
+    extra: { name, version, merchantId },
   };
   const { payload } = await new ExactEvmScheme(privateKeyToAccount(buyerKey)).createPaymentPayload(2, requirements);
   const r = await fetch(`${url}/x402/settle`, {

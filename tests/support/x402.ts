@@ -8,13 +8,16 @@ import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { getAddress, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
+import { devnetAssets } from '../../src/chain/devnet';
 import { USDC_TOKEN } from './chain';
 
 // x402 with the official packages (@x402/express, @x402/fetch, @x402/evm) against this service's facilitator, and
 // payloads signed by hand for what the packages never send (refusals, replays, races).
 
 export const NETWORK = 'eip155:31337' as const;
-const DOMAIN = { name: 'USD Coin', version: '2' };
+/** USDC's EIP-712 domain on the development chain, as the chain module deploys it. */
+const usdc = devnetAssets().find((a) => a.symbol === 'USDC')!;
+const DOMAIN = { name: usdc.eip712Name!, version: usdc.eip712Version! };
 
 /** An @x402/express resource server whose facilitator is `<base>/x402`, selling GET /paid for `amount` USDC units to `payTo`. */
 export async function resourceServer(base: string, apiKey: string, payTo: string, amount: string, extra: Record<string, unknown> = {}) {

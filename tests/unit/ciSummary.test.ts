@@ -1,0 +1,67 @@
+// .ci/summary.mjs: the jest line of a red CI names each failed test and each suite that could not run.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.join(__dirname, '..', '..');
+
+/** The summary's `test` lines for a jest report, run in a folder of its own (the script reads paths from its parent). */
+function testLines(report: unknown): string[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-summary-'));
+  try {
+    fs.mkdirSync(path.join(dir, '.ci'));
+    fs.mkdirSync(path.join(dir, 'coverage'));
+    fs.copyFileSync(path.join(root, '.ci/summary.mjs'), path.join(dir, '.ci/summary.mjs'));
+    fs.writeFileSync(path.join(dir, 'coverage/jest-results.json'), JSON.stringify(report));
+    return execFileSync('node', [path.join(dir, '.ci/summary.mjs'), 'test', '1'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const assertion = (fullName: string, status: string, failureMessages: string[] = []) => ({ fullName, status, failureMessages });
+
+it('names each failed test (file, name, first message line without colour codes) and each suite that could not run', () => {
+  const lines = testLines({
+    success: false,
+    numPassedTests: 1,
+    numFailedTests: 1,
+    numPendingTests: 0,
+    numRuntimeErrorTestSuites: 1,
+    testResults: [
+      {
+        name: `${root}/tests/integration/a.test.ts`,
+        status: 'failed',
+        assertionResults: [
+          assertion('a passes', 'passed'),
+          assertion('a fails', 'failed', ['\x1b[31mError: expect(received).toBe(expected)\x1b[39m\n\nExpected: 1']),
+        ],
+      },
+      {
+        name: `${root}/tests/integration/b.test.ts`,
+        status: 'failed',
+        message: '  ● Test suite failed to run\n\n    boom',
+        assertionResults: [],
+      },
+    ],
+  });
+  expect(lines[0]).toBe('jest: 1 passed, 2 failed');
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^ {2}failed .*tests\/integration\/a\.test\.ts › a fails: Error: expect\(received\)\.toBe\(expected\)$/),
+  );
+  expect(lines).toContainEqual(expect.stringMatching(/^ {2}failed suite .*tests\/integration\/b\.test\.ts: boom$/));
+});
+
+it('prints no failure lines for a green report', () => {
+  const lines = testLines({
+    success: true,
+    numPassedTests: 1,
+    numFailedTests: 0,
+    numPendingTests: 0,
+    testResults: [{ name: `${root}/tests/unit/c.test.ts`, status: 'passed', assertionResults: [assertion('c', 'passed')] }],
+  });
+  expect(lines.filter((l) => l.startsWith('jest') || l.startsWith('  failed'))).toEqual(['jest: 1 passed, 0 failed']);
+});

@@ -26,6 +26,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Validate every response against the spec (development and tests). */
   validateResponses: boolean;
+  /** Compile every operation's request validator at start (true) or on the operation's first request. */
+  precompileValidators: boolean;
   /** Where the embedded PostgreSQL keeps its data when no DATABASE_URL is given. */
   embeddedDataDir: string;
   embeddedPort: number;
@@ -284,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     publicBaseUrl,
     logLevel,
     validateResponses,
+    precompileValidators: env.PRECOMPILE_VALIDATORS ? env.PRECOMPILE_VALIDATORS === 'true' : true,
     embeddedDataDir: env.EMBEDDED_PG_DIR || `${projectRoot}/.data/pg`,
     embeddedPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),

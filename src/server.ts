@@ -86,7 +86,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
         config,
         db,
         log,
-        backends: await createBackends(),
+        backends: await createBackends(config.precompileValidators),
         handlers,
         hub,
         chainWork: chainJobs,

@@ -50,11 +50,12 @@ const ajvOpts = { strict: false, useDefaults: true };
 
 /**
  * One version's router and validator. The request validators are compiled at start (the first request of each
- * operation pays nothing). The response validators are compiled on first use, and only where replies are
- * checked (VALIDATE_RESPONSES: development and tests); the response-header validators, which nothing here
- * uses, never. openapi-backend compiled all three at start, seconds of CPU (docs/performance.md).
+ * operation pays nothing), or, with `precompile` false (PRECOMPILE_VALIDATORS), each on its operation's first
+ * request: a process that serves few operations (a test's service) skips the rest. The response validators are
+ * compiled on first use, and only where replies are checked (VALIDATE_RESPONSES: development and tests); the
+ * response-header validators, which nothing here uses, never. openapi-backend compiled all three at start.
  */
-async function createBackend(version: ApiVersion): Promise<OpenAPIBackend> {
+async function createBackend(version: ApiVersion, precompile: boolean): Promise<OpenAPIBackend> {
   const backend = new OpenAPI31Backend({ definition: loadDocument(version), strict: true, coerceTypes: true, validate: false });
   await backend.init();
   backend.validator = new OpenAPIValidator({
@@ -65,14 +66,14 @@ async function createBackend(version: ApiVersion): Promise<OpenAPIBackend> {
     lazyCompileValidators: true,
     coerceTypes: true,
   });
-  backend.validator.preCompileRequestValidators();
+  if (precompile) backend.validator.preCompileRequestValidators();
   return backend;
 }
 
 export type Backends = Record<ApiVersion, OpenAPIBackend>;
 
-export async function createBackends(): Promise<Backends> {
-  const entries = await Promise.all(VERSIONS.map(async (v) => [v, await createBackend(v)] as const));
+export async function createBackends(precompile = true): Promise<Backends> {
+  const entries = await Promise.all(VERSIONS.map(async (v) => [v, await createBackend(v, precompile)] as const));
   return Object.fromEntries(entries) as Backends;
 }
 

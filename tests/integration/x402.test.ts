@@ -1,6 +1,6 @@
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { admin, client, newKey, externalService, startTestService, type TestService, itOwn } from '../support/service';
+import { admin, adminWith, client, newKey, externalService, startTestService, type TestService, itOwn } from '../support/service';
 import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, receiptOf, tokenAdmin, USDC_TOKEN } from '../support/chain';
@@ -358,4 +358,35 @@ itOwn('an RPC outage neither loses nor doubles a settlement', async () => {
   expect(await balanceOf(p.wallet)).toBe(10_000n);
   expect(await balanceOf(buyer.address)).toBe(0n);
   expect(await svc.db('chain_transactions').where({ payment_id: pending.body.paymentId })).toHaveLength(1);
+});
+
+// Own service: `admin ledger check` reads every holder of the database; here the collector is this service's alone.
+itOwn('one book: a collector settlement is collected with the fee and settled, a direct one moves no balance; check clean', async () => {
+  const c = await partner('collector');
+  await admin('accounts', 'set-fee', '--account', c.accountId, '--base-minor', '0', '--percent', '10');
+  const d = await partner('direct');
+  const buyer = await newBuyer(30_000n);
+  const extra = { name: 'USD Coin', version: '2', merchantId: c.merchantId };
+  const collected = await c.x402('POST', '/x402/settle', { body: await signedBody(buyer, { payTo: collector, amount: '20000', extra }) });
+  expect(collected.body).toMatchObject({ success: true, amount: '20000' });
+  const direct = await d.x402('POST', '/x402/settle', { body: await signedBody(buyer, { payTo: d.wallet, amount: '10000' }) });
+  expect(direct.body).toMatchObject({ success: true, amount: '10000' });
+  await eventually(async () => expect([await balanceOf(c.wallet), await balanceOf(d.wallet)]).toEqual([18_000n, 10_000n]));
+  const rows = await eventually(async () => {
+    const mine = await ledgerRowsOf(c, collected.body.paymentId);
+    expect(mine.map((r) => r.type)).toEqual(['collected', 'settle_reserved', 'settle_reserved', 'settled']);
+    return mine;
+  });
+  expect(rows[0]).toMatchObject({ bucket: 'available', amount: '18000', fee: '2000' });
+  expect(rows[3]).toMatchObject({ bucket: 'reserved', amount: '-18000' });
+  expect(await ledgerRowsOf(d, direct.body.paymentId)).toEqual([]);
+  for (const p of [c, d]) {
+    const bal = (await p.preview('GET', '/v1/balance')).body.balances as Record<string, string>[];
+    expect(bal.filter((b) => [b.available, b.pending, b.reserved].some((v) => v !== '0'))).toEqual([]);
+  }
+  // A direct payment is in the book by its gas alone: the tokens never pass through this service.
+  const kinds = () => svc.db('ledger_journals').where({ payment_id: direct.body.paymentId }).pluck('kind');
+  await eventually(async () => expect(await kinds()).toEqual(['gas']));
+  const check = await adminWith({}, 'ledger', 'check');
+  expect(check.out?.differences.filter((x: { holder: string }) => x.holder === collector)).toEqual([]);
 });

@@ -3,12 +3,13 @@
 // chain (contract-tests/stack.mjs); the buyers are funded there and pay with real transactions:
 //   1. the quickstart, twice: merchant side on @paygate/client and wallet on the generated typescript-fetch
 //      SDK, then the other way round (examples/quickstart, run with tsx);
+//      then the x402 example (examples/x402, npm run x402-example);
 //   2. the pytest smoke test of the generated Python client (sdk-tests/python, in .venv/sdk);
 //   3. a payment with each SDK package of each version (scripts/sdk-packages.mjs: npm pack, pip wheel),
 //      installed into a clean folder (sdk-tests/installed.mjs). The packages build (or come from their
 //      cache) and install while the stack starts and 1 and 2 run, one job at a time: one core for them.
-// Closes with `sdks: N passed, N failed` (each quickstart run, each pytest test and each package's payment is
-// one; a package that fails to build or install is one failed) and writes the counts to
+// Closes with `sdks: N passed, N failed` (each quickstart run, the x402 example, each pytest test and each
+// package's payment is one; a package that fails to build or install is one failed) and writes the counts to
 // sdk-tests/reports/counts.json. Everything it starts is stopped, also on failure or Ctrl-C.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -114,6 +115,10 @@ async function main() {
       );
       count(code === 0, `quickstart --variant ${variant} (exit ${code})`);
     }
+    // The x402 example (docs/x402.md) by its documented command: @x402/express and @x402/fetch paying each other.
+    console.log('\nsdks: npm run x402-example');
+    const x402 = await run('npm', ['run', '--silent', 'x402-example'], env);
+    count(x402 === 0, `x402 example (exit ${x402})`);
 
     console.log('\nsdks: pytest sdk-tests/python (generated Python client)');
     await run(python, ['-m', 'pytest', 'sdk-tests/python', '-q', '-p', 'no:cacheprovider', `--junitxml=${junit}`], {

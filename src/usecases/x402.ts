@@ -19,7 +19,7 @@ import {
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/payments';
 import { insertOptions } from '../db/optionsRepo';
-import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
+import { findSettlement, recordSettlement, revertedTransfer, settlementOf, type X402Settlement } from '../db/x402Repo';
 import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
 import { createPayment, pollStatus } from './payments';
 import { checkRevertBudget } from './revertBudget';
@@ -227,7 +227,8 @@ export async function settlementAnswer(db: Db, hub: ChangeHub, s: X402Settlement
       success: false,
       errorReason: p.failureCode ? chainReason(p.failureCode) : REASON.transactionFailed,
       errorMessage: `the payment failed: ${p.failureCode}`,
-      transaction: p.txHash ?? '',
+      // As x402's facilitator answers a failed receipt: the transaction that reverted, when one was mined.
+      transaction: p.txHash ?? (await revertedTransfer(db, s.paymentId)) ?? '',
       ...base,
     };
   return {

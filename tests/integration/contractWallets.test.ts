@@ -177,21 +177,32 @@ describeOwn('contract wallets at confirm', () => {
     }
   });
 
-  it('x402: reverted settlements of a wallet use up its budget; then verify and settle refuse, invalid_transaction_state', async () => {
+  it('x402: reverted settlements answer their transaction and use up the wallet budget; then verify and settle refuse', async () => {
     const shop = await merchantWithSettlement(svc, 'x402 Reverts');
     const x402 = client(svc.directUrl, { 'Api-Key': shop.apiKey });
     const collector = (await x402('GET', '/x402/supported')).body.signers['eip155:*'][0];
     const wallet = await contractWallet(0);
     const signer = { address: wallet, signTypedData: async () => SIGNATURE } as unknown as PrivateKeyAccount;
     const terms = { payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId: shop.merchantId } };
+    const reverted: string[] = [];
     await anvil().setAutomine(false);
     try {
       for (const _ of [1, 2])
         await revertedSubmission(svc, wallet, async () => {
           const r = await x402('POST', '/x402/settle?maxPollMs=0', { body: await signedBody(signer, terms) });
           expect(r.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+          reverted.push(r.body.paymentId);
           return r.body.paymentId;
         });
+      // A settlement whose transfer reverted answers as x402's facilitator does for a failed receipt: the transaction
+      // that reverted, and why (the wallet's signature no longer holds).
+      const [tx] = await svc.db('chain_transactions').where({ payment_id: reverted[0] });
+      expect((await x402('GET', `/x402/settlements/${reverted[0]}`)).body).toMatchObject({
+        success: false,
+        errorReason: 'invalid_exact_evm_signature',
+        transaction: tx.tx_hash,
+        paymentId: reverted[0],
+      });
       await setSlot0(wallet, 0); // valid again: only the budget refuses now
       const body = await signedBody(signer, terms);
       const verified = await x402('POST', '/x402/verify', { body });

@@ -5,6 +5,7 @@ import { anvil, balanceOf, chainClient, newBuyer, receiptOf, rpcUrl, USDC_TOKEN 
 import { eventually, flow, type Shop, useChainSuite } from '../support/chainSuite';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
+import { signedBody } from '../support/x402';
 
 // The test helpers (docs/testmode.md, "Test helpers") through HTTP: each makes its event happen on the file's own
 // development chain (reorgs and stalls change the chain for everyone), and the payment, its long-polls, its events
@@ -83,6 +84,39 @@ describeOwn('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTER_
     await rx.until(() => hooks(id, 'payment.succeeded').length > 0);
     expect(await events(id, 'payment.succeeded')).toHaveLength(1);
     expect(hooks(id, 'payment.succeeded')[0].body.data.payment.txId).toBe(first.tx_hash);
+  });
+
+  it('reorg of an x402 settlement: the same transaction mined again, answered once it is deep enough, paid once', async () => {
+    const { m } = await shop();
+    const x402 = client(svc.url, { 'Api-Key': m.apiKey });
+    const helpers = client(svc.url, { 'Api-Key': m.apiKey, ...PREVIEW });
+    const collector = (await x402('GET', '/x402/supported')).body.signers['eip155:*'][0];
+    const buyer = await newBuyer(10_000n);
+    const terms = { payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId: m.merchantId } };
+    const pending = await x402('POST', '/x402/settle?maxPollMs=0', { body: await signedBody(buyer, terms) });
+    expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+    const id = pending.body.paymentId;
+    const answer = async () => (await x402('GET', `/x402/settlements/${id}?maxPollMs=0`)).body;
+    const first = await eventually(async () => {
+      const t = await collectTx(id);
+      if (t?.status !== 'mined') throw new Error('not mined yet');
+      return t;
+    });
+    expect((await helpers('POST', `/v1/test-helpers/payments/${id}/reorg`)).status).toBe(200);
+    await eventually(async () => {
+      const t = await collectTx(id);
+      if (t.status !== 'mined' || t.block_hash === first.block_hash) throw new Error('not included again yet');
+    });
+    expect(await answer()).toMatchObject({ success: false, errorReason: 'settlement_pending' }); // one block deep of two
+    const done = await eventually(async () => {
+      await anvil().mine({ blocks: 1 });
+      const a = await answer();
+      if (!a.success) throw new Error(JSON.stringify(a));
+      return a;
+    }, 30_000);
+    expect(done).toMatchObject({ transaction: first.tx_hash, paymentId: id });
+    expect(await events(id, 'payment.succeeded')).toHaveLength(1);
+    expect(await balanceOf(buyer.address)).toBe(0n);
   });
 
   it('reorg of a payment without a mined transaction: 409 invalid_state, nothing changes', async () => {

@@ -15,6 +15,22 @@ export function ownServiceFiles(root) {
     .map((f) => `tests/integration/${f}`);
 }
 
+// A fault scenario that measures latencies (tests/faults/kit.ts latency()) compares them with a baseline of the
+// same test: it runs alone, so that no neighbouring file skews either. The others run side by side.
+const MEASURES_LATENCY = /\blatency\(/;
+
+/** tests/faults files (relative to root): `alone` (they measure latencies) and `together` (the rest). */
+export function faultFiles(root) {
+  const dir = path.join(root, 'tests/faults');
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
+  const measures = (f) => MEASURES_LATENCY.test(fs.readFileSync(path.join(dir, f), 'utf8'));
+  const rel = (f) => `tests/faults/${f}`;
+  return { alone: files.filter(measures).map(rel), together: files.filter((f) => !measures(f)).map(rel) };
+}
+
 const ran = (t) => t.status === 'passed' || t.status === 'failed';
 
 /**

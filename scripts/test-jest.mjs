@@ -8,8 +8,9 @@
 //  3. prism: the rest of tests/integration once, against the built service behind the Prism validating proxy
 //     of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part. Files
 //     whose every test ran in part 2 are left out.
-//  4. faults: the fault suite (tests/faults) alone, one file at a time: its assertions compare a latency under
-//     load with an unloaded baseline measured in the same test, which a neighbouring test file would skew.
+//  4. faults: the fault suite (tests/faults) in parallel workers, but for the scenarios that measure latencies
+//     (faults-alone: one file at a time, nothing beside them): their assertions compare a latency under load with
+//     an unloaded baseline measured in the same test, which a neighbouring test file would skew.
 //  5. soak: the chaos soak (tests/soak) alone: two minutes (SOAK_MINUTES) with a seed derived from the commit.
 // Every part always runs. The report counts each test once (an integration file's tests are in two parts, each
 // skipped in one) and lists every part; a part that wrote no report counts as a failed suite. Exits non-zero
@@ -18,13 +19,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { timed } from './ci-times.mjs';
-import { mergeReports, ownServiceFiles, prismFiles } from './jest-parts.mjs';
+import { faultFiles, mergeReports, ownServiceFiles, prismFiles } from './jest-parts.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const out = path.join(root, 'coverage/jest-results.json');
 const workers = `--maxWorkers=${process.env.JEST_WORKERS || '2'}`;
 const jest = (args, env = {}) => ({ cmd: path.join(root, 'node_modules/.bin/jest'), args, env, jest: true });
 const prismReports = path.join(root, 'coverage/prism');
+const faults = faultFiles(root);
 const parts = [
   { name: 'unit', ...jest([workers, '-c', 'jest.unit.config.js']) },
   { name: 'own', ...jest([workers, '-t', '\\[own service\\]', ...ownServiceFiles(root)]) },
@@ -40,7 +42,8 @@ const parts = [
     }),
     report: path.join(prismReports, 'integration-through-prism.json'),
   },
-  { name: 'faults', ...jest(['--runInBand', 'tests/faults']) },
+  { name: 'faults', ...jest([workers, ...faults.together]) },
+  { name: 'faults-alone', ...jest(['--runInBand', ...faults.alone]) },
   { name: 'soak', ...jest(['--runInBand', 'tests/soak'], { SOAK_MINUTES: process.env.SOAK_MINUTES || '2' }) },
 ];
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 const root = path.join(__dirname, '..', '..');
 
 /** Calls an export of scripts/jest-parts.mjs (an ES module) with JSON arguments; its JSON result. */
-function call(fn: 'mergeReports' | 'ownServiceFiles' | 'prismFiles', ...args: unknown[]): any {
+function call(fn: 'mergeReports' | 'ownServiceFiles' | 'prismFiles' | 'faultFiles', ...args: unknown[]): any {
   const script = `import * as m from './scripts/jest-parts.mjs'; process.stdout.write(JSON.stringify(m.${fn}(...JSON.parse(process.argv[1]))));`;
   return JSON.parse(execFileSync('node', ['--input-type=module', '-e', script, JSON.stringify(args)], { cwd: root, encoding: 'utf8' }));
 }
@@ -112,5 +112,17 @@ describe('the two modes of the integration suite', () => {
       .filter((f) => !f.endsWith(path.join('support', 'service.ts')))
       .filter((f) => /externalService\s*\?|if \(externalService\)/.test(fs.readFileSync(f, 'utf8')));
     expect(adHoc).toEqual([]);
+  });
+});
+
+describe('the fault suite', () => {
+  it('faultFiles runs alone every scenario that measures latencies, and each scenario in exactly one part', () => {
+    const { alone, together }: { alone: string[]; together: string[] } = call('faultFiles', root);
+    expect(alone).toEqual(expect.arrayContaining(['tests/faults/flood.test.ts', 'tests/faults/webhookTarpit.test.ts']));
+    expect(together).toContain('tests/faults/crash.test.ts');
+    const all = fs.readdirSync(path.join(root, 'tests/faults')).filter((f) => f.endsWith('.test.ts'));
+    expect([...alone, ...together].sort()).toEqual(all.map((f) => `tests/faults/${f}`).sort());
+    for (const f of together)
+      expect({ f, latency: /\blatency\(/.test(fs.readFileSync(path.join(root, f), 'utf8')) }).toEqual({ f, latency: false });
   });
 });

@@ -23,6 +23,36 @@ import { devnetAssetId } from '../../src/chain/devnet';
 const LIVE_CHAIN_ID = DEVNET2_CHAIN_ID;
 const LIVE_USDC = devnetAssetId('USDC', LIVE_CHAIN_ID);
 
+/** A transaction's receipt on the chain at `url`, or null when that chain has none. */
+async function receipt(url: string, hash: string) {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
+  });
+  return ((await r.json()) as { result: { status: string } | null }).result;
+}
+
+/**
+ * Pays the side's payment with `buyer`, asking options for `accounts`: only `offered` (the chain of the payment's
+ * mode) may be offered. Answers the paid payment's info once it succeeded.
+ */
+async function pay(s: Side, buyer: PrivateKeyAccount, accounts: string[], offered: string) {
+  const o = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, { body: { accounts } });
+  expect(o.status).toBe(200);
+  expect(o.body.options.map((x: { account: string }) => x.account)).toEqual([offered]);
+  const opt = o.body.options[0];
+  const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+  const c = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/confirm`, {
+    body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+  });
+  expect(c.status).toBe(200);
+  const status = () => s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/status?maxPollMs=2000`);
+  expect((await eventually(status, (r) => r.body.status === 'succeeded', 60_000)).body.isFinal).toBe(true);
+  const p = (await s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })).body;
+  return p.info as { txId: string; optionAmount: { unit: string } };
+}
+
 describeOwn('test mode beside a live chain, with production settings', () => {
   let chain: RunningAnvil;
   let dir: string;
@@ -72,34 +102,9 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const receipt = async (url: string, hash: string) => {
-    const r = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
-    });
-    return ((await r.json()) as { result: { status: string } | null }).result;
-  };
   const buyerOn = (chainId: number) => `eip155:${chainId}:${buyer.address}`;
 
-  async function payOn(s: Side, chainId: number) {
-    const o = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, {
-      body: { accounts: [buyerOn(LIVE_CHAIN_ID), buyerOn(31337)] },
-    });
-    expect(o.status).toBe(200);
-    // Only the chain of the payment's mode is offered, though the merchant settles on both.
-    expect(o.body.options.map((x: { account: string }) => x.account)).toEqual([buyerOn(chainId)]);
-    const opt = o.body.options[0];
-    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
-    const c = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/confirm`, {
-      body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
-    });
-    expect(c.status).toBe(200);
-    const status = () => s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/status?maxPollMs=2000`);
-    expect((await eventually(status, (r) => r.body.status === 'succeeded', 60_000)).body.isFinal).toBe(true);
-    const p = (await s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })).body;
-    return p.info as { txId: string; optionAmount: { unit: string } };
-  }
+  const payOn = (s: Side, chainId: number) => pay(s, buyer, [buyerOn(LIVE_CHAIN_ID), buyerOn(31337)], buyerOn(chainId));
 
   it('pays the live payment on the live chain and the test payment on the development chain, at the same time', async () => {
     const [paidLive, paidTest] = await Promise.all([payOn(live, LIVE_CHAIN_ID), payOn(test, 31337)]);
@@ -132,5 +137,74 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     expect((await test.partner('GET', '/v1/payments')).body.data).toEqual([]);
     expect((await test.partner('GET', '/v1/balance')).body).toEqual({ balances: [], livemode: false });
     expect([await snapshot(live), (await live.partner('GET', '/v1/balance')).body]).toEqual(liveBefore);
+  });
+});
+
+// The embedded test chains as a production deployment gets them: no DEVNET_RPC_URL, so the service starts the
+// development chains itself beside its configured (live) chain, keeps their state and relayer key under DEVNET_DIR,
+// and serves test payments on them; TEST_MODE=off leaves them out.
+describeOwn('the embedded test chains of a production service', () => {
+  const PROD = { NODE_ENV: 'production', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), METRICS_PUBLIC: 'true' };
+  let live: Record<string, string>;
+  let rx: Receiver;
+  beforeAll(async () => {
+    // A live chain that is configured but never reached: the test side never asks it for anything.
+    const base = {
+      CHAINS: '8453',
+      CHAIN_8453_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      CHAIN_8453_RELAYER_KEYS: generatePrivateKey(),
+    };
+    live = { ...base, CHAIN_8453_MAX_FEE_PER_GAS_WEI: '100000000000' };
+    rx = await startReceiver();
+  });
+  afterAll(() => rx?.close());
+
+  it('are started beside a live chain, with their state under DEVNET_DIR, and take test payments only', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-embedded-'));
+    const [port, port2] = [await freePort(), await freePort()];
+    const devnetEnv = { DEVNET_RPC_URL: '', DEVNET2_RPC_URL: '', DEVNET_DIR: dir, DEVNET_PORT: String(port), DEVNET2_PORT: String(port2) };
+    const svc = await startTestService({ ...PROD, ...live, ...devnetEnv, DEVNET_RELAYER_KEYS: '' });
+    const embedded = `http://127.0.0.1:${port}`;
+    try {
+      const acct = await newAccount('Embedded test chains');
+      const key = (type: string, mode: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', mode);
+      const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
+      const settlements = [DEVNET_USDC];
+      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const liveSide = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const buyer = privateKeyToAccount(generatePrivateKey());
+      await devnetMint(embedded, USDC_TOKEN, buyer.address, 1_000_000n);
+      const accounts = [`eip155:31337:${buyer.address}`];
+      const none = await liveSide.wallet('POST', `/v1/gateway/payment/${liveSide.paymentId}/options`, { body: { accounts } });
+      expect(none).toMatchObject({ status: 200, body: { options: [] } });
+      const { txId } = await pay(test, buyer, accounts, accounts[0]);
+      // Mined on the chain this service started, not on the suite's development chain.
+      expect(await receipt(embedded, txId)).toMatchObject({ status: '0x1' });
+      expect(await receipt(rpcUrl(), txId)).toBeNull();
+    } finally {
+      await svc.close();
+    }
+    expect(fs.readdirSync(dir)).toEqual(expect.arrayContaining(['anvil-state.json', 'anvil-state-31338.json', 'relayer-keys.json']));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('TEST_MODE=off leaves them out: a test payment is offered no chain and the test helpers are not there', async () => {
+    // The suite's development chain is still named (DEVNET_RPC_URL): only the setting keeps it out.
+    const svc = await startTestService({ ...PROD, ...live, TEST_MODE: 'off' });
+    try {
+      const acct = await newAccount('Test mode off');
+      const key = (type: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', 'test');
+      const [testKey, testWallet] = await Promise.all([key('partner'), key('wallet')]);
+      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url });
+      const accounts = [`eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}`];
+      const o = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/options`, { body: { accounts } });
+      expect(o).toMatchObject({ status: 200, body: { options: [] } });
+      expect(await test.partner('POST', `/v1/test-helpers/payments/${test.paymentId}/expire`)).toMatchObject({
+        status: 404,
+        body: { code: 'not_found' },
+      });
+    } finally {
+      await svc.close();
+    }
   });
 });

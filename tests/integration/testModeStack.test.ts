@@ -106,6 +106,18 @@ describeOwn('test mode beside a live chain, with production settings', () => {
 
   const payOn = (s: Side, chainId: number) => pay(s, buyer, [buyerOn(LIVE_CHAIN_ID), buyerOn(31337)], buyerOn(chainId));
 
+  it("x402's payment requirements of each payment name only the chain of its mode", async () => {
+    for (const [s, chainId] of [
+      [live, LIVE_CHAIN_ID],
+      [test, 31337],
+    ] as const) {
+      const unpaid = await s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/x402`);
+      expect(unpaid.status).toBe(402);
+      const required = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString());
+      expect(required.accepts.map((a: { network: string }) => a.network)).toEqual([`eip155:${chainId}`]);
+    }
+  });
+
   it('pays the live payment on the live chain and the test payment on the development chain, at the same time', async () => {
     const [paidLive, paidTest] = await Promise.all([payOn(live, LIVE_CHAIN_ID), payOn(test, 31337)]);
     expect(paidLive.optionAmount.unit).toBe(`caip19/${LIVE_USDC}`);
@@ -187,6 +199,39 @@ describeOwn('the embedded test chains of a production service', () => {
     expect(fs.readdirSync(dir)).toEqual(expect.arrayContaining(['anvil-state.json', 'anvil-state-31338.json', 'relayer-keys.json']));
     fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it('a configured test chain takes the test payments instead: no embedded chain runs', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-test-chain-'));
+    const chain = await startDevnetChain({ dir, port: await freePort(), chainId: DEVNET2_CHAIN_ID });
+    const relayerKey = generatePrivateKey();
+    await devnetSetBalance(chain.rpcUrl, privateKeyToAccount(relayerKey).address);
+    const p = `CHAIN_${DEVNET2_CHAIN_ID}_`;
+    const testChain = { [`${p}RPC_URL`]: chain.rpcUrl, [`${p}RELAYER_KEYS`]: relayerKey, [`${p}MAX_FEE_PER_GAS_WEI`]: '100000000000' };
+    // The suite's development chain is still named (DEVNET_RPC_URL): the configured test chain keeps it out.
+    const svc = await startTestService({ ...PROD, ...live, CHAINS: `8453,${DEVNET2_CHAIN_ID}`, ...testChain, [`${p}MODE`]: 'test' });
+    try {
+      const acct = await newAccount('Configured test chain');
+      const key = (type: string, mode: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', mode);
+      const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
+      const settlements = [LIVE_USDC, DEVNET_USDC];
+      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const liveSide = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const buyer = privateKeyToAccount(generatePrivateKey()).address;
+      const accounts = [`eip155:${DEVNET2_CHAIN_ID}:${buyer}`, `eip155:31337:${buyer}`];
+      const offered = async (s: Side) =>
+        (await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, { body: { accounts } })).body.options.map(
+          (o: { account: string }) => o.account,
+        );
+      expect(await offered(test)).toEqual([accounts[0]]);
+      expect(await offered(liveSide)).toEqual([]);
+      // Not a development chain of this instance: the helpers are not there.
+      expect((await test.partner('POST', `/v1/test-helpers/payments/${test.paymentId}/expire`)).status).toBe(404);
+    } finally {
+      await svc.close();
+      await chain.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('TEST_MODE=off leaves them out: a test payment is offered no chain and the test helpers are not there', async () => {
     // The suite's development chain is still named (DEVNET_RPC_URL): only the setting keeps it out.

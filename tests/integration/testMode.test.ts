@@ -252,12 +252,15 @@ describe('admin testmode reset', () => {
   it("deletes the account's test data, ledger included, and leaves live data and the keys as they were", async () => {
     const refunds = await test.partner('GET', `/v1/refunds?paymentId=${test.paymentId}`, { headers: { 'Merchant-Id': test.merchantId } });
     const refundId = refunds.body.data[0].id;
-    await eventually(
+    // No refund transaction in flight (the reset refuses then): sent and final, or waiting for funds (collector mode
+    // reserves the payment's tokens for the merchant's settlement, so a refund right after it is funded by a payment).
+    const refund = await eventually(
       async () =>
         (await test.partner('GET', `/v1/refunds/${refundId}`, { headers: { 'Merchant-Id': test.merchantId } })).body.refund.status,
-      (s) => s === 'succeeded',
+      (s) => s !== 'pending',
       30_000,
     );
+    expect(['succeeded', 'requires_funding']).toContain(refund);
     const scope = `acct_test_${acct.accountId.slice(5)}`;
     const journals = () => svc.db('ledger_journals as j').leftJoin('payments as p', 'p.id', 'j.payment_id');
     expect(Number((await journals().where('p.account_id', scope).count({ n: '*' }))[0].n)).toBeGreaterThan(0);
@@ -272,6 +275,11 @@ describe('admin testmode reset', () => {
     const count = async (table: string) => Number((await svc.db(table).where({ account_id: scope }).count({ n: '*' }))[0].n);
     const held = { payments: await count('payments'), merchants: await count('merchants'), webhook_endpoints: 1, refunds: 1 };
     expect(held.payments).toBeGreaterThan(0);
+    // Another account's test data is not this account's to reset.
+    const neighbour = await newAccount('Neighbour');
+    const neighbourKey = (await newKey(neighbour.accountId, 'partner', undefined, 'test')).apiKey;
+    const theirs = await side(svc.directUrl, { apiKey: neighbourKey, walletKey: neighbourKey }, { hooksUrl: rx.url });
+    const theirsBefore = await snapshot(theirs);
     const out = await admin('testmode', 'reset', '--account', acct.accountId);
     expect(out).toMatchObject({ accountId: acct.accountId, deleted: held });
 
@@ -291,6 +299,7 @@ describe('admin testmode reset', () => {
       await journals().where('p.account_id', acct.accountId),
     ];
     expect(liveAfter).toEqual(liveBefore);
+    expect(await snapshot(theirs)).toEqual(theirsBefore);
     expect(await admin('testmode', 'reset', '--account', `acct_test_${acct.accountId.slice(5)}`).catch((e) => e.message)).toMatch(
       /no account/,
     );

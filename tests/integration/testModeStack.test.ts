@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { admin, newAccount, startTestService, TestService, describeOwn } from '../support/service';
-import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, newBuyer, rpcUrl, USDC_TOKEN } from '../support/chain';
+import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, rpcUrl, USDC_TOKEN } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
@@ -13,13 +13,14 @@ import { devnetSetBalance, type RunningAnvil } from '../../src/chain/anvil';
 import { devnetAssetId } from '../../src/chain/devnet';
 
 // The "done when" of issue 32: production settings, a live chain (a second local anvil, configured as a real chain
-// is: CHAINS, its RPC URL, relayer key, fee ceiling) and the embedded development chain for test mode. For the same
-// account, a live payment is paid on the live chain with a live key while a test payment is paid on the development
-// chain with a test key; each payment is offered its own mode's chain only; each mode's objects are invisible to
-// the other's keys in every operation; the reset leaves live data as it was.
+// is: CHAINS, its RPC URL, relayer key, fee ceiling) and the embedded development chain for test mode, which the
+// service starts itself (no DEVNET_RPC_URL) with its state under DEVNET_DIR. For the same account, a live payment is
+// paid on the live chain with a live key while a test payment is paid on the embedded chain with a test key; each
+// payment is offered its own mode's chain only; each mode's objects are invisible to the other's keys in every
+// operation; the reset leaves live data as it was.
 
 // An anvil of its own with the second development chain's id (the devnet token contracts deploy only there), configured
-// as a real chain; the service's development chain is the first one only (DEVNET2_RPC_URL unset).
+// as a real chain: the service starts the first development chain only (a configured chain id is that chain's).
 const LIVE_CHAIN_ID = DEVNET2_CHAIN_ID;
 const LIVE_USDC = devnetAssetId('USDC', LIVE_CHAIN_ID);
 
@@ -62,10 +63,13 @@ describeOwn('test mode beside a live chain, with production settings', () => {
   let live: Side;
   let test: Side;
   let buyer: PrivateKeyAccount;
+  let embedded: string;
+  const devnetDir = () => path.join(dir, 'devnet');
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-live-chain-'));
     chain = await startDevnetChain({ dir, port: await freePort(), chainId: LIVE_CHAIN_ID });
+    const port = await freePort();
     const relayerKey = generatePrivateKey();
     await devnetSetBalance(chain.rpcUrl, privateKeyToAccount(relayerKey).address);
     await admin(
@@ -81,8 +85,9 @@ describeOwn('test mode beside a live chain, with production settings', () => {
       [`CHAIN_${LIVE_CHAIN_ID}_RELAYER_KEYS`]: relayerKey,
       [`CHAIN_${LIVE_CHAIN_ID}_MAX_FEE_PER_GAS_WEI`]: '100000000000',
       [`CHAIN_${LIVE_CHAIN_ID}_CONFIRMATIONS`]: '1',
-      DEVNET2_RPC_URL: '',
+      ...{ DEVNET_RPC_URL: '', DEVNET2_RPC_URL: '', DEVNET_DIR: devnetDir(), DEVNET_PORT: String(port), DEVNET_RELAYER_KEYS: '' },
     });
+    embedded = `http://127.0.0.1:${port}`;
     rx = await startReceiver();
     const acct = await newAccount('Both modes');
     accountId = acct.accountId;
@@ -92,8 +97,8 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     const settlements = [LIVE_USDC, DEVNET_USDC];
     live = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
     test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
-    buyer = await newBuyer(1_000_000n);
-    await devnetMint(chain.rpcUrl, USDC_TOKEN, buyer.address, 1_000_000n);
+    buyer = privateKeyToAccount(generatePrivateKey());
+    await Promise.all([chain.rpcUrl, embedded].map((url) => devnetMint(url, USDC_TOKEN, buyer.address, 1_000_000n)));
   }, 120_000);
   afterAll(async () => {
     await rx?.close();
@@ -118,14 +123,22 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     }
   });
 
-  it('pays the live payment on the live chain and the test payment on the development chain, at the same time', async () => {
+  it('pays the live payment on the live chain and the test payment on the embedded chain, at the same time', async () => {
     const [paidLive, paidTest] = await Promise.all([payOn(live, LIVE_CHAIN_ID), payOn(test, 31337)]);
     expect(paidLive.optionAmount.unit).toBe(`caip19/${LIVE_USDC}`);
     expect(paidTest.optionAmount.unit).toBe(`caip19/${DEVNET_USDC}`);
     // Each transaction is on its own chain, and only there.
     expect(await receipt(chain.rpcUrl, paidLive.txId)).toMatchObject({ status: '0x1' });
     expect(await receipt(chain.rpcUrl, paidTest.txId)).toBeNull();
-    expect(await receipt(rpcUrl(), paidTest.txId)).toMatchObject({ status: '0x1' });
+    expect(await receipt(embedded, paidTest.txId)).toMatchObject({ status: '0x1' });
+    // The chain the service started, not the suite's development chain; its state and relayer key in DEVNET_DIR.
+    expect(await receipt(rpcUrl(), paidTest.txId)).toBeNull();
+    const kept = await eventually(
+      async () => fs.readdirSync(devnetDir()),
+      (f) => f.includes('anvil-state.json'),
+    );
+    expect(kept).toEqual(expect.arrayContaining(['anvil-state.json', 'relayer-keys.json', 'devnet.json']));
+    expect(kept).not.toContain('anvil-state-31338.json');
     const balance = async (s: Side) => (await s.partner('GET', '/v1/balance')).body;
     expect(await balance(live)).toMatchObject({ livemode: true, balances: [{ asset: LIVE_USDC }] });
     expect(await balance(test)).toMatchObject({ livemode: false, balances: [{ asset: DEVNET_USDC }] });
@@ -152,10 +165,9 @@ describeOwn('test mode beside a live chain, with production settings', () => {
   });
 });
 
-// The embedded test chains as a production deployment gets them: no DEVNET_RPC_URL, so the service starts the
-// development chains itself beside its configured (live) chain, keeps their state and relayer key under DEVNET_DIR,
-// and serves test payments on them; TEST_MODE=off leaves them out.
-describeOwn('the embedded test chains of a production service', () => {
+// When a production service has no embedded test chains: a configured test chain takes test mode instead, and
+// TEST_MODE=off leaves test payments without a chain.
+describeOwn('a production service without the embedded test chains', () => {
   const PROD = { NODE_ENV: 'production', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), METRICS_PUBLIC: 'true' };
   let live: Record<string, string>;
   let rx: Receiver;
@@ -170,35 +182,6 @@ describeOwn('the embedded test chains of a production service', () => {
     rx = await startReceiver();
   });
   afterAll(() => rx?.close());
-
-  it('are started beside a live chain, with their state under DEVNET_DIR, and take test payments only', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-embedded-'));
-    const [port, port2] = [await freePort(), await freePort()];
-    const devnetEnv = { DEVNET_RPC_URL: '', DEVNET2_RPC_URL: '', DEVNET_DIR: dir, DEVNET_PORT: String(port), DEVNET2_PORT: String(port2) };
-    const svc = await startTestService({ ...PROD, ...live, ...devnetEnv, DEVNET_RELAYER_KEYS: '' });
-    const embedded = `http://127.0.0.1:${port}`;
-    try {
-      const acct = await newAccount('Embedded test chains');
-      const key = (type: string, mode: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', mode);
-      const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
-      const settlements = [DEVNET_USDC];
-      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
-      const liveSide = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
-      const buyer = privateKeyToAccount(generatePrivateKey());
-      await devnetMint(embedded, USDC_TOKEN, buyer.address, 1_000_000n);
-      const accounts = [`eip155:31337:${buyer.address}`];
-      const none = await liveSide.wallet('POST', `/v1/gateway/payment/${liveSide.paymentId}/options`, { body: { accounts } });
-      expect(none).toMatchObject({ status: 200, body: { options: [] } });
-      const { txId } = await pay(test, buyer, accounts, accounts[0]);
-      // Mined on the chain this service started, not on the suite's development chain.
-      expect(await receipt(embedded, txId)).toMatchObject({ status: '0x1' });
-      expect(await receipt(rpcUrl(), txId)).toBeNull();
-    } finally {
-      await svc.close();
-    }
-    expect(fs.readdirSync(dir)).toEqual(expect.arrayContaining(['anvil-state.json', 'anvil-state-31338.json', 'relayer-keys.json']));
-    fs.rmSync(dir, { recursive: true, force: true });
-  }, 120_000);
 
   it('a configured test chain takes the test payments instead: no embedded chain runs', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-test-chain-'));

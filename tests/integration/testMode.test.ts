@@ -73,7 +73,9 @@ describe('lists, counts and searches', () => {
       [test, live],
     ]) {
       const ids = (r: { body: any }, key: string) => (r.body[key] as { id?: string; paymentId?: string }[]).map((x) => x.id ?? x.paymentId);
-      const merchants = ids(await mine.partner('GET', '/v1/merchants'), 'merchants');
+      const listed = await mine.partner('GET', '/v1/merchants?limit=100');
+      const merchants = ids(listed, 'merchants');
+      expect(listed.body.totalCount).toBe(merchants.length);
       expect(merchants).toContain(mine.merchantId);
       expect(merchants).not.toContain(theirs.merchantId);
       const payments = await mine.partner('GET', '/v1/payments?limit=100');

@@ -152,8 +152,9 @@ export function devnetSettings(
     return { chainId, rpcUrl, port: i ? int(env, `${prefix}PORT`, Math.min(firstPort + i, 65535), 1024, 65535) : firstPort };
   });
   // Attached to a running first chain (DEVNET_RPC_URL), the instance uses the other chains it is given a URL for:
-  // it starts no anvil beside chains someone else runs.
-  const used = all[0].rpcUrl ? all.filter((c) => c.rpcUrl) : all;
+  // it starts no anvil beside chains someone else runs. A chain id that CHAINS configures is that chain's alone.
+  const used = (all[0].rpcUrl ? all.filter((c) => c.rpcUrl) : all).filter((c) => !chains.some((x) => x.chainId === c.chainId));
+  if (!used.length) return null;
   const relayerKeys = keys(env, 'DEVNET_RELAYER_KEYS');
   return {
     chains: used,

@@ -1,6 +1,7 @@
 import { admin, client, newAccount, newKey, startTestService, itOwn } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
-import { newBuyer } from '../support/chain';
+import { balanceOf, newBuyer } from '../support/chain';
+import { signedBody } from '../support/x402';
 import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
 import { eventually } from '../support/eventually';
 import { forPayment, partner, Partner, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
@@ -10,6 +11,8 @@ import { forPayment, partner, Partner, rx, svc, useWebhooksSuite } from '../supp
 // operation; lists, counts and webhooks never mix them. Test traffic keeps its own idempotency keys and rate limits.
 
 useWebhooksSuite();
+
+const NO_MERCHANT = 'mrch_0000000000000000000000';
 
 let acct: Partner;
 let live: Side;
@@ -70,7 +73,9 @@ describe('lists, counts and searches', () => {
       [test, live],
     ]) {
       const ids = (r: { body: any }, key: string) => (r.body[key] as { id?: string; paymentId?: string }[]).map((x) => x.id ?? x.paymentId);
-      const merchants = ids(await mine.partner('GET', '/v1/merchants'), 'merchants');
+      const listed = await mine.partner('GET', '/v1/merchants?limit=100');
+      const merchants = ids(listed, 'merchants');
+      expect(listed.body.totalCount).toBe(merchants.length);
       expect(merchants).toContain(mine.merchantId);
       expect(merchants).not.toContain(theirs.merchantId);
       const payments = await mine.partner('GET', '/v1/payments?limit=100');
@@ -181,16 +186,83 @@ describe('webhooks', () => {
   }, 60_000);
 });
 
+describe('refunds and the ledger', () => {
+  it("the test payment's refund and ledger rows are the test key's, with livemode false; a live key gets the refund's 404 of an unknown id", async () => {
+    const asMerchant = (s: Side) => ({ headers: { 'Merchant-Id': s.merchantId } });
+    const listed = await test.partner('GET', `/v1/refunds?paymentId=${test.paymentId}`, asMerchant(test));
+    expect(listed.body.data).toEqual([expect.objectContaining({ paymentId: test.paymentId, livemode: false })]);
+    const refundId: string = listed.body.data[0].id;
+    expect((await test.partner('GET', `/v1/refunds/${refundId}`, asMerchant(test))).body.refund).toMatchObject({
+      id: refundId,
+      livemode: false,
+    });
+    const unknown = await live.partner('GET', '/v1/refunds/ref_0000000000000000000000', asMerchant(live));
+    const got = await live.partner('GET', `/v1/refunds/${refundId}`, asMerchant(live));
+    expect(got.status).toBe(404);
+    expect([got.status, got.body.code, got.body.message]).toEqual([unknown.status, unknown.body.code, unknown.body.message]);
+
+    const range = `from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`;
+    const rows = async (s: Side) => (await s.partner('GET', `/v1/reports/balance-transactions?${range}&limit=1000`)).body.data as any[];
+    const testRows = await rows(test);
+    expect(testRows.filter((r) => r.paymentId === test.paymentId).length).toBeGreaterThan(0);
+    expect(new Set(testRows.map((r) => r.livemode))).toEqual(new Set([false]));
+    const liveRows = await rows(live);
+    expect(liveRows.filter((r) => r.paymentId === test.paymentId || r.refundId === refundId)).toEqual([]);
+    for (const r of liveRows) expect(r.livemode).toBe(true);
+    // The items of the preview's own lists say their mode too.
+    for (const [s, livemode] of [
+      [live, true],
+      [test, false],
+    ] as const) {
+      for (const e of (await s.partner('GET', '/v1/webhook-endpoints')).body.endpoints) expect(e.livemode).toBe(livemode);
+      for (const e of (await s.partner('GET', '/v1/events?limit=100')).body.events) expect(e.livemode).toBe(livemode);
+    }
+  });
+});
+
+describe('x402', () => {
+  it('a settlement made with a test key is a test payment: to a live key its id and its merchant are as unknown ones', async () => {
+    const collector = (await client(svc.directUrl)('GET', '/x402/supported')).body.signers['eip155:*'][0];
+    const buyer = await newBuyer(20_000n);
+    const terms = (merchantId: string) => ({ payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId } });
+    // A test key naming the live merchant is answered as for a merchant that does not exist, and nothing moves.
+    for (const op of ['verify', 'settle']) {
+      const unknown = await test.partner('POST', `/x402/${op}`, { body: await signedBody(buyer, terms(NO_MERCHANT)) });
+      const got = await test.partner('POST', `/x402/${op}`, { body: await signedBody(buyer, terms(live.merchantId)) });
+      expect(got.status).toBeGreaterThanOrEqual(400);
+      // The message names the merchant asked for: the same words with either id.
+      const message = got.body.message.replace(live.merchantId, NO_MERCHANT);
+      expect([got.status, got.body.code, message]).toEqual([unknown.status, unknown.body.code, unknown.body.message]);
+    }
+    expect(await balanceOf(buyer.address)).toBe(20_000n);
+    const settled = await test.partner('POST', '/x402/settle', { body: await signedBody(buyer, terms(test.merchantId)) });
+    expect(settled.body).toMatchObject({ success: true });
+    const id: string = settled.body.paymentId;
+    expect((await test.partner('GET', `/x402/settlements/${id}`)).body).toMatchObject({ success: true, paymentId: id });
+    const unknown = await live.partner('GET', '/x402/settlements/pay_0000000000000000000000');
+    const got = await live.partner('GET', `/x402/settlements/${id}`);
+    expect(got.status).toBe(404);
+    expect([got.status, got.body.code, got.body.message]).toEqual([unknown.status, unknown.body.code, unknown.body.message]);
+    const ids = async (s: Side) =>
+      (await s.partner('GET', '/v1/payments?limit=100')).body.data.map((p: { paymentId: string }) => p.paymentId);
+    expect(await ids(test)).toContain(id);
+    expect(await ids(live)).not.toContain(id);
+  });
+});
+
 describe('admin testmode reset', () => {
   it("deletes the account's test data, ledger included, and leaves live data and the keys as they were", async () => {
     const refunds = await test.partner('GET', `/v1/refunds?paymentId=${test.paymentId}`, { headers: { 'Merchant-Id': test.merchantId } });
     const refundId = refunds.body.data[0].id;
-    await eventually(
+    // No refund transaction in flight (the reset refuses then): sent and final, or waiting for funds (collector mode
+    // reserves the payment's tokens for the merchant's settlement, so a refund right after it is funded by a payment).
+    const refund = await eventually(
       async () =>
         (await test.partner('GET', `/v1/refunds/${refundId}`, { headers: { 'Merchant-Id': test.merchantId } })).body.refund.status,
-      (s) => s === 'succeeded',
+      (s) => s !== 'pending',
       30_000,
     );
+    expect(['succeeded', 'requires_funding']).toContain(refund);
     const scope = `acct_test_${acct.accountId.slice(5)}`;
     const journals = () => svc.db('ledger_journals as j').leftJoin('payments as p', 'p.id', 'j.payment_id');
     expect(Number((await journals().where('p.account_id', scope).count({ n: '*' }))[0].n)).toBeGreaterThan(0);
@@ -205,6 +277,11 @@ describe('admin testmode reset', () => {
     const count = async (table: string) => Number((await svc.db(table).where({ account_id: scope }).count({ n: '*' }))[0].n);
     const held = { payments: await count('payments'), merchants: await count('merchants'), webhook_endpoints: 1, refunds: 1 };
     expect(held.payments).toBeGreaterThan(0);
+    // Another account's test data is not this account's to reset.
+    const neighbour = await newAccount('Neighbour');
+    const neighbourKey = (await newKey(neighbour.accountId, 'partner', undefined, 'test')).apiKey;
+    const theirs = await side(svc.directUrl, { apiKey: neighbourKey, walletKey: neighbourKey }, { hooksUrl: rx.url });
+    const theirsBefore = await snapshot(theirs);
     const out = await admin('testmode', 'reset', '--account', acct.accountId);
     expect(out).toMatchObject({ accountId: acct.accountId, deleted: held });
 
@@ -224,6 +301,7 @@ describe('admin testmode reset', () => {
       await journals().where('p.account_id', acct.accountId),
     ];
     expect(liveAfter).toEqual(liveBefore);
+    expect(await snapshot(theirs)).toEqual(theirsBefore);
     expect(await admin('testmode', 'reset', '--account', `acct_test_${acct.accountId.slice(5)}`).catch((e) => e.message)).toMatch(
       /no account/,
     );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { admin, newAccount, startTestService, TestService, describeOwn } from '../support/service';
-import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, newBuyer, rpcUrl, USDC_TOKEN } from '../support/chain';
+import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, rpcUrl, USDC_TOKEN } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
@@ -13,15 +13,46 @@ import { devnetSetBalance, type RunningAnvil } from '../../src/chain/anvil';
 import { devnetAssetId } from '../../src/chain/devnet';
 
 // The "done when" of issue 32: production settings, a live chain (a second local anvil, configured as a real chain
-// is: CHAINS, its RPC URL, relayer key, fee ceiling) and the embedded development chain for test mode. For the same
-// account, a live payment is paid on the live chain with a live key while a test payment is paid on the development
-// chain with a test key; each payment is offered its own mode's chain only; each mode's objects are invisible to
-// the other's keys in every operation; the reset leaves live data as it was.
+// is: CHAINS, its RPC URL, relayer key, fee ceiling) and the embedded development chain for test mode, which the
+// service starts itself (no DEVNET_RPC_URL) with its state under DEVNET_DIR. For the same account, a live payment is
+// paid on the live chain with a live key while a test payment is paid on the embedded chain with a test key; each
+// payment is offered its own mode's chain only; each mode's objects are invisible to the other's keys in every
+// operation; the reset leaves live data as it was.
 
 // An anvil of its own with the second development chain's id (the devnet token contracts deploy only there), configured
-// as a real chain; the service's development chain is the first one only (DEVNET2_RPC_URL unset).
+// as a real chain: the service starts the first development chain only (a configured chain id is that chain's).
 const LIVE_CHAIN_ID = DEVNET2_CHAIN_ID;
 const LIVE_USDC = devnetAssetId('USDC', LIVE_CHAIN_ID);
+
+/** A transaction's receipt on the chain at `url`, or null when that chain has none. */
+async function receipt(url: string, hash: string) {
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
+  });
+  return ((await r.json()) as { result: { status: string } | null }).result;
+}
+
+/**
+ * Pays the side's payment with `buyer`, asking options for `accounts`: only `offered` (the chain of the payment's
+ * mode) may be offered. Answers the paid payment's info once it succeeded.
+ */
+async function pay(s: Side, buyer: PrivateKeyAccount, accounts: string[], offered: string) {
+  const o = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, { body: { accounts } });
+  expect(o.status).toBe(200);
+  expect(o.body.options.map((x: { account: string }) => x.account)).toEqual([offered]);
+  const opt = o.body.options[0];
+  const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+  const c = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/confirm`, {
+    body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+  });
+  expect(c.status).toBe(200);
+  const status = () => s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/status?maxPollMs=2000`);
+  expect((await eventually(status, (r) => r.body.status === 'succeeded', 60_000)).body.isFinal).toBe(true);
+  const p = (await s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })).body;
+  return p.info as { txId: string; optionAmount: { unit: string } };
+}
 
 describeOwn('test mode beside a live chain, with production settings', () => {
   let chain: RunningAnvil;
@@ -32,10 +63,13 @@ describeOwn('test mode beside a live chain, with production settings', () => {
   let live: Side;
   let test: Side;
   let buyer: PrivateKeyAccount;
+  let embedded: string;
+  const devnetDir = () => path.join(dir, 'devnet');
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-live-chain-'));
     chain = await startDevnetChain({ dir, port: await freePort(), chainId: LIVE_CHAIN_ID });
+    const port = await freePort();
     const relayerKey = generatePrivateKey();
     await devnetSetBalance(chain.rpcUrl, privateKeyToAccount(relayerKey).address);
     await admin(
@@ -51,8 +85,9 @@ describeOwn('test mode beside a live chain, with production settings', () => {
       [`CHAIN_${LIVE_CHAIN_ID}_RELAYER_KEYS`]: relayerKey,
       [`CHAIN_${LIVE_CHAIN_ID}_MAX_FEE_PER_GAS_WEI`]: '100000000000',
       [`CHAIN_${LIVE_CHAIN_ID}_CONFIRMATIONS`]: '1',
-      DEVNET2_RPC_URL: '',
+      ...{ DEVNET_RPC_URL: '', DEVNET2_RPC_URL: '', DEVNET_DIR: devnetDir(), DEVNET_PORT: String(port), DEVNET_RELAYER_KEYS: '' },
     });
+    embedded = `http://127.0.0.1:${port}`;
     rx = await startReceiver();
     const acct = await newAccount('Both modes');
     accountId = acct.accountId;
@@ -62,8 +97,8 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     const settlements = [LIVE_USDC, DEVNET_USDC];
     live = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
     test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
-    buyer = await newBuyer(1_000_000n);
-    await devnetMint(chain.rpcUrl, USDC_TOKEN, buyer.address, 1_000_000n);
+    buyer = privateKeyToAccount(generatePrivateKey());
+    await Promise.all([chain.rpcUrl, embedded].map((url) => devnetMint(url, USDC_TOKEN, buyer.address, 1_000_000n)));
   }, 120_000);
   afterAll(async () => {
     await rx?.close();
@@ -72,43 +107,38 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const receipt = async (url: string, hash: string) => {
-    const r = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
-    });
-    return ((await r.json()) as { result: { status: string } | null }).result;
-  };
   const buyerOn = (chainId: number) => `eip155:${chainId}:${buyer.address}`;
 
-  async function payOn(s: Side, chainId: number) {
-    const o = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, {
-      body: { accounts: [buyerOn(LIVE_CHAIN_ID), buyerOn(31337)] },
-    });
-    expect(o.status).toBe(200);
-    // Only the chain of the payment's mode is offered, though the merchant settles on both.
-    expect(o.body.options.map((x: { account: string }) => x.account)).toEqual([buyerOn(chainId)]);
-    const opt = o.body.options[0];
-    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
-    const c = await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/confirm`, {
-      body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
-    });
-    expect(c.status).toBe(200);
-    const status = () => s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/status?maxPollMs=2000`);
-    expect((await eventually(status, (r) => r.body.status === 'succeeded', 60_000)).body.isFinal).toBe(true);
-    const p = (await s.partner('GET', `/v1/payments/${s.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })).body;
-    return p.info as { txId: string; optionAmount: { unit: string } };
-  }
+  const payOn = (s: Side, chainId: number) => pay(s, buyer, [buyerOn(LIVE_CHAIN_ID), buyerOn(31337)], buyerOn(chainId));
 
-  it('pays the live payment on the live chain and the test payment on the development chain, at the same time', async () => {
+  it("x402's payment requirements of each payment name only the chain of its mode", async () => {
+    for (const [s, chainId] of [
+      [live, LIVE_CHAIN_ID],
+      [test, 31337],
+    ] as const) {
+      const unpaid = await s.wallet('GET', `/v1/gateway/payment/${s.paymentId}/x402`);
+      expect(unpaid.status).toBe(402);
+      const required = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString());
+      expect(required.accepts.map((a: { network: string }) => a.network)).toEqual([`eip155:${chainId}`]);
+    }
+  });
+
+  it('pays the live payment on the live chain and the test payment on the embedded chain, at the same time', async () => {
     const [paidLive, paidTest] = await Promise.all([payOn(live, LIVE_CHAIN_ID), payOn(test, 31337)]);
     expect(paidLive.optionAmount.unit).toBe(`caip19/${LIVE_USDC}`);
     expect(paidTest.optionAmount.unit).toBe(`caip19/${DEVNET_USDC}`);
     // Each transaction is on its own chain, and only there.
     expect(await receipt(chain.rpcUrl, paidLive.txId)).toMatchObject({ status: '0x1' });
     expect(await receipt(chain.rpcUrl, paidTest.txId)).toBeNull();
-    expect(await receipt(rpcUrl(), paidTest.txId)).toMatchObject({ status: '0x1' });
+    expect(await receipt(embedded, paidTest.txId)).toMatchObject({ status: '0x1' });
+    // The chain the service started, not the suite's development chain; its state and relayer key in DEVNET_DIR.
+    expect(await receipt(rpcUrl(), paidTest.txId)).toBeNull();
+    const kept = await eventually(
+      async () => fs.readdirSync(devnetDir()),
+      (f) => f.includes('anvil-state.json'),
+    );
+    expect(kept).toEqual(expect.arrayContaining(['anvil-state.json', 'relayer-keys.json', 'devnet.json']));
+    expect(kept).not.toContain('anvil-state-31338.json');
     const balance = async (s: Side) => (await s.partner('GET', '/v1/balance')).body;
     expect(await balance(live)).toMatchObject({ livemode: true, balances: [{ asset: LIVE_USDC }] });
     expect(await balance(test)).toMatchObject({ livemode: false, balances: [{ asset: DEVNET_USDC }] });
@@ -132,5 +162,77 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     expect((await test.partner('GET', '/v1/payments')).body.data).toEqual([]);
     expect((await test.partner('GET', '/v1/balance')).body).toEqual({ balances: [], livemode: false });
     expect([await snapshot(live), (await live.partner('GET', '/v1/balance')).body]).toEqual(liveBefore);
+  });
+});
+
+// When a production service has no embedded test chains: a configured test chain takes test mode instead, and
+// TEST_MODE=off leaves test payments without a chain.
+describeOwn('a production service without the embedded test chains', () => {
+  const PROD = { NODE_ENV: 'production', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), METRICS_PUBLIC: 'true' };
+  let live: Record<string, string>;
+  let rx: Receiver;
+  beforeAll(async () => {
+    // A live chain that is configured but never reached: the test side never asks it for anything.
+    const base = {
+      CHAINS: '8453',
+      CHAIN_8453_RPC_URL: `http://127.0.0.1:${await freePort()}`,
+      CHAIN_8453_RELAYER_KEYS: generatePrivateKey(),
+    };
+    live = { ...base, CHAIN_8453_MAX_FEE_PER_GAS_WEI: '100000000000' };
+    rx = await startReceiver();
+  });
+  afterAll(() => rx?.close());
+
+  it('a configured test chain takes the test payments instead: no embedded chain runs', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-test-chain-'));
+    const chain = await startDevnetChain({ dir, port: await freePort(), chainId: DEVNET2_CHAIN_ID });
+    const relayerKey = generatePrivateKey();
+    await devnetSetBalance(chain.rpcUrl, privateKeyToAccount(relayerKey).address);
+    const p = `CHAIN_${DEVNET2_CHAIN_ID}_`;
+    const testChain = { [`${p}RPC_URL`]: chain.rpcUrl, [`${p}RELAYER_KEYS`]: relayerKey, [`${p}MAX_FEE_PER_GAS_WEI`]: '100000000000' };
+    // The suite's development chain is still named (DEVNET_RPC_URL): the configured test chain keeps it out.
+    const svc = await startTestService({ ...PROD, ...live, CHAINS: `8453,${DEVNET2_CHAIN_ID}`, ...testChain, [`${p}MODE`]: 'test' });
+    try {
+      const acct = await newAccount('Configured test chain');
+      const key = (type: string, mode: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', mode);
+      const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
+      const settlements = [LIVE_USDC, DEVNET_USDC];
+      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const liveSide = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const buyer = privateKeyToAccount(generatePrivateKey()).address;
+      const accounts = [`eip155:${DEVNET2_CHAIN_ID}:${buyer}`, `eip155:31337:${buyer}`];
+      const offered = async (s: Side) =>
+        (await s.wallet('POST', `/v1/gateway/payment/${s.paymentId}/options`, { body: { accounts } })).body.options.map(
+          (o: { account: string }) => o.account,
+        );
+      expect(await offered(test)).toEqual([accounts[0]]);
+      expect(await offered(liveSide)).toEqual([]);
+      // Not a development chain of this instance: the helpers are not there.
+      expect((await test.partner('POST', `/v1/test-helpers/payments/${test.paymentId}/expire`)).status).toBe(404);
+    } finally {
+      await svc.close();
+      await chain.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('TEST_MODE=off leaves them out: a test payment is offered no chain and the test helpers are not there', async () => {
+    // The suite's development chain is still named (DEVNET_RPC_URL): only the setting keeps it out.
+    const svc = await startTestService({ ...PROD, ...live, TEST_MODE: 'off' });
+    try {
+      const acct = await newAccount('Test mode off');
+      const key = (type: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', 'test');
+      const [testKey, testWallet] = await Promise.all([key('partner'), key('wallet')]);
+      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url });
+      const accounts = [`eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}`];
+      const o = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/options`, { body: { accounts } });
+      expect(o).toMatchObject({ status: 200, body: { options: [] } });
+      expect(await test.partner('POST', `/v1/test-helpers/payments/${test.paymentId}/expire`)).toMatchObject({
+        status: 404,
+        body: { code: 'not_found' },
+      });
+    } finally {
+      await svc.close();
+    }
   });
 });

@@ -13,6 +13,7 @@ export interface Side {
   merchantId: string;
   settlementId: string;
   paymentId: string;
+  referenceId: string;
   endpointId: string;
   eventId: string;
 }
@@ -23,7 +24,7 @@ const NO = {
   paymentId: 'pay_0000000000000000000000',
   endpointId: 'we_0000000000000000000000',
   eventId: 'evt_0000000000000000000000',
-  refundId: 'ref_0000000000000000000000',
+  referenceId: 'order_none',
 };
 
 /**
@@ -52,8 +53,9 @@ export async function side(
     if (s.status !== 201) throw new Error(`settlements: ${s.text}`);
   }
   const settlements = await partnerApi('GET', `/v1/merchants/${merchantId}/settlements`);
+  const referenceId = uniqueKey('order');
   const p = await partnerApi('POST', '/v1/payments', {
-    body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
+    body: { referenceId, amount: { unit: 'iso4217/USD', value: '100' } },
     headers: { 'Merchant-Id': merchantId },
   });
   expect(p.status).toBe(201);
@@ -69,6 +71,7 @@ export async function side(
     merchantId: merchantId!,
     settlementId: settlements.body.crypto[0].id,
     paymentId: p.body.paymentId,
+    referenceId,
     endpointId: e.body.endpoint.id,
     eventId: events.body.events[0].id,
   };
@@ -105,11 +108,25 @@ const OPERATIONS: [string, (s: Side, ids: Ids) => Promise<{ status: number; body
         headers: { 'Merchant-Id': i.merchantId },
       }),
   ],
+  [
+    'create payment (deprecated path)',
+    (s, i) =>
+      s.partner('POST', '/v1/merchant/payment', {
+        body: { referenceId: uniqueKey(), amount: { unit: 'iso4217/USD', value: '100' } },
+        headers: { 'Merchant-Id': i.merchantId },
+      }),
+  ],
   ['list merchant payments', (s, i) => s.partner('GET', `/v1/merchants/${i.merchantId}/payments`)],
+  ['list payments of the Merchant-Id', (s, i) => s.partner('GET', '/v1/merchants/payments', { headers: { 'Merchant-Id': i.merchantId } })],
+  ['list payments filtered by merchant', (s, i) => s.partner('GET', `/v1/payments?merchantId=${i.merchantId}`)],
   ['get payment', (s, i) => s.partner('GET', `/v1/payments/${i.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } })],
   [
     'long-poll payment status',
     (s, i) => s.partner('GET', `/v1/payments/${i.paymentId}/status?maxPollMs=50`, { headers: { 'Merchant-Id': s.merchantId } }),
+  ],
+  [
+    'payment status (deprecated path)',
+    (s, i) => s.partner('GET', `/v1/merchant/payment/${i.paymentId}/status`, { headers: { 'Merchant-Id': s.merchantId } }),
   ],
   ['cancel payment', (s, i) => s.partner('POST', `/v1/payments/${i.paymentId}/cancel`, { headers: { 'Merchant-Id': s.merchantId } })],
   [
@@ -120,6 +137,9 @@ const OPERATIONS: [string, (s: Side, ids: Ids) => Promise<{ status: number; body
     'list refunds of payment',
     (s, i) => s.partner('GET', `/v1/refunds?paymentId=${i.paymentId}`, { headers: { 'Merchant-Id': s.merchantId } }),
   ],
+  ['test helper expire', (s, i) => s.partner('POST', `/v1/test-helpers/payments/${i.paymentId}/expire`)],
+  ['test helper stall', (s, i) => s.partner('POST', `/v1/test-helpers/payments/${i.paymentId}/stall`)],
+  ['test helper reorg', (s, i) => s.partner('POST', `/v1/test-helpers/payments/${i.paymentId}/reorg`)],
   ['get webhook endpoint', (s, i) => s.partner('GET', `/v1/webhook-endpoints/${i.endpointId}`)],
   ['update webhook endpoint', (s, i) => s.partner('PATCH', `/v1/webhook-endpoints/${i.endpointId}`, { body: { description: 'x' } })],
   ['rotate endpoint secret', (s, i) => s.partner('POST', `/v1/webhook-endpoints/${i.endpointId}/rotate-secret`, { body: {} })],
@@ -149,6 +169,12 @@ const OPERATIONS: [string, (s: Side, ids: Ids) => Promise<{ status: number; body
   ['gateway decline', (s, i) => s.wallet('POST', `/v1/gateway/payment/${i.paymentId}/decline`)],
 ];
 
+/** The lists that filter by an id: with the other mode's id each answers exactly as with an id that does not exist. */
+const FILTERS: [string, (s: Side, ids: Ids) => Promise<{ status: number; body: any }>][] = [
+  ['list events of a payment', (s, i) => s.partner('GET', `/v1/events?paymentId=${i.paymentId}`)],
+  ['list payments by reference', (s, i) => s.partner('GET', `/v1/payments?referenceId=${i.referenceId}`)],
+];
+
 /**
  * One test per operation and direction: with the other mode's ids each answers exactly as with ids that do not
  * exist (status, code, message), and the other mode's objects stay as they were.
@@ -165,6 +191,11 @@ export function describeIsolation(live: () => Side, test: () => Side): void {
       expect(got.status).toBe(404);
       expect([got.status, got.body.code, got.body.message]).toEqual([unknown.status, unknown.body.code, unknown.body.message]);
       expect(await snapshot(other())).toEqual(before);
+    });
+    it.each(FILTERS)('%s answers exactly as for an id that does not exist', async (__, op) => {
+      const unknown = await op(caller(), NO);
+      const got = await op(caller(), { ...NO, ...other() });
+      expect(got).toMatchObject({ status: unknown.status, body: unknown.body });
     });
   });
 }

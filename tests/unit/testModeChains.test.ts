@@ -35,6 +35,12 @@ describe('test chains', () => {
     expect(loadConfig(PROD).devnet).toBeNull();
   });
 
+  it('a development chain id that CHAINS configures is the configured chain: no embedded chain runs beside it', () => {
+    expect(loadConfig({ ...PROD, CHAINS: '31338', ...chain(31338) }).devnet?.chains.map((c) => c.chainId)).toEqual([31337]);
+    expect(loadConfig({ ...PROD, CHAINS: '31337,31338', ...chain(31337), ...chain(31338) }).devnet).toBeNull();
+    expect(loadConfig({ CHAINS: '31337', ...chain(31337), DEVNET_RPC_URL: 'http://127.0.0.1:8545' }).devnet).toBeNull();
+  });
+
   it('each chain serves its modes: a configured one its own, a development one test beside configured chains, both alone', () => {
     const chains = loadConfig({ CHAINS: '8453,84532', ...chain(8453), ...chain(84532, 'test') }).chains;
     expect(chainModes(chains, 'eip155:8453')).toEqual(['live']);

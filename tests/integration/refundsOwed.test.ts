@@ -1,0 +1,76 @@
+import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
+import { anvil, balanceOf, tokenAdmin } from '../support/chain';
+import { eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+import { PREVIEW, refundHelpers } from '../support/refundsSuite';
+
+// What the account owes stays its payments' (docs/ledger.md "Refunds", funded from): a refund of one payment never
+// spends what the settlement of another left for that payment's refunds still waiting their turn.
+
+useChainSuite();
+
+describeOwn('refunds: what is owed to waiting refunds', () => {
+  let svc: TestService;
+  let shop: Shop;
+  const { mined, paid, available } = refundHelpers(() => ({ svc, shop }));
+
+  beforeAll(async () => {
+    svc = await startTestService();
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  it('a settlement that left before a refund of its payment reserved leaves its part owed: a refund of another payment waits for funds', async () => {
+    const s = await setup(svc);
+    shop = s.shop;
+    const g = flow(svc.url, s.shop, s.gw);
+    const as = client(svc.url, { 'Api-Key': s.shop.apiKey, 'Merchant-Id': s.shop.merchantId, ...PREVIEW });
+    const part = (paymentId: string) => as('POST', '/v1/refunds', { body: { paymentId, amount: { unit: 'iso4217/USD', value: '100' } } });
+    const txs = (paymentId: string, purpose: string) =>
+      svc.db('chain_transactions').where({ payment_id: paymentId, purpose }).whereNotNull('broadcast_at');
+    const z = await paid(g, '200');
+    await g.until(z.id, (x) => x.settlement !== null); // settled: a refund of z is paid from what is free
+    // p's settlement, refused by the token, is held; its share, 3.00, stays at the collector.
+    await mined(tokenAdmin('blacklist', s.shop.wallet as `0x${string}`));
+    let p: Awaited<ReturnType<typeof paid>>;
+    try {
+      p = await paid(g, '300');
+      expect(await admin('settlements', 'hold', '--payment', p.id)).toMatchObject({ held: true });
+    } finally {
+      await mined(tokenAdmin('unBlacklist', s.shop.wallet as `0x${string}`));
+    }
+    const destinationBefore = await balanceOf(s.shop.wallet);
+    await anvil().setAutomine(false);
+    let rz: { id: string; status: string };
+    try {
+      await part(p.id);
+      await eventually(async () => expect(await txs(p.id, 'refund')).toHaveLength(1)); // 1.00 reserved, in the mempool
+      // The second refund of p waits for the first's transaction (one at a time per payment), not reserved yet.
+      expect((await part(p.id)).body.refund.status).toBe('pending');
+      // The settlement, retried, leaves what the refunds leave (1.00): the other 1.00 at the collector is the waiting refund's.
+      expect(await admin('settlements', 'retry', '--payment', p.id)).toMatchObject({ retried: true });
+      await eventually(async () => expect(await txs(p.id, 'settle')).toHaveLength(1));
+      rz = (await part(z.id)).body.refund;
+      await eventually(async () => {
+        const row = await svc.db('refunds').where({ id: rz.id }).first();
+        if (!(row.updated_at > row.created_at || (await txs(z.id, 'refund')).length)) throw new Error('not looked at yet');
+      });
+      await anvil().mine({ blocks: 1 });
+    } finally {
+      await anvil().setAutomine(true);
+    }
+    await eventually(async () => {
+      const all = (await as('GET', `/v1/refunds?paymentId=${p.id}`)).body.data as { status: string }[];
+      if (all.length !== 2 || all.some((r) => r.status !== 'succeeded')) throw new Error(JSON.stringify(all));
+    }, 30_000);
+    await g.until(p.id, (x) => x.settlement !== null);
+    expect(rz!.status).toBe('requires_funding');
+    expect((await as('GET', `/v1/refunds/${rz!.id}`)).body.refund.status).toBe('requires_funding');
+    expect(await txs(z.id, 'refund')).toHaveLength(0);
+    expect(await balanceOf(p!.buyer.address)).toBe(99_000_000n);
+    expect((await balanceOf(s.shop.wallet)) - destinationBefore).toBe(1_000_000n);
+    expect(await available(s.shop)).toBe('0');
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
+  });
+});

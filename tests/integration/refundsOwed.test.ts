@@ -1,17 +1,18 @@
 import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
-import { anvil, balanceOf, tokenAdmin } from '../support/chain';
+import { anvil, balanceOf, newBuyer, tokenAdmin } from '../support/chain';
 import { eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
 import { PREVIEW, refundHelpers } from '../support/refundsSuite';
 
 // What the account owes stays its payments' (docs/ledger.md "Refunds", funded from): a refund of one payment never
-// spends what the settlement of another left for that payment's refunds still waiting their turn.
+// spends what the settlement of another left for that payment's refunds still waiting their turn. And a refund still
+// short once its funding payment is paid gets another of what it lacks.
 
 useChainSuite();
 
-describeOwn('refunds: what is owed to waiting refunds', () => {
+describeOwn('refunds: what is owed to waiting refunds, and their funding', () => {
   let svc: TestService;
   let shop: Shop;
-  const { mined, paid, available } = refundHelpers(() => ({ svc, shop }));
+  const { mined, paid, available, preview, refund, refunded } = refundHelpers(() => ({ svc, shop }));
 
   beforeAll(async () => {
     svc = await startTestService();
@@ -69,6 +70,57 @@ describeOwn('refunds: what is owed to waiting refunds', () => {
     expect(await txs(z.id, 'refund')).toHaveLength(0);
     expect(await balanceOf(p!.buyer.address)).toBe(99_000_000n);
     expect((await balanceOf(s.shop.wallet)) - destinationBefore).toBe(1_000_000n);
+    expect(await available(s.shop)).toBe('0');
+    const check = await adminWith({}, 'ledger', 'check');
+    expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
+  });
+
+  it('a refund still short once its funding payment is paid (the balance it was sized against moved) gets another of what it lacks', async () => {
+    const s = await setup(svc);
+    shop = s.shop;
+    const g = flow(svc.url, s.shop, s.gw);
+    const fund = async (paymentId: string, value: string) => {
+      const funder = await newBuyer(10_000_000n);
+      const { opt, td } = await g.option(paymentId, funder);
+      expect(opt.amount.value).toBe(value);
+      return async () => expect((await g.confirm(paymentId, opt.id, await funder.signTypedData(td))).status).toBe(200);
+    };
+    const z = await paid(g, '200');
+    const p = await paid(g, '300');
+    for (const x of [z, p]) await g.until(x.id, (y) => y.settlement !== null);
+    // 2.00 free at the collector: a refund's funding, left when the token refused the refund's buyer.
+    await mined(tokenAdmin('blacklist', z.buyer.address));
+    try {
+      const r0 = (await refund(z.id)).body.refund;
+      await (
+        await fund(r0.fundingInstructions.paymentId, '2000000')
+      )();
+      expect((await refunded(r0.id, 'failed')).failureCode).toBe('token_refused');
+    } finally {
+      await mined(tokenAdmin('unBlacklist', z.buyer.address));
+    }
+    expect(await available(s.shop)).toBe('2000000');
+    // The refund of p lacks 1.00: its funding payment is of 1.00, offered now; then a refund of z takes the 2.00.
+    const r = (await refund(p.id)).body.refund;
+    expect(r.status).toBe('requires_funding');
+    const first = r.fundingInstructions.paymentId;
+    const payFirst = await fund(first, '1000000');
+    await refunded((await refund(z.id)).body.refund.id);
+    await payFirst();
+    // Paid, the first funding is earmarked for the refund, which still lacks 2.00: a second funding payment of it.
+    const second = await eventually(async () => {
+      const x = (await preview()('GET', `/v1/refunds/${r.id}`)).body.refund;
+      if (x.status !== 'requires_funding' || x.fundingInstructions?.paymentId === first) throw new Error(JSON.stringify(x));
+      return x.fundingInstructions.paymentId as string;
+    });
+    await (
+      await fund(second, '2000000')
+    )();
+    await refunded(r.id);
+    expect(await balanceOf(p.buyer.address)).toBe(100_000_000n);
+    expect(await balanceOf(z.buyer.address)).toBe(100_000_000n);
+    const kinds = await svc.db('ledger_journals').where({ refund_id: r.id }).orderBy('id').pluck('kind');
+    expect(kinds).toEqual(['collected', 'collected', 'refund_reserved', 'refunded']);
     expect(await available(s.shop)).toBe('0');
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });

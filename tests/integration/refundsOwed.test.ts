@@ -125,4 +125,27 @@ describeOwn('refunds: what is owed to waiting refunds, and their funding', () =>
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
   });
+
+  it('a refund sent again with its Idempotency-Key is replayed: one refund, sent once', async () => {
+    const s = await setup(svc);
+    shop = s.shop;
+    const g = flow(svc.url, s.shop, s.gw);
+    await mined(tokenAdmin('blacklist', s.shop.wallet as `0x${string}`)); // its share stays at the collector
+    const p = await paid(g, '200').finally(() => mined(tokenAdmin('unBlacklist', s.shop.wallet as `0x${string}`)));
+    const once = () =>
+      preview()('POST', '/v1/refunds', {
+        body: { paymentId: p.id, amount: { unit: 'iso4217/USD', value: '100' } },
+        headers: { 'Idempotency-Key': `refund-${p.id}` },
+      });
+    const first = await once();
+    expect(first.status).toBe(200);
+    await refunded(first.body.refund.id);
+    const again = await once();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.refund.id).toBe(first.body.refund.id);
+    expect((await preview()('GET', `/v1/refunds?paymentId=${p.id}`)).body.data).toHaveLength(1);
+    expect(await svc.db('chain_transactions').where({ payment_id: p.id, purpose: 'refund' })).toHaveLength(1);
+    expect(await balanceOf(p.buyer.address)).toBe(99_000_000n);
+  });
 });

@@ -311,8 +311,7 @@ CREATE TABLE refund_fundings (
   payment_id text NOT NULL,
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   CONSTRAINT refund_fundings_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
-  CONSTRAINT refund_fundings_payment_id_key UNIQUE (payment_id),
-  CONSTRAINT refund_fundings_pkey PRIMARY KEY (refund_id),
+  CONSTRAINT refund_fundings_pkey PRIMARY KEY (payment_id),
   CONSTRAINT refund_fundings_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id)
 );
 
@@ -534,6 +533,8 @@ CREATE INDEX payments_reference_trgm_idx ON public.payments USING gin (reference
 CREATE INDEX payments_settlement_held_idx ON public.payments USING btree (settlement_held_at) WHERE (settlement_held_at IS NOT NULL);
 
 CREATE INDEX payments_unsettled_idx ON public.payments USING btree (updated_at) WHERE ((status = 'succeeded'::text) AND (settled_at IS NULL));
+
+CREATE INDEX refund_fundings_refund_idx ON public.refund_fundings USING btree (refund_id, created_at);
 
 CREATE INDEX refunds_open_idx ON public.refunds USING btree (updated_at) WHERE (status = ANY (ARRAY['requires_funding'::text, 'pending'::text]));
 

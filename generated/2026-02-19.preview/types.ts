@@ -303,7 +303,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a succeeded payment, in full or (2026-02-19.preview) in part with `amount`, in the payment's own currency and minor units; several partial refunds per payment add up to at most what was paid (refunds that failed do not count): one that does not fit is 409 `refund_exceeds_payment`, decided one refund at a time per payment, so concurrent requests never refund more than was paid. Without `amount`, what is left is refunded (nothing left: 409 `already_refunded`). The tokens go back to the account that paid, on the payment's chain and token, in proportion (the refunds of a whole payment return exactly the token amount paid), sent by this service's relayer from the collector that received them and funded from the account's available balance there (`GET /v1/balance`): the refund is `pending` until its transaction is final, then `succeeded` with its `txId`, or `failed` with a `failureCode` (its reservation released). A refund the available balance does not cover waits in `requires_funding` (in direct mode always: the merchant holds the funds). The fee of the payment is kept: a refund is paid from the account's share. Once the whole payment is refunded, payment details show `refundedAt`. Not succeeded: 400 `payment_not_succeeded`.
+         * @description Refunds a succeeded payment, in full or (2026-02-19.preview) in part with `amount`, in the payment's own currency and minor units; several partial refunds per payment add up to at most what was paid (refunds that failed do not count): one that does not fit is 409 `refund_exceeds_payment`, decided one refund at a time per payment, so concurrent requests never refund more than was paid. Without `amount`, what is left is refunded (nothing left: 409 `already_refunded`). The tokens go back to the account that paid, on the payment's chain and token, in proportion (the refunds of a whole payment return exactly the token amount paid), sent by this service's relayer from the collector that received them and funded from the account's available balance there (`GET /v1/balance`): the refund is `pending` until its transaction is final, then `succeeded` with its `txId`, or `failed` with a `failureCode` (its reservation released). A refund the available balance does not cover waits in `requires_funding` (in direct mode always: the merchant holds the funds), with `fundingInstructions`: a payment of what it lacks, to pay through the gateway. The fee of the payment is kept: a refund is paid from the account's share. Once the whole payment is refunded, payment details show `refundedAt`. Not succeeded: 400 `payment_not_succeeded`.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -1688,6 +1688,15 @@ export interface components {
             failureCode: string | null;
             /** @description The refund's transaction hash once it is final. */
             txId: string | null;
+            /** @description While the refund is `requires_funding`: a payment of what it lacks, of the same merchant, that anyone pays through the gateway (`gatewayUrl`) in the refund's token; its tokens are credited to the refund and it is then sent. A refund still short once that payment is paid (the balance it was sized against was spent meanwhile) gets another, shown here. Null otherwise, or when the merchant can no longer take payments. Always present in the refunds endpoints' answers; the refund in an event's data leaves it out (`GET /v1/refunds/{refundId}` has it). */
+            fundingInstructions?: {
+                paymentId: components["schemas"]["PaymentId"];
+                /**
+                 * Format: uri
+                 * @description The funding payment's buyer link (`<public base>/?pid=<paymentId>`).
+                 */
+                gatewayUrl: string;
+            } | null;
             /** Format: date-time */
             createdAt: string;
             livemode: components["schemas"]["Livemode"];
@@ -4897,7 +4906,9 @@ export interface operations {
                      *         "status": "pending",
                      *         "failureCode": null,
                      *         "txId": null,
-                     *         "createdAt": "2026-02-19T11:30:00.000Z"
+                     *         "fundingInstructions": null,
+                     *         "createdAt": "2026-02-19T11:30:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */
@@ -4989,7 +5000,9 @@ export interface operations {
                      *         "status": "pending",
                      *         "failureCode": null,
                      *         "txId": null,
-                     *         "createdAt": "2026-02-19T11:30:00.000Z"
+                     *         "fundingInstructions": null,
+                     *         "createdAt": "2026-02-19T11:30:00.000Z",
+                     *         "livemode": true
                      *       }
                      *     }
                      */

@@ -1,3 +1,4 @@
+import type { PaymentStatus } from '../domain/payment';
 import type { RefundRow, RefundStatus, Refunded } from '../domain/refund';
 import { Db, knexOf } from './knex';
 import { PAID_TO_COLLECTOR } from './relayer';
@@ -27,9 +28,13 @@ const fromRow = (r: Row): RefundRow => ({
   createdAt: r.created_at,
 });
 
-/** A refund's columns and the payment that funds it, if any. */
-const WITH_FUNDING = ['refunds.*', 'f.payment_id as funding_payment_id'];
-const withFunding = (db: Db) => knexOf(db)('refunds').leftJoin('refund_fundings as f', 'f.refund_id', 'refunds.id').select(WITH_FUNDING);
+/** SQL: the latest funding payment of the refund aliased `r` (a refund still short after one is paid gets another). */
+const LATEST_FUNDING = (r: string) =>
+  `(SELECT f.payment_id FROM refund_fundings f WHERE f.refund_id = ${r}.id ORDER BY f.created_at DESC, f.payment_id DESC LIMIT 1)`;
+
+/** A refund's columns and the payment that funds it, if any (the latest). */
+const withFunding = (db: Db) =>
+  knexOf(db)('refunds').select('refunds.*', knexOf(db).raw(`${LATEST_FUNDING('refunds')} AS funding_payment_id`));
 
 /** The payment as a refund needs it, locked (FOR UPDATE) until the transaction ends: refunds of it are made one at a time. */
 export interface RefundablePayment {
@@ -223,16 +228,26 @@ export async function insertFunding(db: Db, refundId: string, paymentId: string)
   await knexOf(db)('refund_fundings').insert({ refund_id: refundId, payment_id: paymentId });
 }
 
-/** The payment that funds a refund, if one was created. */
-export async function fundingOfRefund(db: Db, refundId: string): Promise<string | null> {
-  const r = await knexOf(db)('refund_fundings').where({ refund_id: refundId }).first('payment_id');
-  return r?.payment_id ?? null;
-}
-
 /** The refund `paymentId` funds, if it is a refund's funding. */
 export async function refundFundedBy(db: Db, paymentId: string): Promise<RefundRow | undefined> {
-  const r = await withFunding(db).where('f.payment_id', paymentId).first();
+  const r = await withFunding(db)
+    .whereIn('refunds.id', knexOf(db)('refund_fundings').where({ payment_id: paymentId }).select('refund_id'))
+    .first();
   return r && fromRow(r);
+}
+
+/**
+ * A refund waiting for funds, its row locked until the transaction ends: the status of its latest funding payment
+ * (null: it has none). Undefined when the refund no longer waits for funds.
+ */
+export async function lockAwaitingFunds(db: Db, refundId: string): Promise<{ fundingStatus: PaymentStatus | null } | undefined> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT r.status, (SELECT p.status FROM payments p WHERE p.id = ${LATEST_FUNDING('r')}) AS funding_status
+     FROM refunds r WHERE r.id = ? FOR UPDATE OF r`,
+    [refundId],
+  );
+  const r: Row | undefined = rows[0];
+  return r?.status === 'requires_funding' ? { fundingStatus: r.funding_status ?? null } : undefined;
 }
 
 /** When `paymentId` funds a refund: the refund's asset (the only one the funding may be paid in). */

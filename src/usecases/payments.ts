@@ -23,7 +23,7 @@ export interface CreatePaymentInput {
 
 export async function createPayment(
   db: Db,
-  config: Config,
+  config: Pick<Config, 'defaultPaymentTtlSeconds'>,
   accountId: string,
   merchantId: string,
   input: CreatePaymentInput,

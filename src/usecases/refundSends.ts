@@ -8,6 +8,7 @@ import { settlementInput } from '../db/settlementTransfersRepo';
 import { parseAssetId } from '../domain/caip';
 import { refundableByHolder } from '../db/ledger';
 import { InsufficientBalance, recordTransferOutcome, releaseRefundFunding } from './ledger';
+import { fundShortRefund } from './refunds';
 import { withHeadroom, type RelayerDeps } from './relayer';
 import { refusalOfCall } from './submissionPlan';
 import type { RefundRow } from '../domain/refund';
@@ -36,10 +37,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
     .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
     .map((h) => getAddress(h.holder));
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
-  if (!holder) {
-    await refunds.waitForFunding(db, refund.id);
-    return null;
-  }
+  if (!holder) return waitForFunds(deps, refund);
   const call = chain.transferCall(parseAssetId(refund.tokenAsset).assetReference, refund.recipient, refund.tokenAmount);
   const fees = await chain.fees();
   const sim = await chain.simulate(holder, call, fees);
@@ -73,9 +71,20 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
     return r.tx.hash;
   } catch (e) {
     if (!(e instanceof InsufficientBalance)) throw e;
-    await refunds.waitForFunding(db, refund.id);
-    return null;
+    return waitForFunds(deps, refund);
   }
+}
+
+/**
+ * Short at every collector: the refund waits in `requires_funding`, with a funding payment of what it lacks unless one
+ * can still be paid (src/usecases/refunds.ts); covered meanwhile (a funding credited since), it is looked at again.
+ */
+async function waitForFunds(deps: RelayerDeps, refund: RefundRow): Promise<null> {
+  await refunds.waitForFunding(deps.db, refund.id);
+  const funding = await fundShortRefund(deps.db, refund);
+  if (funding)
+    deps.log.info({ paymentId: refund.paymentId, refundId: refund.id, funding }, 'refund short of funds: a funding payment made');
+  return null;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { inTransaction, type Db, type Tx } from '../db/knex';
-import type { Config } from '../config';
 import * as repo from '../db/refundsRepo';
 import { writeRefundEvent } from '../db/refundEvents';
 import { findPayment, markRefunded } from '../db/payments';
@@ -8,6 +7,7 @@ import { parseAccountId } from '../domain/caip';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import { ownedBy } from '../domain/mode';
+import { isFinal } from '../domain/payment';
 import { newId } from '../domain/ids';
 import { CURRENCIES, MoneyError, parseFiatAmount } from '../domain/money';
 import { fundingMinor, refundTokens, type RefundRow } from '../domain/refund';
@@ -25,7 +25,7 @@ export interface RefundRequest {
 }
 
 /** Creates a refund; `startRefund` (after the request commits) hands it to the relayer. */
-export async function createRefund(db: Db, config: Config, accountId: string, merchantId: string, req: RefundRequest) {
+export async function createRefund(db: Db, accountId: string, merchantId: string, req: RefundRequest) {
   await paymentForMerchant(db, accountId, merchantId, req.paymentId);
   return inTransaction(db, async (trx) => {
     const p = await repo.lockRefundable(trx, req.paymentId);
@@ -49,7 +49,7 @@ export async function createRefund(db: Db, config: Config, accountId: string, me
       recipient: parseAccountId(p.buyerAccount).address,
       status: covered ? 'pending' : 'requires_funding',
     });
-    const fundingPaymentId = covered ? null : await fundRefund(trx, config, p, refund);
+    const fundingPaymentId = covered ? null : await fundRefund(trx, p, refund);
     await writeRefundEvent(trx, refund.id, 'refund.created');
     // Refunded in full: the payment shows refundedAt, with its payment.refunded event.
     const whole = p.refunded.minor + minor === p.amountMinor;
@@ -61,29 +61,49 @@ export async function createRefund(db: Db, config: Config, accountId: string, me
 /** How long a refund's funding payment may be paid. */
 const FUNDING_TTL_S = 24 * 3600;
 
+/** What funding a refund needs of its payment: the merchant that takes the funding payment, its currency, the token's decimals. */
+type Funded = Pick<repo.RefundablePayment, 'accountId' | 'merchantId' | 'currency' | 'decimals'>;
+
 /**
- * A refund the account's balance does not cover: a payment of the missing amount (the largest balance at one
- * collector counts), of the same merchant, that anyone pays through the gateway in the refund's token; its tokens
- * are credited to the account and not settled, and the refund then goes out. Null when the merchant cannot take
- * payments any more (the refund waits for the account's balance).
+ * A refund the account's balance does not cover: a payment of the missing amount (the largest the refund may spend
+ * at one collector counts, its earlier funding included), of the same merchant, that anyone pays through the gateway
+ * in the refund's token; its tokens are earmarked for the refund and not settled, and the refund then goes out. Null
+ * when nothing is missing, or when the merchant cannot take payments any more (the refund waits for the account's
+ * balance).
  */
-async function fundRefund(trx: Tx, config: Config, p: repo.RefundablePayment, refund: RefundRow): Promise<string | null> {
+async function fundRefund(trx: Tx, p: Funded, refund: RefundRow): Promise<string | null> {
   if (p.decimals === null) return null;
-  const best = (await refundableByHolder(trx, p.accountId, refund.tokenAsset, refund.paymentId))[0]?.amount ?? 0n;
+  const best = (await refundableByHolder(trx, p.accountId, refund.tokenAsset, refund.paymentId, { refundId: refund.id }))[0]?.amount ?? 0n;
+  if (best >= refund.tokenAmount) return null;
   const minor = fundingMinor(refund.tokenAmount - best, p.decimals, CURRENCIES[p.currency]);
-  const expiresAt = Math.floor(Date.now() / 1000) + FUNDING_TTL_S;
   const amount = { unit: `iso4217/${p.currency}`, value: minor.toString() };
-  const funding = await createPayment(trx, config, p.accountId, p.merchantId, {
-    referenceId: `refund:${refund.id}`,
-    amount,
-    expiresAt,
-  }).catch((e: unknown) => {
-    if (e instanceof AppError) return null;
-    throw e;
-  });
+  const ttl = { defaultPaymentTtlSeconds: FUNDING_TTL_S };
+  const funding = await createPayment(trx, ttl, p.accountId, p.merchantId, { referenceId: `refund:${refund.id}`, amount }).catch(
+    (e: unknown) => {
+      if (e instanceof AppError) return null;
+      throw e;
+    },
+  );
   if (!funding) return null;
   await repo.insertFunding(trx, refund.id, funding.id);
   return funding.id;
+}
+
+/**
+ * A refund the relayer found short at every collector (docs/ledger.md "Funding"): unless a funding payment of it can
+ * still be paid, another of what it lacks now. Its earlier funding, paid, stays earmarked for it: this happens when the
+ * balance that funding was sized against moved before it was paid, or it was paid at another collector than the rest.
+ * Decided under the refund's row lock, which crediting a funding payment takes too.
+ */
+export async function fundShortRefund(db: Db, refund: RefundRow): Promise<string | null> {
+  const found = await findPayment(db, refund.paymentId);
+  if (!found?.asset) return null;
+  const p = { ...found.payment, decimals: found.asset.decimals };
+  return inTransaction(db, async (trx) => {
+    const waiting = await repo.lockAwaitingFunds(trx, refund.id);
+    if (!waiting || (waiting.fundingStatus !== null && !isFinal(waiting.fundingStatus))) return null;
+    return fundRefund(trx, p, refund);
+  });
 }
 
 function partialAmount(amount: { unit: string; value: string }, currency: string): bigint {

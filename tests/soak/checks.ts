@@ -44,8 +44,12 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
 
   const refunds: Row[] = await db('refunds as r')
     .leftJoin('chain_transactions as c', 'c.id', 'r.chain_tx_id')
-    .leftJoin('refund_fundings as f', 'f.refund_id', 'r.id')
-    .leftJoin('payments as fp', 'fp.id', 'f.payment_id')
+    // Its latest funding payment (a refund still short once one is paid gets another).
+    .leftJoin(
+      'payments as fp',
+      'fp.id',
+      db.raw('(SELECT f.payment_id FROM refund_fundings f WHERE f.refund_id = r.id ORDER BY f.created_at DESC LIMIT 1)'),
+    )
     .select('r.id', 'r.payment_id', 'r.status', 'r.token_amount', 'r.recipient', 'r.tx_hash', 'c.sender', 'fp.status as funding_status');
   /** What refunds of a payment asked for, failed ones included. */
   const refundedOf = (paymentId: string) =>

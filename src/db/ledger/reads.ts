@@ -47,12 +47,31 @@ const EARMARK = `SELECT e.holder, sum(e.amount) AS n FROM ledger_journals j JOIN
 const REFUND_RESERVED = (r: string) => `(${r}.status = 'succeeded' OR EXISTS (SELECT 1 FROM chain_transactions c
   WHERE c.id = ${r}.chain_tx_id AND c.purpose = 'refund' AND c.status NOT IN ('dropped', 'reverted')))`;
 
+/** SQL: the settlement of the payment aliased `p` left the collector (settled, or its transfer on its way, alone or in a batch). */
+const SETTLEMENT_GONE = (p: string) => `(${p}.settled_at IS NOT NULL OR EXISTS (SELECT 1 FROM chain_transactions c
+  WHERE c.payment_id = ${p}.id AND c.purpose = 'settle' AND c.status NOT IN ('dropped', 'reverted')) OR ${IN_BATCH(p)})`;
+
+/** SQL: the tokens of the waiting refunds (not reserved yet) of the payment aliased `p`. */
+const WAITING_REFUNDS = (p: string) => `(SELECT coalesce(sum(r.token_amount), 0) FROM refunds r WHERE r.payment_id = ${p}.id
+  AND r.status IN ('pending', 'requires_funding') AND NOT ${REFUND_RESERVED('r')})`;
+
+/**
+ * SQL: what is left at the holder of entry `e` of the collected share of the payment aliased `p`, after the
+ * transfers for that payment (its settlement, its refunds) took their part of the account's available balance there.
+ */
+const SHARE_LEFT = (p: string, e: string) => `(${e}.amount + (SELECT coalesce(sum(x.amount), 0) FROM ledger_journals k
+  JOIN ledger_entries x ON x.journal_id = k.id WHERE k.payment_id = ${p}.id
+    AND k.kind IN ('settle_reserved', 'settle_released', 'refund_reserved', 'refund_released')
+    AND x.owner = ${e}.owner AND x.bucket = 'available' AND x.asset = ${e}.asset AND x.holder = ${e}.holder))`;
+
 /**
  * What a transfer for `paymentId` (its settlement or a refund) may spend of an account's balance of an asset, per
- * holder, largest first: the available balance less what is owed to settlements still due (the shares of the
- * account's other collected payments that are neither settled, held, nor on their way, less their reserved refunds), plus,
- * for refund `refundId`, its own funding (`funding`, of that amount). A refund of `paymentId` may take that payment's
- * own share: its settlement sends what the refunds leave. `holder`: at one address only.
+ * holder, largest first: the available balance less what is owed to the account's other collected payments, plus,
+ * for refund `refundId`, its own funding (`funding`, of that amount). Owed: a payment whose settlement is still due
+ * (held ones too: a hold pauses a settlement, it does not give its share away), its share less its reserved refunds;
+ * one whose settlement left before all its refunds reserved, what the settlement left for its waiting refunds. A
+ * refund of `paymentId` may take that payment's own share: its settlement sends what the refunds leave. `holder`: at
+ * one address only.
  */
 export async function refundableByHolder(
   db: Db,
@@ -67,14 +86,16 @@ export async function refundableByHolder(
        SELECT holder, sum(amount) AS n FROM ledger_entries
        WHERE owner = :account AND asset = :asset AND bucket = 'available' AND holder IS NOT NULL GROUP BY holder),
      owed AS (
-       SELECT e.holder, sum(greatest(e.amount - coalesce((SELECT sum(r.token_amount) FROM refunds r
-         WHERE r.payment_id = p.id AND ${REFUND_RESERVED('r')}), 0), 0)) AS n
+       SELECT e.holder, sum(CASE WHEN ${SETTLEMENT_GONE('p')}
+           THEN least(${WAITING_REFUNDS('p')}, greatest(${SHARE_LEFT('p', 'e')}, 0))
+           ELSE greatest(e.amount - coalesce((SELECT sum(r.token_amount) FROM refunds r
+             WHERE r.payment_id = p.id AND ${REFUND_RESERVED('r')}), 0), 0) END) AS n
        FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id JOIN payments p ON p.id = j.payment_id
        WHERE j.kind = 'collected' AND j.account_id = :account AND e.owner = :account AND e.bucket = 'available'
-         AND e.asset = :asset AND p.id <> :payment AND p.settled_at IS NULL AND p.settlement_held_at IS NULL
+         AND e.asset = :asset AND p.id <> :payment
          AND NOT EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id)
-         AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose = 'settle'
-           AND c.status NOT IN ('dropped', 'reverted')) AND NOT ${IN_BATCH('p')}
+         AND (p.settled_at IS NULL OR EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = p.id
+           AND r.status IN ('pending', 'requires_funding')))
        GROUP BY e.holder),
      earmark AS (${EARMARK}),
      spendable AS (

@@ -119,6 +119,7 @@ __all__ = [
     "RedeliverEventRequest",
     "RedeliverEventResponse",
     "Refund",
+    "RefundFundingInstructions",
     "RefundResponse",
     "RefundTokenAmount",
     "RotateWebhookSecretRequest",
@@ -255,6 +256,7 @@ from paygate_client.models.payment_status_response import PaymentStatusResponse 
 from paygate_client.models.redeliver_event_request import RedeliverEventRequest as RedeliverEventRequest
 from paygate_client.models.redeliver_event_response import RedeliverEventResponse as RedeliverEventResponse
 from paygate_client.models.refund import Refund as Refund
+from paygate_client.models.refund_funding_instructions import RefundFundingInstructions as RefundFundingInstructions
 from paygate_client.models.refund_response import RefundResponse as RefundResponse
 from paygate_client.models.refund_token_amount import RefundTokenAmount as RefundTokenAmount
 from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSecretRequest as RotateWebhookSecretRequest

@@ -97,6 +97,7 @@ from paygate_client.models.payment_status_response import PaymentStatusResponse
 from paygate_client.models.redeliver_event_request import RedeliverEventRequest
 from paygate_client.models.redeliver_event_response import RedeliverEventResponse
 from paygate_client.models.refund import Refund
+from paygate_client.models.refund_funding_instructions import RefundFundingInstructions
 from paygate_client.models.refund_response import RefundResponse
 from paygate_client.models.refund_token_amount import RefundTokenAmount
 from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSecretRequest

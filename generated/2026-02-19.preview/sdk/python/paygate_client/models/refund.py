@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.fiat_amount import FiatAmount
+from paygate_client.models.refund_funding_instructions import RefundFundingInstructions
 from paygate_client.models.refund_token_amount import RefundTokenAmount
 from typing import Optional, Set
 from typing_extensions import Self
@@ -38,9 +39,10 @@ class Refund(BaseModel):
     status: StrictStr
     failure_code: Optional[StrictStr] = Field(description="Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …).", alias="failureCode")
     tx_id: Optional[StrictStr] = Field(description="The refund's transaction hash once it is final.", alias="txId")
+    funding_instructions: Optional[RefundFundingInstructions] = Field(default=None, alias="fundingInstructions")
     created_at: datetime = Field(alias="createdAt")
     livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
-    __properties: ClassVar[List[str]] = ["id", "paymentId", "amount", "tokenAmount", "status", "failureCode", "txId", "createdAt", "livemode"]
+    __properties: ClassVar[List[str]] = ["id", "paymentId", "amount", "tokenAmount", "status", "failureCode", "txId", "fundingInstructions", "createdAt", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -114,6 +116,9 @@ class Refund(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of token_amount
         if self.token_amount:
             _dict['tokenAmount'] = self.token_amount.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of funding_instructions
+        if self.funding_instructions:
+            _dict['fundingInstructions'] = self.funding_instructions.to_dict()
         # set to None if failure_code (nullable) is None
         # and model_fields_set contains the field
         if self.failure_code is None and "failure_code" in self.model_fields_set:
@@ -143,6 +148,7 @@ class Refund(BaseModel):
             "status": obj.get("status"),
             "failureCode": obj.get("failureCode"),
             "txId": obj.get("txId"),
+            "fundingInstructions": RefundFundingInstructions.from_dict(obj["fundingInstructions"]) if obj.get("fundingInstructions") is not None else None,
             "createdAt": obj.get("createdAt"),
             "livemode": obj.get("livemode")
         })

@@ -27,6 +27,13 @@ import {
     RefundTokenAmountToJSON,
     RefundTokenAmountToJSONTyped,
 } from './RefundTokenAmount';
+import type { RefundFundingInstructions } from './RefundFundingInstructions';
+import {
+    RefundFundingInstructionsFromJSON,
+    RefundFundingInstructionsFromJSONTyped,
+    RefundFundingInstructionsToJSON,
+    RefundFundingInstructionsToJSONTyped,
+} from './RefundFundingInstructions';
 
 /**
  * (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
@@ -76,6 +83,12 @@ export interface Refund {
      * @memberof Refund
      */
     txId: string | null;
+    /**
+     * 
+     * @type {RefundFundingInstructions}
+     * @memberof Refund
+     */
+    fundingInstructions?: RefundFundingInstructions;
     /**
      * 
      * @type {Date}
@@ -136,6 +149,7 @@ export function RefundFromJSONTyped(json: any, ignoreDiscriminator: boolean): Re
         'status': json['status'],
         'failureCode': json['failureCode'],
         'txId': json['txId'],
+        'fundingInstructions': json['fundingInstructions'] == null ? undefined : RefundFundingInstructionsFromJSON(json['fundingInstructions']),
         'createdAt': (new Date(json['createdAt'])),
         'livemode': json['livemode'],
     };
@@ -159,6 +173,7 @@ export function RefundToJSONTyped(value?: Refund | null, ignoreDiscriminator: bo
         'status': value['status'],
         'failureCode': value['failureCode'],
         'txId': value['txId'],
+        'fundingInstructions': RefundFundingInstructionsToJSON(value['fundingInstructions']),
         'createdAt': value['createdAt'].toISOString(),
         'livemode': value['livemode'],
     };

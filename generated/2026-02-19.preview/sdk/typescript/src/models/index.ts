@@ -84,6 +84,7 @@ export * from './PaymentStatusResponse';
 export * from './RedeliverEventRequest';
 export * from './RedeliverEventResponse';
 export * from './Refund';
+export * from './RefundFundingInstructions';
 export * from './RefundResponse';
 export * from './RefundTokenAmount';
 export * from './RotateWebhookSecretRequest';

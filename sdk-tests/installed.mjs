@@ -2,7 +2,8 @@
 // temporary folder, and the command that pays one payment with it on the stack's development chain:
 //   - TypeScript: a folder with its own package.json and `npm install <tgz>` (offline: the SDK has no
 //     dependencies); the quickstart's sdk-only variant, type-checked against the installed declarations,
-//     then run on the installed JavaScript: a tsconfig there maps `@paygate/sdk` to the installed package;
+//     then run on the installed JavaScript: a tsconfig there maps `@paygate/sdk` to the installed package
+//     (the type-check is kept when its inputs are unchanged: sdk-tests/typecheck.mjs);
 //   - Python: a fresh virtualenv and `pip install <wheel>`, resolving its dependencies, with pytest and
 //     eth-account, from .venv/sdk-wheels (offline, the pins of sdk-tests/requirements.txt); the smoke test's
 //     payment, which checks that it imports the installed client.
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from '../scripts/sdk-packages.mjs';
 import { root } from '../scripts/sdk-tree.mjs';
+import { typecheck } from './typecheck.mjs';
 
 const folders = [];
 function tempFolder(prefix) {
@@ -48,9 +50,21 @@ export async function installTypescript(tgz, version) {
       2,
     ),
   );
-  // The declarations: the quickstart's SDK code compiles against them (its --noEmit settings).
-  await run(path.join(root, 'node_modules/.bin/tsc'), ['-p', tsconfig]);
+  // The declarations: the quickstart's SDK code compiles against them (its --noEmit settings); not again when
+  // nothing it reads changed since it passed (sdk-tests/typecheck.mjs).
+  const checked = await typecheck(
+    tsconfig,
+    dir,
+    [
+      tgz,
+      ...['tsconfig.json', 'examples/quickstart/tsconfig.json', 'package-lock.json', 'clients/typescript/package.json'].map((f) =>
+        path.join(root, f),
+      ),
+    ],
+    [fs.readdirSync(quickstart).sort().join('\n')],
+  );
   return {
+    checked,
     cmd: path.join(root, 'node_modules/.bin/tsx'),
     args: ['--tsconfig', tsconfig, path.join(quickstart, 'quickstart.ts'), '--variant', 'sdk-only'],
     env: { PAYGATE_VERSION: version },

@@ -140,6 +140,7 @@ async function main() {
         count(false, `${i.what}: build or install: ${e.message}`);
         continue;
       }
+      if (payment.checked === 'kept') console.log('sdks: its type-check passed before on the same files (sdk-tests/typecheck.mjs)');
       const code = await run(payment.cmd, payment.args, { ...env, ...payment.env });
       count(code === 0 && (!i.junit || pytestCounts(i.junit).passed === WHEEL_PAYMENTS), `payment with the ${i.what} (exit ${code})`);
     }

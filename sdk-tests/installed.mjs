@@ -5,13 +5,15 @@
 //     then run on the installed JavaScript: a tsconfig there maps `@paygate/sdk` to the installed package
 //     (the type-check is kept when its inputs are unchanged: sdk-tests/typecheck.mjs);
 //   - Python: a fresh virtualenv and `pip install <wheel>`, resolving its dependencies, with pytest and
-//     eth-account, from .venv/sdk-wheels (offline, the pins of sdk-tests/requirements.txt); the smoke test's
-//     payment, which checks that it imports the installed client.
+//     eth-account, from .venv/sdk-wheels (offline, the pins of sdk-tests/requirements.txt; those two come
+//     from the tool cache: sdk-tests/test-tools.mjs); the smoke test's payment, which checks that it imports
+//     the installed client.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../scripts/sdk-packages.mjs';
 import { root } from '../scripts/sdk-tree.mjs';
+import { pipInstall, TEST_TOOLS, testVenv } from './test-tools.mjs';
 import { typecheck } from './typecheck.mjs';
 
 const folders = [];
@@ -74,27 +76,9 @@ export async function installTypescript(tgz, version) {
 /** `pip install` of the wheel into a new virtualenv; `{ cmd, args, env }` of its payment (pytest writes junit). */
 export async function installPython(wheel, version, junit) {
   const venv = path.join(tempFolder('paygate-sdk-python-'), 'venv');
-  // Without a pip of its own (seeding one costs more than the rest): .venv/sdk's pip installs into it.
-  await run('python3', ['-m', 'venv', '--without-pip', venv]);
+  await testVenv(venv);
   const python = path.join(venv, 'bin/python');
-  await run(path.join(root, '.venv/sdk/bin/python'), [
-    '-m',
-    'pip',
-    '--python',
-    python,
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    '--no-compile',
-    '--no-index',
-    '--find-links',
-    path.join(root, '.venv/sdk-wheels'),
-    '-c',
-    path.join(root, 'sdk-tests/requirements.txt'),
-    wheel,
-    'pytest',
-    'eth-account',
-  ]);
+  await pipInstall(python, '--no-compile', wheel, ...TEST_TOOLS);
   return {
     cmd: python,
     args: ['-m', 'pytest', 'sdk-tests/python', '-q', '-p', 'no:cacheprovider', '-k', 'a_wallet_pays_on_chain', `--junitxml=${junit}`],

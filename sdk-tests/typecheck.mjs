@@ -3,8 +3,8 @@
 // (PAYGATE_CACHE, scripts/tool-cache.sh) keeps, under a key of the configuration, those files' hashes. A later
 // check whose key and files all hash the same would read the same bytes: it passes without running tsc again.
 // The key covers what decides which files the program reads: TypeScript's version, the tsconfig (the install
-// folder's path left out), the config files it extends and the pins of node_modules (given by the caller).
-// Without the tool cache tsc always runs.
+// folder's and the clone's paths left out, so a fresh clone finds it), the config files it extends and the pins
+// of node_modules (given by the caller). Without the tool cache tsc always runs.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +30,7 @@ const fileOf = (name, dir) =>
  */
 export async function typecheck(tsconfig, dir, keyFiles, keyTexts) {
   const typescript = fs.readFileSync(path.join(root, 'node_modules/typescript/package.json'), 'utf8');
-  const config = fs.readFileSync(tsconfig, 'utf8').replaceAll(dir, INSTALL);
+  const config = fs.readFileSync(tsconfig, 'utf8').replaceAll(dir, INSTALL).replaceAll(root, '<project>');
   const key = hashOf([...keyFiles, new URL(import.meta.url).pathname], JSON.parse(typescript).version, config, ...keyTexts);
   const cache = cacheDir('sdk-typecheck');
   const record = cache && path.join(cache, `${key}.json`);

@@ -40,13 +40,14 @@ export async function typecheck(tsconfig, dir, keyFiles, keyTexts) {
     if (files.length > 0 && files.every(same)) return 'kept';
   }
   const isFile = (line) => path.isAbsolute(line) && fs.existsSync(line);
+  // A failed check's error: tsc's messages, without the list of files.
   const errorsOnly = (e) =>
     new Error(
       e.message
         .split('\n')
         .filter((line) => !isFile(line))
         .join('\n'),
-    ); // not the list
+    );
   const listed = await run(tsc, ['-p', tsconfig, '--listFiles']).catch((e) => Promise.reject(errorsOnly(e)));
   if (record) {
     const files = listed

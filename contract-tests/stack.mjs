@@ -30,7 +30,8 @@ export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status ===
 }
 
 /**
- * Starts PostgreSQL and the service (which starts its development chain); logs of the service go to logFile.
+ * Starts PostgreSQL and the service (which starts its development chain); logs of the service go to logFile;
+ * `env`: settings of the service that replace the ones above (a caller that needs no fast background work).
  * Returns `env`, the service's environment, for the admin command (`devnet info`, `devnet fund` read the
  * chain's devnet.json in DEVNET_DIR); and `devnet` ({ dir, rpcUrl }).
  *
@@ -39,7 +40,7 @@ export async function waitFor(url, { timeoutMs = 30000, ok = (r) => r.status ===
  * to DEVNET_RPC_URL instead of starting another chain, and its tests fund buyers there) and the clients.
  * stop() restores them.
  */
-export async function startStack({ logFile }) {
+export async function startStack({ logFile, env: settings = {} }) {
   const pg = await startThrowawayPostgres({ database: 'paygate_contract' });
   const devnetDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-stack-devnet-'));
   const exported = {
@@ -108,6 +109,7 @@ export async function startStack({ logFile }) {
       DEVNET_DIR: devnetDir,
       DEVNET_PORT: String(devnetPort),
       DEVNET2_PORT: String(devnet2Port),
+      ...settings,
     };
     for (const k of ['DEVNET_RPC_URL', 'DEVNET2_RPC_URL', 'DEVNET_RELAYER_KEYS', 'DEVNET_CONFIRMATIONS', 'DEVNET_BLOCK_TIME_S', 'CHAINS'])
       delete env[k];

@@ -2,15 +2,19 @@
 // temporary folder, and the command that pays one payment with it on the stack's development chain:
 //   - TypeScript: a folder with its own package.json and `npm install <tgz>` (offline: the SDK has no
 //     dependencies); the quickstart's sdk-only variant, type-checked against the installed declarations,
-//     then run on the installed JavaScript: a tsconfig there maps `@paygate/sdk` to the installed package;
+//     then run on the installed JavaScript: a tsconfig there maps `@paygate/sdk` to the installed package
+//     (the type-check is kept when its inputs are unchanged: sdk-tests/typecheck.mjs);
 //   - Python: a fresh virtualenv and `pip install <wheel>`, resolving its dependencies, with pytest and
-//     eth-account, from .venv/sdk-wheels (offline, the pins of sdk-tests/requirements.txt); the smoke test's
-//     payment, which checks that it imports the installed client.
+//     eth-account, from .venv/sdk-wheels (offline, the pins of sdk-tests/requirements.txt; those two come
+//     from the tool cache: sdk-tests/test-tools.mjs); the smoke test's payment, which checks that it imports
+//     the installed client.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { run } from '../scripts/sdk-packages.mjs';
 import { root } from '../scripts/sdk-tree.mjs';
+import { pipInstall, TEST_TOOLS, testVenv } from './test-tools.mjs';
+import { typecheck } from './typecheck.mjs';
 
 const folders = [];
 function tempFolder(prefix) {
@@ -48,9 +52,21 @@ export async function installTypescript(tgz, version) {
       2,
     ),
   );
-  // The declarations: the quickstart's SDK code compiles against them (its --noEmit settings).
-  await run(path.join(root, 'node_modules/.bin/tsc'), ['-p', tsconfig]);
+  // The declarations: the quickstart's SDK code compiles against them (its --noEmit settings); not again when
+  // nothing it reads changed since it passed (sdk-tests/typecheck.mjs).
+  const checked = await typecheck(
+    tsconfig,
+    dir,
+    [
+      tgz,
+      ...['tsconfig.json', 'examples/quickstart/tsconfig.json', 'package-lock.json', 'clients/typescript/package.json'].map((f) =>
+        path.join(root, f),
+      ),
+    ],
+    [fs.readdirSync(quickstart).sort().join('\n')],
+  );
   return {
+    checked,
     cmd: path.join(root, 'node_modules/.bin/tsx'),
     args: ['--tsconfig', tsconfig, path.join(quickstart, 'quickstart.ts'), '--variant', 'sdk-only'],
     env: { PAYGATE_VERSION: version },
@@ -60,27 +76,9 @@ export async function installTypescript(tgz, version) {
 /** `pip install` of the wheel into a new virtualenv; `{ cmd, args, env }` of its payment (pytest writes junit). */
 export async function installPython(wheel, version, junit) {
   const venv = path.join(tempFolder('paygate-sdk-python-'), 'venv');
-  // Without a pip of its own (seeding one costs more than the rest): .venv/sdk's pip installs into it.
-  await run('python3', ['-m', 'venv', '--without-pip', venv]);
+  await testVenv(venv);
   const python = path.join(venv, 'bin/python');
-  await run(path.join(root, '.venv/sdk/bin/python'), [
-    '-m',
-    'pip',
-    '--python',
-    python,
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    '--no-compile',
-    '--no-index',
-    '--find-links',
-    path.join(root, '.venv/sdk-wheels'),
-    '-c',
-    path.join(root, 'sdk-tests/requirements.txt'),
-    wheel,
-    'pytest',
-    'eth-account',
-  ]);
+  await pipInstall(python, '--no-compile', wheel, ...TEST_TOOLS);
   return {
     cmd: python,
     args: ['-m', 'pytest', 'sdk-tests/python', '-q', '-p', 'no:cacheprovider', '-k', 'a_wallet_pays_on_chain', `--junitxml=${junit}`],

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../src/config';
 import { dbTimeouts } from '../../src/db/connect';
-import { createAccount, createKey } from '../../src/db/accountsRepo';
+import { createAccount, createKey, setFee, setSettlementMode } from '../../src/db/accountsRepo';
 import { createDb, type Db } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { startServer, RunningServer } from '../../src/server';
@@ -151,6 +151,18 @@ export function newKey(
     databaseUrl,
     async (db) => (await createKey(db, accountId, type, mode)) ?? Promise.reject(new Error(`no account ${accountId}`)),
   );
+}
+
+/** Sets how the account's payments settle on the test database, as `admin accounts set-mode` does. */
+export async function setAccountMode(accountId: string, mode: 'collector' | 'direct'): Promise<void> {
+  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setSettlementMode(db, accountId, mode))))
+    throw new Error(`no account ${accountId}`);
+}
+
+/** Sets the account's fee per payment (minor units + basis points), as `admin accounts set-fee` does. */
+export async function setAccountFee(accountId: string, baseMinor: bigint, bps: number): Promise<void> {
+  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setFee(db, accountId, baseMinor, bps))))
+    throw new Error(`no account ${accountId}`);
 }
 
 export interface Res<T = any> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
+import { admin, adminWith, client, newApp, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newWallet } from '../support/chain';
 
@@ -24,8 +24,8 @@ describeOwn('app revocation', () => {
       body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1000' } },
     });
     expect(p.status).toBe(201);
-    const app = await admin('apps', 'create', '--account', m.accountId, '--name', 'Doomed Wallet');
-    const other = await admin('apps', 'create', '--account', m.accountId, '--name', 'Other Wallet');
+    const app = await newApp(m.accountId, 'Doomed Wallet');
+    const other = await newApp(m.accountId, 'Other Wallet');
     const as = (svc: TestService, a: Record<string, string>) => client(svc.url, { 'App-Id': a.appId, 'Client-Id': a.clientId });
     for (const svc of [one, two]) expect((await as(svc, app)('GET', `/v1/gateway/payment/${p.body.paymentId}`)).status).toBe(200);
 

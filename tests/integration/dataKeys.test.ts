@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
-import { adminOn, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
+import { adminWith, client, newAccount, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { uniqueKey } from '../support/fixtures';
 import { DEVNET_USDC, newWallet } from '../support/chain';
@@ -130,9 +130,9 @@ describeOwn('data encryption keys', () => {
 
   it('DATA_ENCRYPTION_KEY: values name its derived id; rows sealed before key ids still open', async () => {
     await start({ DATA_ENCRYPTION_KEY: hex(KEY_A) });
-    const acct = await adminOn(fresh.url, 'accounts', 'create', '--name', 'Keys');
+    const acct = await newAccount('Keys', fresh.url);
     apiKey = acct.apiKey;
-    walletKey = (await adminOn(fresh.url, 'keys', 'create', '--account', acct.accountId, '--type', 'wallet')).apiKey;
+    walletKey = (await newKey(acct.accountId, 'wallet', fresh.url)).apiKey;
     const m = await api()('POST', '/v1/merchants', {
       body: { merchantName: 'Sealed', merchantEmail: 's@x.io' },
       headers: { 'Idempotency-Key': uniqueKey() },

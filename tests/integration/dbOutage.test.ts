@@ -1,4 +1,4 @@
-import { adminOn, client, Res, startTestService, TestService, itOwn } from '../support/service';
+import { client, newAccount, Res, startTestService, TestService, itOwn } from '../support/service';
 import { eventually } from '../support/eventually';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { scrapedValue } from '../support/prometheus';
@@ -41,8 +41,8 @@ describe('PostgreSQL stopped and started again', () => {
       const migrator = createDb(pg.url, 2);
       await migrateLatest(migrator);
       await migrator.destroy();
-      const acct = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage');
-      const other = await adminOn(pg.url, 'accounts', 'create', '--name', 'Outage, not cached');
+      const acct = await newAccount('Outage', pg.url);
+      const other = await newAccount('Outage, not cached', pg.url);
       svc = await startTestService({ DATABASE_URL: pg.url, DB_ACQUIRE_TIMEOUT_MS: '2000' });
       const api = client(svc.url, { 'Api-Key': acct.apiKey });
       const merchant = (name: string, key: string) =>
@@ -106,7 +106,7 @@ describe('a stalled database', () => {
     // A pool of 2 that waits half a second for a connection; statements may run 3 s.
     svc = await startTestService({ DB_STATEMENT_TIMEOUT_MS: '3000', DB_POOL_MAX: '2', DB_ACQUIRE_TIMEOUT_MS: '500' });
     locker = createDb(process.env.DATABASE_URL!, 4); // two locks held at once, and reads beside them
-    const acct = await adminOn(process.env.DATABASE_URL!, 'accounts', 'create', '--name', 'Stalled');
+    const acct = await newAccount('Stalled');
     api = client(svc.url, { 'Api-Key': acct.apiKey });
     merchantId = (
       await api('POST', '/v1/merchants', {

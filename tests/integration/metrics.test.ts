@@ -1,6 +1,6 @@
 import { migrateLatest } from '../../src/db/migrate';
 import { createDb } from '../../src/db/knex';
-import { adminOn, client, startTestService, TestService, itOwn } from '../support/service';
+import { client, newAccount, startTestService, TestService, itOwn } from '../support/service';
 import { freshDatabase } from '../support/freshDb';
 import { parseExposition, sampleValue } from '../support/prometheus';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
@@ -148,7 +148,7 @@ describe('a service on a database of its own', () => {
     const readAt = Date.now();
     expect(await scrape()).toEqual(zero);
 
-    const acct = await adminOn(db.url, 'accounts', 'create', '--name', 'Metrics counts');
+    const acct = await newAccount('Metrics counts', db.url);
     const api = client(svc.url, { 'Api-Key': acct.apiKey });
     const merchant = await api('POST', '/v1/merchants', {
       body: { merchantName: 'Counted', merchantEmail: 'c@x.io' },
@@ -183,14 +183,14 @@ describe('a service on a database of its own', () => {
   });
 });
 
-describe('/metrics in production (the built service)', () => {
+describe('/metrics in production', () => {
   const prod = () => ({
     NODE_ENV: 'production',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     DEVNET_RELAYER_KEYS: generatePrivateKey(),
   });
 
-  itOwn('without METRICS_TOKEN the service refuses to start (configuration error, exit 2)', async () => {
+  itOwn('without METRICS_TOKEN the built service refuses to start (configuration error, exit 2)', async () => {
     await expect(spawnService(prod())).rejects.toThrow(
       /^service exited \(2\) before listening: configuration error: METRICS_TOKEN is required in production \(or set METRICS_PUBLIC=true/,
     );
@@ -199,13 +199,13 @@ describe('/metrics in production (the built service)', () => {
   itOwn(
     'METRICS_PUBLIC=true serves it without a token, as asked',
     async () => {
-      const p = await spawnService({ ...prod(), METRICS_PUBLIC: 'true' });
+      const s = await startTestService({ ...prod(), METRICS_PUBLIC: 'true' });
       try {
-        const r = await client(p.url)('GET', '/metrics');
+        const r = await client(s.url)('GET', '/metrics');
         expect(r.status).toBe(200);
         expect(r.text).toContain('paygate_http_requests_total');
       } finally {
-        await p.kill('SIGTERM');
+        await s.close();
       }
     },
     60_000,

@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
-import { admin, client, newKey, startTestService, TestService, describeOwn } from '../support/service';
+import { client, newKey, setAccountThreshold, startTestService, TestService, describeOwn } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
@@ -87,7 +87,7 @@ describeOwn('sealed values are bound to their row and column', () => {
   }, 60_000);
 
   it("buyer data copied onto another buyer's option is not that buyer's: fetch and confirm ask for it", async () => {
-    await admin('accounts', 'set-threshold', '--account', m.accountId, '--minor', '500');
+    await setAccountThreshold(m.accountId, 500n);
     const paymentId = await newPayment('1000');
     const first: PrivateKeyAccount = await newBuyer(1_000_000_000n);
     const second: PrivateKeyAccount = await newBuyer(1_000_000_000n);

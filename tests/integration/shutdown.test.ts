@@ -5,7 +5,7 @@ import path from 'node:path';
 import net, { type Socket } from 'node:net';
 import { generatePrivateKey } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
-import { adminOn, client, externalService, itOwn } from '../support/service';
+import { client, externalService, itOwn, newAccount, newKey } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
 import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
@@ -61,7 +61,7 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
       let next: ServiceProcess | null = null;
       const db = createDb(fresh.url, 2);
       try {
-        const acct = await adminOn(fresh.url, 'accounts', 'create', '--name', 'Shutdown');
+        const acct = await newAccount('Shutdown', fresh.url);
         const api = client(svc.url, { 'Api-Key': acct.apiKey });
         const merchantId = (
           await api('POST', '/v1/merchants', {
@@ -76,7 +76,7 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
         });
         expect(settlement.status).toBe(201);
         const m = { apiKey: acct.apiKey, merchantId, asMerchant: client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId }) };
-        const wallet = await adminOn(fresh.url, 'keys', 'create', '--account', acct.accountId, '--type', 'wallet');
+        const wallet = await newKey(acct.accountId, 'wallet', fresh.url);
         const gw = client(svc.url, { 'Api-Key': wallet.apiKey });
         const newPayment = async () =>
           (await m.asMerchant('POST', '/v1/payments', { body: { referenceId: uniqueKey('sd'), amount: usd } })).body.paymentId as string;
@@ -254,7 +254,7 @@ describe('graceful shutdown of the built service (SIGTERM)', () => {
         NODE_ENV: 'test',
       });
       try {
-        const acct = await adminOn(url, 'accounts', 'create', '--name', 'Embedded');
+        const acct = await newAccount('Embedded', url);
         const api = client(svc.url, { 'Api-Key': acct.apiKey });
         const merchantId = (
           await api('POST', '/v1/merchants', {

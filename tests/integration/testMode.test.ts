@@ -22,8 +22,8 @@ let testKey: Record<string, string>;
 beforeAll(async () => {
   acct = await partner();
   testKey = await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'test');
-  const testWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet', '--mode', 'test');
-  const liveWallet = await admin('keys', 'create', '--account', acct.accountId, '--type', 'wallet');
+  const testWallet = await newKey(acct.accountId, 'wallet', undefined, 'test');
+  const liveWallet = await newKey(acct.accountId, 'wallet');
   live = await side(
     svc.directUrl,
     { apiKey: acct.apiKey, walletKey: liveWallet.apiKey },

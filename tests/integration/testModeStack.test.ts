@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { admin, newAccount, startTestService, TestService, describeOwn } from '../support/service';
+import { admin, newAccount, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, rpcUrl, USDC_TOKEN } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -91,7 +91,7 @@ describeOwn('test mode beside a live chain, with production settings', () => {
     rx = await startReceiver();
     const acct = await newAccount('Both modes');
     accountId = acct.accountId;
-    const key = (type: string, mode: string) => admin('keys', 'create', '--account', accountId, '--type', type, '--mode', mode);
+    const key = (type: 'partner' | 'wallet', mode: 'live' | 'test') => newKey(accountId, type, undefined, mode);
     const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
     // Each mode's merchant settles on both chains: the options say which chain serves which mode.
     const settlements = [LIVE_USDC, DEVNET_USDC];
@@ -194,7 +194,7 @@ describeOwn('a production service without the embedded test chains', () => {
     const svc = await startTestService({ ...PROD, ...live, CHAINS: `8453,${DEVNET2_CHAIN_ID}`, ...testChain, [`${p}MODE`]: 'test' });
     try {
       const acct = await newAccount('Configured test chain');
-      const key = (type: string, mode: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', mode);
+      const key = (type: 'partner' | 'wallet', mode: 'live' | 'test') => newKey(acct.accountId, type, undefined, mode);
       const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
       const settlements = [LIVE_USDC, DEVNET_USDC];
       const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
@@ -221,7 +221,7 @@ describeOwn('a production service without the embedded test chains', () => {
     const svc = await startTestService({ ...PROD, ...live, TEST_MODE: 'off' });
     try {
       const acct = await newAccount('Test mode off');
-      const key = (type: string) => admin('keys', 'create', '--account', acct.accountId, '--type', type, '--mode', 'test');
+      const key = (type: 'partner' | 'wallet') => newKey(acct.accountId, type, undefined, 'test');
       const [testKey, testWallet] = await Promise.all([key('partner'), key('wallet')]);
       const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url });
       const accounts = [`eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}`];

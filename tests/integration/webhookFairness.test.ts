@@ -265,15 +265,17 @@ describeOwn('in one process', () => {
 });
 
 describeOwn('across processes', () => {
-  const procs: ServiceProcess[] = [];
+  // A service process of its own and a service in this test's process: two processes, sharing only the database.
+  let p1: ServiceProcess | undefined;
+  let p2: TestService | undefined;
   afterAll(async () => {
-    for (const p of procs.splice(0)) await p.kill();
+    await p1?.kill();
+    await p2?.close();
   });
 
   it('the caps hold for all processes together: 4 attempts per endpoint, 8 per account', async () => {
     const env = { WEBHOOK_TIMEOUT_MS: '20000', WEBHOOK_LEASE_MARGIN_MS: '5000' }; // no tarpit attempt ends during the test
-    procs.push(await spawnService(env), await spawnService(env));
-    const [p1, p2] = procs;
+    [p1, p2] = await Promise.all([spawnService(env), startTestService(env)]);
     // A: three tarpit endpoints (the account's cap binds); S: one (the endpoint's cap binds).
     const a = await partner(p1.url, 'Tarpit Everywhere');
     const s = await partner(p2.url, 'Single Tarpit');

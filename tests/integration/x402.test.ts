@@ -1,6 +1,16 @@
 import { decodePaymentResponseHeader } from '@x402/fetch';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { admin, adminWith, client, newKey, externalService, startTestService, type TestService, itOwn } from '../support/service';
+import {
+  adminWith,
+  client,
+  newKey,
+  externalService,
+  setAccountFee,
+  setAccountMode,
+  startTestService,
+  type TestService,
+  itOwn,
+} from '../support/service';
 import { startRpcProxy } from '../support/rpcProxy';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, receiptOf, tokenAdmin } from '../support/chain';
@@ -24,7 +34,7 @@ let collector: string;
 type Partner = Awaited<ReturnType<typeof partner>>;
 async function partner(mode: 'collector' | 'direct') {
   const m = await merchantWithSettlement(svc, `x402 ${mode}`);
-  if (mode === 'direct') await admin('accounts', 'set-mode', '--account', m.accountId, '--mode', mode);
+  if (mode === 'direct') await setAccountMode(m.accountId, mode);
   return {
     ...m,
     x402: client(svc.directUrl, { 'Api-Key': m.apiKey }),
@@ -368,7 +378,7 @@ itOwn('an RPC outage neither loses nor doubles a settlement', async () => {
 // Own service: `admin ledger check` reads every holder of the database; here the collector is this service's alone.
 itOwn('one book: a collector settlement is collected with the fee and settled, a direct one moves no balance; check clean', async () => {
   const c = await partner('collector');
-  await admin('accounts', 'set-fee', '--account', c.accountId, '--base-minor', '0', '--percent', '10');
+  await setAccountFee(c.accountId, 0n, 1000); // 10 %
   const d = await partner('direct');
   const buyer = await newBuyer(30_000n);
   const extra = { name: 'USD Coin', version: '2', merchantId: c.merchantId };

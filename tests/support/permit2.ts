@@ -3,7 +3,7 @@ import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
 import { devnetSetBalance } from '../../src/chain/anvil';
-import { admin, client, newKey, type TestService } from './service';
+import { client, newKey, setAccountMode, type TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { eventually } from './eventually';
 import { chainClient, fund, rpcUrl } from './chain';
@@ -43,7 +43,7 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
     headers: { 'Idempotency-Key': uniqueKey() },
   });
   if (r.status !== 201) throw new Error(r.text);
-  if (mode === 'direct') await admin('accounts', 'set-mode', '--account', s.accountId, '--mode', 'direct');
+  if (mode === 'direct') await setAccountMode(s.accountId, 'direct');
   const key = await newKey(s.accountId, 'wallet');
   const gw = client(svc.url, { 'Api-Key': key.apiKey });
   const pay = async (value = '1000') => {

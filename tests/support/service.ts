@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../src/config';
 import { dbTimeouts } from '../../src/db/connect';
-import { createAccount, createKey } from '../../src/db/accountsRepo';
+import { createAccount, createApp, createKey, setCollectThreshold, setFee, setSettlementMode } from '../../src/db/accountsRepo';
 import { createDb, type Db } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { startServer, RunningServer } from '../../src/server';
@@ -150,6 +150,32 @@ export function newKey(
   return onDatabase(
     databaseUrl,
     async (db) => (await createKey(db, accountId, type, mode)) ?? Promise.reject(new Error(`no account ${accountId}`)),
+  );
+}
+
+/** Sets how the account's payments settle on the test database, as `admin accounts set-mode` does. */
+export async function setAccountMode(accountId: string, mode: 'collector' | 'direct'): Promise<void> {
+  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setSettlementMode(db, accountId, mode))))
+    throw new Error(`no account ${accountId}`);
+}
+
+/** Sets the account's fee per payment (minor units + basis points), as `admin accounts set-fee` does. */
+export async function setAccountFee(accountId: string, baseMinor: bigint, bps: number): Promise<void> {
+  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setFee(db, accountId, baseMinor, bps))))
+    throw new Error(`no account ${accountId}`);
+}
+
+/** Sets the amount from which buyers' data is collected, as `admin accounts set-threshold` does. */
+export async function setAccountThreshold(accountId: string, minor: bigint): Promise<void> {
+  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setCollectThreshold(db, accountId, minor))))
+    throw new Error(`no account ${accountId}`);
+}
+
+/** A new live gateway app of the account on the test database, as `admin apps create` makes it: {appId, clientId}. */
+export function newApp(accountId: string, name: string): Promise<{ appId: string; clientId: string }> {
+  return onDatabase(
+    process.env.DATABASE_URL!,
+    async (db) => (await createApp(db, accountId, name, 'live')) ?? Promise.reject(new Error(`no account ${accountId}`)),
   );
 }
 

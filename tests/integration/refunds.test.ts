@@ -385,6 +385,11 @@ describeOwn('refunds', () => {
     await g.until(held!.id, (y) => y.settlement !== null);
     expect((await balanceOf(s.shop.wallet)) - destinationBefore).toBe(3_000_000n);
     expect(await available(s.shop)).toBe('0');
+    // The check once the settlement is final in the ledger too: mined, it may not be recorded yet (nothing reserved).
+    await eventually(async () => {
+      const b = (await as('GET', '/v1/balance')).body.balances.find((x: { asset: string }) => x.asset === DEVNET_USDC);
+      if (b.reserved !== '0') throw new Error(JSON.stringify(b));
+    }, 30_000);
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
   });

@@ -153,23 +153,22 @@ export function newKey(
   );
 }
 
-/** Sets how the account's payments settle on the test database, as `admin accounts set-mode` does. */
-export async function setAccountMode(accountId: string, mode: 'collector' | 'direct'): Promise<void> {
-  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setSettlementMode(db, accountId, mode))))
-    throw new Error(`no account ${accountId}`);
+/** An update of account `accountId` on the test database by a repository function; throws when it has no such account. */
+async function updateAccount(accountId: string, update: (db: Db) => Promise<unknown>): Promise<void> {
+  if (!(await onDatabase(process.env.DATABASE_URL!, update))) throw new Error(`no account ${accountId}`);
 }
+
+/** Sets how the account's payments settle on the test database, as `admin accounts set-mode` does. */
+export const setAccountMode = (accountId: string, mode: 'collector' | 'direct') =>
+  updateAccount(accountId, (db) => setSettlementMode(db, accountId, mode));
 
 /** Sets the account's fee per payment (minor units + basis points), as `admin accounts set-fee` does. */
-export async function setAccountFee(accountId: string, baseMinor: bigint, bps: number): Promise<void> {
-  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setFee(db, accountId, baseMinor, bps))))
-    throw new Error(`no account ${accountId}`);
-}
+export const setAccountFee = (accountId: string, baseMinor: bigint, bps: number) =>
+  updateAccount(accountId, (db) => setFee(db, accountId, baseMinor, bps));
 
 /** Sets the amount from which buyers' data is collected, as `admin accounts set-threshold` does. */
-export async function setAccountThreshold(accountId: string, minor: bigint): Promise<void> {
-  if (!(await onDatabase(process.env.DATABASE_URL!, (db) => setCollectThreshold(db, accountId, minor))))
-    throw new Error(`no account ${accountId}`);
-}
+export const setAccountThreshold = (accountId: string, minor: bigint) =>
+  updateAccount(accountId, (db) => setCollectThreshold(db, accountId, minor));
 
 /** A new live gateway app of the account on the test database, as `admin apps create` makes it: {appId, clientId}. */
 export function newApp(accountId: string, name: string): Promise<{ appId: string; clientId: string }> {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createBackends, type Backends } from '../../src/http/backends';
+import { loadConfig } from '../../src/config';
 import { validInput } from '../../src/http/pipeline/validate';
 import type { RequestContext } from '../../src/http/pipeline/state';
 
@@ -110,3 +111,22 @@ it('accepts exactly what openapi-backend accepts, with the same coerced path and
   expect(accepted).toBeGreaterThan(500);
   expect(compared - accepted).toBeGreaterThan(5_000);
 }, 120_000);
+
+it('PRECOMPILE_VALIDATORS=false: no request validator compiled at start, each on its first request, same verdicts', async () => {
+  expect(loadConfig({}).precompileValidators).toBe(true);
+  expect(loadConfig({ PRECOMPILE_VALIDATORS: 'false' }).precompileValidators).toBe(false);
+  const lazy = (await createBackends(false))['2026-02-18'];
+  const compiled = (v: typeof lazy) => Object.keys((v.validator as unknown as { requestValidators: object }).requestValidators);
+  expect(compiled(lazy)).toEqual([]);
+  expect(compiled(backends['2026-02-18']).length).toBe(backends['2026-02-18'].router.getOperations().length);
+  const op = lazy.router.getOperation('getPayment')!;
+  for (const [path, valid] of [
+    ['/v1/payments/pay_0123456789abcdef0123', true],
+    [`/v1/payments/${'x'.repeat(300)}`, false],
+  ] as const) {
+    const req = { method: 'GET', path, headers: { 'api-key': 'k', 'merchant-id': 'mrch_1' }, query: '' };
+    expect(lazy.validator.validateRequest(req, op).valid).toBe(backends['2026-02-18'].validator.validateRequest(req, op).valid);
+    expect(lazy.validator.validateRequest(req, op).valid).toBe(valid);
+  }
+  expect(compiled(lazy)).toEqual(['getPayment']);
+});

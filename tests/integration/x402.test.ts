@@ -16,7 +16,7 @@ import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, receiptOf, tokenAdmin } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { eventually } from '../support/chainSuite';
-import { NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
+import { ledgerRowsOf, NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
 
 // The x402 v2 facilitator at <base>/x402 (docs/x402.md), paid through by the official packages on the development
 // chain: tokens move on chain to payTo, each settlement is a payment with its events, one authorization moves tokens
@@ -48,15 +48,6 @@ async function subscribe(p: Partner, event: string) {
     headers: { 'Idempotency-Key': uniqueKey() },
   });
   expect(hook.status).toBe(201);
-}
-
-/** The account's balance transactions of the last hour that belong to `paymentId`. */
-async function ledgerRowsOf(p: Partner, paymentId: string): Promise<{ type: string; bucket: string; amount: string }[]> {
-  const from = new Date(Date.now() - 3_600_000).toISOString();
-  const to = new Date(Date.now() + 60_000).toISOString();
-  const btx = await p.preview('GET', `/v1/reports/balance-transactions?from=${from}&to=${to}&limit=100`);
-  expect(btx.status).toBe(200);
-  return btx.body.data.filter((r: { paymentId: string | null }) => r.paymentId === paymentId);
 }
 
 const paymentsOf = async (p: Partner, referenceId: string) =>
@@ -136,7 +127,7 @@ it('collector mode: payTo is the collector, extra names the merchant, who is the
     await eventually(async () => expect(await balanceOf(p.wallet)).toBe(20_000n));
     await rx.until((all) => all.some((r) => r.body?.type === 'payment.settled' && r.body.data.payment.paymentId === payment.paymentId));
     // One book: the settlement is in the account's ledger like any payment (collected, then settled to the merchant).
-    const types = (await ledgerRowsOf(p, payment.paymentId)).map((r) => r.type);
+    const types = (await ledgerRowsOf(p.preview, payment.paymentId)).map((r) => r.type);
     expect(types).toEqual(expect.arrayContaining(['collected', 'settled']));
     const bal = await p.preview('GET', '/v1/balance');
     expect(bal.status).toBe(200);
@@ -169,7 +160,7 @@ it('a USD 0.001 resource: tokens move, a payment of 1000 token units (amount rou
     expect(delivered.body.data.payment).toMatchObject({ amount: { value: '1' }, tokenAmount: { value: '1000' } });
     // The ledger is in token units: exactly what moved, 1000 in and 1000 out to the merchant.
     const rows = await eventually(async () => {
-      const mine = await ledgerRowsOf(p, payment.paymentId);
+      const mine = await ledgerRowsOf(p.preview, payment.paymentId);
       expect(mine.map((r) => r.type)).toContain('settled');
       return mine;
     });
@@ -388,13 +379,13 @@ itOwn('one book: a collector settlement is collected with the fee and settled, a
   expect(direct.body).toMatchObject({ success: true, amount: '10000' });
   await eventually(async () => expect([await balanceOf(c.wallet), await balanceOf(d.wallet)]).toEqual([18_000n, 10_000n]));
   const rows = await eventually(async () => {
-    const mine = await ledgerRowsOf(c, collected.body.paymentId);
+    const mine = await ledgerRowsOf(c.preview, collected.body.paymentId);
     expect(mine.map((r) => r.type)).toEqual(['collected', 'settle_reserved', 'settle_reserved', 'settled']);
     return mine;
   });
   expect(rows[0]).toMatchObject({ bucket: 'available', amount: '18000', fee: '2000' });
   expect(rows[3]).toMatchObject({ bucket: 'reserved', amount: '-18000' });
-  expect(await ledgerRowsOf(d, direct.body.paymentId)).toEqual([]);
+  expect(await ledgerRowsOf(d.preview, direct.body.paymentId)).toEqual([]);
   for (const p of [c, d]) {
     const bal = (await p.preview('GET', '/v1/balance')).body.balances as Record<string, string>[];
     expect(bal.filter((b) => [b.available, b.pending, b.reserved].some((v) => v !== '0'))).toEqual([]);

@@ -10,6 +10,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
 import { devnetAssets } from '../../src/chain/devnet';
 import { USDC_TOKEN } from './chain';
+import type { client } from './service';
 
 // x402 with the official packages (@x402/express, @x402/fetch, @x402/evm) against this service's facilitator, and
 // payloads signed by hand for what the packages never send (refusals, replays, races).
@@ -121,4 +122,16 @@ export async function signedBody(
     },
     paymentRequirements: requirements,
   };
+}
+
+/** The account's balance transactions of the last hour that belong to `paymentId`, read with a preview client of the account. */
+export async function ledgerRowsOf(
+  preview: ReturnType<typeof client>,
+  paymentId: string,
+): Promise<{ type: string; bucket: string; amount: string }[]> {
+  const from = new Date(Date.now() - 3_600_000).toISOString();
+  const to = new Date(Date.now() + 60_000).toISOString();
+  const btx = await preview('GET', `/v1/reports/balance-transactions?from=${from}&to=${to}&limit=100`);
+  expect(btx.status).toBe(200);
+  return btx.body.data.filter((r: { paymentId: string | null }) => r.paymentId === paymentId);
 }

@@ -8,14 +8,17 @@
 //  3. prism: the rest of tests/integration once, against the built service behind the Prism validating proxy
 //     of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part. Files
 //     whose every test ran in part 2 are left out.
-//  4. faults: the fault suite (tests/faults) in parallel workers, but for the scenarios that measure latencies
-//     (faults-alone: one file at a time, nothing beside them): their assertions compare a latency under load with
-//     an unloaded baseline measured in the same test, which a neighbouring test file would skew.
-//  5. soak: the chaos soak (tests/soak) alone: two minutes (SOAK_MINUTES) with a seed derived from the commit.
+//  4. faults and soak, side by side (each with its own PostgreSQL and chain): the fault suite (tests/faults) in
+//     parallel workers, but for the scenarios that measure latencies, and the chaos soak (tests/soak): two minutes
+//     (SOAK_MINUTES) with a seed derived from the commit. The soak mostly waits (about a third of a core over its
+//     minutes), so the cores it leaves idle run the fault scenarios meanwhile; it asserts invariants, not latencies.
+//  5. faults-alone: the scenarios that measure latencies, one file at a time, nothing beside them: their
+//     assertions compare a latency under load with an unloaded baseline measured in the same test, which a
+//     neighbouring test file would skew.
 // Every part always runs. The report counts each test once (an integration file's tests are in two parts, each
 // skipped in one) and lists every part; a part that wrote no report counts as a failed suite. Exits non-zero
 // when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { timed } from './ci-times.mjs';
@@ -27,46 +30,57 @@ const workers = `--maxWorkers=${process.env.JEST_WORKERS || '2'}`;
 const jest = (args, env = {}) => ({ cmd: path.join(root, 'node_modules/.bin/jest'), args, env, jest: true });
 const prismReports = path.join(root, 'coverage/prism');
 const faults = faultFiles(root);
-const parts = [
-  { name: 'unit', ...jest([workers, '-c', 'jest.unit.config.js']) },
-  { name: 'own', ...jest([workers, '-t', '\\[own service\\]', ...ownServiceFiles(root)]) },
-  {
-    name: 'prism',
-    cmd: process.execPath,
-    args: ['contract-tests/run.mjs'],
-    env: () => ({
-      CONTRACT_PARTS: 'prism',
-      CONTRACT_REPORTS: prismReports,
-      CONTRACT_PRISM_TESTS: prismFiles(root, reports.find((r) => r.name === 'own')?.report).join(','),
-      CI_TIMES_DEPTH: String(Number(process.env.CI_TIMES_DEPTH || '1') + 1),
-    }),
-    report: path.join(prismReports, 'integration-through-prism.json'),
-  },
-  { name: 'faults', ...jest([workers, ...faults.together]) },
-  { name: 'faults-alone', ...jest(['--runInBand', ...faults.alone]) },
-  { name: 'soak', ...jest(['--runInBand', 'tests/soak'], { SOAK_MINUTES: process.env.SOAK_MINUTES || '2' }) },
-];
+const unit = { name: 'unit', ...jest([workers, '-c', 'jest.unit.config.js']) };
+const own = { name: 'own', ...jest([workers, '-t', '\\[own service\\]', ...ownServiceFiles(root)]) };
+const prism = {
+  name: 'prism',
+  cmd: process.execPath,
+  args: ['contract-tests/run.mjs'],
+  env: () => ({
+    CONTRACT_PARTS: 'prism',
+    CONTRACT_REPORTS: prismReports,
+    CONTRACT_PRISM_TESTS: prismFiles(root, reports.find((r) => r.name === 'own')?.report).join(','),
+    CI_TIMES_DEPTH: String(Number(process.env.CI_TIMES_DEPTH || '1') + 1),
+  }),
+  report: path.join(prismReports, 'integration-through-prism.json'),
+};
+const faultsTogether = { name: 'faults', ...jest([workers, ...faults.together]) };
+const soak = { name: 'soak', ...jest(['--runInBand', 'tests/soak'], { SOAK_MINUTES: process.env.SOAK_MINUTES || '2' }) };
+const faultsAlone = { name: 'faults-alone', ...jest(['--runInBand', ...faults.alone]) };
+/** One step after another; the parts of a step side by side. */
+const steps = [[unit], [own], [prism], [faultsTogether, soak], [faultsAlone]];
 
-fs.mkdirSync(path.dirname(out), { recursive: true });
-const reports = [];
-for (const part of parts) {
-  const file = part.report ?? path.join(root, `coverage/jest-results-${part.name}.json`);
-  fs.rmSync(file, { force: true });
+/** Runs `part` with the terminal as its output; resolves to its exit status. */
+function runPart(part, file) {
   const args = part.jest ? ['--json', `--outputFile=${file}`, ...part.args] : part.args;
-  const r = await timed(`jest ${part.name}`, () =>
-    spawnSync(part.cmd, args, {
+  return new Promise((resolve) => {
+    const child = spawn(part.cmd, args, {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, ...(typeof part.env === 'function' ? part.env() : part.env) },
-    }),
+    });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? 1));
+  });
+}
+
+fs.mkdirSync(path.dirname(out), { recursive: true });
+const reports = [];
+for (const step of steps) {
+  const files = step.map((part) => part.report ?? path.join(root, `coverage/jest-results-${part.name}.json`));
+  for (const file of files) fs.rmSync(file, { force: true });
+  const codes = await timed(step.map((part) => `jest ${part.name}`).join(' + '), () =>
+    Promise.all(step.map((part, i) => runPart(part, files[i]))),
   );
-  let report = null;
-  try {
-    report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    console.error(`test-jest: the ${part.name} part wrote no report (exit ${r.status ?? r.signal})`);
-  }
-  reports.push({ name: part.name, code: r.status ?? 1, report });
+  step.forEach((part, i) => {
+    let report = null;
+    try {
+      report = JSON.parse(fs.readFileSync(files[i], 'utf8'));
+    } catch {
+      console.error(`test-jest: the ${part.name} part wrote no report (exit ${codes[i]})`);
+    }
+    reports.push({ name: part.name, code: typeof codes[i] === 'number' ? codes[i] : 1, report });
+  });
 }
 
 const merged = mergeReports(reports);

@@ -1,6 +1,6 @@
 // Which failures mean "the database cannot serve us right now" (a 503 with Retry-After, worth retrying)
-// rather than a bug (500): it is down or restarting, refuses or drops connections, the pool waited too
-// long for a connection, or a statement ran past statement_timeout.
+// rather than a bug (500): it is down or restarting (over TCP or a Unix socket), refuses or drops connections,
+// the pool waited too long for a connection, or a statement ran past statement_timeout.
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -41,6 +41,8 @@ export function isDatabaseUnavailable(e: unknown, depth = 0): boolean {
   };
   if (name === 'KnexTimeoutError') return true;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  // A Unix-socket connection (DATABASE_URL's `host` a folder) to a server that is down: its socket file is gone.
+  if (code === 'ENOENT' && (e as { syscall?: unknown }).syscall === 'connect') return true;
   if (typeof message === 'string' && MESSAGES.some((m) => m.test(message) || m.test(message.slice(message.lastIndexOf(' - ') + 3))))
     return true;
   // Node's connect to several addresses fails with an AggregateError; wrappers keep the original as cause.

@@ -29,8 +29,10 @@ const timed = async (call: () => Promise<Res>): Promise<[Res, number]> => {
 describe('PostgreSQL stopped and started again', () => {
   let pg: StoppablePostgres;
   let svc: TestService | undefined;
+  let overTcp: TestService | undefined;
   afterAll(async () => {
     await svc?.close();
+    await overTcp?.close();
     await pg?.close();
   });
 
@@ -44,6 +46,13 @@ describe('PostgreSQL stopped and started again', () => {
       const acct = await newAccount('Outage', pg.url);
       const other = await newAccount('Outage, not cached', pg.url);
       svc = await startTestService({ DATABASE_URL: pg.url, DB_ACQUIRE_TIMEOUT_MS: '2000' });
+      // The test cluster is reached over a Unix socket (the URL's `host` folder): a server that is down has no socket
+      // file (ENOENT). A second service reaches it over TCP, where a server that is down refuses (ECONNREFUSED).
+      const tcpUrl = new URL(pg.url);
+      tcpUrl.searchParams.delete('host');
+      expect(tcpUrl.hostname).toBe('127.0.0.1');
+      overTcp = await startTestService({ DATABASE_URL: tcpUrl.toString(), DB_ACQUIRE_TIMEOUT_MS: '2000' });
+      expect((await client(overTcp.url, { 'Api-Key': acct.apiKey })('GET', '/v1/merchants')).status).toBe(200);
       const api = client(svc.url, { 'Api-Key': acct.apiKey });
       const merchant = (name: string, key: string) =>
         api('POST', '/v1/merchants', { body: { merchantName: name, merchantEmail: 'o@x.io' }, headers: { 'Idempotency-Key': key } });
@@ -59,6 +68,8 @@ describe('PostgreSQL stopped and started again', () => {
       expectUnavailable(...(await timed(() => client(svc!.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants'))), 4000);
       expectUnavailable(...(await timed(() => api('GET', '/v1/gateway/payment/pay_unknown'))), 4000);
       expectUnavailable(...(await timed(() => client(svc!.url)('GET', '/readyz'))), 4000);
+      expectUnavailable(...(await timed(() => client(overTcp!.url, { 'Api-Key': acct.apiKey })('GET', '/v1/merchants'))), 4000);
+      expectUnavailable(...(await timed(() => client(overTcp!.url)('GET', '/readyz'))), 4000);
       // Payment creations sent together (without Idempotency-Key they share statements, src/db/coalesce.ts): each
       // gets its 503, those that waited for another's statement too.
       const asMerchant = client(svc.url, { 'Api-Key': acct.apiKey, 'Merchant-Id': 'mrch_outage' });

@@ -29,7 +29,9 @@ export default async function globalSetup(globalConfig) {
     // (tests/support/workerDatabase.ts points the worker's files at it). The services a file starts run jobs,
     // sweepers and reconcilers over their whole database; on a shared one they would pick up the work of
     // another worker's services, configured differently.
-    const admin = knex({ client: 'pg', connection: process.env.DATABASE_URL.replace(/\/paygate_test$/, '/postgres') });
+    const adminUrl = new URL(process.env.DATABASE_URL);
+    adminUrl.pathname = '/postgres';
+    const admin = knex({ client: 'pg', connection: adminUrl.toString() });
     try {
       for (let w = 1; w <= globalConfig.maxWorkers; w++) await admin.raw(`CREATE DATABASE paygate_test_w${w} TEMPLATE paygate_test`);
     } finally {

@@ -5,6 +5,14 @@ describe('which database failures are 503 service_unavailable', () => {
   it.each([
     ['refused', err('connect ECONNREFUSED 127.0.0.1:5432', { code: 'ECONNREFUSED' })],
     ['refused on every address', Object.assign(new AggregateError([err('x', { code: 'ECONNREFUSED' })], ''), { code: 'ECONNREFUSED' })],
+    [
+      'down, over a Unix socket',
+      err('connect ENOENT /var/run/postgresql/.s.PGSQL.5432', {
+        code: 'ENOENT',
+        syscall: 'connect',
+        address: '/var/run/postgresql/.s.PGSQL.5432',
+      }),
+    ],
     ['dropped', err('Connection terminated unexpectedly')],
     // knex puts the failed query in front of the driver's message
     ['dropped during a query', err('select "id" from "merchants" where "name" = \'a - b\' - Connection terminated unexpectedly')],
@@ -25,6 +33,7 @@ describe('which database failures are 503 service_unavailable', () => {
     ['a unique violation', err('duplicate key', { code: '23505' })],
     ['a syntax error', err('syntax error', { code: '42601' })],
     ['a bug', new TypeError('x is undefined')],
+    ['a missing file', err("ENOENT: no such file or directory, open 'x'", { code: 'ENOENT', syscall: 'open' })],
     ['not an error', undefined],
   ])('not %s', (_name, e) => expect(isDatabaseUnavailable(e)).toBe(false));
 });

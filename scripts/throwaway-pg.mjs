@@ -27,7 +27,7 @@ export async function startThrowawayPostgres({ database, fast = true, maxConnect
   // Clients connect over a Unix socket in the cluster's folder (the URL's `host` parameter), not TCP on 127.0.0.1:
   // about half the CPU per query on both sides on the 2-core test machine. The TCP port stays open too.
   const sockets = path.join(dir, 's');
-  fs.mkdirSync(sockets, { mode: 0o777 });
+  fs.mkdirSync(sockets);
   fs.chmodSync(sockets, 0o777); // the postgres user (when run as root) creates the socket here
   const pg = new EmbeddedPostgres({
     databaseDir: path.join(dir, 'data'),

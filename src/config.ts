@@ -286,7 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     publicBaseUrl,
     logLevel,
     validateResponses,
-    precompileValidators: env.PRECOMPILE_VALIDATORS ? env.PRECOMPILE_VALIDATORS === 'true' : true,
+    precompileValidators: bool(env, 'PRECOMPILE_VALIDATORS', true),
     embeddedDataDir: env.EMBEDDED_PG_DIR || `${projectRoot}/.data/pg`,
     embeddedPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),

@@ -12,9 +12,10 @@ export function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
   return n;
 }
 
-export function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+export function bool(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = env[name];
-  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'false') return false;
   if (raw === 'true') return true;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }

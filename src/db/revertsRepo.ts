@@ -78,11 +78,17 @@ export async function recentReverts(db: Db, scope: RevertScope, lock = false): P
 }
 
 /** A payment's collect or direct transactions that reverted at depth (its submissions that were tried and moved nothing). */
+const revertedOf = (db: Db, paymentId: string) =>
+  knexOf(db)('chain_transactions').where({ payment_id: paymentId, status: 'reverted' }).whereIn('purpose', ['collect', 'direct']);
+
+/** How many of the payment's submissions reverted. */
 export async function revertedSubmissions(db: Db, paymentId: string): Promise<number> {
-  const knex = knexOf(db);
-  const [r] = await knex('chain_transactions')
-    .where({ payment_id: paymentId, status: 'reverted' })
-    .whereIn('purpose', ['collect', 'direct'])
-    .count<{ n: string }[]>({ n: '*' });
+  const [r] = await revertedOf(db, paymentId).count<{ n: string }[]>({ n: '*' });
   return Number(r.n);
+}
+
+/** The hash of the payment's last reverted submission (a failed payment keeps none of its own), or undefined. */
+export async function revertedTransfer(db: Db, paymentId: string): Promise<string | undefined> {
+  const r = await revertedOf(db, paymentId).orderBy('id', 'desc').first('tx_hash');
+  return r?.tx_hash;
 }

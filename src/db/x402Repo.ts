@@ -85,13 +85,3 @@ export async function settlementOf(db: Db, paymentId: string): Promise<X402Settl
   const r = await knexOf(db)('x402_settlements').where({ payment_id: paymentId }).first('*');
   return r && fromRow(r);
 }
-
-/** The hash of the payment's last reverted transfer (a failed payment keeps none of its own), or undefined. */
-export async function revertedTransfer(db: Db, paymentId: string): Promise<string | undefined> {
-  const r = await knexOf(db)('chain_transactions')
-    .where({ payment_id: paymentId, status: 'reverted' })
-    .whereIn('purpose', ['collect', 'direct'])
-    .orderBy('id', 'desc')
-    .first('tx_hash');
-  return r?.tx_hash;
-}

@@ -19,7 +19,8 @@ import {
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/payments';
 import { insertOptions } from '../db/optionsRepo';
-import { findSettlement, recordSettlement, revertedTransfer, settlementOf, type X402Settlement } from '../db/x402Repo';
+import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
+import { revertedTransfer } from '../db/revertsRepo';
 import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
 import { createPayment, pollStatus } from './payments';
 import { checkRevertBudget } from './revertBudget';

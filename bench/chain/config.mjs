@@ -13,6 +13,7 @@ export const AMOUNT = '100'; // USD 1.00 -> 1_000_000 USDC units
 
 export const devnet = {
   ...(await import(path.join(root, 'dist/src/chain/devnet.js'))),
+  ...(await import(path.join(root, 'dist/src/chain/devnetChains.js'))),
   ...(await import(path.join(root, 'dist/src/chain/devnetTokens.js'))),
   ...(await import(path.join(root, 'dist/src/chain/anvil.js'))),
 };

@@ -5,7 +5,8 @@ import { chainModes, type ChainSettings, type DevnetSettings } from '../config/c
 import type { Mode } from '../domain/mode';
 import type { Logger } from '../logger';
 import { upsertAsset } from '../db/assetsRepo';
-import { DEVNET_CHAINS, devnetAssets, devnetInfo, devnetInfoFile, devnetRelayerKeys, type DevnetInfo } from './devnet';
+import { devnetAssets, devnetInfo, devnetRelayerKeys } from './devnet';
+import { DEVNET_CHAINS, devnetInfoFile, type DevnetInfo } from './devnetChains';
 import { devnetSetBalance, startAnvil, type RunningAnvil } from './anvil';
 import { ensureDevnetTokens } from './devnetTokens';
 import { EvmChain } from './evm';

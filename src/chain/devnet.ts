@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineChain, getContractAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import type { TransferMethod } from '../domain/asset';
+import { DEVNET_CHAIN_ID, DEVNET_CHAINS, type DevnetInfo } from './devnetChains';
 
 // The development chains: two anvil chains (src/chain/anvil.ts), each with its own chain id (31337, anvil's, and
 // 31338; no production chain's, so nothing of them can be replayed on one), its own RPC port and its own tokens:
@@ -14,14 +15,6 @@ import type { TransferMethod } from '../domain/asset';
 // Deployment is deterministic: anvil's well-known development mnemonic funds the deployers, and contract
 // addresses follow from the deployers' nonces, so the token addresses are known before the chains run (the
 // same on both chains; tests and the asset registry use them) and survive restarts with the persisted state.
-
-/** The development chains, first chain first; `env` prefixes their settings (DEVNET_RPC_URL, DEVNET2_PORT, ...). */
-export const DEVNET_CHAINS = [
-  { chainId: 31337, env: 'DEVNET_', networkName: 'paygate devnet', stateFile: 'anvil-state.json' },
-  { chainId: 31338, env: 'DEVNET2_', networkName: 'paygate devnet 2', stateFile: 'anvil-state-31338.json' },
-] as const;
-export const DEVNET_CHAIN_ID = DEVNET_CHAINS[0].chainId;
-export const isDevnetChainId = (id: number) => DEVNET_CHAINS.some((c) => c.chainId === id);
 
 /**
  * Keys of anvil's public development mnemonic ("test test … junk", m/44'/60'/0'/0/<index>), as anvil lists them at
@@ -104,17 +97,6 @@ export const devnetChain = (rpcUrl: string, chainId: number = DEVNET_CHAIN_ID) =
     rpcUrls: { default: { http: [rpcUrl] } },
   });
 
-interface DevnetChainInfo {
-  chainId: string;
-  rpcUrl: string;
-  assets: { asset: string; symbol: string; decimals: number; pegCurrency: string }[];
-}
-
-/** What `admin devnet info` prints and `devnet fund` uses: the first chain's fields, and every chain's. */
-export interface DevnetInfo extends DevnetChainInfo {
-  chains: DevnetChainInfo[];
-}
-
 /** `used`: the development chains this instance runs on, first chain first. */
 export function devnetInfo(used: { chainId: number; rpcUrl: string }[]): DevnetInfo {
   const chains = used.map(({ chainId, rpcUrl }) => ({
@@ -124,8 +106,6 @@ export function devnetInfo(used: { chainId: number; rpcUrl: string }[]): DevnetI
   }));
   return { ...chains[0], chains };
 }
-
-export const devnetInfoFile = (dir: string) => path.join(dir, 'devnet.json');
 
 /**
  * The relayer keys of the development chains (the same keys on each), generated once and kept in their folder

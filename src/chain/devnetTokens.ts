@@ -14,17 +14,16 @@ import {
 import { projectRoot } from '../paths';
 import { startAnvil, type RunningAnvil } from './anvil';
 import {
-  DEVNET_CHAINS,
   devnetChain,
   devnetDeployer,
   devnetTokenAddress,
   FIAT_TOKENS,
   implNonce,
-  isDevnetChainId,
   LIBRARY_NONCE,
   proxyAdmin,
   tetherCreator,
 } from './devnet';
+import { DEVNET_CHAINS, isDevnetChainId } from './devnetChains';
 import { ensurePermit2 } from './permit2';
 
 // Deploys the development chains' tokens and Permit2 (src/chain/devnet.ts says which and where), and mints.

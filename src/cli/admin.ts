@@ -1,40 +1,22 @@
 import { parseArgs } from 'node:util';
+import fs from 'node:fs';
 import { inReadOnlyTransaction } from '../db/knex';
 import { loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest, pendingMigrations } from '../db/migrate';
-import fs from 'node:fs';
-import { getAddress, isAddress } from 'viem';
-import {
-  createAccount,
-  createApp,
-  createKey,
-  revokeApp,
-  revokeKey,
-  setCollectThreshold,
-  setFee,
-  setSettlementMode,
-} from '../db/accountsRepo';
-import { resealAll } from '../usecases/dataKeyRotation';
-import { heldSettlements, retrySettlement } from '../db/settlementTransfersRepo';
-import { setSchedule } from '../db/settlementBatchesRepo';
-import { holdSettlement } from '../usecases/settlementHolds';
-import { devnetInfoFile, type DevnetInfo } from '../chain/devnet';
-import { devnetMint, devnetSendNative } from '../chain/devnetTokens';
-import { listAssets, upsertAsset } from '../db/assetsRepo';
-import { parseAssetId } from '../domain/caip';
+import { devnetInfoFile, type DevnetInfo } from '../chain/devnetChains';
 import { TRANSFER_METHODS, type TransferMethod } from '../domain/asset';
 import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
 import { credentialMode, need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
 import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 import { LEDGER_QUERIES } from './ledgerCommands';
-import { resetTestData } from '../db/testModeReset';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
 // Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
 // read (QUERIES). The relayer commands (status, sweep) are in src/cli/relayerCommands.ts, the ledger's (balance, check)
-// in src/cli/ledgerCommands.ts.
+// in src/cli/ledgerCommands.ts. A command loads the modules it runs when it runs: each is one short process, and
+// loading what it never calls (viem above all) would be most of its start.
 //   admin accounts create --name "Acme"                     -> {"accountId","apiKey","keyId"}
 //   admin keys create --account <id> --type partner|wallet [--mode live|test]  -> {"keyId","apiKey","mode"}
 //   admin testmode reset --account <id>                     -> {"accountId","deleted":{table: rows}}: its test data (docs/testmode.md)
@@ -71,8 +53,8 @@ const httpsOrNull = (v: string | undefined, flag: string) => {
  * schema (else they fail, saying so), so they work on a replica or with a role that may only read.
  */
 const QUERIES: Record<string, Command> = {
-  'settlements list': (v) => (db) => heldSettlements(db, v.account),
-  'assets list': () => (db) => listAssets(db),
+  'settlements list': (v) => (db) => import('../db/settlementTransfersRepo').then((m) => m.heldSettlements(db, v.account)),
+  'assets list': () => (db) => import('../db/assetsRepo').then((m) => m.listAssets(db)),
   ...RELAYER_QUERIES,
   ...LEDGER_QUERIES,
 };
@@ -83,23 +65,28 @@ const COMMANDS: Record<string, Command> = {
   'accounts create': (v) => {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');
-    return (db) => createAccount(db, name);
+    return (db) => import('../db/accountsRepo').then((m) => m.createAccount(db, name));
   },
   'keys create': (v) => {
     const account = need(v, 'account');
     if (v.type !== 'partner' && v.type !== 'wallet') throw new UsageError('--type must be partner or wallet');
     const mode = credentialMode(v);
     return async (db) =>
-      (await createKey(db, account, v.type as 'partner' | 'wallet', mode)) ?? Promise.reject(new Error(`no account ${account}`));
+      (await import('../db/accountsRepo').then((m) => m.createKey(db, account, v.type as 'partner' | 'wallet', mode))) ??
+      Promise.reject(new Error(`no account ${account}`));
   },
   'keys revoke': (v) => {
     const key = need(v, 'key');
-    return async (db) => ((await revokeKey(db, key)) ? { keyId: key, revoked: true } : Promise.reject(new Error(`no key ${key}`)));
+    return async (db) =>
+      (await import('../db/accountsRepo').then((m) => m.revokeKey(db, key)))
+        ? { keyId: key, revoked: true }
+        : Promise.reject(new Error(`no key ${key}`));
   },
   'keys rotate-data': (v) => {
     const batch = v['batch-size']?.trim() ?? '500';
     if (!/^[1-9][0-9]{0,4}$/.test(batch)) throw new UsageError('--batch-size must be an integer from 1 to 99999');
     return async (db, config) => {
+      const resealAll = await import('../usecases/dataKeyRotation').then((m) => m.resealAll);
       const report = await resealAll(db, config.dataKeys, Number(batch));
       if (report.unreadable > 0) {
         // The counts still go to stdout; the exit status says the old keys cannot be dropped yet.
@@ -116,7 +103,7 @@ const COMMANDS: Record<string, Command> = {
   'apps revoke': (v) => {
     const app = need(v, 'app');
     return async (db) => {
-      const revokedAt = await revokeApp(db, app);
+      const revokedAt = await import('../db/accountsRepo').then((m) => m.revokeApp(db, app));
       return revokedAt ? { appId: app, revoked: true, revokedAt: revokedAt.toISOString() } : Promise.reject(new Error(`no app ${app}`));
     };
   },
@@ -125,11 +112,14 @@ const COMMANDS: Record<string, Command> = {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');
     const mode = credentialMode(v);
-    return async (db) => (await createApp(db, account, name, mode)) ?? Promise.reject(new Error(`no account ${account}`));
+    return async (db) =>
+      (await import('../db/accountsRepo').then((m) => m.createApp(db, account, name, mode))) ??
+      Promise.reject(new Error(`no account ${account}`));
   },
   'testmode reset': (v) => {
     const account = need(v, 'account');
     return async (db) => {
+      const resetTestData = await import('../db/testModeReset').then((m) => m.resetTestData);
       const done = await resetTestData(db, account);
       if (done === 'no_account') throw new Error(`no account ${account}`);
       if (done === 'processing') throw new Error('a test payment of this account is still moving on chain: run it again once it is final');
@@ -141,7 +131,7 @@ const COMMANDS: Record<string, Command> = {
     const minor = need(v, 'minor');
     if (!/^[1-9][0-9]{0,29}$/.test(minor)) throw new UsageError('--minor must be a positive integer (minor units)');
     return async (db) =>
-      (await setCollectThreshold(db, account, BigInt(minor)))
+      (await import('../db/accountsRepo').then((m) => m.setCollectThreshold(db, account, BigInt(minor))))
         ? { accountId: account, collectDataThresholdMinor: minor }
         : Promise.reject(new Error(`no account ${account}`));
   },
@@ -156,7 +146,7 @@ const COMMANDS: Record<string, Command> = {
     const bps = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : NaN;
     if (!m || bps > 10_000) throw new UsageError('--percent must be a decimal from 0 to 100 with at most two decimals');
     return async (db) =>
-      (await setFee(db, account, BigInt(base), bps))
+      (await import('../db/accountsRepo').then((m) => m.setFee(db, account, BigInt(base), bps)))
         ? { accountId: account, feeBaseMinor: base, feePercent: percent }
         : Promise.reject(new Error(`no account ${account}`));
   },
@@ -165,7 +155,7 @@ const COMMANDS: Record<string, Command> = {
     const mode = need(v, 'mode');
     if (mode !== 'collector' && mode !== 'direct') throw new UsageError('--mode must be collector or direct');
     return async (db) =>
-      (await setSettlementMode(db, account, mode))
+      (await import('../db/accountsRepo').then((m) => m.setSettlementMode(db, account, mode)))
         ? { accountId: account, settlementMode: mode }
         : Promise.reject(new Error(`no account ${account}`));
   },
@@ -175,14 +165,14 @@ const COMMANDS: Record<string, Command> = {
     if (!/^(0|[1-9][0-9]{0,4})$/.test(every) || Number(every) > 44_640)
       throw new UsageError('--every-minutes must be an integer from 0 (immediate) to 44640 (31 days)');
     return async (db) =>
-      (await setSchedule(db, account, Number(every)))
+      (await import('../db/settlementBatchesRepo').then((m) => m.setSchedule(db, account, Number(every))))
         ? { accountId: account, settlementEveryMinutes: Number(every) }
         : Promise.reject(new Error(`no account ${account}`));
   },
   'settlements retry': (v) => {
     const payment = need(v, 'payment');
     return async (db) =>
-      (await retrySettlement(db, payment))
+      (await import('../db/settlementTransfersRepo').then((m) => m.retrySettlement(db, payment)))
         ? { paymentId: payment, retried: true }
         : Promise.reject(new Error(`no unsettled succeeded payment ${payment}`));
   },
@@ -190,11 +180,12 @@ const COMMANDS: Record<string, Command> = {
     const payment = need(v, 'payment');
     const reason = `operator${v.reason ? `: ${v.reason}` : ''}`;
     return async (db) =>
-      (await holdSettlement(db, payment, reason))
+      (await import('../usecases/settlementHolds').then((m) => m.holdSettlement(db, payment, reason)))
         ? { paymentId: payment, held: true }
         : Promise.reject(new Error(`no unsettled succeeded payment ${payment}`));
   },
-  'assets add': (v) => {
+  'assets add': async (v) => {
+    const parseAssetId = await import('../domain/caip').then((m) => m.parseAssetId);
     let id;
     try {
       id = parseAssetId(need(v, 'asset'));
@@ -226,7 +217,7 @@ const COMMANDS: Record<string, Command> = {
       transferMethod,
     };
     return async (db) => {
-      await upsertAsset(db, asset);
+      await import('../db/assetsRepo').then((m) => m.upsertAsset(db, asset));
       return asset;
     };
   },
@@ -241,10 +232,11 @@ function runningDevnet(): DevnetInfo {
 }
 
 /** Commands on the development chain: no database involved. */
-const DEVNET_COMMANDS: Record<string, (v: Values) => () => Promise<unknown>> = {
-  'devnet info': () => async () => runningDevnet(),
-  'devnet fund': (v) => {
+const DEVNET_COMMANDS: Record<string, (v: Values) => Promise<() => Promise<unknown>>> = {
+  'devnet info': async () => async () => runningDevnet(),
+  'devnet fund': async (v) => {
     const address = need(v, 'address');
+    const [getAddress, isAddress] = await import('viem').then((m) => [m.getAddress, m.isAddress] as const);
     if (!isAddress(address, { strict: false })) throw new UsageError('--address must be a 0x-prefixed 20-byte hex address');
     const asset = need(v, 'asset');
     const amount = need(v, 'amount');
@@ -258,8 +250,16 @@ const DEVNET_COMMANDS: Record<string, (v: Values) => () => Promise<unknown>> = {
       if (!chain)
         throw new UsageError(`--asset must be one of ${chains.flatMap((c) => [...c.assets.map((a) => a.asset), native(c)]).join(', ')}`);
       const to = getAddress(address);
+      const [devnetMint, devnetSendNative] = await import('../chain/devnetTokens').then((m) => [m.devnetMint, m.devnetSendNative] as const);
       if (native(chain) === asset) return { txHash: await devnetSendNative(chain.rpcUrl, to, BigInt(amount)) };
-      return { txHash: await devnetMint(chain.rpcUrl, getAddress(parseAssetId(asset).assetReference), to, BigInt(amount)) };
+      return {
+        txHash: await devnetMint(
+          chain.rpcUrl,
+          getAddress(await import('../domain/caip').then((m) => m.parseAssetId(asset).assetReference)),
+          to,
+          BigInt(amount),
+        ),
+      };
     };
   },
 };
@@ -267,7 +267,7 @@ const DEVNET_COMMANDS: Record<string, (v: Values) => () => Promise<unknown>> = {
 async function main(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const devnetCommand = DEVNET_COMMANDS[positionals.join(' ')];
-  if (devnetCommand) return devnetCommand(values as Values)();
+  if (devnetCommand) return (await devnetCommand(values as Values))();
   const name = positionals.join(' ');
   const query = QUERIES[name];
   const command = query ?? COMMANDS[name];
@@ -275,7 +275,7 @@ async function main(argv: string[]): Promise<unknown> {
     throw new UsageError(
       `usage: admin ${[...Object.keys(COMMANDS), ...Object.keys(QUERIES), ...Object.keys(DEVNET_COMMANDS)].join(' | ')}  (see src/cli/admin.ts)`,
     );
-  const run = command(values as Values);
+  const run = await command(values as Values);
   const config = loadConfig(process.env, projectRoot);
   const database = await connect(config);
   try {

@@ -55,4 +55,5 @@ export function credentialMode(v: Values): Mode {
 }
 
 /** Checks its arguments first (no database needed for a usage error), then runs. */
-export type Command = (v: Values) => (db: Db, config: Config) => Promise<unknown>;
+type Run = (db: Db, config: Config) => Promise<unknown>;
+export type Command = (v: Values) => Run | Promise<Run>;

@@ -1,10 +1,8 @@
 import type { Config } from '../config';
-import { configuredChain } from '../chain/chains';
 import type { EvmChain } from '../chain/evm';
-import { balances } from '../usecases/ledger';
-import { checkLedger } from '../usecases/ledgerCheck';
-import { writeBalanceTransactionsCsv } from '../usecases/ledgerExport';
 import { need, UsageError, type Command } from './adminArgs';
+
+// Each command loads its modules when it runs, as in src/cli/admin.ts.
 
 // The ledger (docs/ledger.md), read-only:
 //   admin ledger balance --account acct_…  -> {"balances":[{asset, available, pending, reserved}]} (as GET /v1/balance)
@@ -13,7 +11,8 @@ import { need, UsageError, type Command } from './adminArgs';
 //   admin report balance-transactions --account acct_… --from <ISO> --to <ISO> --format csv --out <file>
 //         -> {"rows","file"}: the account's ledger entries in [from, to), as GET /v1/reports/balance-transactions, as CSV
 
-function chainsOf(config: Config, only?: string): EvmChain[] {
+async function chainsOf(config: Config, only?: string): Promise<EvmChain[]> {
+  const configuredChain = await import('../chain/chains').then((m) => m.configuredChain);
   const ids = [...config.chains.map((c) => c.caip2), ...(config.devnet?.chains ?? []).map((c) => `eip155:${c.chainId}`)];
   const chosen = only ? ids.filter((id) => id === only) : ids;
   if (only && !chosen.length) throw new Error(`${only} is not a chain of this configuration (CHAINS, or the development chain)`);
@@ -23,10 +22,11 @@ function chainsOf(config: Config, only?: string): EvmChain[] {
 export const LEDGER_QUERIES: Record<string, Command> = {
   'ledger balance': (v) => {
     const account = need(v, 'account');
-    return (db) => balances(db, account);
+    return (db) => import('../usecases/ledger').then((m) => m.balances(db, account));
   },
   'ledger check': (v) => async (db, config) => {
-    const report = await checkLedger(db, chainsOf(config, v.chain?.trim()));
+    const checkLedger = await import('../usecases/ledgerCheck').then((m) => m.checkLedger);
+    const report = await checkLedger(db, await chainsOf(config, v.chain?.trim()));
     if (report.differences.length) process.exitCode = 1;
     return report;
   },
@@ -35,6 +35,6 @@ export const LEDGER_QUERIES: Record<string, Command> = {
     const range = { from: need(v, 'from'), to: need(v, 'to') };
     if (need(v, 'format') !== 'csv') throw new UsageError('--format must be csv');
     const out = need(v, 'out');
-    return (db) => writeBalanceTransactionsCsv(db, account, range, out);
+    return (db) => import('../usecases/ledgerExport').then((m) => m.writeBalanceTransactionsCsv(db, account, range, out));
   },
 };

@@ -1,9 +1,4 @@
-import { isAddress } from 'viem';
 import type { Config } from '../config';
-import { configuredChain } from '../chain/chains';
-import { parseAssetId } from '../domain/caip';
-import { createLogger } from '../logger';
-import { relayerStatus, sweepRetired } from '../usecases/relayerRetirement';
 import { need, UsageError, type Command, type Values } from './adminArgs';
 
 // Retiring a relayer key (docs/chain.md, "Retiring a relayer key"), with the keys of the same environment variables
@@ -19,34 +14,39 @@ function chainOf(v: Values): string {
   return chain;
 }
 
-function addressOf(v: Values, flag: 'address' | 'to'): string {
+async function addressOf(v: Values, flag: 'address' | 'to'): Promise<string> {
   const a = need(v, flag);
-  if (!isAddress(a, { strict: false })) throw new UsageError(`--${flag} must be a 0x-prefixed 20-byte hex address`);
+  if (!(await import('viem').then((m) => m.isAddress(a, { strict: false }))))
+    throw new UsageError(`--${flag} must be a 0x-prefixed 20-byte hex address`);
   return a;
 }
 
-const chainIn = (config: Config, caip2: string) => {
-  const chain = configuredChain(config, caip2);
+const chainIn = async (config: Config, caip2: string) => {
+  const chain = await import('../chain/chains').then((m) => m.configuredChain(config, caip2));
   if (!chain) throw new Error(`${caip2} is not a chain of this configuration (CHAINS, or the development chain)`);
   return chain;
 };
 
 /** Read-only (admin.ts runs them in a READ ONLY transaction, without migrating). */
 export const RELAYER_QUERIES: Record<string, Command> = {
-  'relayer status': (v) => {
+  'relayer status': async (v) => {
     const caip2 = chainOf(v);
-    const address = addressOf(v, 'address');
-    return (db, config) => relayerStatus(db, chainIn(config, caip2), address);
+    const address = await addressOf(v, 'address');
+    return async (db, config) => {
+      const chain = await chainIn(config, caip2);
+      return import('../usecases/relayerRetirement').then((m) => m.relayerStatus(db, chain, address));
+    };
   },
 };
 
 export const RELAYER_COMMANDS: Record<string, Command> = {
-  'relayer sweep': (v) => {
+  'relayer sweep': async (v) => {
     const caip2 = chainOf(v);
-    const address = addressOf(v, 'address');
-    const to = addressOf(v, 'to');
+    const address = await addressOf(v, 'address');
+    const to = await addressOf(v, 'to');
     let asset: string | undefined;
     if (v.asset !== undefined) {
+      const parseAssetId = await import('../domain/caip').then((m) => m.parseAssetId);
       try {
         asset = parseAssetId(v.asset.trim()).id;
       } catch (e) {
@@ -54,6 +54,12 @@ export const RELAYER_COMMANDS: Record<string, Command> = {
       }
       if (!asset.startsWith(`${caip2}/`)) throw new UsageError(`--asset must be an asset of ${caip2}`);
     }
-    return (db, config) => sweepRetired(db, createLogger('warn', 'stderr'), chainIn(config, caip2), address, to, asset);
+    return async (db, config) => {
+      const [chain, logger] = await Promise.all([
+        chainIn(config, caip2),
+        import('../logger').then((m) => m.createLogger('warn', 'stderr')),
+      ]);
+      return import('../usecases/relayerRetirement').then((m) => m.sweepRetired(db, logger, chain, address, to, asset));
+    };
   },
 };

@@ -1,4 +1,4 @@
-import { DEVNET_CHAINS } from '../chain/devnet';
+import { DEVNET_CHAINS } from '../chain/devnetChains';
 import { ConfigError, int } from './env';
 import type { Mode } from '../domain/mode';
 

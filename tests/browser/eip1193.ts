@@ -1,7 +1,8 @@
 import { createWalletClient, http, type Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { Page } from 'playwright-core';
-import { DEVNET_CHAIN_ID, devnetChain } from '../../src/chain/devnet';
+import { devnetChain } from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID } from '../../src/chain/devnetChains';
 import { chainClient, rpcUrl } from '../support/chain';
 
 // A browser wallet for the hosted pages' tests: window.ethereum (EIP-1193) injected before the page's scripts run,

@@ -13,7 +13,8 @@ import {
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
+import { devnetAssetId, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID } from '../../src/chain/devnetChains';
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { PERMIT2_ADDRESS as PERMIT2 } from '../../src/domain/permit2';
 import { admin, adminWith, startTestService, type TestService, describeOwn } from '../support/service';

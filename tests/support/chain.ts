@@ -14,7 +14,8 @@ import {
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DEVNET_CHAIN_ID, DEVNET_CHAINS, devnetAssetId, devnetDeployer, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
+import { devnetAssetId, devnetDeployer, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID, DEVNET_CHAINS } from '../../src/chain/devnetChains';
 import { devnetMint, startDevnetChain } from '../../src/chain/devnetTokens';
 import type { RunningAnvil } from '../../src/chain/anvil';
 import { TOKEN_ABI } from '../../src/chain/evm';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import knex from 'knex';
 import { freePort, startThrowawayPostgres } from '../../scripts/throwaway-pg.mjs';
 import { ensureTestTls } from '../../scripts/test-tls.mjs';
-import devnet from '../../dist/src/chain/devnet.js';
+import devnetChains from '../../dist/src/chain/devnetChains.js';
 import devnetTokens from '../../dist/src/chain/devnetTokens.js';
 
 export default async function globalSetup(globalConfig) {
@@ -44,13 +44,13 @@ export default async function globalSetup(globalConfig) {
     process.env.DEVNET_DIR = dir;
     globalThis.__ANVIL__ = { anvils: [], dir };
     // One after the other: each deployment is a few dozen transactions, and the machine is shared.
-    for (const { chainId, env } of devnet.DEVNET_CHAINS) {
+    for (const { chainId, env } of devnetChains.DEVNET_CHAINS) {
       const anvil = await devnetTokens.startDevnetChain({ dir, port: await freePort(), chainId });
       globalThis.__ANVIL__.anvils.push(anvil);
       process.env[`${env}RPC_URL`] = anvil.rpcUrl;
     }
   } else {
-    for (const { env } of devnet.DEVNET_CHAINS)
+    for (const { env } of devnetChains.DEVNET_CHAINS)
       if (process.env[`${env}RPC_URL`]) await devnetTokens.ensureDevnetTokens(process.env[`${env}RPC_URL`]);
   }
 }

@@ -1,7 +1,8 @@
 import type { WalletRpcRunner } from '@paygate/client';
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { DEVNET_CHAIN_ID, devnetAssetId, devnetChain } from '../../src/chain/devnet';
+import { devnetAssetId, devnetChain } from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID } from '../../src/chain/devnetChains';
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { client, newKey, setAccountMode, type TestService } from './service';
 import { merchantWithSettlement, uniqueKey } from './fixtures';

@@ -16,7 +16,8 @@ import {
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { DEVNET_CHAIN_ID, devnetChain } from '../../src/chain/devnet';
+import { devnetChain } from '../../src/chain/devnet';
+import { DEVNET_CHAIN_ID } from '../../src/chain/devnetChains';
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { chainClient, rpcUrl } from './chain';
 

@@ -26,12 +26,20 @@ $(NPM_STAMP): $(NPM_INPUTS)
 	  $(call copy_tree,"$$entry/node_modules",node_modules)
 	@touch $(NPM_STAMP)
 
+# build, check-generated and lint-spec run again only when one of their inputs is newer than their stamp (the
+# build's is in dist/, the checks' in .make/): make contract after make test, as CI runs them, reuses both's work.
+STAMPS := .make
+SPEC_FILES := $(shell find spec -type f) redocly.yaml
+BUILD_STAMP := dist/.build-stamp
+
 # The service serves dist/docs/<version>.html at /docs/<version>: every build renders them (skipped when fresh).
 # tsc only emits here (--noCheck: with isolatedModules each file compiles alone, to the same output): the types
 # of src/ are checked with the tests by make typecheck, which make test and make lint run first.
-build: install
+build: $(BUILD_STAMP)
+$(BUILD_STAMP): $(NPM_STAMP) $(shell find src handlers generated -type f) tsconfig.json tsconfig.build.json scripts/build-docs.mjs
 	npm run --silent build -- --noCheck
 	node scripts/build-docs.mjs
+	@touch $@
 
 # The API reference per version (Redocly build-docs, Redoc inlined: works offline), always re-rendered.
 docs: install
@@ -40,8 +48,10 @@ docs: install
 generate: install
 	node scripts/generate.mjs
 
-check-generated: install
+check-generated: $(STAMPS)/check-generated
+$(STAMPS)/check-generated: $(NPM_STAMP) $(SPEC_FILES) $(shell find generated -type f) scripts/generate.mjs
 	node scripts/generate.mjs --check
+	@mkdir -p $(STAMPS) && touch $@
 
 # Client SDKs of every version (docs/sdks.md): openapi-generator from openapitools.json; needs Java 17.
 sdks: install
@@ -54,8 +64,10 @@ check-sdks: install
 sdk-packages: install $(SDK_VENV_STAMP)
 	node scripts/sdk-packages.mjs
 
-lint-spec: install
+lint-spec: $(STAMPS)/lint-spec
+$(STAMPS)/lint-spec: $(NPM_STAMP) $(SPEC_FILES)
 	npx --no-install redocly lint --format=summary
+	@mkdir -p $(STAMPS) && touch $@
 
 # The type checks, ESLint and Prettier keep what they found about each file (by its content) in the tool cache, per
 # folder of the clone: CI's fresh clone in the same folder checks again only what changed (and what depends on it).
@@ -154,7 +166,7 @@ test-sdks: install typecheck build $(SDK_VENV_STAMP)
 	node sdk-tests/run.mjs
 
 clean:
-	rm -rf dist
+	rm -rf dist $(STAMPS)
 
 # Benchmarks (not tests): ratios against baselines measured in the same run. See bench/.
 bench: build

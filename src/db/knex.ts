@@ -29,6 +29,17 @@ export const knexOf = (db: Db): Knex => db as Knex;
 /** Whether `db` is a transaction (or a savepoint in one) rather than the pool. */
 export const isTransaction = (db: Db): boolean => (knexOf(db) as { isTransaction?: boolean }).isTransaction === true;
 
+/**
+ * Independent reads of `db`: side by side on the pool, one after another in a transaction, whose one connection
+ * runs one query at a time (node-postgres queues a second one, deprecated, and pg 9 refuses it).
+ */
+export async function readsOf<T extends readonly unknown[]>(db: Db, reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  const out: unknown[] = [];
+  if (!isTransaction(db)) out.push(...(await Promise.all(reads.map((read) => read()))));
+  else for (const read of reads) out.push(await read());
+  return out as unknown as T;
+}
+
 /** Answers when the database does (readiness); throws when it is not reachable. */
 export async function ping(db: Db): Promise<void> {
   await knexOf(db).raw('select 1');

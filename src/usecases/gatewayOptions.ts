@@ -1,5 +1,5 @@
 import { modeOfScope } from '../domain/mode';
-import type { Db } from '../db/knex';
+import { readsOf, type Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress, type Hex } from 'viem';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
@@ -144,11 +144,11 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   const p = pw.payment;
   if (p.status !== 'requires_action') throw notOpen(p);
   const collect = await needsCollectedData(db, config, p);
-  const [settlements, terms, fundsAsset] = await Promise.all([
-    payableSettlements(db, p.merchantId, p.currency),
-    settlementTerms(db, p.accountId),
+  const [settlements, terms, fundsAsset] = await readsOf(db, [
+    () => payableSettlements(db, p.merchantId, p.currency),
+    () => settlementTerms(db, p.accountId),
     // A refund's funding (docs/ledger.md): paid to a collector, in the refund's token only, whatever the account's mode.
-    fundedRefundAsset(db, p.id),
+    () => fundedRefundAsset(db, p.id),
   ]);
   const fundingAt = fundsAsset === null ? null : await fundingCollector(db, chainWork, p.id);
   const now = Math.floor(p.asOf.getTime() / 1000); // the database's clock, which checkQuote judges by

@@ -1,5 +1,5 @@
 import { modeOfScope } from '../domain/mode';
-import { inTransaction, type Db } from '../db/knex';
+import { inTransaction, readsOf, type Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress } from 'viem';
 import type { ChainWork } from '../domain/chain';
@@ -35,7 +35,10 @@ interface Offer {
 }
 
 async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]> {
-  const [settlements, terms] = await Promise.all([payableSettlements(db, p.merchantId, p.currency), settlementTerms(db, p.accountId)]);
+  const [settlements, terms] = await readsOf(db, [
+    () => payableSettlements(db, p.merchantId, p.currency),
+    () => settlementTerms(db, p.accountId),
+  ]);
   const mode = modeOfScope(p.accountId);
   const chains = new Set(chainWork.settlingChains(mode).map((c) => c.chainId));
   const collector = terms.mode === 'collector';

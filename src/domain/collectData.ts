@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Issue } from './errors';
 
@@ -34,10 +34,17 @@ export const COLLECT_SCHEMA = {
   anyOf: [{ required: ['pobCountry', 'pobAddress'] }, { required: ['porCountry', 'porAddress'] }],
 };
 
+// Compiled on first use, not when the module loads: every process loads it, and most never see collected data.
 // strictRequired would reject the anyOf branches, whose required properties are defined one level up.
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-addFormats(ajv);
-const validate = ajv.compile(COLLECT_SCHEMA);
+let compiled: ValidateFunction | undefined;
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+    addFormats(ajv);
+    compiled = ajv.compile(COLLECT_SCHEMA);
+  }
+  return compiled;
+}
 
 /** `token`: the caller's collect link token (src/domain/collectLink.ts). */
 export function collectDataFor(publicBaseUrl: string, paymentId: string, accounts: string[], token: string) {
@@ -108,6 +115,7 @@ const pointerToken = (s: string) => s.slice(0, 100).replace(/~/g, '~0').replace(
 
 /** Issues against the schema (fields as JSON pointers under `base`); empty when valid. */
 export function collectedIssues(data: Record<string, unknown>, base = '/collectedData'): Issue[] {
+  const validate = validator();
   if (validate(data)) return [];
   const out: Issue[] = [];
   for (const e of validate.errors ?? []) {

@@ -16,7 +16,7 @@ import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { balanceOf, newBuyer, receiptOf, tokenAdmin } from '../support/chain';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { eventually } from '../support/chainSuite';
-import { ledgerRowsOf, NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
+import { ledgerRowsOf, settledRows, NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
 
 // The x402 v2 facilitator at <base>/x402 (docs/x402.md), paid through by the official packages on the development
 // chain: tokens move on chain to payTo, each settlement is a payment with its events, one authorization moves tokens
@@ -379,7 +379,7 @@ itOwn('one book: a collector settlement is collected with the fee and settled, a
   expect(direct.body).toMatchObject({ success: true, amount: '10000' });
   await eventually(async () => expect([await balanceOf(c.wallet), await balanceOf(d.wallet)]).toEqual([18_000n, 10_000n]));
   const rows = await eventually(async () => {
-    const mine = await ledgerRowsOf(c.preview, collected.body.paymentId);
+    const mine = settledRows(await ledgerRowsOf(c.preview, collected.body.paymentId));
     expect(mine.map((r) => r.type)).toEqual(['collected', 'settle_reserved', 'settle_reserved', 'settled']);
     return mine;
   });

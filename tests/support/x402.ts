@@ -135,3 +135,14 @@ export async function ledgerRowsOf(
   expect(btx.status).toBe(200);
   return btx.body.data.filter((r: { paymentId: string | null }) => r.paymentId === paymentId);
 }
+
+/**
+ * `rows` without collect_pending / collect_unpending pairs: a monitor pass that sees a collect mined before its head
+ * shows the block books it pending, and reverses that once it is final (docs/ledger.md); such pairs net to nothing.
+ */
+export function settledRows<R extends { type: string; amount: string }>(rows: R[]): R[] {
+  const pendings = rows.filter((r) => r.type === 'collect_pending' || r.type === 'collect_unpending');
+  expect(pendings.filter((r) => r.type === 'collect_pending').length * 2).toBe(pendings.length);
+  expect(pendings.reduce((sum, r) => sum + BigInt(r.amount), 0n)).toBe(0n);
+  return rows.filter((r) => !pendings.includes(r));
+}

@@ -55,11 +55,13 @@ async function scopeFor(db: Db, accountId: string, mode: Mode): Promise<string |
   if (!account) return null;
   if (mode === 'live') return accountId;
   const scope = testScopeOf(accountId);
+  // No conflict target: a credential made at the same moment may make the scope first, and its row conflicts on
+  // live_account_id as well as on id.
   await knex.raw(
     `INSERT INTO accounts (id, name, default_version, collect_data_threshold_minor, settlement_mode, fee_base_minor, fee_bps,
        livemode, live_account_id)
      SELECT ?, name, default_version, collect_data_threshold_minor, settlement_mode, fee_base_minor, fee_bps, false, id
-     FROM accounts WHERE id = ? ON CONFLICT (id) DO NOTHING`,
+     FROM accounts WHERE id = ? ON CONFLICT DO NOTHING`,
     [scope, accountId],
   );
   return scope;

@@ -1,5 +1,7 @@
 import { admin, client, newAccount, newKey, startTestService, itOwn } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
+import { createKey } from '../../src/db/accountsRepo';
+import { createDb, ping } from '../../src/db/knex';
 import { balanceOf, newBuyer } from '../support/chain';
 import { signedBody } from '../support/x402';
 import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
@@ -46,6 +48,29 @@ describe('test keys', () => {
     expect(
       await admin('keys', 'create', '--account', acct.accountId, '--type', 'partner', '--mode', 'sandbox').catch((e) => e.message),
     ).toMatch(/--mode must be live or test/);
+  });
+
+  it("an account's first test credentials made at once all work, in one test scope", async () => {
+    // The first test credential makes the test scope; those made beside it (other processes) find it, not fail on it.
+    const dbs = Array.from({ length: 6 }, () => createDb(process.env.DATABASE_URL!, 1));
+    try {
+      for (let round = 0; round < 10; round++) {
+        const { accountId } = await newAccount();
+        await Promise.all(dbs.map((db) => ping(db)));
+        const keys = await Promise.all(dbs.map((db, i) => createKey(db, accountId, i % 2 ? 'wallet' : 'partner', 'test')));
+        const rows = await svc
+          .db('api_keys')
+          .whereIn(
+            'id',
+            keys.map((k) => k!.keyId),
+          )
+          .select('account_id');
+        expect(rows.map((r) => r.account_id)).toEqual(Array(6).fill(`acct_test_${accountId.slice(5)}`));
+        expect((await client(svc.directUrl, { 'Api-Key': keys[0]!.apiKey })('GET', '/v1/merchants')).status).toBe(200);
+      }
+    } finally {
+      await Promise.all(dbs.map((db) => db.destroy()));
+    }
   });
 
   it('admin apps create --mode test makes gateway credentials of test mode (pgc_test_)', async () => {

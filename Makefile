@@ -4,6 +4,8 @@ NPM_STAMP := node_modules/.install-stamp
 SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := .venv/sdk.stamp
 SDK_WHEELS := .venv/sdk-wheels
+# Defined before the rules that name it: make expands a rule's prerequisites where it reads the rule.
+CHROMIUM := /usr/bin/chromium
 # Tool installs (node_modules, the Python virtualenvs, oasdiff, the openapi-generator jar, built SDK packages)
 # are kept per user outside the clone, keyed by their pins (scripts/tool-cache.sh): CI starts from a fresh clone
 # each time. Linked or hard-link-copied into the clone; a machine without the cache installs them once.
@@ -135,7 +137,6 @@ soak: install build
 	SOAK_MINUTES=$${SOAK_MINUTES:-10} NODE_ENV=test npx --no-install jest --runInBand tests/soak
 
 # Debian's Chromium for the browser tests (tests/browser, playwright-core): installed as root when missing.
-CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	apt-get update
 	apt-get install -y chromium

@@ -144,7 +144,8 @@ describeOwn('a transaction stuck in the pool while fees rise, then past its vali
       await baseFee('50');
       const cancelled = await eventually(
         () => Promise.all([txOf(a.id), txOf(b.id)]),
-        (ts) => ts.every((t) => t.cancelled_at !== null),
+        // Broadcast too: a block mined before the node has a cancellation would mine the stuck transaction (reverted).
+        (ts) => ts.every((t) => t.cancelled_at !== null && t.broadcast_at !== null),
         15_000,
       );
       for (const [i, t] of cancelled.entries()) {

@@ -5,6 +5,7 @@ import { TOKEN_ABI } from '../chain/evm';
 import { holdingsAt } from '../db/ledger';
 import { lowestOpenNonces } from '../db/relayer';
 import { parseAssetId } from '../domain/caip';
+import { lastBlockUnused } from '../domain/chain';
 
 // `admin ledger check`: what the ledger says each address holds of each token, against what the chain says, at the
 // block at confirmation depth. The ledger's side counts only the movements mined at or below that block (and
@@ -85,24 +86,9 @@ async function recordedUpTo(db: Db, chain: EvmChain, block: bigint): Promise<big
     chain.call(() => chain.pub.getTransactionCount({ address: getAddress(address), blockNumber })).then(BigInt);
   let upTo = block;
   for (const open of await lowestOpenNonces(db, chain.caip2)) {
-    if ((await nonceAt(open.sender, upTo)) <= open.nonce) continue;
-    // Used by `upTo`: find the last block where it was not, stepping down from `upTo` in growing steps (a node that
-    // keeps recent state only can answer near the head), then halving; never below the block before the last one
-    // that mined a lower nonce of the sender, where it was still unused.
+    // Never below the block before the one that mined the sender's last recorded lower nonce: unused there.
     const floor = open.minedBelow && open.minedBelow > 0n ? open.minedBelow - 1n : 0n;
-    let hi = upTo;
-    let lo = upTo;
-    for (let step = 1n; lo > floor; step *= 2n) {
-      lo = upTo - step > floor ? upTo - step : floor;
-      if ((await nonceAt(open.sender, lo)) <= open.nonce) break;
-      hi = lo;
-    }
-    while (hi - lo > 1n) {
-      const mid = (lo + hi) / 2n;
-      if ((await nonceAt(open.sender, mid)) <= open.nonce) lo = mid;
-      else hi = mid;
-    }
-    upTo = lo;
+    upTo = await lastBlockUnused((b) => nonceAt(open.sender, b), open.nonce, floor < upTo ? floor : upTo, upTo);
   }
   return upTo;
 }

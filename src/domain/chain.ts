@@ -103,8 +103,9 @@ export interface DevelopmentChain {
 /**
  * The last block in [floor, upTo] at which a sender's nonce count was at most `nonce` (its transaction of that nonce
  * not yet mined), given that it was at `floor`: counts only grow, so it steps down from `upTo` in growing steps (a
- * node that keeps recent state only can answer near the head), then halves. `floor` when the count never was
- * (the caller's premise broken).
+ * node that keeps recent state only can answer near the head), then halves. `upTo` when the nonce is unused there;
+ * `floor` (or `upTo`, when that is lower) when the premise is broken. The relayer finds who took a nonce with it
+ * (src/chain/proofs.ts), `admin ledger check` where the ledger is complete.
  */
 export async function lastBlockUnused(
   nonceAt: (block: bigint) => Promise<bigint>,

@@ -87,8 +87,8 @@ async function recordedUpTo(db: Db, chain: EvmChain, block: bigint): Promise<big
   let upTo = block;
   for (const open of await lowestOpenNonces(db, chain.caip2)) {
     // Never below the block before the one that mined the sender's last recorded lower nonce: unused there.
-    const floor = open.minedBelow && open.minedBelow > 0n ? open.minedBelow - 1n : 0n;
-    upTo = await lastBlockUnused((b) => nonceAt(open.sender, b), open.nonce, floor < upTo ? floor : upTo, upTo);
+    const floor = open.minedBelow ? open.minedBelow - 1n : 0n;
+    upTo = await lastBlockUnused((b) => nonceAt(open.sender, b), open.nonce, floor, upTo);
   }
   return upTo;
 }

@@ -1,5 +1,5 @@
 import { getAddress, parseAbi, type Address, type Hex } from 'viem';
-import { ChainUnavailable, lastBlockUnused } from '../domain/chain';
+import { ChainUnavailable } from '../domain/chain';
 import { TOKEN_ABI, type EvmChain } from './evm';
 
 // What the chain says for sure about a transaction the relayer cannot see. A missing receipt, a timeout or
@@ -26,17 +26,26 @@ export type NonceTaker = { kind: 'unmined' } | ({ kind: 'ours' | 'other' } & Inc
 export const head = (chain: EvmChain) => chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
 
 /**
- * Finds the transaction that took `nonce` of `sender`: the block after the last one where the sender's nonce count
- * had not passed it (lastBlockUnused from the head: a few dozen state reads at most), then that block's transaction
- * from the sender at that nonce.
+ * Finds the transaction that took `nonce` of `sender`: the first block after which the sender's nonce count
+ * passes it (searched back from the head, doubling, then halving: a few dozen state reads at most), then that
+ * block's transaction from the sender at that nonce.
  */
 export async function whoTookNonce(chain: EvmChain, sender: Address, nonce: number, ours: string[]): Promise<NonceTaker> {
+  const n = BigInt(nonce);
   const countAt = async (b: bigint) =>
     b < 0n ? 0n : BigInt(await chain.call(() => chain.pub.getTransactionCount({ address: sender, blockNumber: b })));
-  const top = await head(chain);
-  const unused = await lastBlockUnused(countAt, BigInt(nonce), -1n, top);
-  if (unused === top) return { kind: 'unmined' };
-  const hi = unused + 1n;
+  let hi = await head(chain);
+  if ((await countAt(hi)) <= n) return { kind: 'unmined' };
+  let lo = hi - 1n;
+  for (let step = 1n; (await countAt(lo)) > n; step *= 2n) {
+    hi = lo;
+    lo = hi - step < -1n ? -1n : hi - step;
+  }
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if ((await countAt(mid)) <= n) lo = mid;
+    else hi = mid;
+  }
   const block = await chain.call(() => chain.pub.getBlock({ blockNumber: hi, includeTransactions: true }));
   const tx = block.transactions.find((t) => getAddress(t.from) === getAddress(sender) && t.nonce === nonce);
   if (!tx || !block.hash) throw new ChainUnavailable(`block ${hi} holds no transaction of ${sender} at nonce ${nonce}`);

@@ -99,32 +99,3 @@ export interface DevelopmentChain {
   /** Fees no block takes now: half the latest block's base fee, no tip. */
   stalledFees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
 }
-
-/**
- * The last block in [floor, upTo] at which a sender's nonce count was at most `nonce` (its transaction of that nonce
- * not yet mined), given that it was at `floor`: counts only grow, so it steps down from `upTo` in growing steps (a
- * node that keeps recent state only can answer near the head), then halves. `upTo` when the nonce is unused there;
- * `floor` (or `upTo`, when that is lower) when the premise is broken. The relayer finds who took a nonce with it
- * (src/chain/proofs.ts), `admin ledger check` where the ledger is complete.
- */
-export async function lastBlockUnused(
-  nonceAt: (block: bigint) => Promise<bigint>,
-  nonce: bigint,
-  floor: bigint,
-  upTo: bigint,
-): Promise<bigint> {
-  if ((await nonceAt(upTo)) <= nonce) return upTo;
-  let hi = upTo;
-  let lo = upTo;
-  for (let step = 1n; lo > floor; step *= 2n) {
-    lo = upTo - step > floor ? upTo - step : floor;
-    if ((await nonceAt(lo)) <= nonce) break;
-    hi = lo;
-  }
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n;
-    if ((await nonceAt(mid)) <= nonce) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}

@@ -3,15 +3,11 @@ import type { Db } from '../db/knex';
 import type { EvmChain } from '../chain/evm';
 import { TOKEN_ABI } from '../chain/evm';
 import { holdingsAt } from '../db/ledger';
-import { lowestOpenNonces } from '../db/relayer';
 import { parseAssetId } from '../domain/caip';
-import { lastBlockUnused } from '../domain/chain';
 
 // `admin ledger check`: what the ledger says each address holds of each token, against what the chain says, at the
 // block at confirmation depth. The ledger's side counts only the movements mined at or below that block (and
 // reservations, which move nothing), so a payment or transfer between that block and the head is not a difference.
-// A transaction of the relayer mined at or below that block that the service has not recorded yet (its monitor
-// behind, a receipt the node does not show) is not one either: the senders' nonces say where the ledger is complete.
 
 export interface Difference {
   chainId: string;
@@ -35,9 +31,8 @@ export async function checkLedger(db: Db, chains: EvmChain[]): Promise<CheckRepo
   const report: CheckReport = { chains: [], differences: [] };
   for (const chain of chains) {
     const head = await chain.call(() => chain.pub.getBlockNumber());
-    const depth = head - BigInt(chain.confirmations) + 1n;
-    const block = await recordedUpTo(db, chain, depth < 0n ? 0n : depth);
-    const held = await holdingsAt(db, chain.caip2, block);
+    const block = head - BigInt(chain.confirmations) + 1n;
+    const held = await holdingsAt(db, chain.caip2, block < 0n ? 0n : block);
     const seen = new Set(held.map((h) => `${h.asset}|${getAddress(h.holder)}`));
     // A relayer key of this configuration holding a token the ledger knows on this chain, with no entries of its own.
     const tokens = [...new Set(held.map((h) => h.asset))];
@@ -74,21 +69,4 @@ export async function checkLedger(db: Db, chains: EvmChain[]): Promise<CheckRepo
     });
   }
   return report;
-}
-
-/**
- * The highest block at or below `block` at which no transaction that is not final in the database was mined yet: a
- * sender's nonce at a block says whether its lowest open nonce was used by then (whatever receipts show). Read
- * before the ledger, so that what the service records meanwhile is either below the block and read, or above it.
- */
-async function recordedUpTo(db: Db, chain: EvmChain, block: bigint): Promise<bigint> {
-  const nonceAt = (address: string, blockNumber: bigint) =>
-    chain.call(() => chain.pub.getTransactionCount({ address: getAddress(address), blockNumber })).then(BigInt);
-  let upTo = block;
-  for (const open of await lowestOpenNonces(db, chain.caip2)) {
-    // Never below the block before the one that mined the sender's last recorded lower nonce: unused there.
-    const floor = open.minedBelow ? open.minedBelow - 1n : 0n;
-    upTo = await lastBlockUnused((b) => nonceAt(open.sender, b), open.nonce, floor, upTo);
-  }
-  return upTo;
 }

@@ -1,6 +1,6 @@
 import { parseSignature, serializeSignature, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { lastBlockUnused, refusalOf } from '../../src/domain/chain';
+import { refusalOf } from '../../src/domain/chain';
 import {
   buildTransferAuthorization,
   canonicalSignature,
@@ -104,42 +104,5 @@ describe('replacing a stuck transaction (src/domain/fees.ts)', () => {
       maxFeePerGas: gwei(22.5) + 1n,
       maxPriorityFeePerGas: gwei(1.125) + 1n,
     });
-  });
-});
-
-describe('lastBlockUnused (admin ledger check: where a sender had not used a nonce yet)', () => {
-  /** A sender's nonce count per block: nonce i mined at blocks[i]; the blocks it was asked for. */
-  const sender = (blocks: number[]) => {
-    const asked: bigint[] = [];
-    const nonceAt = async (b: bigint) => {
-      asked.push(b);
-      return BigInt(blocks.filter((m) => BigInt(m) <= b).length);
-    };
-    return { nonceAt, asked };
-  };
-
-  it('answers the block itself when the nonce is still unused there, asking once', async () => {
-    const s = sender([3, 7]); // nonce 2 unused
-    expect(await lastBlockUnused(s.nonceAt, 2n, 2n, 100n)).toBe(100n);
-    expect(s.asked).toEqual([100n]);
-  });
-
-  it('finds the block before the one that used it, wherever it lies above the floor', async () => {
-    for (const minedAt of [11, 12, 13, 50, 97, 99, 100]) {
-      const s = sender([5, 10, minedAt]); // nonce 2 mined at minedAt; floor: the block before nonce 1's
-      expect(await lastBlockUnused(s.nonceAt, 2n, 9n, 100n)).toBe(BigInt(minedAt - 1));
-    }
-  });
-
-  it('asks near the head first: a transaction one block down costs two questions', async () => {
-    const s = sender([5, 10, 100]);
-    expect(await lastBlockUnused(s.nonceAt, 2n, 9n, 100n)).toBe(99n);
-    expect(s.asked).toEqual([100n, 99n]);
-  });
-
-  it('never goes below the floor, even when the chain says the nonce was used there', async () => {
-    const s = sender([1, 2, 3]);
-    expect(await lastBlockUnused(s.nonceAt, 2n, 5n, 40n)).toBe(5n);
-    expect(s.asked.every((b) => b >= 5n)).toBe(true);
   });
 });

@@ -152,26 +152,3 @@ export async function markOutbid(db: Db, paymentId: string): Promise<void> {
     [paymentId],
   );
 }
-
-/**
- * Per sender on the chain, its lowest nonce whose transaction is not final yet (pending or mined), and the latest
- * block at which one of its lower nonces was mined (null when none is recorded): `admin ledger check` asks the chain
- * where below that nonce the ledger is complete.
- */
-export async function lowestOpenNonces(db: Db, chainId: string): Promise<{ sender: string; nonce: bigint; minedBelow: bigint | null }[]> {
-  const { rows } = await knexOf(db).raw(
-    `SELECT o.sender, o.nonce,
-       -- A sender's nonces are mined in order: the highest lower one mined is the latest (one index step back).
-       (SELECT t.block_number FROM chain_transactions t
-        WHERE t.chain_id = o.chain_id AND t.sender = o.sender AND t.nonce < o.nonce AND t.block_number IS NOT NULL
-        ORDER BY t.nonce DESC LIMIT 1) AS mined_below
-     FROM (SELECT chain_id, sender, min(nonce) AS nonce FROM chain_transactions
-           WHERE chain_id = ? AND status IN ('pending', 'mined') GROUP BY chain_id, sender) o`,
-    [chainId],
-  );
-  return (rows as { sender: string; nonce: string; mined_below: string | null }[]).map((r) => ({
-    sender: r.sender,
-    nonce: BigInt(r.nonce),
-    minedBelow: r.mined_below === null ? null : BigInt(r.mined_below),
-  }));
-}

@@ -107,13 +107,13 @@ start: build
 	npm start
 
 # scripts/test-jest.mjs runs each integration test once: in process when it needs a service of its own, else
-# against the built service (build) behind the Prism proxies (node_modules: install), as contract-tests/run.mjs does.
+# against the built service (build) behind the Prism proxies (node_modules: install), as contract-tests/run.mjs does;
+# and, beside its parts where a core is idle, the unit tests, the SDK suite (make test-sdks) and the browser tests
+# (make test-browser).
 test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP) $(CHROMIUM)
 	@mkdir -p coverage
 	NODE_ENV=test node scripts/test-jest.mjs
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
-	node sdk-tests/run.mjs
-	$(BROWSER_TESTS)
 	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
 
 # The fast inner loop: tests/unit only (pure code and files in the tree), no PostgreSQL, no chain, no build.

@@ -7,15 +7,15 @@
 //     its own. They mostly wait on the chain and on their services (about 1.1 cores of 2 over their minutes), so
 //     the idle core runs meanwhile the unit tests (tests/unit, one worker, no PostgreSQL or chain), the SDK suite
 //     (sdk-tests/run.mjs) and the browser tests (jest.browser.config.js, Chromium), each against a stack of its own.
-//  2. prism, the faults and the soak, side by side (each with its own PostgreSQL and chain):
-//     - prism: the rest of tests/integration once, against the built service behind the Prism validating proxy
-//       of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part. Files
-//       whose every test ran in part 1 are left out;
-//     - the fault suite (tests/faults) in parallel workers, but for the scenarios that measure latencies;
-//     - the chaos soak (tests/soak): two minutes (SOAK_MINUTES) with a seed derived from the commit.
-//     The soak mostly waits (about a third of a core over its minutes) and asserts invariants, not latencies, and
-//     Prism's part is under a core for about a minute: the fault scenarios have the rest.
-//  3. faults-alone: the scenarios that measure latencies, one file at a time, nothing beside them: their
+//  2. prism: the rest of tests/integration once, against the built service behind the Prism validating proxy
+//     of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part. Files
+//     whose every test ran in part 1 are left out.
+//  3. faults and soak, side by side (each with its own PostgreSQL and chain): the fault suite (tests/faults) in
+//     parallel workers, but for the scenarios that measure latencies, and the chaos soak (tests/soak): two minutes
+//     (SOAK_MINUTES) with a seed derived from the commit. The soak mostly waits (about a third of a core over its
+//     minutes), so the cores it leaves idle run the fault scenarios meanwhile; it asserts invariants, not latencies.
+//     Prism's part stays out of this step: its load beside the fault scenarios upsets those that race the chain.
+//  4. faults-alone: the scenarios that measure latencies, one file at a time, nothing beside them: their
 //     assertions compare a latency under load with an unloaded baseline measured in the same test, which a
 //     neighbouring test file would skew.
 // Every part always runs. The report counts each test once (an integration file's tests are in two parts, each
@@ -63,7 +63,7 @@ const faultsTogether = { name: 'faults', ...jest([workers, ...faults.together]) 
 const soak = { name: 'soak', ...jest(['--runInBand', 'tests/soak'], { SOAK_MINUTES: process.env.SOAK_MINUTES || '2' }) };
 const faultsAlone = { name: 'faults-alone', ...jest(['--runInBand', ...faults.alone]) };
 /** One step after another; the parts of a step side by side. */
-const steps = [[own, unit, sdks, browser], [prism, faultsTogether, soak], [faultsAlone]];
+const steps = [[own, unit, sdks, browser], [prism], [faultsTogether, soak], [faultsAlone]];
 
 /** Runs `part` with the terminal as its output, or `log` (a file) when given; resolves to its exit status. */
 function runPart(part, file, log) {

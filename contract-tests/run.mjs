@@ -145,15 +145,9 @@ async function main() {
       `contract: seeded account ${seeded.accountId}, merchant ${seeded.merchantId}` +
         (seeded.skipped.length ? `; skipped (501, not implemented yet): ${seeded.skipped.join(', ')}` : ''),
     );
-    // Three runs at a time, the longest first (replays before explores, the preview's 49 operations before the stable
-    // version's 26): a Schemathesis process keeps under a core busy, as it waits on the service and the chain for
-    // part of each case, and two at a time left the stable version's lane idle for the last minute.
-    const runs = VERSIONS.flatMap((v) => RUNS.map((r) => ({ v, r, ops: operationsOf(v).length }))).sort(
-      (a, b) => RUNS.indexOf(a.r) - RUNS.indexOf(b.r) || b.ops - a.ops,
-    );
-    const out = await timed(`schemathesis ${VERSIONS.join(' + ')}`, () =>
-      inLanes(runs, LANES, ({ v, r }) => schemathesisRun(v, r, seeded)),
-    );
+    // Both versions at once (each version's Python process keeps about one core busy, the service little): per
+    // version the replay run, then the explore run.
+    const out = await timed(`schemathesis ${VERSIONS.join(' + ')}`, () => Promise.all(VERSIONS.map((v) => schemathesisRuns(v, seeded))));
     for (const o of out) {
       summary.push(...o.summary);
       details.push(...o.details);
@@ -165,113 +159,100 @@ async function main() {
   if (PARTS.includes('prism')) summary.push(...(await timed('integration suite through Prism', throughPrism)));
 }
 
-const LANES = 3;
-/** `work` on each item, `lanes` at a time, in the items' order; the results in the items' order. */
-async function inLanes(items, lanes, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
-  return results;
-}
-
-/** Schemathesis run `r` (replay or explore) of version `v`: its summary and failure lines. */
-async function schemathesisRun(v, r, seeded) {
+/** Schemathesis runs of version `v` (replay, then explore): its summary and failure lines. */
+async function schemathesisRuns(v, seeded) {
   const summary = [];
   const details = [];
   const ops = operationsOf(v);
   const pending = notImplemented();
   const fuzzed = ops.filter((o) => !pending.has(o));
-  const label = `schemathesis ${v} ${r.name}`;
-  if (!r.seed) {
-    parts.delete(label);
-    summary.push(`Schemathesis ${v} ${r.name}: not run (no git commit to derive a seed from; set CONTRACT_EXPLORE_SEED)`);
-    return { summary, details };
-  }
-  const dir = path.join(reports, `schemathesis-${v}-${r.name}`);
-  const args = [
-    '--config-file',
-    'contract-tests/schemathesis.toml',
-    'run',
-    `generated/${v}/openapi.json`,
-    '--url',
-    stack.url,
-    '-H',
-    `PAY-Version: ${v}`,
-    '--checks',
-    'all',
-    '--max-response-time',
-    MAX_RESPONSE_S,
-    '--phases',
-    r.phases,
-    '--mode',
-    'all',
-    '--max-examples',
-    MAX_EXAMPLES,
-    // One worker: the runs go side by side, three processes at a time; a second worker thread per process only
-    // contended for Python's lock (more CPU for the same cases).
-    '--workers',
-    '1',
-    '--seed',
-    r.seed,
-    // A long-poll may rightly take up to its 30 s cap (the hooks cap valid maxPollMs at 100 ms; not every case is valid).
-    '--request-timeout',
-    '40',
-    // No example database: the cases come from the seed alone (a warm .hypothesis/ would replay earlier runs'
-    // examples first, so the same commit would test different cases on another machine), and no files written.
-    '--generation-database',
-    'none',
-    ...[...pending].flatMap((o) => ['--exclude-operation-id', o]),
-    '--report',
-    'junit,json',
-    '--report-dir',
-    dir,
-  ];
-  console.log(
-    `\ncontract: Schemathesis ${v} ${r.name} (seed ${r.seed}, phases ${r.phases}): ${fuzzed.length} operations (${pending.size} excluded as not implemented)`,
-  );
-  const started = Date.now();
-  const code = await run(schemathesis, args, {
-    env: {
-      ...process.env,
-      CONTRACT_API_KEY: seeded.partnerKey,
-      CONTRACT_TEST_API_KEY: seeded.testPartnerKey,
-      CONTRACT_X402_SETTLEMENT: seeded.x402SettlementId,
-      CONTRACT_VERSION: v,
-      CONTRACT_CURSOR: seeded.cursor ?? '',
-      CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
-      CONTRACT_SERVICE_URL: stack.url,
-      CONTRACT_BUYER_KEY: seeded.buyerKey,
-      CONTRACT_WEBHOOK_URL: sink.url,
-    },
-    log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
-  });
-  const report = readJsonReport(dir, CHECKS);
-  const secs = ((Date.now() - started) / 1000).toFixed(0);
-  const nFail = report ? report.failures : '?';
-  const ok = code === 0 && report && report.errors === 0;
-  summary.push(
-    `Schemathesis ${v} ${r.name}: ${fuzzed.length}/${ops.length} operations, phases ${r.phases}, ${report?.checks ?? '?'}; ` +
-      `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
-      (report?.missingData ? `; warning: ${report.missingData}` : ''),
-  );
-  // What failed, where CI's tail of the log shows it (the summary closes the log): each failure kind
-  // with its operations, and the start of each failing case's report (its request as curl).
-  for (const f of report?.failureGroups ?? []) details.push(`${v} ${r.name}: ${f}`);
-  for (const d of failureTexts(dir)) details.push(`${v} ${r.name}: ${d}`);
-  if (code !== 0 || !report || report.errors > 0) failed = true;
-  if (report && typeof report.cases === 'number') {
-    // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
-    // an exit code that says failure with nothing counted (e.g. a crash after the report) is one failure.
-    const nFailed = report.failedCases + report.engineErrors;
-    parts.set(label, { unit: 'cases', passed: Math.max(report.cases - report.failedCases, 0), failed: nFailed || (ok ? 0 : 1) });
-  } else {
-    parts.set(label, { unit: 'cases', passed: 0, failed: 1, note: report ? 'no case count in its JSON report' : 'no JSON report' });
+  for (const r of RUNS) {
+    const label = `schemathesis ${v} ${r.name}`;
+    if (!r.seed) {
+      parts.delete(label);
+      summary.push(`Schemathesis ${v} ${r.name}: not run (no git commit to derive a seed from; set CONTRACT_EXPLORE_SEED)`);
+      continue;
+    }
+    const dir = path.join(reports, `schemathesis-${v}-${r.name}`);
+    const args = [
+      '--config-file',
+      'contract-tests/schemathesis.toml',
+      'run',
+      `generated/${v}/openapi.json`,
+      '--url',
+      stack.url,
+      '-H',
+      `PAY-Version: ${v}`,
+      '--checks',
+      'all',
+      '--max-response-time',
+      MAX_RESPONSE_S,
+      '--phases',
+      r.phases,
+      '--mode',
+      'all',
+      '--max-examples',
+      MAX_EXAMPLES,
+      // One worker: the two versions run side by side, a core each; a second worker thread per process only
+      // contended for Python's lock (more CPU for the same cases).
+      '--workers',
+      '1',
+      '--seed',
+      r.seed,
+      // A long-poll may rightly take up to its 30 s cap (the hooks cap valid maxPollMs at 100 ms; not every case is valid).
+      '--request-timeout',
+      '40',
+      // No example database: the cases come from the seed alone (a warm .hypothesis/ would replay earlier runs'
+      // examples first, so the same commit would test different cases on another machine), and no files written.
+      '--generation-database',
+      'none',
+      ...[...pending].flatMap((o) => ['--exclude-operation-id', o]),
+      '--report',
+      'junit,json',
+      '--report-dir',
+      dir,
+    ];
+    console.log(
+      `\ncontract: Schemathesis ${v} ${r.name} (seed ${r.seed}, phases ${r.phases}): ${fuzzed.length} operations (${pending.size} excluded as not implemented)`,
+    );
+    const started = Date.now();
+    const code = await run(schemathesis, args, {
+      env: {
+        ...process.env,
+        CONTRACT_API_KEY: seeded.partnerKey,
+        CONTRACT_TEST_API_KEY: seeded.testPartnerKey,
+        CONTRACT_X402_SETTLEMENT: seeded.x402SettlementId,
+        CONTRACT_VERSION: v,
+        CONTRACT_CURSOR: seeded.cursor ?? '',
+        CONTRACT_PAYMENTS_CURSOR: seeded.paymentsCursor ?? '',
+        CONTRACT_SERVICE_URL: stack.url,
+        CONTRACT_BUYER_KEY: seeded.buyerKey,
+        CONTRACT_WEBHOOK_URL: sink.url,
+      },
+      log: path.join(reports, `schemathesis-${v}-${r.name}.log`),
+    });
+    const report = readJsonReport(dir, CHECKS);
+    const secs = ((Date.now() - started) / 1000).toFixed(0);
+    const nFail = report ? report.failures : '?';
+    const ok = code === 0 && report && report.errors === 0;
+    summary.push(
+      `Schemathesis ${v} ${r.name}: ${fuzzed.length}/${ops.length} operations, phases ${r.phases}, ${report?.checks ?? '?'}; ` +
+        `${report?.cases ?? '?'} cases, ${nFail} failures, ${report?.errors ?? '?'} errors, seed ${report?.seed ?? r.seed}, ${secs}s → ${ok ? 'PASS' : 'FAIL'}` +
+        (report?.missingData ? `; warning: ${report.missingData}` : ''),
+    );
+    // What failed, where CI's tail of the log shows it (the summary closes the log): each failure kind
+    // with its operations, and the start of each failing case's report (its request as curl).
+    for (const f of report?.failureGroups ?? []) details.push(`${v} ${r.name}: ${f}`);
+    for (const d of failureTexts(dir)) details.push(`${v} ${r.name}: ${d}`);
+    if (code !== 0 || !report || report.errors > 0) failed = true;
+    if (report && typeof report.cases === 'number') {
+      // Cases as Schemathesis counts them: failed are those with a failure or an error, plus engine errors;
+      // an exit code that says failure with nothing counted (e.g. a crash after the report) is one failure.
+      const nFailed = report.failedCases + report.engineErrors;
+      parts.set(label, { unit: 'cases', passed: Math.max(report.cases - report.failedCases, 0), failed: nFailed || (ok ? 0 : 1) });
+    } else {
+      parts.set(label, { unit: 'cases', passed: 0, failed: 1, note: report ? 'no case count in its JSON report' : 'no JSON report' });
+    }
   }
   return { summary, details };
 }

@@ -181,11 +181,22 @@ describeOwn('a transaction stuck in the pool while fees rise, then past its vali
       ]);
       const rows = await Promise.all([txOf(a.id), txOf(b.id)]);
       const receipts = await Promise.all(rows.map((t) => chainClient().getTransactionReceipt({ hash: t.tx_hash })));
-      expect(rows.map((t) => t.status)).toEqual(['dropped', 'dropped']);
-      expect(receipts.map((r) => [r.status, getAddress(r.from), getAddress(r.to!), r.gasUsed])).toEqual([
-        ['success', relayer, relayer, 21_000n],
-        ['success', relayer, relayer, 21_000n],
-      ]);
+      // Each nonce is taken by its cancellation, a 0-value transfer to the relayer ('dropped'), or by the stuck
+      // transaction reverting past its validBefore ('reverted'): while the base fee is above them, anvil does not show
+      // the cancellations (eth_getTransactionByHash finds none), and when fees fall it may mine the stuck one, as
+      // any node of a real network still holding it may. Nothing moves either way; at least one cancellation is mined.
+      const taken = rows.map((t, i) => {
+        const r = receipts[i];
+        return t.status === 'dropped'
+          ? [t.status, r.status, getAddress(r.from), getAddress(r.to!), r.gasUsed]
+          : [t.status, r.status, getAddress(r.from), getAddress(r.to!) === relayer ? 'the relayer' : 'the token'];
+      });
+      for (const x of taken)
+        expect([
+          ['dropped', 'success', relayer, relayer, 21_000n],
+          ['reverted', 'reverted', relayer, 'the token'],
+        ]).toContainEqual(x);
+      expect(taken.filter((x) => x[0] === 'dropped').length).toBeGreaterThan(0);
       expect(await chainClient().getTransactionCount({ address: relayer })).toBe(nonceBefore + 2);
       expect(await Promise.all(buyers.map((x) => balanceOf(x.address)))).toEqual([50_000_000n, 50_000_000n]);
       expect(await limitedGauge()).toBe(0);

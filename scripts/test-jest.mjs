@@ -27,7 +27,6 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { timed } from './ci-times.mjs';
-import { ensureTestTls } from './test-tls.mjs';
 import { faultFiles, mergeReports, ownServiceFiles, prismFiles } from './jest-parts.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -50,14 +49,15 @@ const prism = {
   }),
   report: path.join(prismReports, 'integration-through-prism.json'),
 };
-// Suites with reports of their own (not merged into coverage/jest-results.json) and a log each.
+// Suites with reports of their own (not merged into coverage/jest-results.json): their output goes to `log`.
 // make test-sdks runs it without NODE_ENV=test (the clients and examples run as a partner's would).
-const sdks = { name: 'sdks', cmd: process.execPath, args: ['sdk-tests/run.mjs'], separate: true, unsetEnv: ['NODE_ENV'] };
+const log = (name) => path.join(root, `coverage/${name}.log`);
+const sdks = { name: 'sdks', cmd: process.execPath, args: ['sdk-tests/run.mjs'], log: log('sdks'), unsetEnv: ['NODE_ENV'] };
 const browser = {
   name: 'browser',
   ...jest(['-c', 'jest.browser.config.js', '--runInBand']),
   report: path.join(root, 'coverage/browser-results.json'),
-  separate: true,
+  log: log('browser'),
 };
 const faultsTogether = { name: 'faults', ...jest([workers, ...faults.together]) };
 const soak = { name: 'soak', ...jest(['--runInBand', 'tests/soak'], { SOAK_MINUTES: process.env.SOAK_MINUTES || '2' }) };
@@ -65,34 +65,32 @@ const faultsAlone = { name: 'faults-alone', ...jest(['--runInBand', ...faults.al
 /** One step after another; the parts of a step side by side. */
 const steps = [[own, unit, sdks, browser], [prism], [faultsTogether, soak], [faultsAlone]];
 
-/** Runs `part` with the terminal as its output, or `log` (a file) when given; resolves to its exit status. */
-function runPart(part, file, log) {
+/** Runs `part` with the terminal as its output, or its `log` file; resolves to its exit status. */
+function runPart(part, file) {
   const args = part.jest ? ['--json', `--outputFile=${file}`, ...part.args] : part.args;
-  const out = log ? fs.openSync(log, 'w') : 'inherit';
+  const out = part.log ? fs.openSync(part.log, 'w') : 'inherit';
   const env = { ...process.env, ...(typeof part.env === 'function' ? part.env() : part.env) };
   for (const k of part.unsetEnv ?? []) delete env[k];
   return new Promise((resolve) => {
     const child = spawn(part.cmd, args, { cwd: root, stdio: ['ignore', out, out], env });
     child.on('error', () => resolve(1));
     child.on('exit', (code, signal) => resolve(code ?? signal ?? 1));
-  }).finally(() => log && fs.closeSync(out));
+  }).finally(() => part.log && fs.closeSync(out));
 }
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
-ensureTestTls(); // once, before parts that would each make it at the same moment
 const reports = [];
 const separate = []; // {name, code} of the suites with reports of their own
 for (const step of steps) {
   const files = step.map((part) => part.report ?? path.join(root, `coverage/jest-results-${part.name}.json`));
-  const logs = step.map((part) => (part.separate ? path.join(root, `coverage/${part.name}.log`) : undefined));
   for (const file of files) fs.rmSync(file, { force: true });
-  const codes = await timed(step.map((part) => (part.separate ? part.name : `jest ${part.name}`)).join(' + '), () =>
-    Promise.all(step.map((part, i) => runPart(part, files[i], logs[i]))),
+  const codes = await timed(step.map((part) => (part.log ? part.name : `jest ${part.name}`)).join(' + '), () =>
+    Promise.all(step.map((part, i) => runPart(part, files[i]))),
   );
   step.forEach((part, i) => {
     const code = typeof codes[i] === 'number' ? codes[i] : 1;
-    if (part.separate) {
-      console.log(`\n==== ${part.name} (${path.relative(root, logs[i])})\n${fs.readFileSync(logs[i], 'utf8')}`);
+    if (part.log) {
+      console.log(`\n==== ${part.name} (${path.relative(root, part.log)})\n${fs.readFileSync(part.log, 'utf8')}`);
       separate.push({ name: part.name, code });
       return;
     }

@@ -9,13 +9,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TEST_TLS_DIR = path.join(root, '.data/test-tls');
 
+/**
+ * The pair, made when missing. Processes that start at the same moment (make test's parts side by side) each make a
+ * pair in a folder of their own and rename it into place: the first rename wins and the others use its pair, so a
+ * key never meets another process's certificate.
+ */
 export function ensureTestTls() {
   const cert = path.join(TEST_TLS_DIR, 'cert.pem');
   const key = path.join(TEST_TLS_DIR, 'key.pem');
-  if (!fs.existsSync(cert) || !fs.existsSync(key)) {
-    fs.mkdirSync(TEST_TLS_DIR, { recursive: true });
-    const tmpKey = `${key}.${process.pid}`;
-    const tmpCert = `${cert}.${process.pid}`;
+  const complete = () => fs.existsSync(cert) && fs.existsSync(key);
+  if (!complete()) {
+    const mine = `${TEST_TLS_DIR}.${process.pid}`;
+    fs.mkdirSync(mine, { recursive: true });
     execFileSync(
       'openssl',
       [
@@ -27,9 +32,9 @@ export function ensureTestTls() {
         'ec_paramgen_curve:prime256v1',
         '-nodes',
         '-keyout',
-        tmpKey,
+        path.join(mine, 'key.pem'),
         '-out',
-        tmpCert,
+        path.join(mine, 'cert.pem'),
         '-days',
         '3650',
         '-subj',
@@ -39,8 +44,14 @@ export function ensureTestTls() {
       ],
       { stdio: 'ignore' },
     );
-    fs.renameSync(tmpKey, key);
-    fs.renameSync(tmpCert, cert);
+    // A folder left incomplete by an older release's tool is replaced; a complete one (another process won) is kept.
+    if (fs.existsSync(TEST_TLS_DIR) && !complete()) fs.rmSync(TEST_TLS_DIR, { recursive: true, force: true });
+    try {
+      fs.renameSync(mine, TEST_TLS_DIR);
+    } catch (e) {
+      if (!complete()) throw e;
+      fs.rmSync(mine, { recursive: true, force: true });
+    }
   }
   return { cert, key };
 }

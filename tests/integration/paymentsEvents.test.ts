@@ -77,7 +77,8 @@ describe('stored events', () => {
 
 describe('expiry', () => {
   it('a reader never sees a stale status: past expiresAt is expired at once', async () => {
-    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
+    // Well ahead when sent (a whole-second time 1 s ahead may be a millisecond ahead, and past when it arrives).
+    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 30 });
     await svc
       .db('payments')
       .where({ id })
@@ -88,7 +89,7 @@ describe('expiry', () => {
     expect((await events(id)).map((e: { type: string }) => e.type)).toEqual(['payment.created', 'payment.expired']);
   });
   it('the sweeper expires payments nobody looks at', async () => {
-    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 1 });
+    const id = await newPayment({ expiresAt: Math.floor(Date.now() / 1000) + 2 }); // 1-2 s ahead
     for (let i = 0; i < 50 && (await svc.db('payments').where({ id }).first()).status !== 'expired'; i++)
       await new Promise((r) => setTimeout(r, 100));
     expect((await svc.db('payments').where({ id }).first()).status).toBe('expired');

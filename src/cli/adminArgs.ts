@@ -37,6 +37,7 @@ export const OPTIONS = {
   from: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  wait: { type: 'string' },
 } as const;
 
 export type Values = Partial<Record<keyof typeof OPTIONS, string>>;

@@ -6,10 +6,16 @@ import { need, UsageError, type Command } from './adminArgs';
 
 // The ledger (docs/ledger.md), read-only:
 //   admin ledger balance --account acct_…  -> {"balances":[{asset, available, pending, reserved}]} (as GET /v1/balance)
-//   admin ledger check [--chain <caip2>]   -> {"chains":[{chainId, block, holdings}], "differences":[…]}: what the ledger
-//         says each address holds against balanceOf at the block at confirmation depth; exit 1 on any difference
+//   admin ledger check [--chain <caip2>] [--wait <seconds>]
+//         -> {"chains":[{chainId, block, holdings, unrecorded}], "differences":[…]}: what the ledger says each address
+//         holds against balanceOf at the block at confirmation depth, once the relayer transactions mined by then are
+//         recorded (waits up to --wait seconds, 30 by default; what is still unrecorded is listed); exit 1 on any
+//         difference or unrecorded transaction
 //   admin report balance-transactions --account acct_… --from <ISO> --to <ISO> --format csv --out <file>
 //         -> {"rows","file"}: the account's ledger entries in [from, to), as GET /v1/reports/balance-transactions, as CSV
+
+const DEFAULT_WAIT_S = 30;
+const MAX_WAIT_S = 600;
 
 async function chainsOf(config: Config, only?: string): Promise<EvmChain[]> {
   const configuredChain = await import('../chain/chains').then((m) => m.configuredChain);
@@ -24,11 +30,15 @@ export const LEDGER_QUERIES: Record<string, Command> = {
     const account = need(v, 'account');
     return (db) => import('../usecases/ledger').then((m) => m.balances(db, account));
   },
-  'ledger check': (v) => async (db, config) => {
-    const checkLedger = await import('../usecases/ledgerCheck').then((m) => m.checkLedger);
-    const report = await checkLedger(db, await chainsOf(config, v.chain?.trim()));
-    if (report.differences.length) process.exitCode = 1;
-    return report;
+  'ledger check': (v) => {
+    const wait = v.wait?.trim() ?? String(DEFAULT_WAIT_S);
+    if (!/^\d{1,3}$/.test(wait) || Number(wait) > MAX_WAIT_S) throw new UsageError(`--wait must be whole seconds, 0 to ${MAX_WAIT_S}`);
+    return async (db, config) => {
+      const checkLedger = await import('../usecases/ledgerCheck').then((m) => m.checkLedger);
+      const report = await checkLedger(db, await chainsOf(config, v.chain?.trim()), { waitMs: Number(wait) * 1000 });
+      if (report.differences.length || report.chains.some((c) => c.unrecorded.length)) process.exitCode = 1;
+      return report;
+    };
   },
   'report balance-transactions': (v) => {
     const account = need(v, 'account');

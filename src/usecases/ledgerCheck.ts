@@ -1,13 +1,19 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getAddress } from 'viem';
 import type { Db } from '../db/knex';
 import type { EvmChain } from '../chain/evm';
 import { TOKEN_ABI } from '../chain/evm';
 import { holdingsAt } from '../db/ledger';
+import { lowestOpenNonces } from '../db/relayer';
 import { parseAssetId } from '../domain/caip';
 
 // `admin ledger check`: what the ledger says each address holds of each token, against what the chain says, at the
 // block at confirmation depth. The ledger's side counts only the movements mined at or below that block (and
 // reservations, which move nothing), so a payment or transfer between that block and the head is not a difference.
+// Nor is a relayer transaction mined at or below that block that the service has not recorded yet (its monitor a pass
+// behind, an RPC node that does not show the receipt yet): each sender's nonce at that block says whether its lowest
+// transaction not final in the database was mined by then, and the check waits for the service to record it (the
+// ledger is complete at the block once none is left), up to `waitMs`; what is still unrecorded then is reported.
 
 export interface Difference {
   chainId: string;
@@ -21,18 +27,35 @@ export interface Difference {
   accounts: { owner: string; bucket: string; amount: string }[];
 }
 
+/** A sender's transaction the database holds as not final whose nonce the chain shows used at the checked block. */
+export interface Unrecorded {
+  sender: string;
+  nonce: string;
+}
+
 export interface CheckReport {
-  chains: { chainId: string; block: string; holdings: number }[];
+  /** `unrecorded`: non-empty when the ledger at `block` may lack those transactions' movements (not conclusive). */
+  chains: { chainId: string; block: string; holdings: number; unrecorded: Unrecorded[] }[];
   differences: Difference[];
 }
 
+const POLL_MS = 250;
+
 /** Compares every holding the ledger knows on each chain, plus what the chain's relayer keys hold of those tokens. */
-export async function checkLedger(db: Db, chains: EvmChain[]): Promise<CheckReport> {
+export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { waitMs: number }): Promise<CheckReport> {
   const report: CheckReport = { chains: [], differences: [] };
   for (const chain of chains) {
     const head = await chain.call(() => chain.pub.getBlockNumber());
-    const block = head - BigInt(chain.confirmations) + 1n;
-    const held = await holdingsAt(db, chain.caip2, block < 0n ? 0n : block);
+    const depth = head - BigInt(chain.confirmations) + 1n;
+    const block = depth < 0n ? 0n : depth;
+    const until = Date.now() + waitMs;
+    let unrecorded = await unrecordedAt(db, chain, block);
+    while (unrecorded.length && Date.now() < until) {
+      await sleep(Math.min(POLL_MS, until - Date.now()));
+      unrecorded = await unrecordedAt(db, chain, block);
+    }
+    // Read after: what the service records meanwhile is mined either at or below the block (then read) or above it.
+    const held = await holdingsAt(db, chain.caip2, block);
     const seen = new Set(held.map((h) => `${h.asset}|${getAddress(h.holder)}`));
     // A relayer key of this configuration holding a token the ledger knows on this chain, with no entries of its own.
     const tokens = [...new Set(held.map((h) => h.asset))];
@@ -53,7 +76,7 @@ export async function checkLedger(db: Db, chains: EvmChain[]): Promise<CheckRepo
         ),
       ),
     );
-    report.chains.push({ chainId: chain.caip2, block: block.toString(), holdings: all.length });
+    report.chains.push({ chainId: chain.caip2, block: block.toString(), holdings: all.length, unrecorded });
     all.forEach((h, i) => {
       const got = onChain[i] as bigint;
       if (got === h.amount) return;
@@ -69,4 +92,16 @@ export async function checkLedger(db: Db, chains: EvmChain[]): Promise<CheckRepo
     });
   }
   return report;
+}
+
+/** The senders whose lowest open transaction's nonce was used at `block`: mined (whichever took it), not recorded. */
+async function unrecordedAt(db: Db, chain: EvmChain, block: bigint): Promise<Unrecorded[]> {
+  const open = await lowestOpenNonces(db, chain.caip2);
+  const used = await Promise.all(
+    open.map(async (o) => {
+      const count = await chain.call(() => chain.pub.getTransactionCount({ address: getAddress(o.sender), blockNumber: block }));
+      return BigInt(count) > o.nonce;
+    }),
+  );
+  return open.filter((_, i) => used[i]).map((o) => ({ sender: getAddress(o.sender), nonce: o.nonce.toString() }));
 }

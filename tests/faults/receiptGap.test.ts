@@ -1,6 +1,6 @@
 import { getAddress, pad, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { newKey } from '../support/service';
+import { adminWith, newKey } from '../support/service';
 import { balanceOf, chainClient, fund, newBuyer, USDC_TOKEN } from '../support/chain';
 import { startRpcProxy, type Hider } from '../support/rpcProxy';
 import { eventually } from '../support/eventually';
@@ -18,6 +18,8 @@ jest.setTimeout(150_000);
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const HIDDEN_MS = 9000;
+/** Sent to the collector outside any payment: what `admin ledger check` reports as its difference. */
+const EXTERNAL_FUNDS = 500_000_000n;
 
 /** Hides the receipts of transactions that move USDC from `from` to `to`. */
 const receiptsOfTransfers =
@@ -52,7 +54,7 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     collector = privateKeyToAddress(stack.env.DEVNET_RELAYER_KEYS as Hex);
     destination = getAddress((await db('crypto_settlements').where({ merchant_id: shop.merchantId }).first()).destination.split(':')[2]);
     // Other payments' money waiting in the collector: a second settlement would find funds to pay.
-    await fund(collector, 500_000_000n);
+    await fund(collector, EXTERNAL_FUNDS);
   }, 60_000);
   afterAll(async () => {
     await db?.destroy();
@@ -76,6 +78,18 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     return { id: id as string, buyer };
   }
   const paymentRow = (id: string) => db('payments').where({ id }).first();
+  /** `admin ledger check` on the stack's database through the proxy: its exit code, what it left unrecorded, the collector's difference. */
+  async function ledgerCheck(waitS: string) {
+    const { code, out } = await adminWith(
+      { DATABASE_URL: stack.dbUrl, DEVNET_RPC_URL: (await proxyP).url },
+      'ledger',
+      'check',
+      '--wait',
+      waitS,
+    );
+    const diff = out.differences.find((d: { holder: string }) => d.holder === collector);
+    return { code, unrecorded: out.chains[0].unrecorded, collector: diff?.difference as string | undefined };
+  }
 
   it('a settlement whose receipt is hidden is paid once, and settles once the receipt shows', async () => {
     const proxy = await proxyP;
@@ -132,7 +146,14 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     );
     await sleep(HIDDEN_MS);
     const hiddenRow = await paymentRow(id);
+    // Mined and not recorded: the ledger check says so (its 50.00 in the collector is no difference of the ledger's).
+    const collect = await db('chain_transactions').where({ payment_id: id, purpose: 'collect' }).first();
+    const notWaiting = await ledgerCheck('0');
+    // Waiting, it checks once the service has recorded it: the receipt shows meanwhile.
+    const waiting = ledgerCheck('60');
+    await sleep(1000);
     proxy.hide(null);
+    const afterWait = await waiting;
     const done = await eventually(
       () => paymentRow(id),
       (p) => p.status !== 'processing',
@@ -141,6 +162,12 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     const collected = await transfers(payer.address, collector);
     figures('receipt-gap-collect', { hiddenMs: HIDDEN_MS, statusWhileHidden: hiddenRow.status, final: done.status });
     expect(hiddenRow.status).toBe('processing');
+    expect(notWaiting).toEqual({
+      code: 1,
+      unrecorded: [{ sender: collector, nonce: String(collect.nonce) }],
+      collector: String(EXTERNAL_FUNDS + 50_000_000n),
+    });
+    expect(afterWait).toEqual({ code: 1, unrecorded: [], collector: String(EXTERNAL_FUNDS) });
     expect(done.status).toBe('succeeded');
     expect(done.tx_hash).toBe(collected[0].transactionHash);
     expect(collected).toHaveLength(1);

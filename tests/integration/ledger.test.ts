@@ -82,6 +82,15 @@ describeOwn('the ledger', () => {
     expect(await balanceOf(collector)).toBe(100_000n);
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
+    expect(check.out.chains.map((c: { unrecorded: unknown[] }) => c.unrecorded)).toEqual([[], []]);
+    // How long the check may wait for the service to record what is mined: whole seconds, 0 to 600.
+    for (const wait of ['soon', '-1', '601', '1.5']) {
+      const usage = await adminWith({}, 'ledger', 'check', `--wait=${wait}`);
+      expect({ code: usage.code, stderr: JSON.parse(usage.stderr) }).toEqual({
+        code: 2,
+        stderr: { error: '--wait must be whole seconds, 0 to 600' },
+      });
+    }
   });
 
   it('PostgreSQL refuses a journal that does not balance, and any change to the ledger', async () => {

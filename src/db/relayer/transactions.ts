@@ -258,6 +258,20 @@ export async function openTransactions(db: Db, chainId: string, sender: string, 
   return rows.map(fromRow);
 }
 
+/**
+ * Per sender on a chain, its lowest nonce whose transaction is not final yet: below it, every transaction of the sender
+ * is final and recorded (`admin ledger check` asks the chain whether that nonce was used by the block it checks).
+ */
+export async function lowestOpenNonces(db: Db, chainId: string): Promise<{ sender: string; nonce: bigint }[]> {
+  const rows = await knexOf(db)('chain_transactions')
+    .where({ chain_id: chainId })
+    .whereIn('status', ['pending', 'mined'])
+    .groupBy('sender')
+    .select('sender')
+    .min({ nonce: 'nonce' });
+  return rows.map((r: Row) => ({ sender: r.sender as string, nonce: BigInt(r.nonce) }));
+}
+
 /** What submitting a confirmed payment needs, in one read: its state, its option and signature, and its live transaction. */
 export interface SubmissionInput {
   status: string;

@@ -11,9 +11,10 @@ import { parseAssetId } from '../domain/caip';
 // block at confirmation depth. The ledger's side counts only the movements mined at or below that block (and
 // reservations, which move nothing), so a payment or transfer between that block and the head is not a difference.
 // Nor is a relayer transaction mined at or below that block that the service has not recorded yet (its monitor a pass
-// behind, an RPC node that does not show the receipt yet): each sender's nonce at that block says whether its lowest
-// transaction not final in the database was mined by then, and the check waits for the service to record it (the
-// ledger is complete at the block once none is left), up to `waitMs`; what is still unrecorded then is reported.
+// behind, an RPC node that does not show the receipt yet): the nonce at that block of each compared address that has
+// a transaction not final in the database says whether the lowest of them was mined by then, and the check waits for
+// the service to record it (the ledger is complete at the block once none is left), up to `waitMs`; what is still
+// unrecorded then is reported.
 
 export interface Difference {
   chainId: string;
@@ -49,20 +50,22 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
     const depth = head - BigInt(chain.confirmations) + 1n;
     const block = depth < 0n ? 0n : depth;
     const until = Date.now() + waitMs;
-    let unrecorded = await unrecordedAt(db, chain, block);
-    while (unrecorded.length && Date.now() < until) {
-      await sleep(Math.min(POLL_MS, until - Date.now()));
-      unrecorded = await unrecordedAt(db, chain, block);
+    let all = await compared(db, chain, block);
+    let unrecorded: Unrecorded[];
+    for (;;) {
+      const holders = new Set(all.map((h) => getAddress(h.holder)));
+      unrecorded = await unrecordedAt(db, chain, block, holders);
+      if (unrecorded.length && Date.now() < until) {
+        await sleep(Math.min(POLL_MS, until - Date.now()));
+        continue;
+      }
+      // Read again after: what the service recorded meanwhile is mined at or below the block (then read) or above it.
+      // A holder new since the last read (its first entry recorded meanwhile) has its senders asked once more.
+      const again = await compared(db, chain, block);
+      const grew = again.some((h) => !holders.has(getAddress(h.holder)));
+      all = again;
+      if (!grew || Date.now() >= until) break;
     }
-    // Read after: what the service records meanwhile is mined either at or below the block (then read) or above it.
-    const held = await holdingsAt(db, chain.caip2, block);
-    const seen = new Set(held.map((h) => `${h.asset}|${getAddress(h.holder)}`));
-    // A relayer key of this configuration holding a token the ledger knows on this chain, with no entries of its own.
-    const tokens = [...new Set(held.map((h) => h.asset))];
-    const extra = tokens.flatMap((asset) =>
-      chain.held.filter((a) => !seen.has(`${asset}|${a}`)).map((holder) => ({ asset, holder, amount: 0n, owners: [] })),
-    );
-    const all = [...held, ...extra];
     const onChain = await Promise.all(
       all.map((h) =>
         chain.call(() =>
@@ -94,9 +97,25 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
   return report;
 }
 
-/** The senders whose lowest open transaction's nonce was used at `block`: mined (whichever took it), not recorded. */
-async function unrecordedAt(db: Db, chain: EvmChain, block: bigint): Promise<Unrecorded[]> {
-  const open = await lowestOpenNonces(db, chain.caip2);
+/** The holdings compared on `chain`: the ledger's at `block`, and this configuration's relayer keys for its tokens. */
+async function compared(db: Db, chain: EvmChain, block: bigint) {
+  const held = await holdingsAt(db, chain.caip2, block);
+  const seen = new Set(held.map((h) => `${h.asset}|${getAddress(h.holder)}`));
+  // A relayer key of this configuration holding a token the ledger knows on this chain, with no entries of its own.
+  const tokens = [...new Set(held.map((h) => h.asset))];
+  const extra = tokens.flatMap((asset) =>
+    chain.held.filter((a) => !seen.has(`${asset}|${a}`)).map((holder) => ({ asset, holder, amount: 0n, owners: [] })),
+  );
+  return [...held, ...extra];
+}
+
+/**
+ * Senders among `holders` whose lowest open transaction's nonce was used at `block`: mined (whichever took it), not
+ * recorded. Every token movement of the relayer's is from or to its sender (a collector), so another sender's
+ * unrecorded transaction moves nothing the check compares (a key of a configuration no longer running, say).
+ */
+async function unrecordedAt(db: Db, chain: EvmChain, block: bigint, holders: Set<string>): Promise<Unrecorded[]> {
+  const open = (await lowestOpenNonces(db, chain.caip2)).filter((o) => holders.has(getAddress(o.sender)));
   const used = await Promise.all(
     open.map(async (o) => {
       const count = await chain.call(() => chain.pub.getTransactionCount({ address: getAddress(o.sender), blockNumber: block }));

@@ -43,6 +43,7 @@ describeOwn('receipts the RPC node does not show for a while', () => {
   let collector: Address;
   let destination: Address;
   let db: ReturnType<typeof createDb>;
+  let externalMint: Hex;
 
   beforeAll(async () => {
     const proxy = await proxyP;
@@ -54,7 +55,7 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     collector = privateKeyToAddress(stack.env.DEVNET_RELAYER_KEYS as Hex);
     destination = getAddress((await db('crypto_settlements').where({ merchant_id: shop.merchantId }).first()).destination.split(':')[2]);
     // Other payments' money waiting in the collector: a second settlement would find funds to pay.
-    await fund(collector, EXTERNAL_FUNDS);
+    externalMint = await fund(collector, EXTERNAL_FUNDS);
   }, 60_000);
   afterAll(async () => {
     await db?.destroy();
@@ -148,12 +149,22 @@ describeOwn('receipts the RPC node does not show for a while', () => {
     const hiddenRow = await paymentRow(id);
     // Mined and not recorded: the ledger check says so (its 50.00 in the collector is no difference of the ledger's).
     const collect = await db('chain_transactions').where({ payment_id: id, purpose: 'collect' }).first();
+    // Beside it, an open transaction of a sender that holds nothing in the ledger (a key no running configuration has),
+    // its nonce used on chain: it moves nothing the check compares, so the check neither lists nor waits for it.
+    const mint = await chainClient().getTransaction({ hash: externalMint });
+    const [stranger] = await db('chain_transactions')
+      .insert({
+        ...{ chain_id: 'eip155:31337', sender: mint.from, nonce: mint.nonce, purpose: 'sweep', to_address: mint.to, calldata: '0x' },
+        ...{ gas_limit: 21_000, max_fee_per_gas: 1, max_priority_fee_per_gas: 1, raw_tx: '0x', tx_hash: mint.hash },
+      })
+      .returning('id');
     const notWaiting = await ledgerCheck('0');
     // Waiting, it checks once the service has recorded it: the receipt shows meanwhile.
     const waiting = ledgerCheck('60');
     await sleep(1000);
     proxy.hide(null);
     const afterWait = await waiting;
+    await db('chain_transactions').where({ id: stranger.id }).del();
     const done = await eventually(
       () => paymentRow(id),
       (p) => p.status !== 'processing',

@@ -12,7 +12,7 @@ import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
 import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
 import { settlesOnSchedule } from '../db/settlementBatchesRepo';
-import { fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
+import { awaitingFunds, fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
@@ -164,8 +164,17 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
     { paymentId, txHash: use.hash },
     'authorization used by a transaction the relayer did not send; the payment succeeds with it',
   );
-  if (plan.purpose === 'collect') await deps.startSettle(paymentId);
+  if (plan.purpose === 'collect') await afterCollected(deps, paymentId);
   return use.hash;
+}
+
+/**
+ * A collect is final and its payment succeeded (by the relayer's transaction or another's): its settlement starts, and
+ * the account's refunds waiting for funds are looked at again (its balance at the collector grew).
+ */
+export async function afterCollected(deps: RelayerDeps, paymentId: string): Promise<void> {
+  await deps.startSettle(paymentId);
+  for (const id of await awaitingFunds(deps.db, paymentId)) await deps.startRefund(id);
 }
 
 /** Collector mode: sends amount minus fee to the merchant's destination as it is now. */

@@ -5,7 +5,7 @@ import { canonicalHash, head, isFinal, whoTookNonce } from '../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../domain/chain';
 import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
-import { failPayment, type RelayerDeps } from './relayer';
+import { afterCollected, failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';
 import { tokenRefusedAt } from '../chain/tokenRefusal';
@@ -13,7 +13,6 @@ import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
 import * as ledger from './ledger';
 import { refundOutcome } from './refundSends';
-import { awaitingFunds } from '../db/refundsRepo';
 import { batchOutcome } from './scheduledSettlements';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
@@ -75,11 +74,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
-    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) {
-      await deps.startSettle(tx.paymentId);
-      // The account's balance grew: refunds of it waiting for funds are looked at again.
-      for (const id of await awaitingFunds(deps.db, tx.paymentId)) await deps.startRefund(id);
-    }
+    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await afterCollected(deps, tx.paymentId);
     if (tx.purpose === 'refund' && relayer.ofPayment(tx)) await deps.startRefund(tx.paymentId);
   }
 }

@@ -1,0 +1,120 @@
+import { createWalletClient, getAddress, http, parseSignature, type Hex } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { newKey } from '../support/service';
+import { balanceOf, chainClient, newBuyer, USDC_TOKEN } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { startRpcProxy } from '../support/rpcProxy';
+import { createDb } from '../../src/db/knex';
+import { devnetChain } from '../../src/chain/devnet';
+import { TOKEN_ABI } from '../../src/chain/evm';
+import { describeOwn, ownStack, partner, send } from './kit';
+
+// A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
+// collected: also when the collect was sent by another holder of the collector's key. The service's own collect cannot
+// reach the node (broadcasts refused) while the other holder's takes its nonce; then the relayer finds its transaction
+// dropped, the authorization used by that one, and succeeds the payment with it (src/usecases/relayer.ts,
+// usedElsewhere). The reconciler's idle (CHAIN_STRANDED_AFTER_MS) is set far beyond the test, so only the wake-up on
+// that success can send the refund in time.
+
+jest.setTimeout(120_000);
+
+const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+
+describeOwn('a refund whose funding another holder of the collector key collected', () => {
+  let stack: Awaited<ReturnType<typeof ownStack>>;
+  let db: ReturnType<typeof createDb>;
+  const proxyP = startRpcProxy(process.env.DEVNET_RPC_URL!);
+  afterAll(async () => {
+    await db?.destroy();
+    await stack?.close();
+    await (await proxyP).close();
+  });
+
+  it('goes out as soon as the funding payment succeeds with that transaction', async () => {
+    const proxy = await proxyP;
+    stack = await ownStack('paygate_faults_funded_elsewhere', { DEVNET_RPC_URL: proxy.url, CHAIN_STRANDED_AFTER_MS: '600000' });
+    db = createDb(stack.dbUrl, 2);
+    const url = (await stack.start()).url;
+    const shop = await partner(url, stack.dbUrl, 'Funded Elsewhere');
+    const merchant = { ...shop.headers, ...PREVIEW };
+    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
+    const signed = async (id: string, payer: PrivateKeyAccount) => {
+      const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${payer.address}`] }))
+        .body.options[0];
+      const td = JSON.parse(opt.actions[0].data.params[1]);
+      return { optionId: opt.id as string, td, sig: (await payer.signTypedData(td)) as Hex };
+    };
+    const confirm = (id: string, s: { optionId: string; sig: Hex }) =>
+      send(url, 'POST', `/v1/gateway/payment/${id}/confirm`, wallet, {
+        optionId: s.optionId,
+        results: [{ type: 'walletRpc', data: [s.sig] }],
+      });
+
+    // A USD 5.00 payment, settled: nothing of the account's is left at the collector, so its refund waits for funds.
+    const buyer = await newBuyer(10_000_000n);
+    const id = (
+      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'paid', amount: { unit: 'iso4217/USD', value: '500' } })
+    ).body.paymentId as string;
+    expect((await confirm(id, await signed(id, buyer))).status).toBe(200);
+    const settled = await eventually(
+      () => db('payments').where({ id }).first(),
+      (p) => p.settled_at !== null,
+      30_000,
+    );
+    expect(settled.settled_at).not.toBeNull();
+    const refund = await send(url, 'POST', '/v1/refunds', merchant, { paymentId: id });
+    expect([refund.status, refund.body.refund.status]).toEqual([200, 'requires_funding']);
+
+    // The funder confirms; the service's collect is stored but cannot be broadcast, and another holder of the
+    // collector's key sends the same authorization, taking the nonce the service's transaction has.
+    const fundingId = refund.body.refund.fundingInstructions.paymentId as string;
+    const funder = await newBuyer(10_000_000n);
+    const f = await signed(fundingId, funder);
+    expect(f.td.primaryType).toBe('ReceiveWithAuthorization');
+    const collector = privateKeyToAccount(stack.env.DEVNET_RELAYER_KEYS as Hex);
+    expect(getAddress(f.td.message.to)).toBe(collector.address);
+    proxy.refuse('eth_sendRawTransaction');
+    expect((await confirm(fundingId, f)).status).toBe(200);
+    const stored = await eventually(
+      () => db('chain_transactions').where({ payment_id: fundingId, purpose: 'collect' }).first(),
+      (t) => t !== undefined,
+      20_000,
+    );
+    const { r, s, yParity } = parseSignature(f.sig);
+    const m = f.td.message;
+    const elsewhere = await createWalletClient({
+      chain: devnetChain(process.env.DEVNET_RPC_URL!),
+      transport: http(process.env.DEVNET_RPC_URL!),
+      account: collector,
+    }).writeContract({
+      address: USDC_TOKEN,
+      abi: TOKEN_ABI.filter((x) => x.name === 'receiveWithAuthorization' && x.inputs.length === 9),
+      functionName: 'receiveWithAuthorization',
+      args: [
+        getAddress(m.from),
+        collector.address,
+        BigInt(m.value),
+        BigInt(m.validAfter),
+        BigInt(m.validBefore),
+        m.nonce,
+        27 + yParity,
+        r,
+        s,
+      ],
+      nonce: Number(stored.nonce),
+    });
+    expect((await chainClient().waitForTransactionReceipt({ hash: elsewhere })).status).toBe('success');
+    proxy.up();
+
+    const done = await eventually(
+      async () => (await send(url, 'GET', `/v1/refunds/${refund.body.refund.id}`, merchant)).body.refund,
+      (x) => x.status === 'succeeded',
+      60_000,
+    );
+    expect(done.status).toBe('succeeded');
+    expect(await balanceOf(buyer.address)).toBe(10_000_000n);
+    // The funding payment succeeded with the other holder's transaction; the service's own was dropped.
+    expect(await db('payments').where({ id: fundingId }).first()).toMatchObject({ status: 'succeeded', tx_hash: elsewhere });
+    expect(await db('chain_transactions').where({ payment_id: fundingId }).pluck('status')).toEqual(['dropped']);
+  });
+});

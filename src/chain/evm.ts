@@ -106,6 +106,27 @@ export function authorizationDeadline(data: Hex): bigint | null {
   }
 }
 
+/**
+ * The token call that executes an authorization: the v, r, s form for an ECDSA signature (every EIP-3009 token has
+ * it), the bytes form (ERC-1271 smart-contract wallets, FiatToken v2.2+) otherwise, or when `bytesForm` says the
+ * signature is a contract wallet's (an ERC-6492 wallet's inner signature).
+ */
+export function authorizationCall(td: TransferAuthorization, signature: Hex, bytesForm = false): ChainCall {
+  const m = td.message;
+  const functionName = td.primaryType === 'ReceiveWithAuthorization' ? 'receiveWithAuthorization' : 'transferWithAuthorization';
+  const head = [getAddress(m.from), getAddress(m.to), BigInt(m.value), BigInt(m.validAfter), BigInt(m.validBefore), m.nonce] as const;
+  let data: Hex;
+  if (signature.length === 132 && !bytesForm) {
+    const { r, s, yParity } = parseSignature(signature);
+    const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 9);
+    data = encodeFunctionData({ abi, functionName, args: [...head, 27 + yParity, r, s] } as never);
+  } else {
+    const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 7);
+    data = encodeFunctionData({ abi, functionName, args: [...head, signature] } as never);
+  }
+  return { to: getAddress(td.domain.verifyingContract), data };
+}
+
 export class EvmChain {
   readonly pub: PublicClient;
   /** The relayer keys' bytes by address, retired ones included. */
@@ -171,27 +192,6 @@ export class EvmChain {
   pickRelayer(seed: string): Address {
     const keys = this.relayers;
     return keys[Number(BigInt(keccak256(new TextEncoder().encode(seed))) % BigInt(keys.length))];
-  }
-
-  /**
-   * The token call that executes an authorization: the v, r, s form for an ECDSA signature (every
-   * EIP-3009 token has it), the bytes form (ERC-1271 smart-contract wallets, FiatToken v2.2+) otherwise, or when
-   * `bytesForm` says the signature is a contract wallet's (an ERC-6492 wallet's inner signature).
-   */
-  authorizationCall(td: TransferAuthorization, signature: Hex, bytesForm = false): ChainCall {
-    const m = td.message;
-    const functionName = td.primaryType === 'ReceiveWithAuthorization' ? 'receiveWithAuthorization' : 'transferWithAuthorization';
-    const head = [getAddress(m.from), getAddress(m.to), BigInt(m.value), BigInt(m.validAfter), BigInt(m.validBefore), m.nonce] as const;
-    let data: Hex;
-    if (signature.length === 132 && !bytesForm) {
-      const { r, s, yParity } = parseSignature(signature);
-      const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 9);
-      data = encodeFunctionData({ abi, functionName, args: [...head, 27 + yParity, r, s] } as never);
-    } else {
-      const abi = TOKEN_ABI.filter((f) => f.name === functionName && f.inputs.length === 7);
-      data = encodeFunctionData({ abi, functionName, args: [...head, signature] } as never);
-    }
-    return { to: getAddress(td.domain.verifyingContract), data };
   }
 
   transferCall(token: string, to: string, amount: bigint): ChainCall {

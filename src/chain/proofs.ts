@@ -25,6 +25,11 @@ export type NonceTaker = { kind: 'unmined' } | ({ kind: 'ours' | 'other' } & Inc
 /** The chain's latest block number, never cached. */
 export const head = (chain: EvmChain) => chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
 
+/** How many transactions `sender` had mined by the end of `block` (0 before the chain's first block). */
+export async function nonceCountAt(chain: EvmChain, sender: Address, block: bigint): Promise<bigint> {
+  return block < 0n ? 0n : BigInt(await chain.call(() => chain.pub.getTransactionCount({ address: sender, blockNumber: block })));
+}
+
 /**
  * Finds the transaction that took `nonce` of `sender`: the first block after which the sender's nonce count
  * passes it (searched back from the head, doubling, then halving: a few dozen state reads at most), then that
@@ -32,8 +37,7 @@ export const head = (chain: EvmChain) => chain.call(() => chain.pub.getBlockNumb
  */
 export async function whoTookNonce(chain: EvmChain, sender: Address, nonce: number, ours: string[]): Promise<NonceTaker> {
   const n = BigInt(nonce);
-  const countAt = async (b: bigint) =>
-    b < 0n ? 0n : BigInt(await chain.call(() => chain.pub.getTransactionCount({ address: sender, blockNumber: b })));
+  const countAt = (b: bigint) => nonceCountAt(chain, sender, b);
   let hi = await head(chain);
   if ((await countAt(hi)) <= n) return { kind: 'unmined' };
   let lo = hi - 1n;

@@ -1,6 +1,6 @@
 import { getAddress, hashTypedData, type Hex } from 'viem';
 import type { Chains } from '../chain/chains';
-import type { ChainCall, EvmChain } from '../chain/evm';
+import { authorizationCall, type ChainCall, type EvmChain } from '../chain/evm';
 import { approvalStillPending, permitRefusal } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
 import type { Fees } from '../domain/fees';
@@ -119,6 +119,6 @@ export function authorizationChecker(chains: Chains, contractWallets: ContractWa
     const eoaValid = (c: Hex) => verifyTransferAuthorization(typedDataJson, from, c);
     const sig = await verifiedSignature(chain, contractWallets, from, digest, eoaValid, signature, relayer, fees);
     if (!sig.ok) return sig;
-    return simulated(chain, relayer, sig, chain.authorizationCall(td, sig.inner, sig.inner !== sig.signature), fees);
+    return simulated(chain, relayer, sig, authorizationCall(td, sig.inner, sig.inner !== sig.signature), fees);
   };
 }

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { Db } from '../db/knex';
 import type { EvmChain } from '../chain/evm';
 import { TOKEN_ABI } from '../chain/evm';
+import { nonceCountAt } from '../chain/proofs';
 import { holdingsAt } from '../db/ledger';
 import { lowestOpenNonces } from '../db/relayer';
 import { parseAssetId } from '../domain/caip';
@@ -116,11 +117,6 @@ async function compared(db: Db, chain: EvmChain, block: bigint) {
  */
 async function unrecordedAt(db: Db, chain: EvmChain, block: bigint, holders: Set<string>): Promise<Unrecorded[]> {
   const open = (await lowestOpenNonces(db, chain.caip2)).filter((o) => holders.has(getAddress(o.sender)));
-  const used = await Promise.all(
-    open.map(async (o) => {
-      const count = await chain.call(() => chain.pub.getTransactionCount({ address: getAddress(o.sender), blockNumber: block }));
-      return BigInt(count) > o.nonce;
-    }),
-  );
+  const used = await Promise.all(open.map(async (o) => (await nonceCountAt(chain, getAddress(o.sender), block)) > o.nonce));
   return open.filter((_, i) => used[i]).map((o) => ({ sender: getAddress(o.sender), nonce: o.nonce.toString() }));
 }

@@ -1,5 +1,5 @@
 import { getAddress, type Address, type Hex } from 'viem';
-import type { ChainCall, EvmChain, Simulation } from '../chain/evm';
+import { authorizationCall, type ChainCall, type EvmChain, type Simulation } from '../chain/evm';
 import { permitRefusal, permitUse } from '../chain/permit2Proofs';
 import { authorizationUse, type AuthorizationUse } from '../chain/proofs';
 import type { TransferAuthorization } from '../domain/eip3009';
@@ -57,7 +57,7 @@ export function submissionPlan(chain: EvmChain, paymentId: string, opt: Submissi
   const sender = getAddress(purpose === 'collect' ? td.message.to : (opt.relayer ?? chain.pickRelayer(paymentId)));
   const from = getAddress(td.message.from);
   const { signature: inner, deploy } = unwrapped(signature, from);
-  const call = chain.authorizationCall(td, inner, deploy !== null);
+  const call = authorizationCall(td, inner, deploy !== null);
   return {
     purpose,
     sender,

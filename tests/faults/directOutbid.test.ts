@@ -1,12 +1,12 @@
-import { getAddress, parseSignature, type Address, type Hex } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { createWalletClient, http, parseGwei } from 'viem';
 import { adminOn, newKey } from '../support/service';
-import { anvil, balanceOf, newBuyer, USDC_TOKEN, useOwnChain } from '../support/chain';
+import { anvil, balanceOf, newBuyer, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
 import { devnetChain } from '../../src/chain/devnet';
-import { TOKEN_ABI } from '../../src/chain/evm';
+import { authorizationCall } from '../../src/chain/evm';
 import { describeOwn, figures, ownStack, partner, send } from './kit';
 
 // Direct mode (issue 28, finding 5): the buyer's TransferWithAuthorization pays the merchant's destination, and
@@ -60,31 +60,16 @@ describeOwn('direct mode: the authorization submitted by someone else first', ()
       20_000,
     );
     // The copy, with the same signed terms and a higher priority fee: first in the next block.
-    const { r, s, yParity } = parseSignature(sig as Hex);
-    const m = td.message;
     const copy = await createWalletClient({
       chain: devnetChain(process.env.DEVNET_RPC_URL!),
       transport: http(process.env.DEVNET_RPC_URL!),
       account: copier,
-    }).writeContract({
-      address: USDC_TOKEN,
-      abi: TOKEN_ABI.filter((f) => f.name === 'transferWithAuthorization' && f.inputs.length === 9),
-      functionName: 'transferWithAuthorization',
-      args: [
-        getAddress(m.from),
-        getAddress(m.to) as Address,
-        BigInt(m.value),
-        BigInt(m.validAfter),
-        BigInt(m.validBefore),
-        m.nonce,
-        27 + yParity,
-        r,
-        s,
-      ],
+    }).sendTransaction({
+      ...authorizationCall(td, sig as Hex),
       gas: 200_000n,
       maxFeePerGas: parseGwei('500'),
       maxPriorityFeePerGas: parseGwei('100'),
-    } as never);
+    });
     await anvil().mine({ blocks: 1 });
     await anvil().setAutomine(true);
     await anvil().mine({ blocks: 1 });

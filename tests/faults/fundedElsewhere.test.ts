@@ -1,12 +1,12 @@
-import { createWalletClient, getAddress, http, parseSignature, type Hex } from 'viem';
+import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { newKey } from '../support/service';
-import { balanceOf, chainClient, newBuyer, USDC_TOKEN } from '../support/chain';
+import { balanceOf, chainClient, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startRpcProxy } from '../support/rpcProxy';
 import { createDb } from '../../src/db/knex';
 import { devnetChain } from '../../src/chain/devnet';
-import { TOKEN_ABI } from '../../src/chain/evm';
+import { authorizationCall } from '../../src/chain/evm';
 import { describeOwn, ownStack, partner, send } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
@@ -80,29 +80,11 @@ describeOwn('a refund whose funding another holder of the collector key collecte
       (t) => t !== undefined,
       20_000,
     );
-    const { r, s, yParity } = parseSignature(f.sig);
-    const m = f.td.message;
     const elsewhere = await createWalletClient({
       chain: devnetChain(process.env.DEVNET_RPC_URL!),
       transport: http(process.env.DEVNET_RPC_URL!),
       account: collector,
-    }).writeContract({
-      address: USDC_TOKEN,
-      abi: TOKEN_ABI.filter((x) => x.name === 'receiveWithAuthorization' && x.inputs.length === 9),
-      functionName: 'receiveWithAuthorization',
-      args: [
-        getAddress(m.from),
-        collector.address,
-        BigInt(m.value),
-        BigInt(m.validAfter),
-        BigInt(m.validBefore),
-        m.nonce,
-        27 + yParity,
-        r,
-        s,
-      ],
-      nonce: Number(stored.nonce),
-    });
+    }).sendTransaction({ ...authorizationCall(f.td, f.sig), nonce: Number(stored.nonce) });
     expect((await chainClient().waitForTransactionReceipt({ hash: elsewhere })).status).toBe('success');
     proxy.up();
 

@@ -80,11 +80,19 @@ function jestFailures(r) {
   return lines.length > 20 ? [...lines.slice(0, 20), `  … and ${lines.length - 20} more`] : lines;
 }
 
-/** `{passed, failed}` written by sdk-tests/run.mjs. */
+/** `{passed, failed, failures?}` written by sdk-tests/run.mjs; each failure's first 12 lines, at most 10 failures. */
 function countsReport(label, file) {
   const r = readJson(file);
   if (!r || !isCount(r.passed) || !isCount(r.failed)) return missing(label, file);
-  return counted(label, r);
+  const line = counted(label, r);
+  const failures = (Array.isArray(r.failures) ? r.failures : []).slice(0, 10).map((f) =>
+    String(f)
+      .split('\n')
+      .slice(0, 12)
+      .map((l, i) => `  ${i ? '  ' : 'failed '}${l.slice(0, 300)}`)
+      .join('\n'),
+  );
+  return { ...line, text: [line.text, ...failures].join('\n') };
 }
 
 /** contract-tests/run.mjs: `{passed, failed, parts: [{name, unit?, passed, failed, skipped?}]}`, one part per

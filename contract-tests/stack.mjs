@@ -150,6 +150,21 @@ export async function startStack({ logFile, env: settings = {} }) {
     return { url, databaseUrl, env, devnet: { dir: devnetDir, rpcUrl }, addProcess, stop };
   } catch (e) {
     await stop();
-    throw e;
+    throw new Error(`${e instanceof Error ? e.message : e}; the service's log (${logFile}) ends with:\n${logTail(logFile)}`, { cause: e });
+  }
+}
+
+/** The last lines of a log file, for an error that says why a process did not start. */
+function logTail(file, lines = 8) {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(-lines)
+      .map((l) => `  ${l.slice(0, 400)}`)
+      .join('\n');
+  } catch {
+    return '  (no log)';
   }
 }

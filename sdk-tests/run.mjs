@@ -76,10 +76,13 @@ async function main() {
   fs.mkdirSync(reports, { recursive: true });
   let passed = 0;
   let failed = 0;
+  /** What failed, a line each: counts.json carries them, so CI's summary says which without the whole log. */
+  const failures = [];
   const count = (ok, what) => {
     if (ok) passed++;
     else {
       failed++;
+      failures.push(what);
       console.log(`sdks: ${what} FAILED`);
     }
   };
@@ -132,6 +135,7 @@ async function main() {
     const py = pytestCounts(junit);
     passed += py.passed;
     failed += py.failed;
+    if (py.failed) failures.push(`pytest sdk-tests/python: ${py.failed} failed (its output above)`);
 
     delete env.PYTHONPATH;
     for (const i of installs) {
@@ -149,12 +153,13 @@ async function main() {
     }
   } catch (e) {
     console.error(`sdks: ${e instanceof Error ? e.stack : e}`);
+    failures.push(String(e instanceof Error ? e.message : e));
     failed++;
   } finally {
     await Promise.allSettled(installs.map((i) => i.installed)); // no build or install left running in a removed folder
     await cleanup();
   }
-  fs.writeFileSync(path.join(reports, 'counts.json'), JSON.stringify({ passed, failed }) + '\n');
+  fs.writeFileSync(path.join(reports, 'counts.json'), JSON.stringify({ passed, failed, failures }) + '\n');
   console.log(`sdks: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }

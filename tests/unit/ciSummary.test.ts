@@ -1,4 +1,5 @@
-// .ci/summary.mjs: the jest line of a red CI names each failed test and each suite that could not run.
+// .ci/summary.mjs: the jest line of a red CI names each failed test and each suite that could not run; the sdks line
+// each failure sdk-tests/run.mjs recorded.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,13 +8,15 @@ import path from 'node:path';
 const root = path.join(__dirname, '..', '..');
 
 /** The summary's `test` lines for a jest report, run in a folder of its own (the script reads paths from its parent). */
-function testLines(report: unknown): string[] {
+function testLines(report: unknown, sdkCounts?: unknown): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-summary-'));
   try {
     fs.mkdirSync(path.join(dir, '.ci'));
     fs.mkdirSync(path.join(dir, 'coverage'));
+    fs.mkdirSync(path.join(dir, 'sdk-tests/reports'), { recursive: true });
     fs.copyFileSync(path.join(root, '.ci/summary.mjs'), path.join(dir, '.ci/summary.mjs'));
     fs.writeFileSync(path.join(dir, 'coverage/jest-results.json'), JSON.stringify(report));
+    if (sdkCounts) fs.writeFileSync(path.join(dir, 'sdk-tests/reports/counts.json'), JSON.stringify(sdkCounts));
     return execFileSync('node', [path.join(dir, '.ci/summary.mjs'), 'test', '1'], { encoding: 'utf8' })
       .trim()
       .split('\n');
@@ -64,4 +67,23 @@ it('prints no failure lines for a green report', () => {
     testResults: [{ name: `${root}/tests/unit/c.test.ts`, status: 'passed', assertionResults: [assertion('c', 'passed')] }],
   });
   expect(lines.filter((l) => l.startsWith('jest') || l.startsWith('  failed'))).toEqual(['jest: 1 passed, 0 failed']);
+});
+
+it('names each failure of the SDK suite, a multi-line one indented under its first line', () => {
+  const green = { success: true, numPassedTests: 1, numFailedTests: 0, testResults: [] };
+  const lines = testLines(green, {
+    passed: 2,
+    failed: 2,
+    failures: [
+      'quickstart --variant sdk (exit 1)',
+      'http://127.0.0.1:1/readyz: process exited with 2 before it was ready; the log ends with:\n  bad setting',
+    ],
+  });
+  const at = lines.indexOf('sdks: 2 passed, 2 failed');
+  expect(lines.slice(at, at + 4)).toEqual([
+    'sdks: 2 passed, 2 failed',
+    '  failed quickstart --variant sdk (exit 1)',
+    '  failed http://127.0.0.1:1/readyz: process exited with 2 before it was ready; the log ends with:',
+    '      bad setting',
+  ]);
 });

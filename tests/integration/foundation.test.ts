@@ -1,19 +1,12 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { admin, client, newAccount, startTestService, TestService } from '../support/service';
+import { freePort } from '../support/chain';
 
 const execFileP = promisify(execFile);
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 let svc: TestService;
 let key: string;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import net, { type Socket } from 'node:net';
+import { type Socket } from 'node:net';
 import { generatePrivateKey } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
 import { client, externalService, itOwn, newAccount, newKey } from '../support/service';
@@ -11,7 +11,7 @@ import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
 import pg from 'pg';
-import { DEVNET_USDC, anvil, balanceOf, newBuyer, newWallet, useOwnChain } from '../support/chain';
+import { DEVNET_USDC, anvil, balanceOf, freePort, newBuyer, newWallet, useOwnChain } from '../support/chain';
 
 // Graceful shutdown of the real built service process (node dist/src/main.js), as an orchestrator does
 // it: SIGTERM while a long-poll waits, a request is half-sent, an idle keep-alive connection is open and
@@ -38,14 +38,6 @@ function getOnce(url: string): Promise<{ status?: number; headers?: http.Incomin
 }
 
 const until = <T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 5000) => eventually(f, ok, ms, 20);
-/** A port nobody listens on now. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 const closedSocket = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
 
 describe('graceful shutdown of the built service (SIGTERM)', () => {

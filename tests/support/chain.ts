@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -18,6 +17,7 @@ import { devnetAssetId, devnetDeployer, devnetChain, devnetTokenAddress } from '
 import { DEVNET_CHAIN_ID, DEVNET_CHAINS } from '../../src/chain/devnetChains';
 import { devnetMint, startDevnetChain } from '../../src/chain/devnetTokens';
 import type { RunningAnvil } from '../../src/chain/anvil';
+import { freePort } from '../../scripts/free-port.cjs';
 import { TOKEN_ABI } from '../../src/chain/evm';
 
 // The development chain the test run shares (started by globalSetup): fund buyers, read balances and
@@ -59,15 +59,7 @@ export function useOwnChain(): void {
   });
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 export const chainClient = (chainId: number = DEVNET_CHAIN_ID) =>
   createPublicClient({ chain: devnetChain(rpcUrl(chainId), chainId), transport: http(rpcUrl(chainId)) });

@@ -131,18 +131,22 @@ export async function refundsOfPayment(
  * transaction of the payment is in flight (then nothing is sent: one at a time).
  */
 export async function nextRefund(db: Db, paymentId: string): Promise<{ refund: RefundRow | undefined; live: boolean }> {
-  const knex = knexOf(db);
-  const live = await knex('chain_transactions')
-    .where({ payment_id: paymentId, purpose: 'refund' })
-    .whereIn('status', IN_FLIGHT)
-    .first('id');
-  if (live) return { refund: undefined, live: true };
-  const r = await knex('refunds')
+  if (await refundInFlight(db, paymentId)) return { refund: undefined, live: true };
+  const r = await knexOf(db)('refunds')
     .where({ payment_id: paymentId })
     .whereIn('status', ['pending', 'requires_funding'])
     .orderBy(['created_at', 'id'])
     .first();
   return { refund: r && fromRow(r), live: false };
+}
+
+/** Whether a refund transaction of the payment is stored and not final (one at a time per payment). */
+export async function refundInFlight(db: Db, paymentId: string): Promise<boolean> {
+  const live = await knexOf(db)('chain_transactions')
+    .where({ payment_id: paymentId, purpose: 'refund' })
+    .whereIn('status', IN_FLIGHT)
+    .first('id');
+  return live !== undefined;
 }
 
 /** The refund a stored refund transaction sends (set in the transaction that stores it). */

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import { inTransaction, type Tx } from '../db/knex';
+import { inTransaction, type Db, type Tx } from '../db/knex';
 import { writeRefundEvent } from '../db/refundEvents';
 import * as refunds from '../db/refundsRepo';
 import { findPayment, unmarkRefunded } from '../db/payments';
@@ -33,11 +33,14 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   // From the collector that received the payment when the account's balance there covers it, else from another of
   // this chain's keys where it does; in direct mode (nothing collected) or short everywhere, funding is needed first.
   const preferred = collected && collector ? getAddress(collector) : null;
-  const fits = (await refundableByHolder(db, refund.accountId, refund.tokenAsset, paymentId, { refundId: refund.id }))
-    .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
-    .map((h) => getAddress(h.holder));
+  const fitting = async (d: Db) =>
+    (await refundableByHolder(d, refund.accountId, refund.tokenAsset, paymentId, { refundId: refund.id }))
+      .filter((h) => h.amount >= refund.tokenAmount && chain.holds(h.holder))
+      .map((h) => getAddress(h.holder));
+  const covered = async (trx: Tx) => (await fitting(trx)).length > 0;
+  const fits = await fitting(db);
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
-  if (!holder) return waitForFunds(deps, refund);
+  if (!holder) return waitForFunds(deps, refund, covered);
   const call = chain.transferCall(parseAssetId(refund.tokenAsset).assetReference, refund.recipient, refund.tokenAmount);
   const fees = await chain.fees();
   const sim = await chain.simulate(holder, call, fees);
@@ -71,17 +74,29 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
     return r.tx.hash;
   } catch (e) {
     if (!(e instanceof InsufficientBalance)) throw e;
-    return waitForFunds(deps, refund);
+    return waitForFunds(deps, refund, covered);
   }
 }
 
 /**
- * Short at every collector: the refund waits in `requires_funding`, with a funding payment of what it lacks unless one
- * can still be paid (src/usecases/refunds.ts); covered meanwhile (a funding credited since), it is looked at again.
+ * Short at every collector as this step read it: the refund waits in `requires_funding`, with a funding payment of what
+ * it lacks unless one can still be paid (src/usecases/refunds.ts). Decided again under the refund's row lock (which
+ * storing its transaction takes too), because another step of the same payment may have acted since the read: one
+ * that found a funding credited after it (each collect starts one) and stored the refund's transaction, or is about to
+ * (`covered` reads the balance again). Then the refund is left as that step made it: never back to
+ * `requires_funding` with its transaction on the way, and no funding payment asked for money it does not lack.
  */
-async function waitForFunds(deps: RelayerDeps, refund: RefundRow): Promise<null> {
-  await refunds.waitForFunding(deps.db, refund.id);
-  const funding = await fundShortRefund(deps.db, refund);
+export async function waitForFunds(
+  deps: Pick<RelayerDeps, 'db' | 'log'>,
+  refund: RefundRow,
+  covered: (trx: Tx) => Promise<boolean>,
+): Promise<null> {
+  const funding = await inTransaction(deps.db, async (trx) => {
+    if (!(await refunds.waitingRefund(trx, refund.id))) return null; // final meanwhile
+    if ((await refunds.refundInFlight(trx, refund.paymentId)) || (await covered(trx))) return null;
+    await refunds.waitForFunding(trx, refund.id);
+    return fundShortRefund(trx, refund);
+  });
   if (funding)
     deps.log.info({ paymentId: refund.paymentId, refundId: refund.id, funding }, 'refund short of funds: a funding payment made');
   return null;

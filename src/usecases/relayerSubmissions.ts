@@ -7,7 +7,7 @@ import { ChainUnavailable } from '../domain/chain';
 import * as relayer from '../db/relayer';
 import { recordSettlementPlans } from '../db/payments';
 import { batches } from '../lib/batches';
-import { reserveFunds, type Reservation } from './ledger';
+import { InsufficientBalance, reserveFunds, type Reservation } from './ledger';
 import { withStalls } from './testHelpers/stall';
 
 // One relayer key's submissions in this process, signed and stored in batches: whatever is waiting when
@@ -45,11 +45,12 @@ interface Answer {
 class SenderQueue {
   /** Broadcasts of earlier batches: the next batch's go after them (nonce order). */
   private sending: Promise<void> = Promise.resolve();
-  // A unique key the batch could not foresee (another process, a conflicting claim), or a guard's refusal, fails the
-  // batch: then each goes on its own, so that one submission cannot fail the others. Any other failure is the batch's.
+  // A unique key the batch could not foresee (another process, a conflicting claim), a guard's refusal, or an account
+  // short of what one transfer reserves fails the batch: then each goes on its own, so that one submission cannot fail
+  // the others. Any other failure is the batch's.
   private readonly queue = batches((subs: Submission[]) => this.store(subs), {
     max: MAX_BATCH,
-    failure: (e) => (isUniqueViolation(e) || e instanceof GuardRefused ? 'alone' : 'batch'),
+    failure: (e) => (isUniqueViolation(e) || e instanceof GuardRefused || e instanceof InsufficientBalance ? 'alone' : 'batch'),
   });
 
   constructor(

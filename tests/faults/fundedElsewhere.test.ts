@@ -3,11 +3,9 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { newKey } from '../support/service';
 import { balanceOf, chainClient, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { startRpcProxy } from '../support/rpcProxy';
-import { createDb } from '../../src/db/knex';
 import { devnetChain } from '../../src/chain/devnet';
 import { authorizationCall } from '../../src/chain/evm';
-import { describeOwn, ownStack, partner, send } from './kit';
+import { describeOwn, partner, proxiedStack, send } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
 // collected: also when the collect was sent by another holder of the collector's key. The service's own collect cannot
@@ -21,20 +19,10 @@ jest.setTimeout(120_000);
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 
 describeOwn('a refund whose funding another holder of the collector key collected', () => {
-  let stack: Awaited<ReturnType<typeof ownStack>>;
-  let db: ReturnType<typeof createDb>;
-  const proxyP = startRpcProxy(process.env.DEVNET_RPC_URL!);
-  afterAll(async () => {
-    await db?.destroy();
-    await stack?.close();
-    await (await proxyP).close();
-  });
+  const stacked = proxiedStack('paygate_faults_funded_elsewhere', { CHAIN_STRANDED_AFTER_MS: '600000' });
 
   it('goes out as soon as the funding payment succeeds with that transaction', async () => {
-    const proxy = await proxyP;
-    stack = await ownStack('paygate_faults_funded_elsewhere', { DEVNET_RPC_URL: proxy.url, CHAIN_STRANDED_AFTER_MS: '600000' });
-    db = createDb(stack.dbUrl, 2);
-    const url = (await stack.start()).url;
+    const { proxy, stack, db, url } = await stacked.start();
     const shop = await partner(url, stack.dbUrl, 'Funded Elsewhere');
     const merchant = { ...shop.headers, ...PREVIEW };
     const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };

@@ -3,6 +3,8 @@ import { client, newAccount } from '../support/service';
 import { DEVNET_USDC, newWallet } from '../support/chain';
 import { freshDatabase } from '../support/freshDb';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
+import { startRpcProxy } from '../support/rpcProxy';
+import { createDb } from '../../src/db/knex';
 
 // What the fault scenarios share: the built service as OS processes on a database of the scenario's own (so
 // its counts are exact and no other test's queue runs in them), callers that see every outcome (a status or
@@ -101,6 +103,30 @@ export async function ownStack(prefix: string, env: Record<string, string> = {})
     close: async () => {
       for (const p of procs) await p.kill();
       await db.drop();
+    },
+  };
+}
+
+/**
+ * For a describe block: `start()` runs a service process on a database of its own (ownStack) whose development chain
+ * it reaches through an RPC proxy the test breaks at will (tests/support/rpcProxy.ts), and opens that database; all
+ * of it is stopped after the block.
+ */
+export function proxiedStack(prefix: string, env: Record<string, string> = {}) {
+  const proxyP = startRpcProxy(process.env.DEVNET_RPC_URL!);
+  let stack: Awaited<ReturnType<typeof ownStack>> | undefined;
+  let db: ReturnType<typeof createDb> | undefined;
+  afterAll(async () => {
+    await db?.destroy();
+    await stack?.close();
+    await (await proxyP).close();
+  });
+  return {
+    start: async () => {
+      const proxy = await proxyP;
+      stack = await ownStack(prefix, { DEVNET_RPC_URL: proxy.url, ...env });
+      db = createDb(stack.dbUrl, 2);
+      return { proxy, stack, db, url: (await stack.start()).url };
     },
   };
 }

@@ -1,0 +1,80 @@
+import type { Hex } from 'viem';
+import { newKey } from '../support/service';
+import { balanceOf, newBuyer } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { createLogger } from '../../src/logger';
+import { findRefund } from '../../src/db/refundsRepo';
+import { setSchedule } from '../../src/db/settlementBatchesRepo';
+import { waitForFunds } from '../../src/usecases/refundSends';
+import { describeOwn, partner, proxiedStack, send } from './kit';
+
+// A refund step that read the account's balance as short acts on that reading only after checking it again under the
+// refund's row lock (src/usecases/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
+// of the account are confirmed together (each starts the account's waiting refunds): the one that read before a
+// funding was credited must not undo what the other did with it. Here the other step has stored the refund's
+// transaction (its broadcast held back by the RPC proxy, so it stays on its way), and the stale verdict arrives then:
+// the refund stays pending, no funding payment is asked for, and once the node takes broadcasts again it goes out.
+
+jest.setTimeout(120_000);
+
+const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+
+describeOwn('a refund step whose short reading went stale', () => {
+  const stacked = proxiedStack('paygate_faults_stale_short');
+
+  it('leaves a refund whose transaction is on its way as it is, and asks for no funding', async () => {
+    const { proxy, stack, db, url } = await stacked.start();
+    const shop = await partner(url, stack.dbUrl, 'Stale Short');
+    // Settlements once a day: the payment's share stays at the collector, and its refund is sent from there.
+    expect(await setSchedule(db, shop.accountId, 24 * 60)).toBe(true);
+    const merchant = { ...shop.headers, ...PREVIEW };
+    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
+
+    const buyer = await newBuyer(10_000_000n);
+    const id = (
+      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'stale', amount: { unit: 'iso4217/USD', value: '500' } })
+    ).body.paymentId as string;
+    const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${buyer.address}`] })).body
+      .options[0];
+    const sig = (await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]))) as Hex;
+    const confirmed = await send(url, 'POST', `/v1/gateway/payment/${id}/confirm`, wallet, {
+      optionId: opt.id,
+      results: [{ type: 'walletRpc', data: [sig] }],
+    });
+    expect(confirmed.status).toBe(200);
+    await eventually(
+      () => db('payments').where({ id }).first(),
+      (p) => p.status === 'succeeded',
+      30_000,
+    );
+    expect(await balanceOf(buyer.address)).toBe(5_000_000n);
+
+    // The refund's transaction is stored, and cannot reach the node.
+    proxy.refuse('eth_sendRawTransaction');
+    const created = await send(url, 'POST', '/v1/refunds', merchant, { paymentId: id });
+    expect([created.status, created.body.refund.status]).toEqual([200, 'pending']);
+    const refundId = created.body.refund.id as string;
+    await eventually(
+      () => db('chain_transactions').where({ payment_id: id, purpose: 'refund' }).first(),
+      (t) => t?.status === 'pending',
+      20_000,
+    );
+
+    // The other step's verdict, read before: short.
+    const refund = (await findRefund(db, refundId))!;
+    await waitForFunds({ db, log: createLogger('silent') }, refund, async () => false);
+    const after = (await send(url, 'GET', `/v1/refunds/${refundId}`, merchant)).body.refund;
+    expect(after.status).toBe('pending');
+    expect(after.fundingInstructions ?? null).toBeNull();
+    expect(await db('refund_fundings').where({ refund_id: refundId })).toHaveLength(0);
+
+    proxy.up();
+    const done = await eventually(
+      async () => (await send(url, 'GET', `/v1/refunds/${refundId}`, merchant)).body.refund,
+      (x) => x.status === 'succeeded',
+      60_000,
+    );
+    expect(done.status).toBe('succeeded');
+    expect(await balanceOf(buyer.address)).toBe(10_000_000n);
+  });
+});

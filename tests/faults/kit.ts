@@ -1,4 +1,4 @@
-import { generatePrivateKey } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
 import { client, newAccount } from '../support/service';
 import { DEVNET_USDC, newWallet } from '../support/chain';
 import { freshDatabase } from '../support/freshDb';
@@ -129,6 +129,17 @@ export function proxiedStack(prefix: string, env: Record<string, string> = {}) {
       return { proxy, stack, db, url: (await stack.start()).url };
     },
   };
+}
+
+/** A buyer pays payment `id` through the gateway (wallet key headers `wallet`): options, then the confirm's outcome. */
+export async function gatewayPay(url: string, wallet: Record<string, string>, id: string, payer: PrivateKeyAccount) {
+  const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${payer.address}`] })).body
+    .options[0];
+  const sig = await payer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+  return send(url, 'POST', `/v1/gateway/payment/${id}/confirm`, wallet, {
+    optionId: opt.id,
+    results: [{ type: 'walletRpc', data: [sig] }],
+  });
 }
 
 /** An account (admin command on `dbUrl`) with a merchant settling the development chain's USDC, through the API. */

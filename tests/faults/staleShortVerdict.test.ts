@@ -1,4 +1,3 @@
-import type { Hex } from 'viem';
 import { newKey } from '../support/service';
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
@@ -6,7 +5,7 @@ import { createLogger } from '../../src/logger';
 import { findRefund } from '../../src/db/refundsRepo';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
 import { waitForFunds } from '../../src/usecases/refundSends';
-import { describeOwn, partner, proxiedStack, send } from './kit';
+import { describeOwn, gatewayPay, partner, proxiedStack, send } from './kit';
 
 // A refund step that read the account's balance as short acts on that reading only after checking it again under the
 // refund's row lock (src/usecases/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
@@ -34,14 +33,7 @@ describeOwn('a refund step whose short reading went stale', () => {
     const id = (
       await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'stale', amount: { unit: 'iso4217/USD', value: '500' } })
     ).body.paymentId as string;
-    const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${buyer.address}`] })).body
-      .options[0];
-    const sig = (await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]))) as Hex;
-    const confirmed = await send(url, 'POST', `/v1/gateway/payment/${id}/confirm`, wallet, {
-      optionId: opt.id,
-      results: [{ type: 'walletRpc', data: [sig] }],
-    });
-    expect(confirmed.status).toBe(200);
+    expect((await gatewayPay(url, wallet, id, buyer)).status).toBe(200);
     await eventually(
       () => db('payments').where({ id }).first(),
       (p) => p.status === 'succeeded',

@@ -341,12 +341,12 @@ describeOwn('refunds', () => {
       await eventually(async () => {
         const x = (await asOther('GET', `/v1/refunds/${waiting.body.refund.id}`)).body.refund;
         if (x.status !== 'succeeded') throw new Error(JSON.stringify(x));
-      }, 30_000);
+      }, 60_000);
     expect(await balanceOf(buyer.address)).toBe(100_000_000n);
     expect(await balanceOf(direct.buyer.address)).toBe(99_500_000n);
     expect(await balanceOf(other.shop.wallet)).toBe(destinationBefore);
     expect(await available(other.shop)).toBe('0');
-  });
+  }, 180_000);
   it('a held settlement’s share stays owed: a refund of another payment waits for its funding, earmarked for it; retried, the settlement sends it all', async () => {
     const s = await setup(svc);
     const g = flow(svc.url, s.shop, s.gw);

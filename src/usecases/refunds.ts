@@ -93,17 +93,15 @@ async function fundRefund(trx: Tx, p: Funded, refund: RefundRow): Promise<string
  * A refund the relayer found short at every collector (docs/ledger.md "Funding"): unless a funding payment of it can
  * still be paid, another of what it lacks now. Its earlier funding, paid, stays earmarked for it: this happens when the
  * balance that funding was sized against moved before it was paid, or it was paid at another collector than the rest.
- * Decided under the refund's row lock, which crediting a funding payment takes too.
+ * Decided under the refund's row lock, which crediting a funding payment takes too: `trx` holds it (waitForFunds in
+ * src/usecases/refundSends.ts).
  */
-export async function fundShortRefund(db: Db, refund: RefundRow): Promise<string | null> {
-  const found = await findPayment(db, refund.paymentId);
+export async function fundShortRefund(trx: Tx, refund: RefundRow): Promise<string | null> {
+  const found = await findPayment(trx, refund.paymentId);
   if (!found?.asset) return null;
-  const p = { ...found.payment, decimals: found.asset.decimals };
-  return inTransaction(db, async (trx) => {
-    const waiting = await repo.lockAwaitingFunds(trx, refund.id);
-    if (!waiting || (waiting.fundingStatus !== null && !isFinal(waiting.fundingStatus))) return null;
-    return fundRefund(trx, p, refund);
-  });
+  const waiting = await repo.lockAwaitingFunds(trx, refund.id);
+  if (!waiting || (waiting.fundingStatus !== null && !isFinal(waiting.fundingStatus))) return null;
+  return fundRefund(trx, { ...found.payment, decimals: found.asset.decimals }, refund);
 }
 
 function partialAmount(amount: { unit: string; value: string }, currency: string): bigint {

@@ -5,7 +5,7 @@ import { balanceOf, chainClient, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { devnetChain } from '../../src/chain/devnet';
 import { authorizationCall } from '../../src/chain/evm';
-import { describeOwn, partner, proxiedStack, send } from './kit';
+import { describeOwn, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
 // collected: also when the collect was sent by another holder of the collector's key. The service's own collect cannot
@@ -40,9 +40,7 @@ describeOwn('a refund whose funding another holder of the collector key collecte
 
     // A USD 5.00 payment, settled: nothing of the account's is left at the collector, so its refund waits for funds.
     const buyer = await newBuyer(10_000_000n);
-    const id = (
-      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'paid', amount: { unit: 'iso4217/USD', value: '500' } })
-    ).body.paymentId as string;
+    const id = await usdPayment(url, shop.headers, 'paid', '500');
     expect((await confirm(id, await signed(id, buyer))).status).toBe(200);
     const settled = await eventually(
       () => db('payments').where({ id }).first(),
@@ -76,11 +74,7 @@ describeOwn('a refund whose funding another holder of the collector key collecte
     expect((await chainClient().waitForTransactionReceipt({ hash: elsewhere })).status).toBe('success');
     proxy.up();
 
-    const done = await eventually(
-      async () => (await send(url, 'GET', `/v1/refunds/${refund.body.refund.id}`, merchant)).body.refund,
-      (x) => x.status === 'succeeded',
-      60_000,
-    );
+    const done = await refundReaching(url, merchant, refund.body.refund.id, 'succeeded');
     expect(done.status).toBe('succeeded');
     expect(await balanceOf(buyer.address)).toBe(10_000_000n);
     // The funding payment succeeded with the other holder's transaction; the service's own was dropped.

@@ -1,7 +1,7 @@
 import { newKey } from '../support/service';
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { describeOwn, gatewayPay, partner, proxiedStack, send } from './kit';
+import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out when the relayer's collect
 // of that payment is final: the step after a collect looks at the account's waiting refunds (src/usecases/relayer.ts,
@@ -23,9 +23,7 @@ describeOwn('a refund waiting for its funding payment', () => {
 
     // A USD 5.00 payment, settled: nothing of the account's is left at the collector, so its refund waits for funds.
     const buyer = await newBuyer(5_000_000n);
-    const id = (
-      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'paid', amount: { unit: 'iso4217/USD', value: '500' } })
-    ).body.paymentId as string;
+    const id = await usdPayment(url, shop.headers, 'paid', '500');
     expect((await gatewayPay(url, wallet, id, buyer)).status).toBe(200);
     await eventually(
       () => db('payments').where({ id }).first(),
@@ -38,11 +36,7 @@ describeOwn('a refund waiting for its funding payment', () => {
 
     const fundingId = refund.body.refund.fundingInstructions.paymentId as string;
     expect((await gatewayPay(url, wallet, fundingId, await newBuyer(5_000_000n))).status).toBe(200);
-    const done = await eventually(
-      async () => (await send(url, 'GET', `/v1/refunds/${refund.body.refund.id}`, merchant)).body.refund,
-      (x) => x.status === 'succeeded',
-      60_000,
-    );
+    const done = await refundReaching(url, merchant, refund.body.refund.id, 'succeeded');
     expect(done.status).toBe('succeeded');
     expect(await balanceOf(buyer.address)).toBe(5_000_000n);
     expect(await db('chain_transactions').where({ payment_id: fundingId, purpose: 'collect' }).pluck('status')).toEqual(['confirmed']);

@@ -2,6 +2,7 @@ import { generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
 import { client, newAccount } from '../support/service';
 import { DEVNET_USDC, newWallet } from '../support/chain';
 import { freshDatabase } from '../support/freshDb';
+import { eventually } from '../support/eventually';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { startRpcProxy } from '../support/rpcProxy';
 import { createDb } from '../../src/db/knex';
@@ -130,6 +131,21 @@ export function proxiedStack(prefix: string, env: Record<string, string> = {}) {
     },
   };
 }
+
+/** A payment of `value` US cents created by a partner (its headers): the payment's id. */
+export async function usdPayment(url: string, headers: Record<string, string>, referenceId: string, value: string): Promise<string> {
+  const r = await send(url, 'POST', '/v1/payments', headers, { referenceId, amount: { unit: 'iso4217/USD', value } });
+  if (r.status !== 201) throw new Error(`payment fixture failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.paymentId as string;
+}
+
+/** A refund as its merchant reads it (headers with the PAY-Version of refunds), once it is `status` (else the last read, after `ms`). */
+export const refundReaching = (url: string, merchant: Record<string, string>, refundId: string, status: string, ms = 60_000) =>
+  eventually(
+    async () => (await send(url, 'GET', `/v1/refunds/${refundId}`, merchant)).body.refund,
+    (x) => x.status === status,
+    ms,
+  );
 
 /** A buyer pays payment `id` through the gateway (wallet key headers `wallet`): options, then the confirm's outcome. */
 export async function gatewayPay(url: string, wallet: Record<string, string>, id: string, payer: PrivateKeyAccount) {

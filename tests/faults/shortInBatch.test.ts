@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logger';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
 import { InsufficientBalance } from '../../src/usecases/ledger';
 import { Submissions, type Submission } from '../../src/usecases/relayerSubmissions';
-import { describeOwn, gatewayPay, partner, proxiedStack, send } from './kit';
+import { describeOwn, gatewayPay, partner, proxiedStack, usdPayment } from './kit';
 
 // A relayer key's transfers are stored in batches (one nonce lock, one commit: src/usecases/relayerSubmissions.ts), and
 // each reserves what it sends from its account's balance at the key. When one of a batch is short, the others are
@@ -32,9 +32,7 @@ describeOwn('a batch of transfers with one short of funds', () => {
     const buyer = await newBuyer(15_000_000n);
     const ids: string[] = [];
     for (const ref of ['one', 'two', 'three']) {
-      const id = (
-        await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: ref, amount: { unit: 'iso4217/USD', value: '500' } })
-      ).body.paymentId as string;
+      const id = await usdPayment(url, shop.headers, ref, '500');
       expect((await gatewayPay(url, wallet, id, buyer)).status).toBe(200);
       ids.push(id);
     }

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger';
 import { findRefund } from '../../src/db/refundsRepo';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
 import { waitForFunds } from '../../src/usecases/refundSends';
-import { describeOwn, gatewayPay, partner, proxiedStack, send } from './kit';
+import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
 
 // A refund step that read the account's balance as short acts on that reading only after checking it again under the
 // refund's row lock (src/usecases/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
@@ -30,9 +30,7 @@ describeOwn('a refund step whose short reading went stale', () => {
     const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
 
     const buyer = await newBuyer(10_000_000n);
-    const id = (
-      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'stale', amount: { unit: 'iso4217/USD', value: '500' } })
-    ).body.paymentId as string;
+    const id = await usdPayment(url, shop.headers, 'stale', '500');
     expect((await gatewayPay(url, wallet, id, buyer)).status).toBe(200);
     await eventually(
       () => db('payments').where({ id }).first(),
@@ -61,11 +59,7 @@ describeOwn('a refund step whose short reading went stale', () => {
     expect(await db('refund_fundings').where({ refund_id: refundId })).toHaveLength(0);
 
     proxy.up();
-    const done = await eventually(
-      async () => (await send(url, 'GET', `/v1/refunds/${refundId}`, merchant)).body.refund,
-      (x) => x.status === 'succeeded',
-      60_000,
-    );
+    const done = await refundReaching(url, merchant, refundId, 'succeeded');
     expect(done.status).toBe('succeeded');
     expect(await balanceOf(buyer.address)).toBe(10_000_000n);
   });

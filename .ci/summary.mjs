@@ -80,6 +80,16 @@ function jestFailures(r) {
   return lines.length > 20 ? [...lines.slice(0, 20), `  … and ${lines.length - 20} more`] : lines;
 }
 
+/** A failed soak's diagnosis (tests/soak/diagnose.ts), its first 80 lines, under the line it belongs to. */
+function withDiagnosis(line, file) {
+  const text = readText(file);
+  if (text === undefined) return line;
+  const lines = text.trimEnd().split('\n');
+  const shown = lines.slice(0, 80).map((l) => `    ${l.slice(0, 400)}`);
+  if (lines.length > 80) shown.push(`    … ${lines.length - 80} more lines in ${file}`);
+  return { ...line, text: [line.text, `  soak diagnosis (${file}):`, ...shown].join('\n') };
+}
+
 /** `{passed, failed, failures?}` written by sdk-tests/run.mjs; each failure's first 12 lines, at most 10 failures. */
 function countsReport(label, file) {
   const r = readJson(file);
@@ -113,7 +123,7 @@ function stepLines(step, code) {
   const lines =
     step === 'test'
       ? [
-          jestReport('jest', 'coverage/jest-results.json'),
+          withDiagnosis(jestReport('jest', 'coverage/jest-results.json'), 'coverage/soak-diagnosis.txt'),
           countsReport('sdks', 'sdk-tests/reports/counts.json'),
           jestReport('browser', 'coverage/browser-results.json'),
         ]

@@ -1,10 +1,12 @@
 import { execSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
 import { describeOwn, latency, sleep } from '../faults/kit';
 import { checkAll, checkWebhooks } from './checks';
 import { settlementHolds } from './holds';
 import { checkLedger } from './ledgerChecks';
+import { DIAGNOSIS_FILE, writeDiagnosis } from './diagnose';
 import { FAULT_KINDS, inject, schedule } from './faults';
 import { startLoad } from './load';
 import { seeded, seedOf } from './rng';
@@ -36,6 +38,7 @@ jest.setTimeout(MINUTES * 60_000 + DRAIN_MS + 300_000);
 describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
   it('keeps every invariant under seeded faults', async () => {
     console.log(`soak: seed ${SEED} (SOAK_SEED=${SEED} replays this schedule), ${MINUTES} min`);
+    fs.rmSync(DIAGNOSIS_FILE, { force: true });
     // A schedule's minute of 1 s: the scheduled account's batches go every 10 s.
     const stack = await startSoakStack({ SETTLEMENT_SCHEDULE_UNIT_MS: '1000' });
     const db = createDb(stack.pg.url, 2);
@@ -116,14 +119,7 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
       };
       console.log(`soak: ${JSON.stringify(summary, null, 1)}`);
       if (summary.violations.length)
-        console.log(
-          `soak: service errors:\n${stack
-            .logs()
-            .filter((l) => l.level >= 40)
-            .slice(-150)
-            .map((l) => JSON.stringify(l))
-            .join('\n')}`,
-        );
+        console.log(`soak: diagnosis (${DIAGNOSIS_FILE}):\n${await writeDiagnosis(db, summary.violations, stack.logs())}`);
       expect(summary.violations).toEqual([]);
       if (MINUTES >= 2) expect(Object.keys(faults).sort()).toEqual([...FAULT_KINDS].sort());
       expect(result.succeeded).toBeGreaterThan(0);

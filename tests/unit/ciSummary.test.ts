@@ -8,7 +8,7 @@ import path from 'node:path';
 const root = path.join(__dirname, '..', '..');
 
 /** The summary's `test` lines for a jest report, run in a folder of its own (the script reads paths from its parent). */
-function testLines(report: unknown, sdkCounts?: unknown): string[] {
+function testLines(report: unknown, sdkCounts?: unknown, soakDiagnosis?: string): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-summary-'));
   try {
     fs.mkdirSync(path.join(dir, '.ci'));
@@ -17,6 +17,7 @@ function testLines(report: unknown, sdkCounts?: unknown): string[] {
     fs.copyFileSync(path.join(root, '.ci/summary.mjs'), path.join(dir, '.ci/summary.mjs'));
     fs.writeFileSync(path.join(dir, 'coverage/jest-results.json'), JSON.stringify(report));
     if (sdkCounts) fs.writeFileSync(path.join(dir, 'sdk-tests/reports/counts.json'), JSON.stringify(sdkCounts));
+    if (soakDiagnosis !== undefined) fs.writeFileSync(path.join(dir, 'coverage/soak-diagnosis.txt'), soakDiagnosis);
     return execFileSync('node', [path.join(dir, '.ci/summary.mjs'), 'test', '1'], { encoding: 'utf8' })
       .trim()
       .split('\n');
@@ -86,4 +87,16 @@ it('names each failure of the SDK suite, a multi-line one indented under its fir
     '  failed http://127.0.0.1:1/readyz: process exited with 2 before it was ready; the log ends with:',
     '      bad setting',
   ]);
+});
+
+it("prints a failed soak's diagnosis under the jest line, its first 80 lines", () => {
+  const red = { success: false, numPassedTests: 1, numFailedTests: 1, testResults: [] };
+  const diagnosis = ['1 violation(s):', '  payment pay_1 is unsettled', ...Array.from({ length: 100 }, (_, i) => `  line ${i}`)];
+  const lines = testLines(red, { passed: 1, failed: 0 }, `${diagnosis.join('\n')}\n`);
+  const at = lines.indexOf('  soak diagnosis (coverage/soak-diagnosis.txt):');
+  expect(lines[at - 1]).toBe('jest: 1 passed, 1 failed');
+  expect(lines.slice(at + 1, at + 3)).toEqual(['    1 violation(s):', '      payment pay_1 is unsettled']);
+  expect(lines[at + 80]).toBe('      line 77');
+  expect(lines[at + 81]).toBe('    … 22 more lines in coverage/soak-diagnosis.txt');
+  expect(lines[at + 82]).toBe('sdks: 1 passed, 0 failed');
 });

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Knex } from 'knex';
+
+// What a failed soak leaves for the one who reads a red CI (which keeps no service logs): for each payment a
+// violation names, what the database says of its money (its row, its transactions, batches, refunds, failed
+// attempts and journals) and what the services logged about it, then the last warnings and errors. Written to
+// coverage/soak-diagnosis.txt; .ci/summary.mjs prints that file under the jest line.
+
+type Row = Record<string, any>;
+export const DIAGNOSIS_FILE = path.join(__dirname, '..', '..', 'coverage', 'soak-diagnosis.txt');
+const PAYMENTS = 4;
+
+const compact = (rows: Row[]) => rows.map((r) => JSON.stringify(r, (_k, v) => (v instanceof Date ? v.toISOString() : v)));
+
+async function paymentState(db: Knex, id: string): Promise<string[]> {
+  const p: Row | undefined = await db('payments as p')
+    .join('accounts as a', 'a.id', 'p.account_id')
+    .leftJoin('payment_options as o', 'o.id', 'p.option_id')
+    .where('p.id', id)
+    .first(
+      'p.status',
+      'p.account_id',
+      'a.settlement_every_minutes',
+      'o.relayer',
+      'p.token_amount',
+      'p.updated_at',
+      'p.settled_at',
+      'p.settlement_held_at',
+      'p.settlement_hold_reason',
+      'p.settlement_next_at',
+      'p.settlement_attempts',
+    );
+  if (!p) return [`  not stored`];
+  const txs = await db('chain_transactions')
+    .where({ payment_id: id })
+    .orderBy('id')
+    .select('id', 'purpose', 'status', 'nonce', 'tx_hash', 'signed_at', 'finished_at');
+  const batches = await db('settlement_batch_payments as sbp')
+    .join('settlement_batches as b', 'b.chain_tx_id', 'sbp.chain_tx_id')
+    .join('chain_transactions as c', 'c.id', 'sbp.chain_tx_id')
+    .where('sbp.payment_id', id)
+    .select('sbp.chain_tx_id', 'sbp.amount', 'sbp.released', 'b.slot', 'c.status', 'c.nonce', 'c.tx_hash');
+  const refunds = await db('refunds').where({ payment_id: id }).select('id', 'status', 'token_amount', 'chain_tx_id', 'created_at');
+  const failures = await db('settlement_failures').where({ payment_id: id }).orderBy('id').select('attempt', 'reason', 'failed_at');
+  const journals = await db('ledger_journals').where({ payment_id: id }).orderBy('id').pluck('ref');
+  return [
+    `  row ${compact([p])[0]}`,
+    ...compact(txs).map((t) => `  tx ${t}`),
+    ...compact(batches).map((b) => `  batch ${b}`),
+    ...compact(refunds).map((r) => `  refund ${r}`),
+    ...compact(failures).map((f) => `  failed attempt ${f}`),
+    `  journals ${journals.join(' ')}`,
+  ];
+}
+
+/** The account's balances at each collector, by bucket (what a batch or settlement reserves from). */
+async function balances(db: Knex, accountIds: string[]): Promise<string[]> {
+  if (!accountIds.length) return [];
+  const rows = await db('ledger_entries')
+    .whereIn('owner', accountIds)
+    .groupBy('owner', 'bucket', 'holder', 'asset')
+    .havingRaw('sum(amount) <> 0')
+    .select('owner', 'bucket', 'holder', db.raw('sum(amount)::text AS amount'));
+  return compact(rows).map((r) => `  balance ${r}`);
+}
+
+/** Writes the diagnosis of `violations` (and returns it). */
+export async function writeDiagnosis(
+  db: Knex,
+  violations: string[],
+  logs: { level: number; msg?: string; [k: string]: unknown }[],
+): Promise<string> {
+  const ids = [...new Set(violations.flatMap((v) => v.match(/pay_[0-9A-Za-z]+/g) ?? []))].slice(0, PAYMENTS);
+  const out = [`${violations.length} violation(s):`, ...violations.slice(0, 20).map((v) => `  ${v}`)];
+  const accounts = new Set<string>();
+  for (const id of ids) {
+    const state = await paymentState(db, id).catch((e) => [`  unreadable: ${(e as Error).message}`]);
+    const account = (await db('payments').where({ id }).first('account_id'))?.account_id;
+    if (account) accounts.add(account);
+    const mentions = logs.filter((l) => JSON.stringify(l).includes(id)).slice(-6);
+    out.push(`payment ${id}:`, ...state, ...compact(mentions).map((l) => `  log ${l.slice(0, 400)}`));
+  }
+  out.push(...(await balances(db, [...accounts]).catch(() => [])));
+  out.push(
+    'last settlement steps logged:',
+    ...compact(logs.filter((l) => l.level >= 30 && /settle/i.test(String(l.msg))).slice(-10)).map((l) => `  ${l.slice(0, 400)}`),
+  );
+  out.push('last warnings and errors:', ...compact(logs.filter((l) => l.level >= 40).slice(-25)).map((l) => `  ${l.slice(0, 400)}`));
+  const text = out.join('\n');
+  fs.mkdirSync(path.dirname(DIAGNOSIS_FILE), { recursive: true });
+  fs.writeFileSync(DIAGNOSIS_FILE, `${text}\n`);
+  return text;
+}

@@ -74,9 +74,12 @@ export async function inject(stack: SoakStack, f: Fault): Promise<string> {
       await sleep(f.ms * 2);
       stack.proxy.delay(0);
       return `RPC latency ${Math.round(f.ms / 5)} ms for ${f.ms * 2} ms`;
-    case 'reorg':
+    case 'reorg': {
       await stack.chain.rpc('anvil_reorg', [f.n, []]);
-      return `reorg of ${f.n} block(s)`;
+      // A token pause is a fault of its own, one block long: a reorg must not make it last to the end.
+      const unpaused = await stack.chain.unpauseIfPaused();
+      return `reorg of ${f.n} block(s)${unpaused ? ', which took the unpause of a token pause out: unpaused again' : ''}`;
+    }
     case 'mempoolDrop': {
       // A relayer transaction waiting in the pool is dropped by the node (evicted, or lost with a restart).
       const dropped = await stack.chain.dropRelayerTransaction(stack.relayers);

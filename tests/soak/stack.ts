@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createWalletClient, getAddress, http, parseAbi, parseGwei, type Address, type Hex } from 'viem';
+import { createWalletClient, getAddress, http, parseAbi, parseGwei, publicActions, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { devnetChain, devnetDeployer, devnetTokenAddress } from '../../src/chain/devnet';
 import { startDevnetChain } from '../../src/chain/devnetTokens';
@@ -16,7 +16,12 @@ import { stoppablePostgres } from '../support/stoppablePostgres';
 // that the service processes use (the soak itself talks to the chain directly), and two service processes
 // sharing two relayer keys, each of which can be killed and started again.
 
-const TOKEN_ADMIN = parseAbi(['function pause()', 'function unpause()', 'function mint(address to, uint256 amount) returns (bool)']);
+const TOKEN_ADMIN = parseAbi([
+  'function pause()',
+  'function unpause()',
+  'function paused() view returns (bool)',
+  'function mint(address to, uint256 amount) returns (bool)',
+]);
 export const USDC = devnetTokenAddress('USDC');
 
 export type SoakStack = Awaited<ReturnType<typeof startSoakStack>>;
@@ -42,7 +47,9 @@ export async function startSoakStack(env: Record<string, string>) {
   const processes: (ServiceProcess | null)[] = [];
   for (let i = 0; i < 2; i++) processes.push(await spawnService(procEnv)); // one after the other: the first migrates
   const rpc = (method: string, params: unknown[]): Promise<any> => anvilRpc(anvil.rpcUrl, method, params);
-  const owner = createWalletClient({ chain: devnetChain(anvil.rpcUrl), transport: http(anvil.rpcUrl), account: devnetDeployer });
+  const owner = createWalletClient({ chain: devnetChain(anvil.rpcUrl), transport: http(anvil.rpcUrl), account: devnetDeployer }).extend(
+    publicActions,
+  );
   let sending: Promise<unknown> = Promise.resolve();
   /** One deployer transaction at a time (its nonce is read from the pool for each). */
   const fromOwner = (f: () => Promise<Hex>): Promise<Hex> => {
@@ -57,6 +64,9 @@ export async function startSoakStack(env: Record<string, string>) {
     }
     return null;
   };
+  const ownerFees = { gas: 100_000n, maxFeePerGas: parseGwei('500'), maxPriorityFeePerGas: parseGwei('100') };
+  const ownerCall = (functionName: 'pause' | 'unpause') =>
+    fromOwner(() => owner.writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName, args: [], ...ownerFees } as never));
   const chain = {
     rpcUrl: anvil.rpcUrl,
     rpc,
@@ -76,11 +86,18 @@ export async function startSoakStack(env: Record<string, string>) {
       return false;
     },
     pauseOneBlock: async () => {
-      const fees = { gas: 100_000n, maxFeePerGas: parseGwei('500'), maxPriorityFeePerGas: parseGwei('100') };
-      const call = (functionName: 'pause' | 'unpause') =>
-        fromOwner(() => owner.writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName, args: [], ...fees } as never));
-      await receipt(await call('pause'));
-      await receipt(await call('unpause'));
+      await receipt(await ownerCall('pause'));
+      await receipt(await ownerCall('unpause'));
+    },
+    /**
+     * A reorg drops the blocks it replaces with their transactions, and nobody sends the owner's unpause again: one
+     * that took the unpause out of the chain would leave the token paused to the end. The owner unpauses it again
+     * (true when it had to).
+     */
+    unpauseIfPaused: async () => {
+      if (!(await owner.readContract({ address: USDC, abi: TOKEN_ADMIN, functionName: 'paused' }))) return false;
+      await receipt(await ownerCall('unpause'));
+      return true;
     },
     /** Drops one relayer transaction waiting in the pool (tries for a few seconds); its hash, or null. */
     dropRelayerTransaction: async (relayers: Address[]) => {

@@ -65,12 +65,28 @@ async function balances(db: Knex, accountIds: string[]): Promise<string[]> {
   return compact(rows).map((r) => `  balance ${r}`);
 }
 
+/**
+ * Sessions of the services not idle (a transaction left open holds its locks: every step waiting on one of them
+ * hangs), and each relayer's next nonce as stored.
+ */
+async function sessions(db: Knex): Promise<string[]> {
+  const { rows } = await db.raw(
+    `SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start AS in_transaction,
+       left(query, 160) AS query FROM pg_stat_activity
+     WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' ORDER BY xact_start`,
+  );
+  const nonces = await db('relayer_nonces').select('sender', 'next_nonce');
+  return [...compact(rows).map((r) => `  session ${r}`), ...compact(nonces).map((n) => `  relayer ${n}`)];
+}
+
 /** Writes the diagnosis of `violations` (and returns it). */
 export async function writeDiagnosis(
   db: Knex,
   violations: string[],
   logs: { level: number; msg?: string; [k: string]: unknown }[],
 ): Promise<string> {
+  // In time order: the processes' logs are read one process after another.
+  logs = [...logs].sort((a, b) => Number(a.time ?? 0) - Number(b.time ?? 0));
   const ids = [...new Set(violations.flatMap((v) => v.match(/pay_[0-9A-Za-z]+/g) ?? []))].slice(0, PAYMENTS);
   const out = [`${violations.length} violation(s):`, ...violations.slice(0, 20).map((v) => `  ${v}`)];
   const accounts = new Set<string>();
@@ -82,6 +98,7 @@ export async function writeDiagnosis(
     out.push(`payment ${id}:`, ...state, ...compact(mentions).map((l) => `  log ${l.slice(0, 400)}`));
   }
   out.push(...(await balances(db, [...accounts]).catch(() => [])));
+  out.push('database sessions not idle, relayer nonces:', ...(await sessions(db).catch((e) => [`  unreadable: ${(e as Error).message}`])));
   out.push(
     'last settlement steps logged:',
     ...compact(logs.filter((l) => l.level >= 30 && /settle/i.test(String(l.msg))).slice(-10)).map((l) => `  ${l.slice(0, 400)}`),

@@ -114,6 +114,8 @@ export async function startSoakStack(env: Record<string, string>) {
     },
   };
   let next = 0;
+  /** Processes killed by a fault: their logs stay readable. */
+  const killed: ServiceProcess[] = [];
   return {
     pg,
     proxy,
@@ -125,7 +127,7 @@ export async function startSoakStack(env: Record<string, string>) {
       const live = processes.filter((p): p is ServiceProcess => p !== null);
       return live.length ? live[next++ % live.length].url : null;
     },
-    logs: () => processes.flatMap((p) => p?.logs ?? []),
+    logs: () => [...killed, ...processes].flatMap((p) => p?.logs ?? []),
     /** The processes that ended on their own (not killed by a fault): each with its exit code and stderr's end. */
     deaths: () =>
       processes.flatMap((p, i) =>
@@ -136,6 +138,7 @@ export async function startSoakStack(env: Record<string, string>) {
     killProcess: async (i: number) => {
       const p = processes[i];
       processes[i] = null;
+      if (p) killed.push(p);
       await p?.kill('SIGKILL');
     },
     restartProcess: async (i: number) => {

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 
 type Row = Record<string, any>;
 export const DIAGNOSIS_FILE = path.join(__dirname, '..', '..', 'coverage', 'soak-diagnosis.txt');
-const PAYMENTS = 4;
+const PAYMENTS = 3;
 
 const compact = (rows: Row[]) => rows.map((r) => JSON.stringify(r, (_k, v) => (v instanceof Date ? v.toISOString() : v)));
 
@@ -54,15 +54,24 @@ async function paymentState(db: Knex, id: string): Promise<string[]> {
   ];
 }
 
-/** The account's balances at each collector, by bucket (what a batch or settlement reserves from). */
-async function balances(db: Knex, accountIds: string[]): Promise<string[]> {
+/**
+ * The accounts' balances at each collector, by bucket (what a batch or settlement reserves from), and their last
+ * scheduled batches (whether batches stopped being formed, or failed).
+ */
+async function accountState(db: Knex, accountIds: string[]): Promise<string[]> {
   if (!accountIds.length) return [];
   const rows = await db('ledger_entries')
     .whereIn('owner', accountIds)
     .groupBy('owner', 'bucket', 'holder', 'asset')
     .havingRaw('sum(amount) <> 0')
     .select('owner', 'bucket', 'holder', db.raw('sum(amount)::text AS amount'));
-  return compact(rows).map((r) => `  balance ${r}`);
+  const batches = await db('settlement_batches as b')
+    .join('chain_transactions as c', 'c.id', 'b.chain_tx_id')
+    .whereIn('b.account_id', accountIds)
+    .orderBy('b.slot', 'desc')
+    .limit(6)
+    .select('b.slot', 'b.collector', 'b.amount', 'b.released_at', 'c.status', 'c.nonce', 'c.signed_at');
+  return [...compact(rows).map((r) => `  balance ${r}`), ...compact(batches).map((b) => `  last batch ${b}`)];
 }
 
 /**
@@ -94,16 +103,16 @@ export async function writeDiagnosis(
     const state = await paymentState(db, id).catch((e) => [`  unreadable: ${(e as Error).message}`]);
     const account = (await db('payments').where({ id }).first('account_id'))?.account_id;
     if (account) accounts.add(account);
-    const mentions = logs.filter((l) => JSON.stringify(l).includes(id)).slice(-6);
+    const mentions = logs.filter((l) => JSON.stringify(l).includes(id)).slice(-4);
     out.push(`payment ${id}:`, ...state, ...compact(mentions).map((l) => `  log ${l.slice(0, 400)}`));
   }
-  out.push(...(await balances(db, [...accounts]).catch(() => [])));
+  out.push(...(await accountState(db, [...accounts]).catch((e) => [`  unreadable: ${(e as Error).message}`])));
   out.push('database sessions not idle, relayer nonces:', ...(await sessions(db).catch((e) => [`  unreadable: ${(e as Error).message}`])));
   out.push(
     'last settlement steps logged:',
     ...compact(logs.filter((l) => l.level >= 30 && /settle/i.test(String(l.msg))).slice(-10)).map((l) => `  ${l.slice(0, 400)}`),
   );
-  out.push('last warnings and errors:', ...compact(logs.filter((l) => l.level >= 40).slice(-25)).map((l) => `  ${l.slice(0, 400)}`));
+  out.push('last warnings and errors:', ...compact(logs.filter((l) => l.level >= 40).slice(-15)).map((l) => `  ${l.slice(0, 400)}`));
   const text = out.join('\n');
   fs.mkdirSync(path.dirname(DIAGNOSIS_FILE), { recursive: true });
   fs.writeFileSync(DIAGNOSIS_FILE, `${text}\n`);

@@ -220,12 +220,16 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const reserve = (await ledger.collectionRecorded(db, paymentId))
     ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset: found.asset.id, amount }
     : undefined;
-  if (reserve && (await ledger.spendableFor(db, p.accountId, found.asset.id, paymentId, sender)) < amount)
-    // A refund of this payment was reserved since its amount was read: the next attempt sends what refunds leave.
-    throw new Error("settlement waits: a refund took part of the payment's share since its amount was read");
+  const asset = found.asset.id;
+  const shareTaken = async () => Boolean(reserve) && (await ledger.spendableFor(db, p.accountId, asset, paymentId, sender)) < amount;
+  // A refund of this payment was reserved since its amount was read: the next attempt sends what refunds leave.
+  const waits = () => new Error("settlement waits: a refund took part of the payment's share since its amount was read");
+  if (await shareTaken()) throw waits();
   const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
   const fees = await chain.fees();
   const sim = await chain.simulate(sender, call, fees);
+  // Short on chain because such a refund went out since the check above: not a failed attempt.
+  if (!sim.ok && sim.refusal === 'insufficient_funds' && (await shareTaken())) throw waits();
   if (!sim.ok) {
     await settlementFailed(deps, db, paymentId, `simulation:${sim.refusal}`);
     return null;

@@ -12,7 +12,8 @@ export type Hider = (method: string, result: any, params: unknown[]) => boolean;
  * `hide(hider)` answers null where the node knows the answer (a receipt index that lags, a load-balanced
  * provider whose backends disagree), `delay(ms)` adds latency to every answer, `watch(f)` shows `f` every call,
  * `calls(method)` says how many calls of a method it was sent (in batches too), `holdAnswer(pick)` keeps one answer
- * back until released (a slow answer in a race).
+ * back until released (a slow answer in a race), `holdRequest(pick)` keeps one request from the node until released
+ * (the node judges it later, on the chain as it is then).
  */
 export async function startRpcProxy(target: string) {
   let down = false;
@@ -20,7 +21,9 @@ export async function startRpcProxy(target: string) {
   let hider: Hider | null = null;
   let delayMs = 0;
   let watcher: ((call: RpcCall) => void) | null = null;
-  let holding: { pick: (call: RpcCall) => boolean; arrived: () => void; released: Promise<void> } | null = null;
+  type Hold = { pick: (call: RpcCall) => boolean; arrived: () => void; released: Promise<void> };
+  let holding: Hold | null = null;
+  let requestHolds: Hold[] = [];
   const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,6 +44,12 @@ export async function startRpcProxy(target: string) {
       if (down || calls.some((c) => refused.has(c.method))) {
         req.socket.destroy();
         return;
+      }
+      const heldRequest = requestHolds.find((h) => calls.some(h.pick));
+      if (heldRequest) {
+        requestHolds = requestHolds.filter((h) => h !== heldRequest);
+        heldRequest.arrived();
+        await heldRequest.released;
       }
       try {
         if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
@@ -70,6 +79,13 @@ export async function startRpcProxy(target: string) {
       }
     });
   });
+  const newHold = (pick: (call: RpcCall) => boolean) => {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrival = new Promise<void>((r) => (arrived = r));
+    const hold: Hold = { pick, arrived, released: new Promise<void>((r) => (release = r)) };
+    return { hold, handle: { arrived: arrival, release } };
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -100,11 +116,15 @@ export async function startRpcProxy(target: string) {
      * then, its caller hears it later. `arrived` resolves once the answer is held.
      */
     holdAnswer: (pick: (call: RpcCall) => boolean) => {
-      let arrived!: () => void;
-      let release!: () => void;
-      const arrival = new Promise<void>((r) => (arrived = r));
-      holding = { pick, arrived, released: new Promise<void>((r) => (release = r)) };
-      return { arrived: arrival, release };
+      const h = newHold(pick);
+      holding = h.hold;
+      return h.handle;
+    },
+    /** Keeps the next request `pick` chooses (and its batch) from the node until `release()`; several may be held at once. */
+    holdRequest: (pick: (call: RpcCall) => boolean) => {
+      const h = newHold(pick);
+      requestHolds.push(h.hold);
+      return h.handle;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -47,15 +47,11 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   if (!sim.ok) {
     const { refusal } = await refusalOfCall(chain, call, sim);
     // Short on chain at a holder the ledger said covers it: a settlement or another refund reserved and sent from it
-    // since this step read the balance. Decided again from a fresh reading (as a short reservation is), not failed.
-    if (refusal === 'insufficient_funds') {
-      const now = await fitting(db);
-      if (!now.includes(holder)) {
-        log.info({ paymentId, refundId: refund.id, holder }, 'refund no longer covered where it was to be sent: decided again');
-        if (!now.length) return waitForFunds(deps, refund, covered);
-        await deps.startRefund(paymentId);
-        return null;
-      }
+    // since this step read the balance. The step runs again on a fresh reading (which may wait for funds), not failed.
+    if (refusal === 'insufficient_funds' && !(await fitting(db)).includes(holder)) {
+      log.info({ paymentId, refundId: refund.id, holder }, 'refund no longer covered where it was to be sent: decided again');
+      await deps.startRefund(paymentId);
+      return null;
     }
     const failed = await inTransaction(db, (trx) => failRefund(trx, refund, { failureCode: refusal }));
     if (failed) log.warn({ paymentId, refundId: refund.id, refusal }, 'refund refused by the token before it was sent');

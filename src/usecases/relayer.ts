@@ -217,15 +217,15 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const sender = getAddress(input.collector);
   // Collected since the ledger exists: the merchant's share comes from the account's available balance at the
   // collector (a refund may have taken it first). SHIM(ledger-31): payments collected before are settled as before.
-  const reserve = (await ledger.collectionRecorded(db, paymentId))
-    ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset: found.asset.id, amount }
-    : undefined;
   const asset = found.asset.id;
+  const reserve = (await ledger.collectionRecorded(db, paymentId))
+    ? { kind: 'settle_reserved' as const, accountId: p.accountId, asset, amount }
+    : undefined;
   const shareTaken = async () => Boolean(reserve) && (await ledger.spendableFor(db, p.accountId, asset, paymentId, sender)) < amount;
   // A refund of this payment was reserved since its amount was read: the next attempt sends what refunds leave.
   const waits = () => new Error("settlement waits: a refund took part of the payment's share since its amount was read");
   if (await shareTaken()) throw waits();
-  const call = chain.transferCall(parseAssetId(found.asset.id).assetReference, parseAccountId(destination).address, amount);
+  const call = chain.transferCall(parseAssetId(asset).assetReference, parseAccountId(destination).address, amount);
   const fees = await chain.fees();
   const sim = await chain.simulate(sender, call, fees);
   // Short on chain because such a refund went out since the check above: not a failed attempt.

@@ -1,11 +1,10 @@
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { newKey } from '../support/service';
 import { balanceOf, chainClient, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { devnetChain } from '../../src/chain/devnet';
 import { authorizationCall } from '../../src/chain/evm';
-import { describeOwn, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
+import { describeOwn, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
 // collected: also when the collect was sent by another holder of the collector's key. The service's own collect cannot
@@ -16,16 +15,12 @@ import { describeOwn, partner, proxiedStack, refundReaching, send, usdPayment } 
 
 jest.setTimeout(120_000);
 
-const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
-
 describeOwn('a refund whose funding another holder of the collector key collected', () => {
   const stacked = proxiedStack('paygate_faults_funded_elsewhere', { CHAIN_STRANDED_AFTER_MS: '600000' });
 
   it('goes out as soon as the funding payment succeeds with that transaction', async () => {
     const { proxy, stack, db, url } = await stacked.start();
-    const shop = await partner(url, stack.dbUrl, 'Funded Elsewhere');
-    const merchant = { ...shop.headers, ...PREVIEW };
-    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
+    const { merchant, wallet, ...shop } = await refundShop(url, stack.dbUrl, 'Funded Elsewhere');
     const signed = async (id: string, payer: PrivateKeyAccount) => {
       const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${payer.address}`] }))
         .body.options[0];

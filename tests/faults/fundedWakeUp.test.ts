@@ -1,7 +1,6 @@
-import { newKey } from '../support/service';
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
+import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out when the relayer's collect
 // of that payment is final: the step after a collect looks at the account's waiting refunds (src/usecases/relayer.ts,
@@ -10,16 +9,12 @@ import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, u
 
 jest.setTimeout(120_000);
 
-const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
-
 describeOwn('a refund waiting for its funding payment', () => {
   const stacked = proxiedStack('paygate_faults_funded_wakeup', { CHAIN_STRANDED_AFTER_MS: '600000' });
 
   it('goes out when the relayer has collected the funding, not at the reconciler’s next look', async () => {
     const { stack, db, url } = await stacked.start();
-    const shop = await partner(url, stack.dbUrl, 'Funded Wake-up');
-    const merchant = { ...shop.headers, ...PREVIEW };
-    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
+    const { merchant, wallet, ...shop } = await refundShop(url, stack.dbUrl, 'Funded Wake-up');
 
     // A USD 5.00 payment, settled: nothing of the account's is left at the collector, so its refund waits for funds.
     const buyer = await newBuyer(5_000_000n);

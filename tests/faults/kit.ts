@@ -1,5 +1,5 @@
 import { generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
-import { client, newAccount } from '../support/service';
+import { client, newAccount, newKey } from '../support/service';
 import { DEVNET_USDC, newWallet } from '../support/chain';
 import { freshDatabase } from '../support/freshDb';
 import { eventually } from '../support/eventually';
@@ -174,4 +174,14 @@ export async function partner(url: string, dbUrl: string, name: string) {
   });
   if (s.status !== 201) throw new Error(`settlement fixture failed: ${s.text}`);
   return { ...acct, merchantId, headers: { 'Api-Key': acct.apiKey, 'Merchant-Id': merchantId } };
+}
+
+/**
+ * A partner (as `partner`) for the refund scenarios: its merchant's headers with the PAY-Version that has refunds
+ * (`merchant`) and a wallet key's (`wallet`).
+ */
+export async function refundShop(url: string, dbUrl: string, name: string) {
+  const shop = await partner(url, dbUrl, name);
+  const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', dbUrl)).apiKey };
+  return { ...shop, merchant: { ...shop.headers, 'PAY-Version': '2026-02-19.preview' }, wallet };
 }

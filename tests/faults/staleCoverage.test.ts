@@ -1,8 +1,7 @@
 import type { RpcCall } from '../support/rpcProxy';
-import { newKey } from '../support/service';
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
+import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
 
 // A refund step reads the account's balance at the collector as covering it, then simulates its transfer; a
 // settlement that read the payment before the refund existed may reserve and send the payment's share in between
@@ -13,7 +12,6 @@ import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, u
 
 jest.setTimeout(120_000);
 
-const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const TRANSFER = '0xa9059cbb';
 const transferSimulation = (to: (data: string) => boolean) => (c: RpcCall) =>
   c.method === 'eth_estimateGas' && String(c.params?.[0]?.data ?? '').startsWith(TRANSFER) && to(String(c.params?.[0]?.data));
@@ -23,9 +21,7 @@ describeOwn("a refund whose collector's balance a settlement took since it was r
 
   it('waits for funds instead of failing, and succeeds once funded', async () => {
     const { proxy, stack, db, url } = await stacked.start();
-    const shop = await partner(url, stack.dbUrl, 'Stale Coverage');
-    const merchant = { ...shop.headers, ...PREVIEW };
-    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
+    const { merchant, wallet, ...shop } = await refundShop(url, stack.dbUrl, 'Stale Coverage');
     const buyer = await newBuyer(5_000_000n);
     const toBuyer = (data: string) => data.includes(buyer.address.slice(2).toLowerCase());
 

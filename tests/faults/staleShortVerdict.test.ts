@@ -1,11 +1,10 @@
-import { newKey } from '../support/service';
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createLogger } from '../../src/logger';
 import { findRefund } from '../../src/db/refundsRepo';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
 import { waitForFunds } from '../../src/usecases/refundSends';
-import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, usdPayment } from './kit';
+import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
 
 // A refund step that read the account's balance as short acts on that reading only after checking it again under the
 // refund's row lock (src/usecases/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
@@ -16,18 +15,14 @@ import { describeOwn, gatewayPay, partner, proxiedStack, refundReaching, send, u
 
 jest.setTimeout(120_000);
 
-const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
-
 describeOwn('a refund step whose short reading went stale', () => {
   const stacked = proxiedStack('paygate_faults_stale_short');
 
   it('leaves a refund whose transaction is on its way as it is, and asks for no funding', async () => {
     const { proxy, stack, db, url } = await stacked.start();
-    const shop = await partner(url, stack.dbUrl, 'Stale Short');
+    const { merchant, wallet, ...shop } = await refundShop(url, stack.dbUrl, 'Stale Short');
     // Settlements once a day: the payment's share stays at the collector, and its refund is sent from there.
     expect(await setSchedule(db, shop.accountId, 24 * 60)).toBe(true);
-    const merchant = { ...shop.headers, ...PREVIEW };
-    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
 
     const buyer = await newBuyer(10_000_000n);
     const id = await usdPayment(url, shop.headers, 'stale', '500');

@@ -32,4 +32,4 @@ export const confirmPayment: Handler<'confirmPayment'> = async ({
 // The signature and the simulation ask the chain's RPC node: before the Idempotency-Key's transaction, holding no
 // database connection while the node answers.
 confirmPayment.prepare = ({ db, config, confirmChecks, caller, path, body }) =>
-  checkConfirm(db, config, confirmChecks, path.id, body, caller.keyId);
+  checkConfirm(db, config, confirmChecks, path.id, body, caller);

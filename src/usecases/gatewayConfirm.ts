@@ -12,7 +12,7 @@ import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import type { ConfirmChecks } from './confirmChecks';
 import { checkQuote, openedOptionData, openOption, validCollected } from './gatewayOptions';
 import { gatewayPayment, notOpen } from './gatewayPayments';
-import { checkRevertBudget } from './revertBudget';
+import { checkRevertBudget, revertScopeOf, type RevertCaller } from './revertBudget';
 
 // Confirm: everything is verified before anything moves, in two steps. Before the request's transaction (the
 // handler's `prepare`, which holds no database connection while the chain answers): the option, its quote, the
@@ -77,7 +77,7 @@ export async function checkConfirm(
   checks: ConfirmChecks,
   rawId: string,
   input: ConfirmInput,
-  credential: string,
+  caller: RevertCaller,
 ): Promise<CheckedConfirm> {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   if (pw.payment.status !== 'requires_action') return { open: false };
@@ -92,10 +92,10 @@ export async function checkConfirm(
         : openedOptionData(config, opt);
     if (collectedJson === null) throw new AppError('collect_data_required');
   }
-  await checkRevertBudget(db, config.revertBudget, revertScope(pw.payment.accountId, opt, credential));
+  await checkRevertBudget(db, config.revertBudget, revertScopeOf(pw.payment.accountId, buyerOf(opt), caller));
   const permit =
     opt.permitTo === null ? undefined : { owner: parseAccountId(opt.account).address, to: opt.permitTo, approveTx: given.approveTx };
-  const check = await checks.check({ ...opt, relayer: opt.relayer }, given.signature, credential, permit);
+  const check = await checks.check({ ...opt, relayer: opt.relayer }, given.signature, caller.keyId, permit);
   // The catalogue's message; an approve not mined yet is worth retrying at once.
   if (!check.ok)
     throw new AppError(check.refusal, undefined, undefined, check.refusal === 'approval_pending' ? { 'Retry-After': '2' } : undefined);
@@ -122,7 +122,7 @@ export async function confirmPayment(
   const collected = checked.collectedJson === null ? null : seal(config.dataKeys, checked.collectedJson, sealedAt(PAYMENT_DATA, paymentId));
   // The budget again, under its locks until the transition commits: confirms at once are counted one by one.
   const done = await inTransaction(db, async (trx) => {
-    await checkRevertBudget(trx, config.revertBudget, revertScope(pw.payment.accountId, opt, caller.keyId), true);
+    await checkRevertBudget(trx, config.revertBudget, revertScopeOf(pw.payment.accountId, buyerOf(opt), caller), true);
     return confirmTransition(trx, paymentId, {
       optionId: opt.id,
       tokenAsset: opt.asset,
@@ -140,12 +140,7 @@ export async function confirmPayment(
   return done;
 }
 
-/** Whose budget of reverted submissions a confirm spends: the buyer address's, the credential's and the account's. */
-const revertScope = (accountId: string, opt: StoredOption, credential: string) => ({
-  accountId,
-  buyerAddress: opt.account.split(':')[2] ?? '',
-  credential,
-});
+const buyerOf = (opt: StoredOption) => opt.account.split(':')[2] ?? '';
 
 /**
  * The transition to processing: it refers to its option by a foreign key, so an option purged since it was read

@@ -49,3 +49,16 @@ export async function checkRevertBudget(db: Db, budget: Config['revertBudget'], 
     { 'Retry-After': String(Math.max(1, retryS)) },
   );
 }
+
+/** Who confirms: the credential's id and kind (a partner or wallet key, an App-Id, the hosted page's client, x402). */
+export interface RevertCaller {
+  keyId: string;
+  keyType: string;
+}
+
+/** Whose budget of reverted submissions a confirm spends, at every door (gateway, pay page, x402 link and settle). */
+export const revertScopeOf = (accountId: string, buyerAddress: string, caller: RevertCaller): RevertScope => ({
+  accountId,
+  buyerAddress,
+  credential: caller.keyId,
+});

@@ -23,7 +23,7 @@ import { findSettlement, recordSettlement, settlementOf, type X402Settlement } f
 import { revertedTransfer } from '../db/revertsRepo';
 import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
 import { createPayment, pollStatus } from './payments';
-import { checkRevertBudget } from './revertBudget';
+import { checkRevertBudget, revertScopeOf } from './revertBudget';
 
 // The x402 v2 facilitator (docs/x402.md): /supported, /verify, /settle on the relayer every payment uses. Each
 // settlement is a payment of the merchant `payTo` names (created and confirmed in one transaction, so it is in
@@ -45,12 +45,9 @@ export function supported(chainWork: ChainWork) {
   };
 }
 
-/** Who answers for a settlement's reverts: the payer, the key that settles and the account (as confirm counts them). */
-export const revertScope = (accountId: string, payer: string, callerKeyId: string) => ({
-  accountId,
-  buyerAddress: payer,
-  credential: callerKeyId,
-});
+/** Who answers for a settlement's reverts, as confirm counts them. */
+export const revertScope = (accountId: string, payer: string, callerKeyId: string) =>
+  revertScopeOf(accountId, payer, { keyId: callerKeyId, keyType: 'partner' });
 
 /** The refusal when the scope's budget of reverted submissions is used up, else null. `lock`: in the settling transaction. */
 async function overBudget(db: Db, config: Config, scope: ReturnType<typeof revertScope>, lock = false): Promise<Refusal | null> {

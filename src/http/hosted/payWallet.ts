@@ -73,7 +73,7 @@ export function payWalletRoutes({ config, db, chainWork, confirmChecks }: PayWal
     async confirm(ctx: Context, paymentId: string, clientKey: string) {
       const input = confirmOf(await readJsonBody(ctx, config.bodyLimitBytes));
       const caller = pageCaller(clientKey);
-      const checked = await checkConfirm(db, config, confirmChecks, paymentId, input, caller.keyId);
+      const checked = await checkConfirm(db, config, confirmChecks, paymentId, input, caller);
       const done = await confirmPayment(db, config, chainWork, paymentId, input, caller, checked);
       sendJson(ctx, 200, JSON.stringify({ status: effectiveStatus(done.payment) }), NO_STORE);
     },

@@ -512,6 +512,8 @@ CREATE INDEX payment_events_account_idx ON public.payment_events USING btree (ac
 
 CREATE INDEX payment_events_undispatched_idx ON public.payment_events USING btree (created_at, id) WHERE (dispatched_at IS NULL);
 
+CREATE INDEX payment_options_expires_at_idx ON public.payment_options USING btree (expires_at);
+
 CREATE INDEX payment_options_payment_id_index ON public.payment_options USING btree (payment_id);
 
 CREATE INDEX payments_account_created_idx ON public.payments USING btree (account_id, created_at DESC, id DESC);

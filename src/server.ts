@@ -8,6 +8,7 @@ import { createBackends } from './http/backends';
 import { ChangeHub } from './events/changeHub';
 import { startExpirySweeper } from './jobs/expirySweeper';
 import { purgeExpired } from './db/idempotencyRepo';
+import { purgeExpiredQuotes } from './usecases/optionRoom';
 import { handlers } from '../handlers';
 import { startChains } from './chain/chains';
 import { ConcurrencyCap, SharedRateLimiter } from './http/rateLimit';
@@ -66,13 +67,14 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   const limiter = new SharedRateLimiter(db, log, metrics.registry);
   if (serving) limiter.start();
   const limits = { limiter, longPolls: new ConcurrencyCap() };
-  // Each tick also rescues stranded chain work and removes idempotency records past their 24 h retention
-  // and spent rate-limit counts (indexed range deletes).
+  // Each tick also rescues stranded chain work and removes idempotency records past their 24 h retention,
+  // spent rate-limit counts (indexed range deletes) and expired quotes (in bounded batches).
   const sweeper = working
     ? startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
         await chainJobs.rescue();
         await purgeExpired(db);
         await limiter.purge();
+        await purgeExpiredQuotes(db);
       })
     : null;
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);

@@ -27,6 +27,10 @@ export interface LimitsConfig {
   longPollsPerIp: number;
   /** Options kept per payment: older unconfirmed ones are purged when a quote would exceed it. */
   optionsPerPayment: number;
+  /** Valid quotes of one payment, all accounts and callers together (docs/limits.md). */
+  optionsLivePerPayment: number;
+  /** Valid quotes of one payment that one caller (credential, or the pay page from one client address) holds. */
+  optionsLivePerPaymentCaller: number;
   /** The window the per-second limits count in (1 s; longer windows scale each limit with it). */
   windowMs: number;
 }
@@ -44,6 +48,8 @@ export function limitsConfig(env: NodeJS.ProcessEnv): LimitsConfig {
     longPollsPerCredential: int(env, 'LONGPOLL_MAX_PER_CREDENTIAL', 20_000, 1, 1_000_000),
     longPollsPerIp: int(env, 'LONGPOLL_MAX_PER_IP', 20, 1, 1_000_000),
     optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),
+    optionsLivePerPayment: int(env, 'OPTIONS_MAX_LIVE_PER_PAYMENT', 500, 1, 100_000),
+    optionsLivePerPaymentCaller: int(env, 'OPTIONS_MAX_LIVE_PER_PAYMENT_CALLER', 100, 1, 100_000),
     windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
   };
 }

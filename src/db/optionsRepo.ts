@@ -203,3 +203,57 @@ export async function trimOptions(db: Db, paymentId: string, accounts: string[],
     if (!isOptionReferenceViolation(e)) throw e;
   }
 }
+
+/**
+ * The payment's quotes still valid, all callers together and the caller `quotedBy`'s alone, and in how many seconds
+ * the first of each expires. Inside a transaction it first takes the payment's quote lock, held until that
+ * transaction ends: concurrent quotes of one payment then count each other's rows, so the caps hold exactly.
+ */
+export async function paymentLiveQuotes(
+  db: Db,
+  paymentId: string,
+  quotedBy: string,
+): Promise<{ live: number; freeInS: number; own: number; ownFreeInS: number }> {
+  const knex = knexOf(db);
+  await knex.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`payment_options:${paymentId}`]);
+  const seconds = (at: string) => `coalesce(ceil(extract(epoch FROM ${at} - now())), 0)::int`;
+  const {
+    rows: [r],
+  } = await knex.raw(
+    `SELECT count(*)::int AS live, ${seconds('min(expires_at)')} AS free_in_s,
+            (count(*) FILTER (WHERE quoted_by = ?))::int AS own, ${seconds('min(expires_at) FILTER (WHERE quoted_by = ?)')} AS own_free_in_s
+       FROM payment_options WHERE payment_id = ? AND expires_at > now()`,
+    [quotedBy, quotedBy, paymentId],
+  );
+  return { live: r.live, freeInS: r.free_in_s, own: r.own, ownFreeInS: r.own_free_in_s };
+}
+
+/**
+ * Deletes up to `limit` options whose quote has expired, oldest expiry first, and says how many. Kept: an option a
+ * payment refers to (its confirmed one), and while its payment is open, the newest option of each collect link and
+ * the newest of each account and link that carries the buyer's data, so that data given on the collect page after
+ * the quote expired still lands and a fresh quote inherits it (collectedByAccount). Rows another transaction holds
+ * are skipped, for the next pass.
+ */
+export async function purgeExpiredOptions(db: Db, limit: number): Promise<number> {
+  const newer = `SELECT 1 FROM payment_options n WHERE n.payment_id = o.payment_id AND n.collect_scope = o.collect_scope
+                   AND (n.created_at, n.id) > (o.created_at, o.id)`;
+  try {
+    const { rowCount } = await knexOf(db).raw(
+      `DELETE FROM payment_options WHERE id IN (
+         SELECT o.id FROM payment_options o JOIN payments p ON p.id = o.payment_id
+          WHERE o.expires_at <= now()
+            AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.option_id = o.id)
+            AND NOT (p.status = 'requires_action' AND o.collect_scope IS NOT NULL AND (
+                  NOT EXISTS (${newer})
+                  OR (o.collected_data IS NOT NULL AND NOT EXISTS (${newer} AND n.account = o.account AND n.collected_data IS NOT NULL))))
+          ORDER BY o.expires_at LIMIT ? FOR UPDATE OF o SKIP LOCKED)`,
+      [limit],
+    );
+    return rowCount ?? 0;
+  } catch (e) {
+    // A confirm referred to one of them meanwhile: that batch stays whole, for the next pass to pass over it.
+    if (isOptionReferenceViolation(e)) return 0;
+    throw e;
+  }
+}

@@ -18,17 +18,9 @@ import { Payment } from '../domain/payment';
 import { seal, unsealOrNull } from '../domain/sealed';
 import { OPTION_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import { collectThreshold, settlementTerms } from '../db/accountsRepo';
-import {
-  collectedByAccount,
-  findOption,
-  insertOptions,
-  liveQuotes,
-  payableSettlements,
-  StoredOption,
-  storeCollected,
-  trimOptions,
-} from '../db/optionsRepo';
+import { collectedByAccount, findOption, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
+import { storeQuotes } from './optionRoom';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
 // an EIP-3009 authorization or a Permit2 permit, priced by peg, on a chain this instance settles on. Each is stored as offered;
@@ -85,6 +77,18 @@ function offeredTypedData(
   return { typedData: serialiseTypedData(auth), permitTo: null };
 }
 
+/** The buyer's allowance of `token` to Permit2, read now. */
+async function allowanceOf(chainWork: ChainWork, chainId: string, token: string, owner: string): Promise<bigint> {
+  try {
+    return await chainWork.permit2Allowance(chainId, token, owner);
+  } catch (e) {
+    if (!(e instanceof ChainUnavailable)) throw e;
+    throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
+      'Retry-After': '2',
+    });
+  }
+}
+
 /** The approve a Permit2 option needs first, when the buyer's allowance to Permit2 is below the amount (read now). */
 async function approvalNeeded(
   chainWork: ChainWork,
@@ -94,16 +98,30 @@ async function approvalNeeded(
   amount: bigint,
 ): Promise<ApproveTransaction | null> {
   const token = parseAssetId(assetId).assetReference;
-  let allowance: bigint;
-  try {
-    allowance = await chainWork.permit2Allowance(chainId, token, owner);
-  } catch (e) {
-    if (!(e instanceof ChainUnavailable)) throw e;
-    throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
-      'Retry-After': '2',
-    });
+  return (await allowanceOf(chainWork, chainId, token, owner)) < amount ? approveTransaction(token, owner) : null;
+}
+
+const ALLOWANCE_READS_AT_ONCE = 4;
+
+/**
+ * Sets the approve of each Permit2 option of a call. A call may quote 20 accounts, and each read is a round trip to
+ * the node: read one after another they held the answer for all of them. So one read per (chain, token, owner), a few
+ * at a time, so that one call does not take a node's whole attention either.
+ */
+async function setApprovals(chainWork: ChainWork, offered: OfferedOption[]): Promise<void> {
+  const permits = offered.filter((o) => o.permitTo !== null);
+  const readOf = (o: OfferedOption) => `${o.chainId}|${o.asset}|${parseAccountId(o.account).address.toLowerCase()}`;
+  const reads = new Map(permits.map((o) => [readOf(o), { o, allowance: 0n }]));
+  const queue = [...reads.values()];
+  const reader = async () => {
+    for (let r = queue.shift(); r; r = queue.shift())
+      r.allowance = await allowanceOf(chainWork, r.o.chainId, parseAssetId(r.o.asset).assetReference, parseAccountId(r.o.account).address);
+  };
+  await Promise.all(Array.from({ length: Math.min(ALLOWANCE_READS_AT_ONCE, queue.length) }, reader));
+  for (const o of permits) {
+    const owner = parseAccountId(o.account).address;
+    o.approve = reads.get(readOf(o))!.allowance < o.tokenAmount ? approveTransaction(parseAssetId(o.asset).assetReference, owner) : null;
   }
-  return allowance < amount ? approveTransaction(token, owner) : null;
 }
 
 function parseAccounts(accounts: string[]): AccountId[] {
@@ -195,19 +213,17 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
         assetInfo: asset,
         relayer,
         permitTo,
-        approve: permitTo === null ? null : await approvalNeeded(chainWork, asset.chainId, asset.id, account.address, value),
+        approve: null,
       });
     }
   }
-  const quoted = [...new Set(offered.map((o) => o.account))];
-  const keep = await makeRoom(db, p.id, offered, quoted, callerId, config.limits.optionsPerPayment);
-  await insertOptions(
+  await setApprovals(chainWork, offered);
+  await storeQuotes(
     db,
+    config.limits,
     offered.map(({ assetInfo: _a, approve: _b, ...o }) => o),
-    callerId,
-    collect ? collectScope(tokens[0]) : null,
+    { paymentId: p.id, callerId, collectScope: collect ? collectScope(tokens[0]) : null },
   );
-  await trimOptions(db, p.id, quoted, keep);
   const collectData = collect
     ? collectDataFor(
         config.publicBaseUrl,
@@ -229,40 +245,6 @@ export const sealOptionData = (config: Config, optionId: string, json: string): 
  */
 export function openedOptionData(config: Config, opt: Pick<StoredOption, 'id' | 'collectedData'>): string | null {
   return opt.collectedData ? unsealOrNull(config.dataKeys, opt.collectedData, sealedAt(OPTION_DATA, opt.id)) : null;
-}
-
-/**
- * Quotes are kept per buyer account and caller: each account of a payment holds at most `max` quotes still valid
- * that one caller asked for (more than that only when one call offers more), and those are never purged, whoever
- * asks for more. A call that would go beyond is 429 rate_limited until that caller's first quote for the account
- * expires; other callers, the buyer's own wallet among them, are not held up by it. Returns how many of each
- * account's newest options the purge keeps.
- */
-async function makeRoom(
-  db: Db,
-  paymentId: string,
-  offered: OfferedOption[],
-  accounts: string[],
-  callerId: string,
-  max: number,
-): Promise<number> {
-  const live = await liveQuotes(db, paymentId, accounts, callerId);
-  let keep = max;
-  for (const account of accounts) {
-    const adding = offered.filter((o) => o.account === account).length;
-    keep = Math.max(keep, adding);
-    const held = live.get(account);
-    if (held && held.live + adding > max) {
-      const retryS = Math.max(1, held.freeInS);
-      throw new AppError(
-        'rate_limited',
-        `${account} already holds ${held.live} valid quotes of this caller for this payment (at most ${max}): use one, or retry after ${retryS} s.`,
-        undefined,
-        { 'Retry-After': String(retryS) },
-      );
-    }
-  }
-  return keep;
 }
 
 /** The option, checked to belong to this open payment and still quoted. */

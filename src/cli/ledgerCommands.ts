@@ -7,10 +7,11 @@ import { need, UsageError, type Command } from './adminArgs';
 // The ledger (docs/ledger.md), read-only:
 //   admin ledger balance --account acct_…  -> {"balances":[{asset, available, pending, reserved}]} (as GET /v1/balance)
 //   admin ledger check [--chain <caip2>] [--wait <seconds>]
-//         -> {"chains":[{chainId, block, holdings, unrecorded}], "differences":[…]}: what the ledger says each address
-//         holds against balanceOf at the block at confirmation depth, once the relayer transactions mined by then are
-//         recorded (waits up to --wait seconds, 30 by default; what is still unrecorded is listed); exit 1 on any
-//         difference or unrecorded transaction
+//         -> {"chains":[{chainId, block, holdings, unrecorded}], "differences":[…], "negative":[…]}: what the ledger
+//         says each address holds against balanceOf at the block at confirmation depth, once the relayer transactions
+//         mined by then are recorded (waits up to --wait seconds, 30 by default; what is still unrecorded is listed),
+//         and every owner's bucket of a token at an address below zero; exit 1 on any difference, unrecorded
+//         transaction or negative bucket
 //   admin report balance-transactions --account acct_… --from <ISO> --to <ISO> --format csv --out <file>
 //         -> {"rows","file"}: the account's ledger entries in [from, to), as GET /v1/reports/balance-transactions, as CSV
 
@@ -36,7 +37,7 @@ export const LEDGER_QUERIES: Record<string, Command> = {
     return async (db, config) => {
       const checkLedger = await import('../usecases/ledgerCheck').then((m) => m.checkLedger);
       const report = await checkLedger(db, await chainsOf(config, v.chain?.trim()), { waitMs: Number(wait) * 1000 });
-      if (report.differences.length || report.chains.some((c) => c.unrecorded.length)) process.exitCode = 1;
+      if (report.differences.length || report.negative.length || report.chains.some((c) => c.unrecorded.length)) process.exitCode = 1;
       return report;
     };
   },

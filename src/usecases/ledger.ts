@@ -78,8 +78,12 @@ export async function recordCollected(trx: Tx, paymentId: string, m: Mined, tx: 
   if (tx) await recordCollectUnmined(trx, { ...tx, paymentId });
   const { fee } = settlementSplit(c.tokenAmount, c.currency, c.decimals, c);
   // A refund's funding is earmarked for its refund while that refund waits (read under the refund's row lock, which
-  // its final state change takes too: funding is never earmarked for a refund whose leftovers were released).
-  const refundId = c.fundsRefund && (await waitingRefund(trx, c.fundsRefund)) ? c.fundsRefund : null;
+  // its final state change takes too: funding is never earmarked for a refund whose leftovers were released), and only
+  // when it is in the refund's token: the refund sends that token, from that token's balance. Paid in another asset
+  // (the gateway offers the refund's token only; any other path), it is the account's available balance of what was
+  // paid, like a funding paid after its refund is final.
+  const earmarked = c.fundsRefund !== null && c.asset === c.fundsRefundAsset;
+  const refundId = earmarked && (await waitingRefund(trx, c.fundsRefund!)) ? c.fundsRefund : null;
   const entries = collectedEntries(
     {
       accountId: c.accountId,
@@ -97,11 +101,14 @@ export async function recordCollected(trx: Tx, paymentId: string, m: Mined, tx: 
   ]);
 }
 
-/** A refund is final: what is left of its funding goes to the account's available balance (in the same transaction). */
-export async function releaseRefundFunding(trx: Tx, refund: { id: string; accountId: string; paymentId: string; tokenAsset: string }) {
+/**
+ * A refund is final: what is left of its funding goes to the account's available balance (in the same transaction),
+ * each asset as itself: funding recorded in another asset than the refund's token is never moved in the refund's.
+ */
+export async function releaseRefundFunding(trx: Tx, refund: { id: string; accountId: string; paymentId: string }) {
   const entries = (await ledger.refundFunding(trx, refund.id)).flatMap((f) =>
     move(
-      refund.tokenAsset,
+      f.asset,
       f.amount,
       { owner: refund.accountId, bucket: 'funding', holder: f.holder },
       { owner: refund.accountId, bucket: 'available', holder: f.holder },

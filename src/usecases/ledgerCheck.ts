@@ -4,7 +4,7 @@ import type { Db } from '../db/knex';
 import type { EvmChain } from '../chain/evm';
 import { TOKEN_ABI } from '../chain/evm';
 import { nonceCountAt } from '../chain/proofs';
-import { holdingsAt } from '../db/ledger';
+import { holdingsAt, negativeBalances } from '../db/ledger';
 import { lowestOpenNonces } from '../db/relayer';
 import { parseAssetId } from '../domain/caip';
 
@@ -16,6 +16,11 @@ import { parseAssetId } from '../domain/caip';
 // a transaction not final in the database says whether the lowest of them was mined by then, and the check waits for
 // the service to record it (the ledger is complete at the block once none is left), up to `waitMs`; what is still
 // unrecorded then is reported.
+//
+// The sum per token and address alone cannot see one account's money spent as another's: the tokens that left are
+// gone from the address's total either way (a refund reserved from funding in another asset than its own left the
+// account's bucket of its token below zero, the address's total right). So every owner's bucket of every token held
+// is also checked on its own: none may be below zero (`negative`).
 
 export interface Difference {
   chainId: string;
@@ -35,17 +40,28 @@ export interface Unrecorded {
   nonce: string;
 }
 
+/** An owner's bucket of a token at an address (a collector) that the ledger says is below zero. */
+export interface Negative {
+  chainId: string;
+  asset: string;
+  holder: string;
+  owner: string;
+  bucket: string;
+  amount: string;
+}
+
 export interface CheckReport {
   /** `unrecorded`: non-empty when the ledger at `block` may lack those transactions' movements (not conclusive). */
   chains: { chainId: string; block: string; holdings: number; unrecorded: Unrecorded[] }[];
   differences: Difference[];
+  negative: Negative[];
 }
 
 const POLL_MS = 250;
 
 /** Compares every holding the ledger knows on each chain, plus what the chain's relayer keys hold of those tokens. */
 export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { waitMs: number }): Promise<CheckReport> {
-  const report: CheckReport = { chains: [], differences: [] };
+  const report: CheckReport = { chains: [], differences: [], negative: [] };
   for (const chain of chains) {
     const head = await chain.call(() => chain.pub.getBlockNumber());
     const depth = head - BigInt(chain.confirmations) + 1n;
@@ -94,6 +110,8 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
         accounts: h.owners.map((o) => ({ owner: o.owner, bucket: o.bucket, amount: o.amount.toString() })),
       });
     });
+    for (const n of await negativeBalances(db, chain.caip2))
+      report.negative.push({ chainId: chain.caip2, ...n, holder: getAddress(n.holder), amount: n.amount.toString() });
   }
   return report;
 }

@@ -35,9 +35,15 @@ export async function availableAt(db: Db, accountId: string, asset: string, hold
   return BigInt(rows[0].n);
 }
 
-/** A refund's funding not spent yet, per holder: the `funding` entries of the journals that name the refund. */
+/**
+ * A refund's funding not spent yet, per holder: the `funding` entries of the journals that name the refund, in the
+ * refund's own token only. A funding payment paid in another asset (a door that let it, or data from before the
+ * crediting checked the asset) is no funding of the refund: the refund sends its token, and summing amounts of two
+ * assets would spend tokens of other accounts pooled at the collector.
+ */
 const EARMARK = `SELECT e.holder, sum(e.amount) AS n FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id
-  WHERE j.refund_id = :refund AND e.bucket = 'funding' GROUP BY e.holder`;
+  WHERE j.refund_id = :refund AND e.bucket = 'funding'
+    AND e.asset = (SELECT r.token_asset FROM refunds r WHERE r.id = :refund) GROUP BY e.holder`;
 
 /**
  * A refund whose amount left the account's available balance: reserved by its transaction (pending, mined or
@@ -110,10 +116,18 @@ export async function refundableByHolder(
   return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n), funding: BigInt(r.funding) }));
 }
 
-/** A refund's funding not spent yet, per holder (released to the account once the refund is final). */
-export async function refundFunding(db: Db, refundId: string): Promise<{ holder: string; amount: bigint }[]> {
-  const { rows } = await knexOf(db).raw(`SELECT * FROM (${EARMARK}) m WHERE n <> 0 ORDER BY holder`, { refund: refundId });
-  return rows.map((r: Row) => ({ holder: r.holder, amount: BigInt(r.n) }));
+/**
+ * What is left in the `funding` bucket of the journals naming a refund, per asset and holder, each in its own asset
+ * (released to the account once the refund is final). Every asset, not only the refund's token: funding paid in
+ * another asset, which the refund never spends, then goes to the account's available balance of that asset.
+ */
+export async function refundFunding(db: Db, refundId: string): Promise<{ asset: string; holder: string; amount: bigint }[]> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT e.asset, e.holder, sum(e.amount) AS n FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id
+     WHERE j.refund_id = ? AND e.bucket = 'funding' GROUP BY e.asset, e.holder HAVING sum(e.amount) > 0 ORDER BY e.asset, e.holder`,
+    [refundId],
+  );
+  return rows.map((r: Row) => ({ asset: r.asset, holder: r.holder, amount: BigInt(r.n) }));
 }
 
 export interface Holding {
@@ -148,6 +162,26 @@ export async function holdingsAt(db: Db, chainId: string, atBlock: bigint): Prom
   return [...out.values()];
 }
 
+/**
+ * Every owner's bucket of a token of a chain at one holder whose entries sum below zero, over the whole ledger (no
+ * block cut: each movement is written whole with the state change it belongs to, so the ledger as it stands is never
+ * short anywhere, while at an earlier block a reservation may count before the collection it spends). Only tokens
+ * this service holds: the world's entries (no holder) and the gas paid from unrecorded native funding are below
+ * zero by design.
+ */
+export async function negativeBalances(
+  db: Db,
+  chainId: string,
+): Promise<{ asset: string; holder: string; owner: string; bucket: string; amount: bigint }[]> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT asset, holder, owner, bucket, sum(amount) AS amount FROM ledger_entries
+     WHERE holder IS NOT NULL AND asset LIKE ? GROUP BY asset, holder, owner, bucket HAVING sum(amount) < 0
+     ORDER BY asset, holder, owner, bucket`,
+    [`${chainId}/erc20:%`],
+  );
+  return rows.map((r: Row) => ({ asset: r.asset, holder: r.holder, owner: r.owner, bucket: r.bucket, amount: BigInt(r.amount) }));
+}
+
 /** What recording a collected payment needs: its account, token and amount, fee terms, and the collector paid. */
 export interface CollectInput {
   accountId: string;
@@ -162,17 +196,20 @@ export interface CollectInput {
   collector: string | null;
   /** The refund this payment funds, if it is a refund's funding. */
   fundsRefund: string | null;
+  /** That refund's token (CAIP-19): the only asset the funding counts in towards it. */
+  fundsRefundAsset: string | null;
 }
 
 export async function collectInput(db: Db, paymentId: string): Promise<CollectInput | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer, f.refund_id,
+    `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer, f.refund_id, fr.token_asset AS refund_asset,
        -- A refund's funding is the account's own money: no fee.
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_base_minor, a.fee_base_minor) ELSE 0 END AS fee_base_minor,
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_bps, a.fee_bps) ELSE 0 END AS fee_bps
      FROM payments p JOIN accounts a ON a.id = p.account_id JOIN assets s ON s.id = p.token_asset
        JOIN payment_options o ON o.id = p.option_id LEFT JOIN refund_fundings f ON f.payment_id = p.id
+       LEFT JOIN refunds fr ON fr.id = f.refund_id
      WHERE p.id = ? AND p.token_amount IS NOT NULL`,
     [paymentId],
   );
@@ -189,6 +226,7 @@ export async function collectInput(db: Db, paymentId: string): Promise<CollectIn
       collected: Boolean(r.collected),
       collector: r.relayer ?? null,
       fundsRefund: r.refund_id ?? null,
+      fundsRefundAsset: r.refund_asset ?? null,
     }
   );
 }

@@ -15,11 +15,29 @@ const GAS_PER_PAYMENT_BOUND = 250_000n;
 type Row = Record<string, any>;
 const addressOf = (caip10: string) => getAddress(caip10.split(':')[2]);
 
-export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relayers: Address[]) {
-  const chain = createPublicClient({ chain: devnetChain(rpcUrl), transport: http(rpcUrl) });
+/** A development chain of the soak: its CAIP-2 id and a client of its node. */
+const clientsOf = (chains: { chainId: number; rpcUrl: string }[]) =>
+  chains.map((c) => ({
+    caip2: `eip155:${c.chainId}`,
+    pub: createPublicClient({ chain: devnetChain(c.rpcUrl, c.chainId), transport: http(c.rpcUrl) }),
+  }));
+
+export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: string }[], rec: LoadRecord, relayers: Address[]) {
+  const clients = clientsOf(chains);
   const violations: string[] = [];
   const bad = (s: string) => violations.push(s);
-  const transfers = (await chain.getLogs({ address: USDC, event: TRANSFER, fromBlock: 0n })).filter((l) => l.args.value! > 0n);
+  // Every USDC transfer of every chain (hashes do not repeat across chains), each with its chain.
+  const transfers = (
+    await Promise.all(
+      clients.map(async (c) =>
+        (await c.pub.getLogs({ address: USDC, event: TRANSFER, fromBlock: 0n })).map((l) => ({ ...l, caip2: c.caip2 })),
+      ),
+    )
+  )
+    .flat()
+    .filter((l) => l.args.value! > 0n);
+  /** Where a collector's tokens are counted: per chain and address. */
+  const at = (caip2: string, holder: string) => `${caip2}|${getAddress(holder)}`;
   const payments: Row[] = await db('payments as p')
     .leftJoin('payment_options as o', 'o.id', 'p.option_id')
     .select(
@@ -51,7 +69,17 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
       'fp.id',
       db.raw('(SELECT f.payment_id FROM refund_fundings f WHERE f.refund_id = r.id ORDER BY f.created_at DESC LIMIT 1)'),
     )
-    .select('r.id', 'r.payment_id', 'r.status', 'r.token_amount', 'r.recipient', 'r.tx_hash', 'c.sender', 'fp.status as funding_status');
+    .select(
+      'r.id',
+      'r.payment_id',
+      'r.status',
+      'r.token_amount',
+      'r.recipient',
+      'r.tx_hash',
+      'c.sender',
+      'c.chain_id',
+      'fp.status as funding_status',
+    );
   /** What refunds of a payment asked for, failed ones included. */
   const refundedOf = (paymentId: string) =>
     refunds.filter((r) => r.payment_id === paymentId).reduce((n, r) => n + BigInt(r.token_amount), 0n);
@@ -69,7 +97,8 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
   const batchOf = new Map(batches.map((b) => [b.tx_hash as string, BigInt(b.amount)]));
 
   // A payment's buyer is charged once if it succeeded, never otherwise; a settlement is one transfer of its amount (or
-  // of its batch's).
+  // of its batch's). Paid to a collector (a gateway confirm's ReceiveWithAuthorization, or an x402 link's transfer to
+  // it), its tokens count at that collector on the payment's chain.
   const collected = new Map<string, bigint>();
   for (const p of payments.filter((x) => x.buyer_account)) {
     const buyer = addressOf(p.buyer_account);
@@ -83,9 +112,11 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
       bad(
         `succeeded payment ${p.id}: ${paid.length} transfers from its buyer (${paid.map((t) => `${t.args.value} in ${t.transactionHash}`)}), expected ${want} in ${p.tx_hash}`,
       );
-    if (p.primary_type === 'ReceiveWithAuthorization') {
-      const collector = getAddress(p.relayer);
-      collected.set(collector, (collected.get(collector) ?? 0n) + want);
+    const to = paid.length === 1 ? getAddress(paid[0].args.to!) : null;
+    if (to && relayers.includes(to)) {
+      const collector = to;
+      const key = at(paid[0].caip2, collector);
+      collected.set(key, (collected.get(key) ?? 0n) + want);
       if (p.settled_at) {
         const sent = transfers.filter((t) => t.transactionHash === p.settlement_tx_hash);
         const ok =
@@ -104,7 +135,7 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
           bad(
             `settled payment ${p.id}: settled ${p.settlement_amount} + fee ${p.fee_amount} (+ refunded before) != collected ${want}; refunds ${JSON.stringify(refunds.filter((r) => r.payment_id === p.id).map((r) => [r.status, r.token_amount]))}`,
           );
-        collected.set(collector, collected.get(collector)! - BigInt(p.settlement_amount));
+        collected.set(key, collected.get(key)! - BigInt(p.settlement_amount));
       }
     }
   }
@@ -116,7 +147,7 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
     const sent = transfers.filter((t) => t.transactionHash === r.tx_hash);
     if (sent.length !== 1 || getAddress(sent[0].args.to!) !== getAddress(r.recipient) || sent[0].args.value !== BigInt(r.token_amount))
       bad(`refund ${r.id}: its transaction ${r.tx_hash} is not one transfer of ${r.token_amount} to ${r.recipient}`);
-    const from = getAddress(r.sender);
+    const from = at(r.chain_id, r.sender);
     collected.set(from, (collected.get(from) ?? 0n) - BigInt(r.token_amount));
   }
   // No transfer out of a collector that no settlement or refund accounts for (none twice), and each collector holds
@@ -128,28 +159,32 @@ export async function checkAll(db: Knex, rpcUrl: string, rec: LoadRecord, relaye
   for (const t of transfers)
     if (relayers.includes(getAddress(t.args.from!)) && !settlementTxs.has(t.transactionHash))
       bad(`transfer of ${t.args.value} from collector ${t.args.from} to ${t.args.to} in ${t.transactionHash} is no settlement or refund`);
-  for (const r of relayers) {
-    const balance = await chain.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
-    if (balance !== (collected.get(r) ?? 0n)) bad(`collector ${r} holds ${balance} on chain, the payments say ${collected.get(r) ?? 0n}`);
-  }
+  for (const c of clients)
+    for (const r of relayers) {
+      const balance = await c.pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
+      const want = collected.get(at(c.caip2, r)) ?? 0n;
+      if (balance !== want) bad(`collector ${r} holds ${balance} on ${c.caip2}, the payments say ${want}`);
+    }
 
-  // Relayer nonces: every transaction final, nonces 0..n-1 each once, n the chain's count; one final transaction per step.
+  // Relayer nonces, per chain: every transaction final, nonces 0..n-1 each once, n the chain's count; one final
+  // transaction per step.
   const txs: Row[] = await db('chain_transactions').select('*');
   let gas = 0n;
-  for (const r of relayers) {
-    const mine = txs.filter((t) => getAddress(t.sender) === r);
-    for (const t of mine.filter((x) => !['confirmed', 'reverted'].includes(x.status)))
-      bad(`relayer transaction ${t.tx_hash} is ${t.status}`);
-    const nonces = mine
-      .filter((t) => t.status !== 'dropped')
-      .map((t) => Number(t.nonce))
-      .sort((a, b) => a - b);
-    const count = await chain.getTransactionCount({ address: r });
-    if (nonces.length !== count || nonces.some((n, i) => n !== i))
-      bad(`relayer ${r}: stored nonces ${nonces.join(',')} but ${count} sent on chain`);
-    for (const t of mine.filter((x) => ['confirmed', 'reverted'].includes(x.status)))
-      gas += (await chain.getTransactionReceipt({ hash: t.tx_hash as Hex })).gasUsed;
-  }
+  for (const c of clients)
+    for (const r of relayers) {
+      const mine = txs.filter((t) => getAddress(t.sender) === r && t.chain_id === c.caip2);
+      for (const t of mine.filter((x) => !['confirmed', 'reverted'].includes(x.status)))
+        bad(`relayer transaction ${t.tx_hash} on ${c.caip2} is ${t.status}`);
+      const nonces = mine
+        .filter((t) => t.status !== 'dropped')
+        .map((t) => Number(t.nonce))
+        .sort((a, b) => a - b);
+      const count = await c.pub.getTransactionCount({ address: r });
+      if (nonces.length !== count || nonces.some((n, i) => n !== i))
+        bad(`relayer ${r} on ${c.caip2}: stored nonces ${nonces.join(',')} but ${count} sent on chain`);
+      for (const t of mine.filter((x) => ['confirmed', 'reverted'].includes(x.status)))
+        gas += (await c.pub.getTransactionReceipt({ hash: t.tx_hash as Hex })).gasUsed;
+    }
   const perStep = new Map<string, number>();
   for (const t of txs.filter((x) => x.status === 'confirmed' && x.purpose !== 'refund' && x.purpose !== 'settle_batch'))
     // a payment may have several refunds; a batch is no one payment's (its payments are settled once, above)

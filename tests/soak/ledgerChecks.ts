@@ -5,12 +5,14 @@ import { TOKEN_ABI } from '../../src/chain/evm';
 import { USDC } from './stack';
 
 // The books at the soak's end (docs/ledger.md), from the ledger's tables, the payments' and refunds' own columns,
-// and the chain: every journal balances; per account and asset, collected = settled + refunded + fees + still
-// held; and each collector holds on chain what the ledger says it holds (`admin ledger check` once all is final).
+// and the chains: every journal balances; per account and asset, collected = settled + refunded + fees + still
+// held; each collector holds on each chain what the ledger's owners hold there of its USDC, summed (`admin ledger
+// check` once all is final); and no owner's bucket of a token at a collector is below zero, which the sum alone
+// cannot see (a refund reserved from funding in another asset spent other accounts' tokens, the totals still right).
 
 type Row = Record<string, any>;
 
-export async function checkLedger(db: Knex, rpcUrl: string, relayers: Address[]): Promise<string[]> {
+export async function checkLedger(db: Knex, chains: { chainId: number; rpcUrl: string }[], relayers: Address[]): Promise<string[]> {
   const violations: string[] = [];
   const bad = (s: string) => violations.push(s);
   const { rows: unbalanced } = await db.raw(
@@ -40,16 +42,26 @@ export async function checkLedger(db: Knex, rpcUrl: string, relayers: Address[])
       bad(`${b.account_id} ${b.asset}: collected ${collected} != settled ${settled} + refunded ${refunded} + fees ${fees} + held ${held}`);
   }
 
-  // Each collector holds what the ledger says (everything is final by now: every block counts).
-  const chain = createPublicClient({ chain: devnetChain(rpcUrl), transport: http(rpcUrl) });
-  const { rows: holdings } = await db.raw(
-    `SELECT holder, sum(amount) AS amount FROM ledger_entries WHERE asset LIKE ? AND holder IS NOT NULL GROUP BY holder`,
-    [`%/erc20:${getAddress(USDC)}`],
-  );
-  const ledgerSays = new Map((holdings as Row[]).map((h) => [getAddress(h.holder), BigInt(h.amount)]));
-  for (const r of relayers) {
-    const balance = await chain.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
-    if (balance !== (ledgerSays.get(r) ?? 0n)) bad(`collector ${r} holds ${balance} on chain, the ledger says ${ledgerSays.get(r) ?? 0n}`);
+  // Each collector holds on each chain what the ledger says (everything is final by now: every block counts).
+  for (const c of chains) {
+    const asset = `eip155:${c.chainId}/erc20:${getAddress(USDC)}`;
+    const chain = createPublicClient({ chain: devnetChain(c.rpcUrl, c.chainId), transport: http(c.rpcUrl) });
+    const { rows: holdings } = await db.raw(
+      `SELECT holder, sum(amount) AS amount FROM ledger_entries WHERE asset = ? AND holder IS NOT NULL GROUP BY holder`,
+      [asset],
+    );
+    const ledgerSays = new Map((holdings as Row[]).map((h) => [getAddress(h.holder), BigInt(h.amount)]));
+    for (const r of relayers) {
+      const balance = await chain.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
+      if (balance !== (ledgerSays.get(r) ?? 0n))
+        bad(`collector ${r} holds ${balance} of ${asset}, the ledger says ${ledgerSays.get(r) ?? 0n}`);
+    }
   }
+  // Per owner, bucket, token and collector: never below zero (the world's entries have no holder; gas is native).
+  const { rows: negative } = await db.raw(
+    `SELECT owner, bucket, asset, holder, sum(amount) AS amount FROM ledger_entries WHERE holder IS NOT NULL AND asset LIKE '%/erc20:%'
+     GROUP BY owner, bucket, asset, holder HAVING sum(amount) < 0`,
+  );
+  for (const n of negative as Row[]) bad(`${n.owner} ${n.bucket} of ${n.asset} at collector ${n.holder} is ${n.amount}`);
   return violations;
 }

@@ -3,12 +3,16 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { adminOn } from '../support/service';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
 import { send, sleep, type Outcome } from '../faults/kit';
-import { USDC, type SoakStack } from './stack';
+import { payOverX402 } from './x402Pay';
+import { CHAIN_1, CHAIN_2, USDC, type SoakStack } from './stack';
 
 // The soak's load: partners and wallets doing what they do, through whichever service process is alive, the way
 // a client following the contract does it (the same Idempotency-Key again after a connection error, a 503, a
 // 429 or 409 idempotency_in_progress). Every answer is counted by outcome, and every acknowledged write is
-// remembered for the checks. Webhook receivers fail (500) or hang at random while the load runs.
+// remembered for the checks. Webhook receivers fail (500) or hang at random while the load runs. A quarter of the
+// payments are on the second development chain; half of the refunds wait for their payment's settlement first, so
+// that the collector holds nothing of the account's for them and their funding payment is paid, over the gateway's
+// confirm or over the payment's x402 link, on the refund's chain.
 
 export interface Account {
   accountId: string;
@@ -24,6 +28,7 @@ export interface PaymentRecord {
   id: string;
   account: Account;
   buyer: Address;
+  chainId: number;
   tokenUnits: bigint;
   cancelled?: boolean;
   refused?: string;
@@ -77,14 +82,13 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
     );
     const merchantId = m.body.merchant.id;
     const destination = privateKeyToAccount(generatePrivateKey()).address;
-    const asset = `eip155:31337/erc20:${USDC}`;
     await call(
       'POST',
       `/v1/merchants/${merchantId}/settlements/crypto`,
       'settlements',
       { ...headers, 'Idempotency-Key': `s-${i}` },
       {
-        settlements: [{ asset, destination: `eip155:31337:${destination}` }],
+        settlements: [CHAIN_1, CHAIN_2].map((c) => ({ asset: `eip155:${c}/erc20:${USDC}`, destination: `eip155:${c}:${destination}` })),
       },
     );
     const receiver = await startReceiver();
@@ -140,14 +144,15 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
     );
     if (created.status !== 201) return;
     const buyer = privateKeyToAccount(generatePrivateKey());
-    const p: PaymentRecord = { id: created.body.paymentId, account, buyer: buyer.address, tokenUnits: BigInt(minor) * 10_000n };
+    const chainId = Math.random() < 0.25 ? CHAIN_2 : CHAIN_1;
+    const p: PaymentRecord = { id: created.body.paymentId, account, buyer: buyer.address, chainId, tokenUnits: BigInt(minor) * 10_000n };
     rec.payments.push(p);
     if (Math.random() < 0.1) {
       const c = await call('POST', `/v1/payments/${p.id}/cancel`, 'cancel', account.headers, {});
       p.cancelled = c.status === 200;
       return;
     }
-    const refused = await payAs(account, p.id, buyer, `${n}`);
+    const refused = await payAs(account, p.id, buyer, `${n}`, chainId);
     if (refused) return void (p.refused = refused);
     p.confirmedAt = Date.now();
     const until = Date.now() + 180_000;
@@ -156,20 +161,20 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
       if (s.body?.isFinal) {
         p.final = s.body.status;
         p.finalAt = Date.now();
-        if (p.final === 'succeeded' && Math.random() < 0.25) await refundOnce(account, p.id, minor, n);
+        if (p.final === 'succeeded' && Math.random() < 0.25) await refundOnce(account, p.id, minor, n, chainId);
         return;
       }
     }
   }
 
   /** Options for `buyer`, the buyer funded, the authorization signed and confirmed; a refusal's description, or null. */
-  async function payAs(account: Account, paymentId: string, buyer: ReturnType<typeof privateKeyToAccount>, key: string) {
+  async function payAs(account: Account, paymentId: string, buyer: ReturnType<typeof privateKeyToAccount>, key: string, chainId: number) {
     const o = await call('POST', `/v1/gateway/payment/${paymentId}/options`, 'options', account.wallet, {
-      accounts: [`eip155:31337:${buyer.address}`],
+      accounts: [`eip155:${chainId}:${buyer.address}`],
     });
     const opt = o.body?.options?.[0];
     if (!opt) return `options ${o.status}`;
-    if (!(await stack.chain.mint(buyer.address, BigInt(opt.amount.value)))) return 'funding not mined';
+    if (!(await stack.chain.mint(buyer.address, BigInt(opt.amount.value), chainId))) return 'funding not mined';
     const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
     for (let attempt = 1; ; attempt++) {
       const c = await call(
@@ -189,8 +194,16 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
     }
   }
 
-  /** Half of a succeeded payment refunded; when the account's balance is short, its funding payment paid by another wallet. */
-  async function refundOnce(account: Account, paymentId: string, minor: number, n: number): Promise<void> {
+  /**
+   * Half of a succeeded payment refunded, at once or after its settlement left; when the account's balance is short,
+   * its funding payment paid by another wallet on the refund's chain, over the gateway's confirm or the x402 link.
+   */
+  async function refundOnce(account: Account, paymentId: string, minor: number, n: number, chainId: number): Promise<void> {
+    if (Math.random() < 0.5)
+      for (const until = Date.now() + 30_000; !stopping && Date.now() < until; await sleep(1000)) {
+        const d = await call('GET', `/v1/payments/${paymentId}`, 'payment', account.headers);
+        if (d.body?.settlement) break;
+      }
     const r = await call(
       'POST',
       '/v1/refunds',
@@ -199,7 +212,10 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
       { paymentId, amount: { unit: 'iso4217/USD', value: String(Math.max(1, Math.floor(minor / 2))) } },
     );
     const funding = r.body?.refund?.fundingInstructions;
-    if (r.status === 200 && funding) await payAs(account, funding.paymentId, privateKeyToAccount(generatePrivateKey()), `f-${n}`);
+    if (r.status !== 200 || !funding) return;
+    const funder = privateKeyToAccount(generatePrivateKey());
+    if (Math.random() < 0.5) await payAs(account, funding.paymentId, funder, `f-${n}`, chainId);
+    else await payOverX402({ call, mint: stack.chain.mint }, account.wallet, funding.paymentId, funder, chainId);
   }
 
   const accounts: Account[] = [];

@@ -65,13 +65,13 @@ describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
       // A process that ended on its own (no fault kills it) is a violation, and nothing drains without it.
       const deaths = stack.deaths();
       const result = await eventually(
-        () => checkAll(db, stack.chain.rpcUrl, load.rec, stack.relayers),
+        () => checkAll(db, stack.chain.chains, load.rec, stack.relayers),
         (r) => r.violations.length === 0,
         deaths.length ? 0 : DRAIN_MS,
         3000,
       );
       const books = await eventually(
-        () => checkLedger(db, stack.chain.rpcUrl, stack.relayers),
+        () => checkLedger(db, stack.chain.chains, stack.relayers),
         (v) => v.length === 0,
         60_000,
         3000,

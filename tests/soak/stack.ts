@@ -5,6 +5,7 @@ import { createWalletClient, getAddress, http, parseAbi, parseGwei, publicAction
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { devnetChain, devnetDeployer, devnetTokenAddress } from '../../src/chain/devnet';
 import { startDevnetChain } from '../../src/chain/devnetTokens';
+import { DEVNET_CHAINS } from '../../src/chain/devnetChains';
 import { anvilRpc } from '../../src/chain/anvil';
 import { freePort } from '../support/chain';
 import { startRpcProxy } from '../support/rpcProxy';
@@ -13,8 +14,9 @@ import { stoppablePostgres } from '../support/stoppablePostgres';
 
 // What a soak runs on, all of its own: a PostgreSQL it can stop, a development chain mining a block a second
 // (so transactions wait in the pool, where they can be dropped), a fault-injecting JSON-RPC proxy in front of it
-// that the service processes use (the soak itself talks to the chain directly), and two service processes
-// sharing two relayer keys, each of which can be killed and started again.
+// that the service processes use (the soak itself talks to the chain directly), the second development chain (a
+// block a second, no faults: some payments, refunds and their funding go there, with the same relayer keys), and
+// two service processes sharing two relayer keys, each of which can be killed and started again.
 
 const TOKEN_ADMIN = parseAbi([
   'function pause()',
@@ -23,6 +25,9 @@ const TOKEN_ADMIN = parseAbi([
   'function mint(address to, uint256 amount) returns (bool)',
 ]);
 export const USDC = devnetTokenAddress('USDC');
+/** The development chains' ids: the first, behind the fault-injecting proxy, and the second. */
+export const CHAIN_1 = DEVNET_CHAINS[0].chainId;
+export const CHAIN_2 = DEVNET_CHAINS[1].chainId;
 
 export type SoakStack = Awaited<ReturnType<typeof startSoakStack>>;
 
@@ -30,12 +35,14 @@ export async function startSoakStack(env: Record<string, string>) {
   const pg = await stoppablePostgres('paygate_soak');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-soak-'));
   const anvil = await startDevnetChain({ dir, port: await freePort(), blockTimeS: 1 });
+  const anvil2 = await startDevnetChain({ dir, port: await freePort(), chainId: CHAIN_2, blockTimeS: 1 });
   const proxy = await startRpcProxy(anvil.rpcUrl);
   const keys = [generatePrivateKey(), generatePrivateKey()];
   const relayers = keys.map((k) => privateKeyToAddress(k));
   const procEnv = {
     DATABASE_URL: pg.url,
     DEVNET_RPC_URL: proxy.url,
+    DEVNET2_RPC_URL: anvil2.rpcUrl,
     DEVNET_DIR: dir,
     DEVNET_RELAYER_KEYS: keys.join(','),
     DEVNET_CONFIRMATIONS: '3',
@@ -47,19 +54,24 @@ export async function startSoakStack(env: Record<string, string>) {
   const processes: (ServiceProcess | null)[] = [];
   for (let i = 0; i < 2; i++) processes.push(await spawnService(procEnv)); // one after the other: the first migrates
   const rpc = (method: string, params: unknown[]): Promise<any> => anvilRpc(anvil.rpcUrl, method, params);
-  const owner = createWalletClient({ chain: devnetChain(anvil.rpcUrl), transport: http(anvil.rpcUrl), account: devnetDeployer }).extend(
-    publicActions,
-  );
-  let sending: Promise<unknown> = Promise.resolve();
-  /** One deployer transaction at a time (its nonce is read from the pool for each). */
-  const fromOwner = (f: () => Promise<Hex>): Promise<Hex> => {
-    const next = sending.then(f);
-    sending = next.catch(() => undefined);
+  const rpcUrls = { [CHAIN_1]: anvil.rpcUrl, [CHAIN_2]: anvil2.rpcUrl } as Record<number, string>;
+  const ownerOn = (url: string, chainId: number) =>
+    createWalletClient({ chain: devnetChain(url, chainId), transport: http(url), account: devnetDeployer }).extend(publicActions);
+  const owners = { [CHAIN_1]: ownerOn(anvil.rpcUrl, CHAIN_1), [CHAIN_2]: ownerOn(anvil2.rpcUrl, CHAIN_2) } as Record<
+    number,
+    ReturnType<typeof ownerOn>
+  >;
+  const owner = owners[CHAIN_1];
+  const sending: Record<number, Promise<unknown>> = { [CHAIN_1]: Promise.resolve(), [CHAIN_2]: Promise.resolve() };
+  /** One deployer transaction at a time per chain (its nonce is read from the pool for each). */
+  const fromOwner = (f: () => Promise<Hex>, chainId = CHAIN_1): Promise<Hex> => {
+    const next = sending[chainId].then(f);
+    sending[chainId] = next.catch(() => undefined);
     return next;
   };
-  const receipt = async (hash: Hex, timeoutMs = 30_000) => {
+  const receipt = async (hash: Hex, timeoutMs = 30_000, chainId = CHAIN_1) => {
     for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
-      const r = await rpc('eth_getTransactionReceipt', [hash]);
+      const r = await anvilRpc(rpcUrls[chainId], 'eth_getTransactionReceipt', [hash]);
       if (r) return r as { status: string; blockNumber: string };
     }
     return null;
@@ -69,15 +81,21 @@ export async function startSoakStack(env: Record<string, string>) {
     fromOwner(() => owner.writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName, args: [], ...ownerFees } as never));
   const chain = {
     rpcUrl: anvil.rpcUrl,
+    /** Every development chain of the soak, the first (behind the proxy) first. */
+    chains: [
+      { chainId: CHAIN_1, rpcUrl: anvil.rpcUrl },
+      { chainId: CHAIN_2, rpcUrl: anvil2.rpcUrl },
+    ],
     rpc,
-    /** Mints USDC to `to` and waits until it is mined; false if it was not (a reorg took it, say). */
-    mint: async (to: Address, amount: bigint) => {
+    /** Mints USDC to `to` on a chain and waits until it is mined; false if it was not (a reorg took it, say). */
+    mint: async (to: Address, amount: bigint, chainId = CHAIN_1) => {
       for (let attempt = 1; attempt <= 5; attempt++) {
         try {
-          const hash = await fromOwner(() =>
-            owner.writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName: 'mint', args: [to, amount] } as never),
+          const hash = await fromOwner(
+            () => owners[chainId].writeContract({ address: USDC, abi: TOKEN_ADMIN, functionName: 'mint', args: [to, amount] } as never),
+            chainId,
           );
-          if ((await receipt(hash))?.status === '0x1') return true;
+          if ((await receipt(hash, 30_000, chainId))?.status === '0x1') return true;
         } catch {
           // Paused for a block (the token refuses), or a nonce the pool had not caught up with: again shortly.
         }
@@ -148,6 +166,7 @@ export async function startSoakStack(env: Record<string, string>) {
       for (const p of processes) await p?.kill('SIGKILL');
       await proxy.close();
       await anvil.stop();
+      await anvil2.stop();
       await pg.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },

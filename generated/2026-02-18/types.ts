@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a succeeded payment in full: the tokens it was paid with go back to the account that paid, on the payment's chain and token, sent by this service's relayer from the collector that received them and funded from the account's available balance there (docs/ledger.md). When that balance is short (the payment was settled already, or in direct mode), the refund waits until it is funded; the answer is 200 either way. Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`.
+         * @description Refunds a succeeded payment in full: the tokens it was paid with go back to the account that paid, on the payment's chain and token, sent by this service's relayer from the collector that received them and funded from the account's available balance there (docs/ledger.md). When that balance is short (the payment was settled already, or in direct mode), the refund waits until it is funded; the answer is 200 either way. Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`. A refund of all that is left is never refused for the minimum of a partial refund nor for the number of refunds of a payment (docs/limits.md), however small the payment.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -545,12 +545,14 @@ export interface components {
          *     | `approval_pending` | 409 | Confirm: the buyer's approve of Permit2 (its hash in the results) is not mined yet; confirm again after `Retry-After`. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
          *     | `refund_exceeds_payment` | 409 | Preview: the refund's `amount` is larger than what is left of the payment to refund (refunds not failed count). |
+         *     | `too_many_refunds` | 409 | Preview: a payment takes at most 10 refunds not failed (the operator's `REFUND_MAX_PER_PAYMENT`), the last of them a refund of all that is left; a partial refund that would be the last is refused (a refund of all that is left never is). |
          *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
          *     | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event's type. |
          *     | `payment_expired` | 410 | The payment expired. |
          *     | `payload_too_large` | 413 | The request body is too large. |
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |
+         *     | `refund_below_minimum` | 422 | Preview: a partial refund's `amount` is below the minimum of its currency and chain (the message names it): the operator's floor, or what the refund's transfer costs in gas at the chain's fees now. A refund of all that is left is never refused for it. |
          *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. |
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
          *     | `invalid_signature` | 422 | A signature does not verify against the option (as an EOA's, an ERC-1271 wallet's, or an ERC-6492 wallet's not deployed yet). |
@@ -1507,7 +1509,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature). */
+        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
         UnprocessableEntity: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];

@@ -303,7 +303,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a succeeded payment, in full or (2026-02-19.preview) in part with `amount`, in the payment's own currency and minor units; several partial refunds per payment add up to at most what was paid (refunds that failed do not count): one that does not fit is 409 `refund_exceeds_payment`, decided one refund at a time per payment, so concurrent requests never refund more than was paid. Without `amount`, what is left is refunded (nothing left: 409 `already_refunded`). The tokens go back to the account that paid, on the payment's chain and token, in proportion (the refunds of a whole payment return exactly the token amount paid), sent by this service's relayer from the collector that received them and funded from the account's available balance there (`GET /v1/balance`): the refund is `pending` until its transaction is final, then `succeeded` with its `txId`, or `failed` with a `failureCode` (its reservation released). A refund the available balance does not cover waits in `requires_funding` (in direct mode always: the merchant holds the funds), with `fundingInstructions`: a payment of what it lacks, to pay through the gateway. The fee of the payment is kept: a refund is paid from the account's share. Once the whole payment is refunded, payment details show `refundedAt`. Not succeeded: 400 `payment_not_succeeded`.
+         * @description Refunds a succeeded payment, in full or (2026-02-19.preview) in part with `amount`, in the payment's own currency and minor units; several partial refunds per payment add up to at most what was paid (refunds that failed do not count): one that does not fit is 409 `refund_exceeds_payment`, decided one refund at a time per payment, so concurrent requests never refund more than was paid. Without `amount`, what is left is refunded (nothing left: 409 `already_refunded`). The tokens go back to the account that paid, on the payment's chain and token, in proportion (the refunds of a whole payment return exactly the token amount paid), sent by this service's relayer from the collector that received them and funded from the account's available balance there (`GET /v1/balance`): the refund is `pending` until its transaction is final, then `succeeded` with its `txId`, or `failed` with a `failureCode` (its reservation released). A refund the available balance does not cover waits in `requires_funding` (in direct mode always: the merchant holds the funds), with `fundingInstructions`: a payment of what it lacks, to pay through the gateway. The fee of the payment is kept: a refund is paid from the account's share. Once the whole payment is refunded, payment details show `refundedAt`. Not succeeded: 400 `payment_not_succeeded`. Each refund is a transfer whose gas the operator pays, so a partial refund (one that leaves something to refund) must be at least the minimum of its currency and chain, the larger of the operator's floor and the transfer's gas at the chain's fees now, or it is 422 `refund_below_minimum` (the message names the minimum); and a payment takes at most 10 refunds (the operator's setting), the last of them of all that is left: a partial refund that would be the last is 409 `too_many_refunds`. A refund of all that is left is never refused for either, so a payment smaller than the minimum can always be refunded in full.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -948,12 +948,14 @@ export interface components {
          *     | `approval_pending` | 409 | Confirm: the buyer's approve of Permit2 (its hash in the results) is not mined yet; confirm again after `Retry-After`. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
          *     | `refund_exceeds_payment` | 409 | Preview: the refund's `amount` is larger than what is left of the payment to refund (refunds not failed count). |
+         *     | `too_many_refunds` | 409 | Preview: a payment takes at most 10 refunds not failed (the operator's `REFUND_MAX_PER_PAYMENT`), the last of them a refund of all that is left; a partial refund that would be the last is refused (a refund of all that is left never is). |
          *     | `webhook_endpoint_limit` | 409 | The account already has 16 webhook endpoints. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled; enable it first. |
          *     | `no_webhook_endpoint` | 409 | No enabled webhook endpoint is subscribed to the event's type. |
          *     | `payment_expired` | 410 | The payment expired. |
          *     | `payload_too_large` | 413 | The request body is too large. |
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |
+         *     | `refund_below_minimum` | 422 | Preview: a partial refund's `amount` is below the minimum of its currency and chain (the message names it): the operator's floor, or what the refund's transfer costs in gas at the chain's fees now. A refund of all that is left is never refused for it. |
          *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. |
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
          *     | `invalid_signature` | 422 | A signature does not verify against the option (as an EOA's, an ERC-1271 wallet's, or an ERC-6492 wallet's not deployed yet). |
@@ -2454,7 +2456,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature). */
+        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
         UnprocessableEntity: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];

@@ -14,7 +14,7 @@ export const createRefund: Handler<'createRefund'> = async ({
   webhookWork,
   afterCommit,
 }) => {
-  const { refund, refundedAt } = await create(db, caller.accountId, headers['merchant-id']!, body);
+  const { refund, refundedAt } = await create(db, caller.accountId, headers['merchant-id']!, body, { settings: config.refunds, chainWork });
   afterCommit(async () => {
     await chainWork.startRefund(body.paymentId);
     webhookWork.eventsWritten();

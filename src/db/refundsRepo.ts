@@ -51,6 +51,8 @@ export interface RefundablePayment {
   /** Paid to a collector of this service (collector mode): the collector's address. */
   collector: string | null;
   refunded: Refunded;
+  /** Its refunds not failed. */
+  refundCount: number;
 }
 
 export async function lockRefundable(db: Db, paymentId: string): Promise<RefundablePayment | undefined> {
@@ -62,9 +64,11 @@ export async function lockRefundable(db: Db, paymentId: string): Promise<Refunda
     `SELECT p.account_id, p.merchant_id, p.status, p.currency, p.amount_minor, p.token_asset, p.token_amount, p.buyer_account,
        (SELECT decimals FROM assets s WHERE s.id = p.token_asset) AS decimals,
        CASE WHEN ${PAID_TO_COLLECTOR} THEN o.relayer END AS collector,
-       (SELECT coalesce(sum(amount_minor), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded_minor,
-       (SELECT coalesce(sum(token_amount), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded_tokens
-     FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
+       t.refunded_minor, t.refunded_tokens, t.refund_count
+     FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id,
+       LATERAL (SELECT coalesce(sum(amount_minor), 0) AS refunded_minor, coalesce(sum(token_amount), 0) AS refunded_tokens,
+         count(*) AS refund_count FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') t
+     WHERE p.id = ?`,
     [paymentId],
   );
   const r: Row | undefined = rows[0];
@@ -81,6 +85,7 @@ export async function lockRefundable(db: Db, paymentId: string): Promise<Refunda
       decimals: r.decimals === null ? null : Number(r.decimals),
       collector: r.collector ?? null,
       refunded: { minor: BigInt(r.refunded_minor), tokens: BigInt(r.refunded_tokens) },
+      refundCount: Number(r.refund_count),
     }
   );
 }

@@ -1,3 +1,4 @@
+import type { Fees } from './fees';
 import type { Mode } from './mode';
 
 // The chain port: what the payment flow needs from an EVM chain. The adapter (src/chain/evm.ts) talks to
@@ -77,6 +78,11 @@ export interface ChainWork {
     submitter: string,
     permit?: PermitContext,
   ): Promise<AuthorizationCheck>;
+  /**
+   * What a new relayer transaction on the chain offers now (the network's fees, under the ceiling). Throws
+   * ChainUnavailable when the node cannot be asked.
+   */
+  fees(chainId: string): Promise<Fees>;
   /** Permit2 options: the owner's allowance of `token` to Permit2 now. Throws ChainUnavailable when the node cannot be asked. */
   permit2Allowance(chainId: string, token: string, owner: string): Promise<bigint>;
   /** "This payment was confirmed: move it on the chain": the submission starts here and now, or on the job queue. */

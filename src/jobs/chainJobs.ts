@@ -187,6 +187,11 @@ export async function startChainJobs(
       const chain = chains.get(chainId);
       return chain?.development ? developmentChain(chain) : null;
     },
+    fees: (chainId) => {
+      const chain = chains.get(chainId);
+      if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
+      return chain.fees();
+    },
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);

@@ -3,7 +3,10 @@ import * as repo from '../db/refundsRepo';
 import { writeRefundEvent } from '../db/refundEvents';
 import { findPayment, markRefunded } from '../db/payments';
 import { refundableByHolder } from '../db/ledger';
-import { parseAccountId } from '../domain/caip';
+import { parseAccountId, parseAssetId } from '../domain/caip';
+import { ChainUnavailable, type ChainWork } from '../domain/chain';
+import { refundLimitRefusal, refundMinimumMinor } from '../domain/refundLimits';
+import type { RefundSettings } from '../config/refunds';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import { ownedBy } from '../domain/mode';
@@ -24,9 +27,17 @@ export interface RefundRequest {
   amount?: { unit: string; value: string };
 }
 
+/** The limits a refund is held to (docs/limits.md "Refunds"), and the chain whose fees price its transfer. */
+export interface RefundRules {
+  settings: RefundSettings;
+  chainWork: Pick<ChainWork, 'fees'>;
+}
+
 /** Creates a refund; `startRefund` (after the request commits) hands it to the relayer. */
-export async function createRefund(db: Db, accountId: string, merchantId: string, req: RefundRequest) {
-  await paymentForMerchant(db, accountId, merchantId, req.paymentId);
+export async function createRefund(db: Db, accountId: string, merchantId: string, req: RefundRequest, rules: RefundRules) {
+  const pw = await paymentForMerchant(db, accountId, merchantId, req.paymentId);
+  // Priced before the payment's row lock: the node is not asked while other refunds of the payment wait.
+  const minimumMinor = req.amount && pw.payment.tokenAsset ? await partialMinimum(rules, pw.payment.tokenAsset, pw.payment.currency) : 0n;
   return inTransaction(db, async (trx) => {
     const p = await repo.lockRefundable(trx, req.paymentId);
     if (!p) throw new AppError('payment_not_found');
@@ -36,6 +47,10 @@ export async function createRefund(db: Db, accountId: string, merchantId: string
     if (minor === 0n) throw new AppError('already_refunded');
     const tokens = refundTokens({ amountMinor: p.amountMinor, tokenAmount: p.tokenAmount }, p.refunded, minor);
     if (tokens === null) throw new AppError(req.amount ? 'refund_exceeds_payment' : 'already_refunded');
+    const left = p.amountMinor - p.refunded.minor;
+    const limits = { maxPerPayment: rules.settings.maxPerPayment, minimumMinor };
+    const refusal = refundLimitRefusal({ minor, left, count: p.refundCount, currency: p.currency }, limits);
+    if (refusal) throw new AppError(refusal.code, refusal.message);
     // Whether the account's balance at one collector covers it now; the relayer decides again under that collector's lock.
     const covered = ((await refundableByHolder(trx, p.accountId, p.tokenAsset, req.paymentId))[0]?.amount ?? 0n) >= tokens;
     const refund = await repo.insertRefund(trx, {
@@ -56,6 +71,25 @@ export async function createRefund(db: Db, accountId: string, merchantId: string
     const payment = whole ? ((await markRefunded(trx, req.paymentId)) ?? (await findPayment(trx, req.paymentId))) : undefined;
     return { refund: { ...refund, fundingPaymentId }, refundedAt: payment?.payment.refundedAt ?? null };
   });
+}
+
+/**
+ * The smallest partial refund of a payment in `tokenAsset` and `currency`: the operator's floor, or one transfer's
+ * gas at the chain's fees now, whichever is larger.
+ */
+async function partialMinimum(rules: RefundRules, tokenAsset: string, currency: string): Promise<bigint> {
+  const chainId = parseAssetId(tokenAsset).chain.id;
+  let weiPerGas: bigint;
+  try {
+    weiPerGas = (await rules.chainWork.fees(chainId)).maxFeePerGas;
+  } catch (e) {
+    if (!(e instanceof ChainUnavailable)) throw e;
+    throw new AppError('service_unavailable', "The chain's RPC node cannot be reached to price the refund; try again shortly.", undefined, {
+      'Retry-After': '2',
+    });
+  }
+  const s = rules.settings;
+  return refundMinimumMinor(s.minMinor[currency] ?? 0n, weiPerGas, s.nativePriceMinor(chainId, currency));
 }
 
 /** How long a refund's funding payment may be paid. */

@@ -1,7 +1,7 @@
 import { admin, adminWith, client, startTestService, TestService, describeOwn } from '../support/service';
 import { anvil, balanceOf, newBuyer, tokenAdmin } from '../support/chain';
 import { eventually, flow, setup, Shop, useChainSuite } from '../support/chainSuite';
-import { PREVIEW, refundHelpers } from '../support/refundsSuite';
+import { AT_FLOOR, PREVIEW, refundHelpers } from '../support/refundsSuite';
 
 // What the account owes stays its payments' (docs/ledger.md "Refunds", funded from): a refund of one payment never
 // spends what the settlement of another left for that payment's refunds still waiting their turn. And a refund still
@@ -15,7 +15,7 @@ describeOwn('refunds: what is owed to waiting refunds, and their funding', () =>
   const { mined, paid, available, preview, refund, refunded } = refundHelpers(() => ({ svc, shop }));
 
   beforeAll(async () => {
-    svc = await startTestService();
+    svc = await startTestService(AT_FLOOR);
   });
   afterAll(async () => {
     await svc.close();

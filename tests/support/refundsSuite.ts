@@ -5,6 +5,11 @@ import { eventually, type flow, type Shop } from './chainSuite';
 // What tests/integration/refunds.test.ts does again and again, over the service and shop its beforeAll makes.
 
 export const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
+/**
+ * A service whose minimum partial refund is its floor (USD 0.50) whatever the development chain's fees: the files that
+ * use it test how refunds move money; tests/integration/refundLimits.test.ts tests the minimum at its defaults.
+ */
+export const AT_FLOOR = { CHAIN_31337_NATIVE_PRICE_USD: '1' };
 type Flow = ReturnType<typeof flow>;
 
 /** Refund helpers for the service and shop `at()` returns (read when called, so a beforeAll may set them later). */

@@ -115,7 +115,7 @@ CREATE TABLE chain_transactions (
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
   CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'refund'::text, 'sweep'::text, 'deploy'::text, 'settle_batch'::text])) AND ((payment_id IS NULL) = (purpose = ANY (ARRAY['sweep'::text, 'settle_batch'::text]))))),
-  CONSTRAINT chain_transactions_revert_cause_check CHECK ((revert_cause = ANY (ARRAY['payer'::text, 'token'::text, 'outbid'::text]))),
+  CONSTRAINT chain_transactions_revert_cause_check CHECK ((revert_cause = ANY (ARRAY['payer'::text, 'token'::text, 'outbid'::text, 'congestion'::text]))),
   CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text])))
 );
 

@@ -8,7 +8,7 @@ import * as relayer from '../db/relayer';
 import { afterCollected, failPayment, type RelayerDeps } from './relayer';
 import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';
-import { tokenRefusedAt } from '../chain/tokenRefusal';
+import { revertCauseOf } from './revertCause';
 import { settlementFailed } from './settlementHolds';
 import { afterRevert, type AfterRevert } from './submissionRetry';
 import * as ledger from './ledger';
@@ -138,12 +138,8 @@ async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.
   const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
   const transfer = tx.purpose === 'settle' || tx.purpose === 'refund';
   const next: AfterRevert | null = transfer ? null : await afterRevert(deps, chain, tx, refusal);
-  // Charged to the payer's budget of reverts unless the token's own state at that block shows it refused.
-  const cause: relayer.RevertCause | undefined = transfer
-    ? undefined
-    : (await tokenRefusedAt(chain, call, receipt.blockNumber))
-      ? 'token'
-      : 'payer';
+  // Charged to the payer's budget of reverts unless the chain proves the token or congestion caused it.
+  const cause: relayer.RevertCause | undefined = transfer ? undefined : await revertCauseOf(chain, tx, receipt);
   const finished = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'reverted', receipt, cause))) return false;
     await ledger.recordGas(trx, [[tx, receipt]]);

@@ -13,9 +13,11 @@ export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped
 /**
  * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that
  * block: src/chain/tokenRefusal.ts), another transaction that used the authorization and paid the payment (`outbid`),
- * or, without such proof, the payer (its wallet or balance): the budget of reverts counts only these.
+ * congestion (mined past the authorization's deadline although it left time when sent, or its nonce being taken back:
+ * src/usecases/revertCause.ts), or, without such proof, the payer (its wallet or balance): the budget of reverts
+ * counts only these.
  */
-export type RevertCause = 'payer' | 'token' | 'outbid';
+export type RevertCause = 'payer' | 'token' | 'outbid' | 'congestion';
 /**
  * Proven to have moved nothing: reverted at depth, or dropped (its nonce went to another transaction, final).
  * Any other transaction of a payment's step stands in the way of a second one (a unique index says so too).
@@ -54,6 +56,8 @@ export interface ChainTx {
   status: TxStatus;
   blockNumber: bigint | null;
   blockHash: string | null;
+  /** When its first version was signed (a replacement keeps it; `signedAt` is the latest version's). */
+  createdAt: Date;
   signedAt: Date;
   broadcastAt: Date | null;
   /** Fee-raising replacements so far (a cancellation included). */
@@ -83,6 +87,7 @@ const fromRow = (r: Row): ChainTx => ({
   status: r.status,
   blockNumber: r.block_number === null ? null : BigInt(r.block_number),
   blockHash: r.block_hash,
+  createdAt: r.created_at,
   signedAt: r.signed_at,
   broadcastAt: r.broadcast_at,
   feeBumps: Number(r.fee_bumps),

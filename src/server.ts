@@ -74,7 +74,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
         await chainJobs.rescue();
         await purgeExpired(db);
         await limiter.purge();
-        await purgeExpiredQuotes(db);
+        await purgeExpiredQuotes(db, config.limits);
       })
     : null;
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);

@@ -8,6 +8,7 @@ export const payGatewayPaymentX402: Handler<'payGatewayPaymentX402'> = async ({
   config,
   chainWork,
   hub,
+  confirmChecks,
   caller,
   headers,
   path,
@@ -15,13 +16,10 @@ export const payGatewayPaymentX402: Handler<'payGatewayPaymentX402'> = async ({
   version,
 }) => {
   const paid = await payByX402(
-    db,
-    config,
-    chainWork,
-    hub,
+    { db, config, chainWork, hub, checks: confirmChecks },
     path.id,
     headers['payment-signature'],
-    caller.keyId,
+    caller,
     query.maxPollMs ?? SETTLE_WAIT_MS,
   );
   return { status: 200, body: statusView(paid.payment, paid.asset, version), headers: { 'PAYMENT-RESPONSE': paid.paymentResponse } };

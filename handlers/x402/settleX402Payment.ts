@@ -1,18 +1,27 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { settle, SETTLE_WAIT_MS } from '../../src/usecases/x402';
+import { decideSettle, settle, SETTLE_WAIT_MS, type X402Decision } from '../../src/usecases/x402';
 import type { X402Request } from '../../src/usecases/x402Check';
 
 export const settleX402Payment: Handler<'settleX402Payment'> = async ({
   db,
   config,
   chainWork,
+  confirmChecks,
   hub,
   caller,
   canWaitForChanges,
   query,
   body,
+  prepared,
 }) => {
   // Under an Idempotency-Key the request's transaction commits only after this returns: waiting in it would wait for ourselves.
   const wait = canWaitForChanges ? (query.maxPollMs ?? SETTLE_WAIT_MS) : 0;
-  return { status: 200, body: await settle(db, config, chainWork, hub, caller.keyId, caller.accountId, body as X402Request, wait) };
+  const deps = { db, config, chainWork, hub, checks: confirmChecks };
+  const reply = await settle(deps, caller.keyId, caller.accountId, body as X402Request, prepared as X402Decision | undefined, wait);
+  return { status: 200, body: reply };
 };
+
+// The signature and the simulation ask the chain's RPC node: before the Idempotency-Key's transaction, holding no
+// database connection while the node answers.
+settleX402Payment.prepare = ({ db, config, chainWork, confirmChecks, caller, body }) =>
+  decideSettle({ db, config, chainWork, checks: confirmChecks }, caller.keyId, caller.accountId, body as X402Request);

@@ -2,7 +2,12 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { verify } from '../../src/usecases/x402';
 import type { X402Request } from '../../src/usecases/x402Check';
 
-export const verifyX402Payment: Handler<'verifyX402Payment'> = async ({ db, config, chainWork, caller, body }) => ({
+export const verifyX402Payment: Handler<'verifyX402Payment'> = async ({ prepared }) => ({
   status: 200,
-  body: await verify(db, config, chainWork, caller.keyId, caller.accountId, body as X402Request),
+  body: prepared as Awaited<ReturnType<typeof verify>>,
 });
+
+// Verify moves nothing and writes nothing: all of it runs before any Idempotency-Key's transaction, holding no
+// database connection while the chain's RPC node answers.
+verifyX402Payment.prepare = ({ db, config, chainWork, confirmChecks, caller, body }) =>
+  verify({ db, config, chainWork, checks: confirmChecks }, caller.keyId, caller.accountId, body as X402Request);

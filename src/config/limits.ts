@@ -31,6 +31,8 @@ export interface LimitsConfig {
   optionsLivePerPayment: number;
   /** Valid quotes of one payment that one caller (credential, or the pay page from one client address) holds. */
   optionsLivePerPaymentCaller: number;
+  /** How long an expired quote is kept, so that a late confirm learns it expired (409 quote_expired), not 404. */
+  optionsPurgeAfterS: number;
   /** The window the per-second limits count in (1 s; longer windows scale each limit with it). */
   windowMs: number;
 }
@@ -50,6 +52,7 @@ export function limitsConfig(env: NodeJS.ProcessEnv): LimitsConfig {
     optionsPerPayment: int(env, 'OPTIONS_MAX_PER_PAYMENT', 50, 1, 10_000),
     optionsLivePerPayment: int(env, 'OPTIONS_MAX_LIVE_PER_PAYMENT', 500, 1, 100_000),
     optionsLivePerPaymentCaller: int(env, 'OPTIONS_MAX_LIVE_PER_PAYMENT_CALLER', 100, 1, 100_000),
+    optionsPurgeAfterS: int(env, 'OPTIONS_PURGE_AFTER_S', 600, 0, 86_400),
     windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 1000, 100, 3_600_000),
   };
 }

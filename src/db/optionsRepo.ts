@@ -235,20 +235,20 @@ export async function paymentLiveQuotes(
  * the quote expired still lands and a fresh quote inherits it (collectedByAccount). Rows another transaction holds
  * are skipped, for the next pass.
  */
-export async function purgeExpiredOptions(db: Db, limit: number): Promise<number> {
+export async function purgeExpiredOptions(db: Db, limit: number, afterS: number): Promise<number> {
   const newer = `SELECT 1 FROM payment_options n WHERE n.payment_id = o.payment_id AND n.collect_scope = o.collect_scope
                    AND (n.created_at, n.id) > (o.created_at, o.id)`;
   try {
     const { rowCount } = await knexOf(db).raw(
       `DELETE FROM payment_options WHERE id IN (
          SELECT o.id FROM payment_options o JOIN payments p ON p.id = o.payment_id
-          WHERE o.expires_at <= now()
+          WHERE o.expires_at <= now() - make_interval(secs => ?)
             AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.option_id = o.id)
             AND NOT (p.status = 'requires_action' AND o.collect_scope IS NOT NULL AND (
                   NOT EXISTS (${newer})
                   OR (o.collected_data IS NOT NULL AND NOT EXISTS (${newer} AND n.account = o.account AND n.collected_data IS NOT NULL))))
           ORDER BY o.expires_at LIMIT ? FOR UPDATE OF o SKIP LOCKED)`,
-      [limit],
+      [afterS, limit],
     );
     return rowCount ?? 0;
   } catch (e) {

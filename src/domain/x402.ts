@@ -28,6 +28,8 @@ export const REASON = {
   /** x402's shared settle error: here, the budget of reverted submissions is used up (src/usecases/revertBudget.ts). */
   transactionState: 'invalid_transaction_state',
   payloadType: 'unsupported_payload_type',
+  /** x402's shared error: here, the payment needs buyer data, which a payload cannot carry. */
+  requirements: 'invalid_payment_requirements',
   pending: 'settlement_pending',
 } as const;
 

@@ -1,6 +1,6 @@
 import { inTransaction, type Db } from '../db/knex';
 import type { Config } from '../config';
-import type { Hex } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import type { ChainWork } from '../domain/chain';
 import { parseAccountId } from '../domain/caip';
 import { AppError } from '../domain/errors';
@@ -10,18 +10,18 @@ import * as repo from '../db/payments';
 import { isOptionReferenceViolation, StoredOption } from '../db/optionsRepo';
 import { PAYMENT_DATA, sealedAt } from '../db/sealedColumnsRepo';
 import type { ConfirmChecks } from './confirmChecks';
+import { chainCheck, checkBudget, fundingAssetOf, requireFundingTerms, runRules } from './confirmRules';
 import { checkQuote, openedOptionData, openOption, validCollected } from './gatewayOptions';
 import { gatewayPayment, notOpen } from './gatewayPayments';
 import { checkRevertBudget, revertScopeOf, type RevertCaller } from './revertBudget';
 
 // Confirm: everything is verified before anything moves, in two steps. Before the request's transaction (the
-// handler's `prepare`, which holds no database connection while the chain answers): the option, its quote, the
-// buyer data's form, the buyer's and the account's budget of reverted submissions, then the signature and the
-// submission simulated as the relayer will send it (balance, authorization state, validity window;
-// confirmChecks.ts). An authorization that cannot succeed is refused with its code and the
-// payment stays payable. Then, in the transaction (under an Idempotency-Key, the one that stores the answer), one
-// conditional UPDATE decides. Racing or repeated confirms of the same option all answer the payment's state;
-// only the winner enqueues chain work.
+// handler's `prepare`, which holds no database connection while the chain answers): the rulebook of every door
+// (confirmRules.ts: state, the option's quote and results, the funding rule, buyer data, the budget of reverted
+// submissions, then the signature and the submission simulated as the relayer will send it). An authorization that
+// cannot succeed is refused with its code and the payment stays payable. Then, in the transaction (under an
+// Idempotency-Key, the one that stores the answer), one conditional UPDATE decides. Racing or repeated confirms of
+// the same option all answer the payment's state; only the winner enqueues chain work.
 
 export interface ConfirmInput {
   optionId: string;
@@ -80,26 +80,45 @@ export async function checkConfirm(
   caller: RevertCaller,
 ): Promise<CheckedConfirm> {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
-  if (pw.payment.status !== 'requires_action') return { open: false };
-  checkQuote(opt);
-  const given = resultsOf(input, opt.permitTo !== null);
-  if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
+  const p = pw.payment;
+  let given!: ReturnType<typeof resultsOf>;
   let collectedJson: string | null = null;
-  if (opt.collectData) {
-    collectedJson =
-      input.collectedData !== undefined
-        ? JSON.stringify(validCollected(input.collectedData, '/collectedData'))
-        : openedOptionData(config, opt);
-    if (collectedJson === null) throw new AppError('collect_data_required');
-  }
-  await checkRevertBudget(db, config.revertBudget, revertScopeOf(pw.payment.accountId, buyerOf(opt), caller));
-  const permit =
-    opt.permitTo === null ? undefined : { owner: parseAccountId(opt.account).address, to: opt.permitTo, approveTx: given.approveTx };
-  const check = await checks.check({ ...opt, relayer: opt.relayer }, given.signature, caller.keyId, permit);
-  // The catalogue's message; an approve not mined yet is worth retrying at once.
-  if (!check.ok)
-    throw new AppError(check.refusal, undefined, undefined, check.refusal === 'approval_pending' ? { 'Retry-After': '2' } : undefined);
-  return { open: true, optionId: opt.id, signature: check.signature, collectedJson };
+  let signature!: Hex;
+  const ran = await runRules({
+    state: () => (p.status === 'requires_action' ? undefined : 'stop'),
+    quote: () => {
+      checkQuote(opt);
+      given = resultsOf(input, opt.permitTo !== null);
+      if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
+    },
+    funding: async () => requireFundingTerms(await fundingAssetOf(db, p.id), { asset: opt.asset, toCollector: paysRelayer(opt) }),
+    buyerData: () => {
+      if (!opt.collectData) return;
+      collectedJson =
+        input.collectedData !== undefined
+          ? JSON.stringify(validCollected(input.collectedData, '/collectedData'))
+          : openedOptionData(config, opt);
+      if (collectedJson === null) throw new AppError('collect_data_required');
+    },
+    revertBudget: () => checkBudget(db, config, p.accountId, buyerOf(opt), caller),
+    chain: async () => {
+      const permit =
+        opt.permitTo === null ? undefined : { owner: parseAccountId(opt.account).address, to: opt.permitTo, approveTx: given.approveTx };
+      const check = await chainCheck(checks, { ...opt, relayer: opt.relayer! }, given.signature, caller.keyId, permit);
+      // The catalogue's message; an approve not mined yet is worth retrying at once.
+      if (!check.ok)
+        throw new AppError(check.refusal, undefined, undefined, check.refusal === 'approval_pending' ? { 'Retry-After': '2' } : undefined);
+      signature = check.signature;
+    },
+  });
+  if (!ran) return { open: false };
+  return { open: true, optionId: opt.id, signature, collectedJson };
+}
+
+/** Whether the option's tokens go to the relayer that submits it (collector mode, or a refund's funding), not to a merchant. */
+function paysRelayer(opt: StoredOption): boolean {
+  const to = opt.permitTo ?? (JSON.parse(opt.typedData) as { message: { to: string } }).message.to;
+  return opt.relayer !== null && getAddress(to) === getAddress(opt.relayer);
 }
 
 /** The transition, in the request's transaction, with what `checkConfirm` found. */

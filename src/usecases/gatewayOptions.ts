@@ -7,20 +7,20 @@ import { fundedRefundAsset, refundFundedBy } from '../db/refundsRepo';
 import { refundableByHolder } from '../db/ledger';
 import type { Asset } from '../domain/asset';
 import { AccountId, CaipError, parseAccountId, parseAssetId } from '../domain/caip';
-import { collectDataFor, collectedJson, DEFAULT_COLLECT_THRESHOLD_MINOR } from '../domain/collectData';
+import { collectDataFor, collectedJson } from '../domain/collectData';
 import { collectLinkTokens, collectScope } from '../domain/collectLink';
 import { buildTransferAuthorization, randomNonce, serialiseTypedData } from '../domain/eip3009';
 import { AppError, Issue } from '../domain/errors';
 import { approveTransaction, buildPermitTransferFrom } from '../domain/permit2';
 import { newId } from '../domain/ids';
 import { pegToTokenUnits } from '../domain/money';
-import { Payment } from '../domain/payment';
 import { seal, unsealOrNull } from '../domain/sealed';
 import { OPTION_DATA, sealedAt } from '../db/sealedColumnsRepo';
-import { collectThreshold, settlementTerms } from '../db/accountsRepo';
+import { settlementTerms } from '../db/accountsRepo';
 import { collectedByAccount, findOption, payableSettlements, StoredOption, storeCollected } from '../db/optionsRepo';
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './gatewayPayments';
 import { storeQuotes } from './optionRoom';
+import { needsBuyerData } from './confirmRules';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
 // an EIP-3009 authorization or a Permit2 permit, priced by peg, on a chain this instance settles on. Each is stored as offered;
@@ -138,16 +138,11 @@ function parseAccounts(accounts: string[]): AccountId[] {
   return parsed as AccountId[];
 }
 
-export async function needsCollectedData(db: Db, config: Config, p: Payment): Promise<boolean> {
-  const threshold = (await collectThreshold(db, p.accountId)) ?? config.collectDataThresholdMinor ?? DEFAULT_COLLECT_THRESHOLD_MINOR;
-  return p.amountMinor >= threshold;
-}
-
 /**
  * Where a refund's funding payment is paid: the collector where the account may spend the most towards the refund
  * (its funding was sized against it, and a refund goes out from one collector), if it is a key of this instance.
  */
-async function fundingCollector(db: Db, chainWork: ChainWork, fundingPaymentId: string): Promise<string | null> {
+export async function fundingCollector(db: Db, chainWork: ChainWork, fundingPaymentId: string): Promise<string | null> {
   const refund = await refundFundedBy(db, fundingPaymentId);
   if (!refund) return null;
   const keys = new Set(chainWork.settlingChains().flatMap((c) => c.relayers.map((r) => getAddress(r))));
@@ -161,7 +156,7 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   const pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, rawId);
   const p = pw.payment;
   if (p.status !== 'requires_action') throw notOpen(p);
-  const collect = await needsCollectedData(db, config, p);
+  const collect = await needsBuyerData(db, config, p);
   const [settlements, terms, fundsAsset] = await readsOf(db, [
     () => payableSettlements(db, p.merchantId, p.currency),
     () => settlementTerms(db, p.accountId),

@@ -14,9 +14,12 @@ import { settlementTerms } from '../db/accountsRepo';
 import { payableSettlements } from '../db/optionsRepo';
 import { findSettlement, settlementOf } from '../db/x402Repo';
 import { gatewayPayment, notOpen } from './gatewayPayments';
-import { checkRevertBudget } from './revertBudget';
-import { checkX402, type Payee } from './x402Check';
-import { AlreadySettled, confirmAuthorization, revertScope, settlementAnswer, settlementKey } from './x402';
+import { checkRevertBudget, revertScopeOf, type RevertCaller } from './revertBudget';
+import type { ConfirmChecks } from './confirmChecks';
+import { checkBudget, fundingAssetOf, refuseWithoutBuyerData, requireFundingTerms, requireOpen, runRules } from './confirmRules';
+import { fundingCollector } from './gatewayOptions';
+import { askThrough, checkX402, type Checked, type Payee } from './x402Check';
+import { AlreadySettled, confirmAuthorization, settlementAnswer, settlementKey } from './x402';
 
 // Preview: a payment link paid over x402 (docs/x402.md), so that an agent pays a partner's checkout with no wallet UI.
 // Without PAYMENT-SIGNATURE: 402 payment_required, the payment's requirements in PAYMENT-REQUIRED (one per EIP-3009
@@ -34,19 +37,24 @@ interface Offer {
   asset: Asset;
 }
 
+/** The payment's x402 requirements: each EIP-3009 settlement asset it may be paid in, on a chain this instance settles on. */
 async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]> {
-  const [settlements, terms] = await readsOf(db, [
+  const [settlements, terms, fundsAsset] = await readsOf(db, [
     () => payableSettlements(db, p.merchantId, p.currency),
     () => settlementTerms(db, p.accountId),
+    () => fundingAssetOf(db, p.id),
   ]);
   const mode = modeOfScope(p.accountId);
   const chains = new Set(chainWork.settlingChains(mode).map((c) => c.chainId));
-  const collector = terms.mode === 'collector';
+  // A refund's funding goes to a collector whatever the account's mode (the funding rule, confirmRules.ts).
+  const collector = terms.mode === 'collector' || fundsAsset !== null;
+  const fundingAt = fundsAsset === null ? null : await fundingCollector(db, chainWork, p.id);
   const secondsLeft = Math.floor((p.expiresAt.getTime() - p.asOf.getTime()) / 1000);
   return settlements
     .filter(({ asset }) => asset.transferMethod === 'eip3009' && chains.has(asset.chainId))
+    .filter(({ asset }) => fundsAsset === null || asset.id === fundsAsset)
     .map(({ asset, destination }) => {
-      const relayer = chainWork.relayerFor(asset.chainId, `${p.id}/x402`, mode)!;
+      const relayer = fundingAt ?? chainWork.relayerFor(asset.chainId, `${p.id}/x402`, mode)!;
       const requirements = {
         scheme: EXACT,
         network: asset.chainId,
@@ -94,45 +102,66 @@ const sameTerms = (a: X402Requirements, b: Partial<X402Requirements>) =>
 
 /** The payment after the paid retry, and x402's settle answer; or 402 payment_required. */
 export async function payByX402(
-  db: Db,
-  config: Config,
-  chainWork: ChainWork,
-  hub: ChangeHub,
+  deps: { db: Db; config: Config; chainWork: ChainWork; hub: ChangeHub; checks: ConfirmChecks },
   rawId: string,
   header: string | undefined,
-  callerKeyId: string,
+  caller: RevertCaller,
   waitMs: number,
 ) {
+  const { db, config, chainWork, hub } = deps;
   const p = (await gatewayPayment(db, config.publicBaseUrl, rawId)).payment;
   const payload = header === undefined ? undefined : decoded(header);
   const key = payload && settlementKey(p.accountId, { paymentPayload: payload, paymentRequirements: payload.accepted });
   const earlier = key && (await findSettlement(db, key));
   if (earlier && earlier.paymentId === p.id) return answer(db, config, hub, p.id, waitMs);
-  if (p.status !== 'requires_action') throw notOpen(p);
-  const offered = await offers(db, chainWork, p);
-  if (payload === undefined) throw paymentRequired(config, p, offered);
-  if (payload === null) throw paymentRequired(config, p, offered, "PAYMENT-SIGNATURE is not x402's PaymentPayload (base64-encoded JSON)");
-  if (earlier) throw paymentRequired(config, p, offered, `${REASON.nonceUsed}: this authorization paid another payment`);
-  const offer = offered.find((o) => sameTerms(o.requirements, payload.accepted));
-  if (!offer || !key) throw paymentRequired(config, p, offered, "the payload accepts none of this payment's requirements");
-  // A wallet's path, as confirm is: the budget of reverted submissions of the buyer, the credential and the account.
-  const scope = revertScope(p.accountId, eip3009Payload(payload)?.authorization.from ?? '', callerKeyId);
-  await checkRevertBudget(db, config.revertBudget, scope);
-  const req = { paymentPayload: payload, paymentRequirements: offer.requirements };
-  const c = await checkX402(db, chainWork, modeOfScope(p.accountId), req, Math.floor(Date.now() / 1000), async () => offer.payee);
-  if (!c.ok) throw paymentRequired(config, p, offered, `${c.refusal.reason}: ${c.refusal.message}`);
-  if (getAddress(c.payee.relayer) !== getAddress(offer.payee.relayer)) throw new Error('x402: the payee changed under the check');
+  let offered: Offer[] = [];
+  let offer!: Offer;
+  let c!: Extract<Checked, { ok: true }>;
+  const payer = (payload && eip3009Payload(payload)?.authorization.from) ?? '';
+  const refused = (error: string) => paymentRequired(config, p, offered, error);
+  await runRules({
+    state: () => requireOpen(p),
+    quote: async () => {
+      offered = await offers(db, chainWork, p);
+      if (payload === undefined) throw paymentRequired(config, p, offered);
+      if (payload === null) throw refused("PAYMENT-SIGNATURE is not x402's PaymentPayload (base64-encoded JSON)");
+      if (earlier) throw refused(`${REASON.nonceUsed}: this authorization paid another payment`);
+      const found = offered.find((o) => sameTerms(o.requirements, payload.accepted));
+      if (!found || !key) throw refused("the payload accepts none of this payment's requirements");
+      offer = found;
+    },
+    // The offers hold only the funding's terms; checked again as every door checks them.
+    funding: async () => requireFundingTerms(await fundingAssetOf(db, p.id), { asset: offer.asset.id, toCollector: offer.payee.collector }),
+    buyerData: () => refuseWithoutBuyerData(db, config, p),
+    revertBudget: () => checkBudget(db, config, p.accountId, payer, caller),
+    chain: async () => {
+      const req = { paymentPayload: payload!, paymentRequirements: offer.requirements };
+      const ask = askThrough(deps.checks, caller.keyId, p.id);
+      const checked = await checkX402(
+        db,
+        ask,
+        chainWork,
+        modeOfScope(p.accountId),
+        req,
+        Math.floor(Date.now() / 1000),
+        async () => offer.payee,
+      );
+      if (!checked.ok) throw refused(`${checked.refusal.reason}: ${checked.refusal.message}`);
+      if (getAddress(checked.payee.relayer) !== getAddress(offer.payee.relayer)) throw new Error('x402: the payee changed under the check');
+      c = checked;
+    },
+  });
+  const scope = revertScopeOf(p.accountId, payer, caller);
   try {
     await inTransaction(db, async (trx) => {
       await checkRevertBudget(trx, config.revertBudget, scope, true);
-      if (!(await confirmAuthorization(trx, p.id, c, key, callerKeyId)))
+      if (!(await confirmAuthorization(trx, p.id, c, key!, caller.keyId)))
         throw notOpen((await gatewayPayment(trx, config.publicBaseUrl, p.id)).payment);
     });
   } catch (e) {
     if (!(e instanceof AlreadySettled)) throw e;
-    const winner = await findSettlement(db, key);
-    if (winner?.paymentId !== p.id)
-      throw paymentRequired(config, p, offered, `${REASON.nonceUsed}: this authorization paid another payment`);
+    const winner = await findSettlement(db, key!);
+    if (winner?.paymentId !== p.id) throw refused(`${REASON.nonceUsed}: this authorization paid another payment`);
   }
   await chainWork.startSubmit(p.id);
   return answer(db, config, hub, p.id, waitMs);

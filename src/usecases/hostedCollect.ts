@@ -4,7 +4,8 @@ import { collectScope, isCollectToken } from '../domain/collectLink';
 import { AppError } from '../domain/errors';
 import { hasCollectScope, storeCollectedForPayment } from '../db/optionsRepo';
 import { gatewayPayment, notOpen } from './gatewayPayments';
-import { needsCollectedData, sealOptionData, validCollectedJson } from './gatewayOptions';
+import { sealOptionData, validCollectedJson } from './gatewayOptions';
+import { needsBuyerData } from './confirmRules';
 
 // The hosted collect page hands the buyer's data to the confirm flow: validated with the gateway's Ajv
 // schema, sealed like fetch and confirm seal it, and stored on the options quoted under the page's link (the
@@ -29,7 +30,7 @@ export async function submitCollected(
 ): Promise<void> {
   const { payment } = await gatewayPayment(db, config.publicBaseUrl, pid);
   if (payment.status !== 'requires_action') throw notOpen(payment);
-  if (!(await needsCollectedData(db, config, payment))) throw new AppError('invalid_state', 'This payment needs no buyer data.');
+  if (!(await needsBuyerData(db, config, payment))) throw new AppError('invalid_state', 'This payment needs no buyer data.');
   const json = validCollectedJson(data, '/data');
   if (!isCollectToken(link.token)) throw notThisLink();
   const scope = collectScope(link.token);

@@ -76,10 +76,10 @@ const PURGE_BATCHES_PER_TICK = 20;
  * Deletes expired quotes (purgeExpiredOptions says which stay), a batch at a time and a bounded number of batches
  * per sweep, so that a backlog is worked off over several ticks without one long transaction; says how many.
  */
-export async function purgeExpiredQuotes(db: Db): Promise<number> {
+export async function purgeExpiredQuotes(db: Db, limits: Pick<LimitsConfig, 'optionsPurgeAfterS'>): Promise<number> {
   let total = 0;
   for (let i = 0; i < PURGE_BATCHES_PER_TICK; i++) {
-    const n = await purgeExpiredOptions(db, PURGE_BATCH);
+    const n = await purgeExpiredOptions(db, PURGE_BATCH, limits.optionsPurgeAfterS);
     total += n;
     if (n < PURGE_BATCH) break;
   }

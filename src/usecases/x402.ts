@@ -21,7 +21,9 @@ import * as repo from '../db/payments';
 import { insertOptions } from '../db/optionsRepo';
 import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
 import { revertedTransfer } from '../db/revertsRepo';
-import { checkX402, payeeOf, type Checked, type X402Request } from './x402Check';
+import { askThrough, payeeOf, x402Chain, x402Terms, type Checked, type Termed, type X402Request } from './x402Check';
+import type { ConfirmChecks } from './confirmChecks';
+import { needsBuyerData, runRules } from './confirmRules';
 import { createPayment, pollStatus } from './payments';
 import { checkRevertBudget, revertScopeOf } from './revertBudget';
 
@@ -45,9 +47,9 @@ export function supported(chainWork: ChainWork) {
   };
 }
 
-/** Who answers for a settlement's reverts, as confirm counts them. */
-export const revertScope = (accountId: string, payer: string, callerKeyId: string) =>
-  revertScopeOf(accountId, payer, { keyId: callerKeyId, keyType: 'partner' });
+/** Who answers for a settlement's reverts: the settling key serves many payers, so it is a shared credential (revertBudget.ts). */
+const revertScope = (accountId: string, payer: string, callerKeyId: string) =>
+  revertScopeOf(accountId, payer, { keyId: callerKeyId, keyType: 'x402' });
 
 /** The refusal when the scope's budget of reverted submissions is used up, else null. `lock`: in the settling transaction. */
 async function overBudget(db: Db, config: Config, scope: ReturnType<typeof revertScope>, lock = false): Promise<Refusal | null> {
@@ -67,15 +69,63 @@ class OverBudget extends Error {
   }
 }
 
-export async function verify(db: Db, config: Config, chainWork: ChainWork, callerKeyId: string, accountId: string, req: X402Request) {
+/** What verify and settle decide before anything is written, outside any database transaction (the handlers' `prepare`). */
+export type X402Decision = { ok: false; refusal: Refusal; payer?: string } | { ok: true; checked: Extract<Checked, { ok: true }> };
+
+export interface X402Deps {
+  db: Db;
+  config: Config;
+  chainWork: ChainWork;
+  checks: ConfirmChecks;
+}
+
+/**
+ * The rulebook (confirmRules.ts) for a payment x402 creates: it is new, so open, and funds no refund; its terms, the
+ * buyer data its amount needs (x402 carries none), the budget of reverted submissions, then the chain.
+ */
+export async function decideX402(deps: X402Deps, callerKeyId: string, accountId: string, req: X402Request): Promise<X402Decision> {
+  const { db, config, chainWork } = deps;
   const r = req.paymentRequirements;
-  const c = await checkX402(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
-    payeeOf(db, chainWork, accountId, asset, r),
-  );
-  const refusal = c.ok ? await overBudget(db, config, revertScope(accountId, c.payer, callerKeyId)) : c.refusal;
-  if (refusal)
-    return { isValid: false, invalidReason: refusal.reason, invalidMessage: refusal.message, ...(c.payer ? { payer: c.payer } : {}) };
-  return { isValid: true, payer: c.payer };
+  let t!: Termed;
+  let decision: X402Decision | undefined;
+  const refuse = (refusal: Refusal) => {
+    decision = { ok: false, refusal, ...(t?.payer ? { payer: t.payer } : {}) };
+    return 'stop' as const;
+  };
+  await runRules({
+    state: () => undefined,
+    quote: async () => {
+      t = await x402Terms(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
+        payeeOf(db, chainWork, accountId, asset, r),
+      );
+      return t.ok ? undefined : refuse(t.refusal);
+    },
+    funding: () => undefined,
+    buyerData: async () => {
+      if (!t.ok || !(await needsBuyerData(db, config, { accountId, amountMinor: t.amountMinor }))) return;
+      return refuse({
+        reason: REASON.requirements,
+        message: "collect_data_required: this amount needs the buyer's details; pay from a wallet",
+      });
+    },
+    revertBudget: async () => {
+      const over = t.ok ? await overBudget(db, config, revertScope(accountId, t.payer, callerKeyId)) : null;
+      return over ? refuse(over) : undefined;
+    },
+    chain: async () => {
+      const c = await x402Chain(askThrough(deps.checks, callerKeyId), t);
+      if (!c.ok) return refuse(c.refusal);
+      decision = { ok: true, checked: c };
+    },
+  });
+  return decision!;
+}
+
+export async function verify(deps: X402Deps, callerKeyId: string, accountId: string, req: X402Request) {
+  const d = await decideX402(deps, callerKeyId, accountId, req);
+  if (!d.ok)
+    return { isValid: false, invalidReason: d.refusal.reason, invalidMessage: d.refusal.message, ...(d.payer ? { payer: d.payer } : {}) };
+  return { isValid: true, payer: d.checked.payer };
 }
 
 /** The authorization a request settles, as x402_settlements keys it; null when the payload holds none. */
@@ -132,38 +182,41 @@ export async function confirmAuthorization(trx: Db, paymentId: string, c: Extrac
   return done !== undefined;
 }
 
+/** The decision before settling; undefined when the authorization was settled before (the settlement answers it). */
+export async function decideSettle(deps: X402Deps, callerKeyId: string, accountId: string, req: X402Request) {
+  const key = settlementKey(accountId, req);
+  if (key && (await findSettlement(deps.db, key))) return undefined;
+  return decideX402(deps, callerKeyId, accountId, req);
+}
+
+/** Settles what `decideX402` decided (undefined: the request was answered from a stored settlement, so it decided nothing). */
 export async function settle(
-  db: Db,
-  config: Config,
-  chainWork: ChainWork,
-  hub: ChangeHub,
+  deps: X402Deps & { hub: ChangeHub },
   callerKeyId: string,
   accountId: string,
   req: X402Request,
+  decided: X402Decision | undefined,
   waitMs: number,
 ) {
+  const { db, config, chainWork, hub } = deps;
   const network = req.paymentRequirements.network;
   const key = settlementKey(accountId, req);
   const earlier = key && (await findSettlement(db, key));
   if (earlier) return earlierAnswer(db, hub, earlier, key, waitMs);
-  const r = req.paymentRequirements;
-  const c = await checkX402(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
-    payeeOf(db, chainWork, accountId, asset, r),
-  );
+  const d = decided ?? (await decideX402(deps, callerKeyId, accountId, req));
   const refused = (refusal: Refusal) => ({
     success: false,
     errorReason: refusal.reason,
     errorMessage: refusal.message,
     transaction: '',
     network,
-    ...(c.payer ? { payer: c.payer } : {}),
+    ...((d.ok ? d.checked.payer : d.payer) ? { payer: d.ok ? d.checked.payer : d.payer } : {}),
   });
-  if (!c.ok) return refused(c.refusal);
+  if (!d.ok) return refused(d.refusal);
+  const c = d.checked;
   if (!key) return refused({ reason: REASON.payloadType, message: 'no EIP-3009 authorization' });
   const a = c.authorization;
   const scope = revertScope(accountId, a.from, callerKeyId);
-  const early = await overBudget(db, config, scope);
-  if (early) return refused(early);
   let paymentId: string;
   try {
     paymentId = await inTransaction(db, async (trx) => {

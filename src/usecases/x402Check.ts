@@ -1,7 +1,8 @@
 import { modeOfScope, type Mode } from '../domain/mode';
 import type { Db } from '../db/knex';
+import { createHash } from 'node:crypto';
 import { getAddress, type Hex } from 'viem';
-import { ChainUnavailable, type ChainWork } from '../domain/chain';
+import type { AuthorizationCheck, ChainWork } from '../domain/chain';
 import type { Asset } from '../domain/asset';
 import { parseAssetId } from '../domain/caip';
 import { buildTransferAuthorization, serialiseTypedData } from '../domain/eip3009';
@@ -19,6 +20,8 @@ import {
 } from '../domain/x402';
 import { settlementTerms } from '../db/accountsRepo';
 import { assetAt, merchantsSettling } from '../db/x402Repo';
+import type { ConfirmChecks } from './confirmChecks';
+import { chainCheck } from './confirmRules';
 
 // What verify checks and settle checks again, moving nothing: the payload's form, the `exact` scheme's terms
 // (src/domain/x402.ts), whose merchant `payTo` pays (403 for anyone else's address), then the signature and the
@@ -91,31 +94,49 @@ export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, a
   return { merchantId, collector: false, relayer };
 }
 
-/** `payee`: who the requirements pay (it throws 403 for a payee that is not the caller's); `mode`: the payment's or caller's. */
-export async function checkX402(
+/** The chain's verdict on an authorization, asked as the relayer will submit it (confirmRules.ts, the chain step). */
+export type AskChain = (q: { asset: Asset; typedData: string; signature: string; relayer: string }) => Promise<AuthorizationCheck>;
+
+/** The chain step for x402 through ConfirmChecks: its limits count per credential and per authorization. */
+export const askThrough =
+  (checks: ConfirmChecks, credential: string, paymentId?: string): AskChain =>
+  ({ asset, typedData, signature, relayer }) => {
+    const id = `x402:${createHash('sha256').update(typedData).digest('base64url')}`;
+    return chainCheck(checks, { id, paymentId: paymentId ?? id, chainId: asset.chainId, typedData, relayer }, signature, credential);
+  };
+
+/** The payload's form and terms checked, its payee found, nothing asked of the chain yet. */
+export type Termed =
+  Extract<Checked, { ok: false }> | (Omit<Extract<Checked, { ok: true }>, 'signature'> & { ok: true; rawSignature: string });
+
+/**
+ * The quote step for x402: the payload's form and the `exact` scheme's terms. `payee`: who the requirements pay (it
+ * throws 403 for a payee that is not the caller's); `mode`: the payment's or caller's.
+ */
+export async function x402Terms(
   db: Db,
   chainWork: ChainWork,
   mode: Mode,
   req: X402Request,
   nowS: number,
   payee: (asset: Asset) => Promise<Payee>,
-): Promise<Checked> {
+): Promise<Termed> {
   const p = req.paymentPayload;
   const r = req.paymentRequirements;
   const parsed = eip3009Payload(p);
-  if (!parsed) return refuse(REASON.payloadType, 'only an EIP-3009 authorization with its signature is settled here');
+  if (!parsed) return refuse(REASON.payloadType, 'only an EIP-3009 authorization with its signature is settled here') as Termed;
   const a = parsed.authorization;
   const payer = a.from;
+  const no = (reason: string, message: string) => refuse(reason, message, payer) as Termed;
   if (!chainWork.settlingChains(mode).some((c) => c.chainId === r.network))
-    return refuse(REASON.network, `this facilitator does not settle on ${r.network}`, payer);
+    return no(REASON.network, `this facilitator does not settle on ${r.network}`);
   const asset = /^0x[0-9a-fA-F]{40}$/.test(r.asset) ? await assetAt(db, r.network, r.asset) : undefined;
-  if (!asset) return refuse(REASON.notEip3009, `${r.asset} is no token this facilitator settles on ${r.network}`, payer);
+  if (!asset) return no(REASON.notEip3009, `${r.asset} is no token this facilitator settles on ${r.network}`);
   const terms = termsRefusal(p, r, a, asset, nowS);
   if (terms) return { ok: false, refusal: terms, payer };
-  if (a.validBefore > LAST_DATE_S) return refuse(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by', payer);
+  if (a.validBefore > LAST_DATE_S) return no(REASON.validBefore, 'validBefore is beyond any time this facilitator settles by');
   const amountMinor = asset.pegCurrency ? tokenUnitsToPegMinor(a.value, asset.pegCurrency, asset.decimals) : null;
-  if (!amountMinor)
-    return refuse(REASON.value, `the amount must be more than 0 of a token pegged to a currency (a payment's amount)`, payer);
+  if (!amountMinor) return no(REASON.value, `the amount must be more than 0 of a token pegged to a currency (a payment's amount)`);
   const to = await payee(asset);
   const typedData = serialiseTypedData(
     buildTransferAuthorization({
@@ -132,15 +153,27 @@ export async function checkX402(
       nonce: a.nonce,
     }),
   );
-  let check;
-  try {
-    check = await chainWork.checkAuthorization(asset.chainId, typedData, parsed.signature, to.relayer);
-  } catch (e) {
-    if (!(e instanceof ChainUnavailable)) throw e;
-    throw new AppError('service_unavailable', "The chain's RPC node cannot be reached; try again shortly.", undefined, {
-      'Retry-After': '2',
-    });
-  }
-  if (!check.ok) return refuse(chainReason(check.refusal), check.reason, payer);
-  return { ok: true, payer, asset, authorization: a, signature: check.signature, typedData, payee: to, amountMinor };
+  return { ok: true, payer, asset, authorization: a, rawSignature: parsed.signature, typedData, payee: to, amountMinor };
+}
+
+/** The chain step for x402: the signature and the transfer simulated (`ask`: ConfirmChecks' limits and refusal cache). */
+export async function x402Chain(ask: AskChain, t: Termed): Promise<Checked> {
+  if (!t.ok) return t;
+  const { rawSignature, ...rest } = t;
+  const check = await ask({ asset: t.asset, typedData: t.typedData, signature: rawSignature, relayer: t.payee.relayer });
+  if (!check.ok) return refuse(chainReason(check.refusal), check.reason, t.payer);
+  return { ...rest, signature: check.signature };
+}
+
+/** Both steps, for a door whose rules between them do not depend on the payload's terms. */
+export async function checkX402(
+  db: Db,
+  ask: AskChain,
+  chainWork: ChainWork,
+  mode: Mode,
+  req: X402Request,
+  nowS: number,
+  payee: (asset: Asset) => Promise<Payee>,
+): Promise<Checked> {
+  return x402Chain(ask, await x402Terms(db, chainWork, mode, req, nowS, payee));
 }

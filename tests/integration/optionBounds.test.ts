@@ -31,6 +31,7 @@ describeOwn('option rows per payment', () => {
       DEVNET_RPC_URL: proxy.url,
       OPTIONS_MAX_LIVE_PER_PAYMENT: String(PER_PAYMENT),
       OPTIONS_MAX_LIVE_PER_PAYMENT_CALLER: String(PER_CALLER),
+      OPTIONS_PURGE_AFTER_S: '0',
       QUOTE_TTL_SECONDS: String(TTL_S),
       // The per-address request limit of the hosted routes would refuse the floods first; each test client
       // below is an address of its own.

@@ -7,7 +7,7 @@ import { AppError } from '../../domain/errors';
 import { resolveGatewayPaymentId } from '../../domain/gatewayId';
 import { effectiveStatus, isFinal, MAX_POLL_MS, POLL_IN_MS } from '../../domain/payment';
 import { gatewayPayment, gatewayPaymentWithMerchant } from '../../usecases/gatewayPayments';
-import { needsCollectedData } from '../../usecases/gatewayOptions';
+import { needsBuyerData } from '../../usecases/confirmRules';
 import { pollStatus } from '../../usecases/payments';
 import { collectLinkKnown, submitCollected } from '../../usecases/hostedCollect';
 import { readJsonBody } from '../body';
@@ -117,7 +117,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls, ...wal
       const body =
         status !== 'requires_action'
           ? collectClosedBody(`This payment is ${status.replace('_', ' ')}: nothing more is needed.`)
-          : !(await needsCollectedData(db, config, payment))
+          : !(await needsBuyerData(db, config, payment))
             ? collectClosedBody('This payment needs no details from you.')
             : !(await collectLinkKnown(db, payment.id, token))
               ? collectClosedBody('This link is not complete: open it from your wallet.')

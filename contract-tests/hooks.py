@@ -205,6 +205,12 @@ def before_call(ctx, case, **kwargs):
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and value > MAX_POLL_MS:
             query["maxPollMs"] = MAX_POLL_MS
+    if path == "/v1/test-helpers/blacklist" and query and isinstance(query.get("account"), str) \
+            and _positive(case, ParameterLocation.QUERY):
+        # The undo of a blacklisting: a fresh account of the development chain, as for the blacklisting itself (the
+        # gate's buyer would be another account's address). It was never blacklisted by the gate's test key, so the
+        # answer is 403 forbidden (the undo itself is tested by tests/integration/testHelperScope.test.ts).
+        query["account"] = f"{BUYER_ACCOUNT.rsplit(':', 1)[0]}:0x{uuid.uuid4().hex}{uuid.uuid4().hex[:8]}"
     if query and "cursor" in query and _positive(case, ParameterLocation.QUERY):
         if path == "/v1/merchants":
             query["cursor"] = os.environ.get("CONTRACT_CURSOR") or query["cursor"]

@@ -390,6 +390,15 @@ CREATE TABLE settlement_failures (
   CONSTRAINT settlement_failures_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE test_helper_blacklists (
+  chain_id text NOT NULL,
+  address text NOT NULL,
+  account_id text NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT test_helper_blacklists_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT test_helper_blacklists_pkey PRIMARY KEY (chain_id, address)
+);
+
 CREATE TABLE test_helper_stalls (
   payment_id text NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
@@ -512,6 +521,8 @@ CREATE INDEX payment_events_account_idx ON public.payment_events USING btree (ac
 
 CREATE INDEX payment_events_undispatched_idx ON public.payment_events USING btree (created_at, id) WHERE (dispatched_at IS NULL);
 
+CREATE INDEX payment_options_account_address_idx ON public.payment_options USING btree (lower(split_part(account, ':'::text, 3))) WHERE (account IS NOT NULL);
+
 CREATE INDEX payment_options_expires_at_idx ON public.payment_options USING btree (expires_at);
 
 CREATE INDEX payment_options_payment_id_index ON public.payment_options USING btree (payment_id);
@@ -519,6 +530,8 @@ CREATE INDEX payment_options_payment_id_index ON public.payment_options USING bt
 CREATE INDEX payments_account_created_idx ON public.payments USING btree (account_id, created_at DESC, id DESC);
 
 CREATE INDEX payments_account_updated_idx ON public.payments USING btree (account_id, updated_at DESC, id DESC);
+
+CREATE INDEX payments_buyer_address_idx ON public.payments USING btree (lower(split_part(buyer_account, ':'::text, 3))) WHERE (buyer_account IS NOT NULL);
 
 CREATE INDEX payments_merchant_created_idx ON public.payments USING btree (merchant_id, created_at DESC, id DESC);
 
@@ -531,6 +544,8 @@ CREATE INDEX payments_option_id_idx ON public.payments USING btree (option_id) W
 CREATE INDEX payments_processing_idx ON public.payments USING btree (id) WHERE (status = 'processing'::text);
 
 CREATE INDEX payments_reference_trgm_idx ON public.payments USING gin (reference_id gin_trgm_ops);
+
+CREATE INDEX payments_settlement_destination_address_idx ON public.payments USING btree (lower(split_part(settlement_destination, ':'::text, 3))) WHERE (settlement_destination IS NOT NULL);
 
 CREATE INDEX payments_settlement_held_idx ON public.payments USING btree (settlement_held_at) WHERE (settlement_held_at IS NOT NULL);
 

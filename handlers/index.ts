@@ -48,6 +48,7 @@ import { reorgTestPayment } from './testHelpers/reorgTestPayment';
 import { stallTestPayment } from './testHelpers/stallTestPayment';
 import { expireTestPayment } from './testHelpers/expireTestPayment';
 import { blacklistTestAccount } from './testHelpers/blacklistTestAccount';
+import { unblacklistTestAccount } from './testHelpers/unblacklistTestAccount';
 
 // One entry per operationId of the spec; the type makes a missing handler a compile error.
 export const handlers: HandlerMap = {
@@ -108,4 +109,5 @@ export const handlers: HandlerMap = {
   stallTestPayment,
   expireTestPayment,
   blacklistTestAccount,
+  unblacklistTestAccount,
 };

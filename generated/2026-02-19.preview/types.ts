@@ -695,7 +695,7 @@ export interface paths {
         put?: never;
         /**
          * Reorg a test payment's transaction out of the chain
-         * @description The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, "Test helpers").
+         * @description The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. The payment's relayer key signs for every account, and a reorg takes all of that key's transactions of the dropped blocks out of the chain: when any of them is not the caller's (another account's payment, settlement or refund, or the instance's own), the reorg is 403 `forbidden` and nothing changes on chain. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, "Test helpers").
          */
         post: operations["reorgTestPayment"];
         delete?: never;
@@ -755,10 +755,14 @@ export interface paths {
         put?: never;
         /**
          * Have the development chain's tokens refuse an account
-         * @description Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, "Failures"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, "Test helpers"). A malformed account is 422 `invalid_account`.
+         * @description Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, "Failures"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, "Test helpers"). A malformed account is 422 `invalid_account`. An address whose blacklisting would touch more than the caller's own tests is 403 `forbidden`, with nothing sent: any address of this instance (a relayer or collector key of any chain, retired ones included; the tokens, their implementations, Permit2 and the development chain's deployer keys), an address another account (the caller's own live account included) uses as a settlement destination or as the buyer of a payment or quote, and an address another account blacklisted. The caller's own merchants' destinations and buyers may be blacklisted. `DELETE` takes the blacklisting back.
          */
         post: operations["blacklistTestAccount"];
-        delete?: never;
+        /**
+         * Take back a test blacklisting of an account
+         * @description Every token of the account's development chain takes the account off its blacklist (FiatToken's `unBlacklist`, USDT's `removeBlackList`), in transactions mined before the answer; from then on the tokens accept it again. Only an account this account blacklisted with `POST /v1/test-helpers/blacklist` and has not taken back since; any other is 403 `forbidden`, with nothing sent. The same rules of who may call as for `POST` (404 `not_found`, 422 `invalid_account`).
+         */
+        delete: operations["unblacklistTestAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2234,7 +2238,7 @@ export interface components {
         };
         /**
          * TestBlacklistTransaction
-         * @description A token of the chain and the transaction by which it blacklisted the account.
+         * @description A token of the chain and the transaction by which it blacklisted the account (or took it off its blacklist).
          */
         TestBlacklistTransaction: {
             asset: components["schemas"]["Caip19AssetId"];
@@ -2245,6 +2249,12 @@ export interface components {
             account: components["schemas"]["Caip10AccountId"];
             /** @description One entry per token of the chain. */
             blacklisted: components["schemas"]["TestBlacklistTransaction"][];
+        };
+        /** TestUnblacklistResponse */
+        TestUnblacklistResponse: {
+            account: components["schemas"]["Caip10AccountId"];
+            /** @description One entry per token of the chain. */
+            unblacklisted: components["schemas"]["TestBlacklistTransaction"][];
         };
         /**
          * X402SupportedResponse
@@ -2781,6 +2791,7 @@ export type SchemaRedeliverEventResponse = components['schemas']['RedeliverEvent
 export type SchemaTestBlacklistRequest = components['schemas']['TestBlacklistRequest'];
 export type SchemaTestBlacklistTransaction = components['schemas']['TestBlacklistTransaction'];
 export type SchemaTestBlacklistResponse = components['schemas']['TestBlacklistResponse'];
+export type SchemaTestUnblacklistResponse = components['schemas']['TestUnblacklistResponse'];
 export type SchemaX402SupportedResponse = components['schemas']['X402SupportedResponse'];
 export type SchemaX402PaymentRequirements = components['schemas']['X402PaymentRequirements'];
 export type SchemaX402PaymentPayload = components['schemas']['X402PaymentPayload'];
@@ -7233,6 +7244,84 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unblacklistTestAccount: {
+        parameters: {
+            query: {
+                /**
+                 * @description The CAIP-10 account to take off the blacklist.
+                 * @example eip155:31337:0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB
+                 */
+                account: components["schemas"]["Caip10AccountId"];
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account, and the token transactions that took it off the blacklist. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "account": "eip155:31337:0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB",
+                     *       "unblacklisted": [
+                     *         {
+                     *           "asset": "eip155:31337/erc20:0xb19b36b1456E65E3A6D514D3F715f204BD59f431",
+                     *           "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestUnblacklistResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

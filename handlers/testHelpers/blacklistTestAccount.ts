@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { blacklistTestAccount as blacklist } from '../../src/usecases/testHelpers/helpers';
+import { blacklistTestAccount as blacklist } from '../../src/usecases/testHelpers/blacklist';
 
 export const blacklistTestAccount: Handler<'blacklistTestAccount'> = async ({ db, caller, chainWork, body }) => ({
   status: 200,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineChain, getContractAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import type { TransferMethod } from '../domain/asset';
+import { PERMIT2_ADDRESS } from '../domain/permit2';
 import { DEVNET_CHAIN_ID, DEVNET_CHAINS, type DevnetInfo } from './devnetChains';
 
 // The development chains: two anvil chains (src/chain/anvil.ts), each with its own chain id (31337, anvil's, and
@@ -63,6 +64,21 @@ export const devnetTokenAddress = (symbol: string): Address => {
   if (i < 0) throw new Error(`no devnet token ${symbol}`);
   return getContractAddress({ from: proxyAdmin.address, nonce: proxyNonce(i) });
 };
+
+/**
+ * What the development chains' deployment holds, the same on each: the keys that deployed and administer the tokens,
+ * FiatToken's library, implementations and proxies, USDT and Permit2.
+ */
+export const devnetOwnAddresses = (): Address[] => [
+  devnetDeployer.address,
+  proxyAdmin.address,
+  tetherCreator.address,
+  ...[LIBRARY_NONCE, ...FIAT_TOKENS.flatMap((_, i) => [implNonce(i), proxyNonce(i)])].map((nonce) =>
+    getContractAddress({ from: proxyAdmin.address, nonce }),
+  ),
+  devnetTokenAddress('USDT'),
+  PERMIT2_ADDRESS,
+];
 
 export const devnetAssetId = (symbol: string, chainId: number = DEVNET_CHAIN_ID) => `eip155:${chainId}/erc20:${devnetTokenAddress(symbol)}`;
 

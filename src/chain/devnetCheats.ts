@@ -1,7 +1,7 @@
 import { getAddress, type Hex } from 'viem';
 import { ChainUnavailable, type DevelopmentChain } from '../domain/chain';
 import { anvilRpc } from './anvil';
-import { devnetAssets } from './devnet';
+import { devnetAssets, devnetOwnAddresses } from './devnet';
 import { devnetBlacklist } from './devnetTokens';
 import type { EvmChain } from './evm';
 
@@ -10,16 +10,17 @@ import type { EvmChain } from './evm';
 
 export function developmentChain(chain: EvmChain): DevelopmentChain {
   return {
-    reorgOut: (txHash) => unavailableOnError(() => reorgOut(chain, txHash as Hex)),
-    blacklist: (address) =>
+    reorgOut: (txHash, mayDrop) => unavailableOnError(() => reorgOut(chain, txHash as Hex, mayDrop)),
+    blacklist: (address, listed) =>
       unavailableOnError(async () => {
         const out: { asset: string; txHash: string }[] = [];
         for (const a of devnetAssets(chain.chainId)) {
           const token = getAddress(a.asset.split(':').at(-1)!);
-          out.push({ asset: a.asset, txHash: await devnetBlacklist(chain.rpcUrl, token, getAddress(address)) });
+          out.push({ asset: a.asset, txHash: await devnetBlacklist(chain.rpcUrl, token, getAddress(address), listed) });
         }
         return out;
       }),
+    ownAddresses: () => [...chain.held, ...devnetOwnAddresses()],
     stalledFees: () =>
       unavailableOnError(async () => {
         const block = await chain.pub.getBlock({ blockTag: 'latest' });
@@ -40,8 +41,13 @@ async function unavailableOnError<T>(f: () => Promise<T>): Promise<T> {
  * anvil_reorg back to the block before the transaction's, to the same height: the new blocks hold the transactions of
  * the old ones, at the same offsets, except this one and every later one of its sender (their nonces follow it). The
  * sender's transactions are then where a real reorg leaves them: out of the chain, for the sender to broadcast again.
+ * The sender is a relayer key that signs for every account, so `mayDrop` sees which of its transactions would go.
  */
-async function reorgOut(chain: EvmChain, hash: Hex): Promise<'dropped' | 'not_mined' | 'final'> {
+async function reorgOut(
+  chain: EvmChain,
+  hash: Hex,
+  mayDrop: (sender: string, nonces: number[]) => Promise<boolean>,
+): Promise<'dropped' | 'not_mined' | 'final' | 'refused'> {
   const receipt = await chain.pub.getTransactionReceipt({ hash }).catch((e) => {
     if ((e as Error).name === 'TransactionReceiptNotFoundError') return null;
     throw e;
@@ -52,14 +58,19 @@ async function reorgOut(chain: EvmChain, hash: Hex): Promise<'dropped' | 'not_mi
   if (depth >= BigInt(chain.confirmations)) return 'final';
   const sender = getAddress(receipt.from);
   const again: [Hex, number][] = [];
+  const dropped: number[] = [];
   for (let n = receipt.blockNumber; n <= latest; n++) {
     const block = await chain.pub.getBlock({ blockNumber: n, includeTransactions: true });
     for (const tx of block.transactions) {
-      if (getAddress(tx.from) === sender) continue;
+      if (getAddress(tx.from) === sender) {
+        dropped.push(tx.nonce);
+        continue;
+      }
       const raw = (await anvilRpc(chain.rpcUrl, 'eth_getRawTransactionByHash', [tx.hash])) as Hex;
       again.push([raw, Number(n - receipt.blockNumber)]);
     }
   }
+  if (!(await mayDrop(sender, dropped))) return 'refused';
   await anvilRpc(chain.rpcUrl, 'anvil_reorg', [Number(depth), again]);
   return 'dropped';
 }

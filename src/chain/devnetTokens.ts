@@ -45,6 +45,7 @@ const TETHER_ADMIN_ABI = parseAbi([
   'function issue(uint256 amount)',
   'function transfer(address to, uint256 value)',
   'function addBlackList(address user)',
+  'function removeBlackList(address user)',
 ]);
 
 function linked(bytecode: Hex, refs: LinkReferences, lib: Address): Hex {
@@ -166,14 +167,18 @@ export async function devnetMint(rpcUrl: string, token: Address, to: Address, am
   );
 }
 
-/** Has a devnet token refuse `account` (FiatToken's blacklister, USDT's owner: the deployer); the mined transaction's hash. */
-export function devnetBlacklist(rpcUrl: string, token: Address, account: Address): Promise<Hex> {
+/**
+ * Has a devnet token refuse `account` (`listed`), or accept it again (FiatToken's blacklister, USDT's owner: the
+ * deployer); the mined transaction's hash.
+ */
+export function devnetBlacklist(rpcUrl: string, token: Address, account: Address, listed = true): Promise<Hex> {
   const tether = getAddress(token) === devnetTokenAddress('USDT');
+  const functionName = tether ? (listed ? 'addBlackList' : 'removeBlackList') : listed ? 'blacklist' : 'unBlacklist';
   return fromDeployer(rpcUrl, (owner) =>
     owner.writeContract({
       address: token,
       abi: tether ? TETHER_ADMIN_ABI : fiatTokenAbi(),
-      functionName: tether ? 'addBlackList' : 'blacklist',
+      functionName,
       args: [getAddress(account)],
     } as never),
   );

@@ -97,11 +97,18 @@ export interface ChainWork {
 export interface DevelopmentChain {
   /**
    * Drops the block holding the transaction (and the blocks after it, the other senders' transactions mined again):
-   * `not_mined` when the chain holds no receipt of it, `final` when it is at the confirmation depth already.
+   * `not_mined` when the chain holds no receipt of it, `final` when it is at the confirmation depth already. The
+   * transaction's sender loses all its transactions of those blocks: `mayDrop` is asked first with the sender and
+   * their nonces, and `refused` answers its no, with nothing changed.
    */
-  reorgOut(txHash: string): Promise<'dropped' | 'not_mined' | 'final'>;
-  /** Every token of the chain refuses `address`, in transactions mined before it resolves. */
-  blacklist(address: string): Promise<{ asset: string; txHash: string }[]>;
+  reorgOut(
+    txHash: string,
+    mayDrop: (sender: string, nonces: number[]) => Promise<boolean>,
+  ): Promise<'dropped' | 'not_mined' | 'final' | 'refused'>;
+  /** Every token of the chain refuses `address` (`listed`) or accepts it again, in transactions mined before it resolves. */
+  blacklist(address: string, listed: boolean): Promise<{ asset: string; txHash: string }[]>;
+  /** This instance's own addresses on the chain (EIP-55): its relayer keys, retired ones included, and what its deployment holds. */
+  ownAddresses(): string[];
   /** Fees no block takes now: half the latest block's base fee, no tip. */
   stalledFees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
 }

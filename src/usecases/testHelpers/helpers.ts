@@ -1,10 +1,9 @@
 import type { Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import type { ChainWork } from '../../domain/chain';
-import { CaipError, parseAccountId } from '../../domain/caip';
 import { effectiveStatus } from '../../domain/payment';
 import { findPayment, type PaymentWithAsset } from '../../db/payments';
-import { expiryNow, minedTransaction, requestStall } from '../../db/testHelpersRepo';
+import { expiryNow, minedTransaction, onlyTransactionsOf, requestStall } from '../../db/testHelpersRepo';
 import { expireOverduePayments } from '../paymentExpiry';
 import { testHelperChain, type Principal } from './gate';
 
@@ -35,7 +34,17 @@ const reread = async (db: Db, paymentId: string): Promise<PaymentWithAsset> => (
 export async function reorgTestPayment(deps: TestHelperDeps, paymentId: string): Promise<PaymentWithAsset> {
   const { dev } = await testPayment(deps, paymentId);
   const tx = await minedTransaction(deps.db, paymentId);
-  const outcome = tx ? await dev.reorgOut(tx.hash) : 'not_mined';
+  // The payment's relayer key signs for every account: its other transactions in the dropped blocks, and its open ones
+  // after them, would leave the chain with this one, and what the chain then does before they are broadcast again
+  // (another sender's transfer mined ahead of them) changes their outcome. Only the caller's own may go.
+  const outcome = tx
+    ? await dev.reorgOut(tx.hash, (sender, nonces) => onlyTransactionsOf(deps.db, tx.chainId, sender, nonces, deps.caller.accountId))
+    : 'not_mined';
+  if (outcome === 'refused')
+    throw new AppError(
+      'forbidden',
+      "The blocks a reorg would drop hold transactions of the payment's relayer key for other accounts (or for this instance): a test helper may not take those out of the chain.",
+    );
   if (outcome === 'final')
     throw new AppError(
       'invalid_state',
@@ -65,18 +74,4 @@ export async function expireTestPayment(deps: TestHelperDeps, paymentId: string)
     throw new AppError('invalid_state', `A ${effectiveStatus(found.payment)} payment cannot expire: only one in requires_action does.`);
   await expireOverduePayments(deps.db);
   return reread(deps.db, paymentId);
-}
-
-/** Every token of the account's development chain refuses the account. */
-export async function blacklistTestAccount(deps: TestHelperDeps, account: string) {
-  let parsed: ReturnType<typeof parseAccountId> | AppError;
-  try {
-    parsed = parseAccountId(account);
-  } catch (e) {
-    if (!(e instanceof CaipError)) throw e;
-    parsed = new AppError('invalid_account', `account ${e.message}.`);
-  }
-  const dev = testHelperChain(deps.caller, deps.chainWork, parsed instanceof AppError ? parsed : { chainId: parsed.chain.id });
-  const { id, address } = parsed as ReturnType<typeof parseAccountId>;
-  return { account: id, blacklisted: await dev.blacklist(address) };
 }

@@ -126,6 +126,7 @@ __all__ = [
     "TestBlacklistRequest",
     "TestBlacklistResponse",
     "TestBlacklistTransaction",
+    "TestUnblacklistResponse",
     "TokenAmount",
     "UpdateCryptoSettlementRequest",
     "UpdateMerchantRequest",
@@ -263,6 +264,7 @@ from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSec
 from paygate_client.models.test_blacklist_request import TestBlacklistRequest as TestBlacklistRequest
 from paygate_client.models.test_blacklist_response import TestBlacklistResponse as TestBlacklistResponse
 from paygate_client.models.test_blacklist_transaction import TestBlacklistTransaction as TestBlacklistTransaction
+from paygate_client.models.test_unblacklist_response import TestUnblacklistResponse as TestUnblacklistResponse
 from paygate_client.models.token_amount import TokenAmount as TokenAmount
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest as UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest as UpdateMerchantRequest

@@ -21,6 +21,7 @@ from typing_extensions import Annotated
 from paygate_client.models.payment_details import PaymentDetails
 from paygate_client.models.test_blacklist_request import TestBlacklistRequest
 from paygate_client.models.test_blacklist_response import TestBlacklistResponse
+from paygate_client.models.test_unblacklist_response import TestUnblacklistResponse
 
 from paygate_client.api_client import ApiClient, RequestSerialized
 from paygate_client.api_response import ApiResponse
@@ -66,7 +67,7 @@ class TestHelpersApi:
     ) -> TestBlacklistResponse:
         """Have the development chain's tokens refuse an account
 
-        Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, \"Failures\"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`.
+        Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, \"Failures\"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`. An address whose blacklisting would touch more than the caller's own tests is 403 `forbidden`, with nothing sent: any address of this instance (a relayer or collector key of any chain, retired ones included; the tokens, their implementations, Permit2 and the development chain's deployer keys), an address another account (the caller's own live account included) uses as a settlement destination or as the buyer of a payment or quote, and an address another account blacklisted. The caller's own merchants' destinations and buyers may be blacklisted. `DELETE` takes the blacklisting back.
 
         :param test_blacklist_request: (required)
         :type test_blacklist_request: TestBlacklistRequest
@@ -171,7 +172,7 @@ class TestHelpersApi:
     ) -> ApiResponse[TestBlacklistResponse]:
         """Have the development chain's tokens refuse an account
 
-        Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, \"Failures\"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`.
+        Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, \"Failures\"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`. An address whose blacklisting would touch more than the caller's own tests is 403 `forbidden`, with nothing sent: any address of this instance (a relayer or collector key of any chain, retired ones included; the tokens, their implementations, Permit2 and the development chain's deployer keys), an address another account (the caller's own live account included) uses as a settlement destination or as the buyer of a payment or quote, and an address another account blacklisted. The caller's own merchants' destinations and buyers may be blacklisted. `DELETE` takes the blacklisting back.
 
         :param test_blacklist_request: (required)
         :type test_blacklist_request: TestBlacklistRequest
@@ -276,7 +277,7 @@ class TestHelpersApi:
     ) -> RESTResponseType:
         """Have the development chain's tokens refuse an account
 
-        Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, \"Failures\"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`.
+        Every token of the account's development chain (USDC and EURC: FiatToken's `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer's revert handling (docs/chain.md, \"Failures\"). The account's chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`. An address whose blacklisting would touch more than the caller's own tests is 403 `forbidden`, with nothing sent: any address of this instance (a relayer or collector key of any chain, retired ones included; the tokens, their implementations, Permit2 and the development chain's deployer keys), an address another account (the caller's own live account included) uses as a settlement destination or as the buyer of a payment or quote, and an address another account blacklisted. The caller's own merchants' destinations and buyers may be blacklisted. `DELETE` takes the blacklisting back.
 
         :param test_blacklist_request: (required)
         :type test_blacklist_request: TestBlacklistRequest
@@ -868,7 +869,7 @@ class TestHelpersApi:
     ) -> PaymentDetails:
         """Reorg a test payment's transaction out of the chain
 
-        The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
+        The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. The payment's relayer key signs for every account, and a reorg takes all of that key's transactions of the dropped blocks out of the chain: when any of them is not the caller's (another account's payment, settlement or refund, or the instance's own), the reorg is 403 `forbidden` and nothing changes on chain. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -972,7 +973,7 @@ class TestHelpersApi:
     ) -> ApiResponse[PaymentDetails]:
         """Reorg a test payment's transaction out of the chain
 
-        The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
+        The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. The payment's relayer key signs for every account, and a reorg takes all of that key's transactions of the dropped blocks out of the chain: when any of them is not the caller's (another account's payment, settlement or refund, or the instance's own), the reorg is 403 `forbidden` and nothing changes on chain. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -1076,7 +1077,7 @@ class TestHelpersApi:
     ) -> RESTResponseType:
         """Reorg a test payment's transaction out of the chain
 
-        The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
+        The development chain drops the block that holds the payment's transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service's reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment's transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. The payment's relayer key signs for every account, and a reorg takes all of that key's transactions of the dropped blocks out of the chain: when any of them is not the caller's (another account's payment, settlement or refund, or the instance's own), the reorg is 403 `forbidden` and nothing changes on chain. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
 
         :param id: Payment id (`pay_` prefix). (required)
         :type id: str
@@ -1613,6 +1614,383 @@ class TestHelpersApi:
         return self.api_client.param_serialize(
             method='POST',
             resource_path='/v1/test-helpers/payments/{id}/stall',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
+    def unblacklist_test_account(
+        self,
+        account: Annotated[str, Field(strict=True, description="The CAIP-10 account to take off the blacklist.")],
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> TestUnblacklistResponse:
+        """Take back a test blacklisting of an account
+
+        Every token of the account's development chain takes the account off its blacklist (FiatToken's `unBlacklist`, USDT's `removeBlackList`), in transactions mined before the answer; from then on the tokens accept it again. Only an account this account blacklisted with `POST /v1/test-helpers/blacklist` and has not taken back since; any other is 403 `forbidden`, with nothing sent. The same rules of who may call as for `POST` (404 `not_found`, 422 `invalid_account`).
+
+        :param account: The CAIP-10 account to take off the blacklist. (required)
+        :type account: str
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._unblacklist_test_account_serialize(
+            account=account,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "TestUnblacklistResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '422': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def unblacklist_test_account_with_http_info(
+        self,
+        account: Annotated[str, Field(strict=True, description="The CAIP-10 account to take off the blacklist.")],
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[TestUnblacklistResponse]:
+        """Take back a test blacklisting of an account
+
+        Every token of the account's development chain takes the account off its blacklist (FiatToken's `unBlacklist`, USDT's `removeBlackList`), in transactions mined before the answer; from then on the tokens accept it again. Only an account this account blacklisted with `POST /v1/test-helpers/blacklist` and has not taken back since; any other is 403 `forbidden`, with nothing sent. The same rules of who may call as for `POST` (404 `not_found`, 422 `invalid_account`).
+
+        :param account: The CAIP-10 account to take off the blacklist. (required)
+        :type account: str
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._unblacklist_test_account_serialize(
+            account=account,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "TestUnblacklistResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '422': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def unblacklist_test_account_without_preload_content(
+        self,
+        account: Annotated[str, Field(strict=True, description="The CAIP-10 account to take off the blacklist.")],
+        pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
+        wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
+        api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
+        sdk_name: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Name of the calling SDK, for diagnostics.")] = None,
+        sdk_version: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Version of the calling SDK, for diagnostics.")] = None,
+        sdk_platform: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=128)]], Field(description="Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """Take back a test blacklisting of an account
+
+        Every token of the account's development chain takes the account off its blacklist (FiatToken's `unBlacklist`, USDT's `removeBlackList`), in transactions mined before the answer; from then on the tokens accept it again. Only an account this account blacklisted with `POST /v1/test-helpers/blacklist` and has not taken back since; any other is 403 `forbidden`, with nothing sent. The same rules of who may call as for `POST` (404 `not_found`, 422 `invalid_account`).
+
+        :param account: The CAIP-10 account to take off the blacklist. (required)
+        :type account: str
+        :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+        :type pay_version: str
+        :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+        :type wcp_version: str
+        :param api_version: Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+        :type api_version: str
+        :param sdk_name: Name of the calling SDK, for diagnostics.
+        :type sdk_name: str
+        :param sdk_version: Version of the calling SDK, for diagnostics.
+        :type sdk_version: str
+        :param sdk_platform: Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+        :type sdk_platform: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._unblacklist_test_account_serialize(
+            account=account,
+            pay_version=pay_version,
+            wcp_version=wcp_version,
+            api_version=api_version,
+            sdk_name=sdk_name,
+            sdk_version=sdk_version,
+            sdk_platform=sdk_platform,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "TestUnblacklistResponse",
+            '400': "ApiError",
+            '401': "ApiError",
+            '403': "ApiError",
+            '404': "ApiError",
+            '422': "ApiError",
+            '429': "ApiError",
+            '500': "ApiError",
+            '503': "ApiError",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _unblacklist_test_account_serialize(
+        self,
+        account,
+        pay_version,
+        wcp_version,
+        api_version,
+        sdk_name,
+        sdk_version,
+        sdk_platform,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        # process the query parameters
+        if account is not None:
+            
+            _query_params.append(('account', account))
+            
+        # process the header parameters
+        if pay_version is not None:
+            _header_params['PAY-Version'] = pay_version
+        if wcp_version is not None:
+            _header_params['WCP-Version'] = wcp_version
+        if api_version is not None:
+            _header_params['Api-Version'] = api_version
+        if sdk_name is not None:
+            _header_params['Sdk-Name'] = sdk_name
+        if sdk_version is not None:
+            _header_params['Sdk-Version'] = sdk_version
+        if sdk_platform is not None:
+            _header_params['Sdk-Platform'] = sdk_platform
+        # process the form parameters
+        # process the body parameter
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/json'
+                ]
+            )
+
+
+        # authentication setting
+        _auth_settings: List[str] = [
+            'ApiKey'
+        ]
+
+        return self.api_client.param_serialize(
+            method='DELETE',
+            resource_path='/v1/test-helpers/blacklist',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,

@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 class TestBlacklistTransaction(BaseModel):
     """
-    A token of the chain and the transaction by which it blacklisted the account.
+    A token of the chain and the transaction by which it blacklisted the account (or took it off its blacklist).
     """ # noqa: E501
     asset: Annotated[str, Field(strict=True)] = Field(description="CAIP-19 asset id, `<namespace>:<chain>/<asset_namespace>:<reference>`, without the `caip19/` prefix used in amount units.")
     tx_hash: Annotated[str, Field(strict=True)] = Field(alias="txHash")

@@ -33,6 +33,11 @@ import {
     TestBlacklistResponseFromJSON,
     TestBlacklistResponseToJSON,
 } from '../models/TestBlacklistResponse';
+import {
+    type TestUnblacklistResponse,
+    TestUnblacklistResponseFromJSON,
+    TestUnblacklistResponseToJSON,
+} from '../models/TestUnblacklistResponse';
 
 export interface BlacklistTestAccountRequest {
     testBlacklistRequest: TestBlacklistRequest;
@@ -73,6 +78,16 @@ export interface StallTestPaymentRequest {
     pAYVersion?: StallTestPaymentPAYVersionEnum;
     wCPVersion?: StallTestPaymentWCPVersionEnum;
     apiVersion?: StallTestPaymentApiVersionEnum;
+    sdkName?: string;
+    sdkVersion?: string;
+    sdkPlatform?: string;
+}
+
+export interface UnblacklistTestAccountRequest {
+    account: string;
+    pAYVersion?: UnblacklistTestAccountPAYVersionEnum;
+    wCPVersion?: UnblacklistTestAccountWCPVersionEnum;
+    apiVersion?: UnblacklistTestAccountApiVersionEnum;
     sdkName?: string;
     sdkVersion?: string;
     sdkPlatform?: string;
@@ -145,7 +160,7 @@ export class TestHelpersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every token of the account\'s development chain (USDC and EURC: FiatToken\'s `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer\'s revert handling (docs/chain.md, \"Failures\"). The account\'s chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`.
+     * Every token of the account\'s development chain (USDC and EURC: FiatToken\'s `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer\'s revert handling (docs/chain.md, \"Failures\"). The account\'s chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`. An address whose blacklisting would touch more than the caller\'s own tests is 403 `forbidden`, with nothing sent: any address of this instance (a relayer or collector key of any chain, retired ones included; the tokens, their implementations, Permit2 and the development chain\'s deployer keys), an address another account (the caller\'s own live account included) uses as a settlement destination or as the buyer of a payment or quote, and an address another account blacklisted. The caller\'s own merchants\' destinations and buyers may be blacklisted. `DELETE` takes the blacklisting back.
      * Have the development chain\'s tokens refuse an account
      */
     async blacklistTestAccountRaw(requestParameters: BlacklistTestAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TestBlacklistResponse>> {
@@ -156,7 +171,7 @@ export class TestHelpersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every token of the account\'s development chain (USDC and EURC: FiatToken\'s `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer\'s revert handling (docs/chain.md, \"Failures\"). The account\'s chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`.
+     * Every token of the account\'s development chain (USDC and EURC: FiatToken\'s `blacklist`, by their blacklister; USDT: `addBlackList`, by its owner) blacklists the account, in transactions mined before the answer. From then on the tokens refuse it as issuers do: a confirm whose simulation the token refuses is 422 `token_refused` and the payment stays payable, a submission already signed reverts on chain and goes through the relayer\'s revert handling (docs/chain.md, \"Failures\"). The account\'s chain must be a development chain of this instance and the key a test key; otherwise 404 `not_found`, as if the route did not exist (docs/testmode.md, \"Test helpers\"). A malformed account is 422 `invalid_account`. An address whose blacklisting would touch more than the caller\'s own tests is 403 `forbidden`, with nothing sent: any address of this instance (a relayer or collector key of any chain, retired ones included; the tokens, their implementations, Permit2 and the development chain\'s deployer keys), an address another account (the caller\'s own live account included) uses as a settlement destination or as the buyer of a payment or quote, and an address another account blacklisted. The caller\'s own merchants\' destinations and buyers may be blacklisted. `DELETE` takes the blacklisting back.
      * Have the development chain\'s tokens refuse an account
      */
     async blacklistTestAccount(requestParameters: BlacklistTestAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TestBlacklistResponse> {
@@ -303,7 +318,7 @@ export class TestHelpersApi extends runtime.BaseAPI {
     }
 
     /**
-     * The development chain drops the block that holds the payment\'s transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service\'s reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment\'s transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
+     * The development chain drops the block that holds the payment\'s transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service\'s reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment\'s transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. The payment\'s relayer key signs for every account, and a reorg takes all of that key\'s transactions of the dropped blocks out of the chain: when any of them is not the caller\'s (another account\'s payment, settlement or refund, or the instance\'s own), the reorg is 403 `forbidden` and nothing changes on chain. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
      * Reorg a test payment\'s transaction out of the chain
      */
     async reorgTestPaymentRaw(requestParameters: ReorgTestPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentDetails>> {
@@ -314,7 +329,7 @@ export class TestHelpersApi extends runtime.BaseAPI {
     }
 
     /**
-     * The development chain drops the block that holds the payment\'s transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service\'s reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment\'s transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
+     * The development chain drops the block that holds the payment\'s transaction (anvil_reorg to the same height; the other transactions of the dropped blocks are mined again, this one is not). The service\'s reorg handling then runs as for a real reorg: the transaction is broadcast again, the payment stays `processing` until its new inclusion is at the confirmation depth, and `payment.succeeded` is sent once. The payment\'s transaction must be mined and not yet at the confirmation depth (`DEVNET_CONFIRMATIONS`); a final transaction, or none mined, is 409 `invalid_state`. The payment\'s relayer key signs for every account, and a reorg takes all of that key\'s transactions of the dropped blocks out of the chain: when any of them is not the caller\'s (another account\'s payment, settlement or refund, or the instance\'s own), the reorg is 403 `forbidden` and nothing changes on chain. Test helpers answer only a test key, for a payment on a development chain (anvil); for any other key or chain the route answers 404 `not_found`, as if it did not exist (docs/testmode.md, \"Test helpers\").
      * Reorg a test payment\'s transaction out of the chain
      */
     async reorgTestPayment(requestParameters: ReorgTestPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentDetails> {
@@ -398,6 +413,84 @@ export class TestHelpersApi extends runtime.BaseAPI {
      */
     async stallTestPayment(requestParameters: StallTestPaymentRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentDetails> {
         const response = await this.stallTestPaymentRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for unblacklistTestAccount without sending the request
+     */
+    async unblacklistTestAccountRequestOpts(requestParameters: UnblacklistTestAccountRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['account'] == null) {
+            throw new runtime.RequiredError(
+                'account',
+                'Required parameter "account" was null or undefined when calling unblacklistTestAccount().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['account'] != null) {
+            queryParameters['account'] = requestParameters['account'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['pAYVersion'] != null) {
+            headerParameters['PAY-Version'] = String(requestParameters['pAYVersion']);
+        }
+
+        if (requestParameters['wCPVersion'] != null) {
+            headerParameters['WCP-Version'] = String(requestParameters['wCPVersion']);
+        }
+
+        if (requestParameters['apiVersion'] != null) {
+            headerParameters['Api-Version'] = String(requestParameters['apiVersion']);
+        }
+
+        if (requestParameters['sdkName'] != null) {
+            headerParameters['Sdk-Name'] = String(requestParameters['sdkName']);
+        }
+
+        if (requestParameters['sdkVersion'] != null) {
+            headerParameters['Sdk-Version'] = String(requestParameters['sdkVersion']);
+        }
+
+        if (requestParameters['sdkPlatform'] != null) {
+            headerParameters['Sdk-Platform'] = String(requestParameters['sdkPlatform']);
+        }
+
+        if (this.configuration && this.configuration.apiKey) {
+            headerParameters["Api-Key"] = await this.configuration.apiKey("Api-Key"); // ApiKey authentication
+        }
+
+
+        let urlPath = `/v1/test-helpers/blacklist`;
+
+        return {
+            path: urlPath,
+            method: 'DELETE',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Every token of the account\'s development chain takes the account off its blacklist (FiatToken\'s `unBlacklist`, USDT\'s `removeBlackList`), in transactions mined before the answer; from then on the tokens accept it again. Only an account this account blacklisted with `POST /v1/test-helpers/blacklist` and has not taken back since; any other is 403 `forbidden`, with nothing sent. The same rules of who may call as for `POST` (404 `not_found`, 422 `invalid_account`).
+     * Take back a test blacklisting of an account
+     */
+    async unblacklistTestAccountRaw(requestParameters: UnblacklistTestAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TestUnblacklistResponse>> {
+        const requestOptions = await this.unblacklistTestAccountRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TestUnblacklistResponseFromJSON(jsonValue));
+    }
+
+    /**
+     * Every token of the account\'s development chain takes the account off its blacklist (FiatToken\'s `unBlacklist`, USDT\'s `removeBlackList`), in transactions mined before the answer; from then on the tokens accept it again. Only an account this account blacklisted with `POST /v1/test-helpers/blacklist` and has not taken back since; any other is 403 `forbidden`, with nothing sent. The same rules of who may call as for `POST` (404 `not_found`, 422 `invalid_account`).
+     * Take back a test blacklisting of an account
+     */
+    async unblacklistTestAccount(requestParameters: UnblacklistTestAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TestUnblacklistResponse> {
+        const response = await this.unblacklistTestAccountRaw(requestParameters, initOverrides);
         return await response.value();
     }
 
@@ -499,3 +592,27 @@ export const StallTestPaymentApiVersionEnum = {
     _20260219Preview: '2026-02-19.preview'
 } as const;
 export type StallTestPaymentApiVersionEnum = typeof StallTestPaymentApiVersionEnum[keyof typeof StallTestPaymentApiVersionEnum];
+/**
+ * @export
+ */
+export const UnblacklistTestAccountPAYVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type UnblacklistTestAccountPAYVersionEnum = typeof UnblacklistTestAccountPAYVersionEnum[keyof typeof UnblacklistTestAccountPAYVersionEnum];
+/**
+ * @export
+ */
+export const UnblacklistTestAccountWCPVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type UnblacklistTestAccountWCPVersionEnum = typeof UnblacklistTestAccountWCPVersionEnum[keyof typeof UnblacklistTestAccountWCPVersionEnum];
+/**
+ * @export
+ */
+export const UnblacklistTestAccountApiVersionEnum = {
+    _20260218: '2026-02-18',
+    _20260219Preview: '2026-02-19.preview'
+} as const;
+export type UnblacklistTestAccountApiVersionEnum = typeof UnblacklistTestAccountApiVersionEnum[keyof typeof UnblacklistTestAccountApiVersionEnum];

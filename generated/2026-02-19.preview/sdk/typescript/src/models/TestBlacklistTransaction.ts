@@ -14,7 +14,7 @@
 
 import { mapValues } from '../runtime';
 /**
- * A token of the chain and the transaction by which it blacklisted the account.
+ * A token of the chain and the transaction by which it blacklisted the account (or took it off its blacklist).
  * @export
  * @interface TestBlacklistTransaction
  */

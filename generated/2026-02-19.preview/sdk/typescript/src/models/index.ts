@@ -91,6 +91,7 @@ export * from './RotateWebhookSecretRequest';
 export * from './TestBlacklistRequest';
 export * from './TestBlacklistResponse';
 export * from './TestBlacklistTransaction';
+export * from './TestUnblacklistResponse';
 export * from './TokenAmount';
 export * from './UpdateCryptoSettlementRequest';
 export * from './UpdateMerchantRequest';

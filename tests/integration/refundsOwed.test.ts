@@ -130,15 +130,23 @@ describeOwn('refunds: what is owed to waiting refunds, and their funding', () =>
     const s = await setup(svc);
     shop = s.shop;
     const g = flow(svc.url, s.shop, s.gw);
-    await mined(tokenAdmin('blacklist', s.shop.wallet as `0x${string}`)); // its share stays at the collector
-    const p = await paid(g, '200').finally(() => mined(tokenAdmin('unBlacklist', s.shop.wallet as `0x${string}`)));
+    // Its share stays at the collector until the refund is made: the merchant's wallet refuses the settlement till then.
+    await mined(tokenAdmin('blacklist', s.shop.wallet as `0x${string}`));
+    let p!: Awaited<ReturnType<typeof paid>>;
+    let first!: Awaited<ReturnType<ReturnType<typeof preview>>> & { body: any };
     const once = () =>
       preview()('POST', '/v1/refunds', {
         body: { paymentId: p.id, amount: { unit: 'iso4217/USD', value: '100' } },
         headers: { 'Idempotency-Key': `refund-${p.id}` },
       });
-    const first = await once();
+    try {
+      p = await paid(g, '200');
+      first = await once();
+    } finally {
+      await mined(tokenAdmin('unBlacklist', s.shop.wallet as `0x${string}`));
+    }
     expect(first.status).toBe(200);
+    expect(first.body.refund.status).toBe('pending');
     await refunded(first.body.refund.id);
     const again = await once();
     expect(again.status).toBe(200);

@@ -64,12 +64,12 @@ export async function startSoakStack(env: Record<string, string>) {
   const owner = owners[CHAIN_1];
   const sending: Record<number, Promise<unknown>> = { [CHAIN_1]: Promise.resolve(), [CHAIN_2]: Promise.resolve() };
   /** One deployer transaction at a time per chain (its nonce is read from the pool for each). */
-  const fromOwner = (f: () => Promise<Hex>, chainId = CHAIN_1): Promise<Hex> => {
+  const fromOwner = (f: () => Promise<Hex>, chainId: number = CHAIN_1): Promise<Hex> => {
     const next = sending[chainId].then(f);
     sending[chainId] = next.catch(() => undefined);
     return next;
   };
-  const receipt = async (hash: Hex, timeoutMs = 30_000, chainId = CHAIN_1) => {
+  const receipt = async (hash: Hex, timeoutMs = 30_000, chainId: number = CHAIN_1) => {
     for (const until = Date.now() + timeoutMs; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
       const r = await anvilRpc(rpcUrls[chainId], 'eth_getTransactionReceipt', [hash]);
       if (r) return r as { status: string; blockNumber: string };
@@ -88,7 +88,7 @@ export async function startSoakStack(env: Record<string, string>) {
     ],
     rpc,
     /** Mints USDC to `to` on a chain and waits until it is mined; false if it was not (a reorg took it, say). */
-    mint: async (to: Address, amount: bigint, chainId = CHAIN_1) => {
+    mint: async (to: Address, amount: bigint, chainId: number = CHAIN_1) => {
       for (let attempt = 1; attempt <= 5; attempt++) {
         try {
           const hash = await fromOwner(

@@ -48,6 +48,11 @@ export async function startSoakStack(env: Record<string, string>) {
     DEVNET_CONFIRMATIONS: '3',
     CHAIN_STUCK_AFTER_MS: '4000',
     CHAIN_POLL_INTERVAL_MS: '250',
+    // The soak refunds half of payments from USD 1.00 up, and its fee faults raise gas: at the default refund minimum
+    // most of its refunds would be refused (tests/integration/refundLimits.test.ts tests the minimum).
+    REFUND_MIN_USD_MINOR: '1',
+    CHAIN_31337_NATIVE_PRICE_USD: '1',
+    CHAIN_31338_NATIVE_PRICE_USD: '1',
     NODE_ENV: 'test',
     ...env,
   };

@@ -17,7 +17,7 @@ import { checkRevertBudget, revertScopeOf, type RevertCaller } from './revertBud
 // without saying so in its own code; a door may check more inside a step. The rules themselves are below, written
 // once. tests/integration/confirmDoors.test.ts holds each rule at each door.
 
-export const CONFIRM_RULES = ['state', 'quote', 'funding', 'buyerData', 'revertBudget', 'chain'] as const;
+const CONFIRM_RULES = ['state', 'quote', 'funding', 'buyerData', 'revertBudget', 'chain'] as const;
 export type ConfirmRule = (typeof CONFIRM_RULES)[number];
 
 /** A step that answers 'stop' ends the sequence there (the door answers what it found, e.g. the payment's state). */

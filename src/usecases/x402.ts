@@ -83,7 +83,7 @@ export interface X402Deps {
  * The rulebook (confirmRules.ts) for a payment x402 creates: it is new, so open, and funds no refund; its terms, the
  * buyer data its amount needs (x402 carries none), the budget of reverted submissions, then the chain.
  */
-export async function decideX402(deps: X402Deps, callerKeyId: string, accountId: string, req: X402Request): Promise<X402Decision> {
+async function decideX402(deps: X402Deps, callerKeyId: string, accountId: string, req: X402Request): Promise<X402Decision> {
   const { db, config, chainWork } = deps;
   const r = req.paymentRequirements;
   let t!: Termed;

@@ -14,6 +14,7 @@ const root = path.resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 describe('development chain artifacts', () => {
+  // Two Solidity compilations beside the integration suite on two cores: a minute was not always enough.
   it('contracts/tether/DevTetherToken.json and contracts/wallet/DevSmartWallet.json are what their sources compile to', async () => {
     await expect(run('node', ['scripts/build-tether.mjs', '--check'], { cwd: root })).resolves.toBeDefined();
     const wallet = JSON.parse(fs.readFileSync(path.join(root, 'contracts/wallet/DevSmartWallet.json'), 'utf8'));
@@ -48,7 +49,7 @@ describe('development chain artifacts', () => {
       expect(code).toContain(permit2DomainSeparator(chainId).slice(2));
       expect(code).not.toContain(artifact.cachedDomainSeparator31337.slice(2));
     }
-  });
+  }, 180_000);
 
   it("the written-out development keys are those of anvil's mnemonic, and the deployers use them", () => {
     const mnemonic = 'test test test test test test test test test test test junk';

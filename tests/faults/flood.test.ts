@@ -65,7 +65,8 @@ describeOwn('a flood from one credential', () => {
       });
       // The flooder: only 200 and 429 rate_limited (with Retry-After), never more 200s than its limit allows.
       expect(flood.length - ok.length - limited.length).toBe(0);
-      expect(limited.length).toBeGreaterThan(ok.length);
+      // How many are refused depends on how fast this machine sends them; that the 200s stay within the limit does not.
+      expect(limited.length).toBeGreaterThan(0);
       expect(limited.every((r) => r.body?.code === 'rate_limited' && Number(r.headers!.get('retry-after')) >= 1)).toBe(true);
       expect(ok.length).toBeLessThanOrEqual(CREDENTIAL_PER_S * windows);
       // The other account: every request answered 200, about as fast as alone (generous: a loaded 2-core machine).

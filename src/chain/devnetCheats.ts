@@ -53,7 +53,7 @@ async function reorgOut(
     throw e;
   });
   if (!receipt) return 'not_mined';
-  const latest = await chain.pub.getBlockNumber();
+  const latest = await chain.pub.getBlockNumber({ cacheTime: 0 });
   const depth = latest - receipt.blockNumber + 1n;
   if (depth >= BigInt(chain.confirmations)) return 'final';
   const sender = getAddress(receipt.from);

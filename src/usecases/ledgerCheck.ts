@@ -63,7 +63,7 @@ const POLL_MS = 250;
 export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { waitMs: number }): Promise<CheckReport> {
   const report: CheckReport = { chains: [], differences: [], negative: [] };
   for (const chain of chains) {
-    const head = await chain.call(() => chain.pub.getBlockNumber());
+    const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
     const depth = head - BigInt(chain.confirmations) + 1n;
     const block = depth < 0n ? 0n : depth;
     const until = Date.now() + waitMs;

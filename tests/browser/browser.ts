@@ -36,6 +36,9 @@ export async function launch(serviceUrl: string): Promise<Browser> {
     args: ARGS,
     viewport: { width: 900, height: 1000 },
   });
+  // Beside the integration suite on two cores a page's load took over 30 s (Playwright's default) at times.
+  context.setDefaultTimeout(120_000);
+  context.setDefaultNavigationTimeout(120_000);
   const offsite: string[] = [];
   const origin = new URL(serviceUrl).origin;
   await context.route(

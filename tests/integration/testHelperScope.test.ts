@@ -35,10 +35,10 @@ const listed = (address: Address) =>
 const deployerSent = () => chainClient().getTransactionCount({ address: devnetDeployer.address });
 const caip = (address: string) => `eip155:31337:${address}`;
 
-describeOwn('test helper scope (own chain, DEVNET_CONFIRMATIONS=3, a retired relayer key)', () => {
+describeOwn('test helper scope (own chain, DEVNET_CONFIRMATIONS=6, a retired relayer key)', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ DEVNET_CONFIRMATIONS: '3', DEVNET_RELAYER_KEYS: RELAYER, DEVNET_RETIRED_RELAYER_KEYS: RETIRED });
+    svc = await startTestService({ DEVNET_CONFIRMATIONS: '6', DEVNET_RELAYER_KEYS: RELAYER, DEVNET_RETIRED_RELAYER_KEYS: RETIRED });
   });
   afterAll(async () => {
     await svc?.close();
@@ -182,11 +182,13 @@ describeOwn('test helper scope (own chain, DEVNET_CONFIRMATIONS=3, a retired rel
     const height = await chainClient().getBlockNumber();
     const r = await a.helpers('POST', `/v1/test-helpers/payments/${mine.id}/reorg`);
     expectForbidden(r);
-    expect(await chainClient().getBlockNumber()).toBe(height);
+    // The service may mine meanwhile (an earlier test's settlement); a reorg would replace the blocks checked below.
+    expect(await chainClient().getBlockNumber()).toBeGreaterThanOrEqual(height);
     for (const t of [mine.tx, theirs.tx]) {
       expect((await chainClient().getBlock({ blockNumber: BigInt(t.block_number) })).hash).toBe(t.block_hash);
       expect((await receiptOf(t.tx_hash)).blockHash).toBe(t.block_hash);
     }
-    expect((await a.f.details(mine.id)).status).toBe('processing');
+    // Mined and left in place: confirmations go on (the service's own blocks may bring it to succeeded), never failed.
+    expect(['processing', 'succeeded']).toContain((await a.f.details(mine.id)).status);
   });
 });

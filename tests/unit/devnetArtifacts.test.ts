@@ -33,7 +33,7 @@ describe('development chain artifacts', () => {
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(tmp, 'node_modules'));
     await expect(run('node', ['scripts/build-tether.mjs', '--check'], { cwd: tmp })).rejects.toMatchObject({ code: 1 });
     fs.rmSync(tmp, { recursive: true, force: true });
-  }, 60_000);
+  }, 180_000);
 
   it("Permit2's cached domain separator is replaced by the one for the chain and the canonical address", () => {
     const artifact = JSON.parse(fs.readFileSync(path.join(root, 'contracts/permit2/Permit2.json'), 'utf8'));
@@ -49,7 +49,7 @@ describe('development chain artifacts', () => {
       expect(code).toContain(permit2DomainSeparator(chainId).slice(2));
       expect(code).not.toContain(artifact.cachedDomainSeparator31337.slice(2));
     }
-  }, 180_000);
+  });
 
   it("the written-out development keys are those of anvil's mnemonic, and the deployers use them", () => {
     const mnemonic = 'test test test test test test test test test test test junk';

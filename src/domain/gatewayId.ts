@@ -24,3 +24,6 @@ export function resolveGatewayPaymentId(raw: string, publicBaseUrl: string): str
   const pid = url.searchParams.get('pid');
   return pid && PAYMENT_ID.test(pid) ? pid : null;
 }
+
+/** How logs name a payment: `pay_` and 8 of its 22 random characters (about 84 bits stay unknown), for `LIKE 'pay_xxxxxxxx%'`. */
+export const loggablePaymentId = (id: string): string => `${id.slice(0, 12)}…`;

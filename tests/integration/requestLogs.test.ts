@@ -3,7 +3,8 @@ import { generatePrivateKey } from 'viem/accounts';
 import { client, newKey, TestService, describeOwn } from '../support/service';
 import { spawnService, ServiceProcess } from '../support/serviceProcess';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { newWallet } from '../support/chain';
+import { newBuyer, newWallet } from '../support/chain';
+import { flow } from '../support/chainSuite';
 import { eventually } from '../support/eventually';
 
 // What the built service writes to its log (JSON lines on stdout): a payment id, and a buyer link that
@@ -69,6 +70,22 @@ describeOwn('request logs', () => {
     // Nor any request line of the whole run.
     for (const l of (p.logs as Line[]).filter((x) => x.msg === 'request')) expect(JSON.stringify(l)).not.toContain(pid);
   });
+
+  it("name a payment in the relayer's lines by a prefix that grants nothing: never the id", async () => {
+    const svc = { url: p.url, directUrl: p.url } as TestService;
+    const m = await merchantWithSettlement(svc, 'Relayed Log Shop');
+    const gw = client(p.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
+    const f = flow(p.url, m, gw);
+    const buyer = await newBuyer(10_000_000n);
+    const id = await f.pay('1000');
+    const { opt, td } = await f.option(id, buyer);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
+    await f.until(id, (d) => d.status === 'succeeded' && d.settlement?.successful, 60_000);
+    const named = (msg: string) => (p.logs as Line[]).filter((l) => l.msg === msg && String(l.paymentId).startsWith(id.slice(0, 12)));
+    expect(named('authorization submitted').map((l) => l.paymentId)).toEqual([`${id.slice(0, 12)}…`]);
+    const pid = id.slice('pay_'.length);
+    expect((p.logs as Line[]).filter((l) => JSON.stringify(l).includes(pid))).toEqual([]);
+  }, 90_000);
 
   it('warn at start, loudly, when buyer data and secrets are sealed with the public development key', async () => {
     const warned = (logs: Line[]) => logs.filter((l) => l.level === 40 && /PUBLIC development key/.test(l.msg));

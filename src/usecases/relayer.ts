@@ -104,7 +104,9 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     const sent = await relayer.liveTransaction(db, paymentId, purpose);
     if (sent) return sent.hash;
     const sim = await refusalOfCall(chain, call, simulated);
-    if (sim.refusal === 'authorization_used') return usedElsewhere(deps, chain, paymentId, plan);
+    // Past its deadline a token says expired before it says used: its record says whether a copy paid in time.
+    if (sim.refusal === 'authorization_used' || (sim.refusal === 'authorization_expired' && (await plan.use()).kind !== 'unused'))
+      return usedElsewhere(deps, chain, paymentId, plan);
     const deadline = authorizationDeadline(call.data);
     if (sim.refusal === 'token_refused' && deadline !== null && (await chain.latestTime()) < deadline)
       throw new RefusedForNow(`the token refuses the transfer for now (${sim.reason}); simulated again until its deadline`);

@@ -10,7 +10,7 @@ import { unstick } from './relayerFees';
 import { refusalOfCall } from './submissionPlan';
 import { revertCauseOf } from './revertCause';
 import { settlementFailed } from './settlementHolds';
-import { afterRevert, type AfterRevert } from './submissionRetry';
+import { afterRevert, authorizationTaken, type AfterRevert } from './submissionRetry';
 import * as ledger from './ledger';
 import { refundOutcome } from './refundSends';
 import { batchOutcome } from './scheduledSettlements';
@@ -84,18 +84,24 @@ const isCancellation = (tx: relayer.ChainTx, receipt: TransactionReceipt) =>
   receipt.to !== null && getAddress(receipt.to) === getAddress(tx.sender);
 
 /**
- * A final cancellation (src/usecases/relayerFees.ts): the authorization expired unused and the nonce went to the
- * relayer's own transfer; the payment fails with authorization_expired, in the transaction that records it.
+ * A final cancellation (src/usecases/relayerFees.ts): the nonce went to the relayer's own transfer. The authorization
+ * expired unused, and the payment fails with authorization_expired in the transaction that records it; unless the
+ * token says a copy of it was mined in time (direct mode: anyone holding the signature may submit it): then the
+ * submit step finds that transaction and the payment follows it.
  */
-async function finalizeCancelled(deps: RelayerDeps, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
+async function finalizeCancelled(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
   if (!relayer.ofPayment(tx)) return; // only a payment's transaction is ever cancelled
-  await inTransaction(deps.db, async (trx) => {
-    if (!(await relayer.finish(trx, tx.id, 'dropped', receipt))) return;
+  const taken = await authorizationTaken(deps, chain, tx.paymentId);
+  const finished = await inTransaction(deps.db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'dropped', receipt))) return false;
     await ledger.recordGas(trx, [[tx, receipt]]);
     await ledger.recordCollectUnmined(trx, tx);
+    if (taken) return true;
     const reason = `the authorization expired before its transaction was mined; nonce ${tx.nonce} taken back by ${receipt.transactionHash}`;
     await failPayment(deps, tx.paymentId, 'authorization_expired', reason, trx);
+    return true;
   });
+  if (finished && taken) await deps.startSubmit(tx.paymentId);
 }
 
 /**
@@ -242,7 +248,7 @@ export async function monitorChain(deps: RelayerDeps, chain: EvmChain, sender: s
   );
   for (let i = 0; i < chunks.length; i += FINALIZE_PARALLEL)
     await Promise.all(chunks.slice(i, i + FINALIZE_PARALLEL).map((c) => finalizeConfirmed(deps, c)));
-  for (const { tx, receipt } of succeeded.filter((a) => isCancellation(a.tx, a.receipt))) await finalizeCancelled(deps, tx, receipt);
+  for (const { tx, receipt } of succeeded.filter((a) => isCancellation(a.tx, a.receipt))) await finalizeCancelled(deps, chain, tx, receipt);
   for (const { tx, receipt } of final.filter((a) => a.receipt.status !== 'success'))
     await finalizeReverted(deps, chain, { ...tx, hash: receipt.transactionHash }, receipt);
   return stillOpen;

@@ -34,6 +34,7 @@ export async function afterRevert(
   refusal: ChainRefusal,
 ): Promise<AfterRevert> {
   if (refusal === 'authorization_used') return { kind: 'elsewhere' };
+  if (refusal === 'authorization_expired' && (await authorizationTaken(deps, chain, tx.paymentId))) return { kind: 'elsewhere' };
   if (!PASSING.includes(refusal)) return { kind: 'fail', code: refusal };
   const attempt = (await revertedSubmissions(deps.db, tx.paymentId)) + 1; // this one is not final yet
   if (attempt >= deps.submitRetry.maxAttempts) return { kind: 'fail', code: 'transaction_reverted' };
@@ -45,4 +46,16 @@ export async function afterRevert(
   // A token that refuses the call hides whether the authorization is used: the chain's own record says.
   if (use.kind !== 'unused') return { kind: 'elsewhere' };
   return { kind: 'retry', attempt, delayMs: deps.submitRetry.baseMs * 2 ** (attempt - 1) };
+}
+
+/**
+ * Whether the payment's authorization (or permit) is used or cancelled on chain. A token checks the deadline before
+ * the use (FiatToken: "authorization is expired" first), so past the deadline a refusal hides a copy that paid in
+ * time: before a payment fails as expired, the token's own record is asked. Throws ChainUnavailable when the chain
+ * cannot say (never decided from an absence).
+ */
+export async function authorizationTaken(deps: RelayerDeps, chain: EvmChain, paymentId: string): Promise<boolean> {
+  const opt = await relayer.submissionInput(deps.db, paymentId);
+  if (!opt?.typedData || !opt.signature) return false;
+  return (await submissionPlan(chain, paymentId, opt, opt.signature as Hex).use()).kind !== 'unused';
 }

@@ -2,7 +2,7 @@ import { getAddress, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { createWalletClient, http, parseGwei } from 'viem';
 import { adminOn, newKey } from '../support/service';
-import { anvil, balanceOf, newBuyer, useOwnChain } from '../support/chain';
+import { anvil, balanceOf, chainClient, newBuyer, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
 import { devnetChain } from '../../src/chain/devnet';
@@ -89,5 +89,93 @@ describeOwn('direct mode: the authorization submitted by someone else first', ()
     expect(await db('payment_events').where({ payment_id: id, type: 'payment.failed' })).toEqual([]);
     const g = await send(url, 'GET', `/v1/payments/${id}`, shop.headers);
     expect([g.status, g.body.status]).toEqual([200, 'succeeded']);
+  });
+});
+
+// The same copy while the relayer's own transaction is stuck below the network's fees (issue 44): past validBefore
+// the relayer takes its nonce back, and the token, asked for why, says "expired" before it would say "used". The
+// payment follows the token's record of the authorization (used by the copy, in time), not the expiry.
+describeOwn('direct mode: a copy mined while the relayer is stuck, then its nonce taken back past validBefore', () => {
+  let stack: Awaited<ReturnType<typeof ownStack>>;
+  let db: ReturnType<typeof createDb>;
+  afterAll(async () => {
+    await anvil().setAutomine(true);
+    await db?.destroy();
+    await stack?.close();
+  });
+
+  it('succeeds with the copy: the cancellation does not fail a payment whose authorization paid', async () => {
+    stack = await ownStack('paygate_faults_outbid_stuck', {
+      CHAIN_STUCK_AFTER_MS: '1000',
+      CHAIN_MAX_FEE_BUMPS: '0',
+      DEVNET_MAX_FEE_PER_GAS_WEI: String(parseGwei('20')),
+    });
+    db = createDb(stack.dbUrl, 2);
+    const url = (await stack.start()).url;
+    const shop = await partner(url, stack.dbUrl, 'Direct Stuck Shop');
+    await adminOn(stack.dbUrl, 'accounts', 'set-mode', '--account', shop.accountId, '--mode', 'direct');
+    const wallet = { 'Api-Key': (await newKey(shop.accountId, 'wallet', stack.dbUrl)).apiKey };
+    const destination = getAddress(
+      (await db('crypto_settlements').where({ merchant_id: shop.merchantId }).first()).destination.split(':')[2],
+    );
+    const buyer = await newBuyer(50_000_000n);
+    const copier = privateKeyToAccount(generatePrivateKey());
+    await anvil().setBalance({ address: copier.address, value: 10n ** 18n });
+    const before = await balanceOf(destination);
+
+    const id = (
+      await send(url, 'POST', '/v1/payments', shop.headers, { referenceId: 'outbid-stuck', amount: { unit: 'iso4217/USD', value: '5000' } })
+    ).body.paymentId as string;
+    const opt = (await send(url, 'POST', `/v1/gateway/payment/${id}/options`, wallet, { accounts: [`eip155:31337:${buyer.address}`] })).body
+      .options[0];
+    const td = JSON.parse(opt.actions[0].data.params[1]);
+    const sig = await buyer.signTypedData(td);
+    await anvil().setAutomine(false);
+    const c = await send(url, 'POST', `/v1/gateway/payment/${id}/confirm`, wallet, {
+      optionId: opt.id,
+      results: [{ type: 'walletRpc', data: [sig] }],
+    });
+    expect([c.status, c.body.status]).toEqual([200, 'processing']);
+    const txOf = () => db('chain_transactions').where({ payment_id: id, purpose: 'direct' }).first();
+    await eventually(txOf, (t) => Boolean(t?.broadcast_at), 20_000);
+    // The network now asks more than the relayer's ceiling: its transaction stays in the pool.
+    const baseFee = async (gwei: string) => {
+      await anvil().setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei(gwei) });
+      await anvil().mine({ blocks: 1 });
+    };
+    await baseFee('50');
+    const copy = await createWalletClient({
+      chain: devnetChain(process.env.DEVNET_RPC_URL!),
+      transport: http(process.env.DEVNET_RPC_URL!),
+      account: copier,
+    }).sendTransaction({
+      ...authorizationCall(td, sig as Hex),
+      gas: 200_000n,
+      maxFeePerGas: parseGwei('500'),
+      maxPriorityFeePerGas: parseGwei('100'),
+    });
+    await baseFee('50'); // the copy, in time
+    expect((await chainClient().getTransactionReceipt({ hash: copy })).status).toBe('success');
+    // Past validBefore: the relayer takes the nonce back (or, as a node may, mines the stuck call, reverted).
+    await anvil().setNextBlockTimestamp({ timestamp: BigInt(td.message.validBefore) + 10n });
+    await baseFee('50');
+    await eventually(txOf, (t) => t.cancelled_at !== null && t.broadcast_at !== null, 20_000);
+    await baseFee('1');
+    const done = await eventually(
+      async () => {
+        await anvil().mine({ blocks: 1 });
+        return db('payments').where({ id }).first();
+      },
+      (p) => p.status !== 'processing',
+      30_000,
+      500,
+    );
+    expect(done).toMatchObject({ status: 'succeeded', tx_hash: copy, failure_code: null });
+    expect(['dropped', 'reverted']).toContain((await txOf()).status);
+    expect(await balanceOf(buyer.address)).toBe(0n);
+    expect((await balanceOf(destination)) - before).toBe(50_000_000n);
+    expect(await db('payment_events').where({ payment_id: id, type: 'payment.failed' })).toEqual([]);
+    const g = await send(url, 'GET', `/v1/payments/${id}`, shop.headers);
+    expect([g.status, g.body.status, g.body.info?.txId]).toEqual([200, 'succeeded', copy]);
   });
 });

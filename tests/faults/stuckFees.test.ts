@@ -5,6 +5,7 @@ import { anvil, balanceOf, chainClient, newBuyer, useOwnChain } from '../support
 import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
 import { describeOwn, figures, ownStack, partner, send, sleep } from './kit';
+import { loggablePaymentId } from '../../src/domain/gatewayId';
 
 // A transaction stuck in the pool (issue 28, finding 3): the relayer used to raise its fees 12.5 % every time it
 // counted as stuck, forever, with no ceiling on the development chain, also after the authorization's validBefore
@@ -112,7 +113,7 @@ describeOwn('a transaction stuck in the pool while fees rise, then past its vali
       await sleep(3000);
       const atBound = await txOf(a.id);
       expect({ bumps: atBound.fee_bumps, maxFee: BigInt(atBound.max_fee_per_gas) }).toEqual({ bumps: BOUND, maxFee: followed[1] });
-      expect(limitLogs()).toEqual([{ paymentId: a.id, limit: 'bumps' }]);
+      expect(limitLogs()).toEqual([{ paymentId: loggablePaymentId(a.id), limit: 'bumps' }]);
 
       // 3. A transaction signed just under the ceiling, then the network far above it: no replacement beyond it.
       const b = await confirmed('fees-b', buyers[1]);
@@ -132,8 +133,8 @@ describeOwn('a transaction stuck in the pool while fees rise, then past its vali
       expect({ bumps: atCeiling.fee_bumps, maxFee: atCeiling.max_fee_per_gas }).toEqual({ bumps: 0, maxFee: bSigned.max_fee_per_gas });
       expect(BigInt(atCeiling.max_fee_per_gas)).toBeLessThanOrEqual(CEILING);
       expect(limitLogs()).toEqual([
-        { paymentId: a.id, limit: 'bumps' },
-        { paymentId: b.id, limit: 'ceiling' },
+        { paymentId: loggablePaymentId(a.id), limit: 'bumps' },
+        { paymentId: loggablePaymentId(b.id), limit: 'ceiling' },
       ]);
       expect(await limitedGauge()).toBe(2);
 

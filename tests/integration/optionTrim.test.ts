@@ -6,6 +6,7 @@ import { newBuyer, newWallet } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { scrapedValue } from '../support/prometheus';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
+import { loggablePaymentId } from '../../src/domain/gatewayId';
 
 // Quotes are the buyer's (issue 28, finding 9): any gateway credential could quote for any payment, and the
 // purge of a payment's oldest quotes took the buyer's with it (a confirm then got 404), or took the option of a
@@ -173,7 +174,7 @@ describeOwn('the reconciler and a processing payment it cannot submit', () => {
       .update({ status: 'processing', option_id: null, updated_at: db.raw("now() - interval '1 hour'") });
     try {
       const logged = await eventually(
-        async () => p.logs.filter((l) => l.level >= 50 && (l as { paymentId?: string }).paymentId === id),
+        async () => p.logs.filter((l) => l.level >= 50 && (l as { paymentId?: string }).paymentId === loggablePaymentId(id)),
         (ls) => ls.length > 0,
         15_000,
       );
@@ -186,7 +187,7 @@ describeOwn('the reconciler and a processing payment it cannot submit', () => {
         ),
       ).toBeGreaterThanOrEqual(1);
       await sleep(1000); // several reconciler passes: the error is logged once per process, not at every pass
-      expect(p.logs.filter((l) => l.level >= 50 && (l as { paymentId?: string }).paymentId === id)).toHaveLength(1);
+      expect(p.logs.filter((l) => l.level >= 50 && (l as { paymentId?: string }).paymentId === loggablePaymentId(id))).toHaveLength(1);
     } finally {
       await db('payments').where({ id }).update({ status: 'failed', failure_code: 'transaction_reverted' });
     }

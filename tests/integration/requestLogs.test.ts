@@ -6,6 +6,7 @@ import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { newBuyer, newWallet } from '../support/chain';
 import { flow } from '../support/chainSuite';
 import { eventually } from '../support/eventually';
+import { loggablePaymentId } from '../../src/domain/gatewayId';
 
 // What the built service writes to its log (JSON lines on stdout): a payment id, and a buyer link that
 // carries one, are bearer capabilities on the gateway, so request lines never contain them; and a
@@ -81,7 +82,7 @@ describeOwn('request logs', () => {
     const { opt, td } = await f.option(id, buyer);
     expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).body.status).toBe('processing');
     await f.until(id, (d) => d.status === 'succeeded' && d.settlement?.successful, 60_000);
-    const named = (msg: string) => (p.logs as Line[]).filter((l) => l.msg === msg && String(l.paymentId).startsWith(id.slice(0, 12)));
+    const named = (msg: string) => (p.logs as Line[]).filter((l) => l.msg === msg && l.paymentId === loggablePaymentId(id));
     expect(named('authorization submitted').map((l) => l.paymentId)).toEqual([`${id.slice(0, 12)}…`]);
     const pid = id.slice('pay_'.length);
     expect((p.logs as Line[]).filter((l) => JSON.stringify(l).includes(pid))).toEqual([]);

@@ -457,7 +457,9 @@ CREATE TABLE webhook_endpoints (
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   updated_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   deleted_at timestamp(3) with time zone,
+  payload_format text DEFAULT 'paygate'::text NOT NULL,
   CONSTRAINT webhook_endpoints_account_id_foreign FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT webhook_endpoints_payload_format_check CHECK ((payload_format = ANY (ARRAY['paygate'::text, '2026-05-18'::text]))),
   CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id)
 );
 

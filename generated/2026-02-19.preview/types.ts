@@ -547,7 +547,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+         * @description Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). `payloadFormat` chooses the shape of the deliveries: `paygate` (ours, the default) or `2026-05-18` (the hosted WalletConnect Pay service's webhook payload contract, for receivers written for it; only its seven payment types may be listed, else 400 `params_validation` on `/enabledEvents`). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -579,7 +579,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+         * @description Changes the URL, the event types, the description, the payload format (`payloadFormat`: `paygate` or the hosted service's `2026-05-18`; an endpoint in `2026-05-18` may list only that format's seven payment types, else 400 `params_validation`), or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+         * @description Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404). An endpoint in the hosted `2026-05-18` payload format gets only that format's seven payment types: naming one for another type is 400 `params_validation` on `/endpointId`, and the default skips it.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -2040,6 +2040,13 @@ export interface components {
          */
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /**
+         * WebhookPayloadFormat
+         * @description The shape of the endpoint's deliveries. `paygate` (the default): our events (`WebhookEvent`), rendered at the endpoint's `apiVersion`, every event type. `2026-05-18`: the hosted WalletConnect Pay service's webhook payload contract of that `api_version` (envelope `{id, type, api_version, created_at, data}`, `data` a snake_case snapshot of the payment with its stage objects `processing`, `success`, `failed`, `cancelled`, `expired`, `settled`, each null until its stage), for receivers written for that service; it has only the types `payment.created`, `payment.processing`, `payment.succeeded`, `payment.failed`, `payment.expired`, `payment.cancelled` and `payment.settled`, so such an endpoint may list no other type in `enabledEvents`. Both are signed the same way (Standard Webhooks). See docs/webhooks.md.
+         * @example paygate
+         * @enum {string}
+         */
+        WebhookPayloadFormat: "paygate" | "2026-05-18";
+        /**
          * WebhookEndpoint
          * @description A URL that receives the account's payment events. The signing secret is never part of it.
          */
@@ -2053,6 +2060,7 @@ export interface components {
              * @example 2026-02-19.preview
              */
             apiVersion: string;
+            payloadFormat: components["schemas"]["WebhookPayloadFormat"];
             /**
              * @description `disabled` endpoints receive nothing; the service disables an endpoint whose deliveries kept failing (see `disabledReason`).
              * @enum {string}
@@ -2087,6 +2095,8 @@ export interface components {
             url: components["schemas"]["WebhookUrl"];
             enabledEvents: components["schemas"]["WebhookEventTypes"];
             description?: components["schemas"]["WebhookDescription"];
+            /** @description The shape of the deliveries; `paygate` when omitted. */
+            payloadFormat?: components["schemas"]["WebhookPayloadFormat"];
         };
         /** WebhookEndpointWithSecretResponse */
         WebhookEndpointWithSecretResponse: {
@@ -2104,6 +2114,8 @@ export interface components {
             enabledEvents?: components["schemas"]["WebhookEventTypes"];
             /** @description A new note, or null to remove it. */
             description?: components["schemas"]["WebhookDescription"] | null;
+            /** @description A new shape for the deliveries from now on (deliveries still queued are sent in the new one; one of a type the new format has not is cancelled). `2026-05-18` needs `enabledEvents` (the new list, or the current one) to be among that format's types. */
+            payloadFormat?: components["schemas"]["WebhookPayloadFormat"];
             /**
              * @description `enabled` re-enables the endpoint (and clears `disabledReason`); `disabled` stops deliveries to it.
              * @enum {string}
@@ -2771,6 +2783,7 @@ export type SchemaWebhookEndpointId = components['schemas']['WebhookEndpointId']
 export type SchemaWebhookUrl = components['schemas']['WebhookUrl'];
 export type SchemaWebhookEventType = components['schemas']['WebhookEventType'];
 export type SchemaWebhookEventTypes = components['schemas']['WebhookEventTypes'];
+export type SchemaWebhookPayloadFormat = components['schemas']['WebhookPayloadFormat'];
 export type SchemaWebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type SchemaListWebhookEndpointsResponse = components['schemas']['ListWebhookEndpointsResponse'];
 export type SchemaWebhookDescription = components['schemas']['WebhookDescription'];
@@ -6046,6 +6059,7 @@ export interface operations {
                      *             "payment.failed"
                      *           ],
                      *           "apiVersion": "2026-02-19.preview",
+                     *           "payloadFormat": "paygate",
                      *           "status": "enabled",
                      *           "disabledReason": null,
                      *           "disabledAt": null,
@@ -6147,6 +6161,7 @@ export interface operations {
                      *           "payment.failed"
                      *         ],
                      *         "apiVersion": "2026-02-19.preview",
+                     *         "payloadFormat": "paygate",
                      *         "status": "enabled",
                      *         "disabledReason": null,
                      *         "disabledAt": null,
@@ -6234,6 +6249,7 @@ export interface operations {
                      *           "payment.failed"
                      *         ],
                      *         "apiVersion": "2026-02-19.preview",
+                     *         "payloadFormat": "paygate",
                      *         "status": "enabled",
                      *         "disabledReason": null,
                      *         "disabledAt": null,
@@ -6400,6 +6416,7 @@ export interface operations {
                      *           "payment.failed"
                      *         ],
                      *         "apiVersion": "2026-02-19.preview",
+                     *         "payloadFormat": "paygate",
                      *         "status": "enabled",
                      *         "disabledReason": null,
                      *         "disabledAt": null,
@@ -6502,6 +6519,7 @@ export interface operations {
                      *           "payment.failed"
                      *         ],
                      *         "apiVersion": "2026-02-19.preview",
+                     *         "payloadFormat": "paygate",
                      *         "status": "enabled",
                      *         "disabledReason": null,
                      *         "disabledAt": null,

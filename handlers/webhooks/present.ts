@@ -12,6 +12,7 @@ export function endpointBody(e: WebhookEndpoint) {
     description: e.description,
     enabledEvents: e.enabledEvents,
     apiVersion: e.apiVersion,
+    payloadFormat: e.payloadFormat,
     status: e.status,
     disabledReason: e.disabledReason,
     disabledAt: iso(e.disabledAt),

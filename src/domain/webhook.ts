@@ -16,6 +16,28 @@ export type WebhookEventType =
   | 'refund.succeeded'
   | 'refund.failed';
 
+/**
+ * What an endpoint's deliveries look like (spec/components/schemas/WebhookPayloadFormat): `paygate`, ours (the
+ * default, rendered at the endpoint's apiVersion), or `2026-05-18`, the hosted WalletConnect Pay service's payload
+ * contract (src/wire/hosted/), which has only the payment types of HOSTED_EVENT_TYPES.
+ */
+export type WebhookPayloadFormat = 'paygate' | '2026-05-18';
+
+/** The types the hosted 2026-05-18 payload contract has; the others go only to endpoints in our format. */
+export const HOSTED_EVENT_TYPES: readonly WebhookEventType[] = [
+  'payment.created',
+  'payment.processing',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.expired',
+  'payment.cancelled',
+  'payment.settled',
+];
+
+/** Whether an endpoint in `format` can receive events of `type`. */
+export const formatCarries = (format: WebhookPayloadFormat, type: WebhookEventType): boolean =>
+  format === 'paygate' || HOSTED_EVENT_TYPES.includes(type);
+
 /** A URL that receives an account's payment events. Its signing secrets never leave the repository here. */
 export interface WebhookEndpoint {
   id: string;
@@ -24,6 +46,7 @@ export interface WebhookEndpoint {
   description: string | null;
   enabledEvents: WebhookEventType[];
   apiVersion: string;
+  payloadFormat: WebhookPayloadFormat;
   status: 'enabled' | 'disabled';
   disabledReason: string | null;
   disabledAt: Date | null;
@@ -43,7 +66,10 @@ export type SigningEndpoint = WebhookEndpoint & {
 };
 
 /** A new endpoint as it is stored: its signing secret already sealed. */
-export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'id' | 'accountId' | 'url' | 'description' | 'enabledEvents' | 'apiVersion'> & {
+export type NewWebhookEndpoint = Pick<
+  WebhookEndpoint,
+  'id' | 'accountId' | 'url' | 'description' | 'enabledEvents' | 'apiVersion' | 'payloadFormat'
+> & {
   sealedSecret: Buffer;
 };
 
@@ -52,6 +78,7 @@ export interface WebhookEndpointChanges {
   url?: string;
   enabledEvents?: WebhookEventType[];
   description?: string | null;
+  payloadFormat?: WebhookPayloadFormat;
   enabled?: true;
   disabled?: { reason: string };
 }

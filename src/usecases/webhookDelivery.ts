@@ -7,13 +7,17 @@ import { storedVersion } from '../domain/versions';
 import { nextAttemptAt, RetryPolicy } from '../domain/webhookRetry';
 import { webhookHeaders } from '../domain/webhookSignature';
 import { renderEvent } from '../wire/events';
-import type { WebhookDelivery } from '../domain/webhook';
+import { renderHostedEvent } from '../wire/hosted/event';
+import { formatCarries, type SigningEndpoint, type WebhookDelivery } from '../domain/webhook';
+import type { PaymentEvent } from '../domain/paymentEvent';
 
 /**
  * The delivery policy, in one place (src/jobs/webhooks/workers.ts claims deliveries and runs this for each):
  * - a delivery to a deleted or disabled endpoint is cancelled, never sent;
- * - the body is the event rendered at the endpoint's API version, signed with the endpoint's secret and, while
- *   a rotation's overlap lasts, with its previous secret too (receivers holding either verify it);
+ * - the body is the event rendered in the endpoint's payload format (ours at its API version, or the hosted
+ *   2026-05-18 contract; an event that format has no type for is cancelled, never sent), signed the same way for
+ *   both with the endpoint's secret and, while a rotation's overlap lasts, with its previous secret too (receivers
+ *   holding either verify it);
  * - a failed attempt is tried again on the retry schedule (src/domain/webhookRetry.ts: exponential backoff
  *   with jitter) until the delivery is older than the retry window, and then the delivery has failed;
  * - an endpoint that has kept failing for `disableAfterMs` is disabled (failures further apart than
@@ -55,16 +59,27 @@ export type DeliveryResult =
 const UNREADABLE_SECRET =
   'not sent: the signing secret does not open for this endpoint (its data key is not in DATA_ENCRYPTION_KEYS, or it was sealed for another endpoint): add the key, or rotate the secret';
 
+/**
+ * The delivery's body in the endpoint's format; null when that format has no such event (its format changed after
+ * the event was fanned out to it) or the payment is gone.
+ */
+async function bodyFor(db: Db, endpoint: SigningEndpoint, event: PaymentEvent): Promise<string | null> {
+  if (endpoint.payloadFormat === 'paygate') return JSON.stringify(renderEvent(event, storedVersion(endpoint.apiVersion)));
+  if (!formatCarries(endpoint.payloadFormat, event.type)) return null;
+  const facts = await repo.hostedFacts(db, event.paymentId, event.version);
+  return facts ? JSON.stringify(renderHostedEvent(event, facts)) : null;
+}
+
 /** One attempt of a claimed delivery, recorded under its lease. */
 export async function attemptDelivery(deps: DeliveryDeps, claimed: repo.Claimed): Promise<DeliveryResult> {
   const { delivery: d, endpoint, event, leaseToken } = claimed;
   const claimedAt = performance.now();
   const dbClock = () => new Date(claimed.asOf.getTime() + (performance.now() - claimedAt));
-  if (endpoint.deletedAt || endpoint.status !== 'enabled') {
+  const body = endpoint.deletedAt || endpoint.status !== 'enabled' ? null : await bodyFor(deps.db, endpoint, event);
+  if (body === null) {
     await repo.cancelDelivery(deps.db, d.id, leaseToken);
     return { cancelled: true };
   }
-  const body = JSON.stringify(renderEvent(event, storedVersion(endpoint.apiVersion)));
   const secret = unsealOrNull(deps.dataKey, endpoint.sealedSecret, sealedAt(WEBHOOK_SECRET, endpoint.id));
   const previous =
     endpoint.previousSealedSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > claimed.asOf

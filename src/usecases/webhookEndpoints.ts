@@ -10,7 +10,13 @@ import { newWebhookSecret } from '../domain/webhookSignature';
 import { webhookResolver } from '../jobs/webhooks/resolver';
 import * as repo from '../db/webhooks';
 import { sealedAt, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../db/sealedColumnsRepo';
-import type { WebhookEndpoint, WebhookEndpointChanges, WebhookEventType } from '../domain/webhook';
+import {
+  formatCarries,
+  type WebhookEndpoint,
+  type WebhookEndpointChanges,
+  type WebhookEventType,
+  type WebhookPayloadFormat,
+} from '../domain/webhook';
 
 // Webhook endpoints of a partner account (2026-02-19.preview): registration with an SSRF check, changes,
 // deletion, and secret rotation with an overlap during which both secrets sign.
@@ -74,10 +80,26 @@ export function endpointsOfAccount(db: Db, accountId: string): Promise<WebhookEn
 /** The subscribed types, each once (the contract's enum validated them on the way in). */
 const eventTypes = (types: string[]) => [...new Set(types)] as WebhookEventType[];
 
+/**
+ * An endpoint in the hosted 2026-05-18 format lists only the types that format has: the others could never reach it.
+ * Checked with the schema's rules, before the Idempotency-Key is claimed.
+ */
+function checkFormatCarries(format: WebhookPayloadFormat, types: readonly string[], field: string): void {
+  const missing = types.filter((t) => !formatCarries(format, t as WebhookEventType));
+  if (missing.length)
+    throw new AppError('params_validation', undefined, [
+      {
+        field,
+        message: `the ${format} payload format has no ${missing.join(', ')} events: subscribe an endpoint in the paygate format to them`,
+      },
+    ]);
+}
+
 export interface CreateEndpointInput {
   url: string;
   enabledEvents: string[];
   description?: string;
+  payloadFormat?: WebhookPayloadFormat;
 }
 
 /**
@@ -85,6 +107,7 @@ export interface CreateEndpointInput {
  * account costs no DNS query), then the URL. The limit is checked again under a lock in createEndpoint.
  */
 export async function prepareCreateEndpoint(deps: EndpointDeps, accountId: string, input: CreateEndpointInput): Promise<CheckedUrl> {
+  checkFormatCarries(input.payloadFormat ?? 'paygate', input.enabledEvents, '/enabledEvents');
   if ((await repo.countEndpoints(deps.db, accountId)) >= repo.MAX_ENDPOINTS_PER_ACCOUNT) throw new AppError('webhook_endpoint_limit');
   return checkWebhookUrl(input.url, deps.webhooks);
 }
@@ -108,6 +131,7 @@ export async function createEndpoint(
       description: input.description ?? null,
       enabledEvents: eventTypes(input.enabledEvents),
       apiVersion,
+      payloadFormat: input.payloadFormat ?? 'paygate',
       sealedSecret: seal(deps.dataKey, secret, sealedAt(WEBHOOK_SECRET, id)),
     });
   });
@@ -118,17 +142,24 @@ export interface UpdateEndpointInput {
   url?: string;
   enabledEvents?: string[];
   description?: string | null;
+  payloadFormat?: WebhookPayloadFormat;
   status?: 'enabled' | 'disabled';
 }
 
-/** What an update checks before its transaction: that the endpoint is the account's, then the new URL. */
+/** What an update checks before its transaction: that the endpoint is the account's, its format's types, then the new URL. */
 export async function prepareUpdateEndpoint(
   deps: EndpointDeps,
   accountId: string,
   id: string,
   input: UpdateEndpointInput,
 ): Promise<CheckedUrl | undefined> {
-  await endpointOfAccount(deps.db, accountId, id);
+  const current = await endpointOfAccount(deps.db, accountId, id);
+  if (input.payloadFormat !== undefined || input.enabledEvents !== undefined)
+    checkFormatCarries(
+      input.payloadFormat ?? current.payloadFormat,
+      input.enabledEvents ?? current.enabledEvents,
+      input.enabledEvents !== undefined ? '/enabledEvents' : '/payloadFormat',
+    );
   return input.url === undefined ? undefined : checkWebhookUrl(input.url, deps.webhooks);
 }
 
@@ -147,6 +178,7 @@ export async function updateEndpoint(
   }
   if (input.enabledEvents !== undefined) changes.enabledEvents = eventTypes(input.enabledEvents);
   if (input.description !== undefined) changes.description = input.description;
+  if (input.payloadFormat !== undefined) changes.payloadFormat = input.payloadFormat;
   if (input.status === 'enabled' && current.status === 'disabled') changes.enabled = true;
   else if (input.status === 'disabled' && current.status === 'enabled') changes.disabled = { reason: 'disabled by the partner' };
   return inTransaction(deps.db, async (trx) => {

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors';
 import { ownedBy } from '../domain/mode';
 import * as repo from '../db/webhooks';
 import type { PaymentEvent } from '../domain/paymentEvent';
-import type { WebhookAttempt, WebhookDelivery } from '../domain/webhook';
+import { formatCarries, type WebhookAttempt, type WebhookDelivery } from '../domain/webhook';
 import { endpointOfAccount } from './webhookEndpoints';
 
 // Payment events as the partner sees them (list, get, deliveries and attempts) and redelivery. Events are
@@ -70,10 +70,19 @@ export async function redeliver(db: Db, accountId: string, eventId: string, endp
   if (endpointId) {
     const ep = await endpointOfAccount(db, accountId, endpointId);
     if (ep.status !== 'enabled') throw new AppError('webhook_endpoint_disabled');
+    if (!formatCarries(ep.payloadFormat, event.type))
+      throw new AppError('params_validation', undefined, [
+        {
+          field: '/endpointId',
+          message: `the endpoint receives the ${ep.payloadFormat} payload format, which has no ${event.type} events`,
+        },
+      ]);
     targets = [ep.id];
   } else {
     targets = (await repo.listEndpoints(db, accountId))
-      .filter((ep) => ep.status === 'enabled' && ep.enabledEvents.some((t) => t === event.type))
+      .filter(
+        (ep) => ep.status === 'enabled' && ep.enabledEvents.some((t) => t === event.type) && formatCarries(ep.payloadFormat, event.type),
+      )
       .map((ep) => ep.id);
     if (targets.length === 0) throw new AppError('no_webhook_endpoint');
   }

@@ -16,6 +16,7 @@ export async function insertEndpoint(db: Db, e: NewWebhookEndpoint): Promise<Web
       description: e.description,
       enabled_events: e.enabledEvents,
       api_version: e.apiVersion,
+      payload_format: e.payloadFormat,
       secret: e.sealedSecret,
       created_at: knex.fn.now(),
       updated_at: knex.fn.now(),
@@ -72,6 +73,7 @@ export async function updateEndpoint(db: Db, id: string, changes: WebhookEndpoin
   if (changes.url !== undefined) columns.url = changes.url;
   if (changes.enabledEvents !== undefined) columns.enabled_events = changes.enabledEvents;
   if (changes.description !== undefined) columns.description = changes.description;
+  if (changes.payloadFormat !== undefined) columns.payload_format = changes.payloadFormat;
   if (changes.enabled)
     Object.assign(columns, { status: 'enabled', disabled_reason: null, disabled_at: null, failing_since: null, last_failed_at: null });
   if (changes.disabled)

@@ -1,6 +1,6 @@
 import { newId } from '../../domain/ids';
 import type { PaymentEvent } from '../../domain/paymentEvent';
-import type { WebhookDelivery } from '../../domain/webhook';
+import { HOSTED_EVENT_TYPES, type WebhookDelivery } from '../../domain/webhook';
 import { Db, knexOf } from '../knex';
 import { preparedStatement } from '../prepared';
 import { DeliveryRow, toDelivery } from './rows';
@@ -15,8 +15,11 @@ import { DeliveryRow, toDelivery } from './rows';
 // (migration 20261201090000): those are marked as before. The new deliveries get no job (enqueued_at is null):
 // the dispatching process hands their accounts to its claimers, and every process's rescue pass finds what they
 // leave waiting (a share beyond this process's slots, or all of it if this process dies now).
+// An endpoint in the hosted 2026-05-18 format gets only the types that format has (HOSTED_EVENT_TYPES, constant
+// text spelled into the statement).
 // Prepared (planned once per connection): dispatch passes follow payment changes every few milliseconds under
 // load, and planning this statement cost more than running it (docs/performance.md).
+const HOSTED_TYPES_SQL = `ARRAY[${HOSTED_EVENT_TYPES.map((t) => `'${t}'`).join(', ')}]::text[]`;
 const dispatchStatement = preparedStatement(
   'paygate_webhook_dispatch',
   `
@@ -36,6 +39,7 @@ const dispatchStatement = preparedStatement(
     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), b.id, w.id, b.account_id, 'pending', false, now(), NULL
     FROM batch b JOIN webhook_endpoints w
       ON w.account_id = b.account_id AND w.deleted_at IS NULL AND w.status = 'enabled' AND b.type = ANY (w.enabled_events)
+      AND (w.payload_format = 'paygate' OR b.type = ANY (${HOSTED_TYPES_SQL}))
     ON CONFLICT DO NOTHING
     RETURNING account_id)
   SELECT (SELECT count(*) FROM queued)::int AS queued, (SELECT count(*) FROM unmarked)::int AS unmarked,

@@ -10,3 +10,4 @@ export * from './events';
 export * from './fanout';
 export * from './claims';
 export * from './attempts';
+export * from './hostedFacts';

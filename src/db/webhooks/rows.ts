@@ -1,6 +1,6 @@
 import type { PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
 import type { Snapshot } from '../../wire/2026-02-19.preview/event';
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../domain/webhook';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType, WebhookPayloadFormat } from '../../domain/webhook';
 
 export interface EndpointRow {
   id: string;
@@ -9,6 +9,7 @@ export interface EndpointRow {
   description: string | null;
   enabled_events: string[];
   api_version: string;
+  payload_format: WebhookPayloadFormat;
   status: 'enabled' | 'disabled';
   disabled_reason: string | null;
   disabled_at: Date | null;
@@ -104,6 +105,7 @@ export function toEndpoint(r: EndpointRow): WebhookEndpoint {
     // The column holds only types the API validated on the way in.
     enabledEvents: r.enabled_events as WebhookEventType[],
     apiVersion: r.api_version,
+    payloadFormat: r.payload_format,
     status: r.status,
     disabledReason: r.disabled_reason,
     disabledAt: r.disabled_at,

@@ -141,6 +141,7 @@ __all__ = [
     "WebhookEvent",
     "WebhookEventData",
     "WebhookEventType",
+    "WebhookPayloadFormat",
     "X402FacilitatorRequest",
     "X402PaymentPayload",
     "X402PaymentPayloadResource",
@@ -279,6 +280,7 @@ from paygate_client.models.webhook_endpoint_with_secret_response import WebhookE
 from paygate_client.models.webhook_event import WebhookEvent as WebhookEvent
 from paygate_client.models.webhook_event_data import WebhookEventData as WebhookEventData
 from paygate_client.models.webhook_event_type import WebhookEventType as WebhookEventType
+from paygate_client.models.webhook_payload_format import WebhookPayloadFormat as WebhookPayloadFormat
 from paygate_client.models.x402_facilitator_request import X402FacilitatorRequest as X402FacilitatorRequest
 from paygate_client.models.x402_payment_payload import X402PaymentPayload as X402PaymentPayload
 from paygate_client.models.x402_payment_payload_resource import X402PaymentPayloadResource as X402PaymentPayloadResource

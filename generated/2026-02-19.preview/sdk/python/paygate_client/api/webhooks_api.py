@@ -76,7 +76,7 @@ class WebhooksApi:
     ) -> WebhookEndpointWithSecretResponse:
         """Create a webhook endpoint
 
-        Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+        Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). `payloadFormat` chooses the shape of the deliveries: `paygate` (ours, the default) or `2026-05-18` (the hosted WalletConnect Pay service's webhook payload contract, for receivers written for it; only its seven payment types may be listed, else 400 `params_validation` on `/enabledEvents`). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
 
         :param idempotency_key: Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. (required)
         :type idempotency_key: str
@@ -181,7 +181,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpointWithSecretResponse]:
         """Create a webhook endpoint
 
-        Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+        Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). `payloadFormat` chooses the shape of the deliveries: `paygate` (ours, the default) or `2026-05-18` (the hosted WalletConnect Pay service's webhook payload contract, for receivers written for it; only its seven payment types may be listed, else 400 `params_validation` on `/enabledEvents`). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
 
         :param idempotency_key: Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. (required)
         :type idempotency_key: str
@@ -286,7 +286,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Create a webhook endpoint
 
-        Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+        Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator's deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). `payloadFormat` chooses the shape of the deliveries: `paygate` (ours, the default) or `2026-05-18` (the hosted WalletConnect Pay service's webhook payload contract, for receivers written for it; only its seven payment types may be listed, else 400 `params_validation` on `/enabledEvents`). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
 
         :param idempotency_key: Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. (required)
         :type idempotency_key: str
@@ -2750,7 +2750,7 @@ class WebhooksApi:
     ) -> RedeliverEventResponse:
         """Redeliver an event
 
-        Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+        Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404). An endpoint in the hosted `2026-05-18` payload format gets only that format's seven payment types: naming one for another type is 400 `params_validation` on `/endpointId`, and the default skips it.
 
         :param event_id: Event id (`evt_…`). (required)
         :type event_id: str
@@ -2860,7 +2860,7 @@ class WebhooksApi:
     ) -> ApiResponse[RedeliverEventResponse]:
         """Redeliver an event
 
-        Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+        Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404). An endpoint in the hosted `2026-05-18` payload format gets only that format's seven payment types: naming one for another type is 400 `params_validation` on `/endpointId`, and the default skips it.
 
         :param event_id: Event id (`evt_…`). (required)
         :type event_id: str
@@ -2970,7 +2970,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Redeliver an event
 
-        Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+        Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404). An endpoint in the hosted `2026-05-18` payload format gets only that format's seven payment types: naming one for another type is 400 `params_validation` on `/endpointId`, and the default skips it.
 
         :param event_id: Event id (`evt_…`). (required)
         :type event_id: str
@@ -3603,7 +3603,7 @@ class WebhooksApi:
     ) -> WebhookEndpointResponse:
         """Update a webhook endpoint
 
-        Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+        Changes the URL, the event types, the description, the payload format (`payloadFormat`: `paygate` or the hosted service's `2026-05-18`; an endpoint in `2026-05-18` may list only that format's seven payment types, else 400 `params_validation`), or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
 
         :param endpoint_id: Webhook endpoint id (`we_…`). (required)
         :type endpoint_id: str
@@ -3708,7 +3708,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpointResponse]:
         """Update a webhook endpoint
 
-        Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+        Changes the URL, the event types, the description, the payload format (`payloadFormat`: `paygate` or the hosted service's `2026-05-18`; an endpoint in `2026-05-18` may list only that format's seven payment types, else 400 `params_validation`), or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
 
         :param endpoint_id: Webhook endpoint id (`we_…`). (required)
         :type endpoint_id: str
@@ -3813,7 +3813,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Update a webhook endpoint
 
-        Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+        Changes the URL, the event types, the description, the payload format (`payloadFormat`: `paygate` or the hosted service's `2026-05-18`; an endpoint in `2026-05-18` may list only that format's seven payment types, else 400 `params_validation`), or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
 
         :param endpoint_id: Webhook endpoint id (`we_…`). (required)
         :type endpoint_id: str

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.webhook_event_type import WebhookEventType
+from paygate_client.models.webhook_payload_format import WebhookPayloadFormat
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -32,7 +33,8 @@ class CreateWebhookEndpointRequest(BaseModel):
     url: Annotated[str, Field(strict=True, max_length=2048)] = Field(description="Where events are POSTed: an absolute `https` URL without credentials or fragment, at most 2048 characters. Its host must resolve to public addresses only (unless the operator allows private ones); this is checked again at every delivery.")
     enabled_events: Annotated[List[WebhookEventType], Field(min_length=1, max_length=12)] = Field(description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="A note for the partner's own use (no control characters).")
-    __properties: ClassVar[List[str]] = ["url", "enabledEvents", "description"]
+    payload_format: Optional[WebhookPayloadFormat] = Field(default=None, description="The shape of the deliveries; `paygate` when omitted.", alias="payloadFormat")
+    __properties: ClassVar[List[str]] = ["url", "enabledEvents", "description", "payloadFormat"]
 
     @field_validator('url')
     def url_validate_regular_expression(cls, value):
@@ -110,7 +112,8 @@ class CreateWebhookEndpointRequest(BaseModel):
         _obj = cls.model_validate({
             "url": obj.get("url"),
             "enabledEvents": obj.get("enabledEvents"),
-            "description": obj.get("description")
+            "description": obj.get("description"),
+            "payloadFormat": obj.get("payloadFormat")
         })
         return _obj
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.webhook_event_type import WebhookEventType
+from paygate_client.models.webhook_payload_format import WebhookPayloadFormat
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -32,8 +33,9 @@ class UpdateWebhookEndpointRequest(BaseModel):
     url: Optional[Annotated[str, Field(strict=True, max_length=2048)]] = Field(default=None, description="Where events are POSTed: an absolute `https` URL without credentials or fragment, at most 2048 characters. Its host must resolve to public addresses only (unless the operator allows private ones); this is checked again at every delivery.")
     enabled_events: Optional[Annotated[List[WebhookEventType], Field(min_length=1, max_length=12)]] = Field(default=None, description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="A new note, or null to remove it.")
+    payload_format: Optional[WebhookPayloadFormat] = Field(default=None, description="A new shape for the deliveries from now on (deliveries still queued are sent in the new one; one of a type the new format has not is cancelled). `2026-05-18` needs `enabledEvents` (the new list, or the current one) to be among that format's types.", alias="payloadFormat")
     status: Optional[StrictStr] = Field(default=None, description="`enabled` re-enables the endpoint (and clears `disabledReason`); `disabled` stops deliveries to it.")
-    __properties: ClassVar[List[str]] = ["url", "enabledEvents", "description", "status"]
+    __properties: ClassVar[List[str]] = ["url", "enabledEvents", "description", "payloadFormat", "status"]
 
     @field_validator('url')
     def url_validate_regular_expression(cls, value):
@@ -130,6 +132,7 @@ class UpdateWebhookEndpointRequest(BaseModel):
             "url": obj.get("url"),
             "enabledEvents": obj.get("enabledEvents"),
             "description": obj.get("description"),
+            "payloadFormat": obj.get("payloadFormat"),
             "status": obj.get("status")
         })
         return _obj

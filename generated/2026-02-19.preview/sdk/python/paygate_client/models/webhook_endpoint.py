@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.webhook_event_type import WebhookEventType
+from paygate_client.models.webhook_payload_format import WebhookPayloadFormat
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -35,6 +36,7 @@ class WebhookEndpoint(BaseModel):
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]]
     enabled_events: Annotated[List[WebhookEventType], Field(min_length=1, max_length=12)] = Field(description="The event types this endpoint receives (at least one, each once).", alias="enabledEvents")
     api_version: StrictStr = Field(description="The API version events are rendered in for this endpoint (the version of the request that created it).", alias="apiVersion")
+    payload_format: WebhookPayloadFormat = Field(alias="payloadFormat")
     status: StrictStr = Field(description="`disabled` endpoints receive nothing; the service disables an endpoint whose deliveries kept failing (see `disabledReason`).")
     disabled_reason: Optional[StrictStr] = Field(description="Why the endpoint is disabled (`disabled by the partner`, or the failure that disabled it); null when enabled.", alias="disabledReason")
     disabled_at: Optional[datetime] = Field(alias="disabledAt")
@@ -42,7 +44,7 @@ class WebhookEndpoint(BaseModel):
     created_at: datetime = Field(alias="createdAt")
     updated_at: datetime = Field(alias="updatedAt")
     livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
-    __properties: ClassVar[List[str]] = ["id", "url", "description", "enabledEvents", "apiVersion", "status", "disabledReason", "disabledAt", "previousSecretExpiresAt", "createdAt", "updatedAt", "livemode"]
+    __properties: ClassVar[List[str]] = ["id", "url", "description", "enabledEvents", "apiVersion", "payloadFormat", "status", "disabledReason", "disabledAt", "previousSecretExpiresAt", "createdAt", "updatedAt", "livemode"]
 
     @field_validator('id')
     def id_validate_regular_expression(cls, value):
@@ -147,6 +149,7 @@ class WebhookEndpoint(BaseModel):
             "description": obj.get("description"),
             "enabledEvents": obj.get("enabledEvents"),
             "apiVersion": obj.get("apiVersion"),
+            "payloadFormat": obj.get("payloadFormat"),
             "status": obj.get("status"),
             "disabledReason": obj.get("disabledReason"),
             "disabledAt": obj.get("disabledAt"),

@@ -266,7 +266,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator\'s deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+     * Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator\'s deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). `payloadFormat` chooses the shape of the deliveries: `paygate` (ours, the default) or `2026-05-18` (the hosted WalletConnect Pay service\'s webhook payload contract, for receivers written for it; only its seven payment types may be listed, else 400 `params_validation` on `/enabledEvents`). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
      * Create a webhook endpoint
      */
     async createWebhookEndpointRaw(requestParameters: CreateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointWithSecretResponse>> {
@@ -277,7 +277,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator\'s deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
+     * Registers an HTTPS URL that receives the chosen payment events, signed per Standard Webhooks. The signing secret is returned here (and on rotation) only: store it. URLs whose host resolves to a link-local, reserved or otherwise non-public address are refused (loopback and private networks only when the operator allows them), without saying which address. A host name whose DNS servers do not answer within the operator\'s deadline (3 s by default) is refused with 400 `params_validation` on `/url`: try again later. A name that does not exist yet is accepted (every delivery resolves it again). `payloadFormat` chooses the shape of the deliveries: `paygate` (ours, the default) or `2026-05-18` (the hosted WalletConnect Pay service\'s webhook payload contract, for receivers written for it; only its seven payment types may be listed, else 400 `params_validation` on `/enabledEvents`). An account may have at most 16 endpoints. Requires `Idempotency-Key`; the limit and the URL are checked before the key is claimed, so these refusals are not stored under it.
      * Create a webhook endpoint
      */
     async createWebhookEndpoint(requestParameters: CreateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointWithSecretResponse> {
@@ -798,7 +798,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+     * Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404). An endpoint in the hosted `2026-05-18` payload format gets only that format\'s seven payment types: naming one for another type is 400 `params_validation` on `/endpointId`, and the default skips it.
      * Redeliver an event
      */
     async redeliverEventRaw(requestParameters: RedeliverEventOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<RedeliverEventResponse>> {
@@ -809,7 +809,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404).
+     * Queues the event again, with the same `webhook-id`, to one endpoint (`endpointId`) or to every enabled endpoint subscribed to its type, with a fresh retry schedule. A disabled or deleted endpoint cannot receive redeliveries (409 `webhook_endpoint_disabled` / 404). An endpoint in the hosted `2026-05-18` payload format gets only that format\'s seven payment types: naming one for another type is 400 `params_validation` on `/endpointId`, and the default skips it.
      * Redeliver an event
      */
     async redeliverEvent(requestParameters: RedeliverEventOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<RedeliverEventResponse> {
@@ -965,7 +965,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+     * Changes the URL, the event types, the description, the payload format (`payloadFormat`: `paygate` or the hosted service\'s `2026-05-18`; an endpoint in `2026-05-18` may list only that format\'s seven payment types, else 400 `params_validation`), or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
      * Update a webhook endpoint
      */
     async updateWebhookEndpointRaw(requestParameters: UpdateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointResponse>> {
@@ -976,7 +976,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Changes the URL, the event types, the description, or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
+     * Changes the URL, the event types, the description, the payload format (`payloadFormat`: `paygate` or the hosted service\'s `2026-05-18`; an endpoint in `2026-05-18` may list only that format\'s seven payment types, else 400 `params_validation`), or the status. Setting `status` to `enabled` re- enables an endpoint that was disabled (by the partner or after persistent delivery failure) and clears `disabledReason`; deliveries that gave up meanwhile are not resent (redeliver them). Disabling stops pending deliveries to it.
      * Update a webhook endpoint
      */
     async updateWebhookEndpoint(requestParameters: UpdateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointResponse> {

@@ -20,6 +20,13 @@ import {
     WebhookEventTypeToJSON,
     WebhookEventTypeToJSONTyped,
 } from './WebhookEventType';
+import type { WebhookPayloadFormat } from './WebhookPayloadFormat';
+import {
+    WebhookPayloadFormatFromJSON,
+    WebhookPayloadFormatFromJSONTyped,
+    WebhookPayloadFormatToJSON,
+    WebhookPayloadFormatToJSONTyped,
+} from './WebhookPayloadFormat';
 
 /**
  * 
@@ -45,7 +52,15 @@ export interface CreateWebhookEndpointRequest {
      * @memberof CreateWebhookEndpointRequest
      */
     description?: string;
+    /**
+     * The shape of the deliveries; `paygate` when omitted.
+     * @type {WebhookPayloadFormat}
+     * @memberof CreateWebhookEndpointRequest
+     */
+    payloadFormat?: WebhookPayloadFormat;
 }
+
+
 
 /**
  * Check if a given object implements the CreateWebhookEndpointRequest interface.
@@ -69,6 +84,7 @@ export function CreateWebhookEndpointRequestFromJSONTyped(json: any, ignoreDiscr
         'url': json['url'],
         'enabledEvents': (new Set((json['enabledEvents'] as Array<any>).map(WebhookEventTypeFromJSON))),
         'description': json['description'] == null ? undefined : json['description'],
+        'payloadFormat': json['payloadFormat'] == null ? undefined : WebhookPayloadFormatFromJSON(json['payloadFormat']),
     };
 }
 
@@ -86,6 +102,7 @@ export function CreateWebhookEndpointRequestToJSONTyped(value?: CreateWebhookEnd
         'url': value['url'],
         'enabledEvents': (Array.from(value['enabledEvents'] as Set<any>).map(WebhookEventTypeToJSON)),
         'description': value['description'],
+        'payloadFormat': WebhookPayloadFormatToJSON(value['payloadFormat']),
     };
 }
 

@@ -20,6 +20,13 @@ import {
     WebhookEventTypeToJSON,
     WebhookEventTypeToJSONTyped,
 } from './WebhookEventType';
+import type { WebhookPayloadFormat } from './WebhookPayloadFormat';
+import {
+    WebhookPayloadFormatFromJSON,
+    WebhookPayloadFormatFromJSONTyped,
+    WebhookPayloadFormatToJSON,
+    WebhookPayloadFormatToJSONTyped,
+} from './WebhookPayloadFormat';
 
 /**
  * 
@@ -45,6 +52,12 @@ export interface UpdateWebhookEndpointRequest {
      * @memberof UpdateWebhookEndpointRequest
      */
     description?: string | null;
+    /**
+     * A new shape for the deliveries from now on (deliveries still queued are sent in the new one; one of a type the new format has not is cancelled). `2026-05-18` needs `enabledEvents` (the new list, or the current one) to be among that format's types.
+     * @type {WebhookPayloadFormat}
+     * @memberof UpdateWebhookEndpointRequest
+     */
+    payloadFormat?: WebhookPayloadFormat;
     /**
      * `enabled` re-enables the endpoint (and clears `disabledReason`); `disabled` stops deliveries to it.
      * @type {UpdateWebhookEndpointRequestStatusEnum}
@@ -84,6 +97,7 @@ export function UpdateWebhookEndpointRequestFromJSONTyped(json: any, ignoreDiscr
         'url': json['url'] == null ? undefined : json['url'],
         'enabledEvents': json['enabledEvents'] == null ? undefined : (new Set((json['enabledEvents'] as Array<any>).map(WebhookEventTypeFromJSON))),
         'description': json['description'] == null ? undefined : json['description'],
+        'payloadFormat': json['payloadFormat'] == null ? undefined : WebhookPayloadFormatFromJSON(json['payloadFormat']),
         'status': json['status'] == null ? undefined : json['status'],
     };
 }
@@ -102,6 +116,7 @@ export function UpdateWebhookEndpointRequestToJSONTyped(value?: UpdateWebhookEnd
         'url': value['url'],
         'enabledEvents': value['enabledEvents'] == null ? undefined : (Array.from(value['enabledEvents'] as Set<any>).map(WebhookEventTypeToJSON)),
         'description': value['description'],
+        'payloadFormat': WebhookPayloadFormatToJSON(value['payloadFormat']),
         'status': value['status'],
     };
 }

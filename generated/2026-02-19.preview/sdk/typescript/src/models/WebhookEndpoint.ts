@@ -20,6 +20,13 @@ import {
     WebhookEventTypeToJSON,
     WebhookEventTypeToJSONTyped,
 } from './WebhookEventType';
+import type { WebhookPayloadFormat } from './WebhookPayloadFormat';
+import {
+    WebhookPayloadFormatFromJSON,
+    WebhookPayloadFormatFromJSONTyped,
+    WebhookPayloadFormatToJSON,
+    WebhookPayloadFormatToJSONTyped,
+} from './WebhookPayloadFormat';
 
 /**
  * A URL that receives the account's payment events. The signing secret is never part of it.
@@ -57,6 +64,12 @@ export interface WebhookEndpoint {
      * @memberof WebhookEndpoint
      */
     apiVersion: string;
+    /**
+     * 
+     * @type {WebhookPayloadFormat}
+     * @memberof WebhookEndpoint
+     */
+    payloadFormat: WebhookPayloadFormat;
     /**
      * `disabled` endpoints receive nothing; the service disables an endpoint whose deliveries kept failing (see `disabledReason`).
      * @type {WebhookEndpointStatusEnum}
@@ -121,6 +134,7 @@ export function instanceOfWebhookEndpoint(value: object): value is WebhookEndpoi
     if (!('description' in value) || value['description'] === undefined) return false;
     if (!('enabledEvents' in value) || value['enabledEvents'] === undefined) return false;
     if (!('apiVersion' in value) || value['apiVersion'] === undefined) return false;
+    if (!('payloadFormat' in value) || value['payloadFormat'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('disabledReason' in value) || value['disabledReason'] === undefined) return false;
     if (!('disabledAt' in value) || value['disabledAt'] === undefined) return false;
@@ -146,6 +160,7 @@ export function WebhookEndpointFromJSONTyped(json: any, ignoreDiscriminator: boo
         'description': json['description'],
         'enabledEvents': (new Set((json['enabledEvents'] as Array<any>).map(WebhookEventTypeFromJSON))),
         'apiVersion': json['apiVersion'],
+        'payloadFormat': WebhookPayloadFormatFromJSON(json['payloadFormat']),
         'status': json['status'],
         'disabledReason': json['disabledReason'],
         'disabledAt': (json['disabledAt'] == null ? null : new Date(json['disabledAt'])),
@@ -172,6 +187,7 @@ export function WebhookEndpointToJSONTyped(value?: WebhookEndpoint | null, ignor
         'description': value['description'],
         'enabledEvents': (Array.from(value['enabledEvents'] as Set<any>).map(WebhookEventTypeToJSON)),
         'apiVersion': value['apiVersion'],
+        'payloadFormat': WebhookPayloadFormatToJSON(value['payloadFormat']),
         'status': value['status'],
         'disabledReason': value['disabledReason'],
         'disabledAt': value['disabledAt'] == null ? value['disabledAt'] : value['disabledAt'].toISOString(),

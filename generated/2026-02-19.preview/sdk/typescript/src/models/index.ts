@@ -106,6 +106,7 @@ export * from './WebhookEndpointWithSecretResponse';
 export * from './WebhookEvent';
 export * from './WebhookEventData';
 export * from './WebhookEventType';
+export * from './WebhookPayloadFormat';
 export * from './X402FacilitatorRequest';
 export * from './X402PaymentPayload';
 export * from './X402PaymentPayloadResource';

@@ -56,7 +56,14 @@ describeOwn('the published @walletconnect/pay SDK, pointed at this service', () 
     const confirmed = await sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: results });
     const done = await shop.until(created.body.paymentId, (d) => d.status === 'succeeded' && d.settlement !== null);
     const params = actions.map((a) => JSON.parse(a.walletRpc.params) as unknown[]);
-    return { option, methods: actions.map((a) => a.walletRpc.method), params, confirmed, done };
+    return {
+      option,
+      methods: actions.map((a) => a.walletRpc.method),
+      params,
+      confirmed,
+      done,
+      gatewayUrl: created.body.gatewayUrl as string,
+    };
   }
 
   it('pays USDT through Permit2: the approve broadcast, then the permit signed; USDT moves', async () => {
@@ -111,5 +118,23 @@ describeOwn('the published @walletconnect/pay SDK, pointed at this service', () 
     expect((await receiptOf(paid.done.info.txId)).status).toBe('success');
     expect(await balanceOf(buyer.address, 'USDC')).toBe(0n);
     expect(await balanceOf(shop.wallet, 'USDC')).toBe(7_000_000n);
+  });
+
+  it('a final payment: the SDK resolves with its status and no option (its "already paid" screen), not an error', async () => {
+    const buyer = await newBuyer(1_000_000n);
+    const paid = await payWithSdk(buyer, DEVNET_USDC, '100');
+    const cancelled = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
+    });
+    expect((await shop.asMerchant('POST', `/v1/payments/${cancelled.body.paymentId}/cancel`)).status).toBe(200);
+    for (const [link, status] of [
+      [paid.gatewayUrl, 'succeeded'],
+      [cancelled.body.gatewayUrl, 'cancelled'],
+    ])
+      for (const includePaymentInfo of [true, false]) {
+        // The service answers options null; the SDK hands the wallet [] beside the payment's status.
+        const o = await sdk.getPaymentOptions({ paymentLink: link, accounts: [`eip155:31337:${buyer.address}`], includePaymentInfo });
+        expect({ status: o.info?.status, options: o.options }).toEqual({ status, options: [] });
+      }
   });
 });

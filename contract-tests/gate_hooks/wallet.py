@@ -30,7 +30,7 @@ class Wallet:
         if call["method"] == "eth_signTypedData_v4":
             return Account.sign_typed_data(BUYER.key, full_message=json.loads(call["params"][1])).signature.to_0x_hex()
         if call["method"] == "eth_sendTransaction":
-            return self.approve(json.loads(call["params"][0]))
+            return self.approve(call["params"][0])  # the transaction object, as JSON-RPC takes it
         raise RuntimeError(f"contract hooks: the wallet cannot run {call['method']}")
 
     def approve(self, tx):

@@ -29,15 +29,16 @@ export function balanceOf(devnet: DevnetInfo, asset: string, holder: string): Pr
 }
 
 /**
- * eth_sendTransaction (an approve of Permit2): signs and broadcasts it, waits for its receipt, returns its hash
- * (the buyer pays its gas); eth_signTypedData_v4: signs the EIP-712 typed data (an EIP-3009 authorization or a
- * Permit2 permit), returns the signature.
+ * eth_sendTransaction (`[{from, to, value, data}]`, an approve of Permit2): signs and broadcasts it, waits for its
+ * receipt, returns its hash (the buyer pays its gas); eth_signTypedData_v4: signs the EIP-712 typed data (an
+ * EIP-3009 authorization or a Permit2 permit), returns the signature.
  */
 export function buyerWallet(buyer: PrivateKeyAccount, devnet: DevnetInfo): WalletRpcRunner {
   return async ({ chain_id, method, params }) => {
-    if (method === 'eth_signTypedData_v4') return buyer.signTypedData(JSON.parse(params[1]));
+    if (method === 'eth_signTypedData_v4') return buyer.signTypedData(JSON.parse(params[1] as string));
     if (method !== 'eth_sendTransaction') throw new Error(`the buyer's wallet does not run ${method}`);
-    const tx = JSON.parse(params[0]) as { from: string; to: Hex; value: string; data: Hex };
+    // The transaction object itself, as JSON-RPC (and any EIP-1193 provider) takes it.
+    const tx = params[0] as { from: string; to: Hex; value: Hex; data: Hex };
     if (getAddress(tx.from) !== buyer.address) throw new Error(`a transaction from ${tx.from}, not from the buyer`);
     const chain = chainOf(devnet, chain_id);
     const hash = await createWalletClient({ chain, transport: http(), account: buyer }).sendTransaction({

@@ -25,10 +25,14 @@ export interface WalletSide {
   status(paymentId: string, maxPollMs: number): Promise<Status>;
 }
 
-/** The option paying in `asset` (either client's options: the same wire form). */
-function optionIn(options: Option[] | null | undefined, account: string, asset: string): Option {
-  const opt = options?.find((o) => o.amount.unit === `caip19/${asset}`);
-  if (!opt) throw new Error(`no ${asset} option for ${account}: ${JSON.stringify(options?.map((o) => o.amount.unit))}`);
+/**
+ * The option paying in `asset` (either client's options: the same wire form). `options` null: the payment is final
+ * (`info.status` says how it ended), nothing is left to pay; `[]`: none of these accounts can pay it.
+ */
+function optionIn(r: { options?: Option[] | null; info?: { status: string } | null }, account: string, asset: string): Option {
+  if (r.options === null) throw new Error(`the payment is already ${r.info?.status ?? 'final'}: nothing left to pay`);
+  const opt = r.options?.find((o) => o.amount.unit === `caip19/${asset}`);
+  if (!opt) throw new Error(`no ${asset} option for ${account}: ${JSON.stringify(r.options?.map((o) => o.amount.unit))}`);
   return { id: opt.id, amount: opt.amount, actions: opt.actions };
 }
 
@@ -52,7 +56,7 @@ export function sdkWallet(baseUrl: string, walletKey: string, version: string): 
     },
     async option(id, account, asset) {
       const r = await gateway.getPaymentOptions({ id, paymentOptionsRequest: { accounts: [account] } });
-      return optionIn(r.options, account, asset);
+      return optionIn(r, account, asset);
     },
     async confirm(id, optionId, results) {
       const r = await gateway.confirmPayment({ id, confirmPaymentRequest: { optionId, results } });
@@ -82,7 +86,7 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
         await gateway.POST('/v1/gateway/payment/{id}/options', { params: { path: { id } }, body: { accounts: [account] } }),
         'getPaymentOptions',
       );
-      return optionIn(r.options, account, asset);
+      return optionIn(r, account, asset);
     },
     async confirm(id, optionId, results) {
       const r = must(

@@ -403,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Get payment options
-         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["getPaymentOptions"];
         delete?: never;
@@ -1843,7 +1843,7 @@ export interface components {
         };
         /**
          * WalletRpcAction
-         * @description Call the wallet's RPC `method` with `params` on chain `chain_id`, in the order the option lists its actions, and return each result in the confirm `results`. Signatures use `eth_signTypedData_v4` with `[signer address, JSON string of EIP-712 typed data]`: EIP-3009 `ReceiveWithAuthorization` or `TransferWithAuthorization` for tokens that have it (USDC, EURC), or Permit2 `PermitTransferFrom` (domain `{name: "Permit2", chainId, verifyingContract: 0x000000000022D473030F116dDEE9F6B43aC78BA3}`) for any other ERC-20 (USDT). A Permit2 option whose buyer has not yet approved Permit2 for the amount first lists an `eth_sendTransaction` whose one parameter is the JSON string of the transaction `{from: buyer, to: token, value: "0x0", data: approve(Permit2, 2^256-1)}` (every parameter is a string, as the hosted service sends them): the wallet broadcasts it (the buyer pays its gas, once per token and chain), waits for its receipt and returns its transaction hash.
+         * @description Call the wallet's RPC `method` with `params` on chain `chain_id`, in the order the option lists its actions, and return each result in the confirm `results`. Signatures use `eth_signTypedData_v4` with `[signer address, JSON string of EIP-712 typed data]`: EIP-3009 `ReceiveWithAuthorization` or `TransferWithAuthorization` for tokens that have it (USDC, EURC), or Permit2 `PermitTransferFrom` (domain `{name: "Permit2", chainId, verifyingContract: 0x000000000022D473030F116dDEE9F6B43aC78BA3}`) for any other ERC-20 (USDT). A Permit2 option whose buyer has not yet approved Permit2 for the amount first lists an `eth_sendTransaction` whose one parameter is the transaction object `{from: buyer, to: token, value: "0x0", data: approve(Permit2, 2^256-1)}` (every field a hex string), as JSON-RPC and EIP-1193 take it: a wallet passes `method` and `params` to its provider unchanged. It broadcasts it (the buyer pays its gas, once per token and chain), waits for its receipt and returns its transaction hash.
          */
         WalletRpcAction: {
             /** @constant */
@@ -1855,7 +1855,18 @@ export interface components {
                  * @example eth_sendTransaction
                  */
                 method: string;
-                params: string[];
+                /**
+                 * @description The method's JSON-RPC parameters, to pass to the wallet as they are: strings for `eth_signTypedData_v4` (the address, then the typed data as a JSON string), one transaction object for `eth_sendTransaction`. Typed as any JSON value, as the hosted service's own document types them: generated clients then hand them over untouched.
+                 * @example [
+                 *       {
+                 *         "from": "0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB",
+                 *         "to": "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+                 *         "value": "0x0",
+                 *         "data": "0x095ea7b3000000000000000000000000000000000022d473030f116ddee9f6b43ac78ba3ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+                 *       }
+                 *     ]
+                 */
+                params: unknown[];
             };
         };
         /**
@@ -1950,9 +1961,12 @@ export interface components {
          * @description (2026-02-19.preview) As PaymentOptionsResponse, with `livemode` on its payment (`info`). The SDK generator names this schema PaymentOptionsResponse in the preview.
          */
         PaymentOptionsResponsePreview: {
+            /** @description The options, or null when the payment is in a final state (succeeded, failed, expired, cancelled): nothing is left to pay, and `info` says how it ended. An empty array: the payment is open but none of these accounts can pay it. */
             options?: components["schemas"]["PaymentOption"][] | null;
+            /** @description The payment, with `includePaymentInfo=true`, and always when it is in a final state. */
             info?: components["schemas"]["GatewayPaymentPreview"];
-            collectData?: components["schemas"]["CollectData"];
+            /** @description The buyer data asked for (above the account's threshold); null when the payment is final. */
+            collectData?: components["schemas"]["CollectData"] | null;
         };
         /**
          * FetchActionsRequest
@@ -5339,7 +5353,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Payment options (and `info` when `includePaymentInfo=true`). */
+            /** @description Payment options (and `info` when `includePaymentInfo=true`); on a final payment `options: null`, `collectData: null` and `info`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5410,7 +5424,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];

@@ -31,7 +31,8 @@ type ActionSource = Pick<OfferedOption, 'chainId' | 'account' | 'typedData' | 'a
 
 /**
  * The option's wallet actions, in order: a Permit2 option whose buyer has not approved Permit2 first sends the
- * approve (`eth_sendTransaction`), then every option's typed data is signed (`eth_signTypedData_v4`).
+ * approve (`eth_sendTransaction` of the transaction object `{from, to, value, data}`), then every option's typed
+ * data is signed (`eth_signTypedData_v4` of `[address, typed data JSON string]`).
  */
 export function optionActions(o: ActionSource) {
   const sign = {
@@ -40,7 +41,8 @@ export function optionActions(o: ActionSource) {
   };
   if (!o.approve) return [sign];
   return [
-    { type: 'walletRpc' as const, data: { chain_id: o.chainId, method: 'eth_sendTransaction', params: [JSON.stringify(o.approve)] } },
+    // The transaction object itself, as JSON-RPC takes it: wallets hand `params` to their provider unchanged.
+    { type: 'walletRpc' as const, data: { chain_id: o.chainId, method: 'eth_sendTransaction', params: [o.approve] } },
     sign,
   ];
 }

@@ -96,7 +96,7 @@
       var a = option.actions[i].data;
       if (a.method === 'eth_sendTransaction') {
         say('Approve the token in your wallet (once per token; you pay its gas)…');
-        var hash = await eth.request({ method: 'eth_sendTransaction', params: [JSON.parse(a.params[0])] });
+        var hash = await eth.request({ method: a.method, params: a.params }); // [{from, to, value, data}], as JSON-RPC
         say('Waiting for the approval to be mined…');
         await mined(hash);
         results.push({ type: 'walletRpc', data: [hash] });
@@ -138,6 +138,11 @@
       if (!accounts || !accounts.length) throw new Error('The wallet gave no account.');
       var o = await post('options', { accounts: ['eip155:' + chainId + ':' + accounts[0]] });
       if (o.status !== 200) throw new Error(o.body.message || 'No payment options for this wallet.');
+      // null: the payment is final (paid, failed, expired or cancelled) and nothing is left to pay.
+      if (o.body.options === null) {
+        say('Nothing left to pay.');
+        return show(o.body);
+      }
       if (!o.body.options.length) throw new Error('This payment cannot be paid on your wallet’s network (chain ' + chainId + ').');
       choices.replaceChildren();
       // Above the merchant's threshold the buyer's details come first, through the form of the link made for this page.

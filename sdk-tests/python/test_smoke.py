@@ -50,12 +50,14 @@ def balance_of(devnet: dict, holder: str, symbol: str = "USDC") -> int:
 
 def run_action(devnet: dict, buyer, action: "pg.WalletRpcAction") -> str:
     """The buyer's wallet running one walletRpc action: eth_signTypedData_v4 signs the typed data;
-    eth_sendTransaction signs and broadcasts the transaction and waits for its receipt. Its result."""
+    eth_sendTransaction signs and broadcasts the transaction (its one parameter, the {from, to, value, data}
+    object) and waits for its receipt. Its result."""
     data = action.data
     if data.method == "eth_signTypedData_v4":
         return Account.sign_typed_data(buyer.key, full_message=json.loads(data.params[1])).signature.to_0x_hex()
     assert data.method == "eth_sendTransaction"
-    tx = json.loads(data.params[0])
+    tx = data.params[0]  # the transaction object, as JSON-RPC takes it
+    assert isinstance(tx, dict) and tx["value"].startswith("0x"), tx
     assert tx["from"].lower() == buyer.address.lower()
     signed = Account.sign_transaction({
         "to": tx["to"], "value": int(tx["value"], 16), "data": tx["data"], "gas": 100_000,

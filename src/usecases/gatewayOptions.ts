@@ -1,4 +1,5 @@
 import { modeOfScope } from '../domain/mode';
+import { effectiveStatus, isFinal } from '../domain/payment';
 import { readsOf, type Db } from '../db/knex';
 import type { Config } from '../config';
 import { getAddress, type Hex } from 'viem';
@@ -150,11 +151,17 @@ export async function fundingCollector(db: Db, chainWork: ChainWork, fundingPaym
   return spendable.map((h) => getAddress(h.holder)).find((h) => keys.has(h)) ?? null;
 }
 
-/** `callerId`: the gateway caller (key or app id), whose collect link the options get. */
+/**
+ * `callerId`: the gateway caller (key or app id), whose collect link the options get. `options` is null when the
+ * payment is final.
+ */
 export async function offerOptions(db: Db, config: Config, chainWork: ChainWork, rawId: string, accounts: string[], callerId: string) {
   const parsed = parseAccounts(accounts);
   const pw = await gatewayPaymentWithMerchant(db, config.publicBaseUrl, rawId);
   const p = pw.payment;
+  // A final payment has nothing left to pay: options null (`[]` is "none for these accounts" of an open payment),
+  // with the payment, so that a wallet shows how it ended, as the hosted service answers. Processing stays refused.
+  if (isFinal(effectiveStatus(p))) return { ...pw, options: null, collectData: null, etaS: ETA_S };
   if (p.status !== 'requires_action') throw notOpen(p);
   const collect = await needsBuyerData(db, config, p);
   const [settlements, terms, fundsAsset] = await readsOf(db, [

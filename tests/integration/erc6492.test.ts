@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { PERMIT2_ADDRESS } from '../../src/domain/permit2';
 import { startTestService, type TestService, describeOwn } from '../support/service';
 import { balanceOf, DEVNET_USDC, fund, USDC_TOKEN } from '../support/chain';
-import { USDT, usdtShop, type UsdtShop } from '../support/permit2';
+import { transactionOf, USDT, usdtShop, type UsdtShop } from '../support/permit2';
 import { CREATE2_FACTORY, newSmartWallet, type SmartWallet } from '../support/smartWallet';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
@@ -30,7 +30,7 @@ describeOwn('ERC-6492 signers', () => {
   async function optionFor(id: string, wallet: SmartWallet, unit: string) {
     const { all } = await shop.usdtOption(id, { address: wallet.address } as PrivateKeyAccount);
     const opt = all.find((o: any) => o.amount.unit === `caip19/${unit}`);
-    return { opt, actions: opt.actions as { data: { method: string; params: string[] } }[] };
+    return { opt, actions: opt.actions as { data: { method: string; params: any[] } }[] };
   }
   const chainTxs = async (id: string) =>
     (await svc.db('chain_transactions').where({ payment_id: id }).orderBy('nonce')).map((t) => [
@@ -113,7 +113,7 @@ describeOwn('ERC-6492 signers', () => {
     expect({ status: early.status, code: early.body.code }).toEqual({ status: 422, code: 'allowance_insufficient' });
     expect([await wallet.hasCode(), await chainTxs(id)]).toEqual([false, []]);
 
-    const approve = JSON.parse(actions[0].data.params[0]);
+    const approve = transactionOf(actions[0].data.params[0]);
     expect(approve.data).toBe(encodeFunctionData({ abi: APPROVE_ABI, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] }));
     const approveTx = await wallet.deployAndExecute(getAddress(approve.to), approve.data);
     const r = await shop.confirm(id, opt.id, [[approveTx], [sig]]);

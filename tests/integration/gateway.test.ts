@@ -201,13 +201,14 @@ describe('options', () => {
     expect(none.status).toBe(200);
     expect(none.body.options).toEqual([]);
   });
-  it('an expired payment is 410 payment_expired', async () => {
+  it('an expired payment is 200 with options null and its status (gatewayFinalOptions.test.ts: every final state)', async () => {
     const id = await newPayment();
     await svc
       .db('payments')
       .where({ id })
       .update({ expires_at: new Date(Date.now() - 1000) });
-    expect((await options(id)).body.code).toBe('payment_expired');
+    const r = await options(id);
+    expect([r.status, r.body.options, r.body.collectData, r.body.info.status]).toEqual([200, null, null, 'expired']);
   });
 });
 

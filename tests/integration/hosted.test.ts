@@ -155,6 +155,16 @@ describe("the pay page's wallet routes (no API key: the link is the capability)"
     expect(stored.caller_info).toEqual({ keyId: expect.stringMatching(/^page_[0-9a-f]{24}$/), keyType: 'page' });
     expect((await chainTxs(id)).filter((t) => t.purpose === 'collect')).toHaveLength(1);
   });
+
+  it('options of a final payment: options null and how it ended, for the page to show instead of an error', async () => {
+    const id = await newPayment('100');
+    await m.asMerchant('POST', `/v1/payments/${id}/cancel`);
+    const o = await options(id, { accounts: [BUYER_BASE] });
+    expect({ status: o.status, body: o.body }).toEqual({
+      status: 200,
+      body: { options: null, status: 'cancelled', statusText: 'This payment was cancelled.' },
+    });
+  });
 });
 
 describe('the data-collection page', () => {

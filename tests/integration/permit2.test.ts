@@ -150,7 +150,7 @@ describeOwn('Permit2 payments on the development chain', () => {
       functionName: 'invalidateUnorderedNonces',
       args: [nonce >> 8n, 1n << (nonce & 255n)],
     });
-    await sendAction(buyer, JSON.stringify({ from: buyer.address, to: PERMIT2_ADDRESS, value: '0x0', data: invalidate }));
+    await sendAction(buyer, { from: buyer.address, to: PERMIT2_ADDRESS, value: '0x0', data: invalidate });
     const refusedD = await collector.confirm(d, od.opt.id, [[await signOf(buyer, od.actions[0])]]);
     expect({ status: refusedD.status, code: refusedD.body.code }).toEqual({ status: 422, code: 'authorization_used' });
     await nothingMoved(d, buyer, 10_000_000n);

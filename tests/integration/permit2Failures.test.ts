@@ -6,7 +6,7 @@ import { externalService, startTestService, type TestService, describeOwn } from
 import { anvil, balanceOf, chainClient, fund, newWallet, rpcUrl, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { useOwnDatabase } from '../support/freshDb';
-import { newUsdtBuyer, sendAction, signOf, USDT, usdtShop, type UsdtShop } from '../support/permit2';
+import { newUsdtBuyer, sendAction, signOf, transactionOf, USDT, usdtShop, type UsdtShop } from '../support/permit2';
 
 // A permit confirmed and submitted that then fails on chain: the buyer revokes the allowance, moves the balance or
 // uses the nonce elsewhere, in a transaction mined ahead of the relayer's. The payment ends failed with the
@@ -131,7 +131,7 @@ describeOwn('a Permit2 payment that fails on chain after confirm', () => {
     const o = await shop.gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${wallet}`] } });
     const opt = o.body.options.find((x: any) => x.amount.unit === `caip19/${USDT}`);
     // The contract approves Permit2 as its owner would make it (impersonated: it has no key).
-    const approve = JSON.parse(opt.actions[0].data.params[0]);
+    const approve = transactionOf(opt.actions[0].data.params[0]);
     await anvil().impersonateAccount({ address: wallet });
     const hash = await chainClient().request({ method: 'eth_sendTransaction', params: [{ ...approve, gas: '0x186a0' }] } as never);
     await anvil().stopImpersonatingAccount({ address: wallet });

@@ -3,23 +3,22 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { startTestService, type TestService, describeOwn } from '../support/service';
 import { balanceOf, DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
 import { uniqueKey } from '../support/fixtures';
-import { newUsdtBuyer, sendAction, USDT, usdtShop, type UsdtShop } from '../support/permit2';
+import { newUsdtBuyer, USDT, usdtShop, type UsdtShop } from '../support/permit2';
+import { strictProvider, strictWallet } from '../support/strictWallet';
 
 // The published @walletconnect/pay SDK (pinned in package.json), unchanged, pointed at this service by its
 // `baseUrl` option: it finds the payment from our buyer link, reads the options, gets the actions and confirms.
-// The wallet does nothing but run each action the SDK hands it (eth_sendTransaction broadcast and its receipt
-// awaited, eth_signTypedData_v4 signed) and give the results back, in order, to the SDK's confirmPayment.
+// The wallet does what a public wallet's integration does with each action the SDK hands it: the params (the SDK
+// gives them as the JSON text of the array) go, with the method, unchanged to its EIP-1193 provider, a strict
+// one that refuses a transaction given as a string (tests/support/strictWallet.ts); the results go back, in order,
+// to the SDK's confirmPayment.
 
 jest.setTimeout(120_000);
 
-/** A wallet: runs one of the SDK's walletRpc actions for the buyer and returns its result. */
+/** A wallet: runs one of the SDK's walletRpc actions for the buyer through its strict provider; the result. */
 async function runAction(buyer: PrivateKeyAccount, rpc: WalletRpcAction): Promise<string> {
-  const chainId = Number(rpc.chainId.split(':')[1]);
   const params = JSON.parse(rpc.params) as unknown[];
-  const text = (p: unknown) => (typeof p === 'string' ? p : JSON.stringify(p));
-  if (rpc.method === 'eth_sendTransaction') return sendAction(buyer, text(params[0]), chainId);
-  if (rpc.method === 'eth_signTypedData_v4') return buyer.signTypedData(JSON.parse(text(params[1])));
-  throw new Error(`the wallet does not know ${rpc.method}`);
+  return strictWallet(strictProvider(buyer).provider)({ chain_id: rpc.chainId, method: rpc.method, params });
 }
 
 describeOwn('the published @walletconnect/pay SDK, pointed at this service', () => {
@@ -56,7 +55,15 @@ describeOwn('the published @walletconnect/pay SDK, pointed at this service', () 
     for (const action of actions) results.push(await runAction(buyer, action.walletRpc));
     const confirmed = await sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: results });
     const done = await shop.until(created.body.paymentId, (d) => d.status === 'succeeded' && d.settlement !== null);
-    return { option, methods: actions.map((a) => a.walletRpc.method), confirmed, done };
+    const params = actions.map((a) => JSON.parse(a.walletRpc.params) as unknown[]);
+    return {
+      option,
+      methods: actions.map((a) => a.walletRpc.method),
+      params,
+      confirmed,
+      done,
+      gatewayUrl: created.body.gatewayUrl as string,
+    };
   }
 
   it('pays USDT through Permit2: the approve broadcast, then the permit signed; USDT moves', async () => {
@@ -64,6 +71,10 @@ describeOwn('the published @walletconnect/pay SDK, pointed at this service', () 
     const first = await payWithSdk(buyer, USDT, '1000');
     expect(first.option.amount).toMatchObject({ value: '10000000', display: { assetSymbol: 'USDT', decimals: 6 } });
     expect(first.methods).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
+    // The SDK passes the approve on as the transaction object we sent, which the strict provider takes.
+    expect(first.params[0]).toEqual([
+      { from: buyer.address, to: expect.any(String), value: '0x0', data: expect.stringMatching(/^0x095ea7b3/) },
+    ]);
     expect(first.confirmed.status).toMatch(/^(processing|succeeded)$/);
     expect({ status: first.done.status, amount: first.done.settlement.successful.amount }).toEqual({
       status: 'succeeded',
@@ -107,5 +118,23 @@ describeOwn('the published @walletconnect/pay SDK, pointed at this service', () 
     expect((await receiptOf(paid.done.info.txId)).status).toBe('success');
     expect(await balanceOf(buyer.address, 'USDC')).toBe(0n);
     expect(await balanceOf(shop.wallet, 'USDC')).toBe(7_000_000n);
+  });
+
+  it('a final payment: the SDK resolves with its status and no option (its "already paid" screen), not an error', async () => {
+    const buyer = await newBuyer(1_000_000n);
+    const paid = await payWithSdk(buyer, DEVNET_USDC, '100');
+    const cancelled = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } },
+    });
+    expect((await shop.asMerchant('POST', `/v1/payments/${cancelled.body.paymentId}/cancel`)).status).toBe(200);
+    for (const [link, status] of [
+      [paid.gatewayUrl, 'succeeded'],
+      [cancelled.body.gatewayUrl, 'cancelled'],
+    ])
+      for (const includePaymentInfo of [true, false]) {
+        // The service answers options null; the SDK hands the wallet [] beside the payment's status.
+        const o = await sdk.getPaymentOptions({ paymentLink: link, accounts: [`eip155:31337:${buyer.address}`], includePaymentInfo });
+        expect({ status: o.info?.status, options: o.options }).toEqual({ status, options: [] });
+      }
   });
 });

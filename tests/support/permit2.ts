@@ -21,9 +21,28 @@ export async function newUsdtBuyer(usdt: bigint, chainId: number = DEVNET_CHAIN_
   return buyer;
 }
 
-/** What a wallet does with an eth_sendTransaction action: sends it and waits for its receipt; the hash. */
-export async function sendAction(buyer: PrivateKeyAccount, param: string, chainId: number = DEVNET_CHAIN_ID, wait = true): Promise<Hex> {
-  const tx = JSON.parse(param) as { from: string; to: Hex; value: string; data: Hex };
+/** An eth_sendTransaction action's one parameter: the transaction object, as JSON-RPC takes it. */
+export interface TransactionParam {
+  from: string;
+  to: Hex;
+  value: Hex;
+  data: Hex;
+}
+
+/** The transaction of an eth_sendTransaction action's `params[0]`, checked to be the JSON-RPC object form. */
+export function transactionOf(param: unknown): TransactionParam {
+  expect(param).toEqual({
+    from: expect.any(String),
+    to: expect.any(String),
+    value: expect.stringMatching(/^0x/),
+    data: expect.any(String),
+  });
+  return param as TransactionParam;
+}
+
+/** What a wallet does with an eth_sendTransaction action (its `params[0]`): sends it and waits for its receipt; the hash. */
+export async function sendAction(buyer: PrivateKeyAccount, param: unknown, chainId: number = DEVNET_CHAIN_ID, wait = true): Promise<Hex> {
+  const tx = transactionOf(param);
   expect(getAddress(tx.from)).toBe(buyer.address);
   const url = rpcUrl(chainId);
   const wallet = createWalletClient({ chain: devnetChain(url, chainId), transport: http(url), account: buyer });
@@ -62,7 +81,7 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
     return {
       all: o.body.options,
       opt,
-      actions: opt.actions as { type: string; data: { chain_id: string; method: string; params: string[] } }[],
+      actions: opt.actions as { type: string; data: { chain_id: string; method: string; params: any[] } }[],
     };
   };
   const confirm = (id: string, optionId: string, results: string[][]) =>
@@ -75,8 +94,8 @@ export async function usdtShop(svc: TestService, name: string, mode: 'collector'
 export type UsdtShop = Awaited<ReturnType<typeof usdtShop>>;
 
 /** What a wallet does with an eth_signTypedData_v4 action. */
-export const signOf = (buyer: PrivateKeyAccount, action: { data: { params: string[] } }) =>
-  buyer.signTypedData(JSON.parse(action.data.params[1]));
+export const signOf = (buyer: PrivateKeyAccount, action: { data: { params: unknown[] } }) =>
+  buyer.signTypedData(JSON.parse(action.data.params[1] as string));
 
 /** The buyer's wallet as @paygate/client's runActions calls it: each walletRpc request run as above. */
 export const walletOf =

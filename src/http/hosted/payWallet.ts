@@ -10,6 +10,7 @@ import { checkConfirm, confirmPayment, type CallerInfo, type ConfirmInput } from
 import { offerOptions } from '../../usecases/gatewayOptions';
 import { optionView } from '../../../handlers/gateway/present';
 import { readJsonBody } from '../body';
+import { STATUS_TEXT } from './payPage';
 import { sendJson } from '../render';
 
 // "Pay with wallet" on the hosted pay page (public/hosted/pay.js with the browser's EIP-1193 wallet): the page asks
@@ -66,6 +67,11 @@ export function payWalletRoutes({ config, db, chainWork, confirmChecks }: PayWal
     async options(ctx: Context, paymentId: string, clientKey: string) {
       const accounts = accountsOf(await readJsonBody(ctx, config.bodyLimitBytes));
       const r = await offerOptions(db, config, chainWork, paymentId, accounts, pageCaller(clientKey).keyId);
+      if (r.options === null) {
+        // Final: nothing left to pay; the page shows how the payment ended, as its status line does.
+        const status = effectiveStatus(r.payment);
+        return sendJson(ctx, 200, JSON.stringify({ options: null, status, statusText: STATUS_TEXT[status] }), NO_STORE);
+      }
       const collectData = r.collectData ?? undefined;
       const options = r.options.map((o) => optionView(o, r.etaS, collectData as Parameters<typeof optionView>[2]));
       sendJson(ctx, 200, JSON.stringify({ options }), NO_STORE);

@@ -30,9 +30,9 @@ class PaymentOptionsResponse(BaseModel):
     """
     PaymentOptionsResponse
     """ # noqa: E501
-    options: Optional[List[PaymentOption]] = None
-    info: Optional[GatewayPayment] = None
-    collect_data: Optional[CollectData] = Field(default=None, alias="collectData")
+    options: Optional[List[PaymentOption]] = Field(default=None, description="The options, or null when the payment is in a final state (succeeded, failed, expired, cancelled): nothing is left to pay, and `info` says how it ended. An empty array: the payment is open but none of these accounts can pay it.")
+    info: Optional[GatewayPayment] = Field(default=None, description="The payment, with `includePaymentInfo=true`, and always when it is in a final state.")
+    collect_data: Optional[CollectData] = Field(default=None, description="The buyer data asked for (above the account's threshold); null when the payment is final.", alias="collectData")
     __properties: ClassVar[List[str]] = ["options", "info", "collectData"]
 
     model_config = ConfigDict(
@@ -91,6 +91,11 @@ class PaymentOptionsResponse(BaseModel):
         # and model_fields_set contains the field
         if self.options is None and "options" in self.model_fields_set:
             _dict['options'] = None
+
+        # set to None if collect_data (nullable) is None
+        # and model_fields_set contains the field
+        if self.collect_data is None and "collect_data" in self.model_fields_set:
+            _dict['collectData'] = None
 
         return _dict
 

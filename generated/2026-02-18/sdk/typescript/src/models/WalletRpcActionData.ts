@@ -32,11 +32,11 @@ export interface WalletRpcActionData {
      */
     method: string;
     /**
-     * 
-     * @type {Array<string>}
+     * The method's JSON-RPC parameters, to pass to the wallet as they are: strings for `eth_signTypedData_v4` (the address, then the typed data as a JSON string), one transaction object for `eth_sendTransaction`. Typed as any JSON value, as the hosted service's own document types them: generated clients then hand them over untouched.
+     * @type {Array<any>}
      * @memberof WalletRpcActionData
      */
-    params: Array<string>;
+    params: Array<any>;
 }
 
 /**

@@ -2497,7 +2497,7 @@ class GatewayApi:
     ) -> PaymentOptionsResponse:
         """Get payment options
 
-        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2564,7 +2564,6 @@ class GatewayApi:
             '401': "ApiError",
             '404': "ApiError",
             '409': "ApiError",
-            '410': "ApiError",
             '413': "ApiError",
             '415': "ApiError",
             '422': "ApiError",
@@ -2611,7 +2610,7 @@ class GatewayApi:
     ) -> ApiResponse[PaymentOptionsResponse]:
         """Get payment options
 
-        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2678,7 +2677,6 @@ class GatewayApi:
             '401': "ApiError",
             '404': "ApiError",
             '409': "ApiError",
-            '410': "ApiError",
             '413': "ApiError",
             '415': "ApiError",
             '422': "ApiError",
@@ -2725,7 +2723,7 @@ class GatewayApi:
     ) -> RESTResponseType:
         """Get payment options
 
-        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+        Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
         :param id: Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place. (required)
         :type id: str
@@ -2792,7 +2790,6 @@ class GatewayApi:
             '401': "ApiError",
             '404': "ApiError",
             '409': "ApiError",
-            '410': "ApiError",
             '413': "ApiError",
             '415': "ApiError",
             '422': "ApiError",

@@ -30,7 +30,7 @@ class WalletRpcActionData(BaseModel):
     """ # noqa: E501
     chain_id: Annotated[str, Field(strict=True)] = Field(description="CAIP-2 chain id, `<namespace>:<reference>`.")
     method: StrictStr
-    params: List[StrictStr]
+    params: List[Any] = Field(description="The method's JSON-RPC parameters, to pass to the wallet as they are: strings for `eth_signTypedData_v4` (the address, then the typed data as a JSON string), one transaction object for `eth_sendTransaction`. Typed as any JSON value, as the hosted service's own document types them: generated clients then hand them over untouched.")
     __properties: ClassVar[List[str]] = ["chain_id", "method", "params"]
 
     @field_validator('chain_id')

@@ -781,7 +781,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment options
      */
     async getPaymentOptionsRaw(requestParameters: GetPaymentOptionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<PaymentOptionsResponse>> {
@@ -792,7 +792,7 @@ export class GatewayApi extends runtime.BaseAPI {
     }
 
     /**
-     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+     * Takes the buyer\'s accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account\'s chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
      * Get payment options
      */
     async getPaymentOptions(requestParameters: GetPaymentOptionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<PaymentOptionsResponse> {

@@ -42,23 +42,23 @@ import {
  */
 export interface PaymentOptionsResponse {
     /**
-     * 
+     * The options, or null when the payment is in a final state (succeeded, failed, expired, cancelled): nothing is left to pay, and `info` says how it ended. An empty array: the payment is open but none of these accounts can pay it.
      * @type {Array<PaymentOption>}
      * @memberof PaymentOptionsResponse
      */
     options?: Array<PaymentOption> | null;
     /**
-     * 
+     * The payment, with `includePaymentInfo=true`, and always when it is in a final state.
      * @type {GatewayPayment}
      * @memberof PaymentOptionsResponse
      */
     info?: GatewayPayment;
     /**
-     * 
+     * The buyer data asked for (above the account's threshold); null when the payment is final.
      * @type {CollectData}
      * @memberof PaymentOptionsResponse
      */
-    collectData?: CollectData;
+    collectData?: CollectData | null;
 }
 
 /**

@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * Pay a payment over x402
-         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. The link runs the rules of the gateway's confirm: a refund's funding payment is offered only in the refund's token, to a collector; a payment that needs the buyer's data (at or above the account's threshold) is 400 `collect_data_required`, since x402 carries none; the budget of reverted submissions and the confirm checks' limits (429) apply. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, `extra.assetTransferMethod: eip3009`, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. The link runs the rules of the gateway's confirm: a refund's funding payment is offered only in the refund's token, to a collector; a payment that needs the buyer's data (at or above the account's threshold) is 400 `collect_data_required`, since x402 carries none; the budget of reverted submissions and the confirm checks' limits (429) apply. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["payGatewayPaymentX402"];
         put?: never;
@@ -799,7 +799,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator - verify a payment
-         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (more than 0; any amount, sub-cent ones included), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name; `invalid_transaction_state` when the payer, this key or the account has used up its budget of reverted submissions (as confirm's 429 `too_many_reverts`, docs/chain.md). `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
+         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the asset transfer method (`extra.assetTransferMethod` `eip3009` or absent; another is `invalid_payment_requirements`), the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (more than 0; any amount, sub-cent ones included), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name; `invalid_transaction_state` when the payer, this key or the account has used up its budget of reverted submissions (as confirm's 429 `too_many_reverts`, docs/chain.md). `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
          */
         post: operations["verifyX402Payment"];
         delete?: never;
@@ -819,7 +819,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator - settle a payment
-         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; its token amount the authorization's value, its `amount` that value in the peg currency rounded up to a whole minor unit, so USD 0.001 is `1`; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId`: ask `GET /x402/settlements/{id}`. Once the payer, this key or the account has used up its budget of reverted submissions (docs/chain.md), a new settlement is refused with `errorReason: invalid_transaction_state` and nothing is created.
+         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; its token amount the authorization's value, its `amount` that value in the peg currency rounded up to a whole minor unit, so USD 0.001 is `1`; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId` and, once the relayer has signed the transfer, its hash in `transaction` (x402's resource servers then settle again, once: that answers this settlement, waiting again); ask `GET /x402/settlements/{id}`. Once the payer, this key or the account has used up its budget of reverted submissions (docs/chain.md), a new settlement is refused with `errorReason: invalid_transaction_state` and nothing is created.
          */
         post: operations["settleX402Payment"];
         delete?: never;
@@ -2276,7 +2276,7 @@ export interface components {
         };
         /**
          * X402PaymentRequirements
-         * @description x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`; in collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
+         * @description x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`, and may carry `assetTransferMethod` (current x402 specs): `eip3009` or absent is EIP-3009, what this service settles; any other value (`permit2`) is refused with `invalid_payment_requirements` (its message `unsupported_asset_transfer_method: …`). In collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
          */
         X402PaymentRequirements: {
             /** @example exact */
@@ -2303,7 +2303,8 @@ export interface components {
             /**
              * @example {
              *       "name": "USD Coin",
-             *       "version": "2"
+             *       "version": "2",
+             *       "assetTransferMethod": "eip3009"
              *     }
              */
             extra?: Record<string, never>;
@@ -2359,7 +2360,7 @@ export interface components {
             errorReason?: string;
             errorMessage?: string;
             payer?: string;
-            /** @description The transaction hash, or empty when there is none (yet). */
+            /** @description The transaction hash, or empty when there is none (yet). With `settlement_pending`, the hash of the transfer the relayer has signed and is sending (the latest when a fee bump replaced it), empty before it signed one. */
             transaction: string;
             network: string;
             amount?: string;

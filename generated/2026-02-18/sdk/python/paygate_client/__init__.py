@@ -72,6 +72,7 @@ __all__ = [
     "LegacyListPaymentsResponseStats",
     "LegacyListPaymentsResponseStatsTotalRevenue",
     "LegacyPaymentListItem",
+    "ListMerchantPaymentsStartTsParameter",
     "ListMerchantsResponse",
     "ListPaymentsResponse",
     "Merchant",
@@ -164,6 +165,7 @@ from paygate_client.models.legacy_list_payments_response import LegacyListPaymen
 from paygate_client.models.legacy_list_payments_response_stats import LegacyListPaymentsResponseStats as LegacyListPaymentsResponseStats
 from paygate_client.models.legacy_list_payments_response_stats_total_revenue import LegacyListPaymentsResponseStatsTotalRevenue as LegacyListPaymentsResponseStatsTotalRevenue
 from paygate_client.models.legacy_payment_list_item import LegacyPaymentListItem as LegacyPaymentListItem
+from paygate_client.models.list_merchant_payments_start_ts_parameter import ListMerchantPaymentsStartTsParameter as ListMerchantPaymentsStartTsParameter
 from paygate_client.models.list_merchants_response import ListMerchantsResponse as ListMerchantsResponse
 from paygate_client.models.list_payments_response import ListPaymentsResponse as ListPaymentsResponse
 from paygate_client.models.merchant import Merchant as Merchant

@@ -85,6 +85,7 @@ __all__ = [
     "LegacyPaymentListItem",
     "ListBalanceTransactionsResponse",
     "ListEventsResponse",
+    "ListMerchantPaymentsStartTsParameter",
     "ListMerchantsResponse",
     "ListPaymentsResponse",
     "ListRefundsResponse",
@@ -223,6 +224,7 @@ from paygate_client.models.legacy_list_payments_response_stats_total_revenue imp
 from paygate_client.models.legacy_payment_list_item import LegacyPaymentListItem as LegacyPaymentListItem
 from paygate_client.models.list_balance_transactions_response import ListBalanceTransactionsResponse as ListBalanceTransactionsResponse
 from paygate_client.models.list_events_response import ListEventsResponse as ListEventsResponse
+from paygate_client.models.list_merchant_payments_start_ts_parameter import ListMerchantPaymentsStartTsParameter as ListMerchantPaymentsStartTsParameter
 from paygate_client.models.list_merchants_response import ListMerchantsResponse as ListMerchantsResponse
 from paygate_client.models.list_payments_response import ListPaymentsResponse as ListPaymentsResponse
 from paygate_client.models.list_refunds_response import ListRefundsResponse as ListRefundsResponse

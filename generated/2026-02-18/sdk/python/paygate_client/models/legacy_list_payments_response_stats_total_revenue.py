@@ -17,8 +17,8 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
-from typing import Any, ClassVar, Dict, List
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from typing import Any, ClassVar, Dict, List, Union
 from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
@@ -28,19 +28,9 @@ class LegacyListPaymentsResponseStatsTotalRevenue(BaseModel):
     """
     LegacyListPaymentsResponseStatsTotalRevenue
     """ # noqa: E501
-    amount: Annotated[str, Field(strict=True)] = Field(description="Total in minor units, as a decimal string.")
+    amount: Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]] = Field(description="Total in the major unit of `currency` (USD 40.50 is `40.5`), written exactly from the minor units; the revenue of the first currency only (as PaymentStats counts it).")
     currency: StrictStr
     __properties: ClassVar[List[str]] = ["amount", "currency"]
-
-    @field_validator('amount')
-    def amount_validate_regular_expression(cls, value):
-        """Validates the regular expression"""
-        if not isinstance(value, str):
-            value = str(value)
-
-        if not re.match(r"^[0-9]+$", value):
-            raise ValueError(r"must validate the regular expression /^[0-9]+$/")
-        return value
 
     model_config = ConfigDict(
         validate_by_name=True,

@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from datetime import datetime
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.payment_status import PaymentStatus
@@ -35,14 +35,14 @@ class LegacyPaymentListItem(BaseModel):
     reference_id: Annotated[str, Field(min_length=1, strict=True, max_length=255)] = Field(description="The partner's own reference for the payment (e.g. an order id), returned as given.")
     status: PaymentStatus
     is_terminal: StrictBool
-    wallet_name: Optional[StrictStr]
+    wallet_name: StrictStr = Field(description="The buyer's wallet; empty when the service does not know it.")
     chain_id: Optional[StrictStr] = Field(default=None, description="CAIP-2 chain id.")
     buyer_caip10: Optional[StrictStr] = None
     token_caip19: Optional[StrictStr] = None
     tx_hash: Optional[StrictStr] = None
-    nonce: Optional[StrictStr] = None
+    nonce: Optional[StrictInt] = None
     token_amount: Optional[StrictStr] = Field(default=None, description="Token amount in the smallest unit, as a decimal string.")
-    fiat_amount: Optional[StrictStr] = Field(default=None, description="Fiat amount in minor units, as a decimal string.")
+    fiat_amount: Optional[Annotated[int, Field(strict=True, ge=0)]] = Field(default=None, description="Fiat amount in minor units (USD 10.00 is `1000`), a JSON integer as the hosted service answers it, written exactly from the stored amount (above 2^53 a client that needs it exact reads the JSON text as a decimal).")
     fiat_currency: Optional[StrictStr] = Field(default=None, description="ISO 4217 currency code.")
     created_at: Optional[datetime] = None
     last_updated_at: Optional[datetime] = None
@@ -125,11 +125,6 @@ class LegacyPaymentListItem(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
-        # set to None if wallet_name (nullable) is None
-        # and model_fields_set contains the field
-        if self.wallet_name is None and "wallet_name" in self.model_fields_set:
-            _dict['wallet_name'] = None
-
         # set to None if chain_id (nullable) is None
         # and model_fields_set contains the field
         if self.chain_id is None and "chain_id" in self.model_fields_set:

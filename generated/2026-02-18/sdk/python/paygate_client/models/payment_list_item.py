@@ -50,7 +50,7 @@ class PaymentListItem(BaseModel):
     settlement: Optional[PaymentListItemSettlement] = None
     created_at: datetime = Field(alias="createdAt")
     last_updated_at: datetime = Field(alias="lastUpdatedAt")
-    settled_at: Optional[datetime] = Field(default=None, alias="settledAt")
+    settled_at: Optional[datetime] = Field(default=None, description="When the payment's settlement was final; absent until then.", alias="settledAt")
     __properties: ClassVar[List[str]] = ["paymentId", "merchant", "referenceId", "status", "isTerminal", "fiatAmount", "tokenAmount", "buyer", "transaction", "fees", "settlement", "createdAt", "lastUpdatedAt", "settledAt"]
 
     @field_validator('payment_id')
@@ -133,11 +133,6 @@ class PaymentListItem(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of settlement
         if self.settlement:
             _dict['settlement'] = self.settlement.to_dict()
-        # set to None if settled_at (nullable) is None
-        # and model_fields_set contains the field
-        if self.settled_at is None and "settled_at" in self.model_fields_set:
-            _dict['settledAt'] = None
-
         return _dict
 
     @classmethod

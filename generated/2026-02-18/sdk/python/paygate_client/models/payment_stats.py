@@ -29,9 +29,9 @@ class PaymentStats(BaseModel):
     """
     Totals over every payment matching the filters (not just this page).
     """ # noqa: E501
-    total_revenue: List[PaymentStatsTotalRevenueInner] = Field(description="Revenue of succeeded payments, one entry per currency.", alias="totalRevenue")
-    total_transactions: Annotated[int, Field(strict=True, ge=0)] = Field(alias="totalTransactions")
-    total_customers: Annotated[int, Field(strict=True, ge=0)] = Field(description="Distinct buyer accounts.", alias="totalCustomers")
+    total_revenue: List[PaymentStatsTotalRevenueInner] = Field(description="Revenue of the succeeded payments, one entry per currency, net of their refunds not failed (a fully refunded payment adds nothing); a refund's funding payment is not revenue and is not counted (docs/api.md, Payment lists).", alias="totalRevenue")
+    total_transactions: Annotated[int, Field(strict=True, ge=0)] = Field(description="Succeeded payments, refunded or not (a refund's funding payment excluded).", alias="totalTransactions")
+    total_customers: Annotated[int, Field(strict=True, ge=0)] = Field(description="Distinct buyer accounts of those payments.", alias="totalCustomers")
     __properties: ClassVar[List[str]] = ["totalRevenue", "totalTransactions", "totalCustomers"]
 
     model_config = ConfigDict(

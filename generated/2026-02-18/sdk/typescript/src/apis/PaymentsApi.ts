@@ -49,6 +49,11 @@ import {
     LegacyListPaymentsResponseToJSON,
 } from '../models/LegacyListPaymentsResponse';
 import {
+    type ListMerchantPaymentsStartTsParameter,
+    ListMerchantPaymentsStartTsParameterFromJSON,
+    ListMerchantPaymentsStartTsParameterToJSON,
+} from '../models/ListMerchantPaymentsStartTsParameter';
+import {
     type ListPaymentsResponse,
     ListPaymentsResponseFromJSON,
     ListPaymentsResponseToJSON,
@@ -157,11 +162,11 @@ export interface GetPaymentStatusDeprecatedRequest {
 
 export interface ListMerchantPaymentsRequest {
     merchantId: string;
-    startTs?: number;
-    endTs?: number;
-    tokenSymbol?: string;
+    startTs?: ListMerchantPaymentsStartTsParameter;
+    endTs?: ListMerchantPaymentsStartTsParameter;
+    tokenSymbol?: Array<string>;
     asset?: string;
-    network?: string;
+    network?: Array<string>;
     sortBy?: ListMerchantPaymentsSortByEnum;
     sortDir?: ListMerchantPaymentsSortDirEnum;
     cursor?: string;
@@ -178,10 +183,10 @@ export interface ListMerchantPaymentsRequest {
 
 export interface ListMerchantPaymentsDeprecatedRequest {
     merchantId: string;
-    startTs?: number;
-    endTs?: number;
+    startTs?: ListMerchantPaymentsStartTsParameter;
+    endTs?: ListMerchantPaymentsStartTsParameter;
     asset?: string;
-    network?: string;
+    network?: Array<string>;
     sortBy?: ListMerchantPaymentsDeprecatedSortByEnum;
     sortDir?: ListMerchantPaymentsDeprecatedSortDirEnum;
     cursor?: string;
@@ -196,18 +201,18 @@ export interface ListMerchantPaymentsDeprecatedRequest {
 }
 
 export interface ListPaymentsRequest {
-    startTs?: number;
-    endTs?: number;
-    tokenSymbol?: string;
+    startTs?: ListMerchantPaymentsStartTsParameter;
+    endTs?: ListMerchantPaymentsStartTsParameter;
+    tokenSymbol?: Array<string>;
     asset?: string;
-    network?: string;
+    network?: Array<string>;
     sortBy?: ListPaymentsSortByEnum;
     sortDir?: ListPaymentsSortDirEnum;
     cursor?: string;
     limit?: number;
     status?: Set<PaymentStatus>;
     referenceId?: string;
-    merchantId?: string;
+    merchantId?: Array<string>;
     pAYVersion?: ListPaymentsPAYVersionEnum;
     wCPVersion?: ListPaymentsWCPVersionEnum;
     apiVersion?: ListPaymentsApiVersionEnum;
@@ -1397,6 +1402,7 @@ export type GetPaymentStatusDeprecatedApiVersionEnum = typeof GetPaymentStatusDe
  */
 export const ListMerchantPaymentsSortByEnum = {
     CreatedAt: 'createdAt',
+    Date: 'date',
     LastUpdatedAt: 'lastUpdatedAt',
     Amount: 'amount'
 } as const;
@@ -1438,6 +1444,7 @@ export type ListMerchantPaymentsApiVersionEnum = typeof ListMerchantPaymentsApiV
  */
 export const ListMerchantPaymentsDeprecatedSortByEnum = {
     CreatedAt: 'created_at',
+    Date: 'date',
     LastUpdatedAt: 'last_updated_at',
     Amount: 'amount'
 } as const;
@@ -1479,6 +1486,7 @@ export type ListMerchantPaymentsDeprecatedApiVersionEnum = typeof ListMerchantPa
  */
 export const ListPaymentsSortByEnum = {
     CreatedAt: 'createdAt',
+    Date: 'date',
     LastUpdatedAt: 'lastUpdatedAt',
     Amount: 'amount'
 } as const;

@@ -58,11 +58,11 @@ export interface LegacyPaymentListItem {
      */
     is_terminal: boolean;
     /**
-     * 
+     * The buyer's wallet; empty when the service does not know it.
      * @type {string}
      * @memberof LegacyPaymentListItem
      */
-    wallet_name: string | null;
+    wallet_name: string;
     /**
      * CAIP-2 chain id.
      * @type {string}
@@ -89,10 +89,10 @@ export interface LegacyPaymentListItem {
     tx_hash?: string | null;
     /**
      * 
-     * @type {string}
+     * @type {number}
      * @memberof LegacyPaymentListItem
      */
-    nonce?: string | null;
+    nonce?: number | null;
     /**
      * Token amount in the smallest unit, as a decimal string.
      * @type {string}
@@ -100,11 +100,11 @@ export interface LegacyPaymentListItem {
      */
     token_amount?: string | null;
     /**
-     * Fiat amount in minor units, as a decimal string.
-     * @type {string}
+     * Fiat amount in minor units (USD 10.00 is `1000`), a JSON integer as the hosted service answers it, written exactly from the stored amount (above 2^53 a client that needs it exact reads the JSON text as a decimal).
+     * @type {number}
      * @memberof LegacyPaymentListItem
      */
-    fiat_amount?: string | null;
+    fiat_amount?: number | null;
     /**
      * ISO 4217 currency code.
      * @type {string}

@@ -155,11 +155,11 @@ export interface PaymentListItem {
      */
     lastUpdatedAt: Date;
     /**
-     * 
+     * When the payment's settlement was final; absent until then.
      * @type {Date}
      * @memberof PaymentListItem
      */
-    settledAt?: Date | null;
+    settledAt?: Date;
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 from typing_extensions import Annotated
 
 from pydantic import Field, StrictStr, field_validator
-from typing import List, Optional
+from typing import Any, List, Optional
 from typing_extensions import Annotated
 from paygate_client.models.cancel_payment_response import CancelPaymentResponse
 from paygate_client.models.create_payment_request import CreatePaymentRequest
@@ -3375,12 +3375,12 @@ class PaymentsApi:
     def list_merchant_payments(
         self,
         merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
-        token_symbol: Annotated[Optional[Annotated[str, Field(strict=True, max_length=32)]], Field(description="Only payments paid with a token of this symbol (e.g. `USDC`).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        token_symbol: Annotated[Optional[Annotated[List[Annotated[str, Field(min_length=1, strict=True, max_length=400)]], Field(max_length=20)]], Field(description="Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
@@ -3411,17 +3411,17 @@ class PaymentsApi:
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
-        :param token_symbol: Only payments paid with a token of this symbol (e.g. `USDC`).
-        :type token_symbol: str
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
+        :param token_symbol: Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+        :type token_symbol: List[str]
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `createdAt`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -3518,12 +3518,12 @@ class PaymentsApi:
     def list_merchant_payments_with_http_info(
         self,
         merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
-        token_symbol: Annotated[Optional[Annotated[str, Field(strict=True, max_length=32)]], Field(description="Only payments paid with a token of this symbol (e.g. `USDC`).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        token_symbol: Annotated[Optional[Annotated[List[Annotated[str, Field(min_length=1, strict=True, max_length=400)]], Field(max_length=20)]], Field(description="Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
@@ -3554,17 +3554,17 @@ class PaymentsApi:
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
-        :param token_symbol: Only payments paid with a token of this symbol (e.g. `USDC`).
-        :type token_symbol: str
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
+        :param token_symbol: Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+        :type token_symbol: List[str]
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `createdAt`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -3661,12 +3661,12 @@ class PaymentsApi:
     def list_merchant_payments_without_preload_content(
         self,
         merchant_id: Annotated[str, Field(strict=True, max_length=64, description="Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`.")],
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
-        token_symbol: Annotated[Optional[Annotated[str, Field(strict=True, max_length=32)]], Field(description="Only payments paid with a token of this symbol (e.g. `USDC`).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        token_symbol: Annotated[Optional[Annotated[List[Annotated[str, Field(min_length=1, strict=True, max_length=400)]], Field(max_length=20)]], Field(description="Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
@@ -3697,17 +3697,17 @@ class PaymentsApi:
 
         :param merchant_id: Id of the merchant the request acts for (`mrch_` prefix). Missing: 401 `missing_merchant_id`; a merchant of another account: 403 `forbidden`. (required)
         :type merchant_id: str
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
-        :param token_symbol: Only payments paid with a token of this symbol (e.g. `USDC`).
-        :type token_symbol: str
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
+        :param token_symbol: Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+        :type token_symbol: List[str]
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `createdAt`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -3825,6 +3825,8 @@ class PaymentsApi:
         _host = None
 
         _collection_formats: Dict[str, str] = {
+            'token_symbol': 'multi',
+            'network': 'multi',
             'status': 'multi',
         }
 
@@ -3938,11 +3940,11 @@ class PaymentsApi:
     def list_merchant_payments_deprecated(
         self,
         merchant_id: Annotated[str, Field(min_length=1, strict=True, max_length=64, description="Merchant id (`mrch_` prefix).")],
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `created_at`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
@@ -3972,15 +3974,15 @@ class PaymentsApi:
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `created_at`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -4074,11 +4076,11 @@ class PaymentsApi:
     def list_merchant_payments_deprecated_with_http_info(
         self,
         merchant_id: Annotated[str, Field(min_length=1, strict=True, max_length=64, description="Merchant id (`mrch_` prefix).")],
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `created_at`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
@@ -4108,15 +4110,15 @@ class PaymentsApi:
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `created_at`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -4210,11 +4212,11 @@ class PaymentsApi:
     def list_merchant_payments_deprecated_without_preload_content(
         self,
         merchant_id: Annotated[str, Field(min_length=1, strict=True, max_length=64, description="Merchant id (`mrch_` prefix).")],
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `created_at`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
@@ -4244,15 +4246,15 @@ class PaymentsApi:
 
         :param merchant_id: Merchant id (`mrch_` prefix). (required)
         :type merchant_id: str
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `created_at`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -4365,6 +4367,7 @@ class PaymentsApi:
         _host = None
 
         _collection_formats: Dict[str, str] = {
+            'network': 'multi',
             'status': 'multi',
         }
 
@@ -4469,18 +4472,18 @@ class PaymentsApi:
     @validate_call
     def list_payments(
         self,
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
-        token_symbol: Annotated[Optional[Annotated[str, Field(strict=True, max_length=32)]], Field(description="Only payments paid with a token of this symbol (e.g. `USDC`).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        token_symbol: Annotated[Optional[Annotated[List[Annotated[str, Field(min_length=1, strict=True, max_length=400)]], Field(max_length=20)]], Field(description="Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
         status: Annotated[Optional[Annotated[List[PaymentStatus], Field(max_length=6)]], Field(description="Only payments in one of these statuses. Repeat the parameter for several (`?status=succeeded&status=failed`).")] = None,
         reference_id: Annotated[Optional[Annotated[str, Field(strict=True, max_length=255)]], Field(description="Only payments whose `referenceId` contains this text (case-sensitive substring match).")] = None,
-        merchant_id: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments of this merchant (`mrch_` prefix).")] = None,
+        merchant_id: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=64)]], Field(max_length=50)]], Field(description="Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).")] = None,
         pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
         wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
         api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
@@ -4504,17 +4507,17 @@ class PaymentsApi:
 
         Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
-        :param token_symbol: Only payments paid with a token of this symbol (e.g. `USDC`).
-        :type token_symbol: str
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
+        :param token_symbol: Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+        :type token_symbol: List[str]
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `createdAt`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -4526,8 +4529,8 @@ class PaymentsApi:
         :type status: List[PaymentStatus]
         :param reference_id: Only payments whose `referenceId` contains this text (case-sensitive substring match).
         :type reference_id: str
-        :param merchant_id: Only payments of this merchant (`mrch_` prefix).
-        :type merchant_id: str
+        :param merchant_id: Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+        :type merchant_id: List[str]
         :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
         :type pay_version: str
         :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
@@ -4612,18 +4615,18 @@ class PaymentsApi:
     @validate_call
     def list_payments_with_http_info(
         self,
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
-        token_symbol: Annotated[Optional[Annotated[str, Field(strict=True, max_length=32)]], Field(description="Only payments paid with a token of this symbol (e.g. `USDC`).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        token_symbol: Annotated[Optional[Annotated[List[Annotated[str, Field(min_length=1, strict=True, max_length=400)]], Field(max_length=20)]], Field(description="Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
         status: Annotated[Optional[Annotated[List[PaymentStatus], Field(max_length=6)]], Field(description="Only payments in one of these statuses. Repeat the parameter for several (`?status=succeeded&status=failed`).")] = None,
         reference_id: Annotated[Optional[Annotated[str, Field(strict=True, max_length=255)]], Field(description="Only payments whose `referenceId` contains this text (case-sensitive substring match).")] = None,
-        merchant_id: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments of this merchant (`mrch_` prefix).")] = None,
+        merchant_id: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=64)]], Field(max_length=50)]], Field(description="Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).")] = None,
         pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
         wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
         api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
@@ -4647,17 +4650,17 @@ class PaymentsApi:
 
         Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
-        :param token_symbol: Only payments paid with a token of this symbol (e.g. `USDC`).
-        :type token_symbol: str
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
+        :param token_symbol: Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+        :type token_symbol: List[str]
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `createdAt`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -4669,8 +4672,8 @@ class PaymentsApi:
         :type status: List[PaymentStatus]
         :param reference_id: Only payments whose `referenceId` contains this text (case-sensitive substring match).
         :type reference_id: str
-        :param merchant_id: Only payments of this merchant (`mrch_` prefix).
-        :type merchant_id: str
+        :param merchant_id: Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+        :type merchant_id: List[str]
         :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
         :type pay_version: str
         :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
@@ -4755,18 +4758,18 @@ class PaymentsApi:
     @validate_call
     def list_payments_without_preload_content(
         self,
-        start_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created at or after this time (Unix seconds).")] = None,
-        end_ts: Annotated[Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]], Field(description="Only payments created before this time (Unix seconds).")] = None,
-        token_symbol: Annotated[Optional[Annotated[str, Field(strict=True, max_length=32)]], Field(description="Only payments paid with a token of this symbol (e.g. `USDC`).")] = None,
+        start_ts: Annotated[Optional[Any], Field(description="Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        end_ts: Annotated[Optional[Any], Field(description="Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).")] = None,
+        token_symbol: Annotated[Optional[Annotated[List[Annotated[str, Field(min_length=1, strict=True, max_length=400)]], Field(max_length=20)]], Field(description="Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.")] = None,
         asset: Annotated[Optional[Annotated[str, Field(strict=True, max_length=256)]], Field(description="Only payments paid with this asset (CAIP-19 id).")] = None,
-        network: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).")] = None,
-        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`.")] = None,
+        network: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=1024)]], Field(max_length=20)]], Field(description="Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.")] = None,
+        sort_by: Annotated[Optional[StrictStr], Field(description="Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.")] = None,
         sort_dir: Annotated[Optional[StrictStr], Field(description="Sort direction. Default `desc` (newest first).")] = None,
         cursor: Annotated[Optional[Annotated[str, Field(strict=True, max_length=512)]], Field(description="Opaque cursor from `nextCursor` of the previous page.")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=200, strict=True, ge=1)]], Field(description="Page size, 1 to 200.")] = None,
         status: Annotated[Optional[Annotated[List[PaymentStatus], Field(max_length=6)]], Field(description="Only payments in one of these statuses. Repeat the parameter for several (`?status=succeeded&status=failed`).")] = None,
         reference_id: Annotated[Optional[Annotated[str, Field(strict=True, max_length=255)]], Field(description="Only payments whose `referenceId` contains this text (case-sensitive substring match).")] = None,
-        merchant_id: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only payments of this merchant (`mrch_` prefix).")] = None,
+        merchant_id: Annotated[Optional[Annotated[List[Annotated[str, Field(strict=True, max_length=64)]], Field(max_length=50)]], Field(description="Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).")] = None,
         pay_version: Annotated[Optional[StrictStr], Field(description="API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.")] = None,
         wcp_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.")] = None,
         api_version: Annotated[Optional[StrictStr], Field(description="Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.")] = None,
@@ -4790,17 +4793,17 @@ class PaymentsApi:
 
         Payments of all merchants of the account, newest first by default, with totals over the filtered set. Filter by merchant with `merchantId`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
 
-        :param start_ts: Only payments created at or after this time (Unix seconds).
-        :type start_ts: int
-        :param end_ts: Only payments created before this time (Unix seconds).
-        :type end_ts: int
-        :param token_symbol: Only payments paid with a token of this symbol (e.g. `USDC`).
-        :type token_symbol: str
+        :param start_ts: Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type start_ts: ListMerchantPaymentsStartTsParameter
+        :param end_ts: Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond).
+        :type end_ts: ListMerchantPaymentsStartTsParameter
+        :param token_symbol: Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+        :type token_symbol: List[str]
         :param asset: Only payments paid with this asset (CAIP-19 id).
         :type asset: str
-        :param network: Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-        :type network: str
-        :param sort_by: Sort key. Default `createdAt`.
+        :param network: Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+        :type network: List[str]
+        :param sort_by: Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`.
         :type sort_by: str
         :param sort_dir: Sort direction. Default `desc` (newest first).
         :type sort_dir: str
@@ -4812,8 +4815,8 @@ class PaymentsApi:
         :type status: List[PaymentStatus]
         :param reference_id: Only payments whose `referenceId` contains this text (case-sensitive substring match).
         :type reference_id: str
-        :param merchant_id: Only payments of this merchant (`mrch_` prefix).
-        :type merchant_id: str
+        :param merchant_id: Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+        :type merchant_id: List[str]
         :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
         :type pay_version: str
         :param wcp_version: Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
@@ -4920,7 +4923,10 @@ class PaymentsApi:
         _host = None
 
         _collection_formats: Dict[str, str] = {
+            'token_symbol': 'multi',
+            'network': 'multi',
             'status': 'multi',
+            'merchantId': 'multi',
         }
 
         _path_params: Dict[str, str] = {}

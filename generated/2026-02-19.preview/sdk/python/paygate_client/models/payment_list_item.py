@@ -50,7 +50,7 @@ class PaymentListItem(BaseModel):
     settlement: Optional[PaymentListItemSettlement] = None
     created_at: datetime = Field(alias="createdAt")
     last_updated_at: datetime = Field(alias="lastUpdatedAt")
-    settled_at: Optional[datetime] = Field(default=None, alias="settledAt")
+    settled_at: Optional[datetime] = Field(default=None, description="When the payment's settlement was final; absent until then.", alias="settledAt")
     livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
     __properties: ClassVar[List[str]] = ["paymentId", "merchant", "referenceId", "status", "isTerminal", "fiatAmount", "tokenAmount", "buyer", "transaction", "fees", "settlement", "createdAt", "lastUpdatedAt", "settledAt", "livemode"]
 
@@ -134,11 +134,6 @@ class PaymentListItem(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of settlement
         if self.settlement:
             _dict['settlement'] = self.settlement.to_dict()
-        # set to None if settled_at (nullable) is None
-        # and model_fields_set contains the field
-        if self.settled_at is None and "settled_at" in self.model_fields_set:
-            _dict['settledAt'] = None
-
         return _dict
 
     @classmethod

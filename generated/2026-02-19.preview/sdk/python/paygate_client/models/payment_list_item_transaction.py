@@ -30,7 +30,7 @@ class PaymentListItemTransaction(BaseModel):
     """ # noqa: E501
     network_id: Annotated[str, Field(strict=True)] = Field(description="CAIP-2 chain id, `<namespace>:<reference>`.", alias="networkId")
     hash: Optional[StrictStr] = None
-    nonce: Optional[StrictStr] = Field(default=None, description="Authorization nonce used by the transfer.")
+    nonce: Optional[Annotated[int, Field(strict=True, ge=0)]] = Field(default=None, description="The transaction's nonce, an integer as in the hosted contract. Not given by this service: its transfers are authorizations with a 32-byte nonce, not an account's transaction count.")
     __properties: ClassVar[List[str]] = ["networkId", "hash", "nonce"]
 
     @field_validator('network_id')

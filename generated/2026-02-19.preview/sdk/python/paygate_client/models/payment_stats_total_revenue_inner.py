@@ -18,7 +18,7 @@ import re  # noqa: F401
 import json
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from typing import Any, ClassVar, Dict, List
+from typing import Any, ClassVar, Dict, List, Union
 from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
@@ -28,19 +28,9 @@ class PaymentStatsTotalRevenueInner(BaseModel):
     """
     PaymentStatsTotalRevenueInner
     """ # noqa: E501
-    amount: Annotated[str, Field(strict=True)] = Field(description="Total in minor units of `currency`, as a decimal string.")
+    amount: Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]] = Field(description="Total in the major unit of `currency` (USD 1250.00 is `1250`, USD 40.50 is `40.5`), as the hosted service answers it. Written exactly from the integer minor units, never through a binary float: a client that needs it exact reads the JSON text as a decimal.")
     currency: Annotated[str, Field(strict=True)] = Field(description="ISO 4217 currency code.")
     __properties: ClassVar[List[str]] = ["amount", "currency"]
-
-    @field_validator('amount')
-    def amount_validate_regular_expression(cls, value):
-        """Validates the regular expression"""
-        if not isinstance(value, str):
-            value = str(value)
-
-        if not re.match(r"^[0-9]+$", value):
-            raise ValueError(r"must validate the regular expression /^[0-9]+$/")
-        return value
 
     @field_validator('currency')
     def currency_validate_regular_expression(cls, value):

@@ -26,7 +26,7 @@ from pydantic_core import to_jsonable_python
 
 class X402PaymentRequirements(BaseModel):
     """
-    x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`; in collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
+    x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`, and may carry `assetTransferMethod` (current x402 specs): `eip3009` or absent is EIP-3009, what this service settles; any other value (`permit2`) is refused with `invalid_payment_requirements` (its message `unsupported_asset_transfer_method: …`). In collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
     """ # noqa: E501
     scheme: Annotated[str, Field(strict=True, max_length=64)]
     network: Annotated[str, Field(strict=True)] = Field(description="CAIP-2 chain id.")

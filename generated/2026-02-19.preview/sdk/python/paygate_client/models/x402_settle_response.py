@@ -32,7 +32,7 @@ class X402SettleResponse(BaseModel):
     error_reason: Optional[StrictStr] = Field(default=None, alias="errorReason")
     error_message: Optional[StrictStr] = Field(default=None, alias="errorMessage")
     payer: Optional[StrictStr] = None
-    transaction: StrictStr = Field(description="The transaction hash, or empty when there is none (yet).")
+    transaction: StrictStr = Field(description="The transaction hash, or empty when there is none (yet). With `settlement_pending`, the hash of the transfer the relayer has signed and is sending (the latest when a fee bump replaced it), empty before it signed one.")
     network: StrictStr
     amount: Optional[StrictStr] = None
     payment_id: Optional[Annotated[str, Field(strict=True, max_length=64)]] = Field(default=None, description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")

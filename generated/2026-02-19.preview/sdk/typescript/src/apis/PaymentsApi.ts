@@ -49,6 +49,11 @@ import {
     LegacyListPaymentsResponseToJSON,
 } from '../models/LegacyListPaymentsResponse';
 import {
+    type ListMerchantPaymentsStartTsParameter,
+    ListMerchantPaymentsStartTsParameterFromJSON,
+    ListMerchantPaymentsStartTsParameterToJSON,
+} from '../models/ListMerchantPaymentsStartTsParameter';
+import {
     type ListPaymentsResponse,
     ListPaymentsResponseFromJSON,
     ListPaymentsResponseToJSON,
@@ -178,11 +183,11 @@ export interface GetRefundRequest {
 
 export interface ListMerchantPaymentsRequest {
     merchantId: string;
-    startTs?: number;
-    endTs?: number;
-    tokenSymbol?: string;
+    startTs?: ListMerchantPaymentsStartTsParameter;
+    endTs?: ListMerchantPaymentsStartTsParameter;
+    tokenSymbol?: Array<string>;
     asset?: string;
-    network?: string;
+    network?: Array<string>;
     sortBy?: ListMerchantPaymentsSortByEnum;
     sortDir?: ListMerchantPaymentsSortDirEnum;
     cursor?: string;
@@ -199,10 +204,10 @@ export interface ListMerchantPaymentsRequest {
 
 export interface ListMerchantPaymentsDeprecatedRequest {
     merchantId: string;
-    startTs?: number;
-    endTs?: number;
+    startTs?: ListMerchantPaymentsStartTsParameter;
+    endTs?: ListMerchantPaymentsStartTsParameter;
     asset?: string;
-    network?: string;
+    network?: Array<string>;
     sortBy?: ListMerchantPaymentsDeprecatedSortByEnum;
     sortDir?: ListMerchantPaymentsDeprecatedSortDirEnum;
     cursor?: string;
@@ -217,18 +222,18 @@ export interface ListMerchantPaymentsDeprecatedRequest {
 }
 
 export interface ListPaymentsRequest {
-    startTs?: number;
-    endTs?: number;
-    tokenSymbol?: string;
+    startTs?: ListMerchantPaymentsStartTsParameter;
+    endTs?: ListMerchantPaymentsStartTsParameter;
+    tokenSymbol?: Array<string>;
     asset?: string;
-    network?: string;
+    network?: Array<string>;
     sortBy?: ListPaymentsSortByEnum;
     sortDir?: ListPaymentsSortDirEnum;
     cursor?: string;
     limit?: number;
     status?: Set<PaymentStatus>;
     referenceId?: string;
-    merchantId?: string;
+    merchantId?: Array<string>;
     pAYVersion?: ListPaymentsPAYVersionEnum;
     wCPVersion?: ListPaymentsWCPVersionEnum;
     apiVersion?: ListPaymentsApiVersionEnum;
@@ -1638,6 +1643,7 @@ export type GetRefundApiVersionEnum = typeof GetRefundApiVersionEnum[keyof typeo
  */
 export const ListMerchantPaymentsSortByEnum = {
     CreatedAt: 'createdAt',
+    Date: 'date',
     LastUpdatedAt: 'lastUpdatedAt',
     Amount: 'amount'
 } as const;
@@ -1679,6 +1685,7 @@ export type ListMerchantPaymentsApiVersionEnum = typeof ListMerchantPaymentsApiV
  */
 export const ListMerchantPaymentsDeprecatedSortByEnum = {
     CreatedAt: 'created_at',
+    Date: 'date',
     LastUpdatedAt: 'last_updated_at',
     Amount: 'amount'
 } as const;
@@ -1720,6 +1727,7 @@ export type ListMerchantPaymentsDeprecatedApiVersionEnum = typeof ListMerchantPa
  */
 export const ListPaymentsSortByEnum = {
     CreatedAt: 'createdAt',
+    Date: 'date',
     LastUpdatedAt: 'lastUpdatedAt',
     Amount: 'amount'
 } as const;

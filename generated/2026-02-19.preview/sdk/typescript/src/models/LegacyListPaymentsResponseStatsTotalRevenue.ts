@@ -20,11 +20,11 @@ import { mapValues } from '../runtime';
  */
 export interface LegacyListPaymentsResponseStatsTotalRevenue {
     /**
-     * Total in minor units, as a decimal string.
-     * @type {string}
+     * Total in the major unit of `currency` (USD 40.50 is `40.5`), written exactly from the minor units; the revenue of the first currency only (as PaymentStats counts it).
+     * @type {number}
      * @memberof LegacyListPaymentsResponseStatsTotalRevenue
      */
-    amount: string;
+    amount: number;
     /**
      * 
      * @type {string}

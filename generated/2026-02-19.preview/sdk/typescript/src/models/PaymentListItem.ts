@@ -155,11 +155,11 @@ export interface PaymentListItem {
      */
     lastUpdatedAt: Date;
     /**
-     * 
+     * When the payment's settlement was final; absent until then.
      * @type {Date}
      * @memberof PaymentListItem
      */
-    settledAt?: Date | null;
+    settledAt?: Date;
     /**
      * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
      * @type {boolean}

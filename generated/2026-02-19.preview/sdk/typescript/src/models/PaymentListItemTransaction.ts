@@ -32,11 +32,11 @@ export interface PaymentListItemTransaction {
      */
     hash?: string;
     /**
-     * Authorization nonce used by the transfer.
-     * @type {string}
+     * The transaction's nonce, an integer as in the hosted contract. Not given by this service: its transfers are authorizations with a 32-byte nonce, not an account's transaction count.
+     * @type {number}
      * @memberof PaymentListItemTransaction
      */
-    nonce?: string;
+    nonce?: number;
 }
 
 /**

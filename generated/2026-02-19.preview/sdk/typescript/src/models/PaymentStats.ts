@@ -28,19 +28,19 @@ import {
  */
 export interface PaymentStats {
     /**
-     * Revenue of succeeded payments, one entry per currency.
+     * Revenue of the succeeded payments, one entry per currency, net of their refunds not failed (a fully refunded payment adds nothing); a refund's funding payment is not revenue and is not counted (docs/api.md, Payment lists).
      * @type {Array<PaymentStatsTotalRevenueInner>}
      * @memberof PaymentStats
      */
     totalRevenue: Array<PaymentStatsTotalRevenueInner>;
     /**
-     * 
+     * Succeeded payments, refunded or not (a refund's funding payment excluded).
      * @type {number}
      * @memberof PaymentStats
      */
     totalTransactions: number;
     /**
-     * Distinct buyer accounts.
+     * Distinct buyer accounts of those payments.
      * @type {number}
      * @memberof PaymentStats
      */

@@ -20,11 +20,11 @@ import { mapValues } from '../runtime';
  */
 export interface PaymentStatsTotalRevenueInner {
     /**
-     * Total in minor units of `currency`, as a decimal string.
-     * @type {string}
+     * Total in the major unit of `currency` (USD 1250.00 is `1250`, USD 40.50 is `40.5`), as the hosted service answers it. Written exactly from the integer minor units, never through a binary float: a client that needs it exact reads the JSON text as a decimal.
+     * @type {number}
      * @memberof PaymentStatsTotalRevenueInner
      */
-    amount: string;
+    amount: number;
     /**
      * ISO 4217 currency code.
      * @type {string}

@@ -44,7 +44,7 @@ export interface X402SettleResponse {
      */
     payer?: string;
     /**
-     * The transaction hash, or empty when there is none (yet).
+     * The transaction hash, or empty when there is none (yet). With `settlement_pending`, the hash of the transfer the relayer has signed and is sending (the latest when a fee bump replaced it), empty before it signed one.
      * @type {string}
      * @memberof X402SettleResponse
      */

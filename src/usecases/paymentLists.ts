@@ -56,11 +56,11 @@ const isCursor = (x: unknown): x is Cursor => {
   );
 };
 
-/** Each value of a list parameter, repeated or comma-separated, once. */
+/** Each value of a list parameter, repeated or comma-separated, once; an empty value filters nothing (as it always did). */
 function listOf(v: string | string[] | undefined, comma: boolean): string[] | undefined {
   if (v === undefined) return undefined;
   const all = (Array.isArray(v) ? v : [v]).flatMap((x) => (comma ? x.split(',') : [x]));
-  return [...new Set(all)];
+  return [...new Set(all.filter(Boolean))];
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;

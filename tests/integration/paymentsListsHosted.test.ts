@@ -99,6 +99,7 @@ describe('payment lists in the hosted forms', () => {
     // merchantId repeated (the hosted form): any of them; each must be the account's.
     expect(sorted(await list(partner, '/v1/payments', `merchantId=${shop.merchantId}&merchantId=${second}`))).toEqual(all);
     expect(idsOf((await list(partner, '/v1/payments', `merchantId=${second}`)).body)).toEqual([unpaid]);
+    expect(sorted(await list(partner, '/v1/payments', 'merchantId='))).toEqual(all); // empty: no filter, as before
     const other = await merchantWithSettlement(svc, 'Hosted lists other');
     const foreign = await partner('GET', `/v1/payments?merchantId=${shop.merchantId}&merchantId=${other.merchantId}`);
     expect([foreign.status, foreign.body.code]).toEqual([403, 'forbidden']);

@@ -17,6 +17,12 @@ const VERSIONS: [string, Record<string, string>][] = [
 ];
 type Item = { paymentId?: string; payment_id?: string };
 const idsOf = (body: { data: Item[] }) => body.data.map((p) => p.paymentId ?? p.payment_id);
+/** `iso` (UTC) written as the local time at an offset of `hours` (2026-01-06T05:00:00.000+05:00 for 00:00Z). */
+const at = (iso: string, hours: number) => {
+  const local = new Date(Date.parse(iso) + hours * 3_600_000).toISOString().slice(0, -1);
+  const sign = hours < 0 ? '-' : '+';
+  return `${local}${sign}${String(Math.abs(hours)).padStart(2, '0')}:00`;
+};
 
 describe('payment lists in the hosted forms', () => {
   let shop: Awaited<ReturnType<typeof merchantWithSettlement>>;
@@ -80,6 +86,9 @@ describe('payment lists in the hosted forms', () => {
       expect(sorted(await list(c, path, `endTs=${encodeURIComponent(future.replace(/:\d\d\.\d+Z$/, 'Z'))}`))).toEqual(mine);
       expect(sorted(await list(c, path, `endTs=${encodeURIComponent(future.replace('Z', '+00:00'))}&startTs=0`))).toEqual(mine);
       expect((await list(c, path, `startTs=${encodeURIComponent('2099-01-01T01:00:00+01:00')}`)).body.data).toEqual([]);
+      // `before` written at +05:00, the hour ahead at -05:00: the offset is applied, not ignored.
+      expect(sorted(await list(c, path, `startTs=${encodeURIComponent(at(before, 5))}`))).toEqual(mine);
+      expect(sorted(await list(c, path, `endTs=${encodeURIComponent(at(future, -5))}`))).toEqual(mine);
       expect(sorted(await list(c, path, `endTs=${Math.floor(Date.now() / 1000) + 3600}`))).toEqual(mine);
       // network: one, comma-separated (the hosted form), repeated.
       expect(sorted(await list(c, path, 'network=eip155:31337'))).toEqual([paid1, paid2].sort());

@@ -521,7 +521,7 @@ export interface paths {
         };
         /**
          * Pay a payment over x402
-         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. The link runs the rules of the gateway's confirm: a refund's funding payment is offered only in the refund's token, to a collector; a payment that needs the buyer's data (at or above the account's threshold) is 400 `collect_data_required`, since x402 carries none; the budget of reverted submissions and the confirm checks' limits (429) apply. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description (Preview) The payment as an x402 v2 resource, so that an agent pays it with an x402 client (such as `@x402/fetch`) and no wallet UI. Without `PAYMENT-SIGNATURE`: 402 `payment_required`, the payment's requirements in the `PAYMENT-REQUIRED` header (base64 JSON, x402's `PaymentRequired`: the `exact` scheme with EIP-3009, `extra.assetTransferMethod: eip3009`, one entry per settlement asset of the merchant on a chain this service settles on). The client's retry with `PAYMENT-SIGNATURE` is checked as `POST /x402/verify` checks a payload, then confirms the payment with it, and the answer waits up to `maxPollMs` (default 20000) for the outcome: the payment's status, and x402's settle answer in `PAYMENT-RESPONSE`. A payload that cannot pay is 402 again, its x402 reason in the `error` of `PAYMENT-REQUIRED`. A payment no longer open is 409 `invalid_state` (410 when it expired); the same payload sent again answers the payment it paid. The link runs the rules of the gateway's confirm: a refund's funding payment is offered only in the refund's token, to a collector; a payment that needs the buyer's data (at or above the account's threshold) is 400 `collect_data_required`, since x402 carries none; the budget of reverted submissions and the confirm checks' limits (429) apply. (2026-02-19.preview) The status carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["payGatewayPaymentX402"];
         put?: never;
@@ -799,7 +799,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator - verify a payment
-         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (more than 0; any amount, sub-cent ones included), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name; `invalid_transaction_state` when the payer, this key or the account has used up its budget of reverted submissions (as confirm's 429 `too_many_reverts`, docs/chain.md). `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
+         * @description Checks an x402 `exact` EIP-3009 payload against its requirements and moves nothing: the asset transfer method (`extra.assetTransferMethod` `eip3009` or absent; another is `invalid_payment_requirements`), the scheme and network, the token's EIP-712 domain, `to == payTo`, `validBefore` at least 6 s ahead, `validAfter` passed, the value equal to the amount (more than 0; any amount, sub-cent ones included), then the signature (EOA or ERC-1271) and the transfer simulated as the relayer will send it (nonce unused, balance). A refusal is 200 with `isValid: false` and x402's reason name; `invalid_transaction_state` when the payer, this key or the account has used up its budget of reverted submissions (as confirm's 429 `too_many_reverts`, docs/chain.md). `payTo` must be a settlement destination of one of the account's merchants for that token, or the account's collector on that chain (collector mode; `extra.merchantId` names the merchant); any other address is 403 `forbidden`. Needs the account's partner `Api-Key`.
          */
         post: operations["verifyX402Payment"];
         delete?: never;
@@ -819,7 +819,7 @@ export interface paths {
         put?: never;
         /**
          * x402 facilitator - settle a payment
-         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; its token amount the authorization's value, its `amount` that value in the peg currency rounded up to a whole minor unit, so USD 0.001 is `1`; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId`: ask `GET /x402/settlements/{id}`. Once the payer, this key or the account has used up its budget of reverted submissions (docs/chain.md), a new settlement is refused with `errorReason: invalid_transaction_state` and nothing is created.
+         * @description Checks the payload as verify does, then settles it through the relayer: it becomes a payment of the merchant `payTo` names (reference: the resource URL; its token amount the authorization's value, its `amount` that value in the peg currency rounded up to a whole minor unit, so USD 0.001 is `1`; events and webhooks as for any payment), submitted with `transferWithAuthorization` and final at the account's confirmation depth. In collector mode the merchant's share, less the account's fee, is then sent on to its destination. Settling the same authorization again, or at the same time, answers the first settlement and moves nothing more; so does the same `payment-identifier` (reused for another authorization: 422 `idempotency_conflict`). When the transfer is not final within `maxPollMs` (default 20000, at most 30000) the answer is `success: false`, `errorReason: settlement_pending` with the `paymentId` and, once the relayer has signed the transfer, its hash in `transaction` (x402's resource servers then settle again, once: that answers this settlement, waiting again); ask `GET /x402/settlements/{id}`. Once the payer, this key or the account has used up its budget of reverted submissions (docs/chain.md), a new settlement is refused with `errorReason: invalid_transaction_state` and nothing is created.
          */
         post: operations["settleX402Payment"];
         delete?: never;
@@ -1199,11 +1199,8 @@ export interface components {
                 networkId: components["schemas"]["Caip2ChainId"];
                 /** @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 */
                 hash?: string;
-                /**
-                 * @description Authorization nonce used by the transfer.
-                 * @example 0x3f1c9e0b2a7d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60
-                 */
-                nonce?: string;
+                /** @description The transaction's nonce, an integer as in the hosted contract. Not given by this service: its transfers are authorizations with a 32-byte nonce, not an account's transaction count. */
+                nonce?: number;
             };
             fees?: {
                 total: components["schemas"]["DisplayAmount"];
@@ -1232,9 +1229,10 @@ export interface components {
             lastUpdatedAt: string;
             /**
              * Format: date-time
+             * @description When the payment's settlement was final; absent until then.
              * @example 2026-02-18T10:03:41.000Z
              */
-            settledAt?: string | null;
+            settledAt?: string;
             livemode: components["schemas"]["Livemode"];
         };
         /**
@@ -1242,23 +1240,26 @@ export interface components {
          * @description Totals over every payment matching the filters (not just this page).
          */
         PaymentStats: {
-            /** @description Revenue of succeeded payments, one entry per currency. */
+            /** @description Revenue of the succeeded payments, one entry per currency, net of their refunds not failed (a fully refunded payment adds nothing); a refund's funding payment is not revenue and is not counted (docs/api.md, Payment lists). */
             totalRevenue: {
                 /**
-                 * @description Total in minor units of `currency`, as a decimal string.
-                 * @example 125000
+                 * @description Total in the major unit of `currency` (USD 1250.00 is `1250`, USD 40.50 is `40.5`), as the hosted service answers it. Written exactly from the integer minor units, never through a binary float: a client that needs it exact reads the JSON text as a decimal.
+                 * @example 1250
                  */
-                amount: string;
+                amount: number;
                 /**
                  * @description ISO 4217 currency code.
                  * @example USD
                  */
                 currency: string;
             }[];
-            /** @example 42 */
+            /**
+             * @description Succeeded payments, refunded or not (a refund's funding payment excluded).
+             * @example 42
+             */
             totalTransactions: number;
             /**
-             * @description Distinct buyer accounts.
+             * @description Distinct buyer accounts of those payments.
              * @example 37
              */
             totalCustomers: number;
@@ -1390,17 +1391,18 @@ export interface components {
             reference_id: components["schemas"]["ReferenceId"];
             status: components["schemas"]["PaymentStatus"];
             is_terminal: boolean;
-            wallet_name: string | null;
+            /** @description The buyer's wallet; empty when the service does not know it. */
+            wallet_name: string;
             /** @description CAIP-2 chain id. */
             chain_id?: string | null;
             buyer_caip10?: string | null;
             token_caip19?: string | null;
             tx_hash?: string | null;
-            nonce?: string | null;
+            nonce?: number | null;
             /** @description Token amount in the smallest unit, as a decimal string. */
             token_amount?: string | null;
-            /** @description Fiat amount in minor units, as a decimal string. */
-            fiat_amount?: string | null;
+            /** @description Fiat amount in minor units (USD 10.00 is `1000`), a JSON integer as the hosted service answers it, written exactly from the stored amount (above 2^53 a client that needs it exact reads the JSON text as a decimal). */
+            fiat_amount?: number | null;
             /** @description ISO 4217 currency code. */
             fiat_currency?: string | null;
             /** Format: date-time */
@@ -1429,8 +1431,8 @@ export interface components {
             stats: {
                 total_customers: number;
                 total_revenue: {
-                    /** @description Total in minor units, as a decimal string. */
-                    amount: string;
+                    /** @description Total in the major unit of `currency` (USD 40.50 is `40.5`), written exactly from the minor units; the revenue of the first currency only (as PaymentStats counts it). */
+                    amount: number;
                     currency: string;
                 };
                 total_transactions: number;
@@ -2300,7 +2302,7 @@ export interface components {
         };
         /**
          * X402PaymentRequirements
-         * @description x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`; in collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
+         * @description x402 v2 `PaymentRequirements`, as the resource server sent them in its 402 (x402's wire, not this API's conventions). For the `exact` scheme with EIP-3009, `extra` carries the token's EIP-712 `name` and `version`, and may carry `assetTransferMethod` (current x402 specs): `eip3009` or absent is EIP-3009, what this service settles; any other value (`permit2`) is refused with `invalid_payment_requirements` (its message `unsupported_asset_transfer_method: …`). In collector mode (`payTo` is this service's collector) `extra.merchantId` names the merchant paid.
          */
         X402PaymentRequirements: {
             /** @example exact */
@@ -2327,7 +2329,8 @@ export interface components {
             /**
              * @example {
              *       "name": "USD Coin",
-             *       "version": "2"
+             *       "version": "2",
+             *       "assetTransferMethod": "eip3009"
              *     }
              */
             extra?: Record<string, never>;
@@ -2383,7 +2386,7 @@ export interface components {
             errorReason?: string;
             errorMessage?: string;
             payer?: string;
-            /** @description The transaction hash, or empty when there is none (yet). */
+            /** @description The transaction hash, or empty when there is none (yet). With `settlement_pending`, the hash of the transfer the relayer has signed and is sending (the latest when a fee bump replaced it), empty before it signed one. */
             transaction: string;
             network: string;
             amount?: string;
@@ -2589,33 +2592,31 @@ export interface components {
          * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
          */
         MerchantIdHeader: string;
+        /** @description Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
+        StartTs: number | string;
+        /** @description Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
+        EndTs: number | string;
         /**
-         * @description Only payments created at or after this time (Unix seconds).
-         * @example 1771372800
+         * @description Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+         * @example [
+         *       "USDC"
+         *     ]
          */
-        StartTs: number;
-        /**
-         * @description Only payments created before this time (Unix seconds).
-         * @example 1771459200
-         */
-        EndTs: number;
-        /**
-         * @description Only payments paid with a token of this symbol (e.g. `USDC`).
-         * @example USDC
-         */
-        TokenSymbol: string;
+        TokenSymbol: string[];
         /**
          * @description Only payments paid with this asset (CAIP-19 id).
          * @example eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
          */
         Asset: string;
         /**
-         * @description Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-         * @example eip155:8453
+         * @description Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+         * @example [
+         *       "eip155:8453,eip155:1"
+         *     ]
          */
-        Network: string;
-        /** @description Sort key. Default `createdAt`. */
-        SortBy: "createdAt" | "lastUpdatedAt" | "amount";
+        Network: string[];
+        /** @description Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`. */
+        SortBy: "createdAt" | "date" | "lastUpdatedAt" | "amount";
         /** @description Sort direction. Default `desc` (newest first). */
         SortDir: "asc" | "desc";
         /** @description Opaque cursor from `nextCursor` of the previous page. */
@@ -2644,12 +2645,12 @@ export interface components {
          * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
          */
         MerchantIdSnake: string;
-        /** @description Only payments created at or after this time (Unix seconds). */
-        StartTsSnake: number;
-        /** @description Only payments created before this time (Unix seconds). */
-        EndTsSnake: number;
-        /** @description Sort key. Default `created_at`. */
-        SortBySnake: "created_at" | "last_updated_at" | "amount";
+        /** @description Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
+        StartTsSnake: number | string;
+        /** @description Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
+        EndTsSnake: number | string;
+        /** @description Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`. */
+        SortBySnake: "created_at" | "date" | "last_updated_at" | "amount";
         /** @description Sort direction. Default `desc` (newest first). */
         SortDirSnake: "asc" | "desc";
         /**
@@ -2658,10 +2659,12 @@ export interface components {
          */
         CryptoSettlementId: string;
         /**
-         * @description Only payments of this merchant (`mrch_` prefix).
-         * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
+         * @description Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+         * @example [
+         *       "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+         *     ]
          */
-        MerchantIdFilter: string;
+        MerchantIdFilter: string[];
         /**
          * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
          * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
@@ -3071,19 +3074,15 @@ export interface operations {
     listMerchantPayments: {
         parameters: {
             query?: {
-                /**
-                 * @description Only payments created at or after this time (Unix seconds).
-                 * @example 1771372800
-                 */
+                /** @description Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
                 startTs?: components["parameters"]["StartTs"];
-                /**
-                 * @description Only payments created before this time (Unix seconds).
-                 * @example 1771459200
-                 */
+                /** @description Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
                 endTs?: components["parameters"]["EndTs"];
                 /**
-                 * @description Only payments paid with a token of this symbol (e.g. `USDC`).
-                 * @example USDC
+                 * @description Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+                 * @example [
+                 *       "USDC"
+                 *     ]
                  */
                 token_symbol?: components["parameters"]["TokenSymbol"];
                 /**
@@ -3092,11 +3091,13 @@ export interface operations {
                  */
                 asset?: components["parameters"]["Asset"];
                 /**
-                 * @description Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-                 * @example eip155:8453
+                 * @description Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+                 * @example [
+                 *       "eip155:8453,eip155:1"
+                 *     ]
                  */
                 network?: components["parameters"]["Network"];
-                /** @description Sort key. Default `createdAt`. */
+                /** @description Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`. */
                 sortBy?: components["parameters"]["SortBy"];
                 /** @description Sort direction. Default `desc` (newest first). */
                 sortDir?: components["parameters"]["SortDir"];
@@ -3208,8 +3209,7 @@ export interface operations {
                      *           },
                      *           "transaction": {
                      *             "networkId": "eip155:8453",
-                     *             "hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-                     *             "nonce": "0x3f1c9e0b2a7d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60"
+                     *             "hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
                      *           },
                      *           "settlement": {
                      *             "settled": true,
@@ -3237,7 +3237,7 @@ export interface operations {
                      *       "stats": {
                      *         "totalRevenue": [
                      *           {
-                     *             "amount": "125000",
+                     *             "amount": 1250,
                      *             "currency": "USD"
                      *           }
                      *         ],
@@ -3516,9 +3516,9 @@ export interface operations {
     listMerchantPaymentsDeprecated: {
         parameters: {
             query?: {
-                /** @description Only payments created at or after this time (Unix seconds). */
+                /** @description Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
                 start_ts?: components["parameters"]["StartTsSnake"];
-                /** @description Only payments created before this time (Unix seconds). */
+                /** @description Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
                 end_ts?: components["parameters"]["EndTsSnake"];
                 /**
                  * @description Only payments paid with this asset (CAIP-19 id).
@@ -3526,11 +3526,13 @@ export interface operations {
                  */
                 asset?: components["parameters"]["Asset"];
                 /**
-                 * @description Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-                 * @example eip155:8453
+                 * @description Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+                 * @example [
+                 *       "eip155:8453,eip155:1"
+                 *     ]
                  */
                 network?: components["parameters"]["Network"];
-                /** @description Sort key. Default `created_at`. */
+                /** @description Sort key. Default `created_at`; `date` (the hosted service's name) is `created_at`. */
                 sort_by?: components["parameters"]["SortBySnake"];
                 /** @description Sort direction. Default `desc` (newest first). */
                 sort_dir?: components["parameters"]["SortDirSnake"];
@@ -3611,9 +3613,9 @@ export interface operations {
                      *           "buyer_caip10": "eip155:8453:0x4B0897b0513fdC7C541B6d9D7E929C4e5364D2dB",
                      *           "token_caip19": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
                      *           "tx_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-                     *           "nonce": "0x3f1c9e0b2a7d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60",
+                     *           "nonce": null,
                      *           "token_amount": "10000000",
-                     *           "fiat_amount": "1000",
+                     *           "fiat_amount": 1000,
                      *           "fiat_currency": "USD",
                      *           "created_at": "2026-02-18T10:00:00.000Z",
                      *           "last_updated_at": "2026-02-18T10:01:05.220Z",
@@ -3632,7 +3634,7 @@ export interface operations {
                      *       "stats": {
                      *         "total_customers": 37,
                      *         "total_revenue": {
-                     *           "amount": "125000",
+                     *           "amount": 1250,
                      *           "currency": "USD"
                      *         },
                      *         "total_transactions": 42
@@ -4005,19 +4007,15 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
-                /**
-                 * @description Only payments created at or after this time (Unix seconds).
-                 * @example 1771372800
-                 */
+                /** @description Only payments created at or after this time: Unix seconds (`1771372800`), or an ISO 8601 date-time with a time zone (`2026-01-06T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
                 startTs?: components["parameters"]["StartTs"];
-                /**
-                 * @description Only payments created before this time (Unix seconds).
-                 * @example 1771459200
-                 */
+                /** @description Only payments created before this time: Unix seconds (`1771459200`), or an ISO 8601 date-time with a time zone (`2026-01-07T00:00:00Z`, the hosted service's form; seconds optional, a fraction kept to the millisecond). */
                 endTs?: components["parameters"]["EndTs"];
                 /**
-                 * @description Only payments paid with a token of this symbol (e.g. `USDC`).
-                 * @example USDC
+                 * @description Only payments paid with a token of one of these symbols (e.g. `USDC`, case-insensitive). Repeat the parameter for several (`?token_symbol=USDC&token_symbol=EURC`), or give them comma-separated.
+                 * @example [
+                 *       "USDC"
+                 *     ]
                  */
                 token_symbol?: components["parameters"]["TokenSymbol"];
                 /**
@@ -4026,11 +4024,13 @@ export interface operations {
                  */
                 asset?: components["parameters"]["Asset"];
                 /**
-                 * @description Only payments on this network (CAIP-2 chain id, e.g. `eip155:8453`).
-                 * @example eip155:8453
+                 * @description Only payments on one of these networks: a CAIP-2 chain id (`eip155:8453`), or several comma-separated (`eip155:8453,eip155:1`, the hosted service's form). The parameter may also be repeated.
+                 * @example [
+                 *       "eip155:8453,eip155:1"
+                 *     ]
                  */
                 network?: components["parameters"]["Network"];
-                /** @description Sort key. Default `createdAt`. */
+                /** @description Sort key. Default `createdAt`; `date` (the hosted service's name) is `createdAt`. */
                 sortBy?: components["parameters"]["SortBy"];
                 /** @description Sort direction. Default `desc` (newest first). */
                 sortDir?: components["parameters"]["SortDir"];
@@ -4051,8 +4051,10 @@ export interface operations {
                  */
                 referenceId?: components["parameters"]["ReferenceIdFilter"];
                 /**
-                 * @description Only payments of this merchant (`mrch_` prefix).
-                 * @example mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D
+                 * @description Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+                 * @example [
+                 *       "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+                 *     ]
                  */
                 merchantId?: components["parameters"]["MerchantIdFilter"];
             };
@@ -4142,8 +4144,7 @@ export interface operations {
                      *           },
                      *           "transaction": {
                      *             "networkId": "eip155:8453",
-                     *             "hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-                     *             "nonce": "0x3f1c9e0b2a7d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60"
+                     *             "hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
                      *           },
                      *           "settlement": {
                      *             "settled": true,
@@ -4171,7 +4172,7 @@ export interface operations {
                      *       "stats": {
                      *         "totalRevenue": [
                      *           {
-                     *             "amount": "125000",
+                     *             "amount": 1250,
                      *             "currency": "USD"
                      *           }
                      *         ],

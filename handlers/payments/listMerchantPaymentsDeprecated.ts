@@ -1,8 +1,8 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { listPaymentsPage } from '../../src/usecases/paymentLists';
-import { legacyListItem } from './present';
+import { legacyListItem, statsView } from './present';
 
-const SORT = { created_at: 'createdAt', last_updated_at: 'lastUpdatedAt', amount: 'amount' } as const;
+const SORT = { created_at: 'createdAt', date: 'createdAt', last_updated_at: 'lastUpdatedAt', amount: 'amount' } as const;
 
 // Deprecated path: same listing, older snake_case shape; revenue is reported for one currency (the first).
 export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprecated'> = async ({ db, caller, path, query, version }) => {
@@ -19,13 +19,14 @@ export const listMerchantPaymentsDeprecated: Handler<'listMerchantPaymentsDeprec
     cursor: query.cursor,
     limit: query.limit,
   });
-  const revenue = page.stats.totalRevenue[0] ?? { amount: '0', currency: 'USD' };
+  const stats = statsView(page.stats);
+  const revenue = stats.totalRevenue[0] ?? { amount: 0, currency: 'USD' };
   return {
     status: 200,
     body: {
       data: page.rows.map((r) => legacyListItem(r.payment, r.asset, version)),
       next_cursor: page.nextCursor,
-      stats: { total_customers: page.stats.totalCustomers, total_revenue: revenue, total_transactions: page.stats.totalTransactions },
+      stats: { total_customers: stats.totalCustomers, total_revenue: revenue, total_transactions: stats.totalTransactions },
     },
   };
 };

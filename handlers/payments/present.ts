@@ -1,7 +1,9 @@
 import type { Asset } from '../../src/domain/asset';
-import { CURRENCIES } from '../../src/domain/money';
+import { CURRENCIES, majorUnits } from '../../src/domain/money';
+import type { ListStats } from '../../src/usecases/paymentLists';
 import { effectiveStatus, isFinal, Payment, POLL_IN_MS } from '../../src/domain/payment';
 import type { ApiVersion } from '../../src/domain/versions';
+import { jsonNumber } from '../../src/wire/jsonNumber';
 import { livemodeOf } from '../../src/wire/livemode';
 import type { components } from '../../generated/2026-02-18/types';
 
@@ -108,7 +110,8 @@ function listItem(p: Payment, asset: Asset | null, merchant: { name: string; ico
     },
     createdAt: p.createdAt.toISOString(),
     lastUpdatedAt: p.updatedAt.toISOString(),
-    settledAt: p.settledAt?.toISOString() ?? null,
+    // Absent until settled, as the hosted contract has it (not null).
+    ...(p.settledAt ? { settledAt: p.settledAt.toISOString() } : {}),
     ...livemodeOf(version, p.accountId),
   };
 }
@@ -124,7 +127,20 @@ export function cancelledView(p: Payment, reason: 'cancelled_by_merchant' | 'can
   };
 }
 
-/** The deprecated list keeps the older snake_case shape. */
+/** A currency's minor units as the JSON number of its major unit, written exactly: USD 4050 is `40.5`. */
+const majorNumber = (minor: bigint, currency: string) => jsonNumber(majorUnits(minor, CURRENCIES[currency] ?? 2));
+
+/** Stats with revenue in each currency's major unit, JSON numbers (the hosted contract's type). */
+export const statsView = (s: ListStats) => ({
+  totalRevenue: s.totalRevenue.map((r) => ({ amount: majorNumber(r.minor, r.currency), currency: r.currency })),
+  totalTransactions: s.totalTransactions,
+  totalCustomers: s.totalCustomers,
+});
+
+/**
+ * The deprecated list keeps the older snake_case shape, typed as the hosted contract has it: `fiat_amount` a JSON
+ * integer of minor units (written from the digits), `wallet_name` a string (empty: the service does not know it).
+ */
 export function legacyListItem(p: Payment, asset: Asset | null, version: ApiVersion) {
   const status = effectiveStatus(p);
   return {
@@ -133,14 +149,14 @@ export function legacyListItem(p: Payment, asset: Asset | null, version: ApiVers
     reference_id: p.referenceId,
     status,
     is_terminal: isFinal(status),
-    wallet_name: null,
+    wallet_name: '',
     chain_id: asset?.chainId ?? null,
     buyer_caip10: p.buyerAccount,
     token_caip19: asset?.id ?? null,
     tx_hash: p.txHash,
     nonce: null,
     token_amount: p.tokenAmount?.toString() ?? null,
-    fiat_amount: p.amountMinor.toString(),
+    fiat_amount: jsonNumber(p.amountMinor.toString()),
     fiat_currency: p.currency,
     created_at: p.createdAt.toISOString(),
     last_updated_at: p.updatedAt.toISOString(),
@@ -161,13 +177,13 @@ export function listBody(
   page: {
     rows: { payment: Payment; asset: Asset | null; merchantName: string; merchantIconUrl: string | null }[];
     nextCursor: string | null;
-    stats: { totalRevenue: { amount: string; currency: string }[]; totalTransactions: number; totalCustomers: number };
+    stats: ListStats;
   },
   version: ApiVersion,
 ) {
   return {
     data: page.rows.map((r) => listItem(r.payment, r.asset, { name: r.merchantName, iconUrl: r.merchantIconUrl }, version)),
     nextCursor: page.nextCursor,
-    stats: page.stats,
+    stats: statsView(page.stats),
   };
 }

@@ -1,5 +1,6 @@
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { Db, knexOf } from './knex';
+import { standing } from './relayer';
 
 // The x402 facilitator's reads and its one table (migration 20261208090000): which asset an x402 requirement
 // names, which merchant of the account a `payTo` pays, and the settlements, one per authorization.
@@ -79,6 +80,21 @@ export async function findSettlement(
   const byAuthorization = rows.find((r) => r.nonce === a.nonce && r.payer === a.payer && r.chain_id === a.chainId && r.token === a.token);
   const any = byAuthorization ?? rows[0];
   return any && fromRow(any);
+}
+
+/**
+ * The hash of the payment's transfer the relayer stands by (signed and stored, being broadcast or mined, not dropped or
+ * reverted), the latest when a fee bump replaced one; undefined before the relayer signed one.
+ */
+export async function standingTransfer(db: Db, paymentId: string): Promise<string | undefined> {
+  const r = await knexOf(db)('chain_transactions as c')
+    .where('c.payment_id', paymentId)
+    .whereIn('c.purpose', ['collect', 'direct'])
+    .whereNotNull('c.tx_hash')
+    .whereRaw(standing('c'))
+    .orderBy('c.id', 'desc')
+    .first('c.tx_hash');
+  return r?.tx_hash ?? undefined;
 }
 
 export async function settlementOf(db: Db, paymentId: string): Promise<X402Settlement | undefined> {

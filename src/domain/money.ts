@@ -44,6 +44,18 @@ export function pegToTokenUnits(amount: FiatAmount, tokenDecimals: number): bigi
   return (amount.minor + div - 1n) / div; // round up: the merchant never receives less than asked
 }
 
+/**
+ * Minor units as a canonical decimal in the major unit: USD 4050 -> "40.5", 4000 -> "40", 5 -> "0.05", JPY 4050 ->
+ * "4050" (exact: string arithmetic; trailing zeros of the fraction dropped, as a JSON number is written).
+ */
+export function majorUnits(minor: bigint, exp: number): string {
+  const sign = minor < 0n ? '-' : '';
+  const digits = (minor < 0n ? -minor : minor).toString().padStart(exp + 1, '0');
+  const whole = digits.slice(0, digits.length - exp);
+  const fraction = digits.slice(digits.length - exp).replace(/0+$/, '');
+  return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥' };
 
 /** For people: USD 123456 -> "$1,234.56", CHF 500 -> "CHF 5.00". Exact (string arithmetic, no float). */

@@ -8,6 +8,11 @@ import type { ChainRefusal } from './chain';
 export const X402_VERSION = 2;
 export const EXACT = 'exact';
 export const PAYMENT_IDENTIFIER = 'payment-identifier';
+/**
+ * `extra.assetTransferMethod` of the requirements this facilitator settles and produces: x402's name for EIP-3009
+ * (@x402/evm: `eip3009` | `permit2`; absent means EIP-3009). Permit2 is not settled here.
+ */
+export const ASSET_TRANSFER_METHOD = 'eip3009';
 
 export const REASON = {
   scheme: 'invalid_exact_evm_scheme',
@@ -32,6 +37,22 @@ export const REASON = {
   requirements: 'invalid_payment_requirements',
   pending: 'settlement_pending',
 } as const;
+
+/**
+ * The requirements (and what the payload accepted) name an asset transfer method other than EIP-3009: refused as x402's
+ * invalid_payment_requirements, the message naming the method. Null when none is named or it is `eip3009`.
+ */
+export function transferMethodRefusal(p: X402Payload, r: X402Requirements): Refusal | null {
+  for (const extra of [r.extra, p.accepted?.extra]) {
+    const method = extra?.assetTransferMethod;
+    if (method !== undefined && method !== ASSET_TRANSFER_METHOD)
+      return {
+        reason: REASON.requirements,
+        message: `unsupported_asset_transfer_method: this facilitator settles ${ASSET_TRANSFER_METHOD} only, not ${JSON.stringify(method)}`,
+      };
+  }
+  return null;
+}
 
 /** validBefore must leave this much time, as x402's reference facilitator asks (a block's time). */
 const VALID_BEFORE_MARGIN_S = 6;

@@ -12,20 +12,33 @@ const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 const DECIMAL = /^[+-]?\d+$/;
 
+interface IntegerSchema {
+  type?: unknown;
+  format?: string;
+}
 interface QueryParameter {
   in: string;
   name: string;
-  schema?: { type?: unknown; format?: string };
+  schema?: IntegerSchema & { oneOf?: IntegerSchema[] };
+}
+interface IntegerParam {
+  name: string;
+  int64: boolean;
+  /** An integer or a string (`oneOf`, the time filters: Unix seconds or a date-time). */
+  orText: boolean;
 }
 
 /** The integer query parameters of each operation, found once (the request path only reads them). */
-const integerParams = new WeakMap<object, { name: string; int64: boolean }[]>();
-function integersOf(op: { parameters?: unknown }): { name: string; int64: boolean }[] {
+const integerParams = new WeakMap<object, IntegerParam[]>();
+function integersOf(op: { parameters?: unknown }): IntegerParam[] {
   let found = integerParams.get(op);
   if (!found) {
-    found = ((op.parameters ?? []) as QueryParameter[])
-      .filter((p) => p.in === 'query' && p.schema?.type === 'integer')
-      .map((p) => ({ name: p.name, int64: p.schema?.format === 'int64' }));
+    found = [];
+    for (const p of (op.parameters ?? []) as QueryParameter[]) {
+      if (p.in !== 'query') continue;
+      const integer = p.schema?.type === 'integer' ? p.schema : p.schema?.oneOf?.find((s) => s.type === 'integer');
+      if (integer) found.push({ name: p.name, int64: integer.format === 'int64', orText: integer !== p.schema });
+    }
     integerParams.set(op, found);
   }
   return found;
@@ -41,10 +54,13 @@ export function integerQueryIssues(op: { parameters?: unknown }, query: () => Re
   if (!params.length) return [];
   const parsed = query();
   const out: Issue[] = [];
-  for (const { name, int64 } of params) {
+  for (const { name, int64, orText } of params) {
     const given = parsed[name];
     if (given === undefined) continue;
     for (const text of Array.isArray(given) ? given : [given]) {
+      // Text that is no number at all was judged by the string branch; text that reads as a number ("1e9", " 12")
+      // was taken as the integer, and must be written as one.
+      if (orText && typeof text === 'string' && !DECIMAL.test(text) && Number.isNaN(Number(text))) continue;
       if (typeof text !== 'string' || !DECIMAL.test(text)) {
         out.push({ field: name, message: 'must be an integer written in decimal digits' });
         break;

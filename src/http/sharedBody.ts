@@ -1,3 +1,5 @@
+import { stringifyJson } from '../wire/jsonNumber';
+
 // Replies many requests share. The long-polls one payment change wakes all answer from the same status
 // read (ChangeHub.read hands every waiter the same object), so their body is shaped once per read and API
 // version, and serialised once, instead of once per waiter: 10,000 waiters on one payment cost one body.
@@ -24,13 +26,13 @@ export function sharedBody<B extends object>(read: object, version: string, rend
   return body;
 }
 
-/** A reply body's JSON text: a shared body's is made once. */
+/** A reply body's JSON text (numbers built from decimals written exactly: src/wire/jsonNumber.ts); a shared body's is made once. */
 export function serialise(body: unknown): string {
   if (typeof body !== 'object' || body === null) return JSON.stringify(body);
   const text = texts.get(body);
-  if (text === undefined) return JSON.stringify(body);
+  if (text === undefined) return stringifyJson(body);
   if (text !== null) return text;
-  const made = JSON.stringify(body);
+  const made = stringifyJson(body);
   texts.set(body, made);
   return made;
 }

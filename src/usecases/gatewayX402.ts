@@ -8,7 +8,15 @@ import { parseAccountId, parseAssetId } from '../domain/caip';
 import { AppError } from '../domain/errors';
 import { pegToTokenUnits } from '../domain/money';
 import type { Payment } from '../domain/payment';
-import { eip3009Payload, EXACT, REASON, X402_VERSION, type X402Payload, type X402Requirements } from '../domain/x402';
+import {
+  ASSET_TRANSFER_METHOD,
+  eip3009Payload,
+  EXACT,
+  REASON,
+  X402_VERSION,
+  type X402Payload,
+  type X402Requirements,
+} from '../domain/x402';
 import type { ChangeHub } from '../events/changeHub';
 import { settlementTerms } from '../db/accountsRepo';
 import { payableSettlements } from '../db/optionsRepo';
@@ -62,7 +70,8 @@ async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]
         amount: pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals).toString(),
         payTo: collector ? relayer : parseAccountId(destination).address,
         maxTimeoutSeconds: Math.max(1, Math.min(MAX_TIMEOUT_S, secondsLeft)),
-        extra: { name: asset.eip712Name, version: asset.eip712Version },
+        // assetTransferMethod: current x402 specs name it; @x402/evm clients sign EIP-3009 for it (and when absent).
+        extra: { name: asset.eip712Name, version: asset.eip712Version, assetTransferMethod: ASSET_TRANSFER_METHOD },
       };
       return { requirements, payee: { merchantId: p.merchantId, collector, relayer }, asset };
     });

@@ -19,7 +19,7 @@ import {
 import type { ChangeHub } from '../events/changeHub';
 import * as repo from '../db/payments';
 import { insertOptions } from '../db/optionsRepo';
-import { findSettlement, recordSettlement, settlementOf, type X402Settlement } from '../db/x402Repo';
+import { findSettlement, recordSettlement, settlementOf, standingTransfer, type X402Settlement } from '../db/x402Repo';
 import { revertedTransfer } from '../db/revertsRepo';
 import { askThrough, payeeOf, x402Chain, x402Terms, type Checked, type Termed, type X402Request } from './x402Check';
 import type { ConfirmChecks } from './confirmChecks';
@@ -282,11 +282,13 @@ export async function settlementAnswer(db: Db, hub: ChangeHub, s: X402Settlement
       transaction: p.txHash ?? (await revertedTransfer(db, s.paymentId)) ?? '',
       ...base,
     };
+  // Once the relayer has signed the transfer, its hash: x402's resource servers (@x402/core) settle again, once, on a
+  // settlement_pending that carries one, and that second settle waits for this same settlement (earlierAnswer).
   return {
     success: false,
     errorReason: REASON.pending,
     errorMessage: `not final yet: GET /x402/settlements/${s.paymentId}`,
-    transaction: p.txHash ?? '',
+    transaction: p.txHash ?? (await standingTransfer(db, s.paymentId)) ?? '',
     ...base,
   };
 }

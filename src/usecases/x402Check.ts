@@ -13,6 +13,7 @@ import {
   eip3009Payload,
   REASON,
   termsRefusal,
+  transferMethodRefusal,
   type Authorization,
   type Refusal,
   type X402Payload,
@@ -123,6 +124,8 @@ export async function x402Terms(
 ): Promise<Termed> {
   const p = req.paymentPayload;
   const r = req.paymentRequirements;
+  const method = transferMethodRefusal(p, r);
+  if (method) return { ok: false, refusal: method, payer: eip3009Payload(p)?.authorization.from } as Termed;
   const parsed = eip3009Payload(p);
   if (!parsed) return refuse(REASON.payloadType, 'only an EIP-3009 authorization with its signature is settled here') as Termed;
   const a = parsed.authorization;

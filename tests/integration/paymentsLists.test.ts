@@ -54,7 +54,7 @@ describe('lists', () => {
       fiatAmount: { unit: 'iso4217/USD', value: '999' },
     });
     expect(r.body.stats).toEqual({
-      totalRevenue: [{ amount: String(101 + 102), currency: 'USD' }],
+      totalRevenue: [{ amount: 2.03, currency: 'USD' }], // USD 1.01 + 1.02, in the major unit
       totalTransactions: 2,
       totalCustomers: 1,
     });
@@ -116,7 +116,7 @@ describe('lists', () => {
       reference_id: 'SECOND-1',
       status: 'requires_action',
       is_terminal: false,
-      fiat_amount: '999',
+      fiat_amount: 999,
       fiat_currency: 'USD',
     });
     expect(r.body.stats).toMatchObject({ total_transactions: 0, total_customers: 0 });

@@ -11,13 +11,18 @@ export async function countPaymentsByStatus(db: Db): Promise<Record<string, numb
 }
 export interface ListFilter {
   accountId: string;
-  merchantId?: string;
+  /** Any of these merchants (none: every merchant of the account). */
+  merchantIds?: string[];
   statuses?: PaymentStatus[];
   referenceId?: string;
-  startTs?: number;
-  endTs?: number;
-  network?: string;
-  tokenSymbol?: string;
+  /** Created at or after. */
+  startAt?: Date;
+  /** Created before. */
+  endAt?: Date;
+  /** On any of these CAIP-2 chains. */
+  networks?: string[];
+  /** Paid with a token of any of these symbols (case-insensitive). */
+  tokenSymbols?: string[];
   asset?: string;
 }
 
@@ -29,14 +34,20 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 function filtered(db: Db, f: ListFilter) {
   const knex = knexOf(db);
   const q = knex('payments as p').where('p.account_id', f.accountId);
-  if (f.merchantId) q.andWhere('p.merchant_id', f.merchantId);
+  if (f.merchantIds?.length) q.whereIn('p.merchant_id', f.merchantIds);
   if (f.statuses?.length) q.whereIn('p.status', f.statuses);
   if (f.referenceId) q.andWhereLike('p.reference_id', `%${escapeLike(f.referenceId)}%`);
-  if (f.startTs !== undefined) q.andWhere('p.created_at', '>=', new Date(f.startTs * 1000));
-  if (f.endTs !== undefined) q.andWhere('p.created_at', '<', new Date(f.endTs * 1000));
-  if (f.network) q.andWhere('p.chain_id', f.network);
+  if (f.startAt) q.andWhere('p.created_at', '>=', f.startAt);
+  if (f.endAt) q.andWhere('p.created_at', '<', f.endAt);
+  if (f.networks?.length) q.whereIn('p.chain_id', f.networks);
   if (f.asset) q.andWhere('p.token_asset', f.asset);
-  if (f.tokenSymbol) q.whereIn('p.token_asset', knex('assets').whereRaw('upper(symbol) = upper(?)', [f.tokenSymbol]).select('id'));
+  if (f.tokenSymbols?.length)
+    q.whereIn(
+      'p.token_asset',
+      knex('assets')
+        .whereRaw('upper(symbol) = ANY(?)', [f.tokenSymbols.map((t) => t.toUpperCase())])
+        .select('id'),
+    );
   return q;
 }
 
@@ -84,16 +95,35 @@ export async function listPayments(
 export const sortValue = (p: Payment, sort: SortKey): string =>
   sort === 'amount' ? p.amountMinor.toString() : (sort === 'createdAt' ? p.createdAt : p.updatedAt).toISOString();
 
-/** Stats over everything the filter matches (not just the page): succeeded payments only. */
-export async function listStats(db: Db, f: ListFilter) {
+export interface ListStats {
+  /** Per currency, in its minor units. */
+  totalRevenue: { minor: bigint; currency: string }[];
+  totalTransactions: number;
+  totalCustomers: number;
+}
+
+/**
+ * Stats over everything the filter matches (not just the page), of the succeeded payments that are sales: a refund's
+ * funding payment (the partner paying in what a refund lacks) is no sale, so it is neither revenue, a transaction nor
+ * a customer. Revenue is net of each payment's refunds not failed (what is refunded or on its way back, as the
+ * payment's refundedAmount): a fully refunded payment is a transaction that brought nothing.
+ */
+export async function listStats(db: Db, f: ListFilter): Promise<ListStats> {
   const knex = knexOf(db);
-  const base = filtered(db, f).andWhere('p.status', 'succeeded');
+  const base = filtered(db, f)
+    .andWhere('p.status', 'succeeded')
+    .whereNotExists(knex('refund_fundings as rf').whereRaw('rf.payment_id = p.id').select(knex.raw('1')));
+  const refunded = `coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed'), 0)`;
   const [revenue, [totals]] = await Promise.all([
-    base.clone().groupBy('p.currency').orderBy('p.currency').select('p.currency', knex.raw('sum(p.amount_minor)::text as amount')),
+    base
+      .clone()
+      .groupBy('p.currency')
+      .orderBy('p.currency')
+      .select('p.currency', knex.raw(`sum(p.amount_minor - ${refunded})::text as amount`)),
     base.clone().select(knex.raw('count(*)::int as transactions'), knex.raw('count(distinct p.buyer_account)::int as customers')),
   ]);
   return {
-    totalRevenue: revenue.map((r: Row) => ({ amount: r.amount as string, currency: r.currency as string })),
+    totalRevenue: revenue.map((r: Row) => ({ minor: BigInt(r.amount as string), currency: r.currency as string })),
     totalTransactions: Number(totals.transactions),
     totalCustomers: Number(totals.customers),
   };

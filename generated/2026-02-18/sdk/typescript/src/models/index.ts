@@ -41,6 +41,7 @@ export * from './LegacyListPaymentsResponse';
 export * from './LegacyListPaymentsResponseStats';
 export * from './LegacyListPaymentsResponseStatsTotalRevenue';
 export * from './LegacyPaymentListItem';
+export * from './ListMerchantPaymentsStartTsParameter';
 export * from './ListMerchantsResponse';
 export * from './ListPaymentsResponse';
 export * from './Merchant';

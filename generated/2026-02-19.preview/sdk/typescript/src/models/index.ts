@@ -50,6 +50,7 @@ export * from './LegacyListPaymentsResponseStatsTotalRevenue';
 export * from './LegacyPaymentListItem';
 export * from './ListBalanceTransactionsResponse';
 export * from './ListEventsResponse';
+export * from './ListMerchantPaymentsStartTsParameter';
 export * from './ListMerchantsResponse';
 export * from './ListPaymentsResponse';
 export * from './ListRefundsResponse';

@@ -920,6 +920,15 @@ export interface components {
          * @description The body of every 4xx and 5xx response. Branch on `code` (stable, snake_case), never on
          *     `message` (human text that may change). `requestId` equals the `Request-Id` response header.
          *
+         *     On the operations of the hosted service's contract, the codes (and statuses) it documents for an
+         *     operation are the ones answered there: a code of this table outside them is answered as the hosted one,
+         *     and `reason` carries ours. Merchant, settlement and refund operations answer every 404 as `not_found`
+         *     (`reason`: `merchant_not_found`, `settlement_not_found`, `payment_not_found`), and `invalid_params` as
+         *     `params_validation`; the gateway and payment operations answer `option_not_found` and
+         *     `collect_data_required` as 400 `invalid_params` and `invalid_account` as 400 `params_validation`; and
+         *     `idempotency_conflict` is 409 there, and `idempotency_in_progress` is answered as 409
+         *     `idempotency_conflict` (with `Retry-After`), except on refunds. Each operation's responses list its codes.
+         *
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
          *     | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. |
@@ -960,7 +969,7 @@ export interface components {
          *     | `payload_too_large` | 413 | The request body is too large. |
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |
          *     | `refund_below_minimum` | 422 | Preview: a partial refund's `amount` is below the minimum of its currency and chain (the message names it): the operator's floor, or what the refund's transfer costs in gas at the chain's fees now. A refund of all that is left is never refused for it. |
-         *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. |
+         *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request (409 on the hosted contract's operations). |
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
          *     | `invalid_signature` | 422 | A signature does not verify against the option (as an EOA's, an ERC-1271 wallet's, or an ERC-6492 wallet's not deployed yet). |
          *     | `insufficient_funds` | 422 | Confirm: the buyer's token balance is below the option's amount (the payment stays payable). |
@@ -989,6 +998,11 @@ export interface components {
              * @example Request body is invalid.
              */
             message: string;
+            /**
+             * @description Where `code` is the hosted contract's for this operation, this service's own, more specific code from the catalogue above (for example `merchant_not_found` under `not_found`). Absent otherwise.
+             * @example merchant_not_found
+             */
+            reason?: string;
             /** @description Individual validation problems (present with `params_validation`). */
             issues?: {
                 /**
@@ -1476,10 +1490,10 @@ export interface components {
         /**
          * PaymentExpiresAtInput
          * Format: int64
-         * @description When the payment expires, as Unix seconds in the future. Default: 5 minutes after creation (configurable per deployment).
+         * @description When the payment expires, as Unix seconds in the future. Default (absent or null): 5 minutes after creation (configurable per deployment).
          * @example 1771409100
          */
-        PaymentExpiresAtInput: number;
+        PaymentExpiresAtInput: number | null;
         /**
          * Checkout
          * @description (Preview) Where the hosted buyer page sends the buyer once the payment reaches a final state: `successUrl` after `succeeded`, `errorUrl` after `failed`, `expired` or `cancelled`.
@@ -1504,7 +1518,8 @@ export interface components {
             referenceId: components["schemas"]["ReferenceId"];
             amount: components["schemas"]["FiatAmount"];
             expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
-            checkout?: components["schemas"]["Checkout"];
+            /** @description Where the hosted buyer page sends the buyer at the end; null is none, as if absent. */
+            checkout?: components["schemas"]["Checkout"] | null;
         };
         /**
          * UnixTimestamp
@@ -1913,10 +1928,11 @@ export interface components {
                 name: string;
                 required: boolean;
                 /**
-                 * @description Input type; values include `text` and `date`. Render unknown types as `text`.
+                 * @description Input type, as in the hosted contract.
                  * @example text
+                 * @enum {string}
                  */
-                type: string;
+                type: "text" | "date" | "checkbox";
             }[];
             /** @description JSON Schema (draft 2020-12) for the collected data. */
             schema: Record<string, never>;
@@ -2001,7 +2017,8 @@ export interface components {
             /** @example opt_01JKX9A1C3E5G7J9L1N3Q5S7UX */
             optionId: string;
             results: components["schemas"]["ActionResult"][];
-            collectedData?: components["schemas"]["CollectedData"];
+            /** @description The buyer's data, where the option asks for it; null is none, as if absent. */
+            collectedData?: components["schemas"]["CollectedData"] | null;
         };
         /**
          * WebhookEndpointId
@@ -2365,8 +2382,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad request: the request is invalid (schema, values or version headers). */
-        BadRequest: {
+        /** @description Bad request: the request does not match the contract, a value is not acceptable, or the version header names no version. On the gateway and payment operations an unknown option (`reason: option_not_found`), a malformed buyer account (`params_validation`, `reason: invalid_account`) and missing buyer data (`reason: collect_data_required`) are answered here too, with the hosted contract's codes. */
+        InvalidRequest: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2376,8 +2393,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unauthorized: no API key, an invalid API key, or a missing `Merchant-Id` header. */
-        Unauthorized: {
+        /** @description Unauthorized: no API key, or an invalid one. */
+        UnauthorizedKey: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2433,8 +2450,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
-        Conflict: {
+        /** @description Bad request: the request does not match the contract, the `Idempotency-Key` header is missing, or the version header names no version. */
+        CreateMerchantBadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running; retry after `Retry-After`). */
+        IdempotencyConflict: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2466,17 +2494,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
-        UnprocessableEntity: {
-            headers: {
-                "Request-Id": components["headers"]["RequestId"];
-                "PAY-Version": components["headers"]["PayVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description Bad gateway: an upstream dependency returned an invalid response. */
         BadGateway: {
             headers: {
@@ -2488,8 +2505,140 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Unauthorized: no API key, an invalid API key, or a missing `Merchant-Id` header. */
+        Unauthorized: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: the `Merchant-Id` names no merchant of this account. */
+        MerchantNotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: the request does not match the contract (any other refusal of the request too: `params_validation` is the only code the hosted contract gives here), or the version header names no version. */
+        ValidationFailed: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: the merchant, the settlement or the payment does not exist (or is not visible to this key). The code is always `not_found`, as in the hosted contract; `reason` says which (`merchant_not_found`, `settlement_not_found`, `payment_not_found`). */
+        ResourceNotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: the request is invalid (schema, values or version headers). */
+        BadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: a settlement for this asset is already registered, or the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running). */
+        SettlementConflict: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: the payment's state does not allow this, the option's quote expired, or the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running; retry after `Retry-After`). */
+        PaymentConflict: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: no such payment (or not visible to this key). */
+        PaymentNotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Not found: the payment, merchant, option or settlement does not exist (or is not visible to this key). */
         NotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
+        Conflict: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
+        UnprocessableEntity: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: the request does not match the contract, the payment has not succeeded, or the version header names no version. */
+        RefundBadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: the payment was already refunded, the refund is larger than what is left, the payment has the most refunds it may take; or the `Idempotency-Key` was used with another request (409 `idempotency_conflict`) or that request is still running (409 `idempotency_in_progress`, retry after `Retry-After`). */
+        RefundConflictPreview: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2798,18 +2947,30 @@ export type SchemaX402PaymentPayload = components['schemas']['X402PaymentPayload
 export type SchemaX402FacilitatorRequest = components['schemas']['X402FacilitatorRequest'];
 export type SchemaX402VerifyResponse = components['schemas']['X402VerifyResponse'];
 export type SchemaX402SettleResponse = components['schemas']['X402SettleResponse'];
-export type ResponseBadRequest = components['responses']['BadRequest'];
-export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
+export type ResponseUnauthorizedKey = components['responses']['UnauthorizedKey'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
-export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseCreateMerchantBadRequest = components['responses']['CreateMerchantBadRequest'];
+export type ResponseIdempotencyConflict = components['responses']['IdempotencyConflict'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
-export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseMerchantNotFound = components['responses']['MerchantNotFound'];
+export type ResponseValidationFailed = components['responses']['ValidationFailed'];
+export type ResponseResourceNotFound = components['responses']['ResourceNotFound'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseSettlementConflict = components['responses']['SettlementConflict'];
+export type ResponsePaymentConflict = components['responses']['PaymentConflict'];
+export type ResponsePaymentNotFound = components['responses']['PaymentNotFound'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
+export type ResponseRefundBadRequest = components['responses']['RefundBadRequest'];
+export type ResponseRefundConflictPreview = components['responses']['RefundConflictPreview'];
 export type ResponseGone = components['responses']['Gone'];
 export type ParameterMerchantStatusFilter = components['parameters']['MerchantStatusFilter'];
 export type ParameterMerchantSearch = components['parameters']['MerchantSearch'];
@@ -2939,8 +3100,8 @@ export interface operations {
                     "application/json": components["schemas"]["ListMerchantsResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3028,13 +3189,12 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMerchantResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["CreateMerchantBadRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -3222,10 +3382,10 @@ export interface operations {
                     "application/json": components["schemas"]["ListPaymentsResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -3313,10 +3473,10 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantDetailsResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3385,10 +3545,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3475,10 +3635,10 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3615,10 +3775,10 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyListPaymentsResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -3695,10 +3855,10 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantSettlementsPreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3795,13 +3955,12 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["ResourceNotFound"];
+            409: components["responses"]["SettlementConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3887,10 +4046,10 @@ export interface operations {
                     "application/json": components["schemas"]["CryptoSettlementPreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3966,10 +4125,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4156,10 +4315,10 @@ export interface operations {
                     "application/json": components["schemas"]["ListPaymentsResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -4258,14 +4417,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePaymentResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["MerchantNotFound"];
+            409: components["responses"]["PaymentConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4392,10 +4550,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentDetailsPreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4478,12 +4636,11 @@ export interface operations {
                     "application/json": components["schemas"]["CancelPaymentResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4586,10 +4743,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4928,11 +5085,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreateRefundResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["RefundBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["ResourceNotFound"];
+            409: components["responses"]["RefundConflictPreview"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -5248,9 +5405,9 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayPaymentPreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5393,14 +5550,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentOptionsResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5497,14 +5653,13 @@ export interface operations {
                     "application/json": components["schemas"]["FetchActionsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5605,10 +5760,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5690,12 +5845,11 @@ export interface operations {
                     "application/json": components["schemas"]["CancelPaymentResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5788,9 +5942,9 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -87,7 +87,7 @@ export interface paths {
         /**
          * List a merchant's payments (deprecated)
          * @deprecated
-         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found` (the merchant itself: 404 `not_found` with that `reason`); its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`. (2026-02-19.preview) Each payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         get: operations["listMerchantPaymentsDeprecated"];
         put?: never;
@@ -403,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Get payment options
-         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 400 `params_validation` (`reason: invalid_account`). An expired payment fails with 410 `payment_expired`. (2026-02-19.preview) The payment (`info`) carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["getPaymentOptions"];
         delete?: never;
@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Fetch actions for an option
-         * @description Fetches the actions for a payment option (e.g. to follow a `build` action). Fails with 400 `collect_data_required` when the option needs buyer data that has not been supplied, 404 `option_not_found` for an unknown option, 409 `quote_expired` when the option expired and 410 `payment_expired` when the payment did.
+         * @description Fetches the actions for a payment option (e.g. to follow a `build` action). Fails with 400 `invalid_params` (`reason: collect_data_required`) when the option needs buyer data that has not been supplied, 400 `invalid_params` (`reason: option_not_found`) for an unknown option, 409 `quote_expired` when the option expired and 410 `payment_expired` when the payment did.
          */
         post: operations["fetchPaymentActions"];
         delete?: never;
@@ -1851,7 +1851,7 @@ export interface components {
          * @description Unknown fields are ignored.
          */
         PaymentOptionsRequest: {
-            /** @description The buyer's CAIP-10 accounts. Accounts the service cannot use get no option; a malformed account fails with 422 `invalid_account`. */
+            /** @description The buyer's CAIP-10 accounts. Accounts the service cannot use get no option; a malformed account fails with 400 `params_validation` (`reason: invalid_account`, an issue naming it). */
             accounts: string[];
             /** @description Option ids to re-quote. */
             refresh?: string[] | null;
@@ -2703,7 +2703,7 @@ export interface components {
          */
         SdkPlatform: string;
         /**
-         * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+         * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
          * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
          */
         IdempotencyKeyRequired: string;
@@ -2786,7 +2786,7 @@ export interface components {
          */
         MerchantIdFilter: string;
         /**
-         * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+         * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
          * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
          */
         IdempotencyKey: string;
@@ -3113,7 +3113,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -3869,7 +3869,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -4335,7 +4335,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4439,7 +4439,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4569,7 +4569,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4662,7 +4662,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4762,7 +4762,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4848,7 +4848,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4996,7 +4996,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5424,7 +5424,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5567,7 +5567,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5676,7 +5676,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5778,7 +5778,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5955,7 +5955,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6226,7 +6226,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -6583,7 +6583,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6996,7 +6996,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7098,7 +7098,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7172,7 +7172,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7246,7 +7246,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -7320,7 +7320,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -518,7 +518,7 @@ export interface components {
          *     and `reason` carries ours. Merchant, settlement and refund operations answer every 404 as `not_found`
          *     (`reason`: `merchant_not_found`, `settlement_not_found`, `payment_not_found`), and `invalid_params` as
          *     `params_validation`; the gateway and payment operations answer `option_not_found` and
-         *     `collect_data_required` as 400 `invalid_params` and `invalid_account` as 400 `params_validation`; and
+         *     `collect_data_required` as 400 `invalid_params` and `invalid_account` as 400 `params_validation`;
          *     `idempotency_conflict` is 409 there, and `idempotency_in_progress` is answered as 409
          *     `idempotency_conflict` (with `Retry-After`), except on refunds. Each operation's responses list its codes.
          *

@@ -1,6 +1,6 @@
 import { client, Res } from '../support/service';
 import { uniqueKey, WALLET } from '../support/fixtures';
-import { BUYER_BASE, gw, m, newPayment, svc, useGatewaySuite } from '../support/gatewaySuite';
+import { BUYER_BASE, confirm, firstOption, gw, m, newPayment, signAction, svc, useGatewaySuite } from '../support/gatewaySuite';
 
 // On the hosted contract's operations, the status and code its documents give are answered, ours in `reason`
 // (docs/api.md, Errors; src/http/hostedCodes.ts): 404 not_found on merchant, settlement and refund operations,
@@ -125,5 +125,16 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('PAY-Version %s', (version) 
       code: 'payment_not_found',
       reason: undefined,
     });
+  });
+
+  it('takes null where the hosted contract allows it: expiresAt and checkout on creation, collectedData on confirm', async () => {
+    const body = { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' }, expiresAt: null };
+    const created = await merchant('POST', '/v1/payments', { body: version.endsWith('.preview') ? { ...body, checkout: null } : body });
+    expect(created.status).toBe(201);
+    expect(created.body.expiresAt - Math.floor(Date.now() / 1000)).toBeGreaterThan(60); // the default expiry
+    const opt = await firstOption(created.body.paymentId);
+    const confirmed = await confirm(created.body.paymentId, opt.id, await signAction(opt), { collectedData: null }, wallet);
+    expect(confirmed.status).toBe(200);
+    expect(['processing', 'succeeded']).toContain(confirmed.body.status);
   });
 });

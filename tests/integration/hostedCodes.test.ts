@@ -1,10 +1,11 @@
-import { client, Res } from '../support/service';
-import { uniqueKey, WALLET } from '../support/fixtures';
+import { admin, client, Res } from '../support/service';
+import { merchantWithSettlement, uniqueKey, WALLET } from '../support/fixtures';
 import { BUYER_BASE, confirm, firstOption, gw, m, newPayment, signAction, svc, useGatewaySuite } from '../support/gatewaySuite';
 
 // On the hosted contract's operations, the status and code its documents give are answered, ours in `reason`
 // (docs/api.md, Errors; src/http/hostedCodes.ts): 404 not_found on merchant, settlement and refund operations,
-// 409 idempotency_conflict, 400 for an unknown option or a malformed buyer account. Both versions. Our own
+// 409 idempotency_conflict, 400 for an unknown option, missing buyer data or a malformed buyer account. Both
+// versions (a key still running: idempotencyClaim.test.ts and merchants.test.ts). Our own
 // operations keep ours (x402.test.ts: 422 idempotency_conflict on /x402/settle).
 
 useGatewaySuite();
@@ -119,6 +120,16 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('PAY-Version %s', (version) 
         reason: 'option_not_found',
       },
     );
+    // Buyer data the option needs, not sent: 400 invalid_params, reason collect_data_required.
+    const shop = await merchantWithSettlement(svc, 'Collecting');
+    await admin('accounts', 'set-threshold', '--account', shop.accountId, '--minor', '500');
+    const big = await newPayment('1000', shop.asMerchant);
+    const [opt] = (await wallet('POST', `/v1/gateway/payment/${big}/options`, { body: { accounts: [BUYER_BASE] } })).body.options;
+    expect(answer(await wallet('POST', `/v1/gateway/payment/${big}/fetch`, { body: { optionId: opt.id, data: null } }))).toEqual({
+      status: 400,
+      code: 'invalid_params',
+      reason: 'collect_data_required',
+    });
     // Codes the hosted list has stay as they are.
     expect(answer(await wallet('GET', `/v1/gateway/payment/${UNKNOWN_PAYMENT}`))).toEqual({
       status: 404,

@@ -1635,39 +1635,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Not found: the payment, merchant, option or settlement does not exist (or is not visible to this key). */
-        NotFound: {
-            headers: {
-                "Request-Id": components["headers"]["RequestId"];
-                "PAY-Version": components["headers"]["PayVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
-        Conflict: {
-            headers: {
-                "Request-Id": components["headers"]["RequestId"];
-                "PAY-Version": components["headers"]["PayVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
-        UnprocessableEntity: {
-            headers: {
-                "Request-Id": components["headers"]["RequestId"];
-                "PAY-Version": components["headers"]["PayVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description Bad request: the request does not match the contract, the payment has not succeeded, or the version header names no version. */
         RefundBadRequest: {
             headers: {
@@ -1692,6 +1659,39 @@ export interface components {
         };
         /** @description Gone: the payment expired. */
         Gone: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
+        UnprocessableEntity: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: the payment, merchant, option or settlement does not exist (or is not visible to this key). */
+        NotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
+        Conflict: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1952,12 +1952,12 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseSettlementConflict = components['responses']['SettlementConflict'];
 export type ResponsePaymentConflict = components['responses']['PaymentConflict'];
 export type ResponsePaymentNotFound = components['responses']['PaymentNotFound'];
-export type ResponseNotFound = components['responses']['NotFound'];
-export type ResponseConflict = components['responses']['Conflict'];
-export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseRefundBadRequest = components['responses']['RefundBadRequest'];
 export type ResponseRefundConflict = components['responses']['RefundConflict'];
 export type ResponseGone = components['responses']['Gone'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterMerchantStatusFilter = components['parameters']['MerchantStatusFilter'];
 export type ParameterMerchantSearch = components['parameters']['MerchantSearch'];
 export type ParameterMerchantsCursor = components['parameters']['MerchantsCursor'];
@@ -3766,14 +3766,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePaymentResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["MerchantNotFound"];
+            409: components["responses"]["PaymentConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3852,10 +3851,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2604,28 +2604,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
-        Conflict: {
-            headers: {
-                "Request-Id": components["headers"]["RequestId"];
-                "PAY-Version": components["headers"]["PayVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
-        UnprocessableEntity: {
-            headers: {
-                "Request-Id": components["headers"]["RequestId"];
-                "PAY-Version": components["headers"]["PayVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description Bad request: the request does not match the contract, the payment has not succeeded, or the version header names no version. */
         RefundBadRequest: {
             headers: {
@@ -2648,8 +2626,30 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
+        UnprocessableEntity: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Gone: the payment expired. */
         Gone: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
+        Conflict: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2967,11 +2967,11 @@ export type ResponseSettlementConflict = components['responses']['SettlementConf
 export type ResponsePaymentConflict = components['responses']['PaymentConflict'];
 export type ResponsePaymentNotFound = components['responses']['PaymentNotFound'];
 export type ResponseNotFound = components['responses']['NotFound'];
-export type ResponseConflict = components['responses']['Conflict'];
-export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseRefundBadRequest = components['responses']['RefundBadRequest'];
 export type ResponseRefundConflictPreview = components['responses']['RefundConflictPreview'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseGone = components['responses']['Gone'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterMerchantStatusFilter = components['parameters']['MerchantStatusFilter'];
 export type ParameterMerchantSearch = components['parameters']['MerchantSearch'];
 export type ParameterMerchantsCursor = components['parameters']['MerchantsCursor'];
@@ -4819,14 +4819,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePaymentResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["MerchantNotFound"];
+            409: components["responses"]["PaymentConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4905,10 +4904,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponsePreview"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -3,7 +3,7 @@ import { ERRORS, ErrorCode } from '../domain/errors';
 // Where the hosted service's contract lists the codes an operation answers with for a status, clients written
 // against it branch on those; so on those operations a code of ours that is not in that list is answered as
 // the hosted one (with its status), and ours is kept in the body's `reason`
-// (docs/api.md, Errors). Our own operations (webhooks, x402, test helpers, the deprecated aliases) keep ours.
+// (docs/api.md, Errors). Our own operations (webhooks, x402, test helpers, decline) keep ours.
 // contract-tests/hosted-contract/hosted-types-*.json hold those lists; tests/unit/hostedFacts.test.ts checks
 // the documents against them and tests/integration/hostedCodes.test.ts these answers.
 
@@ -44,6 +44,9 @@ const BY_OPERATION: Record<string, Mapping> = {
   getPayment: PAYMENT,
   cancelPayment: PAYMENT,
   getPaymentStatus: PAYMENT,
+  // The paths of the hosted service's e-commerce guides: the same operations, so the same answers.
+  createPaymentDeprecated: PAYMENT,
+  getPaymentStatusDeprecated: PAYMENT,
 };
 
 /** Codes whose status in the hosted contract is not the catalogue's (merchant and settlement creation say 409). */

@@ -94,6 +94,11 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('PAY-Version %s', (version) 
       });
     expect((await pay(uniqueKey('order'))).status).toBe(201);
     expect(answer(await pay(uniqueKey('order')))).toEqual(conflict);
+    // The path of the hosted e-commerce guides is the same operation, with the same answers.
+    const alias = { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '100' } };
+    expect(answer(await merchant('POST', '/v1/merchant/payment', { body: alias, headers: { 'Idempotency-Key': paymentKey } }))).toEqual(
+      conflict,
+    );
 
     const refundKey = uniqueKey('reuse');
     const refund = (paymentId: string) =>

@@ -8,9 +8,9 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    alone may be any known version, but several that differ are refused (400
    `conflicting_api_versions`). The gate pins `PAY-Version` with `-H`, so a valid case that also carries
    a synonym gets the same value.
-2. An `Idempotency-Key` names one request. Reusing a key with a different request is refused (422
-   `idempotency_conflict`), by design. Generators repeat values (examples, boundary values), so each
-   valid case gets a fresh key; replay and conflict behaviour are covered by the integration tests.
+2. An `Idempotency-Key` names one request. Reusing a key with a different request is refused
+   (`idempotency_conflict`: 409 on the hosted contract's operations, 422 on ours), by design.
+   Generators repeat values (examples, boundary values), so each valid case gets a fresh key; replay and conflict behaviour are covered by the integration tests.
 3. Cursors are issued by the service. The schema can state their shape, not their provenance (a
    well-formed string the service never issued is refused with 400 `params_validation`, by design), so
    a valid case that carries a `cursor` gets a real one, issued during seeding (CONTRACT_CURSOR for the
@@ -22,9 +22,9 @@ Schemathesis revalidates a case after `before_call` edits it, so the checks judg
    devnet.json in DEVNET_DIR, which contract-tests/stack.mjs exports); a payment's `expiresAt` must lie in
    the future (at most 30 days). The refusals themselves (unknown asset, other chain, past expiry) are
    covered by the integration tests. Gateway option requests name buyer accounts as CAIP-10 strings; the
-   schema leaves them free-form so that a malformed one is answered 422 `invalid_account` (a wallet-facing
-   code), so valid cases use a well-formed account on the development chain. A webhook endpoint's URL is
-   acceptable only if its host resolves to an address deliveries may reach (refused: unspecified,
+   schema leaves them free-form so that a malformed one is answered 400 `params_validation` with
+   `reason: invalid_account` (the hosted contract's status, our wallet-facing code in `reason`), so valid
+   cases use a well-formed account on the development chain. A webhook endpoint's URL is acceptable only if its host resolves to an address deliveries may reach (refused: unspecified,
    link-local; private networks only where allowed), so valid cases use a receiver URL the gate allows.
 
 5. Real data for the money path. A random payment or option id is answered 404, so on its own the fuzzer

@@ -87,7 +87,7 @@ export interface paths {
         /**
          * List a merchant's payments (deprecated)
          * @deprecated
-         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found`, like the merchant itself; its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
+         * @description Deprecated: use `GET /v1/merchants/payments`. Kept with its older snake_case shape for existing integrations. The path names the merchant: once it is deleted this is 404 `merchant_not_found` (the merchant itself: 404 `not_found` with that `reason`); its payments stay listed by `GET /v1/payments?merchantId=` and `GET /v1/merchants/payments`.
          */
         get: operations["listMerchantPaymentsDeprecated"];
         put?: never;
@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Get payment options
-         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 422 `invalid_account`. A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`.
+         * @description Takes the buyer's accounts and returns the options usable to complete the payment: one per (account, merchant settlement asset on the account's chain) that the service can price, each with the actions to carry out. Accounts the service cannot use get no option; a malformed CAIP-10 account fails with 400 `params_validation` (`reason: invalid_account`). A payment in a final state (succeeded, failed, expired, cancelled) answers 200 with `options: null`, `collectData: null` and `info` (its `status`): nothing is left to pay, and a wallet shows how it ended. A payment being processed fails with 409 `invalid_state`.
          */
         post: operations["getPaymentOptions"];
         delete?: never;
@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Fetch actions for an option
-         * @description Fetches the actions for a payment option (e.g. to follow a `build` action). Fails with 400 `collect_data_required` when the option needs buyer data that has not been supplied, 404 `option_not_found` for an unknown option, 409 `quote_expired` when the option expired and 410 `payment_expired` when the payment did.
+         * @description Fetches the actions for a payment option (e.g. to follow a `build` action). Fails with 400 `invalid_params` (`reason: collect_data_required`) when the option needs buyer data that has not been supplied, 400 `invalid_params` (`reason: option_not_found`) for an unknown option, 409 `quote_expired` when the option expired and 410 `payment_expired` when the payment did.
          */
         post: operations["fetchPaymentActions"];
         delete?: never;
@@ -513,6 +513,15 @@ export interface components {
          * @description The body of every 4xx and 5xx response. Branch on `code` (stable, snake_case), never on
          *     `message` (human text that may change). `requestId` equals the `Request-Id` response header.
          *
+         *     On the operations of the hosted service's contract, the codes (and statuses) it documents for an
+         *     operation are the ones answered there: a code of this table outside them is answered as the hosted one,
+         *     and `reason` carries ours. Merchant, settlement and refund operations answer every 404 as `not_found`
+         *     (`reason`: `merchant_not_found`, `settlement_not_found`, `payment_not_found`), and `invalid_params` as
+         *     `params_validation`; the gateway and payment operations answer `option_not_found` and
+         *     `collect_data_required` as 400 `invalid_params` and `invalid_account` as 400 `params_validation`;
+         *     `idempotency_conflict` is 409 there, and `idempotency_in_progress` is answered as 409
+         *     `idempotency_conflict` (with `Retry-After`), except on refunds. Each operation's responses list its codes.
+         *
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
          *     | `params_validation` | 400 | The request does not match the schema; `issues` lists each problem. |
@@ -553,7 +562,7 @@ export interface components {
          *     | `payload_too_large` | 413 | The request body is too large. |
          *     | `unsupported_media_type` | 415 | The request body must be `application/json`. |
          *     | `refund_below_minimum` | 422 | Preview: a partial refund's `amount` is below the minimum of its currency and chain (the message names it): the operator's floor, or what the refund's transfer costs in gas at the chain's fees now. A refund of all that is left is never refused for it. |
-         *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request. |
+         *     | `idempotency_conflict` | 422 | The `Idempotency-Key` was already used with a different request (409 on the hosted contract's operations). |
          *     | `invalid_account` | 422 | A buyer account is not a valid CAIP-10 account id. |
          *     | `invalid_signature` | 422 | A signature does not verify against the option (as an EOA's, an ERC-1271 wallet's, or an ERC-6492 wallet's not deployed yet). |
          *     | `insufficient_funds` | 422 | Confirm: the buyer's token balance is below the option's amount (the payment stays payable). |
@@ -582,6 +591,11 @@ export interface components {
              * @example Request body is invalid.
              */
             message: string;
+            /**
+             * @description Where `code` is the hosted contract's for this operation, this service's own, more specific code from the catalogue above (for example `merchant_not_found` under `not_found`). Absent otherwise.
+             * @example merchant_not_found
+             */
+            reason?: string;
             /** @description Individual validation problems (present with `params_validation`). */
             issues?: {
                 /**
@@ -1039,10 +1053,10 @@ export interface components {
         /**
          * PaymentExpiresAtInput
          * Format: int64
-         * @description When the payment expires, as Unix seconds in the future. Default: 5 minutes after creation (configurable per deployment).
+         * @description When the payment expires, as Unix seconds in the future. Default (absent or null): 5 minutes after creation (configurable per deployment).
          * @example 1771409100
          */
-        PaymentExpiresAtInput: number;
+        PaymentExpiresAtInput: number | null;
         /** CreatePaymentRequest */
         CreatePaymentRequest: {
             referenceId: components["schemas"]["ReferenceId"];
@@ -1244,7 +1258,7 @@ export interface components {
          * @description Unknown fields are ignored.
          */
         PaymentOptionsRequest: {
-            /** @description The buyer's CAIP-10 accounts. Accounts the service cannot use get no option; a malformed account fails with 422 `invalid_account`. */
+            /** @description The buyer's CAIP-10 accounts. Accounts the service cannot use get no option; a malformed account fails with 400 `params_validation` (`reason: invalid_account`, an issue naming it). */
             accounts: string[];
             /** @description Option ids to re-quote. */
             refresh?: string[] | null;
@@ -1332,10 +1346,11 @@ export interface components {
                 name: string;
                 required: boolean;
                 /**
-                 * @description Input type; values include `text` and `date`. Render unknown types as `text`.
+                 * @description Input type, as in the hosted contract.
                  * @example text
+                 * @enum {string}
                  */
-                type: string;
+                type: "text" | "date" | "checkbox";
             }[];
             /** @description JSON Schema (draft 2020-12) for the collected data. */
             schema: Record<string, never>;
@@ -1420,12 +1435,13 @@ export interface components {
             /** @example opt_01JKX9A1C3E5G7J9L1N3Q5S7UX */
             optionId: string;
             results: components["schemas"]["ActionResult"][];
-            collectedData?: components["schemas"]["CollectedData"];
+            /** @description The buyer's data, where the option asks for it; null is none, as if absent. */
+            collectedData?: components["schemas"]["CollectedData"] | null;
         };
     };
     responses: {
-        /** @description Bad request: the request is invalid (schema, values or version headers). */
-        BadRequest: {
+        /** @description Bad request: the request does not match the contract, a value is not acceptable, or the version header names no version. On the gateway and payment operations an unknown option (`reason: option_not_found`), a malformed buyer account (`params_validation`, `reason: invalid_account`) and missing buyer data (`reason: collect_data_required`) are answered here too, with the hosted contract's codes. */
+        InvalidRequest: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1435,8 +1451,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unauthorized: no API key, an invalid API key, or a missing `Merchant-Id` header. */
-        Unauthorized: {
+        /** @description Unauthorized: no API key, or an invalid one. */
+        UnauthorizedKey: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1492,8 +1508,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
-        Conflict: {
+        /** @description Bad request: the request does not match the contract, the `Idempotency-Key` header is missing, or the version header names no version. */
+        CreateMerchantBadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running; retry after `Retry-After`). */
+        IdempotencyConflict: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1525,8 +1552,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
-        UnprocessableEntity: {
+        /** @description Bad gateway: an upstream dependency returned an invalid response. */
+        BadGateway: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1536,8 +1563,129 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Bad gateway: an upstream dependency returned an invalid response. */
-        BadGateway: {
+        /** @description Unauthorized: no API key, an invalid API key, or a missing `Merchant-Id` header. */
+        Unauthorized: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: the `Merchant-Id` names no merchant of this account. */
+        MerchantNotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: the request does not match the contract (any other refusal of the request too: `params_validation` is the only code the hosted contract gives here), or the version header names no version. */
+        ValidationFailed: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: the merchant, the settlement or the payment does not exist (or is not visible to this key). The code is always `not_found`, as in the hosted contract; `reason` says which (`merchant_not_found`, `settlement_not_found`, `payment_not_found`). */
+        ResourceNotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: the request is invalid (schema, values or version headers). */
+        BadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: a settlement for this asset is already registered, or the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running). */
+        SettlementConflict: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: the payment's state does not allow this, the option's quote expired, or the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running; retry after `Retry-After`). */
+        PaymentConflict: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found: no such payment (or not visible to this key). */
+        PaymentNotFound: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: the request does not match the contract, the payment has not succeeded, or the version header names no version. */
+        RefundBadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict: the payment was already refunded; or the `Idempotency-Key` was used with another request (409 `idempotency_conflict`) or that request is still running (409 `idempotency_in_progress`, retry after `Retry-After`): never `already_refunded` while it may not be. */
+        RefundConflict: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Gone: the payment expired. */
+        Gone: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unprocessable: the `Idempotency-Key` was reused with a different request, or the request is well-formed but cannot be processed (invalid account, invalid signature, a partial refund below the minimum). */
+        UnprocessableEntity: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1558,8 +1706,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Gone: the payment expired. */
-        Gone: {
+        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
+        Conflict: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -1613,7 +1761,7 @@ export interface components {
          */
         SdkPlatform: string;
         /**
-         * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+         * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
          * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
          */
         IdempotencyKeyRequired: string;
@@ -1696,7 +1844,7 @@ export interface components {
          */
         MerchantIdFilter: string[];
         /**
-         * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+         * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
          * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
          */
         IdempotencyKey: string;
@@ -1801,19 +1949,31 @@ export type SchemaFetchActionsResponse = components['schemas']['FetchActionsResp
 export type SchemaActionResult = components['schemas']['ActionResult'];
 export type SchemaCollectedData = components['schemas']['CollectedData'];
 export type SchemaConfirmPaymentRequest = components['schemas']['ConfirmPaymentRequest'];
-export type ResponseBadRequest = components['responses']['BadRequest'];
-export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
+export type ResponseUnauthorizedKey = components['responses']['UnauthorizedKey'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
-export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseCreateMerchantBadRequest = components['responses']['CreateMerchantBadRequest'];
+export type ResponseIdempotencyConflict = components['responses']['IdempotencyConflict'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
-export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
-export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponseMerchantNotFound = components['responses']['MerchantNotFound'];
+export type ResponseValidationFailed = components['responses']['ValidationFailed'];
+export type ResponseResourceNotFound = components['responses']['ResourceNotFound'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseSettlementConflict = components['responses']['SettlementConflict'];
+export type ResponsePaymentConflict = components['responses']['PaymentConflict'];
+export type ResponsePaymentNotFound = components['responses']['PaymentNotFound'];
+export type ResponseRefundBadRequest = components['responses']['RefundBadRequest'];
+export type ResponseRefundConflict = components['responses']['RefundConflict'];
 export type ResponseGone = components['responses']['Gone'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterMerchantStatusFilter = components['parameters']['MerchantStatusFilter'];
 export type ParameterMerchantSearch = components['parameters']['MerchantSearch'];
 export type ParameterMerchantsCursor = components['parameters']['MerchantsCursor'];
@@ -1935,8 +2095,8 @@ export interface operations {
                     "application/json": components["schemas"]["ListMerchantsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -1948,7 +2108,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -2023,13 +2183,12 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMerchantResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["CreateMerchantBadRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -2213,10 +2372,10 @@ export interface operations {
                     "application/json": components["schemas"]["ListPaymentsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -2302,10 +2461,10 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantDetailsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2374,10 +2533,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2463,10 +2622,10 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2604,10 +2763,10 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyListPaymentsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -2683,10 +2842,10 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantSettlements"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2697,7 +2856,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Required client-chosen key (e.g. a UUID) that makes the request safe to retry; without it the request fails with 400 `missing_idempotency_key`. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`) and creates nothing; the same key with a different request fails with `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`. On merchant and settlement creation (the hosted contract's statuses) both are 409 `idempotency_conflict`, the second with `reason: idempotency_in_progress`; elsewhere the first is 422.
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
@@ -2782,13 +2941,12 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["ResourceNotFound"];
+            409: components["responses"]["SettlementConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2873,10 +3031,10 @@ export interface operations {
                     "application/json": components["schemas"]["CryptoSettlement"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2952,10 +3110,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ResourceNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3140,10 +3298,10 @@ export interface operations {
                     "application/json": components["schemas"]["ListPaymentsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["UnauthorizedKey"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -3160,7 +3318,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3237,14 +3395,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePaymentResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["MerchantNotFound"];
+            409: components["responses"]["PaymentConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3260,7 +3417,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3356,10 +3513,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentDetails"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3375,7 +3532,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3441,12 +3598,11 @@ export interface operations {
                     "application/json": components["schemas"]["CancelPaymentResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3468,7 +3624,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3548,10 +3704,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3567,7 +3723,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3624,14 +3780,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePaymentResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["MerchantNotFound"];
+            409: components["responses"]["PaymentConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3653,7 +3808,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3710,10 +3865,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3729,7 +3884,7 @@ export interface operations {
                  */
                 "Merchant-Id": components["parameters"]["MerchantIdHeader"];
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3797,14 +3952,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreateRefundResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["RefundBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["ResourceNotFound"];
+            409: components["responses"]["RefundConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -3887,9 +4041,9 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayPayment"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3906,7 +4060,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4031,13 +4185,12 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentOptionsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4048,7 +4201,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4134,14 +4287,13 @@ export interface operations {
                     "application/json": components["schemas"]["FetchActionsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4158,7 +4310,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4241,10 +4393,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4259,7 +4411,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4325,12 +4477,11 @@ export interface operations {
                     "application/json": components["schemas"]["CancelPaymentResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["PaymentConflict"];
             410: components["responses"]["Gone"];
-            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4422,9 +4573,9 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentStatusResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PaymentNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4435,7 +4586,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with 422 `idempotency_conflict`, and while the first request is still running with 409 `idempotency_in_progress`.
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
                  * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -2,18 +2,24 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { AppError, ErrorCode, ERRORS, Issue } from '../domain/errors';
 import { DB_RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { hostedCode } from './hostedCodes';
 
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
+  /** Our own, more specific code, where the operation answers the hosted contract's (hostedCodes.ts). */
+  reason?: ErrorCode;
   issues?: Issue[];
   requestId: string;
 }
 
-export function errorBody(err: AppError, requestId: string): ErrorBody {
-  const body: ErrorBody = { code: err.code, message: err.message, requestId };
+/** The status and body an operation answers for an error. */
+export function rendered(err: AppError, requestId: string, operationId?: string): { status: number; body: ErrorBody } {
+  const { code, status } = hostedCode(operationId, err.code);
+  const body: ErrorBody = { code, message: err.message, requestId };
+  if (code !== err.code) body.reason = err.code;
   if (err.issues?.length) body.issues = err.issues;
-  return body;
+  return { status, body };
 }
 
 /** Writes a JSON body already serialised, so that what is stored for idempotent replay is what was sent. */
@@ -37,9 +43,10 @@ export function sendStream(
   ctx.body = Readable.from(stream.body);
 }
 
-export function sendError(ctx: Context, err: AppError, requestId: string): string {
-  const text = JSON.stringify(errorBody(err, requestId));
-  sendJson(ctx, err.status, text, err.headers);
+export function sendError(ctx: Context, err: AppError, requestId: string, operationId?: string): string {
+  const { status, body } = rendered(err, requestId, operationId);
+  const text = JSON.stringify(body);
+  sendJson(ctx, status, text, err.headers);
   return text;
 }
 

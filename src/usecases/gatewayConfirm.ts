@@ -95,7 +95,7 @@ export async function checkConfirm(
     buyerData: () => {
       if (!opt.collectData) return;
       collectedJson =
-        input.collectedData !== undefined
+        input.collectedData != null // null: none sent, as in the hosted contract
           ? JSON.stringify(validCollected(input.collectedData, '/collectedData'))
           : openedOptionData(config, opt);
       if (collectedJson === null) throw new AppError('collect_data_required');

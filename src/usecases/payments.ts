@@ -17,8 +17,9 @@ const MAX_TTL_SECONDS = 30 * 24 * 3600;
 export interface CreatePaymentInput {
   referenceId: string;
   amount: { unit: string; value: string };
-  expiresAt?: number;
-  checkout?: { successUrl: string; errorUrl: string };
+  /** null: the default, as if absent (the hosted contract allows it). */
+  expiresAt?: number | null;
+  checkout?: { successUrl: string; errorUrl: string } | null;
 }
 
 export async function createPayment(

@@ -62,7 +62,10 @@ export async function sendUntilAcknowledged(call: () => Promise<Outcome>, timeou
   for (let tries = 1; ; tries++) {
     const o = await call();
     const retryable =
-      o.error !== undefined || o.status === 503 || o.status === 429 || (o.status === 409 && o.body?.code === 'idempotency_in_progress');
+      o.error !== undefined ||
+      o.status === 503 ||
+      o.status === 429 ||
+      (o.status === 409 && [o.body?.code, o.body?.reason].includes('idempotency_in_progress'));
     if (!retryable || Date.now() > deadline) return { ...o, tries };
     await sleep(Math.min(1000, 1000 * Number(o.headers?.get('retry-after') ?? '0.2')));
   }

@@ -99,7 +99,7 @@ describeOwn('confirms while the RPC node takes 3 s to answer', () => {
       w.confirm(id, opt.id, sig, { 'Idempotency-Key': key }),
     ]);
     proxy.delay(0);
-    const answers = [a, b].map((r) => (r.status === 200 ? r.body.status : r.body.code)).sort();
+    const answers = [a, b].map((r) => (r.status === 200 ? r.body.status : (r.body.reason ?? r.body.code))).sort();
     // One claims the key and moves the payment; the other finds the claim held (409) or replays its answer.
     expect(answers[1]).toBe('processing');
     expect(['processing', 'idempotency_in_progress']).toContain(answers[0]);

@@ -61,13 +61,14 @@ describe('every response carries Request-Id and the error body', () => {
     const b = await direct('GET', '/healthz');
     expect(a.headers.get('request-id')).not.toBe(b.headers.get('request-id'));
   });
-  it('malformed JSON -> 400 invalid_params, nothing stored', async () => {
+  it('malformed JSON -> 400 (on merchant creation the hosted params_validation, reason invalid_params), nothing stored', async () => {
     const before = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
     const r = await direct('POST', '/v1/merchants', {
       raw: '{"merchantName": ',
       headers: { 'content-type': 'application/json', 'Idempotency-Key': 'bad-json' },
     });
-    expectErrorBody(r, 400, 'invalid_params');
+    expectErrorBody(r, 400, 'params_validation');
+    expect(r.body.reason).toBe('invalid_params');
     const after = await svc.db('merchants').where({ account_id: accountId }).count<{ c: string }[]>({ c: '*' });
     expect(after[0].c).toBe(before[0].c);
   });

@@ -188,11 +188,14 @@ describe('a wallet pays end to end', () => {
 });
 
 describe('options', () => {
-  it('a malformed account is 422 invalid_account; accounts the merchant cannot take get no option', async () => {
+  it('a malformed account is 400 params_validation (reason invalid_account); accounts the merchant cannot take get no option', async () => {
     const id = await newPayment();
     const bad = await options(id, [BUYER_BASE, 'eip155:31337:0xnothex']);
-    expect(bad.status).toBe(422);
-    expect(bad.body.code).toBe('invalid_account');
+    expect({ status: bad.status, code: bad.body.code, reason: bad.body.reason }).toEqual({
+      status: 400,
+      code: 'params_validation',
+      reason: 'invalid_account',
+    });
     expect(bad.body.issues).toEqual([expect.objectContaining({ field: '/accounts/1' })]);
     const none = await options(id, [
       `eip155:8453:${buyer.address}`,
@@ -262,8 +265,8 @@ describe('confirm refuses, and nothing moves', () => {
     const id = await newPayment();
     const other = await newPayment();
     const opt = await firstOption(other);
-    await expectRefused(await confirm(id, opt.id, await signAction(opt)), 404, 'option_not_found', id);
-    await expectRefused(await confirm(id, 'opt_unknown', await signAction(opt)), 404, 'option_not_found', id);
+    await expectRefused(await confirm(id, opt.id, await signAction(opt)), 400, 'invalid_params', id, 'option_not_found');
+    await expectRefused(await confirm(id, 'opt_unknown', await signAction(opt)), 400, 'invalid_params', id, 'option_not_found');
   });
   it('results that are not one walletRpc signature', async () => {
     const id = await newPayment();

@@ -47,7 +47,7 @@ describe('data collection above the threshold', () => {
     const opt = o.body.options[0];
     expect(opt.collectData).toEqual(o.body.collectData);
     const sig = await signAction(opt);
-    await expectRefused(await confirm(id, opt.id, sig), 400, 'collect_data_required', id);
+    await expectRefused(await confirm(id, opt.id, sig), 400, 'invalid_params', id, 'collect_data_required');
     const bad = await confirm(id, opt.id, sig, { collectedData: { ...data, dob: '10/12/1815', tosConfirmed: false } });
     await expectRefused(bad, 400, 'params_validation', id);
     expect(bad.body.issues.map((i: any) => i.field).sort()).toEqual(['/collectedData/dob', '/collectedData/tosConfirmed']);
@@ -66,7 +66,11 @@ describe('data collection above the threshold', () => {
     const id = await newPayment('1000', shop.asMerchant);
     const opt = await firstOption(id);
     const none = await gw('POST', `/v1/gateway/payment/${id}/fetch`, { body: { optionId: opt.id, data: null } });
-    expect(none.body.code).toBe('collect_data_required');
+    expect({ status: none.status, code: none.body.code, reason: none.body.reason }).toEqual({
+      status: 400,
+      code: 'invalid_params',
+      reason: 'collect_data_required',
+    });
     const f = await gw('POST', `/v1/gateway/payment/${id}/fetch`, { body: { optionId: opt.id, data } });
     expect(f.status).toBe(200);
     expect(f.body.actions).toEqual(opt.actions);

@@ -6,8 +6,9 @@ import { client, Res, startTestService, TestService, itOwn } from '../support/se
 import { spawnService } from '../support/serviceProcess';
 
 // An Idempotency-Key's claim lives exactly as long as the request holding it: however long the first
-// request runs, a retry is 409 idempotency_in_progress, never a second run; once its holder is gone (the
-// process killed mid-request), the next retry runs the work at once. A payment creation is held up
+// request runs, a retry is 409 (on payment creation the hosted contract's idempotency_conflict, with reason
+// idempotency_in_progress), never a second run; once its holder is gone (the process killed mid-request), the
+// next retry runs the work at once. A payment creation is held up
 // mid-request by locking its merchant's row from another session: its INSERT waits on the foreign key.
 
 let svc: TestService;
@@ -60,14 +61,20 @@ describe('Idempotency-Key claims', () => {
       const retry = await within(createPayment(svc.url, key, ref), 5000);
       expect(retry).not.toBe('still running');
       const r = retry as Res;
-      expect({ status: r.status, code: r.body.code, retryAfter: r.headers.get('retry-after') }).toEqual({
+      // On payment creation the hosted contract's code, ours in reason (docs/api.md, Errors).
+      expect({ status: r.status, code: r.body.code, reason: r.body.reason, retryAfter: r.headers.get('retry-after') }).toEqual({
         status: 409,
-        code: 'idempotency_in_progress',
+        code: 'idempotency_conflict',
+        reason: 'idempotency_in_progress',
         retryAfter: '1',
       });
-      // A different request with the key is told the same while the first runs (422 once it has finished).
+      // A different request with the key is told the same while the first runs (reason absent once it has finished).
       const other = await createPayment(svc.url, key, uniqueKey('order'));
-      expect({ status: other.status, code: other.body.code }).toEqual({ status: 409, code: 'idempotency_in_progress' });
+      expect({ status: other.status, code: other.body.code, reason: other.body.reason }).toEqual({
+        status: 409,
+        code: 'idempotency_conflict',
+        reason: 'idempotency_in_progress',
+      });
     } finally {
       await trx.rollback();
     }
@@ -83,7 +90,12 @@ describe('Idempotency-Key claims', () => {
     expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([
       { state: 'done', response_status: 201 },
     ]);
-    expect((await createPayment(svc.url, key, uniqueKey('order'))).body.code).toBe('idempotency_conflict');
+    const conflict = await createPayment(svc.url, key, uniqueKey('order'));
+    expect({ status: conflict.status, code: conflict.body.code, reason: conflict.body.reason }).toEqual({
+      status: 409,
+      code: 'idempotency_conflict',
+      reason: undefined,
+    });
   });
 
   itOwn(

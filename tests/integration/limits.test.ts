@@ -99,7 +99,7 @@ describeOwn('options per payment', () => {
   }, 90_000);
   afterAll(() => svc?.close());
 
-  it('a wallet quoting in a loop holds at most 3 valid quotes per buyer account; expired ones are purged (404 option_not_found)', async () => {
+  it('a wallet quoting in a loop holds at most 3 valid quotes per buyer account; expired ones are purged (400, reason option_not_found)', async () => {
     const m = await merchantWithSettlement(svc, 'Quotes');
     const gw = client(svc.url, { 'Api-Key': (await newKey(m.accountId, 'wallet')).apiKey });
     const buyer = await newBuyer(10_000_000n);
@@ -121,7 +121,11 @@ describeOwn('options per payment', () => {
     const r = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
       body: { optionId: first.id, results: [{ type: 'walletRpc', data: [sig] }] },
     });
-    expect({ status: r.status, code: r.body.code }).toEqual({ status: 404, code: 'option_not_found' });
+    expect({ status: r.status, code: r.body.code, reason: r.body.reason }).toEqual({
+      status: 400,
+      code: 'invalid_params',
+      reason: 'option_not_found',
+    });
     const last = quotes[5];
     const ok = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
       body: {

@@ -110,7 +110,7 @@ describeOwn('a quote purged while its confirm is in flight', () => {
   }, 90_000);
   afterAll(() => svc?.close());
 
-  it('the confirm is refused (404 option_not_found) and the payment stays payable; never processing without its option', async () => {
+  it('the confirm is refused (400 invalid_params, reason option_not_found) and the payment stays payable; never processing without its option', async () => {
     const { gw, pay } = await shopWithWallet(svc, 'Purged in flight');
     const buyer = await newBuyer(10_000_000n);
     const id = await pay();
@@ -141,7 +141,11 @@ describeOwn('a quote purged while its confirm is in flight', () => {
       expect(await svc.db('payment_options').where({ id: opt.id })).toHaveLength(0);
       await trx.commit();
       const r = await confirming;
-      expect({ status: r.status, code: r.body.code }).toEqual({ status: 404, code: 'option_not_found' });
+      expect({ status: r.status, code: r.body.code, reason: r.body.reason }).toEqual({
+        status: 400,
+        code: 'invalid_params',
+        reason: 'option_not_found',
+      });
     } finally {
       if (!trx.isCompleted()) await trx.rollback();
     }

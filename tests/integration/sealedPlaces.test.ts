@@ -103,16 +103,24 @@ describeOwn('sealed values are bound to their row and column', () => {
     await svc.db('payment_options').where({ id: two.id }).update({ collected_data });
 
     const fetched = await gw('POST', `/v1/gateway/payment/${paymentId}/fetch`, { body: { optionId: two.id, data: {} } });
-    expect({ status: fetched.status, code: fetched.body.code }).toEqual({ status: 400, code: 'collect_data_required' });
+    expect({ status: fetched.status, code: fetched.body.code, reason: fetched.body.reason }).toEqual({
+      status: 400,
+      code: 'invalid_params',
+      reason: 'collect_data_required',
+    });
     const sig = await second.signTypedData(JSON.parse(two.actions[0].data.params[1]));
     const c = await gw('POST', `/v1/gateway/payment/${paymentId}/confirm`, {
       body: { optionId: two.id, results: [{ type: 'walletRpc', data: [sig] }] },
     });
-    expect({ status: c.status, code: c.body.code }).toEqual({ status: 400, code: 'collect_data_required' });
+    expect({ status: c.status, code: c.body.code, reason: c.body.reason }).toEqual({
+      status: 400,
+      code: 'invalid_params',
+      reason: 'collect_data_required',
+    });
     expect((await svc.db('payments').where({ id: paymentId }).first('status', 'collected_data')).collected_data).toBeNull();
     // A fresh quote for the second buyer does not inherit the copied data either.
     const three = await optionFor(second);
     const again = await gw('POST', `/v1/gateway/payment/${paymentId}/fetch`, { body: { optionId: three.id, data: {} } });
-    expect(again.body.code).toBe('collect_data_required');
+    expect(again.body.reason).toBe('collect_data_required');
   }, 60_000);
 });

@@ -143,7 +143,8 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
     const mid = await newMerchant();
     const r = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], uniqueKey(), other);
     expect(r.status).toBe(403);
-    expect((await post('mrch_nope', [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).body.code).toBe('merchant_not_found');
+    const unknown = await post('mrch_nope', [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }]);
+    expect([unknown.status, unknown.body.code, unknown.body.reason]).toEqual([404, 'not_found', 'merchant_not_found']);
     expect(await stored(mid)).toEqual([]);
   });
 });
@@ -168,15 +169,14 @@ describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
     expect(del.body).toEqual({ id: s.id, deleted: true });
     expect(await stored(mid)).toEqual([]);
     const again = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`);
-    expect(again.status).toBe(404);
-    expect(again.body.code).toBe('settlement_not_found');
+    expect([again.status, again.body.code, again.body.reason]).toEqual([404, 'not_found', 'settlement_not_found']);
   });
   it('a settlement id with a NUL (schema-valid) is an unknown settlement: 404, not 400', async () => {
     const mid = await newMerchant();
     const put = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/crypto_%00`, { body: { destination: `eip155:8453:${WALLET}` } });
-    expect([put.status, put.body.code]).toEqual([404, 'settlement_not_found']);
+    expect([put.status, put.body.code, put.body.reason]).toEqual([404, 'not_found', 'settlement_not_found']);
     const del = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/%00`);
-    expect([del.status, del.body.code]).toEqual([404, 'settlement_not_found']);
+    expect([del.status, del.body.code, del.body.reason]).toEqual([404, 'not_found', 'settlement_not_found']);
   });
 });
 

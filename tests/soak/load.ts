@@ -46,7 +46,10 @@ export interface LoadRecord {
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 const RETRY_FOR_MS = 120_000;
 const retryable = (o: Outcome) =>
-  o.error !== undefined || o.status === 503 || o.status === 429 || (o.status === 409 && o.body?.code === 'idempotency_in_progress');
+  o.error !== undefined ||
+  o.status === 503 ||
+  o.status === 429 ||
+  (o.status === 409 && [o.body?.code, o.body?.reason].includes('idempotency_in_progress'));
 
 export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
   const rec: LoadRecord = { outcomes: new Map(), merchants: [], payments: [] };

@@ -58,7 +58,8 @@ export const untilSettled = async (id: string) => {
   }
   throw new Error('never settled');
 };
-export const expectRefused = async (r: { status: number; body: any }, status: number, code: string, id: string) => {
-  expect({ status: r.status, code: r.body.code }).toEqual({ status, code });
+/** A refusal that leaves the payment payable; `reason`: ours, where the code is the hosted contract's (docs/api.md). */
+export const expectRefused = async (r: { status: number; body: any }, status: number, code: string, id: string, reason?: string) => {
+  expect({ status: r.status, code: r.body.code, reason: r.body.reason }).toEqual({ status, code, reason });
   expect((await row(id)).status).toBe('requires_action');
 };

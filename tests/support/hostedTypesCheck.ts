@@ -11,7 +11,7 @@ import { addPaygateFormats } from '../../src/http/formats';
 // data file's `differences`; each must still be real (no stale entry).
 
 type Schema = Record<string, any>;
-interface Hosted {
+export interface Hosted {
   type: string;
   nullable?: boolean;
   enum?: unknown[];
@@ -33,7 +33,7 @@ interface Hosted {
   form?: string;
   notInFacts?: string;
 }
-type Part = 'param' | 'request' | 'response';
+export type Part = 'param' | 'request' | 'response';
 interface Entry {
   key: string;
   op: string;
@@ -43,7 +43,7 @@ interface Entry {
   spec: Hosted;
   aliases: string[];
 }
-interface Problem {
+export interface Problem {
   key: string;
   aliases: string[];
   check: string;
@@ -173,7 +173,7 @@ function summarize(parts: Schema[]): Alt {
   return { ...alt, kinds, enum: values };
 }
 
-function resolver(doc: Schema) {
+export function resolver(doc: Schema) {
   const pointer = (ref: string) =>
     ref
       .slice(2)
@@ -207,7 +207,7 @@ function resolver(doc: Schema) {
 
 const DOC_ID = 'https://paygate.invalid/bundle';
 
-function checker(doc: Schema) {
+export function checker(doc: Schema) {
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   addPaygateFormats(ajv as never);
   ajv.addSchema({ $id: DOC_ID, components: doc.components });
@@ -269,65 +269,82 @@ export function check(doc: Schema, version: string): { problems: Problem[]; coun
     }
 
     // A path parameter is never empty: an empty segment is another URL.
-    const h: Hosted = e.where.startsWith('path:') ? { minLength: 1, ...e.spec } : e.spec;
-    const summaries = alts.map(summarize);
-    const accepts = compile({ anyOf: alts.map((parts) => ({ allOf: parts })) });
-    const hostedKinds = KINDS[h.type];
-    const union = new Set(summaries.flatMap((s) => [...s.kinds]));
-    const shown = [...(h.enum ?? []), ...(h.shown ?? [])];
-
-    if (e.part === 'response') {
-      const extra = [...union].filter((k) => !hostedKinds.includes(k) && !(k === 'null' && h.nullable));
-      if (extra.some((k) => k !== 'null')) problem('type', `ours may be ${extra.join(', ')}; hosted: ${h.type}`);
-      if (!!h.nullable !== accepts(null))
-        problem('nullable', h.nullable ? 'hosted may be null, ours never is' : 'ours may be null, hosted never is');
-      for (const v of shown) if (!accepts(v)) problem('enum', `hosted value ${JSON.stringify(v)} not in ours`);
-      for (const v of h.invalid ?? []) if (accepts(v)) problem('invalid', `ours allows ${JSON.stringify(v)}, outside the hosted type`);
-      for (const s of summaries.filter((x) => hostedKinds.some((k) => x.kinds.has(k)))) {
-        if (h.enum && !(s.enum ?? [undefined]).every((v) => h.enum!.includes(v) || (v === null && h.nullable)))
-          problem('enum', `ours allows ${s.enum ? JSON.stringify(s.enum) : 'any value'}; hosted: ${JSON.stringify(h.enum)}`);
-        const samePattern = h.pattern !== undefined && s.patterns.includes(h.pattern); // the same language, the same lengths
-        for (const k of ['minLength', 'minimum', 'minItems'] as const)
-          if (h[k] !== undefined && !((s.num[k] ?? -Infinity) >= h[k]!) && !(samePattern && k === 'minLength'))
-            problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
-        for (const k of ['maxLength', 'maximum', 'maxItems'] as const)
-          if (h[k] !== undefined && !((s.num[k] ?? Infinity) <= h[k]!) && !(samePattern && k === 'maxLength'))
-            problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
-        const bounded = s.enum !== undefined || s.patterns.length > 0;
-        if (h.pattern && !bounded) problem('pattern', `hosted form ${h.pattern}; ours has no pattern`);
-        if (h.format && h.type === 'string' && !s.formats.includes(h.format) && !bounded)
-          problem('format', `hosted format ${h.format}; ours ${s.formats.join(', ') || 'none'}`);
-      }
-    } else {
-      if (!hostedKinds.every((k) => union.has(k))) problem('type', `hosted ${h.type}; ours ${[...union].join(', ')}`);
-      if (h.nullable && e.part === 'request' && !accepts(null)) problem('nullable', 'hosted may send null, ours refuses it');
-      for (const v of shown) if (!accepts(v)) problem('enum', `hosted value ${JSON.stringify(v)} refused`);
-      for (const v of h.examples ?? []) if (v !== null && !accepts(v)) problem('examples', `hosted value ${JSON.stringify(v)} refused`);
-      // The least strict alternative of the hosted kind: what it adds to the hosted type is a stricter request.
-      const stricter =
-        summaries
-          .filter((s) => hostedKinds.some((k) => s.kinds.has(k)))
-          .map((s) => {
-            const out: [string, string][] = [];
-            for (const k of ['minLength', 'minimum', 'minItems'] as const)
-              if ((s.num[k] ?? -Infinity) > (h[k] ?? (k === 'minimum' ? -Infinity : 0)))
-                out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
-            for (const k of ['maxLength', 'maximum', 'maxItems'] as const)
-              if ((s.num[k] ?? Infinity) < (h[k] ?? Infinity)) out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
-            for (const x of s.patterns) if (x !== h.pattern) out.push(['pattern', `ours ${x}, hosted ${h.pattern ?? 'none'}`]);
-            for (const x of s.formats)
-              if (x !== h.format && h.type === 'string') out.push(['format', `ours ${x}, hosted ${h.format ?? 'none'}`]);
-            if (s.enum && !(h.enum && h.enum.every((v) => s.enum!.includes(v))))
-              out.push(['enum', `ours only ${JSON.stringify(s.enum)}, hosted ${h.enum ? JSON.stringify(h.enum) : 'any value'}`]);
-            return out;
-          })
-          .sort((a, b) => a.length - b.length)[0] ?? [];
-      for (const [k, detail] of stricter) problem(k, detail);
-      if (h.default !== undefined && !summaries.some((s) => s.default === h.default))
-        problem('default', `hosted default ${JSON.stringify(h.default)}, ours ${JSON.stringify(summaries.map((s) => s.default))}`);
-    }
+    compare(compile, e.part, e.where.startsWith('path:') ? { minLength: 1, ...e.spec } : e.spec, alts, problem);
   }
   return { problems, count: list.length };
+}
+
+/** One hosted type against the alternatives of ours at its place: requests and parameters not stricter, responses within. */
+export function compare(
+  compile: (schema: Schema) => ValidateFunction,
+  part: Part,
+  h: Hosted,
+  alts: Schema[][],
+  problem: (check: string, detail: string) => void,
+  within = false, // responses need only stay within the hosted type, not also emit each value or null it allows
+): void {
+  const summaries = alts.map(summarize);
+  const accepts = compile({ anyOf: alts.map((parts) => ({ allOf: parts })) });
+  const hostedKinds = KINDS[h.type];
+  const union = new Set(summaries.flatMap((s) => [...s.kinds]));
+  const shown = [...(h.enum ?? []), ...(h.shown ?? [])];
+
+  if (part === 'response') {
+    const extra = [...union].filter((k) => !hostedKinds.includes(k) && !(k === 'null' && h.nullable));
+    if (extra.some((k) => k !== 'null')) problem('type', `ours may be ${extra.join(', ')}; hosted: ${h.type}`);
+    if (!!h.nullable !== accepts(null) && !(within && h.nullable))
+      problem('nullable', h.nullable ? 'hosted may be null, ours never is' : 'ours may be null, hosted never is');
+    for (const v of within ? [] : shown) if (!accepts(v)) problem('enum', `hosted value ${JSON.stringify(v)} not in ours`);
+    for (const v of h.invalid ?? []) if (accepts(v)) problem('invalid', `ours allows ${JSON.stringify(v)}, outside the hosted type`);
+    for (const s of summaries.filter((x) => hostedKinds.some((k) => x.kinds.has(k)))) {
+      if (h.enum && !(s.enum ?? [undefined]).every((v) => h.enum!.includes(v) || (v === null && h.nullable)))
+        problem('enum', `ours allows ${s.enum ? JSON.stringify(s.enum) : 'any value'}; hosted: ${JSON.stringify(h.enum)}`);
+      const samePattern = h.pattern !== undefined && s.patterns.includes(h.pattern); // the same language, the same lengths
+      const nonEmpty = s.patterns.some((x) => !new RegExp(x, 'u').test('')); // a pattern no empty string matches
+      for (const k of ['minLength', 'minimum', 'minItems'] as const)
+        if (
+          h[k] !== undefined &&
+          !((s.num[k] ?? -Infinity) >= h[k]!) &&
+          !(samePattern && k === 'minLength') &&
+          !(nonEmpty && k === 'minLength' && h[k] === 1)
+        )
+          problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
+      for (const k of ['maxLength', 'maximum', 'maxItems'] as const)
+        if (h[k] !== undefined && !((s.num[k] ?? Infinity) <= h[k]!) && !(samePattern && k === 'maxLength'))
+          problem(k, `ours ${s.num[k] ?? 'none'}, hosted ${h[k]}`);
+      const bounded = s.enum !== undefined || s.patterns.length > 0;
+      if (h.pattern && !bounded) problem('pattern', `hosted form ${h.pattern}; ours has no pattern`);
+      if (h.format && h.type === 'string' && !s.formats.includes(h.format) && !bounded)
+        problem('format', `hosted format ${h.format}; ours ${s.formats.join(', ') || 'none'}`);
+    }
+  } else {
+    if (!hostedKinds.every((k) => union.has(k))) problem('type', `hosted ${h.type}; ours ${[...union].join(', ')}`);
+    if (h.nullable && part === 'request' && !accepts(null)) problem('nullable', 'hosted may send null, ours refuses it');
+    for (const v of shown) if (!accepts(v)) problem('enum', `hosted value ${JSON.stringify(v)} refused`);
+    for (const v of h.examples ?? []) if (v !== null && !accepts(v)) problem('examples', `hosted value ${JSON.stringify(v)} refused`);
+    // The least strict alternative of the hosted kind: what it adds to the hosted type is a stricter request.
+    const stricter =
+      summaries
+        .filter((s) => hostedKinds.some((k) => s.kinds.has(k)))
+        .map((s) => {
+          const out: [string, string][] = [];
+          for (const k of ['minLength', 'minimum', 'minItems'] as const)
+            if ((s.num[k] ?? -Infinity) > (h[k] ?? (k === 'minimum' ? -Infinity : 0)))
+              out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
+          for (const k of ['maxLength', 'maximum', 'maxItems'] as const)
+            if ((s.num[k] ?? Infinity) < (h[k] ?? Infinity)) out.push([k, `ours ${s.num[k]}, hosted ${h[k] ?? 'none'}`]);
+          for (const x of s.patterns) if (x !== h.pattern) out.push(['pattern', `ours ${x}, hosted ${h.pattern ?? 'none'}`]);
+          for (const x of s.formats)
+            if (x !== h.format && h.type === 'string') out.push(['format', `ours ${x}, hosted ${h.format ?? 'none'}`]);
+          if (s.enum && !(h.enum && h.enum.every((v) => s.enum!.includes(v))))
+            out.push(['enum', `ours only ${JSON.stringify(s.enum)}, hosted ${h.enum ? JSON.stringify(h.enum) : 'any value'}`]);
+          return out;
+        })
+        .sort((a, b) => a.length - b.length)[0] ?? [];
+    for (const [k, detail] of stricter) problem(k, detail);
+    if (h.default !== undefined && !summaries.some((s) => s.default === h.default))
+      problem('default', `hosted default ${JSON.stringify(h.default)}, ours ${JSON.stringify(summaries.map((s) => s.default))}`);
+  }
 }
 
 export const documented = (p: Problem) =>

@@ -43,7 +43,7 @@ export function envelope({ log, metrics, draining }: EnvelopeDeps): Middleware<R
               : internalError();
       if (err.code === 'internal_error') log.error({ err: e, requestId }, 'unhandled error');
       else if (unavailable) log.warn({ err: (e as Error).message, code: (e as { code?: string }).code, requestId }, 'database unavailable');
-      sendError(ctx, err, requestId);
+      sendError(ctx, err, requestId, ctx.state.operationId);
     }
     ctx.set('PAY-Version', ctx.state.version);
     // While draining, every response closes its connection, so keep-alive clients reconnect elsewhere.

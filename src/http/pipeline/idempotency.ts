@@ -7,7 +7,7 @@ import { SEALED_BODY } from '../../db/idempotencyRepo';
 import { IDEMPOTENT_RESPONSE, sealedAt } from '../../db/sealedColumnsRepo';
 import { canonicalJson } from '../canonicalJson';
 import type { Caller } from '../handlerTypes';
-import { errorBody, sendJson } from '../render';
+import { rendered, sendJson } from '../render';
 import type { AfterCommit } from './afterCommit';
 import type { Dispatch } from './dispatch';
 import type { RequestContext } from './state';
@@ -17,7 +17,7 @@ export interface IdempotentRequest {
   /** Whose keys these are: an account's, or a gateway caller's own. */
   scope: string;
   key: string;
-  /** The operation, path, Merchant-Id and body: the same key with another request is 422 idempotency_conflict. */
+  /** The operation, path, Merchant-Id and body: the same key with another request is idempotency_conflict. */
   fingerprint: string;
 }
 
@@ -40,10 +40,11 @@ export function idempotentRequest(
 
 /**
  * Runs a request under its Idempotency-Key: a stored answer is replayed (Idempotent-Replayed: true); the
- * same key with another request is 422, one still running is 409 with Retry-After. Otherwise `prepare` runs
- * outside any transaction, then the handler runs in the transaction that claims the key and stores its
- * answer. A refusal (4xx but 429) is stored too, so a retry gets the same answer; anything else (a 429
- * included) rolls everything back, leaving no record, so a retry runs the work.
+ * same key with another request is idempotency_conflict, one still running 409 idempotency_in_progress with
+ * Retry-After (each as the operation answers it: render.ts). Otherwise `prepare` runs outside any transaction,
+ * then the handler runs in the transaction that claims the key and stores its answer. A refusal (4xx but 429)
+ * is stored too, so a retry gets the same answer; anything else (a 429 included) rolls everything back,
+ * leaving no record, so a retry runs the work.
  */
 export async function runIdempotent(
   ctx: RequestContext,
@@ -72,9 +73,10 @@ export async function runIdempotent(
         // 429: it says "not now", and the same request after its Retry-After must be served, not refused again.
         if (!(e instanceof AppError) || e.status >= 500 || e.status === 429) throw e;
         // A refusal is part of the key's history: the same request gets the same answer.
-        const text = JSON.stringify(errorBody(e, ctx.state.requestId));
-        await idem.complete(trx, scope, key, e.status, text);
-        return { kind: 'refused' as const, error: e, text };
+        const answer = rendered(e, ctx.state.requestId, ctx.state.operationId);
+        const text = JSON.stringify(answer.body);
+        await idem.complete(trx, scope, key, answer.status, text);
+        return { kind: 'refused' as const, error: e, status: answer.status, text };
       }
     }));
   switch (outcome.kind) {
@@ -86,7 +88,7 @@ export async function runIdempotent(
       sendJson(ctx, outcome.status, openStored(dataKeys, outcome.body, scope, key), { 'Idempotent-Replayed': 'true' });
       return;
     case 'refused':
-      sendJson(ctx, outcome.error.status, outcome.text, outcome.error.headers);
+      sendJson(ctx, outcome.status, outcome.text, outcome.error.headers);
       return;
     case 'ran':
       afterCommit.run();

@@ -87,9 +87,9 @@ describe('options of a final payment', () => {
     expect({ status: r.status, body: r.body }).toEqual({ status: 200, body: { options: [] } });
   });
 
-  it('a malformed account is still 422 invalid_account on a final payment', async () => {
+  it('a malformed account is still refused on a final payment: 400 params_validation, reason invalid_account', async () => {
     const r = await gw('POST', `/v1/gateway/payment/${finalIds.succeeded}/options`, { body: { accounts: ['eip155:31337:0xnothex'] } });
-    expect([r.status, r.body.code]).toEqual([422, 'invalid_account']);
+    expect([r.status, r.body.code, r.body.reason]).toEqual([400, 'params_validation', 'invalid_account']);
   });
 });
 

@@ -49,17 +49,23 @@ describeOwn('request limits', () => {
   });
 
   it('the account limit holds across processes: counts of both are shared through PostgreSQL', async () => {
-    const acct = await newAccount('Two processes');
-    const second = await newKey(acct.accountId, 'partner');
-    await startOfSecond();
-    // 6 per credential at most: 5 through each process, with two keys of one account (limit 10 in all).
-    const first = await Promise.all(Array.from({ length: 5 }, () => client(a.url, { 'Api-Key': acct.apiKey })('GET', '/v1/merchants')));
-    await new Promise((r) => setTimeout(r, 250)); // a sync period (100 ms) and then some
-    const then = await Promise.all(Array.from({ length: 7 }, () => client(b.url, { 'Api-Key': second.apiKey })('GET', '/v1/merchants')));
-    expect(first.every((r) => r.status === 200)).toBe(true);
-    const ok = then.filter((r) => r.status === 200).length;
-    expect(ok).toBeLessThanOrEqual(5); // b knew of a's 5: not 6 (its credential limit) or 7
-    expect(then.some((r) => r.status === 429 && r.body.code === 'rate_limited')).toBe(true);
+    // Both rounds must fall in one window; on a loaded machine they may not, and then the round says nothing: again.
+    for (let round = 1; ; round++) {
+      const acct = await newAccount('Two processes');
+      const second = await newKey(acct.accountId, 'partner');
+      await startOfSecond();
+      const window = Math.floor(Date.now() / WINDOW_MS);
+      // 6 per credential at most: 5 through each process, with two keys of one account (limit 10 in all).
+      const first = await Promise.all(Array.from({ length: 5 }, () => client(a.url, { 'Api-Key': acct.apiKey })('GET', '/v1/merchants')));
+      await new Promise((r) => setTimeout(r, 250)); // a sync period (100 ms) and then some
+      const then = await Promise.all(Array.from({ length: 7 }, () => client(b.url, { 'Api-Key': second.apiKey })('GET', '/v1/merchants')));
+      if (Math.floor(Date.now() / WINDOW_MS) !== window && round < 5) continue;
+      expect(first.every((r) => r.status === 200)).toBe(true);
+      const ok = then.filter((r) => r.status === 200).length;
+      expect(ok).toBeLessThanOrEqual(5); // b knew of a's 5: not 6 (its credential limit) or 7
+      expect(then.some((r) => r.status === 429 && r.body.code === 'rate_limited')).toBe(true);
+      return;
+    }
   });
 
   it('concurrent long-polls per credential are capped; a slot frees when a poll ends', async () => {

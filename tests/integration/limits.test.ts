@@ -36,15 +36,21 @@ describeOwn('request limits', () => {
   });
 
   it('a flood from one credential gets 429 rate_limited with Retry-After; another account is not affected', async () => {
-    const flooder = await newAccount('Flooder');
     const other = await newAccount('Other');
-    await startOfSecond();
-    const rs = await Promise.all(Array.from({ length: 12 }, () => client(a.url, { 'Api-Key': flooder.apiKey })('GET', '/v1/merchants')));
-    const limited = rs.filter((r) => r.status === 429);
-    expect(rs.filter((r) => r.status === 200).length).toBeLessThanOrEqual(6);
-    expect(limited.length).toBeGreaterThanOrEqual(6);
-    expect(limited[0].body).toMatchObject({ code: 'rate_limited', requestId: expect.stringMatching(/^req_/) });
-    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // All of the flood in one window, as on a loaded machine it may not be: then again.
+    for (let round = 1; ; round++) {
+      const flooder = await newAccount('Flooder');
+      await startOfSecond();
+      const window = Math.floor(Date.now() / WINDOW_MS);
+      const rs = await Promise.all(Array.from({ length: 12 }, () => client(a.url, { 'Api-Key': flooder.apiKey })('GET', '/v1/merchants')));
+      if (Math.floor(Date.now() / WINDOW_MS) !== window && round < 5) continue;
+      const limited = rs.filter((r) => r.status === 429);
+      expect(rs.filter((r) => r.status === 200).length).toBeLessThanOrEqual(6);
+      expect(limited.length).toBeGreaterThanOrEqual(6);
+      expect(limited[0].body).toMatchObject({ code: 'rate_limited', requestId: expect.stringMatching(/^req_/) });
+      expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      break;
+    }
     expect((await client(a.url, { 'Api-Key': other.apiKey })('GET', '/v1/merchants')).status).toBe(200);
   });
 
@@ -119,7 +125,7 @@ describeOwn('options per payment', () => {
     expect({ status: over.status, code: over.body.code }).toEqual({ status: 429, code: 'rate_limited' });
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Once they have expired, new quotes purge them, the oldest first: 3 are kept.
-    await new Promise((r) => setTimeout(r, quotes[0].expiresAt * 1000 - Date.now() + 1200));
+    await new Promise((r) => setTimeout(r, Math.max(...quotes.map((q) => q.expiresAt)) * 1000 - Date.now() + 1200));
     for (let i = 0; i < 3; i++) quotes.push((await ask()).body.options[0]);
     expect(await svc.db('payment_options').where({ payment_id: id })).toHaveLength(3);
     const first = quotes[0];

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Knex } from 'knex';
@@ -63,6 +65,10 @@ export async function startTestService(env: Record<string, string> = {}): Promis
       close: () => db.destroy(),
     };
   }
+  // A service on another RPC URL (a proxy of the suite's chain) writes its devnet.json to a folder of its own: in the
+  // suite's DEVNET_DIR it would replace the chain that `admin devnet` commands of other test files read.
+  const own = env.DEVNET_RPC_URL !== undefined && env.DEVNET_DIR === undefined;
+  const devnetDir = own ? { DEVNET_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-service-devnet-')) } : {};
   // Relayer keys of its own (funded with devnet gas at start), so services on other databases never share nonces.
   const config = loadConfig(
     {
@@ -73,6 +79,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       DEVNET_RELAYER_KEYS: generatePrivateKey(),
       ...SERVICE_ENV,
+      ...devnetDir,
       ...env,
     },
     root,
@@ -87,6 +94,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     close: async () => {
       await server.close();
       await db.destroy();
+      if (devnetDir.DEVNET_DIR) fs.rmSync(devnetDir.DEVNET_DIR, { recursive: true, force: true });
     },
   };
 }

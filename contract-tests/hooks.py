@@ -118,6 +118,26 @@ def _find(container, name):
     return None
 
 
+# The seven payment types of the hosted 2026-05-18 webhook payload format (docs/webhooks.md).
+HOSTED_TYPES = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired",
+                "payment.cancelled", "payment.settled"]
+
+
+def _hosted_types_only(body, method):
+    # An endpoint in the 2026-05-18 format lists only that format's types (documented; a schema cannot say it for an
+    # endpoint whose stored format a PATCH leaves as it is): a valid case of that format, or a PATCH of an endpoint
+    # that may be in it, subscribes to those (both formats take them), and a PATCH to that format names them.
+    fmt = body.get("payloadFormat")
+    if fmt != "2026-05-18" and not (method.upper() == "PATCH" and fmt != "paygate"):
+        return
+    events = body.get("enabledEvents")
+    if isinstance(events, list):
+        kept = [e for e in events if e in HOSTED_TYPES]
+        body["enabledEvents"] = kept or ["payment.created"]
+    elif body.get("payloadFormat") == "2026-05-18":
+        body["enabledEvents"] = list(HOSTED_TYPES)
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     meta = case.meta
@@ -236,6 +256,9 @@ def before_call(ctx, case, **kwargs):
             # receiver (contract-tests/webhookSink.mjs, on loopback, which the gate's service allows as
             # in tests); it answers 200, so deliveries are not retried.
             body["url"] = WEBHOOK_URL
+            _hosted_types_only(body, case.method)
+        elif path.startswith("/v1/webhook-endpoints") and ("enabledEvents" in body or "payloadFormat" in body):
+            _hosted_types_only(body, case.method)
         elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:

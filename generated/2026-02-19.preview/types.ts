@@ -2808,7 +2808,7 @@ export interface components {
          */
         CryptoSettlementId: string;
         /**
-         * @description Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+         * @description Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id). At most 20 (the query parser's bound on a repeated parameter).
          * @example [
          *       "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
          *     ]
@@ -4210,7 +4210,7 @@ export interface operations {
                  */
                 referenceId?: components["parameters"]["ReferenceIdFilter"];
                 /**
-                 * @description Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id).
+                 * @description Only payments of one of these merchants (`mrch_` prefix). Repeat the parameter for several (`?merchantId=mrch_a&merchantId=mrch_b`, the hosted service's form). Each must be a merchant of the account (403 otherwise, 404 if none has that id). At most 20 (the query parser's bound on a repeated parameter).
                  * @example [
                  *       "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
                  *     ]

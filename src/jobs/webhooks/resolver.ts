@@ -57,7 +57,16 @@ function createWebhookResolver(cfg: Pick<WebhookConfig, 'dnsServers' | 'dnsTimeo
       timer = setTimeout(() => r('timeout'), cfg.dnsTimeoutMs);
       timer.unref();
     });
-    const answers = await Promise.race([Promise.all([query(4, host), query(6, host)]), deadline]);
+    // c-ares may give up before the deadline (its timeouts adapt to the server's past latency): ask again
+    // until the deadline, so "no answer within" always means the whole deadline passed.
+    const until = Date.now() + cfg.dnsTimeoutMs;
+    const untilDeadline = async (family: 4 | 6) => {
+      for (;;) {
+        const a = await query(family, host);
+        if (!('code' in a) || a.code !== 'ETIMEOUT' || Date.now() >= until) return a;
+      }
+    };
+    const answers = await Promise.race([Promise.all([untilDeadline(4), untilDeadline(6)]), deadline]);
     clearTimeout(timer);
     if (answers === 'timeout') return { kind: 'unavailable', reason: `no answer within ${cfg.dnsTimeoutMs} ms` };
     const [v4, v6] = answers;

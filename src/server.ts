@@ -55,6 +55,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       scheduleUnitMs: config.settlementScheduleUnitMs,
       submitRetry: config.submitRetry,
       maxFeeBumps: config.chainMaxFeeBumps,
+      fundingMaxPayments: config.refunds.fundingMaxPayments,
       workers: working,
       contractWallets: config.contractWallets,
     },

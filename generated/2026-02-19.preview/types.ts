@@ -1707,7 +1707,7 @@ export interface components {
             };
             /** @enum {string} */
             status: "requires_funding" | "pending" | "succeeded" | "failed";
-            /** @description Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …). */
+            /** @description Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …; `funding_expired`: it waited for funding through REFUND_FUNDING_MAX_PAYMENTS funding payments, 7 by default, each open 24 hours, and none was paid). */
             failureCode: string | null;
             /** @description The refund's transaction hash once it is final. */
             txId: string | null;

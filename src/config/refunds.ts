@@ -7,6 +7,8 @@ import { ConfigError, int } from './env';
 export interface RefundSettings {
   /** Refunds of one payment (not failed) at most; the last of them must refund all that is left (REFUND_MAX_PER_PAYMENT). */
   maxPerPayment: number;
+  /** Funding payments of one refund at most; the refund fails `funding_expired` when the last expires unpaid (REFUND_FUNDING_MAX_PAYMENTS). */
+  fundingMaxPayments: number;
   /** The operator's floor of a partial refund, in minor units, per currency (REFUND_MIN_<CUR>_MINOR). */
   minMinor: Record<string, bigint>;
   /**
@@ -69,6 +71,7 @@ export function refundSettings(env: NodeJS.ProcessEnv): RefundSettings {
   }
   return {
     maxPerPayment: int(env, 'REFUND_MAX_PER_PAYMENT', 10, 1, 10_000),
+    fundingMaxPayments: int(env, 'REFUND_FUNDING_MAX_PAYMENTS', 7, 1, 1000),
     minMinor,
     nativePriceMinor: (caip2, currency) => {
       const whole = prices.get(`${caip2}/${currency}`) ?? (ETHER_PRICE[currency] ?? 0n) / (POL_CHAINS.has(caip2) ? 1000n : 1n);

@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '../domain/payment';
+import { isFinal, PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment';
 import type { RefundRow, RefundStatus, Refunded } from '../domain/refund';
 import { Db, knexOf } from './knex';
 import { PAID_TO_COLLECTOR } from './relayer';
@@ -27,6 +27,8 @@ const fromRow = (r: Row): RefundRow => ({
   fundingPaymentId: r.funding_payment_id ?? null,
   createdAt: r.created_at,
 });
+
+const UNPAID: PaymentStatus[] = PAYMENT_STATUSES.filter((s) => isFinal(s) && s !== 'succeeded');
 
 /** SQL: the latest funding payment of the refund aliased `r` (a refund still short after one is paid gets another). */
 const LATEST_FUNDING = (r: string) =>
@@ -257,6 +259,16 @@ export async function lockAwaitingFunds(db: Db, refundId: string): Promise<{ fun
   );
   const r: Row | undefined = rows[0];
   return r?.status === 'requires_funding' ? { fundingStatus: r.funding_status ?? null } : undefined;
+}
+
+/** Funding payments of the refund that ended unpaid (expired, failed or cancelled). */
+export async function unpaidFundings(db: Db, refundId: string): Promise<number> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT count(*)::int AS n FROM refund_fundings f JOIN payments p ON p.id = f.payment_id
+     WHERE f.refund_id = ? AND p.status IN (${UNPAID.map(() => '?').join(', ')})`,
+    [refundId, ...UNPAID],
+  );
+  return rows[0].n;
 }
 
 /** When `paymentId` funds a refund: the refund's asset (the only one the funding may be paid in). */

@@ -56,6 +56,7 @@ export interface ChainJobSettings {
   scheduleUnitMs: number;
   submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
+  fundingMaxPayments: number;
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
   /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS). */
@@ -119,6 +120,7 @@ export async function startChainJobs(
     settlementRetry: settings.settlementRetry,
     submitRetry: settings.submitRetry,
     maxFeeBumps: settings.maxFeeBumps,
+    fundingMaxPayments: settings.fundingMaxPayments,
     startSettle,
     startSubmit,
     startRefund,

@@ -94,7 +94,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
  * `requires_funding` with its transaction on the way, and no funding payment asked for money it does not lack.
  */
 export async function waitForFunds(
-  deps: Pick<RelayerDeps, 'db' | 'log'>,
+  deps: Pick<RelayerDeps, 'db' | 'log' | 'fundingMaxPayments'>,
   refund: RefundRow,
   covered: (trx: Tx) => Promise<boolean>,
 ): Promise<null> {
@@ -102,9 +102,13 @@ export async function waitForFunds(
     if (!(await refunds.waitingRefund(trx, refund.id))) return null; // final meanwhile
     if ((await refunds.refundInFlight(trx, refund.paymentId)) || (await covered(trx))) return null;
     await refunds.waitForFunding(trx, refund.id);
-    return fundShortRefund(trx, refund);
+    const made = await fundShortRefund(trx, refund, deps.fundingMaxPayments);
+    if (made === 'exhausted') await failRefund(trx, refund, { failureCode: 'funding_expired' });
+    return made;
   });
-  if (funding)
+  if (funding === 'exhausted')
+    deps.log.warn({ paymentId: refund.paymentId, refundId: refund.id, fundingPayments: deps.fundingMaxPayments }, 'refund failed: its funding payments all expired unpaid');
+  else if (funding)
     deps.log.info({ paymentId: refund.paymentId, refundId: refund.id, funding }, 'refund short of funds: a funding payment made');
   return null;
 }

@@ -127,14 +127,16 @@ async function fundRefund(trx: Tx, p: Funded, refund: RefundRow): Promise<string
  * A refund the relayer found short at every collector (docs/ledger.md "Funding"): unless a funding payment of it can
  * still be paid, another of what it lacks now. Its earlier funding, paid, stays earmarked for it: this happens when the
  * balance that funding was sized against moved before it was paid, or it was paid at another collector than the rest.
- * Decided under the refund's row lock, which crediting a funding payment takes too: `trx` holds it (waitForFunds in
- * src/usecases/refundSends.ts).
+ * After `maxPayments` funding payments that ended unpaid, none more: `exhausted`, the refund is to fail (nobody funds
+ * it, and a payment a day forever would fill the merchant's list). Decided under the refund's row lock, which crediting
+ * a funding payment takes too: `trx` holds it (waitForFunds in src/usecases/refundSends.ts).
  */
-export async function fundShortRefund(trx: Tx, refund: RefundRow): Promise<string | null> {
+export async function fundShortRefund(trx: Tx, refund: RefundRow, maxPayments: number): Promise<string | 'exhausted' | null> {
   const found = await findPayment(trx, refund.paymentId);
   if (!found?.asset) return null;
   const waiting = await repo.lockAwaitingFunds(trx, refund.id);
   if (!waiting || (waiting.fundingStatus !== null && !isFinal(waiting.fundingStatus))) return null;
+  if (waiting.fundingStatus !== null && (await repo.unpaidFundings(trx, refund.id)) >= maxPayments) return 'exhausted';
   return fundRefund(trx, { ...found.payment, decimals: found.asset.decimals }, refund);
 }
 

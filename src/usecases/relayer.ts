@@ -50,6 +50,8 @@ export interface RelayerDeps {
   submitRetry: { maxAttempts: number; baseMs: number };
   /** Fee-raising replacements of one transaction at most. */
   maxFeeBumps: number;
+  /** Funding payments of one refund at most (REFUND_FUNDING_MAX_PAYMENTS): then a refund nobody funded fails. */
+  fundingMaxPayments: number;
   /** After a collect transaction is final: settle it. */
   startSettle(paymentId: string): Promise<void>;
   /** After a refund was created, or a refund transaction of the payment is final: send its next refund. */

@@ -47,7 +47,7 @@ describeOwn('a refund step whose short reading went stale', () => {
 
     // The other step's verdict, read before: short.
     const refund = (await findRefund(db, refundId))!;
-    await waitForFunds({ db, log: createLogger('silent') }, refund, async () => false);
+    await waitForFunds({ db, log: createLogger('silent'), fundingMaxPayments: 7 }, refund, async () => false);
     const after = (await send(url, 'GET', `/v1/refunds/${refundId}`, merchant)).body.refund;
     expect(after.status).toBe('pending');
     expect(after.fundingInstructions ?? null).toBeNull();

@@ -37,7 +37,7 @@ class Refund(BaseModel):
     amount: FiatAmount
     token_amount: RefundTokenAmount = Field(alias="tokenAmount")
     status: StrictStr
-    failure_code: Optional[StrictStr] = Field(description="Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …).", alias="failureCode")
+    failure_code: Optional[StrictStr] = Field(description="Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …; `funding_expired`: it waited for funding through REFUND_FUNDING_MAX_PAYMENTS funding payments, 7 by default, each open 24 hours, and none was paid).", alias="failureCode")
     tx_id: Optional[StrictStr] = Field(description="The refund's transaction hash once it is final.", alias="txId")
     funding_instructions: Optional[RefundFundingInstructions] = Field(default=None, alias="fundingInstructions")
     created_at: datetime = Field(alias="createdAt")

@@ -72,7 +72,7 @@ export interface Refund {
      */
     status: RefundStatusEnum;
     /**
-     * Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …).
+     * Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …; `funding_expired`: it waited for funding through REFUND_FUNDING_MAX_PAYMENTS funding payments, 7 by default, each open 24 hours, and none was paid).
      * @type {string}
      * @memberof Refund
      */

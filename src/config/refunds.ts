@@ -7,7 +7,10 @@ import { ConfigError, int } from './env';
 export interface RefundSettings {
   /** Refunds of one payment (not failed) at most; the last of them must refund all that is left (REFUND_MAX_PER_PAYMENT). */
   maxPerPayment: number;
-  /** Funding payments of one refund at most; the refund fails `funding_expired` when the last expires unpaid (REFUND_FUNDING_MAX_PAYMENTS). */
+  /**
+   * Funding payments of one refund at most; the refund fails `funding_expired` when the last ends unpaid
+   * (REFUND_FUNDING_MAX_PAYMENTS).
+   */
   fundingMaxPayments: number;
   /** The operator's floor of a partial refund, in minor units, per currency (REFUND_MIN_<CUR>_MINOR). */
   minMinor: Record<string, bigint>;

@@ -107,7 +107,10 @@ export async function waitForFunds(
     return made;
   });
   if (funding === 'exhausted')
-    deps.log.warn({ paymentId: refund.paymentId, refundId: refund.id, fundingPayments: deps.fundingMaxPayments }, 'refund failed: its funding payments all expired unpaid');
+    deps.log.warn(
+      { paymentId: refund.paymentId, refundId: refund.id, fundingPayments: deps.fundingMaxPayments },
+      'refund failed: its funding payments all expired unpaid',
+    );
   else if (funding)
     deps.log.info({ paymentId: refund.paymentId, refundId: refund.id, funding }, 'refund short of funds: a funding payment made');
   return null;

@@ -14,7 +14,25 @@ TOOL_CACHE := scripts/tool-cache.sh
 # $(call copy_tree,from,to): a hard-link copy (same file system), else a plain one.
 copy_tree = rm -rf $(2) && { cp -al $(1) $(2) 2>/dev/null || { rm -rf $(2) && cp -a $(1) $(2); }; }
 
-.PHONY: install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale bench-export contract contract-tools contract-diff schema
+.PHONY: help install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale bench-export contract contract-tools contract-diff schema
+
+# What each everyday target does: make help (the comments above each rule say more).
+help:
+	@printf '%s\n' \
+	  'make start                 the service with embedded PostgreSQL and local chains where none are configured' \
+	  'make test                  every test (unit, integration in and out of Prism, SDKs, browser, faults, soak)' \
+	  'make test-unit             tests/unit only, no database or chain;  TESTS=tests/unit/<file>.test.ts' \
+	  'make test-integration      tests/integration on a throwaway PostgreSQL and anvil;  TESTS=<file or folder>' \
+	  'make test-faults           the fault suite;  TESTS=tests/faults/<file>.test.ts' \
+	  'make test-sdks             the quickstart, the Python SDK smoke test, a payment with each SDK package' \
+	  'make test-browser          the browser tests (Chromium): the pay page and the API reference' \
+	  'make soak                  the seeded chaos soak;  SOAK_MINUTES=10 SOAK_SEED=<n>' \
+	  'make contract              Schemathesis against the built service;  make contract-diff: preview vs stable' \
+	  'make lint                  types, ESLint, unused exports, Prettier;  make format FILES=...' \
+	  'make generate              types and bundled documents from spec/;  make sdks: the client SDKs' \
+	  'make schema                db/schema.sql from the migrations;  make migrate: migrate DATABASE_URL' \
+	  'make bench                 benchmarks (bench/): ratios against a same-run baseline' \
+	  'make clean                 remove what the build and the tests wrote'
 
 install: $(NPM_STAMP)
 
@@ -118,18 +136,17 @@ test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VE
 
 # The fast inner loop: tests/unit only (pure code and files in the tree), no PostgreSQL, no chain, no build.
 test-unit: install
-	NODE_ENV=test npx --no-install jest -c jest.unit.config.js
+	NODE_ENV=test npx --no-install jest -c jest.unit.config.js $(TESTS)
 
 # tests/integration alone: the built service's devnet module, a throwaway PostgreSQL and anvil (globalSetup).
 # Slow on a shared machine; one file: make test-integration TESTS=tests/integration/foundation.test.ts
-TESTS ?= tests/integration
 test-integration: install build
-	NODE_ENV=test npx --no-install jest --runInBand $(TESTS)
+	NODE_ENV=test npx --no-install jest --runInBand $(or $(TESTS),tests/integration)
 
 # The fault suite alone (tests/faults, docs/testing.md): SIGKILL, PostgreSQL and RPC outages, a
 # webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.
 test-faults: install build
-	NODE_ENV=test npx --no-install jest --runInBand tests/faults
+	NODE_ENV=test npx --no-install jest --runInBand $(or $(TESTS),tests/faults)
 
 # The seeded chaos soak alone (tests/soak, docs/testing.md): SOAK_MINUTES (10) of load and faults against two
 # service processes, then the invariants checked on the database and the chain. SOAK_SEED=N replays a schedule.

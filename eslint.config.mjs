@@ -13,6 +13,9 @@ const MAX_LEN = [
   { code: MAX_LINE, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
 ];
 
+/** The 400-line habit of CONTRIBUTING.md made visible: a warning (make lint still passes), not a failure. */
+const MAX_LINES = ['warn', { max: 400 }];
+
 /** Unused variables fail, except those named `_...` (a required parameter a function does not read). */
 const UNUSED_VARS = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }];
 
@@ -45,6 +48,7 @@ export default defineConfig(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       '@typescript-eslint/no-unused-vars': UNUSED_VARS,
       'max-len': MAX_LEN,
+      'max-lines': MAX_LINES,
     },
   },
   {
@@ -78,6 +82,7 @@ export default defineConfig(
     rules: {
       'no-unused-vars': UNUSED_VARS,
       'max-len': MAX_LEN,
+      'max-lines': MAX_LINES,
     },
   },
   {

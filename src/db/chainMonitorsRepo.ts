@@ -1,4 +1,5 @@
 import { Db, knexOf } from './knex';
+import { TX_OPEN } from '../domain/chainTx';
 
 // The relayer's monitors: which process watches a relayer key on a chain (a lease), and what an operator is shown of
 // the transactions they watch.
@@ -51,7 +52,7 @@ export async function pendingStats(
 ): Promise<{ chainId: string; sender: string; pending: number; oldestAgeS: number; feeLimited: number }[]> {
   const knex = knexOf(db);
   const rows = await knex('chain_transactions')
-    .whereIn('status', ['pending', 'mined'])
+    .whereIn('status', TX_OPEN)
     .groupBy('chain_id', 'sender')
     .select(
       'chain_id',

@@ -2,9 +2,9 @@ import { isFinal, PAYMENT_STATUSES, type PaymentStatus } from '../domain/payment
 import type { RefundRow, RefundStatus, Refunded } from '../domain/refund';
 import { Db, knexOf } from './knex';
 import { PAID_TO_COLLECTOR } from './relayer';
-
-/** A refund transaction not final yet: while one stands, the payment's next refund waits. */
-const IN_FLIGHT = ['pending', 'mined'];
+import { TX_OPEN } from '../domain/chainTx';
+import { REFUND_OPEN } from '../domain/refund';
+import { inSet } from './stateSql';
 
 // Refunds (migration 20261207090100): their rows, what creating one needs under the payment's lock, and what the
 // relayer's refund step reads and records.
@@ -141,7 +141,7 @@ export async function nextRefund(db: Db, paymentId: string): Promise<{ refund: R
   if (await refundInFlight(db, paymentId)) return { refund: undefined, live: true };
   const r = await knexOf(db)('refunds')
     .where({ payment_id: paymentId })
-    .whereIn('status', ['pending', 'requires_funding'])
+    .whereIn('status', REFUND_OPEN)
     .orderBy(['created_at', 'id'])
     .first();
   return { refund: r && fromRow(r), live: false };
@@ -151,7 +151,7 @@ export async function nextRefund(db: Db, paymentId: string): Promise<{ refund: R
 export async function refundInFlight(db: Db, paymentId: string): Promise<boolean> {
   const live = await knexOf(db)('chain_transactions')
     .where({ payment_id: paymentId, purpose: 'refund' })
-    .whereIn('status', IN_FLIGHT)
+    .whereIn('status', TX_OPEN)
     .first('id');
   return live !== undefined;
 }
@@ -166,7 +166,7 @@ export async function attachTx(db: Db, refundId: string, chainTxId: string): Pro
 /** Whether a refund still waits to be sent (pending or requires_funding), its row locked until the transaction ends. */
 export async function waitingRefund(db: Db, id: string): Promise<boolean> {
   const { rows } = await knexOf(db).raw(`SELECT status FROM refunds WHERE id = ? FOR UPDATE`, [id]);
-  return rows[0] !== undefined && ['pending', 'requires_funding'].includes(rows[0].status);
+  return rows[0] !== undefined && (REFUND_OPEN as readonly string[]).includes(rows[0].status);
 }
 
 export async function refundOfTx(db: Db, chainTxId: string): Promise<RefundRow | undefined> {
@@ -184,7 +184,7 @@ export async function settleRefund(
   const knex = knexOf(db);
   const n = await knex('refunds')
     .where({ id })
-    .whereIn('status', ['pending', 'requires_funding'])
+    .whereIn('status', REFUND_OPEN)
     .update({ status, failure_code: changes.failureCode ?? null, tx_hash: changes.txHash ?? null, updated_at: knex.fn.now() });
   return n > 0;
 }
@@ -192,10 +192,7 @@ export async function settleRefund(
 /** The account's balance at the collector does not cover the refund (yet): it waits, looked at again by the reconciler. */
 export async function waitForFunding(db: Db, id: string): Promise<void> {
   const knex = knexOf(db);
-  await knex('refunds')
-    .where({ id })
-    .whereIn('status', ['pending', 'requires_funding'])
-    .update({ status: 'requires_funding', updated_at: knex.fn.now() });
+  await knex('refunds').where({ id }).whereIn('status', REFUND_OPEN).update({ status: 'requires_funding', updated_at: knex.fn.now() });
 }
 
 /** Payments with a refund waiting and no refund transaction in flight, idle `idleSeconds` (the reconciler). */
@@ -203,9 +200,9 @@ export async function waitingRefunds(db: Db, idleSeconds: number, limit = 200): 
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT DISTINCT r.payment_id FROM refunds r
-     WHERE r.status IN ('pending', 'requires_funding') AND r.updated_at < now() - make_interval(secs => ?)
+     WHERE ${inSet('r.status', REFUND_OPEN)} AND r.updated_at < now() - make_interval(secs => ?)
        AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = r.payment_id AND c.purpose = 'refund'
-         AND c.status IN ('pending', 'mined'))
+         AND ${inSet('c.status', TX_OPEN)})
      LIMIT ?`,
     [idleSeconds, limit],
   );

@@ -1,5 +1,6 @@
 import { Db, knexOf } from './knex';
 import { PAID_TO_COLLECTOR } from './relayer';
+import { TX_OPEN } from '../domain/chainTx';
 
 // What a relayer key still has to do, by the payments whose option names it (`payment_options.relayer`: the
 // key that submits the authorization and, in collector mode, receives the buyer's funds), and the check a sweep
@@ -52,7 +53,7 @@ export async function senderBusySince(db: Db, chainId: string, sender: string, s
   const row = await knex('chain_transactions')
     .where({ chain_id: chainId, sender })
     .whereNotIn('id', except)
-    .where((q) => q.whereIn('status', ['pending', 'mined']).orWhere('created_at', '>=', since).orWhere('finished_at', '>=', since))
+    .where((q) => q.whereIn('status', TX_OPEN).orWhere('created_at', '>=', since).orWhere('finished_at', '>=', since))
     .first('id');
   return row !== undefined;
 }

@@ -1,4 +1,6 @@
 import { Db, knexOf } from './knex';
+import { PAYING_PURPOSES } from '../domain/chainTx';
+import { inSet } from './stateSql';
 
 // What the budget of reverted submissions counts (src/usecases/revertBudget.ts), per buyer address (on any chain),
 // per credential that confirmed (key id or app id) and per account: collect and direct transactions that reverted at
@@ -77,12 +79,12 @@ export async function recentReverts(
        ${paidBy('?', '?')} AS known
      FROM (SELECT c.finished_at, true AS reverted, ${BUYER} AS buyer, false AS fresh, ${flags}
            FROM chain_transactions c JOIN payments p ON p.id = c.payment_id
-           WHERE c.status = 'reverted' AND c.purpose IN ('collect', 'direct') AND c.finished_at > now() - interval '1 day'
+           WHERE c.status = 'reverted' AND ${inSet('c.purpose', PAYING_PURPOSES)} AND c.finished_at > now() - interval '1 day'
              AND coalesce(c.revert_cause, 'payer') = 'payer'
            UNION ALL
            SELECT NULL, false, ${BUYER}, NOT ${paidBy('p.account_id', BUYER)}, ${flags} FROM payments p
            WHERE p.status = 'processing' AND NOT EXISTS (SELECT 1 FROM chain_transactions c WHERE c.payment_id = p.id
-             AND c.purpose IN ('collect', 'direct') AND c.status = 'mined' AND c.receipt_reverted IS FALSE)) m
+             AND ${inSet('c.purpose', PAYING_PURPOSES)} AND c.status = 'mined' AND c.receipt_reverted IS FALSE)) m
      WHERE ${DIMENSIONS.map((_, i) => `m.${col(i)}`).join(' OR ')}`,
     binds,
   );
@@ -105,7 +107,7 @@ export async function recentReverts(
 
 /** A payment's collect or direct transactions that reverted at depth (its submissions that were tried and moved nothing). */
 const revertedOf = (db: Db, paymentId: string) =>
-  knexOf(db)('chain_transactions').where({ payment_id: paymentId, status: 'reverted' }).whereIn('purpose', ['collect', 'direct']);
+  knexOf(db)('chain_transactions').where({ payment_id: paymentId, status: 'reverted' }).whereIn('purpose', PAYING_PURPOSES);
 
 /** How many of the payment's submissions reverted. */
 export async function revertedSubmissions(db: Db, paymentId: string): Promise<number> {

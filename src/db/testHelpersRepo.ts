@@ -1,4 +1,5 @@
 import { knexOf, type Db } from './knex';
+import { TX_OPEN } from '../domain/chainTx';
 
 // What the test helpers (src/usecases/testHelpers/) keep and read: stalls asked for, a payment's expiry brought to
 // now, the payment's transaction a reorg may drop.
@@ -100,9 +101,7 @@ export async function onlyTransactionsOf(db: Db, chainId: string, sender: string
     .leftJoin('settlement_batches as b', 'b.chain_tx_id', 'c.id')
     .where({ 'c.chain_id': chainId, 'c.sender': sender })
     .where((q) =>
-      q
-        .whereIn('c.nonce', nonces)
-        .orWhere((open) => open.whereIn('c.status', ['pending', 'mined']).where('c.nonce', '>', Math.min(...nonces))),
+      q.whereIn('c.nonce', nonces).orWhere((open) => open.whereIn('c.status', TX_OPEN).where('c.nonce', '>', Math.min(...nonces))),
     )
     .select('c.nonce', knex.raw('coalesce(p.account_id, b.account_id) AS owner'));
   const own = new Set(rows.filter((r) => r.owner === accountId).map((r) => Number(r.nonce)));

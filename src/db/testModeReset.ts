@@ -1,5 +1,7 @@
 import { testScopeOf } from '../domain/mode';
 import { Db, knexOf } from './knex';
+import { TX_OPEN } from '../domain/chainTx';
+import { inSet } from './stateSql';
 
 // `admin testmode reset` (docs/testmode.md): an account's test data goes, and nothing else. Everything is found
 // through the test scope (src/domain/mode.ts): its payments, and what hangs off them, its merchants and their
@@ -18,7 +20,7 @@ export async function resetTestData(db: Db, accountId: string): Promise<Record<s
     await trx.raw('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [scope]);
     const moving = await trx.raw(
       `SELECT 1 FROM chain_transactions t JOIN payments p ON p.id = t.payment_id
-       WHERE p.account_id = ? AND t.status IN ('pending', 'mined') LIMIT 1`,
+       WHERE p.account_id = ? AND ${inSet('t.status', TX_OPEN)} LIMIT 1`,
       [scope],
     );
     if (moving.rows.length) return 'processing';

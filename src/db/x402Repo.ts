@@ -1,6 +1,7 @@
 import { ASSET_COLUMNS, Asset, assetFromRow } from './assetsRepo';
 import { Db, knexOf } from './knex';
 import { standing } from './relayer';
+import { PAYING_PURPOSES } from '../domain/chainTx';
 
 // The x402 facilitator's reads and its one table (migration 20261208090000): which asset an x402 requirement
 // names, which merchant of the account a `payTo` pays, and the settlements, one per authorization.
@@ -89,7 +90,7 @@ export async function findSettlement(
 export async function standingTransfer(db: Db, paymentId: string): Promise<string | undefined> {
   const r = await knexOf(db)('chain_transactions as c')
     .where('c.payment_id', paymentId)
-    .whereIn('c.purpose', ['collect', 'direct'])
+    .whereIn('c.purpose', PAYING_PURPOSES)
     .whereNotNull('c.tx_hash')
     .whereRaw(standing('c'))
     .orderBy('c.id', 'desc')

@@ -2,7 +2,10 @@
 // it sends back are the payment's token amount in proportion, so that the refunds of a whole payment send back
 // exactly what the buyer paid, however it was split.
 
-export type RefundStatus = 'requires_funding' | 'pending' | 'succeeded' | 'failed';
+export const REFUND_STATUSES = ['requires_funding', 'pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+/** Not ended: waiting for funds, or on its way (its tokens reserved, its transfer to be sent or sent). */
+export const REFUND_OPEN = ['pending', 'requires_funding'] as const satisfies readonly RefundStatus[];
 
 export interface Refunded {
   /** Of the refunds not failed: their amounts in minor units and in tokens. */

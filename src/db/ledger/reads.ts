@@ -1,6 +1,8 @@
 import type { Balance } from '../../domain/ledger';
 import { Db, knexOf } from '../knex';
-import { IN_BATCH, PAID_TO_COLLECTOR } from '../relayer';
+import { IN_BATCH, PAID_TO_COLLECTOR, standing } from '../relayer';
+import { REFUND_OPEN } from '../../domain/refund';
+import { inSet } from '../stateSql';
 
 // What the ledger says: an account's balances, and what each collector holds at a block (for `admin ledger check`).
 
@@ -51,15 +53,15 @@ const EARMARK = `SELECT e.holder, sum(e.amount) AS n FROM ledger_journals j JOIN
  * stored) may still fail or be sent from elsewhere: until it reserves, its payment's share stays owed in full.
  */
 const REFUND_RESERVED = (r: string) => `(${r}.status = 'succeeded' OR EXISTS (SELECT 1 FROM chain_transactions c
-  WHERE c.id = ${r}.chain_tx_id AND c.purpose = 'refund' AND c.status NOT IN ('dropped', 'reverted')))`;
+  WHERE c.id = ${r}.chain_tx_id AND c.purpose = 'refund' AND ${standing('c')}))`;
 
 /** SQL: the settlement of the payment aliased `p` left the collector (settled, or its transfer on its way, alone or in a batch). */
 const SETTLEMENT_GONE = (p: string) => `(${p}.settled_at IS NOT NULL OR EXISTS (SELECT 1 FROM chain_transactions c
-  WHERE c.payment_id = ${p}.id AND c.purpose = 'settle' AND c.status NOT IN ('dropped', 'reverted')) OR ${IN_BATCH(p)})`;
+  WHERE c.payment_id = ${p}.id AND c.purpose = 'settle' AND ${standing('c')}) OR ${IN_BATCH(p)})`;
 
 /** SQL: the tokens of the waiting refunds (not reserved yet) of the payment aliased `p`. */
 const WAITING_REFUNDS = (p: string) => `(SELECT coalesce(sum(r.token_amount), 0) FROM refunds r WHERE r.payment_id = ${p}.id
-  AND r.status IN ('pending', 'requires_funding') AND NOT ${REFUND_RESERVED('r')})`;
+  AND ${inSet('r.status', REFUND_OPEN)} AND NOT ${REFUND_RESERVED('r')})`;
 
 /**
  * SQL: what is left at the holder of entry `e` of the collected share of the payment aliased `p`, after the
@@ -101,7 +103,7 @@ export async function refundableByHolder(
          AND e.asset = :asset AND p.id <> :payment
          AND NOT EXISTS (SELECT 1 FROM refund_fundings f WHERE f.payment_id = p.id)
          AND (p.settled_at IS NULL OR EXISTS (SELECT 1 FROM refunds r WHERE r.payment_id = p.id
-           AND r.status IN ('pending', 'requires_funding')))
+           AND ${inSet('r.status', REFUND_OPEN)}))
        GROUP BY e.holder),
      earmark AS (${EARMARK}),
      spendable AS (

@@ -1,5 +1,7 @@
 import { Db, knexOf } from '../knex';
 import type { RevertCause, Row } from './transactions';
+import { PAYING_PURPOSES, TX_OPEN } from '../../domain/chainTx';
+import { inSet } from '../stateSql';
 
 // A stored transaction's life after signing: broadcast, mined (or taken out by a reorg), final, replaced for
 // its fee, and the sender's nonce resynchronised when the node's count moved past it.
@@ -22,7 +24,7 @@ export async function markMined(
   const knex = knexOf(db);
   await knex('chain_transactions')
     .where({ id })
-    .whereIn('status', ['pending', 'mined'])
+    .whereIn('status', TX_OPEN)
     .update({
       status: 'mined',
       receipt_reverted: reverted,
@@ -56,7 +58,7 @@ export async function finish(
   const knex = knexOf(db);
   const n = await knex('chain_transactions')
     .where({ id })
-    .whereIn('status', ['pending', 'mined'])
+    .whereIn('status', TX_OPEN)
     .update({
       status,
       finished_at: knex.fn.now(),
@@ -87,7 +89,7 @@ export async function finishConfirmed(
     `UPDATE chain_transactions c SET status = 'confirmed', finished_at = now(), block_number = v.block_number::bigint,
        block_hash = v.block_hash, tx_hash = v.tx_hash, previous_hashes = array_remove(array_append(c.previous_hashes, c.tx_hash), v.tx_hash)
      FROM (VALUES ${mined.map(() => '(?, ?, ?, ?)').join(', ')}) AS v(id, tx_hash, block_number, block_hash)
-     WHERE c.id = v.id::bigint AND c.status IN ('pending', 'mined') RETURNING c.id`,
+     WHERE c.id = v.id::bigint AND ${inSet('c.status', TX_OPEN)} RETURNING c.id`,
     mined.flatMap((m) => [m.id, m.transactionHash, m.blockNumber.toString(), m.blockHash]),
   );
   return new Set(rows.map((r: Row) => String(r.id)));
@@ -128,7 +130,7 @@ export async function markFeeLimited(db: Db, id: string, limited: boolean): Prom
   const knex = knexOf(db);
   await knex('chain_transactions')
     .where({ id })
-    .whereIn('status', ['pending', 'mined'])
+    .whereIn('status', TX_OPEN)
     .update({ fee_limited_at: limited ? knex.fn.now() : null });
 }
 
@@ -148,7 +150,7 @@ export async function markOutbid(db: Db, paymentId: string): Promise<void> {
   const knex = knexOf(db);
   await knex.raw(
     `UPDATE chain_transactions SET revert_cause = 'outbid' WHERE id = (SELECT max(id) FROM chain_transactions
-       WHERE payment_id = ? AND purpose IN ('collect', 'direct') AND status = 'reverted') AND revert_cause = 'payer'`,
+       WHERE payment_id = ? AND ${inSet('purpose', PAYING_PURPOSES)} AND status = 'reverted') AND revert_cause = 'payer'`,
     [paymentId],
   );
 }

@@ -1,15 +1,11 @@
 import { asTx, Db, knexOf, Tx } from '../knex';
+import { PAYING_PURPOSES, TX_GONE, TX_OPEN, type TxPurpose, type TxStatus } from '../../domain/chainTx';
+import { inSet, sqlList } from '../stateSql';
 
 // The relayer's transactions as stored: their shape, storing signed ones under the sender's next nonce, and
 // the reads that submitting and re-broadcasting need.
 
-/**
- * A payment's step (`deploy`: an ERC-6492 buyer wallet's deployment, before its collect or direct; `refund`: tokens
- * sent back to the buyer); or, of no one payment, `sweep`: a retired key's own funds moved out (`admin relayer sweep`), and
- * `settle_batch`: a scheduled settlement of several payments (src/db/settlementBatchesRepo.ts).
- */
-export type TxPurpose = 'collect' | 'direct' | 'settle' | 'refund' | 'sweep' | 'deploy' | 'settle_batch';
-export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped';
+export type { TxPurpose, TxStatus } from '../../domain/chainTx';
 /**
  * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that
  * block: src/chain/tokenRefusal.ts), another transaction that used the authorization and paid the payment (`outbid`),
@@ -17,14 +13,9 @@ export type TxStatus = 'pending' | 'mined' | 'confirmed' | 'reverted' | 'dropped
  * src/usecases/revertCause.ts), or, without such proof, the payer (its wallet or balance): the budget of reverts
  * counts only these.
  */
-export type RevertCause = 'payer' | 'token' | 'outbid' | 'congestion';
-/**
- * Proven to have moved nothing: reverted at depth, or dropped (its nonce went to another transaction, final).
- * Any other transaction of a payment's step stands in the way of a second one (a unique index says so too).
- */
-const GONE: TxStatus[] = ['dropped', 'reverted'];
-/** SQL: the chain transaction aliased `alias` still stands (it is not GONE). */
-export const standing = (alias: string) => `${alias}.status NOT IN (${GONE.map((s) => `'${s}'`).join(', ')})`;
+export type { RevertCause } from '../../domain/chainTx';
+/** SQL: the chain transaction aliased `alias` still stands (it is not TX_GONE: it may have moved tokens). */
+export const standing = (alias: string) => `${alias}.status NOT IN ${sqlList(TX_GONE)}`;
 /**
  * SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization, an x402
  * TransferWithAuthorization whose `to` is the relayer, or a Permit2 permit whose tokens go to the relayer that
@@ -208,7 +199,7 @@ export async function storeSignedTxs(
             ['payment_id', 'purpose'],
             steps.map((i) => [subs[i].tx.paymentId, subs[i].tx.purpose]),
           )
-          .whereNotIn('status', GONE)
+          .whereNotIn('status', TX_GONE)
           // A payment may have several refunds that succeeded: only one in flight stands in the way.
           .whereNot((q) => q.where('purpose', 'refund').andWhere('status', 'confirmed'))
           .select('payment_id', 'purpose');
@@ -257,7 +248,7 @@ export async function openTransactions(db: Db, chainId: string, sender: string, 
   const knex = knexOf(db);
   const rows = await knex('chain_transactions')
     .where({ chain_id: chainId, sender })
-    .whereIn('status', ['pending', 'mined'])
+    .whereIn('status', TX_OPEN)
     .orderBy('nonce')
     .limit(limit);
   return rows.map(fromRow);
@@ -270,7 +261,7 @@ export async function openTransactions(db: Db, chainId: string, sender: string, 
 export async function lowestOpenNonces(db: Db, chainId: string): Promise<{ sender: string; nonce: bigint }[]> {
   const rows = await knexOf(db)('chain_transactions')
     .where({ chain_id: chainId })
-    .whereIn('status', ['pending', 'mined'])
+    .whereIn('status', TX_OPEN)
     .groupBy('sender')
     .select('sender')
     .min({ nonce: 'nonce' });
@@ -295,7 +286,7 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer, o.account, o.permit_to,
-       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND c.purpose IN ('collect', 'direct') AND ${standing('c')}
+       (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND ${inSet('c.purpose', PAYING_PURPOSES)} AND ${standing('c')}
         LIMIT 1) AS live_hash
      FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
     [paymentId],
@@ -317,6 +308,6 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
 
 export async function liveTransaction(db: Db, paymentId: string, purpose: TxPurpose): Promise<ChainTx | undefined> {
   const knex = knexOf(db);
-  const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNotIn('status', GONE).first();
+  const r = await knex('chain_transactions').where({ payment_id: paymentId, purpose }).whereNotIn('status', TX_GONE).first();
   return r && fromRow(r);
 }

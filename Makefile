@@ -28,7 +28,7 @@ help:
 	  'make test-browser          the browser tests (Chromium): the pay page and the API reference' \
 	  'make soak                  the seeded chaos soak;  SOAK_MINUTES=10 SOAK_SEED=<n>' \
 	  'make contract              Schemathesis against the built service;  make contract-diff: preview vs stable' \
-	  'make lint                  types, ESLint, unused exports, Prettier;  make format FILES=...' \
+	  'make lint                  types, ESLint, layers and import circles, unused exports, Prettier;  make format FILES=...' \
 	  'make generate              types and bundled documents from spec/;  make sdks: the client SDKs' \
 	  'make schema                db/schema.sql from the migrations;  make migrate: migrate DATABASE_URL' \
 	  'make bench                 benchmarks (bench/): ratios against a same-run baseline' \
@@ -105,6 +105,7 @@ typecheck: install
 CODE_FILES := '**/*.{ts,mjs,cjs,js}'
 lint: install typecheck
 	npx --no-install eslint --cache --cache-strategy content --cache-location $(LINT_CACHE)/eslint .
+	npx --no-install depcruise --config .dependency-cruiser.cjs --output-type err src handlers
 	npx --no-install ts-unused-exports tsconfig.json --allowUnusedTypes --excludePathsFromReport='clients/typescript/src;examples/'
 	npx --no-install prettier --check --log-level warn --cache --cache-strategy content --cache-location $(LINT_CACHE)/prettier $(CODE_FILES)
 

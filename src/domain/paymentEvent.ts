@@ -53,3 +53,22 @@ export interface PaymentEvent {
   record: PaymentEventRecord;
   createdAt: Date;
 }
+
+/**
+ * For the hosted 2026-05-18 webhook format (src/wire/hosted/event.ts): what the payment's row and its events up to
+ * this one add to the event's record (read by src/db/webhooks/hostedFacts.ts).
+ */
+export interface HostedFacts {
+  /** CAIP-2 chain and CAIP-10 buyer of the committed option (null when none was committed, or no on-chain buyer). */
+  chainId: string | null;
+  buyerAccount: string | null;
+  /** The paid token's decimals (null before an option is committed). */
+  decimals: number | null;
+  /** The fee terms the settlement applies (none in direct mode and on a refund's funding). */
+  fee: { baseMinor: bigint; bps: number };
+  /** What the settlement transfer sent the merchant, and its transaction (null until it is planned / confirmed). */
+  settledAmount: string | null;
+  settlementTxHash: string | null;
+  /** ISO time of the payment's first event of each type, among its events up to this one. */
+  stageTimes: Partial<Record<WebhookEventType, string>>;
+}

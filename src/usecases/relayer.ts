@@ -1,7 +1,5 @@
 import { inTransaction, type Db } from '../db/knex';
 import { getAddress, type Address, type Hex } from 'viem';
-import type { Logger } from '../logger';
-import type { Chains } from '../chain/chains';
 import { authorizationDeadline, type ChainCall, type EvmChain, type Simulation } from '../chain/evm';
 import type { Fees } from '../domain/fees';
 import { isFinal } from '../chain/proofs';
@@ -13,10 +11,12 @@ import * as relayer from '../db/relayer';
 import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
 import { settlesOnSchedule } from '../db/settlementBatchesRepo';
 import { awaitingFunds, fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
-import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
+import type { RelayerDeps } from './relayerDeps';
 import * as ledger from './ledger';
+
+export type { RelayerDeps } from './relayerDeps';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization with the fees it will offer, sign it under a nonce from PostgreSQL, store,
@@ -35,32 +35,6 @@ export class NotYetVisible extends Error {}
  * later, with the step's backoff, for as long as the authorization is valid; the payment fails only after that.
  */
 class RefusedForNow extends Error {}
-
-export interface RelayerDeps {
-  db: Db;
-  chains: Chains;
-  log: Logger;
-  /** Signs, stores and broadcasts the relayer's new transactions, in batches per key. */
-  submissions: Submissions;
-  /** A transaction not mined this long after it was signed is stuck (src/usecases/relayerFees.ts says what is done). */
-  stuckAfterMs: number;
-  /** Failed settlement transfers: tried again after baseMs, doubling; the maxAttempts-th failure holds the settlement. */
-  settlementRetry: { maxAttempts: number; baseMs: number };
-  /** Reverted collect or direct transactions: submitted again after baseMs, doubling, up to maxAttempts submissions. */
-  submitRetry: { maxAttempts: number; baseMs: number };
-  /** Fee-raising replacements of one transaction at most. */
-  maxFeeBumps: number;
-  /** Funding payments of one refund at most (REFUND_FUNDING_MAX_PAYMENTS): then a refund nobody funded fails. */
-  fundingMaxPayments: number;
-  /** After a collect transaction is final: settle it. */
-  startSettle(paymentId: string): Promise<void>;
-  /** After a refund was created, or a refund transaction of the payment is final: send its next refund. */
-  startRefund(paymentId: string): Promise<void>;
-  /** After a submission lost its nonce: submit again. */
-  startSubmit(paymentId: string): Promise<void>;
-  /** After a submission reverted with its authorization unused: submit again in `delayMs` (from the job queue). */
-  submitLater(paymentId: string, delayMs: number): Promise<void>;
-}
 
 /** Gas estimates get headroom: state may change between simulation and inclusion. */
 export const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;

@@ -1,7 +1,7 @@
 import { inTransaction, type Db } from '../db/knex';
 import { markSettlementHeld } from '../db/payments';
 import * as transfers from '../db/settlementTransfersRepo';
-import type { RelayerDeps } from './relayer';
+import type { RelayerDeps } from './relayerDeps';
 
 // A settlement transfer that failed (reverted on chain, or a simulation that says it would) is tried again,
 // later each time (by default 5 s, then 10, 20, 40); the last allowed failure holds it until an operator

@@ -7,7 +7,7 @@ import { newId } from '../domain/ids';
 import { seal, unsealOrNull } from '../domain/sealed';
 import { bareHost, forbiddenAddressReason, parseWebhookUrl } from '../domain/webhookAddress';
 import { newWebhookSecret } from '../domain/webhookSignature';
-import { webhookResolver } from '../jobs/webhooks/resolver';
+import { webhookResolver } from '../lib/resolver';
 import * as repo from '../db/webhooks';
 import { sealedAt, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '../db/sealedColumnsRepo';
 import {

@@ -1,5 +1,5 @@
-import { renderHostedEvent, type HostedFacts } from '../../src/wire/hosted/event';
-import type { PaymentEvent, PaymentEventRecord } from '../../src/domain/paymentEvent';
+import { renderHostedEvent } from '../../src/wire/hosted/event';
+import type { HostedFacts, PaymentEvent, PaymentEventRecord } from '../../src/domain/paymentEvent';
 import { parseHostedEvent } from '../support/hostedWebhookReceiver';
 
 // The hosted 2026-05-18 renderer on the stage combinations a chain test does not reach quickly: a payment that

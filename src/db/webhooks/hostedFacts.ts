@@ -1,4 +1,4 @@
-import type { HostedFacts } from '../../wire/hosted/event';
+import type { HostedFacts } from '../../domain/paymentEvent';
 import { Db, knexOf } from '../knex';
 import { isoSql } from '../payments/rows';
 import { PAID_TO_COLLECTOR } from '../relayer/transactions';

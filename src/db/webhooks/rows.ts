@@ -1,6 +1,9 @@
 import type { PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
-import type { Snapshot } from '../../wire/2026-02-19.preview/event';
+import type { components } from '../../../generated/2026-02-19.preview/types';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventType, WebhookPayloadFormat } from '../../domain/webhook';
+
+/** An event's stored data: the payment's snapshot at 2026-02-19.preview (src/wire/2026-02-19.preview/event.ts renders it). */
+type Snapshot = components['schemas']['PaymentEventSnapshot'];
 
 export interface EndpointRow {
   id: string;

@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import type { WebhookConfig } from '../../config';
 import { bareHost, forbiddenAddressReason } from '../../domain/webhookAddress';
-import { webhookResolver } from './resolver';
+import { webhookResolver } from '../../lib/resolver';
 
 // One HTTP attempt of a webhook delivery. The destination is checked on every connection (the egress
 // allowlist, then each resolved address against private networks, inside the socket's own DNS lookup so a

@@ -2,7 +2,15 @@ import type { Db } from '../../db/knex';
 import type { EvmChain } from '../../chain/evm';
 import { developmentChain } from '../../chain/devnetCheats';
 import { stallsAsked, stallTaken } from '../../db/testHelpersRepo';
-import type { Submission } from '../relayerSubmissions';
+import type { ChainTx } from '../../db/relayer';
+import type { Fees } from '../../domain/fees';
+
+/** What of a submission (src/usecases/relayerSubmissions.ts) a stall changes: its fees, and what runs as it is stored. */
+interface Stallable {
+  tx: { paymentId?: string | null } & Partial<Fees>;
+  fees: Fees;
+  guard?: (trx: Db, stored: ChainTx[]) => Promise<void>;
+}
 
 /**
  * The stall test helper, where the relayer signs (src/usecases/relayerSubmissions.ts): on a development chain, the
@@ -10,7 +18,7 @@ import type { Submission } from '../relayerSubmissions';
  * and the request is taken in the transaction that stores them. The relayer's stuck-transaction handling does the rest
  * (src/usecases/relayerFees.ts). On any other chain nothing is read.
  */
-export async function withStalls(db: Db, chain: EvmChain, subs: Submission[]): Promise<Submission[]> {
+export async function withStalls<S extends Stallable>(db: Db, chain: EvmChain, subs: S[]): Promise<S[]> {
   if (!chain.development) return subs;
   const asked = await stallsAsked(
     db,
@@ -22,8 +30,7 @@ export async function withStalls(db: Db, chain: EvmChain, subs: Submission[]): P
     const paymentId = s.tx.paymentId;
     if (!paymentId || !asked.has(paymentId)) return s;
     const guard = s.guard;
-    return {
-      ...s,
+    const stalled: Stallable = {
       fees,
       tx: { ...s.tx, ...fees },
       guard: async (trx, stored) => {
@@ -31,5 +38,6 @@ export async function withStalls(db: Db, chain: EvmChain, subs: Submission[]): P
         if (stored.some((t) => t.paymentId === paymentId)) await stallTaken(trx, paymentId);
       },
     };
+    return { ...s, ...stalled };
   });
 }

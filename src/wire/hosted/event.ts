@@ -1,6 +1,6 @@
 import { isLivemode } from '../../domain/mode';
 import { feeInTokenUnits, pegToTokenUnits } from '../../domain/money';
-import type { PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
+import type { HostedFacts, PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
 import type { WebhookEventType } from '../../domain/webhook';
 
 // Payment events in the hosted WalletConnect Pay service's webhook payload contract, `api_version` 2026-05-18, for
@@ -11,22 +11,6 @@ import type { WebhookEventType } from '../../domain/webhook';
 // src/db/webhooks/hostedFacts.ts). Amounts are decimal strings of the smallest unit, as in our format.
 
 const HOSTED_API_VERSION = '2026-05-18';
-
-/** What the payment's row and its events up to this one add to the event's record. */
-export interface HostedFacts {
-  /** CAIP-2 chain and CAIP-10 buyer of the committed option (null when none was committed, or no on-chain buyer). */
-  chainId: string | null;
-  buyerAccount: string | null;
-  /** The paid token's decimals (null before an option is committed). */
-  decimals: number | null;
-  /** The fee terms the settlement applies (none in direct mode and on a refund's funding). */
-  fee: { baseMinor: bigint; bps: number };
-  /** What the settlement transfer sent the merchant, and its transaction (null until it is planned / confirmed). */
-  settledAmount: string | null;
-  settlementTxHash: string | null;
-  /** ISO time of the payment's first event of each type, among its events up to this one. */
-  stageTimes: Partial<Record<WebhookEventType, string>>;
-}
 
 interface Amount {
   unit: string;

@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns';
 import { isIP } from 'node:net';
-import type { WebhookConfig } from '../../config';
+import type { WebhookConfig } from '../config';
 
 // Names of webhook hosts are resolved by querying DNS servers directly (c-ares: node:dns Resolver, A and
 // AAAA), never with dns.lookup: getaddrinfo runs on libuv's thread pool (4 threads), cannot be cancelled,

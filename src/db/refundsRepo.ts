@@ -133,6 +133,18 @@ export async function refundsOfPayment(
   return (await q).map(fromRow);
 }
 
+/** A payment's `limit` latest refunds, oldest first. */
+export async function latestRefundsOfPayment(db: Db, paymentId: string, limit: number): Promise<RefundRow[]> {
+  const rows = await withFunding(db)
+    .where('refunds.payment_id', paymentId)
+    .orderBy([
+      { column: 'refunds.created_at', order: 'desc' },
+      { column: 'refunds.id', order: 'desc' },
+    ])
+    .limit(limit);
+  return rows.map(fromRow).reverse();
+}
+
 /**
  * The refund of a payment to send next: the oldest waiting (pending or requires_funding); and whether a refund
  * transaction of the payment is in flight (then nothing is sent: one at a time).

@@ -133,16 +133,26 @@ export async function refundsOfPayment(
   return (await q).map(fromRow);
 }
 
-/** A payment's `limit` latest refunds, oldest first. */
-export async function latestRefundsOfPayment(db: Db, paymentId: string, limit: number): Promise<RefundRow[]> {
+/**
+ * A payment's `limit` latest refunds, oldest first, and what all its refunds not failed add up to (as refundTotals):
+ * one statement, the sums a window over every refund of the payment (computed before the limit).
+ */
+export async function latestRefundsOfPayment(db: Db, paymentId: string, limit: number): Promise<{ rows: RefundRow[]; totals: Refunded }> {
+  const knex = knexOf(db);
   const rows = await withFunding(db)
+    .select(
+      knex.raw(`coalesce(sum(amount_minor) FILTER (WHERE status <> 'failed') OVER (), 0) AS refunded_minor`),
+      knex.raw(`coalesce(sum(token_amount) FILTER (WHERE status <> 'failed') OVER (), 0) AS refunded_tokens`),
+    )
     .where('refunds.payment_id', paymentId)
     .orderBy([
       { column: 'refunds.created_at', order: 'desc' },
       { column: 'refunds.id', order: 'desc' },
     ])
     .limit(limit);
-  return rows.map(fromRow).reverse();
+  const first: Row | undefined = rows[0];
+  const totals = first ? { minor: BigInt(first.refunded_minor), tokens: BigInt(first.refunded_tokens) } : { minor: 0n, tokens: 0n };
+  return { rows: rows.map(fromRow).reverse(), totals };
 }
 
 /**

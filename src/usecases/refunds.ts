@@ -1,4 +1,4 @@
-import { inTransaction, readsOf, type Db, type Tx } from '../db/knex';
+import { inTransaction, type Db, type Tx } from '../db/knex';
 import * as repo from '../db/refundsRepo';
 import { writeRefundEvent } from '../db/refundEvents';
 import { findPayment, markRefunded } from '../db/payments';
@@ -159,11 +159,8 @@ const DETAILS_REFUNDS = 100;
  * units and in tokens), and the latest refunds, each as it stands now, oldest first.
  */
 export async function refundsOfPayment(db: Db, paymentId: string) {
-  const [refunded, refunds] = await readsOf(db, [
-    () => repo.refundTotals(db, paymentId),
-    () => repo.latestRefundsOfPayment(db, paymentId, DETAILS_REFUNDS),
-  ] as const);
-  return { refunded, refunds };
+  const { rows, totals } = await repo.latestRefundsOfPayment(db, paymentId, DETAILS_REFUNDS);
+  return { refunded: totals, refunds: rows };
 }
 
 /** A refund as its merchant reads it. */

@@ -22,7 +22,8 @@ export interface MerchantSide {
     merchantId: string,
     paymentId: string,
   ): Promise<{ status: string; txId?: string; settlementTxId?: string; refundedAt?: string }>;
-  refund(merchantId: string, paymentId: string): Promise<void>;
+  /** The refund as the answer has it: `pending` (being sent) or `requires_funding` (nothing sent until `fundingUrl` is paid). */
+  refund(merchantId: string, paymentId: string): Promise<{ status: string; fundingUrl?: string }>;
 }
 
 /** openapi-fetch returns `{ data, error }`; the error is the spec's Error body. */
@@ -70,13 +71,14 @@ export function thinMerchant(baseUrl: string, apiKey: string): MerchantSide {
       };
     },
     async refund(merchantId, paymentId) {
-      must(
+      const { refund } = must(
         await paygate.POST('/v1/refunds', {
           params: { header: { 'Merchant-Id': merchantId, 'Idempotency-Key': idempotencyKey('refund', paymentId) } },
           body: { paymentId },
         }),
         'createRefund',
       );
+      return { status: refund?.status ?? 'not reported', fundingUrl: refund?.fundingInstructions?.gatewayUrl };
     },
   };
 }
@@ -123,7 +125,12 @@ export function sdkMerchant(baseUrl: string, apiKey: string, version: string): M
       };
     },
     async refund(merchantId, paymentId) {
-      await payments.createRefund({ merchantId, idempotencyKey: idempotencyKey('refund', paymentId), createRefundRequest: { paymentId } });
+      const { refund } = await payments.createRefund({
+        merchantId,
+        idempotencyKey: idempotencyKey('refund', paymentId),
+        createRefundRequest: { paymentId },
+      });
+      return { status: refund?.status ?? 'not reported', fundingUrl: refund?.fundingInstructions?.gatewayUrl };
     },
   };
 }

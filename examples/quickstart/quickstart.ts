@@ -132,10 +132,11 @@ async function main() {
   const shop = { devnet, merchant, wallet, merchantId, run };
 
   const paid = await pay(shop, usdc, '1000', { value: '10000000', methods: ['eth_signTypedData_v4'] });
-  await merchant.refund(merchantId, paid);
+  const refund = await merchant.refund(merchantId, paid);
   const refunded = await merchant.getPayment(merchantId, paid);
   expect(Boolean(refunded.refundedAt), 'refundedAt to be set after the refund');
-  step(`refunded at ${refunded.refundedAt}`);
+  // The refund's status, not refundedAt: a refund the account's balance cannot cover sends nothing until it is funded.
+  step(`refund ${refund.status}${refund.fundingUrl ? `: nothing sent until its funding payment is paid, ${refund.fundingUrl}` : ''}`);
 
   // USDT has no EIP-3009: Permit2. A buyer who has not approved Permit2 for USDT sends that approve first (a
   // BUYER_PRIVATE_KEY reused from an earlier run has approved it already: the signature alone).

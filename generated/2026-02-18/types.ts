@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a succeeded payment in full: the tokens it was paid with go back to the account that paid, on the payment's chain and token, sent by this service's relayer from the collector that received them and funded from the account's available balance there (docs/ledger.md). When that balance is short (the payment was settled already, or in direct mode), the refund waits until it is funded; the answer is 200 either way. Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt`. A refund of all that is left is never refused for the minimum of a partial refund nor for the number of refunds of a payment (docs/limits.md), however small the payment.
+         * @description Refunds a succeeded payment in full: the tokens it was paid with go back to the account that paid, on the payment's chain and token, sent by this service's relayer from the collector that received them and funded from the account's available balance there (docs/ledger.md). The answer says which: `refund.status` is `pending` when that balance covers it (it is being sent), and `requires_funding` when it is short (the payment was settled already, or in direct mode): nothing moves until the payment in `refund.fundingInstructions` (its `gatewayUrl`) is paid. The answer is 200 either way. Not succeeded: 400 `payment_not_succeeded`; already refunded: 409 `already_refunded`. Payment details then show `refundedAt` (requested in full) and, in `refunds`, each refund as it moves on (`succeeded` with its `txId`, or `failed` with a `failureCode`). `refund` is ours, beyond the hosted contract. A refund of all that is left is never refused for the minimum of a partial refund nor for the number of refunds of a payment (docs/limits.md), however small the payment.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -856,12 +856,12 @@ export interface components {
                 currency: string;
             }[];
             /**
-             * @description Succeeded payments, refunded or not (a refund's funding payment excluded).
+             * @description Every payment the filters match, whatever its status (the items of all the pages together), a refund's funding payment included: it is listed.
              * @example 42
              */
             totalTransactions: number;
             /**
-             * @description Distinct buyer accounts of those payments.
+             * @description Distinct buyer accounts of the payments counted in `totalRevenue` (succeeded, no funding payment).
              * @example 37
              */
             totalCustomers: number;
@@ -1013,6 +1013,7 @@ export interface components {
                     amount: number;
                     currency: string;
                 };
+                /** @description Every payment the filters match, whatever its status (as PaymentStats counts `totalTransactions`). */
                 total_transactions: number;
             };
         };
@@ -1147,6 +1148,38 @@ export interface components {
             };
         };
         /**
+         * Refund
+         * @description Tokens sent back to the account that paid a payment (2026-02-18 shows it in the refund answer and payment details; 2026-02-19.preview also lists and gets it, with `livemode`). `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
+         */
+        Refund: {
+            /** @example ref_5kTq9ZbV2mXr8HcN1pLs3d */
+            id: string;
+            paymentId: components["schemas"]["PaymentId"];
+            amount: components["schemas"]["FiatAmount"];
+            /** @description The tokens sent back, in the token's smallest unit. */
+            tokenAmount: {
+                unit: string;
+                value: string;
+            };
+            /** @enum {string} */
+            status: "requires_funding" | "pending" | "succeeded" | "failed";
+            /** @description Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …; `funding_expired`: it waited for funding through REFUND_FUNDING_MAX_PAYMENTS funding payments, 7 by default, each open 24 hours, and none was paid). */
+            failureCode: string | null;
+            /** @description The refund's transaction hash once it is final. */
+            txId: string | null;
+            /** @description While the refund is `requires_funding`: a payment of what it lacks, of the same merchant, that anyone pays through the gateway (`gatewayUrl`) in the refund's token; its tokens are credited to the refund and it is then sent. A refund still short once that payment is paid (the balance it was sized against was spent meanwhile) gets another, shown here. Null otherwise, or when the merchant can no longer take payments. Always present in the refund answer and payment details. */
+            fundingInstructions?: {
+                paymentId: components["schemas"]["PaymentId"];
+                /**
+                 * Format: uri
+                 * @description The funding payment's buyer link (`<public base>/?pid=<paymentId>`).
+                 */
+                gatewayUrl: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
          * PaymentDetails
          * @description A payment as the merchant sees it.
          */
@@ -1169,10 +1202,12 @@ export interface components {
             expiresAt?: components["schemas"]["UnixTimestamp"];
             /**
              * Format: date-time
-             * @description When the payment was marked refunded; null if it was not.
+             * @description When the payment was marked refunded in full (its refunds requested, not necessarily sent: see `refunds`); null if it was not.
              * @example null
              */
             refundedAt?: string | null;
+            /** @description The payment's refunds, oldest first (at most the 100 latest), each as it stands now: whether the tokens went back (`succeeded`, with `txId`), are on their way (`pending`), wait for the funding payment in `fundingInstructions` (`requires_funding`), or moved nothing (`failed`, with `failureCode`). `refundedAt` says the payment was refunded in full, these say whether the money moved. Empty until a refund is made. Ours, beyond the hosted contract; always present. */
+            refunds?: components["schemas"]["Refund"][];
         };
         /** CancelPaymentResponse */
         CancelPaymentResponse: {
@@ -1215,9 +1250,12 @@ export interface components {
             paymentId: components["schemas"]["PaymentId"];
             /**
              * Format: date-time
+             * @description When the payment was marked refunded in full: the refund is requested, not necessarily sent (`refund.status` says whether the tokens went back).
              * @example 2026-02-18T11:30:00.000Z
              */
             refundedAt?: string;
+            /** @description The refund this request made, as it stands when answered (ours, beyond the hosted contract; always present): `pending` when the account's balance covers it and it is being sent, `requires_funding` with `fundingInstructions` when nothing can go out until the funding payment is paid. Payment details' `refunds` show it as it moves on. */
+            refund?: components["schemas"]["Refund"];
         };
         /**
          * Buyer
@@ -1930,6 +1968,7 @@ export type SchemaCreatePaymentResponse = components['schemas']['CreatePaymentRe
 export type SchemaFailureCode = components['schemas']['FailureCode'];
 export type SchemaPaymentInfo = components['schemas']['PaymentInfo'];
 export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement'];
+export type SchemaRefund = components['schemas']['Refund'];
 export type SchemaPaymentDetails = components['schemas']['PaymentDetails'];
 export type SchemaCancelPaymentResponse = components['schemas']['CancelPaymentResponse'];
 export type SchemaPaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
@@ -3934,7 +3973,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The refunded payment. */
+            /** @description The refunded payment, and the refund as it stands. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3946,7 +3985,27 @@ export interface operations {
                     /**
                      * @example {
                      *       "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
-                     *       "refundedAt": "2026-02-18T11:30:00.000Z"
+                     *       "refundedAt": "2026-02-18T11:30:00.000Z",
+                     *       "refund": {
+                     *         "id": "ref_5kTq9ZbV2mXr8HcN1pLs3d",
+                     *         "paymentId": "pay_01JKX8R4D6F8H0K2M4P6R8T0VW",
+                     *         "amount": {
+                     *           "unit": "iso4217/USD",
+                     *           "value": "1000"
+                     *         },
+                     *         "tokenAmount": {
+                     *           "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *           "value": "10000000"
+                     *         },
+                     *         "status": "requires_funding",
+                     *         "failureCode": null,
+                     *         "txId": null,
+                     *         "fundingInstructions": {
+                     *           "paymentId": "pay_01JKX9F2B4D6F8H0K2M4P6R8T0",
+                     *           "gatewayUrl": "https://pay.example.com/?pid=pay_01JKX9F2B4D6F8H0K2M4P6R8T0"
+                     *         },
+                     *         "createdAt": "2026-02-18T11:30:00.000Z"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CreateRefundResponse"];

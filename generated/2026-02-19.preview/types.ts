@@ -1268,12 +1268,12 @@ export interface components {
                 currency: string;
             }[];
             /**
-             * @description Succeeded payments, refunded or not (a refund's funding payment excluded).
+             * @description Every payment the filters match, whatever its status (the items of all the pages together), a refund's funding payment included: it is listed.
              * @example 42
              */
             totalTransactions: number;
             /**
-             * @description Distinct buyer accounts of those payments.
+             * @description Distinct buyer accounts of the payments counted in `totalRevenue` (succeeded, no funding payment).
              * @example 37
              */
             totalCustomers: number;
@@ -1449,6 +1449,7 @@ export interface components {
                     amount: number;
                     currency: string;
                 };
+                /** @description Every payment the filters match, whatever its status (as PaymentStats counts `totalTransactions`). */
                 total_transactions: number;
             };
         };
@@ -1611,6 +1612,39 @@ export interface components {
             };
         };
         /**
+         * RefundPreview
+         * @description (2026-02-19.preview) Refund plus `livemode`, flat (the SDK generator names this schema Refund in the preview). Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
+         */
+        RefundPreview: {
+            /** @example ref_5kTq9ZbV2mXr8HcN1pLs3d */
+            id: string;
+            paymentId: components["schemas"]["PaymentId"];
+            amount: components["schemas"]["FiatAmount"];
+            /** @description The tokens sent back, in the token's smallest unit. */
+            tokenAmount: {
+                unit: string;
+                value: string;
+            };
+            /** @enum {string} */
+            status: "requires_funding" | "pending" | "succeeded" | "failed";
+            /** @description Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …; `funding_expired`: it waited for funding through REFUND_FUNDING_MAX_PAYMENTS funding payments, 7 by default, each open 24 hours, and none was paid). */
+            failureCode: string | null;
+            /** @description The refund's transaction hash once it is final. */
+            txId: string | null;
+            /** @description While the refund is `requires_funding`: a payment of what it lacks, of the same merchant, that anyone pays through the gateway (`gatewayUrl`) in the refund's token; its tokens are credited to the refund and it is then sent. A refund still short once that payment is paid (the balance it was sized against was spent meanwhile) gets another, shown here. Null otherwise, or when the merchant can no longer take payments. Always present in the refunds endpoints' answers; the refund in an event's data leaves it out (`GET /v1/refunds/{refundId}` has it). */
+            fundingInstructions?: {
+                paymentId: components["schemas"]["PaymentId"];
+                /**
+                 * Format: uri
+                 * @description The funding payment's buyer link (`<public base>/?pid=<paymentId>`).
+                 */
+                gatewayUrl: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            livemode: components["schemas"]["Livemode"];
+        };
+        /**
          * PaymentDetailsPreview
          * @description (2026-02-19.preview) A payment as the merchant sees it: PaymentDetails plus what has been refunded of it (the same fields, flat: the SDK generator names this schema PaymentDetails in the preview), and `livemode`.
          */
@@ -1633,7 +1667,7 @@ export interface components {
             expiresAt?: components["schemas"]["UnixTimestamp"];
             /**
              * Format: date-time
-             * @description When the payment was marked refunded; null if it was not.
+             * @description When the payment was marked refunded in full (its refunds requested, not necessarily sent: see `refunds`); null if it was not.
              * @example null
              */
             refundedAt?: string | null;
@@ -1646,6 +1680,8 @@ export interface components {
             };
             /** @description The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid). */
             refundedTokenAmount: components["schemas"]["TokenAmount"] | null;
+            /** @description The payment's refunds, oldest first (at most the 100 latest), each as it stands now: whether the tokens went back (`succeeded`, with `txId`), are on their way (`pending`), wait for the funding payment in `fundingInstructions` (`requires_funding`), or moved nothing (`failed`, with `failureCode`). `refundedAt` says the payment was refunded in full, these say whether the money moved. Empty until a refund is made. `GET /v1/refunds?paymentId=` pages through them all. */
+            refunds: components["schemas"]["RefundPreview"][];
             livemode: components["schemas"]["Livemode"];
         };
         /**
@@ -1691,42 +1727,9 @@ export interface components {
             amount: components["schemas"]["FiatAmount"];
             expiresAt?: components["schemas"]["PaymentExpiresAtInput"];
         };
-        /**
-         * Refund
-         * @description (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
-         */
-        Refund: {
-            /** @example ref_5kTq9ZbV2mXr8HcN1pLs3d */
-            id: string;
-            paymentId: components["schemas"]["PaymentId"];
-            amount: components["schemas"]["FiatAmount"];
-            /** @description The tokens sent back, in the token's smallest unit. */
-            tokenAmount: {
-                unit: string;
-                value: string;
-            };
-            /** @enum {string} */
-            status: "requires_funding" | "pending" | "succeeded" | "failed";
-            /** @description Why a failed refund moved nothing (`transaction_reverted`, `token_refused`, …; `funding_expired`: it waited for funding through REFUND_FUNDING_MAX_PAYMENTS funding payments, 7 by default, each open 24 hours, and none was paid). */
-            failureCode: string | null;
-            /** @description The refund's transaction hash once it is final. */
-            txId: string | null;
-            /** @description While the refund is `requires_funding`: a payment of what it lacks, of the same merchant, that anyone pays through the gateway (`gatewayUrl`) in the refund's token; its tokens are credited to the refund and it is then sent. A refund still short once that payment is paid (the balance it was sized against was spent meanwhile) gets another, shown here. Null otherwise, or when the merchant can no longer take payments. Always present in the refunds endpoints' answers; the refund in an event's data leaves it out (`GET /v1/refunds/{refundId}` has it). */
-            fundingInstructions?: {
-                paymentId: components["schemas"]["PaymentId"];
-                /**
-                 * Format: uri
-                 * @description The funding payment's buyer link (`<public base>/?pid=<paymentId>`).
-                 */
-                gatewayUrl: string;
-            } | null;
-            /** Format: date-time */
-            createdAt: string;
-            livemode: components["schemas"]["Livemode"];
-        };
         /** ListRefundsResponse */
         ListRefundsResponse: {
-            data: components["schemas"]["Refund"][];
+            data: components["schemas"]["RefundPreview"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
@@ -1741,21 +1744,21 @@ export interface components {
         };
         /**
          * CreateRefundResponsePreview
-         * @description (2026-02-19.preview) CreateRefundResponse plus the refund.
+         * @description (2026-02-19.preview) CreateRefundResponse with its refund always present, and that refund's `livemode`.
          */
         CreateRefundResponsePreview: {
             paymentId: components["schemas"]["PaymentId"];
             /**
              * Format: date-time
-             * @description Present once the whole payment is refunded.
+             * @description Present once the whole payment is refunded (requested in full; `refund.status` says whether it was sent).
              * @example 2026-02-19T11:30:00.000Z
              */
             refundedAt?: string;
-            refund: components["schemas"]["Refund"];
+            refund: components["schemas"]["RefundPreview"];
         };
         /** RefundResponse */
         RefundResponse: {
-            refund: components["schemas"]["Refund"];
+            refund: components["schemas"]["RefundPreview"];
         };
         /**
          * Balance
@@ -2211,7 +2214,7 @@ export interface components {
             data: {
                 payment: components["schemas"]["PaymentEventSnapshot"];
                 /** @description The refund, on `refund.*` events. */
-                refund?: components["schemas"]["Refund"];
+                refund?: components["schemas"]["RefundPreview"];
             };
         };
         /** ListEventsResponse */
@@ -2918,11 +2921,11 @@ export type SchemaCreatePaymentResponsePreview = components['schemas']['CreatePa
 export type SchemaFailureCode = components['schemas']['FailureCode'];
 export type SchemaPaymentInfo = components['schemas']['PaymentInfo'];
 export type SchemaPaymentSettlement = components['schemas']['PaymentSettlement'];
+export type SchemaRefundPreview = components['schemas']['RefundPreview'];
 export type SchemaPaymentDetailsPreview = components['schemas']['PaymentDetailsPreview'];
 export type SchemaCancelPaymentResponsePreview = components['schemas']['CancelPaymentResponsePreview'];
 export type SchemaPaymentStatusResponsePreview = components['schemas']['PaymentStatusResponsePreview'];
 export type SchemaCreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
-export type SchemaRefund = components['schemas']['Refund'];
 export type SchemaListRefundsResponse = components['schemas']['ListRefundsResponse'];
 export type SchemaCreateRefundRequestPreview = components['schemas']['CreateRefundRequestPreview'];
 export type SchemaCreateRefundResponsePreview = components['schemas']['CreateRefundResponsePreview'];

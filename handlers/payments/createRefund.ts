@@ -1,5 +1,4 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { STABLE_VERSION } from '../../src/domain/versions';
 import { createRefund as create } from '../../src/usecases/refunds';
 import { refundBody } from './refundPresent';
 
@@ -19,8 +18,14 @@ export const createRefund: Handler<'createRefund'> = async ({
     await chainWork.startRefund(body.paymentId);
     webhookWork.eventsWritten();
   });
-  const stable = { paymentId: body.paymentId, ...(refundedAt ? { refundedAt: refundedAt.toISOString() } : {}) };
-  // The stable version keeps its wire shape: no refund object.
-  if (version === STABLE_VERSION) return { status: 200, body: stable as typeof stable & { refund: never } };
-  return { status: 200, body: { ...stable, refund: refundBody(refund, config.publicBaseUrl) } };
+  // Both versions say what became of the money: the refund as it stands (its status; while it waits for funds, the
+  // payment that funds it). The stable version adds it to the hosted contract's answer, without `livemode`.
+  return {
+    status: 200,
+    body: {
+      paymentId: body.paymentId,
+      ...(refundedAt ? { refundedAt: refundedAt.toISOString() } : {}),
+      refund: refundBody(refund, config.publicBaseUrl, version),
+    },
+  };
 };

@@ -1,8 +1,12 @@
 import type { RefundRow } from '../../src/domain/refund';
-import { isLivemode } from '../../src/domain/mode';
+import type { ApiVersion } from '../../src/domain/versions';
+import { livemodeOf } from '../../src/wire/livemode';
 
-/** A refund on the wire (schema Refund). */
-export const refundBody = (r: RefundRow, publicBaseUrl: string) => ({
+/**
+ * A refund on the wire: schema Refund at 2026-02-18 (the refund answer and payment details), RefundPreview (the same
+ * plus `livemode`) at the preview.
+ */
+export const refundBody = (r: RefundRow, publicBaseUrl: string, version: ApiVersion) => ({
   id: r.id,
   paymentId: r.paymentId,
   amount: { unit: `iso4217/${r.currency}`, value: r.amountMinor.toString() },
@@ -15,5 +19,5 @@ export const refundBody = (r: RefundRow, publicBaseUrl: string) => ({
       ? { paymentId: r.fundingPaymentId, gatewayUrl: `${publicBaseUrl}/?pid=${r.fundingPaymentId}` }
       : null,
   createdAt: r.createdAt.toISOString(),
-  livemode: isLivemode(r.accountId),
+  ...livemodeOf(version, r.accountId),
 });

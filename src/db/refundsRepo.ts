@@ -134,6 +134,28 @@ export async function refundsOfPayment(
 }
 
 /**
+ * A payment's `limit` latest refunds, oldest first, and what all its refunds not failed add up to (as refundTotals):
+ * one statement, the sums a window over every refund of the payment (computed before the limit).
+ */
+export async function latestRefundsOfPayment(db: Db, paymentId: string, limit: number): Promise<{ rows: RefundRow[]; totals: Refunded }> {
+  const knex = knexOf(db);
+  const rows = await withFunding(db)
+    .select(
+      knex.raw(`coalesce(sum(amount_minor) FILTER (WHERE status <> 'failed') OVER (), 0) AS refunded_minor`),
+      knex.raw(`coalesce(sum(token_amount) FILTER (WHERE status <> 'failed') OVER (), 0) AS refunded_tokens`),
+    )
+    .where('refunds.payment_id', paymentId)
+    .orderBy([
+      { column: 'refunds.created_at', order: 'desc' },
+      { column: 'refunds.id', order: 'desc' },
+    ])
+    .limit(limit);
+  const first: Row | undefined = rows[0];
+  const totals = first ? { minor: BigInt(first.refunded_minor), tokens: BigInt(first.refunded_tokens) } : { minor: 0n, tokens: 0n };
+  return { rows: rows.map(fromRow).reverse(), totals };
+}
+
+/**
  * The refund of a payment to send next: the oldest waiting (pending or requires_funding); and whether a refund
  * transaction of the payment is in flight (then nothing is sent: one at a time).
  */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex';
+import { readsOf, type Db } from '../db/knex';
 import { decodeCursor, encodeCursor, isCursorTime } from '../domain/cursor';
 import { AppError } from '../domain/errors';
 import type { PaymentStatus } from '../domain/payment';
@@ -109,7 +109,10 @@ export async function listPaymentsPage(db: Db, accountId: string, q: PaymentList
     asset: q.asset?.replace(/^caip19\//, ''),
   };
   const limit = q.limit ?? 50;
-  const [page, stats] = await Promise.all([repo.listPayments(db, filter, sort, dir, limit, after), repo.listStats(db, filter)]);
+  const [page, stats] = await readsOf(db, [
+    () => repo.listPayments(db, filter, sort, dir, limit, after),
+    () => repo.listStats(db, filter),
+  ] as const);
   const last = page.rows[page.rows.length - 1];
   const nextCursor =
     page.hasMore && last ? encodeCursor({ s: sort, d: dir, v: repo.sortValue(last.payment, sort), i: last.payment.id }) : null;

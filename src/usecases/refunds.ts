@@ -151,8 +151,17 @@ function partialAmount(amount: { unit: string; value: string }, currency: string
   }
 }
 
-/** What has been refunded of a payment (refunds not failed), in its currency's minor units and in tokens. */
-export const refundedOfPayment = (db: Db, paymentId: string) => repo.refundTotals(db, paymentId);
+/** The refunds payment details show (spec PaymentDetails `refunds`): the latest, bounded as the spec's maxItems. */
+const DETAILS_REFUNDS = 100;
+
+/**
+ * A payment's refunds as its details show them: what has been refunded (refunds not failed, in its currency's minor
+ * units and in tokens), and the latest refunds, each as it stands now, oldest first.
+ */
+export async function refundsOfPayment(db: Db, paymentId: string) {
+  const { rows, totals } = await repo.latestRefundsOfPayment(db, paymentId, DETAILS_REFUNDS);
+  return { refunded: totals, refunds: rows };
+}
 
 /** A refund as its merchant reads it. */
 export async function refundForMerchant(db: Db, accountId: string, merchantId: string, refundId: string) {

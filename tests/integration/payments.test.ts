@@ -186,6 +186,7 @@ describe('GET /v1/payments/{id} and /status', () => {
       settlement: null,
       amount: usd(),
       refundedAt: null,
+      refunds: [],
     });
     const s = await m.asMerchant('GET', `/v1/payments/${id}/status`);
     expect(s.body).toEqual({ status: 'requires_action', isFinal: false, pollInMs: 1000, failureCode: null, info: null });

@@ -2,7 +2,7 @@ import { paymentEventRecord } from '../support/eventRecord';
 import { findPayment } from '../../src/db/payments';
 import { client, startTestService, itOwn } from '../support/service';
 import { eventually } from '../support/eventually';
-import { direct, events, m, newPayment, paySucceeded, svc, usePaymentsSuite, walletKeys } from '../support/paymentsSuite';
+import { direct, events, m, newPayment, paySucceeded, svc, usd, usePaymentsSuite, walletKeys } from '../support/paymentsSuite';
 
 usePaymentsSuite();
 
@@ -183,7 +183,28 @@ describe('POST /v1/refunds', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => m.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } })));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
-    expect(ok[0].body).toEqual({ paymentId: id, refundedAt: expect.any(String) });
+    // The one refund made, as it stands: covered by what the payment left at the collector (pending), or waiting
+    // for the funding payment its settlement made necessary (requires_funding); nothing has moved yet either way.
+    const made = ok[0].body.refund;
+    expect(ok[0].body).toEqual({
+      paymentId: id,
+      refundedAt: expect.any(String),
+      refund: {
+        id: expect.stringMatching(/^ref_/),
+        paymentId: id,
+        amount: usd(),
+        tokenAmount: { unit: expect.stringMatching(/^caip19\//), value: expect.stringMatching(/^[1-9][0-9]*$/) },
+        status: made.status === 'pending' ? 'pending' : 'requires_funding',
+        failureCode: null,
+        txId: null,
+        fundingInstructions:
+          made.status === 'pending'
+            ? null
+            : { paymentId: expect.stringMatching(/^pay_/), gatewayUrl: expect.stringMatching(/\/\?pid=pay_/) },
+        createdAt: expect.any(String),
+      },
+    });
+    expect((await m.asMerchant('GET', `/v1/payments/${id}`)).body.refunds.map((r: { id: string }) => r.id)).toEqual([made.id]);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(409);
       expect(r.body.code).toBe('already_refunded');

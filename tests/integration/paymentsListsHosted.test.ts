@@ -165,9 +165,10 @@ describe('payment lists in the hosted forms', () => {
       const byId = Object.fromEntries(r.body.data.map((p: { paymentId: string }) => [p.paymentId, p]));
       expect('settledAt' in byId[unpaid]).toBe(false);
       expect(byId[paid1].settledAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/));
-      expect(r.text).toContain('"stats":{"totalRevenue":[{"amount":50.5,"currency":"USD"}],"totalTransactions":2,"totalCustomers":1}');
+      // Three payments listed (two paid, one open), USD 50.50 of revenue from the two, one buyer.
+      expect(r.text).toContain('"stats":{"totalRevenue":[{"amount":50.5,"currency":"USD"}],"totalTransactions":3,"totalCustomers":1}');
       const mine = await as({ ...version, 'Merchant-Id': second })('GET', '/v1/merchants/payments');
-      expect(mine.text).toContain('"stats":{"totalRevenue":[],"totalTransactions":0,"totalCustomers":0}');
+      expect(mine.text).toContain('"stats":{"totalRevenue":[],"totalTransactions":1,"totalCustomers":0}');
       expect('settledAt' in mine.body.data[0]).toBe(false);
 
       const legacy = await partner('GET', `/v1/merchants/${shop.merchantId}/payments?sort_by=date&sort_dir=asc`);
@@ -187,19 +188,24 @@ describe('payment lists in the hosted forms', () => {
     },
   );
 
-  it("stats: a fully refunded payment is a transaction that brings no revenue; the refund's funding payment counts not at all", async () => {
+  it("stats: a refunded payment brings no revenue; the refund's funding payment is listed and counted, but no revenue", async () => {
     // Settled at once, the account has nothing left to refund from: the refund waits for its funding payment.
     const refund = await as({ ...PREVIEW, 'Merchant-Id': shop.merchantId })('POST', '/v1/refunds', { body: { paymentId: paid2 } });
     expect([refund.status, refund.body.refund?.status]).toEqual([200, 'requires_funding']);
     const funding: string = refund.body.refund.fundingInstructions.paymentId;
     await paySucceeded(funding, shop.accountId);
+    // One list: paid1 (USD 40.50, not refunded), paid2 (USD 10.00, refunded in full), the funding payment (succeeded,
+    // the partner's own money: no sale), and the second merchant's open payment. Revenue: 40.50, a JSON number.
+    const net = '"totalRevenue":[{"amount":40.5,"currency":"USD"}]';
     for (const [, version] of VERSIONS) {
       const r = await as(version)('GET', '/v1/payments');
-      // The funding payment is listed (it is a payment of the merchant's), and succeeded, but is no sale.
+      expect(idsOf(r.body).sort()).toEqual([paid1, paid2, funding, unpaid].sort());
       expect(r.body.data.find((p: { paymentId: string }) => p.paymentId === funding)).toMatchObject({ status: 'succeeded' });
-      expect(r.text).toContain('"stats":{"totalRevenue":[{"amount":40.5,"currency":"USD"}],"totalTransactions":2,"totalCustomers":1}');
+      expect(r.text).toContain(`"stats":{${net},"totalTransactions":4,"totalCustomers":1}`);
+      const merchant = await as({ ...version, 'Merchant-Id': shop.merchantId })('GET', '/v1/merchants/payments');
+      expect(merchant.text).toContain(`"stats":{${net},"totalTransactions":3,"totalCustomers":1}`);
       const legacy = await as(version)('GET', `/v1/merchants/${shop.merchantId}/payments`);
-      expect(legacy.text).toContain('"total_revenue":{"amount":40.5,"currency":"USD"},"total_transactions":2');
+      expect(legacy.text).toContain('"total_revenue":{"amount":40.5,"currency":"USD"},"total_transactions":3');
     }
     // The refund, once sent, changes nothing more: revenue is net of refunds not failed, from their creation.
     await eventually(
@@ -208,6 +214,9 @@ describe('payment lists in the hosted forms', () => {
       60_000,
     );
     const after = await as({})('GET', '/v1/merchants/payments?status=succeeded', { headers: { 'Merchant-Id': shop.merchantId } });
-    expect(after.body.stats).toEqual({ totalRevenue: [{ amount: 40.5, currency: 'USD' }], totalTransactions: 2, totalCustomers: 1 });
+    expect(after.body.stats).toEqual({ totalRevenue: [{ amount: 40.5, currency: 'USD' }], totalTransactions: 3, totalCustomers: 1 });
+    // Not succeeded (open, or expired on a slow run): no revenue, no customer, yet counted.
+    const open = await as({})('GET', '/v1/payments?status=requires_action&status=expired');
+    expect(open.body.stats).toEqual({ totalRevenue: [], totalTransactions: 1, totalCustomers: 0 });
   }, 120_000);
 });

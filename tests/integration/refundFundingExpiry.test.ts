@@ -69,7 +69,12 @@ describeOwn('a refund whose funding payments all expire unpaid', () => {
     expect(await svc.db('payments').where({ merchant_id: shop.merchantId }).where('reference_id', 'like', 'refund:%')).toHaveLength(2);
     expect(await svc.db('chain_transactions').where({ payment_id: id, purpose: 'refund' })).toHaveLength(0);
     expect(await balanceOf(buyer.address)).toBe(before);
-    expect((await shop.asMerchant('GET', `/v1/payments/${id}`)).body.refundedAt ?? null).toBeNull();
+    const stable = (await shop.asMerchant('GET', `/v1/payments/${id}`)).body;
+    expect(stable.refundedAt ?? null).toBeNull();
+    // What a stable-only partner polls: the refund failed, why, and that nothing is left to pay.
+    const { livemode: _preview, ...asStable } = failed;
+    expect(stable.refunds).toEqual([asStable]);
+    expect(stable.refunds[0]).toMatchObject({ status: 'failed', failureCode: 'funding_expired', fundingInstructions: null });
     const events = (await preview()('GET', `/v1/events?paymentId=${id}&limit=100`)).body.events as { type: string }[];
     expect(events.filter((e) => e.type === 'refund.failed')).toHaveLength(1);
 
@@ -78,6 +83,18 @@ describeOwn('a refund whose funding payments all expire unpaid', () => {
       body: { paymentId: id },
     });
     expect(again.status).toBe(200);
+    expect(again.body.refund).toMatchObject({
+      status: 'requires_funding',
+      fundingInstructions: { paymentId: expect.stringMatching(/^pay_/) },
+    });
+    const states = (await shop.asMerchant('GET', `/v1/payments/${id}`)).body.refunds.map((r: { id: string; status: string }) => [
+      r.id,
+      r.status,
+    ]);
+    expect(states).toEqual([
+      [created.body.refund.id, 'failed'],
+      [again.body.refund.id, 'requires_funding'],
+    ]);
     expect((await preview()('GET', `/v1/refunds?paymentId=${id}`)).body.data.map((r: { status: string }) => r.status)).toEqual([
       'failed',
       'requires_funding',

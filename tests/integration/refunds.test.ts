@@ -83,11 +83,13 @@ describeOwn('refunds', () => {
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
   });
 
-  it('the stable full refund keeps its wire shape and sends the whole amount back; a second one is 409', async () => {
+  it('the stable full refund answers its shape plus the refund (pending: covered) and sends the whole amount back; a second one is 409', async () => {
     const { id, buyer } = await paid(f, '400');
     const r = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['paymentId', 'refundedAt']);
+    expect(Object.keys(r.body).sort()).toEqual(['paymentId', 'refund', 'refundedAt']);
+    expect(r.body.refund).toMatchObject({ paymentId: id, amount: { unit: 'iso4217/USD', value: '400' }, status: 'pending' });
+    expect([r.body.refund.fundingInstructions, 'livemode' in r.body.refund]).toEqual([null, false]);
     await eventually(async () => expect(await balanceOf(buyer.address)).toBe(100_000_000n), 30_000);
     const again = await shop.asMerchant('POST', '/v1/refunds', { body: { paymentId: id } });
     expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'already_refunded' });

@@ -194,10 +194,15 @@ describe('webhooks', () => {
       headers: { 'Merchant-Id': test.merchantId },
     });
     expect(refund).toMatchObject({ status: 200, body: { refund: { livemode: false } } });
-    const stats = async (s: Side) => (await s.partner('GET', '/v1/payments')).body.stats;
-    // Fully refunded: a transaction that brings no revenue (net of refunds).
-    expect(await stats(test)).toMatchObject({ totalTransactions: 1, totalRevenue: [{ currency: 'USD', amount: 0 }] });
-    expect(await stats(live)).toMatchObject({ totalTransactions: 0, totalRevenue: [] });
+    const list = async (s: Side) => (await s.partner('GET', '/v1/payments')).body;
+    const ids = (b: { data: { paymentId: string }[] }) => b.data.map((p) => p.paymentId);
+    // Fully refunded: a transaction that brings no revenue (net of refunds). Each mode's list counts its own payments,
+    // every one listed (the refund's funding payment, if it needed one, too).
+    const [t, l] = [await list(test), await list(live)];
+    expect(t.stats).toMatchObject({ totalTransactions: t.data.length, totalRevenue: [{ currency: 'USD', amount: 0 }] });
+    expect(ids(t)).toContain(test.paymentId);
+    expect(l.stats).toMatchObject({ totalTransactions: l.data.length, totalRevenue: [] });
+    expect(ids(l)).not.toContain(test.paymentId);
     const deliveries = await eventually(
       async () => svc.db('webhook_deliveries as d').join('payment_events as e', 'e.id', 'd.event_id').where('e.payment_id', test.paymentId),
       (rows) => rows.length >= 3,

@@ -1,6 +1,6 @@
 import { Payment, PaymentStatus } from '../../domain/payment';
 import { ASSET_COLUMNS } from '../assetsRepo';
-import { Db, knexOf } from '../knex';
+import { Db, knexOf, readsOf } from '../knex';
 import { PaymentWithAsset, Row, effectiveStatusSql, split } from './rows';
 
 /** Payments per status, for the metrics: one grouped query. */
@@ -103,28 +103,31 @@ export interface ListStats {
 }
 
 /**
- * Stats over everything the filter matches (not just the page), of the succeeded payments that are sales: a refund's
- * funding payment (the partner paying in what a refund lacks) is no sale, so it is neither revenue, a transaction nor
- * a customer. Revenue is net of each payment's refunds not failed (what is refunded or on its way back, as the
- * payment's refundedAmount): a fully refunded payment is a transaction that brought nothing.
+ * Stats over everything the filter matches (not just the page). `totalTransactions` counts every payment matched,
+ * whatever its status (the items of all the pages together). Revenue and customers are of the succeeded payments that
+ * are sales: a refund's funding payment (the partner paying in what a refund lacks) is listed, but is no sale, so it
+ * is neither revenue nor a customer. Revenue is net of each payment's refunds not failed (what is refunded or on its
+ * way back, as the payment's refundedAmount): a fully refunded payment is a transaction that brought nothing.
  */
 export async function listStats(db: Db, f: ListFilter): Promise<ListStats> {
   const knex = knexOf(db);
-  const base = filtered(db, f)
+  const sales = filtered(db, f)
     .andWhere('p.status', 'succeeded')
     .whereNotExists(knex('refund_fundings as rf').whereRaw('rf.payment_id = p.id').select(knex.raw('1')));
   const refunded = `coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed'), 0)`;
-  const [revenue, [totals]] = await Promise.all([
-    base
-      .clone()
-      .groupBy('p.currency')
-      .orderBy('p.currency')
-      .select('p.currency', knex.raw(`sum(p.amount_minor - ${refunded})::text as amount`)),
-    base.clone().select(knex.raw('count(*)::int as transactions'), knex.raw('count(distinct p.buyer_account)::int as customers')),
-  ]);
+  const [revenue, [sold], [matched]] = await readsOf(db, [
+    () =>
+      sales
+        .clone()
+        .groupBy('p.currency')
+        .orderBy('p.currency')
+        .select('p.currency', knex.raw(`sum(p.amount_minor - ${refunded})::text as amount`)),
+    () => sales.clone().select(knex.raw('count(distinct p.buyer_account)::int as customers')),
+    () => filtered(db, f).select(knex.raw('count(*)::int as transactions')),
+  ] as const);
   return {
-    totalRevenue: revenue.map((r: Row) => ({ minor: BigInt(r.amount as string), currency: r.currency as string })),
-    totalTransactions: Number(totals.transactions),
-    totalCustomers: Number(totals.customers),
+    totalRevenue: (revenue as Row[]).map((r) => ({ minor: BigInt(r.amount as string), currency: r.currency as string })),
+    totalTransactions: Number((matched as Row).transactions),
+    totalCustomers: Number((sold as Row).customers),
   };
 }

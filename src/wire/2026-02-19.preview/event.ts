@@ -30,7 +30,7 @@ export function paymentSnapshot(r: PaymentEventRecord, livemode: boolean): Snaps
   };
 }
 
-type RefundSnapshot = components['schemas']['Refund'];
+type RefundSnapshot = components['schemas']['RefundPreview'];
 
 function refundSnapshot(paymentId: string, r: RefundEventRecord, livemode: boolean): RefundSnapshot {
   return {

@@ -99,6 +99,9 @@ __all__ = [
     "PaymentStatsTotalRevenueInner",
     "PaymentStatus",
     "PaymentStatusResponse",
+    "Refund",
+    "RefundFundingInstructions",
+    "RefundTokenAmount",
     "TokenAmount",
     "UpdateCryptoSettlementRequest",
     "UpdateMerchantRequest",
@@ -192,6 +195,9 @@ from paygate_client.models.payment_stats import PaymentStats as PaymentStats
 from paygate_client.models.payment_stats_total_revenue_inner import PaymentStatsTotalRevenueInner as PaymentStatsTotalRevenueInner
 from paygate_client.models.payment_status import PaymentStatus as PaymentStatus
 from paygate_client.models.payment_status_response import PaymentStatusResponse as PaymentStatusResponse
+from paygate_client.models.refund import Refund as Refund
+from paygate_client.models.refund_funding_instructions import RefundFundingInstructions as RefundFundingInstructions
+from paygate_client.models.refund_token_amount import RefundTokenAmount as RefundTokenAmount
 from paygate_client.models.token_amount import TokenAmount as TokenAmount
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest as UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest as UpdateMerchantRequest

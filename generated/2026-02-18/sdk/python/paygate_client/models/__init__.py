@@ -81,6 +81,9 @@ from paygate_client.models.payment_stats import PaymentStats
 from paygate_client.models.payment_stats_total_revenue_inner import PaymentStatsTotalRevenueInner
 from paygate_client.models.payment_status import PaymentStatus
 from paygate_client.models.payment_status_response import PaymentStatusResponse
+from paygate_client.models.refund import Refund
+from paygate_client.models.refund_funding_instructions import RefundFundingInstructions
+from paygate_client.models.refund_token_amount import RefundTokenAmount
 from paygate_client.models.token_amount import TokenAmount
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest

@@ -21,6 +21,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
+from paygate_client.models.refund import Refund
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -30,8 +31,9 @@ class CreateRefundResponse(BaseModel):
     CreateRefundResponse
     """ # noqa: E501
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
-    refunded_at: Optional[datetime] = Field(default=None, alias="refundedAt")
-    __properties: ClassVar[List[str]] = ["paymentId", "refundedAt"]
+    refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded in full: the refund is requested, not necessarily sent (`refund.status` says whether the tokens went back).", alias="refundedAt")
+    refund: Optional[Refund] = Field(default=None, description="The refund this request made, as it stands when answered (ours, beyond the hosted contract; always present): `pending` when the account's balance covers it and it is being sent, `requires_funding` with `fundingInstructions` when nothing can go out until the funding payment is paid. Payment details' `refunds` show it as it moves on.")
+    __properties: ClassVar[List[str]] = ["paymentId", "refundedAt", "refund"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -82,6 +84,9 @@ class CreateRefundResponse(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of refund
+        if self.refund:
+            _dict['refund'] = self.refund.to_dict()
         return _dict
 
     @classmethod
@@ -95,7 +100,8 @@ class CreateRefundResponse(BaseModel):
 
         _obj = cls.model_validate({
             "paymentId": obj.get("paymentId"),
-            "refundedAt": obj.get("refundedAt")
+            "refundedAt": obj.get("refundedAt"),
+            "refund": Refund.from_dict(obj["refund"]) if obj.get("refund") is not None else None
         })
         return _obj
 

@@ -31,7 +31,7 @@ class LegacyListPaymentsResponseStats(BaseModel):
     """ # noqa: E501
     total_customers: Annotated[int, Field(le=2147483647, strict=True, ge=0)]
     total_revenue: LegacyListPaymentsResponseStatsTotalRevenue
-    total_transactions: Annotated[int, Field(le=2147483647, strict=True, ge=0)]
+    total_transactions: Annotated[int, Field(le=2147483647, strict=True, ge=0)] = Field(description="Every payment the filters match, whatever its status (as PaymentStats counts `totalTransactions`).")
     __properties: ClassVar[List[str]] = ["total_customers", "total_revenue", "total_transactions"]
 
     model_config = ConfigDict(

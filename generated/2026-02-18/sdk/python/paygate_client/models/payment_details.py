@@ -26,6 +26,7 @@ from paygate_client.models.fiat_amount import FiatAmount
 from paygate_client.models.payment_info import PaymentInfo
 from paygate_client.models.payment_settlement import PaymentSettlement
 from paygate_client.models.payment_status import PaymentStatus
+from paygate_client.models.refund import Refund
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -44,8 +45,9 @@ class PaymentDetails(BaseModel):
     settlement: Optional[PaymentSettlement] = Field(default=None, description="Null until settlement has completed.")
     created_at: Optional[datetime] = Field(default=None, alias="createdAt")
     expires_at: Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]] = Field(default=None, description="Unix timestamp in seconds.", alias="expiresAt")
-    refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded; null if it was not.", alias="refundedAt")
-    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt"]
+    refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded in full (its refunds requested, not necessarily sent: see `refunds`); null if it was not.", alias="refundedAt")
+    refunds: Optional[Annotated[List[Refund], Field(max_length=100)]] = Field(default=None, description="The payment's refunds, oldest first (at most the 100 latest), each as it stands now: whether the tokens went back (`succeeded`, with `txId`), are on their way (`pending`), wait for the funding payment in `fundingInstructions` (`requires_funding`), or moved nothing (`failed`, with `failureCode`). `refundedAt` says the payment was refunded in full, these say whether the money moved. Empty until a refund is made. Ours, beyond the hosted contract; always present.")
+    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt", "refunds"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -131,6 +133,13 @@ class PaymentDetails(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of settlement
         if self.settlement:
             _dict['settlement'] = self.settlement.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of each item in refunds (list)
+        _items = []
+        if self.refunds:
+            for _item_refunds in self.refunds:
+                if _item_refunds:
+                    _items.append(_item_refunds.to_dict())
+            _dict['refunds'] = _items
         # set to None if failure_code (nullable) is None
         # and model_fields_set contains the field
         if self.failure_code is None and "failure_code" in self.model_fields_set:
@@ -173,7 +182,8 @@ class PaymentDetails(BaseModel):
             "settlement": PaymentSettlement.from_dict(obj["settlement"]) if obj.get("settlement") is not None else None,
             "createdAt": obj.get("createdAt"),
             "expiresAt": obj.get("expiresAt"),
-            "refundedAt": obj.get("refundedAt")
+            "refundedAt": obj.get("refundedAt"),
+            "refunds": [Refund.from_dict(_item) for _item in obj["refunds"]] if obj.get("refunds") is not None else None
         })
         return _obj
 

@@ -30,8 +30,8 @@ class PaymentStats(BaseModel):
     Totals over every payment matching the filters (not just this page).
     """ # noqa: E501
     total_revenue: List[PaymentStatsTotalRevenueInner] = Field(description="Revenue of the succeeded payments, one entry per currency, net of their refunds not failed (a fully refunded payment adds nothing); a refund's funding payment is not revenue and is not counted (docs/api.md, Payment lists).", alias="totalRevenue")
-    total_transactions: Annotated[int, Field(le=9007199254740991, strict=True, ge=0)] = Field(description="Succeeded payments, refunded or not (a refund's funding payment excluded).", alias="totalTransactions")
-    total_customers: Annotated[int, Field(le=9007199254740991, strict=True, ge=0)] = Field(description="Distinct buyer accounts of those payments.", alias="totalCustomers")
+    total_transactions: Annotated[int, Field(le=9007199254740991, strict=True, ge=0)] = Field(description="Every payment the filters match, whatever its status (the items of all the pages together), a refund's funding payment included: it is listed.", alias="totalTransactions")
+    total_customers: Annotated[int, Field(le=9007199254740991, strict=True, ge=0)] = Field(description="Distinct buyer accounts of the payments counted in `totalRevenue` (succeeded, no funding payment).", alias="totalCustomers")
     __properties: ClassVar[List[str]] = ["totalRevenue", "totalTransactions", "totalCustomers"]
 
     model_config = ConfigDict(

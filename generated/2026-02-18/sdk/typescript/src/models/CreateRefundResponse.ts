@@ -13,6 +13,14 @@
  */
 
 import { mapValues } from '../runtime';
+import type { Refund } from './Refund';
+import {
+    RefundFromJSON,
+    RefundFromJSONTyped,
+    RefundToJSON,
+    RefundToJSONTyped,
+} from './Refund';
+
 /**
  * 
  * @export
@@ -26,11 +34,17 @@ export interface CreateRefundResponse {
      */
     paymentId: string;
     /**
-     * 
+     * When the payment was marked refunded in full: the refund is requested, not necessarily sent (`refund.status` says whether the tokens went back).
      * @type {Date}
      * @memberof CreateRefundResponse
      */
     refundedAt?: Date;
+    /**
+     * The refund this request made, as it stands when answered (ours, beyond the hosted contract; always present): `pending` when the account's balance covers it and it is being sent, `requires_funding` with `fundingInstructions` when nothing can go out until the funding payment is paid. Payment details' `refunds` show it as it moves on.
+     * @type {Refund}
+     * @memberof CreateRefundResponse
+     */
+    refund?: Refund;
 }
 
 /**
@@ -53,6 +67,7 @@ export function CreateRefundResponseFromJSONTyped(json: any, ignoreDiscriminator
         
         'paymentId': json['paymentId'],
         'refundedAt': json['refundedAt'] == null ? undefined : (new Date(json['refundedAt'])),
+        'refund': json['refund'] == null ? undefined : RefundFromJSON(json['refund']),
     };
 }
 
@@ -69,6 +84,7 @@ export function CreateRefundResponseToJSONTyped(value?: CreateRefundResponse | n
         
         'paymentId': value['paymentId'],
         'refundedAt': value['refundedAt'] == null ? value['refundedAt'] : value['refundedAt'].toISOString(),
+        'refund': RefundToJSON(value['refund']),
     };
 }
 

@@ -40,7 +40,7 @@ export interface LegacyListPaymentsResponseStats {
      */
     total_revenue: LegacyListPaymentsResponseStatsTotalRevenue;
     /**
-     * 
+     * Every payment the filters match, whatever its status (as PaymentStats counts `totalTransactions`).
      * @type {number}
      * @memberof LegacyListPaymentsResponseStats
      */

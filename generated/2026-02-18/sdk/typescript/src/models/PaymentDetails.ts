@@ -34,6 +34,13 @@ import {
     FiatAmountToJSON,
     FiatAmountToJSONTyped,
 } from './FiatAmount';
+import type { Refund } from './Refund';
+import {
+    RefundFromJSON,
+    RefundFromJSONTyped,
+    RefundToJSON,
+    RefundToJSONTyped,
+} from './Refund';
 import type { FailureCode } from './FailureCode';
 import {
     FailureCodeFromJSON,
@@ -116,11 +123,17 @@ export interface PaymentDetails {
      */
     expiresAt?: number;
     /**
-     * When the payment was marked refunded; null if it was not.
+     * When the payment was marked refunded in full (its refunds requested, not necessarily sent: see `refunds`); null if it was not.
      * @type {Date}
      * @memberof PaymentDetails
      */
     refundedAt?: Date | null;
+    /**
+     * The payment's refunds, oldest first (at most the 100 latest), each as it stands now: whether the tokens went back (`succeeded`, with `txId`), are on their way (`pending`), wait for the funding payment in `fundingInstructions` (`requires_funding`), or moved nothing (`failed`, with `failureCode`). `refundedAt` says the payment was refunded in full, these say whether the money moved. Empty until a refund is made. Ours, beyond the hosted contract; always present.
+     * @type {Array<Refund>}
+     * @memberof PaymentDetails
+     */
+    refunds?: Array<Refund>;
 }
 
 
@@ -155,6 +168,7 @@ export function PaymentDetailsFromJSONTyped(json: any, ignoreDiscriminator: bool
         'createdAt': json['createdAt'] == null ? undefined : (new Date(json['createdAt'])),
         'expiresAt': json['expiresAt'] == null ? undefined : json['expiresAt'],
         'refundedAt': json['refundedAt'] == null ? undefined : (new Date(json['refundedAt'])),
+        'refunds': json['refunds'] == null ? undefined : ((json['refunds'] as Array<any>).map(RefundFromJSON)),
     };
 }
 
@@ -180,6 +194,7 @@ export function PaymentDetailsToJSONTyped(value?: PaymentDetails | null, ignoreD
         'createdAt': value['createdAt'] == null ? value['createdAt'] : value['createdAt'].toISOString(),
         'expiresAt': value['expiresAt'],
         'refundedAt': value['refundedAt'] == null ? value['refundedAt'] : value['refundedAt'].toISOString(),
+        'refunds': value['refunds'] == null ? undefined : ((value['refunds'] as Array<any>).map(RefundToJSON)),
     };
 }
 

@@ -28,10 +28,10 @@ from pydantic_core import to_jsonable_python
 
 class CreateRefundResponse(BaseModel):
     """
-    (2026-02-19.preview) CreateRefundResponse plus the refund.
+    (2026-02-19.preview) CreateRefundResponse with its refund always present, and that refund's `livemode`.
     """ # noqa: E501
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")
-    refunded_at: Optional[datetime] = Field(default=None, description="Present once the whole payment is refunded.", alias="refundedAt")
+    refunded_at: Optional[datetime] = Field(default=None, description="Present once the whole payment is refunded (requested in full; `refund.status` says whether it was sent).", alias="refundedAt")
     refund: Refund
     __properties: ClassVar[List[str]] = ["paymentId", "refundedAt", "refund"]
 

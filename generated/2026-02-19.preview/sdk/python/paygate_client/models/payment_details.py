@@ -27,6 +27,7 @@ from paygate_client.models.payment_details_refunded_amount import PaymentDetails
 from paygate_client.models.payment_info import PaymentInfo
 from paygate_client.models.payment_settlement import PaymentSettlement
 from paygate_client.models.payment_status import PaymentStatus
+from paygate_client.models.refund import Refund
 from paygate_client.models.token_amount import TokenAmount
 from typing import Optional, Set
 from typing_extensions import Self
@@ -46,11 +47,12 @@ class PaymentDetails(BaseModel):
     settlement: Optional[PaymentSettlement] = Field(default=None, description="Null until settlement has completed.")
     created_at: Optional[datetime] = Field(default=None, alias="createdAt")
     expires_at: Optional[Annotated[int, Field(le=253402300799, strict=True, ge=0)]] = Field(default=None, description="Unix timestamp in seconds.", alias="expiresAt")
-    refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded; null if it was not.", alias="refundedAt")
+    refunded_at: Optional[datetime] = Field(default=None, description="When the payment was marked refunded in full (its refunds requested, not necessarily sent: see `refunds`); null if it was not.", alias="refundedAt")
     refunded_amount: PaymentDetailsRefundedAmount = Field(alias="refundedAmount")
     refunded_token_amount: Optional[TokenAmount] = Field(description="The same refunds in the paid token's smallest unit (what goes back to the buyer); null while the payment has no token amount (not paid).", alias="refundedTokenAmount")
+    refunds: Annotated[List[Refund], Field(max_length=100)] = Field(description="The payment's refunds, oldest first (at most the 100 latest), each as it stands now: whether the tokens went back (`succeeded`, with `txId`), are on their way (`pending`), wait for the funding payment in `fundingInstructions` (`requires_funding`), or moved nothing (`failed`, with `failureCode`). `refundedAt` says the payment was refunded in full, these say whether the money moved. Empty until a refund is made. `GET /v1/refunds?paymentId=` pages through them all.")
     livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
-    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt", "refundedAmount", "refundedTokenAmount", "livemode"]
+    __properties: ClassVar[List[str]] = ["paymentId", "merchantId", "referenceId", "status", "failureCode", "amount", "info", "settlement", "createdAt", "expiresAt", "refundedAt", "refundedAmount", "refundedTokenAmount", "refunds", "livemode"]
 
     @field_validator('payment_id')
     def payment_id_validate_regular_expression(cls, value):
@@ -142,6 +144,13 @@ class PaymentDetails(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of refunded_token_amount
         if self.refunded_token_amount:
             _dict['refundedTokenAmount'] = self.refunded_token_amount.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of each item in refunds (list)
+        _items = []
+        if self.refunds:
+            for _item_refunds in self.refunds:
+                if _item_refunds:
+                    _items.append(_item_refunds.to_dict())
+            _dict['refunds'] = _items
         # set to None if failure_code (nullable) is None
         # and model_fields_set contains the field
         if self.failure_code is None and "failure_code" in self.model_fields_set:
@@ -192,6 +201,7 @@ class PaymentDetails(BaseModel):
             "refundedAt": obj.get("refundedAt"),
             "refundedAmount": PaymentDetailsRefundedAmount.from_dict(obj["refundedAmount"]) if obj.get("refundedAmount") is not None else None,
             "refundedTokenAmount": TokenAmount.from_dict(obj["refundedTokenAmount"]) if obj.get("refundedTokenAmount") is not None else None,
+            "refunds": [Refund.from_dict(_item) for _item in obj["refunds"]] if obj.get("refunds") is not None else None,
             "livemode": obj.get("livemode")
         })
         return _obj

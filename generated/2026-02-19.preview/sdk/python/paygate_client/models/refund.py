@@ -30,7 +30,7 @@ from pydantic_core import to_jsonable_python
 
 class Refund(BaseModel):
     """
-    (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
+    (2026-02-19.preview) Refund plus `livemode`, flat (the SDK generator names this schema Refund in the preview). Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
     """ # noqa: E501
     id: Annotated[str, Field(strict=True)]
     payment_id: Annotated[str, Field(strict=True, max_length=64)] = Field(description="Payment id, `pay_` followed by an opaque string.", alias="paymentId")

@@ -22,7 +22,7 @@ import {
 } from './Refund';
 
 /**
- * (2026-02-19.preview) CreateRefundResponse plus the refund.
+ * (2026-02-19.preview) CreateRefundResponse with its refund always present, and that refund's `livemode`.
  * @export
  * @interface CreateRefundResponse
  */
@@ -34,7 +34,7 @@ export interface CreateRefundResponse {
      */
     paymentId: string;
     /**
-     * Present once the whole payment is refunded.
+     * Present once the whole payment is refunded (requested in full; `refund.status` says whether it was sent).
      * @type {Date}
      * @memberof CreateRefundResponse
      */

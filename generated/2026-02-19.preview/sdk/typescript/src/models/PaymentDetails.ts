@@ -41,6 +41,13 @@ import {
     FiatAmountToJSON,
     FiatAmountToJSONTyped,
 } from './FiatAmount';
+import type { Refund } from './Refund';
+import {
+    RefundFromJSON,
+    RefundFromJSONTyped,
+    RefundToJSON,
+    RefundToJSONTyped,
+} from './Refund';
 import type { PaymentDetailsRefundedAmount } from './PaymentDetailsRefundedAmount';
 import {
     PaymentDetailsRefundedAmountFromJSON,
@@ -130,7 +137,7 @@ export interface PaymentDetails {
      */
     expiresAt?: number;
     /**
-     * When the payment was marked refunded; null if it was not.
+     * When the payment was marked refunded in full (its refunds requested, not necessarily sent: see `refunds`); null if it was not.
      * @type {Date}
      * @memberof PaymentDetails
      */
@@ -147,6 +154,12 @@ export interface PaymentDetails {
      * @memberof PaymentDetails
      */
     refundedTokenAmount: TokenAmount | null;
+    /**
+     * The payment's refunds, oldest first (at most the 100 latest), each as it stands now: whether the tokens went back (`succeeded`, with `txId`), are on their way (`pending`), wait for the funding payment in `fundingInstructions` (`requires_funding`), or moved nothing (`failed`, with `failureCode`). `refundedAt` says the payment was refunded in full, these say whether the money moved. Empty until a refund is made. `GET /v1/refunds?paymentId=` pages through them all.
+     * @type {Array<Refund>}
+     * @memberof PaymentDetails
+     */
+    refunds: Array<Refund>;
     /**
      * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
      * @type {boolean}
@@ -165,6 +178,7 @@ export function instanceOfPaymentDetails(value: object): value is PaymentDetails
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('refundedAmount' in value) || value['refundedAmount'] === undefined) return false;
     if (!('refundedTokenAmount' in value) || value['refundedTokenAmount'] === undefined) return false;
+    if (!('refunds' in value) || value['refunds'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
@@ -192,6 +206,7 @@ export function PaymentDetailsFromJSONTyped(json: any, ignoreDiscriminator: bool
         'refundedAt': json['refundedAt'] == null ? undefined : (new Date(json['refundedAt'])),
         'refundedAmount': PaymentDetailsRefundedAmountFromJSON(json['refundedAmount']),
         'refundedTokenAmount': TokenAmountFromJSON(json['refundedTokenAmount']),
+        'refunds': ((json['refunds'] as Array<any>).map(RefundFromJSON)),
         'livemode': json['livemode'],
     };
 }
@@ -220,6 +235,7 @@ export function PaymentDetailsToJSONTyped(value?: PaymentDetails | null, ignoreD
         'refundedAt': value['refundedAt'] == null ? value['refundedAt'] : value['refundedAt'].toISOString(),
         'refundedAmount': PaymentDetailsRefundedAmountToJSON(value['refundedAmount']),
         'refundedTokenAmount': TokenAmountToJSON(value['refundedTokenAmount']),
+        'refunds': ((value['refunds'] as Array<any>).map(RefundToJSON)),
         'livemode': value['livemode'],
     };
 }

@@ -34,13 +34,13 @@ export interface PaymentStats {
      */
     totalRevenue: Array<PaymentStatsTotalRevenueInner>;
     /**
-     * Succeeded payments, refunded or not (a refund's funding payment excluded).
+     * Every payment the filters match, whatever its status (the items of all the pages together), a refund's funding payment included: it is listed.
      * @type {number}
      * @memberof PaymentStats
      */
     totalTransactions: number;
     /**
-     * Distinct buyer accounts of those payments.
+     * Distinct buyer accounts of the payments counted in `totalRevenue` (succeeded, no funding payment).
      * @type {number}
      * @memberof PaymentStats
      */

@@ -36,7 +36,7 @@ import {
 } from './RefundFundingInstructions';
 
 /**
- * (2026-02-19.preview) Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
+ * (2026-02-19.preview) Refund plus `livemode`, flat (the SDK generator names this schema Refund in the preview). Tokens sent back to the account that paid a payment. `requires_funding`: the account's available balance at the collector does not cover it yet; `pending`: being sent; `succeeded`: its transaction (`txId`) is final; `failed`: it moved nothing (`failureCode` says why) and its amount may be refunded again.
  * @export
  * @interface Refund
  */

@@ -4,11 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { client, describeOwn, newAccount } from '../support/service';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createDb } from '../../src/db/knex';
+import { devnetMint } from '../../src/chain/devnetTokens';
+import { client, describeOwn, newAccount, newKey } from '../support/service';
 import { uniqueKey } from '../support/fixtures';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 import { eventually } from '../support/eventually';
-import { DEVNET_USDC, freePort, newWallet } from '../support/chain';
+import { DEVNET_USDC, freePort, newWallet, USDC_TOKEN } from '../support/chain';
 import SERVICE_ENV from '../support/service-env.json';
 
 // `make start` owns what it uses (issue 46): a second checkout started on the same ports stops at once with a
@@ -37,11 +40,11 @@ function runToExit(env: Record<string, string>): Promise<{ code: number | null; 
   });
 }
 
-const rpc = async (port: number, method: string) => {
+const rpc = async (port: number, method: string, params: unknown[] = []) => {
   const r = await fetch(`http://127.0.0.1:${port}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return ((await r.json()) as { result: any }).result;
 };
@@ -80,7 +83,7 @@ const envOf = (i: Instance, ports: Instance['ports'] = i.ports) => ({
   DEVNET2_PORT: String(ports.devnet2),
   DEVNET_RELAYER_KEYS: '',
   PORT: String(ports.http),
-  NODE_ENV: 'test',
+  NODE_ENV: 'development', // as `make start` runs it
 });
 
 describeOwn('make start owns what it uses', () => {
@@ -142,6 +145,13 @@ describeOwn('make start owns what it uses', () => {
   });
 
   it("a second checkout on the first one's ports exits non-zero naming the port, its holder and the setting; the first is untouched", async () => {
+    // The first instance's own chains at rest: its depth mining has buried the deployment (3 deep), nothing moves.
+    const quiet = async (port: number) => {
+      const latest = Number(BigInt(await rpc(port, 'eth_blockNumber')));
+      const blocks = await Promise.all([latest, latest - 1].map((n) => rpc(port, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])));
+      return blocks.every((b) => b.transactions.length === 0);
+    };
+    for (const p of [first.ports.devnet, first.ports.devnet2]) expect(await eventually(() => quiet(p), Boolean, 30_000, 200)).toBe(true);
     const before = await snapshot();
     const own = second.ports;
     const taken = first.ports;
@@ -186,6 +196,53 @@ describeOwn('make start owns what it uses', () => {
     expect(await snapshot()).toEqual(before);
     const read = await asMerchant('GET', `/v1/payments/${paymentId}`);
     expect({ status: read.status, payment: read.body.paymentId ?? read.body.id }).toEqual({ status: 200, payment: paymentId });
+  });
+
+  it("test helpers on make start's defaults: a paid test payment's reorg has its window, and the payment then succeeds by itself", async () => {
+    // NODE_ENV development: DEVNET_CONFIRMATIONS 3, and an empty block 2 s after the head stopped moving while a
+    // transaction is short of depth (DEVNET_DEPTH_MINING_S): nothing here mines.
+    const acct = await newAccount('Helpers', pgUrl);
+    const partner = await newKey(acct.accountId, 'partner', pgUrl, 'test');
+    const api = client(svc!.url, { 'Api-Key': partner.apiKey, 'PAY-Version': '2026-02-19.preview' });
+    const merchantId = (
+      await api('POST', '/v1/merchants', {
+        body: { merchantName: 'Helpers', merchantEmail: 'm@x.io' },
+        headers: { 'Idempotency-Key': uniqueKey() },
+      })
+    ).body.merchant.id as string;
+    const settled = await api('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+      body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${newWallet()}` }] },
+      headers: { 'Idempotency-Key': uniqueKey() },
+    });
+    expect(settled.status).toBe(201);
+    const shop = client(svc!.url, { 'Api-Key': partner.apiKey, 'Merchant-Id': merchantId, 'PAY-Version': '2026-02-19.preview' });
+    const id = (await shop('POST', '/v1/payments', { body: { referenceId: uniqueKey('reorg'), amount: usd } })).body.paymentId as string;
+    const buyer = privateKeyToAccount(generatePrivateKey());
+    await devnetMint(`http://127.0.0.1:${first.ports.devnet}`, USDC_TOKEN, buyer.address, 100_000_000n);
+    const gw = client(svc!.url, { 'Api-Key': (await newKey(acct.accountId, 'wallet', pgUrl, 'test')).apiKey });
+    const opts = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: [`eip155:31337:${buyer.address}`] } });
+    const opt = opts.body.options.find((o: any) => o.amount.unit === `caip19/${DEVNET_USDC}`);
+    const sig = await buyer.signTypedData(JSON.parse(opt.actions[0].data.params[1]));
+    const confirmed = await gw('POST', `/v1/gateway/payment/${id}/confirm`, {
+      body: { optionId: opt.id, results: [{ type: 'walletRpc', data: [sig] }] },
+    });
+    expect(confirmed.body.status).toBe('processing');
+    const db = createDb(pgUrl, 2);
+    try {
+      const collect = () => db('chain_transactions').where({ payment_id: id, purpose: 'collect' }).first();
+      const mined = await eventually(collect, (t) => t?.status === 'mined', 30_000, 20);
+      expect(mined.status).toBe('mined');
+      const reorg = await shop('POST', `/v1/test-helpers/payments/${id}/reorg`);
+      expect({ status: reorg.status, body: reorg.body }).toMatchObject({ status: 200, body: { paymentId: id, status: 'processing' } });
+      let status = (await shop('GET', `/v1/payments/${id}/status?maxPollMs=25000`)).body;
+      for (let i = 0; i < 20 && !status.isFinal; i++) status = (await shop('GET', `/v1/payments/${id}/status?maxPollMs=25000`)).body;
+      expect({ status: status.status, isFinal: status.isFinal }).toEqual({ status: 'succeeded', isFinal: true });
+      const after = await collect();
+      expect({ hash: after.tx_hash, moved: after.block_hash !== mined.block_hash }).toEqual({ hash: mined.tx_hash, moved: true });
+      expect(await db('payment_events').where({ payment_id: id, type: 'payment.succeeded' })).toHaveLength(1);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('SIGKILL of the service stops its PostgreSQL and chains; the next start of the same checkout has everything back', async () => {

@@ -7,7 +7,8 @@ import { STABLE_VERSION, VERSIONS } from '../domain/versions';
 import type { DocExamples } from './docsExamples';
 
 // The rendered API reference, one page per version, built by `make docs` / every build into
-// dist/docs/<version>.html (scripts/build-docs.mjs). Redoc is inlined in the page, so it needs no network.
+// dist/docs/<version>.html (scripts/build-docs.mjs). Redoc is inlined in the page, so it needs no network. The
+// getting-started's example asset is a placeholder there, filled per instance when served (docsExamples.ts).
 
 interface DocPage {
   html: Buffer;

@@ -7,6 +7,7 @@ import { runPrimary } from './cluster';
 import { startServer } from './server';
 import { projectRoot } from './paths';
 import { installRejectionPolicy } from './rejectionPolicy';
+import { assertPortsOwned } from './ownership';
 
 async function main() {
   let config;
@@ -21,6 +22,8 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   installRejectionPolicy(log);
+  // What this checkout does not own stops the start here, before anything runs (one line, exit 1).
+  if (cluster.isPrimary) await assertPortsOwned(config);
   if (config.processes > 1 && cluster.isPrimary) return runPrimary(config, log);
   if (config.dataKeys.sealsWithDevelopmentKey) {
     // Anyone can read what this key seals (it is in the source code): say so on every start.
@@ -33,7 +36,10 @@ async function main() {
     log.warn({ publicBaseUrl: config.publicBaseUrl }, 'PUBLIC_BASE_URL is not set: buyer links point at localhost');
   }
   const database = await connectAndMigrate(config, log);
-  const running = await startServer(config, database.db, database.url, log);
+  const running = await startServer(config, database.db, database.url, log).catch(async (e: unknown) => {
+    await database.stop().catch(() => undefined);
+    throw e;
+  });
   log.info({ url: running.url, publicBaseUrl: config.publicBaseUrl }, 'paygate listening');
 
   let stopping = false;

@@ -19,6 +19,7 @@ import { startWebhookJobs } from './jobs/webhooks/workers';
 import { Metrics } from './metrics';
 import { pendingDeliveryCount } from './db/webhooks';
 import { addChainMetrics } from './chain/chainMetrics';
+import { describeHolder, PortTaken } from './lib/ports';
 
 export interface RunningServer {
   url: string;
@@ -113,7 +114,29 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   });
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // Everything behind the listener, stopped in order once requests are done (or when the port cannot be had).
+  const stopWork = async () => {
+    await sweeper?.stop(); // waits for a tick in progress
+    await limiter.stop();
+    await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
+    await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
+    await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    await chains.stop(); // a development chain started by this process writes its state and exits
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    await hub.close();
+    await stopWork();
+    // One line, as main prints it (src/lib/ports.ts): the port was taken after the start checked it.
+    throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTaken('PORT', config.port, describeHolder(config.port)) : e;
+  }
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -136,12 +159,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
         if (inflight > 0) await new Promise<void>((resolve) => (drained = resolve));
         server.closeIdleConnections();
         await closed;
-        await sweeper?.stop(); // waits for a tick in progress
-        await limiter.stop();
-        await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
-        await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
-        await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-        await chains.stop(); // a development chain started by this process writes its state and exits
+        await stopWork();
       })()),
   };
 }

@@ -10,6 +10,7 @@ import { DEVNET_CHAINS, devnetInfoFile, type DevnetInfo } from './devnetChains';
 import { devnetSetBalance, startAnvil, type RunningAnvil } from './anvil';
 import { ensureDevnetTokens } from './devnetTokens';
 import { EvmChain } from './evm';
+import { startDepthMining } from './devnetDepth';
 
 // The chains this instance settles on: the configured ones (CHAINS), and the development chains when none is
 // configured outside production or, for test mode, beside configured ones (docs/testmode.md). Options are
@@ -80,6 +81,12 @@ export function configuredChain(config: Config, caip2: string): EvmChain | undef
   return devnet(d, dc.chainId, rpcUrl, false);
 }
 
+/** How a development chain this instance runs itself is started: its port, its state in DEVNET_DIR. */
+export const anvilOf = (d: DevnetSettings, dc: DevnetSettings['chains'][number]) => {
+  const { env, stateFile } = DEVNET_CHAINS.find((c) => c.chainId === dc.chainId)!;
+  return { dir: d.dir, port: dc.port, chainId: dc.chainId, stateFile, portSetting: `${env}PORT` };
+};
+
 export interface StartedChains {
   chains: Chains;
   /** The development chains' RPC URLs by setting (DEVNET_RPC_URL, DEVNET2_RPC_URL) when they are in use. */
@@ -106,17 +113,20 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
   if (!config.devnet) return { chains: new Chains(list, config.chains), devnetEnv: {}, stop: async () => {} };
   const d = config.devnet;
   const started: RunningAnvil[] = [];
+  const miners: { stop(): Promise<void> }[] = [];
   const devnetEnv: Record<string, string> = {};
   const used: { chainId: number; rpcUrl: string }[] = [];
   try {
     for (const dc of d.chains) {
-      const { env, networkName, stateFile } = DEVNET_CHAINS.find((c) => c.chainId === dc.chainId)!;
+      const { env, networkName } = DEVNET_CHAINS.find((c) => c.chainId === dc.chainId)!;
       let rpcUrl = dc.rpcUrl;
       if (!rpcUrl) {
         const log1 = (l: string) => log.debug({ anvil: l.trim(), chainId: dc.chainId }, 'devnet');
-        const anvil = await startAnvil({ dir: d.dir, port: dc.port, chainId: dc.chainId, stateFile, blockTimeS: d.blockTimeS, log: log1 });
+        const anvil = await startAnvil({ ...anvilOf(d, dc), blockTimeS: d.blockTimeS, log: log1 });
         started.push(anvil);
         rpcUrl = anvil.rpcUrl;
+        if (!d.blockTimeS && d.depthMiningS && d.confirmations > 1)
+          miners.push(startDepthMining(rpcUrl, d.confirmations, d.depthMiningS * 1000, log));
       }
       await ensureDevnetTokens(rpcUrl);
       const chain = devnet(d, dc.chainId, rpcUrl, true);
@@ -132,6 +142,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
       logRetired(log, chain);
     }
   } catch (e) {
+    for (const m of miners) await m.stop();
     for (const a of started) await a.stop();
     throw e;
   }
@@ -141,6 +152,7 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
     chains: new Chains(list, config.chains),
     devnetEnv,
     stop: async () => {
+      for (const m of miners) await m.stop();
       for (const a of started) await a.stop();
     },
   };

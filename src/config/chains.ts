@@ -37,6 +37,12 @@ export interface DevnetSettings {
   /** 0: a block per transaction (automine); otherwise interval mining. */
   blockTimeS: number;
   confirmations: number;
+  /**
+   * Automine only: seconds between the empty blocks mined after a transaction until it is `confirmations` deep
+   * (0: none, a transaction waits for the next ones to bury it). Development: 2, with 3 confirmations, so that a
+   * payment is final in seconds and the test helpers' reorg has a window (docs/testmode.md).
+   */
+  depthMiningS: number;
   /** Relayer keys; by default one generated key kept in `dir`. */
   relayerKeys: `0x${string}`[] | null;
   /** Fee ceiling on the development chain (its ETH is free, but the relayer behaves as on any chain). */
@@ -156,11 +162,14 @@ export function devnetSettings(
   const used = (all[0].rpcUrl ? all.filter((c) => c.rpcUrl) : all).filter((c) => !chains.some((x) => x.chainId === c.chainId));
   if (!used.length) return null;
   const relayerKeys = keys(env, 'DEVNET_RELAYER_KEYS');
+  // `make start` (no NODE_ENV): final at a depth that leaves the test helpers a window; tests and production keep 1.
+  const development = nodeEnv === 'development';
   return {
     chains: used,
     dir: env.DEVNET_DIR || `${projectRoot}/.data/devnet`,
     blockTimeS: int(env, 'DEVNET_BLOCK_TIME_S', 0, 0, 60),
-    confirmations: int(env, 'DEVNET_CONFIRMATIONS', 1, 1, 100),
+    confirmations: int(env, 'DEVNET_CONFIRMATIONS', development ? 3 : 1, 1, 100),
+    depthMiningS: int(env, 'DEVNET_DEPTH_MINING_S', development ? 2 : 0, 0, 60),
     relayerKeys,
     retiredRelayerKeys: retiredKeys(env, 'DEVNET_', relayerKeys),
     maxFeePerGasWei: ceiling(env, 'DEVNET_MAX_FEE_PER_GAS_WEI') ?? 100n * 10n ** 9n,

@@ -70,3 +70,14 @@ export async function upsertAsset(db: Db, a: Asset): Promise<void> {
     .onConflict('id')
     .merge();
 }
+
+/** The enabled assets of these chains (CAIP-2), by chain and symbol. */
+export async function enabledAssetsOn(db: Db, chainIds: string[]): Promise<Asset[]> {
+  if (!chainIds.length) return [];
+  const rows = await knexOf(db)('assets')
+    .whereIn('chain_id', chainIds)
+    .andWhere({ enabled: true })
+    .orderBy(['chain_id', 'symbol'])
+    .select(ASSET_COLUMNS);
+  return rows.map((r) => assetFromRow(r));
+}

@@ -19,10 +19,14 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts the built service on a free port (PORT=0) and resolves once it logs the URL it listens on. */
-export function spawnService(env: Record<string, string> = {}): Promise<ServiceProcess> {
+/**
+ * Starts the built service on a free port (PORT=0) and resolves once it logs the URL it listens on. `group`: in a
+ * process group of its own, as a shell runs a command (a terminal's Ctrl-C is SIGINT to that group: signal `-pid`).
+ */
+export function spawnService(env: Record<string, string> = {}, opts: { group?: boolean } = {}): Promise<ServiceProcess> {
   const proc = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
     cwd: root,
+    detached: opts.group ?? false,
     env: { ...process.env, ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -52,8 +52,15 @@ describe('chain confirmation depths', () => {
       mode: 'live',
     });
     expect(loadConfig({}).chains).toEqual([]);
+    // Development (no NODE_ENV, `make start`): 3 blocks deep, an empty block every 2 s until then; else 1 and none.
+    expect(loadConfig({ NODE_ENV: 'test' }).devnet).toMatchObject({ confirmations: 1, depthMiningS: 0 });
+    expect(loadConfig({ DEVNET_CONFIRMATIONS: '5', DEVNET_DEPTH_MINING_S: '1' }).devnet).toMatchObject({
+      confirmations: 5,
+      depthMiningS: 1,
+    });
     expect(loadConfig({}).devnet).toMatchObject({
-      confirmations: 1,
+      confirmations: 3,
+      depthMiningS: 2,
       chains: [
         { chainId: 31337, rpcUrl: null, port: 8545 },
         { chainId: 31338, rpcUrl: null, port: 8546 },

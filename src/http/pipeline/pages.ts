@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { docsRoutes } from '../docs';
+import { docExamples } from '../docsExamples';
 import { hostedRoutes, HostedDeps } from '../hosted/routes';
 import type { RequestState } from './state';
 
@@ -8,10 +9,10 @@ import type { RequestState } from './state';
  * buyer pages. Anything else goes on to the API stages.
  */
 export function pages(hosted: HostedDeps): Middleware<RequestState> {
-  const serveDocs = docsRoutes(hosted.root);
+  const serveDocs = docsRoutes(hosted.root, docExamples(hosted.root, hosted.db, hosted.chainWork));
   const serveHosted = hostedRoutes(hosted);
   return async (ctx, next) => {
-    if (serveDocs(ctx)) {
+    if (await serveDocs(ctx)) {
       ctx.state.route = 'docs';
       return;
     }

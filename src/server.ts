@@ -6,9 +6,7 @@ import type { Logger } from './logger';
 import { createApp, createWorkerApp } from './http/app';
 import { createBackends } from './http/backends';
 import { ChangeHub } from './events/changeHub';
-import { startExpirySweeper } from './jobs/expirySweeper';
-import { purgeExpired } from './db/idempotencyRepo';
-import { purgeExpiredQuotes } from './usecases/optionRoom';
+import { startSchedule } from './jobs/schedule';
 import { handlers } from '../handlers';
 import { startChains } from './chain/chains';
 import { ConcurrencyCap, SharedRateLimiter } from './http/rateLimit';
@@ -69,16 +67,8 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   const limiter = new SharedRateLimiter(db, log, metrics.registry);
   if (serving) limiter.start();
   const limits = { limiter, longPolls: new ConcurrencyCap() };
-  // Each tick also rescues stranded chain work and removes idempotency records past their 24 h retention,
-  // spent rate-limit counts (indexed range deletes) and expired quotes (in bounded batches).
-  const sweeper = working
-    ? startExpirySweeper(db, log, config.sweepIntervalMs, async () => {
-        await chainJobs.rescue();
-        await purgeExpired(db);
-        await limiter.purge();
-        await purgeExpiredQuotes(db, config.limits);
-      })
-    : null;
+  // What runs on a clock (expiry, rescues, scheduled settlements, purges): src/jobs/schedule.ts.
+  const schedule = working ? startSchedule({ db, log, config, chainJobs, limiter }) : null;
   addChainMetrics(metrics, db, chains.chains, log, config.metricsDbCacheMs);
   metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () =>
     pendingDeliveryCount(db),
@@ -116,7 +106,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   server.requestTimeout = 120_000;
   // Everything behind the listener, stopped in order once requests are done (or when the port cannot be had).
   const stopWork = async () => {
-    await sweeper?.stop(); // waits for a tick in progress
+    await schedule?.stop(); // waits for a pass in progress
     await limiter.stop();
     await chainJobs.stop(); // lets running jobs finish; queued ones stay for any other process
     await webhookJobs.stop(); // lets attempts in flight finish and record (bounded by the request timeout)
@@ -146,7 +136,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
     /**
      * Graceful: readiness fails at once (load balancers stop sending); after shutdownDelayMs the listener
      * closes (new connections are refused), waiting long-polls answer the current status now, in-flight
-     * requests finish and their keep-alive connections close; then the sweeper and job workers stop.
+     * requests finish and their keep-alive connections close; then the scheduled tasks and job workers stop.
      * The caller destroys the database pool afterwards.
      */
     close: () =>

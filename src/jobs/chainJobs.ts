@@ -41,8 +41,10 @@ interface Job {
 }
 
 export interface ChainJobs extends ChainWork {
-  /** Re-enqueues payments whose chain work was lost, and sends the scheduled settlements due (called by the sweeper). */
-  rescue(): Promise<void>;
+  /** Steps whose work was lost (its job, or its process): submissions, settlements and refunds found idle, started again. */
+  rescueStranded(): Promise<void>;
+  /** Scheduled settlements due: their batches formed and sent (src/usecases/scheduledSettlements.ts). */
+  settleScheduled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,7 +87,7 @@ export async function startChainJobs(
   };
   // A step runs at once in this process (no queue round trip: that was most of a payment's latency), up to
   // INLINE_MAX at a time; beyond that, or when it must be tried again, it goes to the queue. A step lost with
-  // its process is found by the reconciler (rescue, below) after CHAIN_STRANDED_AFTER_MS.
+  // its process is found by the reconciler (rescueStranded, below) after CHAIN_STRANDED_AFTER_MS.
   const inline = new Set<Promise<void>>();
   let stopping = false;
   const startStep = (queue: string, step: (d: RelayerDeps, id: string) => Promise<string | null>, paymentId: string): Promise<void> => {
@@ -199,12 +201,14 @@ export async function startChainJobs(
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
       return permit2Allowance(chain, token, owner);
     },
-    rescue: async () => {
+    rescueStranded: async () => {
       const { submit, settle, unsubmittable } = await strandedPayments(db, settings.strandedAfterMs / 1000);
       reportUnsubmittable(unsubmittable);
       for (const id of submit) await startSubmit(id);
       for (const id of settle) await startSettle(id);
       for (const id of await waitingRefunds(db, settings.strandedAfterMs / 1000)) await startRefund(id);
+    },
+    settleScheduled: async () => {
       if ((await settleOnSchedule(deps, settings.scheduleUnitMs)).length) nudgeAll();
     },
     stop: async () => {

@@ -14,6 +14,7 @@ import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { sendRefund } from '../usecases/refundSends';
 import { settleOnSchedule } from '../usecases/scheduledSettlements';
+import { releaseReserves } from '../usecases/reserveReleases';
 import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
@@ -57,6 +58,7 @@ export interface ChainJobSettings {
   submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
   fundingMaxPayments: number;
+  refundReserve: RelayerDeps['refundReserve'];
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
   /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS). */
@@ -121,6 +123,7 @@ export async function startChainJobs(
     submitRetry: settings.submitRetry,
     maxFeeBumps: settings.maxFeeBumps,
     fundingMaxPayments: settings.fundingMaxPayments,
+    refundReserve: settings.refundReserve,
     startSettle,
     startSubmit,
     startRefund,
@@ -206,6 +209,7 @@ export async function startChainJobs(
       for (const id of settle) await startSettle(id);
       for (const id of await waitingRefunds(db, settings.strandedAfterMs / 1000)) await startRefund(id);
       if ((await settleOnSchedule(deps, settings.scheduleUnitMs)).length) nudgeAll();
+      if ((await releaseReserves(deps)).length) nudgeAll();
     },
     stop: async () => {
       stopping = true;

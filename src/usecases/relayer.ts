@@ -12,6 +12,7 @@ import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
 import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
 import { settlesOnSchedule } from '../db/settlementBatchesRepo';
+import { reserveAmount } from '../db/ledger/reserves';
 import { awaitingFunds, fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
 import type { Submissions } from './relayerSubmissions';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
@@ -52,6 +53,8 @@ export interface RelayerDeps {
   maxFeeBumps: number;
   /** Funding payments of one refund at most (REFUND_FUNDING_MAX_PAYMENTS): then a refund nobody funded fails. */
   fundingMaxPayments: number;
+  /** The operator's refund reserve (REFUND_RESERVE_BPS, REFUND_RESERVE_WINDOW_MINUTES); an account may override it. */
+  refundReserve: { bps: number; windowMinutes: number };
   /** After a collect transaction is final: settle it. */
   startSettle(paymentId: string): Promise<void>;
   /** After a refund was created, or a refund transaction of the payment is final: send its next refund. */
@@ -159,7 +162,8 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
   }
   const done = await inTransaction(deps.db, async (trx) => {
     const moved = await payments.applyTransition(trx, paymentId, 'chain_confirmed', { txHash: use.hash });
-    if (moved) await ledger.recordCollected(trx, paymentId, { transactionHash: use.hash, blockNumber: use.blockNumber }, null);
+    if (moved)
+      await ledger.recordCollected(trx, paymentId, { transactionHash: use.hash, blockNumber: use.blockNumber }, null, deps.refundReserve);
     return moved;
   });
   if (!done) return null;
@@ -209,7 +213,11 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const { fee, amount: share } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
   // What was refunded (or is on its way back) before the settlement left the collector is not the merchant's.
   const refunded = await refundedTokens(db, paymentId);
-  const amount = share - refunded;
+  // The refund reserve's part of the share stays at the collector until its window ends; its release settles it then
+  // (src/usecases/reserveReleases.ts), the payment too when nothing else was left to send now.
+  const reserved = await reserveAmount(db, paymentId);
+  const amount = share - reserved - refunded;
+  if (reserved > 0n && amount <= 0n) return null;
   if (refunded > 0n && amount <= 0n) {
     await holdSettlement(db, paymentId, 'refunded: nothing left to settle');
     return null;

@@ -1821,6 +1821,7 @@ export interface components {
             settings: {
                 refundReserve: components["schemas"]["RefundReserve"];
             };
+            livemode: components["schemas"]["Livemode"];
         };
         /**
          * UpdateAccountSettingsRequest
@@ -5400,7 +5401,8 @@ export interface operations {
                      *           "windowMinutes": 1440,
                      *           "overridden": true
                      *         }
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["AccountSettingsResponse"];
@@ -5483,7 +5485,8 @@ export interface operations {
                      *           "windowMinutes": 1440,
                      *           "overridden": true
                      *         }
-                     *       }
+                     *       },
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["AccountSettingsResponse"];

@@ -3,5 +3,5 @@ import { accountSettings } from '../../src/usecases/accountSettings';
 
 export const getAccountSettings: Handler<'getAccountSettings'> = async ({ db, caller, config }) => ({
   status: 200,
-  body: await accountSettings(db, caller.accountId, config.refundReserve),
+  body: { ...(await accountSettings(db, caller.accountId, config.refundReserve)), livemode: caller.mode === 'live' },
 });

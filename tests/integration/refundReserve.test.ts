@@ -149,7 +149,7 @@ describeOwn('refunds paid from the reserve', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--bps must be an integer from 0 to 10000/);
     const settings = await preview()('GET', '/v1/account/settings');
-    expect(settings.body).toEqual({ settings: { refundReserve: { bps: 10000, windowMinutes: 60, overridden: true } } });
+    expect(settings.body).toEqual({ settings: { refundReserve: { bps: 10000, windowMinutes: 60, overridden: true } }, livemode: true });
     const before = await balanceOf(shop.wallet);
     const p = await paid(f, '1000');
     await eventually(async () => expect(await usdc()).toMatchObject({ available: '0', reserve: '10000000' }));
@@ -184,7 +184,7 @@ describeOwn('refunds paid from the reserve', () => {
     const off = await put({ refundReserve: { bps: 0, windowMinutes: 60 } });
     expect({ status: off.status, body: off.body }).toEqual({
       status: 200,
-      body: { settings: { refundReserve: { bps: 0, windowMinutes: 60, overridden: true } } },
+      body: { settings: { refundReserve: { bps: 0, windowMinutes: 60, overridden: true } }, livemode: true },
     });
     const p = await paid(f, '1000');
     const d = await f.until(p.id, (x) => x.settlement !== null);

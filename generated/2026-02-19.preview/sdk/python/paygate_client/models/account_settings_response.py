@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing import Any, ClassVar, Dict, List
 from paygate_client.models.account_settings_response_settings import AccountSettingsResponseSettings
 from typing import Optional, Set
@@ -29,7 +29,8 @@ class AccountSettingsResponse(BaseModel):
     The account's settings.
     """ # noqa: E501
     settings: AccountSettingsResponseSettings
-    __properties: ClassVar[List[str]] = ["settings"]
+    livemode: StrictBool = Field(description="(2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.")
+    __properties: ClassVar[List[str]] = ["settings", "livemode"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -85,7 +86,8 @@ class AccountSettingsResponse(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
-            "settings": AccountSettingsResponseSettings.from_dict(obj["settings"]) if obj.get("settings") is not None else None
+            "settings": AccountSettingsResponseSettings.from_dict(obj["settings"]) if obj.get("settings") is not None else None,
+            "livemode": obj.get("livemode")
         })
         return _obj
 

@@ -33,6 +33,12 @@ export interface AccountSettingsResponse {
      * @memberof AccountSettingsResponse
      */
     settings: AccountSettingsResponseSettings;
+    /**
+     * (2026-02-19.preview) `true` for an object of live mode, `false` for one of test mode (made with a test key, `pgk_test_…`: docs/testmode.md). The key alone chooses the mode; a key never sees the other mode's objects.
+     * @type {boolean}
+     * @memberof AccountSettingsResponse
+     */
+    livemode: boolean;
 }
 
 /**
@@ -40,6 +46,7 @@ export interface AccountSettingsResponse {
  */
 export function instanceOfAccountSettingsResponse(value: object): value is AccountSettingsResponse {
     if (!('settings' in value) || value['settings'] === undefined) return false;
+    if (!('livemode' in value) || value['livemode'] === undefined) return false;
     return true;
 }
 
@@ -54,6 +61,7 @@ export function AccountSettingsResponseFromJSONTyped(json: any, ignoreDiscrimina
     return {
         
         'settings': AccountSettingsResponseSettingsFromJSON(json['settings']),
+        'livemode': json['livemode'],
     };
 }
 
@@ -69,6 +77,7 @@ export function AccountSettingsResponseToJSONTyped(value?: AccountSettingsRespon
     return {
         
         'settings': AccountSettingsResponseSettingsToJSON(value['settings']),
+        'livemode': value['livemode'],
     };
 }
 

@@ -24,7 +24,7 @@ interface Mined {
 export async function releaseReserves(deps: RelayerDeps): Promise<string[]> {
   const { due, emptied } = await reserves.dueReleases(deps.db);
   // Refunds took the whole reserve of a payment whose share was all reserved: nothing is left to settle.
-  for (const e of emptied.filter((x) => !x.settled)) await holdSettlement(deps.db, e.paymentId, 'refunded: nothing left to settle');
+  for (const e of emptied.filter((x) => x.settles)) await holdSettlement(deps.db, e.paymentId, 'refunded: nothing left to settle');
   const sent: string[] = [];
   for (const b of due) {
     try {
@@ -84,7 +84,7 @@ async function sendRelease(deps: RelayerDeps, b: reserves.DueRelease): Promise<s
       const changed = mine ? await reserves.attachRelease(trx, mine.id, b.members) : null;
       if (changed) throw new GuardRefused(`the reserve of ${changed} changed since its release was read: it waits for the next tick`);
       // A payment whose share was all reserved is settled by its release: its details show this transfer.
-      const first = b.members.filter((m) => !m.settled);
+      const first = b.members.filter((m) => m.settles);
       await payments.recordSettlementPlans(
         trx,
         first.map((m) => ({ paymentId: m.paymentId, fee: m.fee, amount: m.amount, destination: b.destination })),
@@ -101,7 +101,8 @@ async function sendRelease(deps: RelayerDeps, b: reserves.DueRelease): Promise<s
 
 /**
  * A release's transaction is final (in the monitor's database transaction): sent, what it reserved leaves for the
- * merchant and each payment not settled yet is settled with it (payment.settled); reverted or dropped, the reservation
+ * merchant and each payment whose whole share was reserved is settled with it (payment.settled; any other settles with
+ * its own settlement, before or after); reverted or dropped, the reservation
  * goes back to the reserve and the release is due again. False when the transaction releases no reserve.
  */
 export async function releaseOutcome(
@@ -113,7 +114,7 @@ export async function releaseOutcome(
   if (!members.length) return false;
   const ids = members.map((m) => m.paymentId);
   if ('sent' in outcome) {
-    for (const m of members.filter((x) => !x.settled)) await payments.markSettled(trx, m.paymentId, outcome.sent.transactionHash);
+    for (const m of members.filter((x) => x.settles)) await payments.markSettled(trx, m.paymentId, outcome.sent.transactionHash);
     await recordTransferOutcome(trx, 'settle', tx, { sent: outcome.sent }, ids);
   } else await recordTransferOutcome(trx, 'settle', tx, { released: 'reverted' in outcome ? outcome.reverted : null }, ids);
   await reserves.releaseOutcome(trx, tx.id, 'sent' in outcome);

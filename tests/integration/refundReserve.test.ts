@@ -19,7 +19,13 @@ describeOwn('refunds paid from the reserve', () => {
   const { preview, refund, refunded, paid } = refundHelpers(() => ({ svc, shop }));
 
   beforeAll(async () => {
-    svc = await startTestService({ ...AT_FLOOR, REFUND_RESERVE_BPS: '5000', REFUND_RESERVE_WINDOW_MINUTES: '60' });
+    // A schedule's minute of 1 s, for the scheduled account's case.
+    svc = await startTestService({
+      ...AT_FLOOR,
+      REFUND_RESERVE_BPS: '5000',
+      REFUND_RESERVE_WINDOW_MINUTES: '60',
+      SETTLEMENT_SCHEDULE_UNIT_MS: '1000',
+    });
   });
   afterAll(async () => {
     await svc.close();
@@ -135,6 +141,21 @@ describeOwn('refunds paid from the reserve', () => {
     expect(row.released_at).not.toBeNull();
     // A refund of what is left now is no longer covered by the reserve: it waits for funding.
     expect((await refund(p.id, '100')).body.refund.status).toBe('requires_funding');
+    await ledgerClean();
+  });
+
+  it('on a settlement schedule: the batch sends the part not reserved, a refund draws on the reserve, the release the rest', async () => {
+    const f = await newShop();
+    await admin('accounts', 'set-settlement-schedule', '--account', shop.accountId, '--every-minutes', '1');
+    const p = await paidAndSettled(f);
+    const batch = await svc.db('settlement_batch_payments').where({ payment_id: p.id });
+    expect(batch.map((b) => b.amount)).toEqual(['5000000']);
+    await refunded((await refund(p.id, '400')).body.refund.id);
+    expect(await balanceOf(p.buyer.address)).toBe(94_000_000n);
+    const before = await balanceOf(shop.wallet);
+    await svc.db('refund_reserves').where({ payment_id: p.id }).update({ release_at: svc.db.fn.now() });
+    await eventually(async () => expect((await balanceOf(shop.wallet)) - before).toBe(1_000_000n), 30_000);
+    await eventually(async () => expect(await usdc()).toMatchObject({ available: '0', reserve: '0', reserved: '0' }));
     await ledgerClean();
   });
 

@@ -8,6 +8,13 @@ import { availableForPayment } from './reads';
 
 type Row = Record<string, any>;
 
+/**
+ * SQL: the release settles the payment aliased `p`: it is not settled and its collection reserved the whole share
+ * (nothing of it went to `available`, so no settlement of its own goes out). Otherwise its own settlement settles it.
+ */
+const SETTLES = (p: string) => `(${p}.settled_at IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_journals cj
+  JOIN ledger_entries ce ON ce.journal_id = cj.id WHERE cj.ref = 'collected:' || ${p}.id AND ce.bucket = 'available'))`;
+
 /** SQL: what is left of the reserve of the refund_reserves row aliased `r`. */
 const LEFT = (r: string) => `(SELECT coalesce(sum(x.amount), 0) FROM ledger_journals k JOIN ledger_entries x ON x.journal_id = k.id
   WHERE k.payment_id = ${r}.payment_id AND x.owner = ${r}.account_id AND x.bucket = 'reserve' AND x.asset = ${r}.asset
@@ -93,7 +100,8 @@ export interface DueRelease {
   chainId: string;
   collector: string;
   destination: string;
-  members: { paymentId: string; amount: bigint; settled: boolean; fee: bigint }[];
+  /** `settles`: the release is the payment's settlement (its whole share was reserved). */
+  members: { paymentId: string; amount: bigint; settles: boolean; fee: bigint }[];
 }
 
 /**
@@ -102,10 +110,10 @@ export interface DueRelease {
  * on (what it drew comes back if that transaction fails). A reserve with nothing left (refunds took it all) is marked
  * released here, as nothing is to be sent for it.
  */
-export async function dueReleases(db: Db): Promise<{ due: DueRelease[]; emptied: { paymentId: string; settled: boolean }[] }> {
+export async function dueReleases(db: Db): Promise<{ due: DueRelease[]; emptied: { paymentId: string; settles: boolean }[] }> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT r.payment_id, r.account_id, p.merchant_id, r.asset, o.chain_id, r.holder, cs.destination, p.settled_at IS NOT NULL AS settled,
+    `SELECT r.payment_id, r.account_id, p.merchant_id, r.asset, o.chain_id, r.holder, cs.destination, ${SETTLES('p')} AS settles,
        ${LEFT('r')} AS n, (SELECT coalesce(sum(f.amount), 0) FROM ledger_journals j JOIN ledger_entries f ON f.journal_id = j.id
          WHERE j.ref = 'collected:' || r.payment_id AND f.owner = 'operator' AND f.bucket = 'fees') AS fee
      FROM refund_reserves r JOIN payments p ON p.id = r.payment_id JOIN payment_options o ON o.id = p.option_id
@@ -143,9 +151,9 @@ export async function dueReleases(db: Db): Promise<{ due: DueRelease[]; emptied:
           members: [],
         }),
       );
-    b.members.push({ paymentId: r.payment_id, amount: BigInt(r.n), settled: Boolean(r.settled), fee: BigInt(r.fee) });
+    b.members.push({ paymentId: r.payment_id, amount: BigInt(r.n), settles: Boolean(r.settles), fee: BigInt(r.fee) });
   }
-  return { due: [...out.values()], emptied: empty.map((r: Row) => ({ paymentId: r.payment_id, settled: Boolean(r.settled) })) };
+  return { due: [...out.values()], emptied: empty.map((r: Row) => ({ paymentId: r.payment_id, settles: Boolean(r.settles) })) };
 }
 
 /**
@@ -169,13 +177,13 @@ export async function attachRelease(db: Db, chainTxId: string, members: { paymen
 }
 
 /** The payments whose reserves a transaction releases (none for any other transaction). */
-export async function releasePayments(db: Db, chainTxId: string): Promise<{ paymentId: string; settled: boolean }[]> {
+export async function releasePayments(db: Db, chainTxId: string): Promise<{ paymentId: string; settles: boolean }[]> {
   const rows = await knexOf(db)('refund_reserves as r')
     .join('payments as p', 'p.id', 'r.payment_id')
     .where('r.release_tx_id', chainTxId)
     .orderBy('r.payment_id')
-    .select('r.payment_id', knexOf(db).raw('p.settled_at IS NOT NULL AS settled'));
-  return rows.map((r: Row) => ({ paymentId: r.payment_id, settled: Boolean(r.settled) }));
+    .select('r.payment_id', knexOf(db).raw(`${SETTLES('p')} AS settles`));
+  return rows.map((r: Row) => ({ paymentId: r.payment_id, settles: Boolean(r.settles) }));
 }
 
 /** The release transfer is final: sent, its reserves are released; reverted or dropped, they are due again. */

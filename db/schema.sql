@@ -15,10 +15,14 @@ CREATE TABLE accounts (
   settlement_every_minutes integer DEFAULT 0 NOT NULL,
   livemode boolean DEFAULT true NOT NULL,
   live_account_id text,
+  refund_reserve_bps integer,
+  refund_reserve_window_minutes integer,
   CONSTRAINT accounts_fee_check CHECK (((fee_base_minor >= (0)::numeric) AND ((fee_bps >= 0) AND (fee_bps <= 10000)))),
   CONSTRAINT accounts_live_account_id_fkey FOREIGN KEY (live_account_id) REFERENCES accounts(id),
   CONSTRAINT accounts_live_account_id_unique UNIQUE (live_account_id),
   CONSTRAINT accounts_pkey PRIMARY KEY (id),
+  CONSTRAINT accounts_refund_reserve_bps_check CHECK (((refund_reserve_bps >= 0) AND (refund_reserve_bps <= 10000))),
+  CONSTRAINT accounts_refund_reserve_window_minutes_check CHECK (((refund_reserve_window_minutes >= 0) AND (refund_reserve_window_minutes <= 44640))),
   CONSTRAINT accounts_settlement_every_minutes_check CHECK (((settlement_every_minutes >= 0) AND (settlement_every_minutes <= 44640))),
   CONSTRAINT accounts_settlement_mode_check CHECK ((settlement_mode = ANY (ARRAY['collector'::text, 'direct'::text]))),
   CONSTRAINT accounts_test_scope_check CHECK ((livemode = (live_account_id IS NULL)))
@@ -155,7 +159,7 @@ CREATE TABLE ledger_entries (
   amount numeric(78,0) NOT NULL,
   CONSTRAINT ledger_entries_amount_check CHECK ((amount <> (0)::numeric)),
   CONSTRAINT ledger_entries_balanced TRIGGER DEFERRABLE INITIALLY DEFERRED,
-  CONSTRAINT ledger_entries_bucket_check CHECK ((bucket = ANY (ARRAY['available'::text, 'pending'::text, 'reserved'::text, 'fees'::text, 'gas'::text, 'native'::text, 'external'::text, 'funding'::text]))),
+  CONSTRAINT ledger_entries_bucket_check CHECK ((bucket = ANY (ARRAY['available'::text, 'pending'::text, 'reserved'::text, 'fees'::text, 'gas'::text, 'native'::text, 'external'::text, 'funding'::text, 'reserve'::text]))),
   CONSTRAINT ledger_entries_journal_id_fkey FOREIGN KEY (journal_id) REFERENCES ledger_journals(id),
   CONSTRAINT ledger_entries_pkey PRIMARY KEY (id)
 );
@@ -313,6 +317,24 @@ CREATE TABLE refund_fundings (
   CONSTRAINT refund_fundings_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT refund_fundings_pkey PRIMARY KEY (payment_id),
   CONSTRAINT refund_fundings_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id)
+);
+
+CREATE TABLE refund_reserves (
+  payment_id text NOT NULL,
+  account_id text NOT NULL,
+  asset text NOT NULL,
+  holder text NOT NULL,
+  amount numeric(78,0) NOT NULL,
+  release_at timestamp(3) with time zone NOT NULL,
+  release_tx_id bigint,
+  released_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT refund_reserves_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT refund_reserves_amount_check CHECK ((amount > (0)::numeric)),
+  CONSTRAINT refund_reserves_asset_fkey FOREIGN KEY (asset) REFERENCES assets(id),
+  CONSTRAINT refund_reserves_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id),
+  CONSTRAINT refund_reserves_pkey PRIMARY KEY (payment_id),
+  CONSTRAINT refund_reserves_release_tx_id_fkey FOREIGN KEY (release_tx_id) REFERENCES chain_transactions(id)
 );
 
 CREATE TABLE refunds (
@@ -554,6 +576,12 @@ CREATE INDEX payments_settlement_held_idx ON public.payments USING btree (settle
 CREATE INDEX payments_unsettled_idx ON public.payments USING btree (updated_at) WHERE ((status = 'succeeded'::text) AND (settled_at IS NULL));
 
 CREATE INDEX refund_fundings_refund_idx ON public.refund_fundings USING btree (refund_id, created_at);
+
+CREATE INDEX refund_reserves_due ON public.refund_reserves USING btree (release_at) WHERE (released_at IS NULL);
+
+CREATE INDEX refund_reserves_open ON public.refund_reserves USING btree (account_id, asset, holder) WHERE (released_at IS NULL);
+
+CREATE INDEX refund_reserves_release_tx ON public.refund_reserves USING btree (release_tx_id) WHERE (release_tx_id IS NOT NULL);
 
 CREATE INDEX refunds_open_idx ON public.refunds USING btree (updated_at) WHERE (status = ANY (ARRAY['requires_funding'::text, 'pending'::text]));
 

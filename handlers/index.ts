@@ -42,6 +42,8 @@ import { getX402Supported } from './x402/getX402Supported';
 import { verifyX402Payment } from './x402/verifyX402Payment';
 import { settleX402Payment } from './x402/settleX402Payment';
 import { getX402Settlement } from './x402/getX402Settlement';
+import { getAccountSettings } from './account/getAccountSettings';
+import { updateAccountSettings } from './account/updateAccountSettings';
 import { getBalance } from './balance/getBalance';
 import { listBalanceTransactions } from './balance/listBalanceTransactions';
 import { reorgTestPayment } from './testHelpers/reorgTestPayment';
@@ -88,6 +90,9 @@ export const handlers: HandlerMap = {
   // Balance (2026-02-19.preview)
   getBalance,
   listBalanceTransactions,
+  // Account settings (2026-02-19.preview)
+  getAccountSettings,
+  updateAccountSettings,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -15,7 +15,7 @@ import {
 } from './config/chains';
 import { bool, ConfigError, int } from './config/env';
 import { LimitsConfig, limitsConfig } from './config/limits';
-import { refundSettings, type RefundSettings } from './config/refunds';
+import { refundSettings, reserveSettings, type RefundSettings, type ReserveSettings } from './config/refunds';
 
 export { ConfigError };
 
@@ -44,6 +44,8 @@ export interface Config {
   limits: LimitsConfig;
   /** What refunds may make the relayer spend: a minimum per partial refund and refunds per payment (docs/limits.md). */
   refunds: RefundSettings;
+  /** The operator's refund reserve: a share of each collected payment held for refunds for a window (docs/ledger.md). */
+  refundReserve: ReserveSettings;
   /** Relayer: how often pending transactions are checked, and when an unmined one counts as stuck. */
   chainPollIntervalMs: number;
   chainStuckAfterMs: number;
@@ -300,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     devnet: devnetSettings(env, nodeEnv, projectRoot, chains),
     limits: limitsConfig(env),
     refunds: refundSettings(env),
+    refundReserve: reserveSettings(env, nodeEnv),
     chainPollIntervalMs: int(env, 'CHAIN_POLL_INTERVAL_MS', 1000, 20, 60_000),
     chainStuckAfterMs: int(env, 'CHAIN_STUCK_AFTER_MS', 60_000, 1000, 3_600_000),
     chainStrandedAfterMs: int(env, 'CHAIN_STRANDED_AFTER_MS', 30_000, 1000, 3_600_000),

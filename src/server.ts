@@ -55,6 +55,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
       submitRetry: config.submitRetry,
       maxFeeBumps: config.chainMaxFeeBumps,
       fundingMaxPayments: config.refunds.fundingMaxPayments,
+      refundReserve: config.refundReserve,
       workers: working,
       contractWallets: config.contractWallets,
     },

@@ -46,13 +46,19 @@ interface Shop {
   wallet: WalletSide;
   merchantId: string;
   run: string;
+  reserve: { bps: number; windowMinutes: number };
 }
 
 /**
  * A payment of `fiat` US cents paid in `token`: the option, the buyer funded, the option's actions run by the
  * buyer's wallet, confirm, the transfer on chain (the buyer's balance read before and after) and the settlement.
  */
-async function pay(shop: Shop, token: Token, fiat: string, expected: { value: string; methods: string[] }): Promise<string> {
+async function pay(
+  shop: Shop,
+  token: Token,
+  fiat: string,
+  expected: { value: string; methods: string[] },
+): Promise<{ paymentId: string; buyer: string }> {
   const { devnet, merchant, wallet, merchantId, run } = shop;
   const payment = await merchant.createPayment(merchantId, `order-${run}-${token.symbol}`, { unit: 'iso4217/USD', value: fiat });
   expect(payment.status === 'requires_action', `a new payment to require action, got ${payment.status}`);
@@ -91,19 +97,31 @@ async function pay(shop: Shop, token: Token, fiat: string, expected: { value: st
   expect(before - after === BigInt(expected.value), `the buyer's ${token.symbol} to fall by ${expected.value}, from ${before} to ${after}`);
   step(`status ${status.status}: ${expected.value} units of ${token.symbol} left the buyer in transaction ${status.txId}`);
 
-  // Then the service settles: amount minus fee from its collector to the merchant's destination.
+  // Then the service settles: amount minus fee from its collector to the merchant's destination, less the part the
+  // account's refund reserve holds until its window ends (docs/ledger.md "Refund reserve").
   let seen = await merchant.getPayment(merchantId, payment.paymentId);
   expect(
     seen.status === 'succeeded' && seen.txId === status.txId,
     `the merchant to see the same succeeded payment, got ${JSON.stringify(seen)}`,
   );
+  if (shop.reserve.bps === 10_000) {
+    step(`not settled yet: the refund reserve holds the merchant's whole share for ${shop.reserve.windowMinutes} minutes, then settles it`);
+    return { paymentId: payment.paymentId, buyer: buyer.address };
+  }
   for (let i = 0; !seen.settlementTxId && i < 60; i++) {
     await new Promise((r) => setTimeout(r, 500));
     seen = await merchant.getPayment(merchantId, payment.paymentId);
   }
   expect(TX_HASH.test(seen.settlementTxId ?? ''), `the payment to be settled, got ${JSON.stringify(seen)}`);
   step(`settled to ${devnet.chainId}:${MERCHANT_ADDRESS} in transaction ${seen.settlementTxId}`);
-  return payment.paymentId;
+  return { paymentId: payment.paymentId, buyer: buyer.address };
+}
+
+/** The account's refund reserve (preview `GET /v1/account/settings`): how much of each payment is held, how long. */
+async function refundReserve(partnerKey: string): Promise<{ bps: number; windowMinutes: number }> {
+  const r = await fetch(`${baseUrl}/v1/account/settings`, { headers: { 'Api-Key': partnerKey, 'PAY-Version': '2026-02-19.preview' } });
+  expect(r.ok, `the account's settings, got ${r.status}`);
+  return ((await r.json()) as { settings: { refundReserve: { bps: number; windowMinutes: number } } }).settings.refundReserve;
 }
 
 async function main() {
@@ -129,14 +147,31 @@ async function main() {
     const settlementId = await merchant.addSettlement(merchantId, t.asset, `${devnet.chainId}:${MERCHANT_ADDRESS}`);
     step(`settlement ${settlementId}: ${t.symbol} on the development chain to ${MERCHANT_ADDRESS}`);
   }
-  const shop = { devnet, merchant, wallet, merchantId, run };
+  const reserve = await refundReserve(keys.partnerKey);
+  step(`refund reserve: ${reserve.bps / 100} % of each payment's share held ${reserve.windowMinutes} minutes for refunds`);
+  const shop = { devnet, merchant, wallet, merchantId, run, reserve };
 
   const paid = await pay(shop, usdc, '1000', { value: '10000000', methods: ['eth_signTypedData_v4'] });
-  const refund = await merchant.refund(merchantId, paid);
-  const refunded = await merchant.getPayment(merchantId, paid);
+  const beforeRefund = await balanceOf(devnet, usdc.asset, paid.buyer);
+  step(`the buyer holds ${beforeRefund} units of USDC before the refund`);
+  const refund = await merchant.refund(merchantId, paid.paymentId);
+  const refunded = await merchant.getPayment(merchantId, paid.paymentId);
   expect(Boolean(refunded.refundedAt), 'refundedAt to be set after the refund');
-  // The refund's status, not refundedAt: a refund the account's balance cannot cover sends nothing until it is funded.
+  // The refund's status, not refundedAt: a refund nothing covers (no reserve, the settlement gone) sends nothing
+  // until its funding payment is paid.
   step(`refund ${refund.status}${refund.fundingUrl ? `: nothing sent until its funding payment is paid, ${refund.fundingUrl}` : ''}`);
+  // Covered by the reserve, the tokens go back at once; without one, the refund waits for a funding payment.
+  let afterRefund = await balanceOf(devnet, usdc.asset, paid.buyer);
+  const covered = reserve.bps === 10_000 && reserve.windowMinutes > 0;
+  for (let i = 0; covered && afterRefund === beforeRefund && i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    afterRefund = await balanceOf(devnet, usdc.asset, paid.buyer);
+  }
+  if (covered) expect(afterRefund - beforeRefund === 10_000_000n, `the refund to pay the buyer back, ${beforeRefund} then ${afterRefund}`);
+  step(
+    `the buyer holds ${afterRefund} units of USDC after the refund` +
+      (afterRefund === beforeRefund ? ' (not covered by a reserve: the refund waits for its funding payment, docs/ledger.md)' : ''),
+  );
 
   // USDT has no EIP-3009: Permit2. A buyer who has not approved Permit2 for USDT sends that approve first (a
   // BUYER_PRIVATE_KEY reused from an earlier run has approved it already: the signature alone).
@@ -144,7 +179,7 @@ async function main() {
   const withApprove = `eth_sendTransaction, then ${permitOnly}`;
   const methods = process.env.BUYER_PRIVATE_KEY ? [withApprove, permitOnly] : [withApprove];
   const permit2 = await pay(shop, usdt, '500', { value: '5000000', methods });
-  console.log(`quickstart (${variant}): ok, paid USDC (payment ${paid}) and USDT through Permit2 (payment ${permit2})`);
+  console.log(`quickstart (${variant}): ok, paid USDC (payment ${paid.paymentId}) and USDT through Permit2 (payment ${permit2.paymentId})`);
 }
 
 main().catch((e) => {

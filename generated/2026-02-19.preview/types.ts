@@ -341,10 +341,34 @@ export interface paths {
         };
         /**
          * Get the account's balance
-         * @description What this service holds for the key's account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain's confirmation depth) and `reserved` (on its way out: a settlement or refund transfer signed and not yet final). Amounts are in the asset's smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant's wallet, so nothing is held and the list stays empty.
+         * @description What this service holds for the key's account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain's confirmation depth), `reserved` (on its way out: a settlement or refund transfer signed and not yet final) and `reserve` (the refund reserve: shares of collected payments held for refunds until their window ends). Amounts are in the asset's smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant's wallet, so nothing is held and the list stays empty.
          */
         get: operations["getBalance"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the account's settings
+         * @description The key's account's settings: its refund reserve (docs/ledger.md "Refund reserve"), its own terms or the operator's defaults.
+         */
+        get: operations["getAccountSettings"];
+        /**
+         * Change the account's settings
+         * @description Sets the account's refund reserve: `bps` basis points of each collected payment's merchant share held for `windowMinutes` minutes for refunds (payments collected from now on), or null to follow the operator's defaults. A value out of range is 400 `params_validation` with the field in `issues`.
+         */
+        put: operations["updateAccountSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1772,6 +1796,8 @@ export interface components {
             pending: string;
             /** @description On its way out (a settlement or refund transfer signed, not yet final). */
             reserved: string;
+            /** @description The refund reserve: the share of collected payments held at the collector for the account's refunds until each payment's reserve window ends, then settled on to the merchant (`GET /v1/account/settings`). A refund that `available` does not cover is paid from it at once. */
+            reserve: string;
         };
         /**
          * BalanceResponse
@@ -1782,6 +1808,35 @@ export interface components {
             livemode: components["schemas"]["Livemode"];
         };
         /**
+         * RefundReserve
+         * @description The account's refund reserve as it applies to payments collected from now on: `bps` basis points of the merchant's share of each collected payment (10000 = all of it) are held at the collector for `windowMinutes` minutes, so that a refund inside the window is paid back at once; at the window's end what is left settles on to the merchant. 0 in either: no reserve. `overridden`: these are the account's own terms; false, the operator's defaults.
+         */
+        RefundReserve: {
+            bps: number;
+            windowMinutes: number;
+            overridden: boolean;
+        };
+        /**
+         * AccountSettingsResponse
+         * @description The account's settings.
+         */
+        AccountSettingsResponse: {
+            settings: {
+                refundReserve: components["schemas"]["RefundReserve"];
+            };
+            livemode: components["schemas"]["Livemode"];
+        };
+        /**
+         * UpdateAccountSettingsRequest
+         * @description The account's settings to change. `refundReserve`: the account's own reserve terms (both fields), or null to follow the operator's defaults again. Payments collected before keep the terms they were collected under.
+         */
+        UpdateAccountSettingsRequest: {
+            refundReserve: {
+                bps: number;
+                windowMinutes: number;
+            } | null;
+        };
+        /**
          * BalanceTransaction
          * @description (2026-02-19.preview) One entry of the account's ledger.
          */
@@ -1790,10 +1845,10 @@ export interface components {
             /** @description The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`, `funding_released`). */
             type: string;
             /**
-             * @description Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`.
+             * @description Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`; `reserve` is the refund reserve (of the payment `paymentId`).
              * @enum {string}
              */
-            bucket: "available" | "pending" | "reserved" | "funding";
+            bucket: "available" | "pending" | "reserved" | "funding" | "reserve";
             asset: components["schemas"]["Caip19AssetId"];
             chainId: string | null;
             /** @description Signed, in the asset's smallest unit; positive adds to the bucket. */
@@ -2932,6 +2987,9 @@ export type SchemaCreateRefundResponsePreview = components['schemas']['CreateRef
 export type SchemaRefundResponse = components['schemas']['RefundResponse'];
 export type SchemaBalance = components['schemas']['Balance'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
+export type SchemaRefundReserve = components['schemas']['RefundReserve'];
+export type SchemaAccountSettingsResponse = components['schemas']['AccountSettingsResponse'];
+export type SchemaUpdateAccountSettingsRequest = components['schemas']['UpdateAccountSettingsRequest'];
 export type SchemaBalanceTransaction = components['schemas']['BalanceTransaction'];
 export type SchemaListBalanceTransactionsResponse = components['schemas']['ListBalanceTransactionsResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
@@ -5273,7 +5331,8 @@ export interface operations {
                      *           "asset": "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
                      *           "available": "9750000",
                      *           "pending": "0",
-                     *           "reserved": "0"
+                     *           "reserved": "0",
+                     *           "reserve": "250000"
                      *         }
                      *       ]
                      *     }
@@ -5284,6 +5343,163 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's settings. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "settings": {
+                     *         "refundReserve": {
+                     *           "bps": 2500,
+                     *           "windowMinutes": 1440,
+                     *           "overridden": true
+                     *         }
+                     *       },
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The settings to set. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refundReserve": {
+                 *         "bps": 2500,
+                 *         "windowMinutes": 1440
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAccountSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's settings, as changed. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "settings": {
+                     *         "refundReserve": {
+                     *           "bps": 2500,
+                     *           "windowMinutes": 1440,
+                     *           "overridden": true
+                     *         }
+                     *       },
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -30,6 +30,8 @@ import { LEDGER_QUERIES } from './ledgerCommands';
 //   admin accounts set-mode --account <id> --mode collector|direct    -> how payments settle (default collector)
 //   admin accounts set-settlement-schedule --account <id> --every-minutes N -> 0 (default): each payment at once; N:
 //         every N minutes, one transfer per merchant, asset and collector (docs/ledger.md)
+//   admin accounts set-reserve --account <id> --bps N --window-minutes M -> the refund reserve: N basis points of each
+//         collected payment's share held M minutes for refunds (docs/ledger.md); both `default`: the operator's again
 //   admin devnet info      -> {"chainId","rpcUrl","assets":[...],"chains":[{"chainId","rpcUrl","assets"}, ...]}
 //         (the first development chain's fields, then every development chain, first chain first)
 //   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units of a
@@ -167,6 +169,24 @@ const COMMANDS: Record<string, Command> = {
     return async (db) =>
       (await import('../db/settlementBatchesRepo').then((m) => m.setSchedule(db, account, Number(every))))
         ? { accountId: account, settlementEveryMinutes: Number(every) }
+        : Promise.reject(new Error(`no account ${account}`));
+  },
+  'accounts set-reserve': (v) => {
+    const account = need(v, 'account');
+    const bps = need(v, 'bps');
+    const window = need(v, 'window-minutes');
+    // `default` in both: the operator's REFUND_RESERVE_BPS and REFUND_RESERVE_WINDOW_MINUTES apply again.
+    const off = bps === 'default' && window === 'default';
+    if (!off && (!/^(0|[1-9][0-9]{0,4})$/.test(bps) || Number(bps) > 10_000))
+      throw new UsageError(
+        '--bps must be an integer from 0 to 10000 (basis points of the share held), or default with --window-minutes default',
+      );
+    if (!off && (!/^(0|[1-9][0-9]{0,4})$/.test(window) || Number(window) > 44_640))
+      throw new UsageError('--window-minutes must be an integer from 0 to 44640 (31 days), or default with --bps default');
+    const terms = off ? null : { bps: Number(bps), windowMinutes: Number(window) };
+    return async (db) =>
+      (await import('../db/accountsRepo').then((m) => m.setRefundReserve(db, account, terms)))
+        ? { accountId: account, refundReserveBps: terms?.bps ?? null, refundReserveWindowMinutes: terms?.windowMinutes ?? null }
         : Promise.reject(new Error(`no account ${account}`));
   },
   'settlements retry': (v) => {

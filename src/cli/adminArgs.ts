@@ -26,6 +26,8 @@ export const OPTIONS = {
   percent: { type: 'string' },
   mode: { type: 'string' },
   'every-minutes': { type: 'string' },
+  bps: { type: 'string' },
+  'window-minutes': { type: 'string' },
   payment: { type: 'string' },
   reason: { type: 'string' },
   address: { type: 'string' },

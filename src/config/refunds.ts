@@ -82,3 +82,23 @@ export function refundSettings(env: NodeJS.ProcessEnv): RefundSettings {
     },
   };
 }
+
+/**
+ * The operator's refund reserve (docs/ledger.md "Refund reserve"): the share of each collected payment, in basis
+ * points of the account's share, held at the collector for `windowMinutes` before it settles on to the merchant, so
+ * that a refund inside the window goes out at once. An account may override either (`admin accounts set-reserve`).
+ * Off in production unless set; in development (`make start`) all of it for 5 minutes, so a refund tried after a
+ * payment pays the buyer back at once.
+ */
+export interface ReserveSettings {
+  bps: number;
+  windowMinutes: number;
+}
+
+export function reserveSettings(env: NodeJS.ProcessEnv, nodeEnv: string): ReserveSettings {
+  const dev = nodeEnv === 'development';
+  return {
+    bps: int(env, 'REFUND_RESERVE_BPS', dev ? 10_000 : 0, 0, 10_000),
+    windowMinutes: int(env, 'REFUND_RESERVE_WINDOW_MINUTES', dev ? 5 : 0, 0, 44_640),
+  };
+}

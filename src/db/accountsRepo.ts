@@ -199,3 +199,23 @@ export async function setFee(db: Db, accountId: string, baseMinor: bigint, bps: 
 export async function setSettlementMode(db: Db, accountId: string, mode: SettlementMode): Promise<boolean> {
   return updateSettings(db, accountId, { settlement_mode: mode });
 }
+
+/** The account's own refund reserve terms (null: the operator's apply), undefined when no such account. */
+export async function refundReserveTerms(
+  db: Db,
+  accountId: string,
+): Promise<{ bps: number | null; windowMinutes: number | null } | undefined> {
+  const r = await knexOf(db)('accounts').where({ id: accountId }).first('refund_reserve_bps', 'refund_reserve_window_minutes');
+  return r && { bps: r.refund_reserve_bps ?? null, windowMinutes: r.refund_reserve_window_minutes ?? null };
+}
+
+/**
+ * Sets (or with null clears) the account's refund reserve terms, for its test scope too (a test scope's own call
+ * changes only that scope); false when no such account.
+ */
+export async function setRefundReserve(db: Db, accountId: string, terms: { bps: number; windowMinutes: number } | null): Promise<boolean> {
+  const n = await knexOf(db)('accounts')
+    .where((q) => q.where({ id: accountId }).orWhere({ live_account_id: accountId }))
+    .update({ refund_reserve_bps: terms?.bps ?? null, refund_reserve_window_minutes: terms?.windowMinutes ?? null });
+  return n > 0;
+}

@@ -42,6 +42,7 @@ export async function resetTestData(db: Db, accountId: string): Promise<Record<s
     counts.ledger_entries = (await trx.raw(`DELETE FROM ledger_entries WHERE journal_id IN (${journals})`, { scope })).rowCount ?? 0;
     counts.ledger_journals = (await trx.raw(`DELETE FROM ledger_journals WHERE id IN (${journals})`, { scope })).rowCount ?? 0;
     await run('refund_fundings', ofPayments('refund_fundings'));
+    await run('refund_reserves', ofPayments('refund_reserves'));
     await run('refunds', 'DELETE FROM refunds WHERE account_id = ?');
     for (const t of ['x402_settlements', 'settlement_failures', 'payment_authorizations', 'chain_submissions', 'chain_transactions'])
       await run(t, ofPayments(t));

@@ -2,9 +2,11 @@
 // asset. An entry belongs to an owner (a partner account's id, the operator, or the world outside this service) and
 // a bucket; for money this service holds, `holder` is the address the tokens sit at (a collector). Amounts are
 // signed: positive adds to the owner's bucket. `funding` holds a refund's funding payment for that refund alone (the
-// journals that move it name the refund).
+// journals that move it name the refund). `reserve` holds the refund reserve: the share of a collected payment kept
+// at its collector for the account's refunds until the payment's reserve window ends (the journals that move it name
+// the payment whose reserve it is).
 
-export type Bucket = 'available' | 'pending' | 'reserved' | 'funding' | 'fees' | 'gas' | 'native' | 'external';
+export type Bucket = 'available' | 'pending' | 'reserved' | 'funding' | 'reserve' | 'fees' | 'gas' | 'native' | 'external';
 export const OPERATOR = 'operator';
 export const WORLD = 'world';
 
@@ -62,22 +64,36 @@ export function move(asset: string, amount: bigint, from: Omit<Entry, 'asset' | 
 }
 
 /** The entries of a collected payment, final: the buyer's tokens (from the world, or from pending) split into the
- * account's share (`available`, or `funding` for a refund's funding) and the operator's fee, both held by the collector. */
+ * account's share (`available`, or `funding` for a refund's funding), its refund reserve (`reserve`, part of the
+ * share) and the operator's fee, all held by the collector. */
 export function collectedEntries(
-  c: { accountId: string; asset: string; collector: string; amount: bigint; fee: bigint; bucket?: 'available' | 'funding' },
+  c: {
+    accountId: string;
+    asset: string;
+    collector: string;
+    amount: bigint;
+    fee: bigint;
+    reserve?: bigint;
+    bucket?: 'available' | 'funding';
+  },
   fromPending: boolean,
 ): Entry[] {
   const source = fromPending
     ? { owner: c.accountId, bucket: 'pending' as const, holder: c.collector }
     : { owner: WORLD, bucket: 'external' as const, holder: null };
+  const reserve = c.reserve ?? 0n;
+  const held = (bucket: Bucket, owner: string, amount: bigint): Entry[] =>
+    amount === 0n ? [] : [{ owner, bucket, asset: c.asset, holder: c.collector, amount }];
   return [
     { ...source, asset: c.asset, amount: -c.amount },
-    ...(c.amount - c.fee === 0n
-      ? []
-      : [{ owner: c.accountId, bucket: c.bucket ?? 'available', asset: c.asset, holder: c.collector, amount: c.amount - c.fee }]),
-    ...(c.fee === 0n ? [] : [{ owner: OPERATOR, bucket: 'fees' as const, asset: c.asset, holder: c.collector, amount: c.fee }]),
+    ...held(c.bucket ?? 'available', c.accountId, c.amount - c.fee - reserve),
+    ...held('reserve', c.accountId, reserve),
+    ...held('fees', OPERATOR, c.fee),
   ];
 }
+
+/** The refund reserve of an account's share of a payment: `bps` basis points of it, rounded down. */
+export const reserveShare = (share: bigint, bps: number): bigint => (share > 0n && bps > 0 ? (share * BigInt(bps)) / 10_000n : 0n);
 
 /** The native coin of an EVM chain as a CAIP-19 id (what gas is paid in). */
 export const nativeAsset = (chainId: string) => `${chainId}/slip44:60`;
@@ -87,4 +103,6 @@ export interface Balance {
   available: bigint;
   pending: bigint;
   reserved: bigint;
+  /** The refund reserve: shares of collected payments held for refunds until their window ends. */
+  reserve: bigint;
 }

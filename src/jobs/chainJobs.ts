@@ -14,6 +14,7 @@ import { authorizationChecker } from '../usecases/authorizationCheck';
 import { monitorChain } from '../usecases/relayerMonitor';
 import { sendRefund } from '../usecases/refundSends';
 import { settleOnSchedule } from '../usecases/scheduledSettlements';
+import { releaseReserves } from '../usecases/reserveReleases';
 import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
@@ -45,6 +46,8 @@ export interface ChainJobs extends ChainWork {
   rescueStranded(): Promise<void>;
   /** Scheduled settlements due: their batches formed and sent (src/usecases/scheduledSettlements.ts). */
   settleScheduled(): Promise<void>;
+  /** Refund reserves whose window ended: what is left of them settled on (src/usecases/reserveReleases.ts). */
+  releaseReserves(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export interface ChainJobSettings {
   submitRetry: RelayerDeps['submitRetry'];
   maxFeeBumps: number;
   fundingMaxPayments: number;
+  refundReserve: RelayerDeps['refundReserve'];
   /** False in a process that only serves the API (ROLE=api): steps go to the queue, no worker or monitor runs here. */
   workers: boolean;
   /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS). */
@@ -123,6 +127,7 @@ export async function startChainJobs(
     submitRetry: settings.submitRetry,
     maxFeeBumps: settings.maxFeeBumps,
     fundingMaxPayments: settings.fundingMaxPayments,
+    refundReserve: settings.refundReserve,
     startSettle,
     startSubmit,
     startRefund,
@@ -210,6 +215,9 @@ export async function startChainJobs(
     },
     settleScheduled: async () => {
       if ((await settleOnSchedule(deps, settings.scheduleUnitMs)).length) nudgeAll();
+    },
+    releaseReserves: async () => {
+      if ((await releaseReserves(deps)).length) nudgeAll();
     },
     stop: async () => {
       stopping = true;

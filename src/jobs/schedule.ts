@@ -29,6 +29,8 @@ function backgroundTasks({ db, config, chainJobs, limiter }: ScheduleDeps): Peri
     { name: 'rescue-chain-work', everyMs: every, run: () => chainJobs.rescueStranded() },
     // When do scheduled settlements go out: at this tick, once an account's period has passed.
     { name: 'settle-scheduled', everyMs: every, run: () => chainJobs.settleScheduled() },
+    // Refund reserves whose window (REFUND_RESERVE_WINDOW_MINUTES) ended settle on to their merchants.
+    { name: 'release-reserves', everyMs: every, run: () => chainJobs.releaseReserves() },
     // Idempotency records past their 24 h retention, spent rate-limit counts, expired quotes (bounded batches).
     { name: 'purge-idempotency', everyMs: every, run: () => purgeExpired(db) },
     { name: 'purge-rate-limits', everyMs: every, run: () => limiter.purge() },

@@ -3,7 +3,7 @@ import type { Db, Tx } from '../db/knex';
 import * as ledger from '../db/ledger';
 import { waitingRefund } from '../db/refundsRepo';
 import type { ChainTx } from '../db/relayer';
-import { collectedEntries, move, nativeAsset, OPERATOR, WORLD, type Entry, type Journal } from '../domain/ledger';
+import { collectedEntries, move, nativeAsset, OPERATOR, reserveShare, WORLD, type Entry, type Journal } from '../domain/ledger';
 import { settlementSplit } from '../domain/money';
 import { decodeCursor, encodeCursor } from '../domain/cursor';
 import { AppError } from '../domain/errors';
@@ -72,7 +72,13 @@ export async function recordCollectUnmined(trx: Tx, tx: Pick<ChainTx, 'id' | 'ch
  * operator's fee, held by the collector. `tx`: the relayer's collect transaction (null when another used the
  * authorization).
  */
-export async function recordCollected(trx: Tx, paymentId: string, m: Mined, tx: Pick<ChainTx, 'id' | 'chainId'> | null): Promise<void> {
+export async function recordCollected(
+  trx: Tx,
+  paymentId: string,
+  m: Mined,
+  tx: Pick<ChainTx, 'id' | 'chainId'> | null,
+  reserveDefaults: { bps: number; windowMinutes: number },
+): Promise<void> {
   const c = await ledger.collectInput(trx, paymentId);
   if (!c?.collected || !c.collector) return;
   if (tx) await recordCollectUnmined(trx, { ...tx, paymentId });
@@ -84,21 +90,29 @@ export async function recordCollected(trx: Tx, paymentId: string, m: Mined, tx: 
   // paid, like a funding paid after its refund is final.
   const earmarked = c.fundsRefund !== null && c.asset === c.fundsRefundAsset;
   const refundId = earmarked && (await waitingRefund(trx, c.fundsRefund!)) ? c.fundsRefund : null;
+  // The refund reserve (the account's terms, else the operator's): part of the merchant's share held for refunds until
+  // the window ends. A refund's funding is the account's own money, never reserved.
+  const bps = c.reserveBps ?? reserveDefaults.bps;
+  const windowMinutes = c.reserveWindowMinutes ?? reserveDefaults.windowMinutes;
+  const reserve = c.fundsRefund === null && windowMinutes > 0 ? reserveShare(c.tokenAmount - fee, bps) : 0n;
+  const collector = getAddress(c.collector);
   const entries = collectedEntries(
-    {
-      accountId: c.accountId,
-      asset: c.asset,
-      collector: getAddress(c.collector),
-      amount: c.tokenAmount,
-      fee,
-      bucket: refundId ? 'funding' : 'available',
-    },
+    { accountId: c.accountId, asset: c.asset, collector, amount: c.tokenAmount, fee, reserve, bucket: refundId ? 'funding' : 'available' },
     false,
   );
   const where = tx ? onChain(tx, m) : { txHash: m.transactionHash, blockNumber: m.blockNumber };
-  await ledger.postJournals(trx, [
+  const posted = await ledger.postJournals(trx, [
     { ref: `collected:${paymentId}`, kind: 'collected', accountId: c.accountId, paymentId, refundId, ...where, entries },
   ]);
+  if (reserve > 0n && posted.size)
+    await ledger.insertReserve(trx, {
+      paymentId,
+      accountId: c.accountId,
+      asset: c.asset,
+      holder: collector,
+      amount: reserve,
+      windowMinutes,
+    });
 }
 
 /**
@@ -131,10 +145,18 @@ export async function releaseRefundFunding(trx: Tx, refund: { id: string; accoun
  * funding there first (`fromFunding`), the rest from the account's available balance. A scheduled batch's: one
  * journal per payment's share (ref suffixed with the payment), so that each names its payment.
  */
-export function reserveJournals(kind: 'settle_reserved' | 'refund_reserved', tx: ChainTx, r: Reservation, fromFunding = 0n): Journal[] {
+export function reserveJournals(
+  kind: 'settle_reserved' | 'refund_reserved',
+  tx: ChainTx,
+  r: Reservation,
+  fromFunding = 0n,
+  fromReserve: ledger.ReserveDraw[] = [],
+): Journal[] {
   const holder = getAddress(tx.sender);
   const reserved = { owner: r.accountId, bucket: 'reserved' as const, holder };
   const available = { owner: r.accountId, bucket: 'available' as const, holder };
+  const reserve = { owner: r.accountId, bucket: 'reserve' as const, holder };
+  const drawn = fromReserve.reduce((n, d) => n + d.amount, 0n);
   const journal = (share: string | null, entries: Entry[]): Journal => ({
     ref: `${kind}:${tx.id}${share ? `:${share}` : ''}`,
     kind,
@@ -145,12 +167,14 @@ export function reserveJournals(kind: 'settle_reserved' | 'refund_reserved', tx:
     chainId: tx.chainId,
     entries,
   });
-  if (r.shares) return r.shares.map((s) => journal(s.paymentId, move(r.asset, s.amount, available, reserved)));
+  if (r.shares) return r.shares.map((s) => journal(s.paymentId, move(r.asset, s.amount, r.fromReserve ? reserve : available, reserved)));
   return [
     journal(null, [
       ...move(r.asset, fromFunding, { owner: r.accountId, bucket: 'funding', holder }, reserved),
-      ...move(r.asset, r.amount - fromFunding, available, reserved),
+      ...move(r.asset, r.amount - fromFunding - drawn, available, reserved),
     ]),
+    // A refund's draw on the reserve: a journal per payment whose reserve it takes, naming that payment.
+    ...fromReserve.map((d) => journal(d.paymentId, move(r.asset, d.amount, reserve, reserved))),
   ];
 }
 
@@ -163,6 +187,8 @@ export interface Reservation {
   refundId?: string;
   /** A scheduled batch's transfer: each payment's share of `amount` (they add up to it). */
   shares?: { paymentId: string; amount: bigint }[];
+  /** A reserve release: the shares are what is left of each payment's reserve, spent from `reserve`. */
+  fromReserve?: boolean;
 }
 
 /** An account has less available at a collector than a transfer out of it needs: nothing of the batch is stored. */
@@ -179,21 +205,41 @@ export async function reserveFunds(trx: Tx, list: (Reservation & { tx: ChainTx }
   // what is free, never what the account owes its other payments' settlements still due (src/db/ledger/reads.ts).
   for (const r of list) {
     const holder = getAddress(r.tx.sender);
+    if (r.fromReserve) {
+      for (const sh of r.shares ?? [])
+        if ((await ledger.reserveLeft(trx, sh.paymentId)) < sh.amount)
+          throw new InsufficientBalance(`the reserve of ${sh.paymentId} holds less than the ${sh.amount} its release sends`);
+      await ledger.postJournals(trx, reserveJournals(r.kind, r.tx, r));
+      continue;
+    }
     const { amount: spendable, funding } = r.tx.paymentId
-      ? ((await ledger.refundableByHolder(trx, r.accountId, r.asset, r.tx.paymentId, { holder, refundId: r.refundId }))[0] ?? {
+      ? ((await ledger.availableForPayment(trx, r.accountId, r.asset, r.tx.paymentId, { holder, refundId: r.refundId }))[0] ?? {
           amount: 0n,
           funding: 0n,
         })
       : { amount: await ledger.availableAt(trx, r.accountId, r.asset, holder), funding: 0n };
-    if (spendable < r.amount)
-      throw new InsufficientBalance(`${r.accountId} may spend ${spendable} of ${r.asset} at ${holder}, ${r.amount} needed`);
-    await ledger.postJournals(trx, reserveJournals(r.kind, r.tx, r, funding < r.amount ? funding : r.amount));
+    // A refund short of what the account may spend here draws the rest on its refund reserve here (its own payment's
+    // first), while the reserve's window is open; a settlement never does.
+    const draws: ledger.ReserveDraw[] = [];
+    if (r.kind === 'refund_reserved' && r.tx.paymentId && spendable < r.amount) {
+      let short = r.amount - spendable;
+      for (const d of await ledger.drawableReserves(trx, r.accountId, r.asset, r.tx.paymentId, holder)) {
+        if (short === 0n) break;
+        const take = d.amount < short ? d.amount : short;
+        draws.push({ ...d, amount: take });
+        short -= take;
+      }
+    }
+    const drawn = draws.reduce((n, d) => n + d.amount, 0n);
+    if (spendable + drawn < r.amount)
+      throw new InsufficientBalance(`${r.accountId} may spend ${spendable + drawn} of ${r.asset} at ${holder}, ${r.amount} needed`);
+    await ledger.postJournals(trx, reserveJournals(r.kind, r.tx, r, funding < r.amount - drawn ? funding : r.amount - drawn, draws));
   }
 }
 
 /** What the ledger knows of an account's money at a collector: the available balance, and whether a payment's collection is recorded. */
 export const spendableFor = async (db: Db, accountId: string, asset: string, paymentId: string, holder: string) =>
-  (await ledger.refundableByHolder(db, accountId, asset, paymentId, { holder }))[0]?.amount ?? 0n;
+  (await ledger.availableForPayment(db, accountId, asset, paymentId, { holder }))[0]?.amount ?? 0n;
 export const collectionRecorded = (db: Db, paymentId: string) => ledger.hasJournal(db, `collected:${paymentId}`);
 
 /**
@@ -211,8 +257,10 @@ export async function recordTransferOutcome(
   const m = sent ? outcome.sent : outcome.released;
   const journalKind = sent ? (kind === 'settle' ? 'settled' : 'refunded') : (`${kind}_released` as const);
   const journals: Journal[] = [];
-  // (A batch stored before its shares had journals of their own has the one journal without a suffix.)
-  for (const share of [null, ...shares]) {
+  // (A batch stored before its shares had journals of their own has the one journal without a suffix.) A refund's
+  // draws on the reserve are journals of their own too, each suffixed with the payment whose reserve it took.
+  const drawn = kind === 'refund' ? await ledger.suffixedJournals(trx, `${kind}_reserved:${tx.id}`) : [];
+  for (const share of [null, ...new Set([...shares, ...drawn])]) {
     const suffix = share ? `:${share}` : '';
     const reserved = await ledger.journalEntries(trx, `${kind}_reserved:${tx.id}${suffix}`);
     const held = reserved.filter((e) => e.bucket === 'reserved');
@@ -223,7 +271,7 @@ export async function recordTransferOutcome(
       accountId: held[0].owner,
       paymentId: share ?? tx.paymentId,
       // The refund its reservation named: every journal of a refund's transaction names it, a dropped one's included.
-      refundId: kind === 'refund' ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}`) : null,
+      refundId: kind === 'refund' ? await ledger.journalRefund(trx, `${kind}_reserved:${tx.id}${suffix}`) : null,
       chainTxId: tx.id,
       chainId: tx.chainId,
       txHash: m?.transactionHash ?? null,
@@ -269,6 +317,7 @@ export async function balances(db: Db, accountId: string) {
       available: b.available.toString(),
       pending: b.pending.toString(),
       reserved: b.reserved.toString(),
+      reserve: b.reserve.toString(),
     })),
   };
 }

@@ -10,6 +10,7 @@ import * as payments from '../db/payments';
 import * as relayer from '../db/relayer';
 import { holdSettlement, settlementInput } from '../db/settlementTransfersRepo';
 import { settlesOnSchedule } from '../db/settlementBatchesRepo';
+import { reserveAmount } from '../db/ledger/reserves';
 import { awaitingFunds, fundedRefundAsset, refundedTokens } from '../db/refundsRepo';
 import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submissionPlan';
 import { settlementFailed } from './settlementHolds';
@@ -133,7 +134,8 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
   }
   const done = await inTransaction(deps.db, async (trx) => {
     const moved = await payments.applyTransition(trx, paymentId, 'chain_confirmed', { txHash: use.hash });
-    if (moved) await ledger.recordCollected(trx, paymentId, { transactionHash: use.hash, blockNumber: use.blockNumber }, null);
+    if (moved)
+      await ledger.recordCollected(trx, paymentId, { transactionHash: use.hash, blockNumber: use.blockNumber }, null, deps.refundReserve);
     return moved;
   });
   if (!done) return null;
@@ -183,7 +185,11 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const { fee, amount: share } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
   // What was refunded (or is on its way back) before the settlement left the collector is not the merchant's.
   const refunded = await refundedTokens(db, paymentId);
-  const amount = share - refunded;
+  // The refund reserve's part of the share stays at the collector until its window ends; its release settles it then
+  // (src/usecases/reserveReleases.ts), the payment too when nothing else was left to send now.
+  const reserved = await reserveAmount(db, paymentId);
+  const amount = share - reserved - refunded;
+  if (reserved > 0n && amount <= 0n) return null;
   if (refunded > 0n && amount <= 0n) {
     await holdSettlement(db, paymentId, 'refunded: nothing left to settle');
     return null;

@@ -22,6 +22,8 @@ export interface RelayerDeps {
   maxFeeBumps: number;
   /** Funding payments of one refund at most (REFUND_FUNDING_MAX_PAYMENTS): then a refund nobody funded fails. */
   fundingMaxPayments: number;
+  /** The operator's refund reserve (REFUND_RESERVE_BPS, REFUND_RESERVE_WINDOW_MINUTES); an account may override it. */
+  refundReserve: { bps: number; windowMinutes: number };
   /** After a collect transaction is final: settle it. */
   startSettle(paymentId: string): Promise<void>;
   /** After a refund was created, or a refund transaction of the payment is final: send its next refund. */

@@ -65,7 +65,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
         await ledger.recordTransferOutcome(trx, 'settle', tx, { sent: receipt });
       } else if (tx.purpose === 'refund') await refundOutcome(trx, tx, { sent: receipt });
       else if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
-        await ledger.recordCollected(trx, tx.paymentId, receipt, tx);
+        await ledger.recordCollected(trx, tx.paymentId, receipt, tx, deps.refundReserve);
     }
     return ours;
   });

@@ -8,6 +8,7 @@ import { holdSettlement } from '../db/settlementTransfersRepo';
 import { InsufficientBalance, recordTransferOutcome } from './ledger';
 import { withHeadroom, type RelayerDeps } from './relayer';
 import { GuardRefused } from './relayerSubmissions';
+import { releaseOutcome } from './reserveReleases';
 import { settlementFailed } from './settlementHolds';
 
 interface Mined {
@@ -104,6 +105,7 @@ export async function batchOutcome(
   tx: ChainTx,
   outcome: { sent: Mined } | { reverted: Mined } | { dropped: true },
 ): Promise<void> {
+  if (await releaseOutcome(trx, tx, outcome)) return; // a release of the refund reserve (src/usecases/reserveReleases.ts)
   const members = await batches.batchPayments(trx, tx.id);
   if ('sent' in outcome) {
     for (const id of members) await payments.markSettled(trx, id, outcome.sent.transactionHash);

@@ -146,8 +146,8 @@ describeOwn('a refund funded in another asset than its own', () => {
       ]);
     });
     expect(await balances(shop)).toEqual([
-      { asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0' },
-      { asset: USDC2, available: '5000000', pending: '0', reserved: '2000000' },
+      { asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0', reserve: '0' },
+      { asset: USDC2, available: '5000000', pending: '0', reserved: '2000000', reserve: '0' },
     ]);
     expect(await check()).toEqual(clean);
 
@@ -161,11 +161,13 @@ describeOwn('a refund funded in another asset than its own', () => {
     expect(await balanceOf(collector)).toBe(pooled);
     await eventually(async () =>
       expect(await balances(shop)).toEqual([
-        { asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0' },
-        { asset: USDC2, available: '7000000', pending: '0', reserved: '0' },
+        { asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0', reserve: '0' },
+        { asset: USDC2, available: '7000000', pending: '0', reserved: '0', reserve: '0' },
       ]),
     );
-    expect(await balances(other.shop)).toEqual([{ asset: DEVNET_USDC, available: expect.any(String), pending: '0', reserved: '0' }]);
+    expect(await balances(other.shop)).toEqual([
+      { asset: DEVNET_USDC, available: expect.any(String), pending: '0', reserved: '0', reserve: '0' },
+    ]);
     expect(await check()).toEqual(clean);
 
     // The chain moved under the ledger: the collector's holding of the second chain's USDC differs, named with whose it is.

@@ -76,7 +76,7 @@ describeOwn('the ledger', () => {
         ['operator', 'gas', 'eip155:31337/slip44:60', (r.gasUsed * r.effectiveGasPrice).toString()],
       ]);
     }
-    expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0' }]);
+    expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0', reserve: '0' }]);
     expect(await admin('ledger', 'balance', '--account', shop.accountId)).toEqual({ balances: await balance() });
     // The collector holds exactly the fee; the ledger says so too.
     expect(await balanceOf(collector)).toBe(100_000n);
@@ -114,7 +114,7 @@ describeOwn('the ledger', () => {
     try {
       const { id, collector } = await paid('500'); // USD 5.00: 4.90 the account's, 0.10 the operator's
       await f.until(id, (x) => x.status === 'succeeded');
-      expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '4900000', pending: '0', reserved: '0' }]);
+      expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '4900000', pending: '0', reserved: '0', reserve: '0' }]);
       expect((await adminWith({}, 'ledger', 'check')).code).toBe(0);
 
       await fund(collector, 1234n); // tokens sent to a collector outside any payment
@@ -254,7 +254,7 @@ describeOwn('the ledger before confirmation depth (3 blocks)', () => {
     expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
     const balance = () => client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', '/v1/balance').then((r) => r.body.balances);
     await eventually(async () =>
-      expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '3000000', reserved: '0' }]),
+      expect(await balance()).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '3000000', reserved: '0', reserve: '0' }]),
     );
     expect((await f.details(id)).status).toBe('processing');
     // The chain holds the tokens at the head, not yet at the depth block; the ledger counts the pending collect at its

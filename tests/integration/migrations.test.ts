@@ -236,3 +236,41 @@ describe('the webhook outbox queue (20261201090000_payment_event_outbox)', () =>
     });
   });
 });
+
+describe('the refund reserve (20261227090000 to 20261227090200)', () => {
+  // Accounts from before follow the operator's reserve (NULL terms); the ledger takes the `reserve` bucket and the
+  // reserves table its rows; undone, the three go away in order and the accounts written before are untouched.
+  itOwn('accounts from before follow the operator; reserve rows are taken; down undoes the three', async () => {
+    await onMigratedDatabase('paygate_reserve', async (db) => {
+      await insertShop(db, 'acct_a', 'mrch_a');
+      expect(await db('accounts').where({ id: 'acct_a' }).first('refund_reserve_bps', 'refund_reserve_window_minutes')).toEqual({
+        refund_reserve_bps: null,
+        refund_reserve_window_minutes: null,
+      });
+      await expect(db('accounts').where({ id: 'acct_a' }).update({ refund_reserve_bps: 10_001 })).rejects.toMatchObject({
+        code: '23514',
+        constraint: 'accounts_refund_reserve_bps_check',
+      });
+      const bucketOk = await db.raw(
+        `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'ledger_entries_bucket_check'`,
+      );
+      expect(bucketOk.rows[0].def).toMatch(/'reserve'/);
+      await insertPayment(db, 'pay_1', 'acct_a', 'mrch_a');
+      const asset = (await db('assets').first('id')).id;
+      await db('refund_reserves').insert({
+        ...{ payment_id: 'pay_1', account_id: 'acct_a', asset, holder: '0x52908400098527886E0F7030069857D2E4169EE7' },
+        ...{ amount: '5', release_at: db.fn.now() },
+      });
+      const files = fs.readdirSync(migrationsDir).filter((f) => /^20261227090[0-2]00_/.test(f));
+      expect(files).toHaveLength(3);
+      for (const f of [...files].reverse())
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        await require(`${migrationsDir}/${f}`).down(db);
+      const { rows } = await db.raw(`SELECT to_regclass('refund_reserves') AS t`);
+      expect(rows[0].t).toBeNull();
+      const cols = await db('accounts').columnInfo();
+      expect(Object.keys(cols).filter((c) => c.startsWith('refund_reserve'))).toEqual([]);
+      expect((await db('accounts').where({ id: 'acct_a' }).first('name')).name).toBe('acct_a');
+    });
+  });
+});

@@ -117,7 +117,9 @@ describeOwn('settlement on a schedule', () => {
     expect(await transfersIn(immediate.settlement.successful.txId)).toHaveLength(1);
     // Scheduled: collected and available, nothing sent.
     for (const id of all) expect((await flowOf(id).details(id)).settlement).toBeNull();
-    expect(await balance(s.shop.apiKey)).toEqual([{ asset: DEVNET_USDC, available: '21100000', pending: '0', reserved: '0' }]);
+    expect(await balance(s.shop.apiKey)).toEqual([
+      { asset: DEVNET_USDC, available: '21100000', pending: '0', reserved: '0', reserve: '0' },
+    ]);
     expect(await balanceOf(s.shop.wallet)).toBe(0n);
 
     await collectedBeforeThisSlot(all);
@@ -170,7 +172,7 @@ describeOwn('settlement on a schedule', () => {
     const sentOf = (id: string) =>
       rows.filter((r) => r.paymentId === id && r.type === 'settled' && r.bucket === 'reserved').reduce((n, r) => n - BigInt(r.amount), 0n);
     expect(all.map(sentOf)).toEqual([9_900_000n, 4_900_000n, 2_400_000n, 3_900_000n]);
-    expect(await balance(s.shop.apiKey)).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0' }]);
+    expect(await balance(s.shop.apiKey)).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '0', reserve: '0' }]);
     const check = await adminWith({}, 'ledger', 'check');
     expect({ code: check.code, differences: check.out.differences }).toEqual({ code: 0, differences: [] });
   });
@@ -188,7 +190,7 @@ describeOwn('settlement on a schedule', () => {
       const [first] = await sent().whereNotNull('c.broadcast_at');
       if (!first) throw new Error('no batch broadcast yet');
     });
-    expect(await balance(s.shop.apiKey)).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '9800000' }]);
+    expect(await balance(s.shop.apiKey)).toEqual([{ asset: DEVNET_USDC, available: '0', pending: '0', reserved: '9800000', reserve: '0' }]);
     await tokenAdmin('pause');
     await anvil().mine({ blocks: 1 }); // the pause, then the batch: reverted
     await tokenAdmin('unpause');

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { devnetChain } from '../../src/chain/devnet';
 import { TOKEN_ABI } from '../../src/chain/evm';
 import type { LoadRecord } from './load';
+import { releases } from './reserves';
 import { USDC } from './stack';
 
 // What a soak proves at its end, from the database and the chain (never from the service's own answers): each
@@ -95,6 +96,7 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
     );
   for (const b of batches) if (b.amount !== b.shares) bad(`batch ${b.tx_hash}: ${b.amount} sent, its payments' shares sum to ${b.shares}`);
   const batchOf = new Map(batches.map((b) => [b.tx_hash as string, BigInt(b.amount)]));
+  const released = await releases(db);
 
   // A payment's buyer is charged once if it succeeded, never otherwise; a settlement is one transfer of its amount (or
   // of its batch's). Paid to a collector (a gateway confirm's ReceiveWithAuthorization, or an x402 link's transfer to
@@ -123,19 +125,21 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
           sent.length === 1 &&
           getAddress(sent[0].args.from!) === collector &&
           getAddress(sent[0].args.to!) === addressOf(p.settlement_destination) &&
-          sent[0].args.value === (batchOf.get(p.settlement_tx_hash) ?? BigInt(p.settlement_amount));
+          sent[0].args.value ===
+            (batchOf.get(p.settlement_tx_hash) ?? released.byTx.get(p.settlement_tx_hash) ?? BigInt(p.settlement_amount));
         if (!ok)
           bad(
             `settled payment ${p.id}: its settlement transaction ${p.settlement_tx_hash} is not one transfer of ${p.settlement_amount} to ${p.settlement_destination}`,
           );
         // A refund made before the settlement left is not settled, also when it failed afterwards (its amount stays
         // the account's available balance: the books, tests/soak/ledgerChecks.ts, count it as held).
-        const gap = want - BigInt(p.settlement_amount) - BigInt(p.fee_amount);
-        if (gap < 0n || gap > refundedOf(p.id))
+        // Its refund reserve, less what refunds (its own or the account's others) drew on it, settles in its release.
+        const gap = want - BigInt(p.settlement_amount) - BigInt(p.fee_amount) - released.extraOf(p.id);
+        if (gap < 0n || gap > refundedOf(p.id) + released.reserveOf(p.id))
           bad(
             `settled payment ${p.id}: settled ${p.settlement_amount} + fee ${p.fee_amount} (+ refunded before) != collected ${want}; refunds ${JSON.stringify(refunds.filter((r) => r.payment_id === p.id).map((r) => [r.status, r.token_amount]))}`,
           );
-        collected.set(key, collected.get(key)! - BigInt(p.settlement_amount));
+        collected.set(key, collected.get(key)! - BigInt(p.settlement_amount) - released.extraOf(p.id));
       }
     }
   }
@@ -155,6 +159,7 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
   const settlementTxs = new Set([
     ...payments.filter((p) => p.settled_at).map((p) => p.settlement_tx_hash),
     ...refunds.filter((r) => r.status === 'succeeded').map((r) => r.tx_hash),
+    ...released.byTx.keys(),
   ]);
   for (const t of transfers)
     if (relayers.includes(getAddress(t.args.from!)) && !settlementTxs.has(t.transactionHash))

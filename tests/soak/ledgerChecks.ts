@@ -26,15 +26,21 @@ export async function checkLedger(db: Knex, chains: { chainId: number; rpcUrl: s
        SELECT p.account_id, p.token_asset AS asset, sum(p.token_amount) AS collected,
          coalesce(sum(p.settlement_amount) FILTER (WHERE p.settled_at IS NOT NULL), 0) AS settled
        FROM payments p JOIN ledger_journals j ON j.ref = 'collected:' || p.id GROUP BY 1, 2),
+     -- What reserve releases sent beyond a payment's own settlement (docs/ledger.md "Refund reserve").
+     released AS (SELECT r.account_id, r.asset, coalesce(-sum(e.amount), 0) AS released
+       FROM refund_reserves r JOIN payments p ON p.id = r.payment_id JOIN chain_transactions c ON c.id = r.release_tx_id
+         JOIN ledger_journals j ON j.ref = 'settle_reserved:' || r.release_tx_id || ':' || r.payment_id
+         JOIN ledger_entries e ON e.journal_id = j.id AND e.bucket = 'reserve'
+       WHERE c.status = 'confirmed' AND p.settlement_tx_hash IS DISTINCT FROM c.tx_hash GROUP BY 1, 2),
      refunded AS (SELECT account_id, token_asset AS asset, sum(token_amount) AS refunded FROM refunds WHERE status = 'succeeded' GROUP BY 1, 2),
      fees AS (SELECT j.account_id, e.asset, sum(e.amount) AS fees FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id
        WHERE j.kind = 'collected' AND e.owner = 'operator' AND e.bucket = 'fees' GROUP BY 1, 2),
      held AS (SELECT owner AS account_id, asset, sum(amount) AS held FROM ledger_entries
-       WHERE bucket IN ('available', 'pending', 'reserved', 'funding') GROUP BY 1, 2)
-     SELECT c.account_id, c.asset, c.collected, c.settled, coalesce(r.refunded, 0) AS refunded, coalesce(f.fees, 0) AS fees,
+       WHERE bucket IN ('available', 'pending', 'reserved', 'funding', 'reserve') GROUP BY 1, 2)
+     SELECT c.account_id, c.asset, c.collected, c.settled + coalesce(x.released, 0) AS settled, coalesce(r.refunded, 0) AS refunded, coalesce(f.fees, 0) AS fees,
        coalesce(h.held, 0) AS held
      FROM collected c LEFT JOIN refunded r USING (account_id, asset) LEFT JOIN fees f USING (account_id, asset)
-       LEFT JOIN held h USING (account_id, asset)`,
+       LEFT JOIN held h USING (account_id, asset) LEFT JOIN released x USING (account_id, asset)`,
   );
   for (const b of books as Row[]) {
     const [collected, settled, refunded, fees, held] = [b.collected, b.settled, b.refunded, b.fees, b.held].map((x) => BigInt(x));

@@ -74,6 +74,9 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
     if (i === 0) await adminOn(dbUrl, 'accounts', 'set-fee', '--account', a.accountId, '--base-minor', '10', '--percent', '1.5');
     // Settlement on a schedule: every 10 "minutes" of SETTLEMENT_SCHEDULE_UNIT_MS (tests/soak/soak.test.ts).
     if (i === 1) await adminOn(dbUrl, 'accounts', 'set-settlement-schedule', '--account', a.accountId, '--every-minutes', '10');
+    // A refund reserve on both (docs/ledger.md "Refund reserve"): refunds after the settlement left draw on it, and it
+    // releases to the merchant a minute (a real one: windows are minutes of the database's clock) after each payment.
+    await adminOn(dbUrl, 'accounts', 'set-reserve', '--account', a.accountId, '--bps', i === 0 ? '5000' : '2500', '--window-minutes', '1');
     const wallet = { 'Api-Key': (await adminOn(dbUrl, 'keys', 'create', '--account', a.accountId, '--type', 'wallet')).apiKey };
     const headers = { 'Api-Key': a.apiKey };
     const m = await call(

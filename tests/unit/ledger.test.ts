@@ -1,4 +1,5 @@
-import { collectedEntries, move, unbalancedAssets, WORLD } from '../../src/domain/ledger';
+import { collectedEntries, move, reserveShare, unbalancedAssets, WORLD } from '../../src/domain/ledger';
+import { reserveSettings } from '../../src/config/refunds';
 import { refundTokens } from '../../src/domain/refund';
 
 const A = 'eip155:31337/erc20:0xb19b36b1456E65E3A6D514D3F715f204BD59f431';
@@ -14,6 +15,38 @@ describe('ledger journals', () => {
       ['operator', 'fees', 25n],
     ]);
     expect(unbalancedAssets(e)).toEqual([]);
+  });
+
+  it('a refund reserve is part of the account’s share, held at the collector in `reserve`; the rest is available', () => {
+    const reserve = reserveShare(1000n - 25n, 2500);
+    expect(reserve).toBe(243n); // rounded down: the merchant's part is never short
+    const e = collectedEntries({ accountId: 'acct_1', asset: A, collector: C, amount: 1000n, fee: 25n, reserve }, false);
+    expect(e.map((x) => [x.owner, x.bucket, x.holder, x.amount])).toEqual([
+      [WORLD, 'external', null, -1000n],
+      ['acct_1', 'available', C, 732n],
+      ['acct_1', 'reserve', C, 243n],
+      ['operator', 'fees', C, 25n],
+    ]);
+    expect(unbalancedAssets(e)).toEqual([]);
+    // All of it reserved: no available entry.
+    const all = collectedEntries(
+      { accountId: 'acct_1', asset: A, collector: C, amount: 1000n, fee: 0n, reserve: reserveShare(1000n, 10_000) },
+      false,
+    );
+    expect(all.map((x) => x.bucket)).toEqual(['external', 'reserve']);
+    expect([reserveShare(1000n, 0), reserveShare(0n, 10_000)]).toEqual([0n, 0n]);
+  });
+
+  it('the operator’s reserve: off unless set, except in development (all of the share for 5 minutes)', () => {
+    expect(reserveSettings({}, 'production')).toEqual({ bps: 0, windowMinutes: 0 });
+    expect(reserveSettings({}, 'test')).toEqual({ bps: 0, windowMinutes: 0 });
+    expect(reserveSettings({}, 'development')).toEqual({ bps: 10_000, windowMinutes: 5 });
+    expect(reserveSettings({ REFUND_RESERVE_BPS: '0' }, 'development')).toEqual({ bps: 0, windowMinutes: 5 });
+    expect(reserveSettings({ REFUND_RESERVE_BPS: '500', REFUND_RESERVE_WINDOW_MINUTES: '1440' }, 'production')).toEqual({
+      bps: 500,
+      windowMinutes: 1440,
+    });
+    expect(() => reserveSettings({ REFUND_RESERVE_BPS: '10001' }, 'production')).toThrow(/REFUND_RESERVE_BPS must be between 0 and 10000/);
   });
 
   it('no zero entries: a fee-less payment has no fee entry, and moving nothing is no entry', () => {

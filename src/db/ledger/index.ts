@@ -2,3 +2,4 @@
 export * from './post';
 export * from './reads';
 export * from './exports';
+export * from './reserves';

@@ -90,3 +90,12 @@ export async function journalRefund(db: Db, ref: string): Promise<string | null>
   const r = await knexOf(db)('ledger_journals').where({ ref }).first('refund_id');
   return r?.refund_id ?? null;
 }
+
+/** The suffixes of the journals whose refs extend `ref` by `:<suffix>` (a transfer's reservations per payment). */
+export async function suffixedJournals(db: Db, ref: string): Promise<string[]> {
+  const refs: string[] = await knexOf(db)('ledger_journals')
+    .whereRaw('starts_with(ref, ?)', [`${ref}:`])
+    .orderBy('ref')
+    .pluck('ref');
+  return refs.map((r) => r.slice(ref.length + 1));
+}

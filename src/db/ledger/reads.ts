@@ -8,14 +8,18 @@ import { inSet } from '../stateSql';
 
 type Row = Record<string, any>;
 
-/** An account's balances per asset, from its entries: available, pending and reserved (a refund's funding included). */
+/**
+ * An account's balances per asset, from its entries: available, pending, reserved (a refund's funding included) and
+ * its refund reserve.
+ */
 export async function accountBalances(db: Db, accountId: string): Promise<Balance[]> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT asset,
        coalesce(sum(amount) FILTER (WHERE bucket = 'available'), 0) AS available,
        coalesce(sum(amount) FILTER (WHERE bucket = 'pending'), 0) AS pending,
-       coalesce(sum(amount) FILTER (WHERE bucket IN ('reserved', 'funding')), 0) AS reserved
+       coalesce(sum(amount) FILTER (WHERE bucket IN ('reserved', 'funding')), 0) AS reserved,
+       coalesce(sum(amount) FILTER (WHERE bucket = 'reserve'), 0) AS reserve
      FROM ledger_entries WHERE owner = ? GROUP BY asset ORDER BY asset`,
     [accountId],
   );
@@ -24,6 +28,7 @@ export async function accountBalances(db: Db, accountId: string): Promise<Balanc
     available: BigInt(r.available),
     pending: BigInt(r.pending),
     reserved: BigInt(r.reserved),
+    reserve: BigInt(r.reserve),
   }));
 }
 
@@ -81,7 +86,7 @@ const SHARE_LEFT = (p: string, e: string) => `(${e}.amount + (SELECT coalesce(su
  * refund of `paymentId` may take that payment's own share: its settlement sends what the refunds leave. `holder`: at
  * one address only.
  */
-export async function refundableByHolder(
+export async function availableForPayment(
   db: Db,
   accountId: string,
   asset: string,
@@ -200,12 +205,16 @@ export interface CollectInput {
   fundsRefund: string | null;
   /** That refund's token (CAIP-19): the only asset the funding counts in towards it. */
   fundsRefundAsset: string | null;
+  /** The account's refund reserve terms, where it overrides the operator's. */
+  reserveBps: number | null;
+  reserveWindowMinutes: number | null;
 }
 
 export async function collectInput(db: Db, paymentId: string): Promise<CollectInput | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer, f.refund_id, fr.token_asset AS refund_asset,
+       a.refund_reserve_bps, a.refund_reserve_window_minutes,
        -- A refund's funding is the account's own money: no fee.
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_base_minor, a.fee_base_minor) ELSE 0 END AS fee_base_minor,
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_bps, a.fee_bps) ELSE 0 END AS fee_bps
@@ -229,6 +238,8 @@ export async function collectInput(db: Db, paymentId: string): Promise<CollectIn
       collector: r.relayer ?? null,
       fundsRefund: r.refund_id ?? null,
       fundsRefundAsset: r.refund_asset ?? null,
+      reserveBps: r.refund_reserve_bps ?? null,
+      reserveWindowMinutes: r.refund_reserve_window_minutes ?? null,
     }
   );
 }

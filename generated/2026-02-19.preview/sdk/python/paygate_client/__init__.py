@@ -18,6 +18,7 @@ __version__ = "0.1.0b20260219"
 
 # Define package exports
 __all__ = [
+    "AccountApi",
     "BalanceApi",
     "GatewayApi",
     "MerchantsApi",
@@ -35,6 +36,8 @@ __all__ = [
     "ApiKeyError",
     "ApiAttributeError",
     "ApiException",
+    "AccountSettingsResponse",
+    "AccountSettingsResponseSettings",
     "Action",
     "ActionResult",
     "ApiError",
@@ -121,6 +124,7 @@ __all__ = [
     "RedeliverEventResponse",
     "Refund",
     "RefundFundingInstructions",
+    "RefundReserve",
     "RefundResponse",
     "RefundTokenAmount",
     "RotateWebhookSecretRequest",
@@ -129,6 +133,8 @@ __all__ = [
     "TestBlacklistTransaction",
     "TestUnblacklistResponse",
     "TokenAmount",
+    "UpdateAccountSettingsRequest",
+    "UpdateAccountSettingsRequestRefundReserve",
     "UpdateCryptoSettlementRequest",
     "UpdateMerchantRequest",
     "UpdateWebhookEndpointRequest",
@@ -154,6 +160,7 @@ __all__ = [
 ]
 
 # import apis into sdk package
+from paygate_client.api.account_api import AccountApi as AccountApi
 from paygate_client.api.balance_api import BalanceApi as BalanceApi
 from paygate_client.api.gateway_api import GatewayApi as GatewayApi
 from paygate_client.api.merchants_api import MerchantsApi as MerchantsApi
@@ -175,6 +182,8 @@ from paygate_client.exceptions import ApiAttributeError as ApiAttributeError
 from paygate_client.exceptions import ApiException as ApiException
 
 # import models into sdk package
+from paygate_client.models.account_settings_response import AccountSettingsResponse as AccountSettingsResponse
+from paygate_client.models.account_settings_response_settings import AccountSettingsResponseSettings as AccountSettingsResponseSettings
 from paygate_client.models.action import Action as Action
 from paygate_client.models.action_result import ActionResult as ActionResult
 from paygate_client.models.api_error import ApiError as ApiError
@@ -261,6 +270,7 @@ from paygate_client.models.redeliver_event_request import RedeliverEventRequest 
 from paygate_client.models.redeliver_event_response import RedeliverEventResponse as RedeliverEventResponse
 from paygate_client.models.refund import Refund as Refund
 from paygate_client.models.refund_funding_instructions import RefundFundingInstructions as RefundFundingInstructions
+from paygate_client.models.refund_reserve import RefundReserve as RefundReserve
 from paygate_client.models.refund_response import RefundResponse as RefundResponse
 from paygate_client.models.refund_token_amount import RefundTokenAmount as RefundTokenAmount
 from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSecretRequest as RotateWebhookSecretRequest
@@ -269,6 +279,8 @@ from paygate_client.models.test_blacklist_response import TestBlacklistResponse 
 from paygate_client.models.test_blacklist_transaction import TestBlacklistTransaction as TestBlacklistTransaction
 from paygate_client.models.test_unblacklist_response import TestUnblacklistResponse as TestUnblacklistResponse
 from paygate_client.models.token_amount import TokenAmount as TokenAmount
+from paygate_client.models.update_account_settings_request import UpdateAccountSettingsRequest as UpdateAccountSettingsRequest
+from paygate_client.models.update_account_settings_request_refund_reserve import UpdateAccountSettingsRequestRefundReserve as UpdateAccountSettingsRequestRefundReserve
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest as UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest as UpdateMerchantRequest
 from paygate_client.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest as UpdateWebhookEndpointRequest

@@ -13,6 +13,8 @@
 """  # noqa: E501
 
 # import models into model package
+from paygate_client.models.account_settings_response import AccountSettingsResponse
+from paygate_client.models.account_settings_response_settings import AccountSettingsResponseSettings
 from paygate_client.models.action import Action
 from paygate_client.models.action_result import ActionResult
 from paygate_client.models.api_error import ApiError
@@ -99,6 +101,7 @@ from paygate_client.models.redeliver_event_request import RedeliverEventRequest
 from paygate_client.models.redeliver_event_response import RedeliverEventResponse
 from paygate_client.models.refund import Refund
 from paygate_client.models.refund_funding_instructions import RefundFundingInstructions
+from paygate_client.models.refund_reserve import RefundReserve
 from paygate_client.models.refund_response import RefundResponse
 from paygate_client.models.refund_token_amount import RefundTokenAmount
 from paygate_client.models.rotate_webhook_secret_request import RotateWebhookSecretRequest
@@ -107,6 +110,8 @@ from paygate_client.models.test_blacklist_response import TestBlacklistResponse
 from paygate_client.models.test_blacklist_transaction import TestBlacklistTransaction
 from paygate_client.models.test_unblacklist_response import TestUnblacklistResponse
 from paygate_client.models.token_amount import TokenAmount
+from paygate_client.models.update_account_settings_request import UpdateAccountSettingsRequest
+from paygate_client.models.update_account_settings_request_refund_reserve import UpdateAccountSettingsRequestRefundReserve
 from paygate_client.models.update_crypto_settlement_request import UpdateCryptoSettlementRequest
 from paygate_client.models.update_merchant_request import UpdateMerchantRequest
 from paygate_client.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest

@@ -32,7 +32,8 @@ class Balance(BaseModel):
     available: Annotated[str, Field(strict=True)] = Field(description="Collected and final; not yet settled or refunded. Refunds are paid from it.")
     pending: Annotated[str, Field(strict=True)] = Field(description="Collected in a block not yet at the chain's confirmation depth.")
     reserved: Annotated[str, Field(strict=True)] = Field(description="On its way out (a settlement or refund transfer signed, not yet final).")
-    __properties: ClassVar[List[str]] = ["asset", "available", "pending", "reserved"]
+    reserve: Annotated[str, Field(strict=True)] = Field(description="The refund reserve: the share of collected payments held at the collector for the account's refunds until each payment's reserve window ends, then settled on to the merchant (`GET /v1/account/settings`). A refund that `available` does not cover is paid from it at once.")
+    __properties: ClassVar[List[str]] = ["asset", "available", "pending", "reserved", "reserve"]
 
     @field_validator('asset')
     def asset_validate_regular_expression(cls, value):
@@ -66,6 +67,16 @@ class Balance(BaseModel):
 
     @field_validator('reserved')
     def reserved_validate_regular_expression(cls, value):
+        """Validates the regular expression"""
+        if not isinstance(value, str):
+            value = str(value)
+
+        if not re.match(r"^[0-9]+$", value):
+            raise ValueError(r"must validate the regular expression /^[0-9]+$/")
+        return value
+
+    @field_validator('reserve')
+    def reserve_validate_regular_expression(cls, value):
         """Validates the regular expression"""
         if not isinstance(value, str):
             value = str(value)
@@ -128,7 +139,8 @@ class Balance(BaseModel):
             "asset": obj.get("asset"),
             "available": obj.get("available"),
             "pending": obj.get("pending"),
-            "reserved": obj.get("reserved")
+            "reserved": obj.get("reserved"),
+            "reserve": obj.get("reserve")
         })
         return _obj
 

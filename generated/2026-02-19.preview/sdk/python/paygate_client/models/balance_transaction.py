@@ -31,7 +31,7 @@ class BalanceTransaction(BaseModel):
     """ # noqa: E501
     id: Annotated[str, Field(strict=True)]
     type: StrictStr = Field(description="The movement (`collect_pending`, `collect_unpending`, `collected`, `settle_reserved`, `settled`, `settle_released`, `refund_reserved`, `refunded`, `refund_released`, `funding_released`).")
-    bucket: StrictStr = Field(description="Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`.")
+    bucket: StrictStr = Field(description="Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`; `reserve` is the refund reserve (of the payment `paymentId`).")
     asset: Annotated[str, Field(strict=True, max_length=179)] = Field(description="CAIP-19 asset id, `<namespace>:<chain>/<asset_namespace>:<reference>`, without the `caip19/` prefix used in amount units.")
     chain_id: Optional[StrictStr] = Field(alias="chainId")
     amount: Annotated[str, Field(strict=True)] = Field(description="Signed, in the asset's smallest unit; positive adds to the bucket.")
@@ -59,8 +59,8 @@ class BalanceTransaction(BaseModel):
     @field_validator('bucket')
     def bucket_validate_enum(cls, value):
         """Validates the enum"""
-        if value not in set(['available', 'pending', 'reserved', 'funding']):
-            raise ValueError("must be one of enum values ('available', 'pending', 'reserved', 'funding')")
+        if value not in set(['available', 'pending', 'reserved', 'funding', 'reserve']):
+            raise ValueError("must be one of enum values ('available', 'pending', 'reserved', 'funding', 'reserve')")
         return value
 
     @field_validator('asset')

@@ -104,7 +104,7 @@ export class BalanceApi extends runtime.BaseAPI {
     }
 
     /**
-     * What this service holds for the key\'s account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain\'s confirmation depth) and `reserved` (on its way out: a settlement or refund transfer signed and not yet final). Amounts are in the asset\'s smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant\'s wallet, so nothing is held and the list stays empty.
+     * What this service holds for the key\'s account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain\'s confirmation depth), `reserved` (on its way out: a settlement or refund transfer signed and not yet final) and `reserve` (the refund reserve: shares of collected payments held for refunds until their window ends). Amounts are in the asset\'s smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant\'s wallet, so nothing is held and the list stays empty.
      * Get the account\'s balance
      */
     async getBalanceRaw(requestParameters: GetBalanceRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<BalanceResponse>> {
@@ -115,7 +115,7 @@ export class BalanceApi extends runtime.BaseAPI {
     }
 
     /**
-     * What this service holds for the key\'s account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain\'s confirmation depth) and `reserved` (on its way out: a settlement or refund transfer signed and not yet final). Amounts are in the asset\'s smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant\'s wallet, so nothing is held and the list stays empty.
+     * What this service holds for the key\'s account, per asset, derived from its double-entry ledger (docs/ledger.md): `available` (collected and final, not yet settled or refunded), `pending` (collected, not yet at the chain\'s confirmation depth), `reserved` (on its way out: a settlement or refund transfer signed and not yet final) and `reserve` (the refund reserve: shares of collected payments held for refunds until their window ends). Amounts are in the asset\'s smallest unit, as decimal strings. An asset the account never held is not listed. In direct mode the buyer pays the merchant\'s wallet, so nothing is held and the list stays empty.
      * Get the account\'s balance
      */
     async getBalance(requestParameters: GetBalanceRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<BalanceResponse> {

@@ -43,6 +43,12 @@ export interface Balance {
      * @memberof Balance
      */
     reserved: string;
+    /**
+     * The refund reserve: the share of collected payments held at the collector for the account's refunds until each payment's reserve window ends, then settled on to the merchant (`GET /v1/account/settings`). A refund that `available` does not cover is paid from it at once.
+     * @type {string}
+     * @memberof Balance
+     */
+    reserve: string;
 }
 
 /**
@@ -53,6 +59,7 @@ export function instanceOfBalance(value: object): value is Balance {
     if (!('available' in value) || value['available'] === undefined) return false;
     if (!('pending' in value) || value['pending'] === undefined) return false;
     if (!('reserved' in value) || value['reserved'] === undefined) return false;
+    if (!('reserve' in value) || value['reserve'] === undefined) return false;
     return true;
 }
 
@@ -70,6 +77,7 @@ export function BalanceFromJSONTyped(json: any, ignoreDiscriminator: boolean): B
         'available': json['available'],
         'pending': json['pending'],
         'reserved': json['reserved'],
+        'reserve': json['reserve'],
     };
 }
 
@@ -88,6 +96,7 @@ export function BalanceToJSONTyped(value?: Balance | null, ignoreDiscriminator: 
         'available': value['available'],
         'pending': value['pending'],
         'reserved': value['reserved'],
+        'reserve': value['reserve'],
     };
 }
 

@@ -32,7 +32,7 @@ export interface BalanceTransaction {
      */
     type: string;
     /**
-     * Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`.
+     * Where the amount sits; `funding` is a refund's funding payment held for that refund (`refundId`), counted in `reserved` by `GET /v1/balance`; `reserve` is the refund reserve (of the payment `paymentId`).
      * @type {BalanceTransactionBucketEnum}
      * @memberof BalanceTransaction
      */
@@ -119,7 +119,8 @@ export const BalanceTransactionBucketEnum = {
     Available: 'available',
     Pending: 'pending',
     Reserved: 'reserved',
-    Funding: 'funding'
+    Funding: 'funding',
+    Reserve: 'reserve'
 } as const;
 export type BalanceTransactionBucketEnum = typeof BalanceTransactionBucketEnum[keyof typeof BalanceTransactionBucketEnum];
 

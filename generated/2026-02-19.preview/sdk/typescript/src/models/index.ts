@@ -1,5 +1,7 @@
 /* tslint:disable */
 /* eslint-disable */
+export * from './AccountSettingsResponse';
+export * from './AccountSettingsResponseSettings';
 export * from './Action';
 export * from './ActionResult';
 export * from './ApiError';
@@ -86,6 +88,7 @@ export * from './RedeliverEventRequest';
 export * from './RedeliverEventResponse';
 export * from './Refund';
 export * from './RefundFundingInstructions';
+export * from './RefundReserve';
 export * from './RefundResponse';
 export * from './RefundTokenAmount';
 export * from './RotateWebhookSecretRequest';
@@ -94,6 +97,8 @@ export * from './TestBlacklistResponse';
 export * from './TestBlacklistTransaction';
 export * from './TestUnblacklistResponse';
 export * from './TokenAmount';
+export * from './UpdateAccountSettingsRequest';
+export * from './UpdateAccountSettingsRequestRefundReserve';
 export * from './UpdateCryptoSettlementRequest';
 export * from './UpdateMerchantRequest';
 export * from './UpdateWebhookEndpointRequest';

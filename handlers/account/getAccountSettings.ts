@@ -1,0 +1,7 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { accountSettings } from '../../src/usecases/accountSettings';
+
+export const getAccountSettings: Handler<'getAccountSettings'> = async ({ db, caller, config }) => ({
+  status: 200,
+  body: { ...(await accountSettings(db, caller.accountId, config.refundReserve)), livemode: caller.mode === 'live' },
+});

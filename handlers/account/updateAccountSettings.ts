@@ -1,0 +1,10 @@
+import type { Handler } from '../../src/http/handlerTypes';
+import { changeAccountSettings } from '../../src/usecases/accountSettings';
+
+export const updateAccountSettings: Handler<'updateAccountSettings'> = async ({ db, caller, config, body }) => ({
+  status: 200,
+  body: {
+    ...(await changeAccountSettings(db, caller.accountId, body.refundReserve, config.refundReserve)),
+    livemode: caller.mode === 'live',
+  },
+});

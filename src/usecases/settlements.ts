@@ -1,13 +1,17 @@
 import { Db, inTransaction } from '../db/knex';
 import { parseAccountId, parseAssetId, CaipError } from '../domain/caip';
+import type { ChainWork } from '../domain/chain';
 import { AppError, Issue } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { findAssets } from '../db/assetsRepo';
 import { listCryptoSettlements } from '../db/merchantsRepo';
 import * as repo from '../db/settlementsRepo';
+import { releaseHeldSettlements } from '../db/settlementTransfersRepo';
 import { ownedMerchant } from './merchants';
+import { checkDestinations, type Entry } from './settlementDestinations';
 
-// Crypto settlements: where a merchant's funds go, one destination per asset. Creation is all or nothing.
+// Crypto settlements: where a merchant's funds go, one destination per asset. Creation is all or nothing. What can
+// never settle is refused first (settlementDestinations.ts), outside the request's transaction: each operation's
+// `check…` runs in its handler's `prepare`, and what it answers is what the operation stores.
 
 function parseEntry(asset: string, destination: string, at: string, issues: Issue[]) {
   let a: ReturnType<typeof parseAssetId> | undefined;
@@ -28,26 +32,34 @@ function parseEntry(asset: string, destination: string, at: string, issues: Issu
   return { a, d };
 }
 
-export async function createSettlements(db: Db, accountId: string, merchantId: string, entries: { asset: string; destination: string }[]) {
+/** The settlements to create, parsed and checked (400 malformed, 422 what can never settle); none stored yet. */
+export async function checkNewSettlements(
+  db: Db,
+  chainWork: ChainWork,
+  accountId: string,
+  merchantId: string,
+  entries: { asset: string; destination: string }[],
+): Promise<Entry[]> {
   await ownedMerchant(db, accountId, merchantId);
   const issues: Issue[] = [];
-  const parsed = entries.map((e, i) => ({ ...parseEntry(e.asset, e.destination, `/settlements/${i}`, issues), i }));
-  const known = await findAssets(
-    db,
-    parsed.flatMap((p) => (p.a ? [p.a.id] : [])),
-  );
-  for (const p of parsed)
-    if (p.a && !known.has(p.a.id)) issues.push({ field: `/settlements/${p.i}/asset`, message: `unknown asset ${p.a.id}` });
+  const parsed = entries.map((e, i) => ({ ...parseEntry(e.asset, e.destination, `/settlements/${i}`, issues), at: `/settlements/${i}` }));
   if (issues.length) throw new AppError('params_validation', 'Some settlements are invalid; nothing was stored.', issues);
+  const checked = parsed as Entry[];
+  await checkDestinations(db, chainWork, accountId, checked);
+  return checked;
+}
 
-  const assets = parsed.map((p) => p.a!.id);
+/** Stores the settlements checkNewSettlements answered, all or none. */
+export async function createSettlements(db: Db, accountId: string, merchantId: string, checked: Entry[]) {
+  await ownedMerchant(db, accountId, merchantId);
+  const assets = checked.map((p) => p.a.id);
   const dup = assets.find((a, i) => assets.indexOf(a) !== i);
   if (dup) throw new AppError('settlement_asset_conflict', `The request names ${dup} twice; nothing was stored.`);
   const existing = new Set(await repo.settlementAssets(db, merchantId));
   const taken = assets.find((a) => existing.has(a));
   if (taken) throw new AppError('settlement_asset_conflict', `A settlement for ${taken} is already registered; nothing was stored.`);
 
-  const rows = parsed.map((p) => ({ id: newId('crypto'), asset: p.a!.id, destination: p.d!.id, chainId: p.a!.chain.id }));
+  const rows = checked.map((p) => ({ id: newId('crypto'), asset: p.a.id, destination: p.d.id, chainId: p.a.chain.id }));
   try {
     await inTransaction(db, (trx) => repo.insertSettlements(trx, merchantId, rows));
   } catch (e) {
@@ -74,7 +86,15 @@ async function ownedSettlement(db: Db, accountId: string, merchantId: string, id
   return s;
 }
 
-export async function changeDestination(db: Db, accountId: string, merchantId: string, id: string, destination: string) {
+/** The new destination of a settlement, parsed and checked like a new settlement's; nothing stored yet. */
+export async function checkNewDestination(
+  db: Db,
+  chainWork: ChainWork,
+  accountId: string,
+  merchantId: string,
+  id: string,
+  destination: string,
+): Promise<string> {
   const s = await ownedSettlement(db, accountId, merchantId, id);
   let d;
   try {
@@ -87,8 +107,25 @@ export async function changeDestination(db: Db, accountId: string, merchantId: s
       { field: '/destination', message: `must be on the asset's chain ${s.chainId}, not ${d.chain.id}` },
     ]);
   }
-  await repo.updateDestination(db, id, d.id);
-  return { id, asset: s.asset, destination: d.id };
+  // The asset's own fields are the settlement's: a refusal of them names the destination, the only field sent.
+  await checkDestinations(db, chainWork, accountId, [{ a: parseAssetId(s.asset), d, at: '' }]).catch((e) => {
+    if (e instanceof AppError && e.issues) for (const i of e.issues) i.field = '/destination';
+    throw e;
+  });
+  return d.id;
+}
+
+/**
+ * Stores the destination checkNewDestination answered. Settlements of the merchant's payments in the asset that
+ * were held after their attempts are sent again, to it (an operator's hold stays).
+ */
+export async function changeDestination(db: Db, accountId: string, merchantId: string, id: string, destination: string) {
+  const s = await ownedSettlement(db, accountId, merchantId, id);
+  await inTransaction(db, async (trx) => {
+    await repo.updateDestination(trx, id, destination);
+    await releaseHeldSettlements(trx, merchantId, s.asset);
+  });
+  return { id, asset: s.asset, destination };
 }
 
 export async function removeSettlement(db: Db, accountId: string, merchantId: string, id: string) {

@@ -2,10 +2,12 @@ import type { Handler } from '../../src/http/handlerTypes';
 import { changeDestination, checkNewDestination } from '../../src/usecases/settlements';
 import { settlementView } from './present';
 
+type Prepared = Awaited<ReturnType<typeof checkNewDestination>>;
+
 export const updateCryptoSettlement: Handler<'updateCryptoSettlement'> = async ({ db, caller, path, version, prepared }) => ({
   status: 200,
   body: settlementView(
-    await changeDestination(db, caller.accountId, path.merchantId, path.id, prepared as string),
+    await changeDestination(db, caller.accountId, path.merchantId, path.id, prepared as Prepared),
     version,
     caller.accountId,
   ),

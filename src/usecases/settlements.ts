@@ -11,7 +11,26 @@ import { checkDestinations, type Entry } from './settlementDestinations';
 
 // Crypto settlements: where a merchant's funds go, one destination per asset. Creation is all or nothing. What can
 // never settle is refused first (settlementDestinations.ts), outside the request's transaction: each operation's
-// `check…` runs in its handler's `prepare`, and what it answers is what the operation stores.
+// `check…` runs in its handler's `prepare`, and what it answers is what the operation stores. An unknown or other
+// account's merchant or settlement is not refused there but answered by the operation, in the request's
+// transaction, so that the refusal is stored under its Idempotency-Key like any other (src/http/pipeline/idempotency.ts).
+
+/** What a check answers: the checked input, or the merchant's or settlement's refusal for the operation to answer. */
+export type Checked<T> = { ok: T } | { refused: AppError };
+
+async function ownership<T>(f: () => Promise<T>): Promise<{ ok: T } | { refused: AppError }> {
+  try {
+    return { ok: await f() };
+  } catch (e) {
+    if (e instanceof AppError) return { refused: e };
+    throw e;
+  }
+}
+
+const checked = <T>(c: Checked<T>): T => {
+  if ('refused' in c) throw c.refused;
+  return c.ok;
+};
 
 function parseEntry(asset: string, destination: string, at: string, issues: Issue[]) {
   let a: ReturnType<typeof parseAssetId> | undefined;
@@ -39,27 +58,29 @@ export async function checkNewSettlements(
   accountId: string,
   merchantId: string,
   entries: { asset: string; destination: string }[],
-): Promise<Entry[]> {
-  await ownedMerchant(db, accountId, merchantId);
+): Promise<Checked<Entry[]>> {
+  const owned = await ownership(() => ownedMerchant(db, accountId, merchantId));
+  if ('refused' in owned) return owned;
   const issues: Issue[] = [];
   const parsed = entries.map((e, i) => ({ ...parseEntry(e.asset, e.destination, `/settlements/${i}`, issues), at: `/settlements/${i}` }));
   if (issues.length) throw new AppError('params_validation', 'Some settlements are invalid; nothing was stored.', issues);
-  const checked = parsed as Entry[];
-  await checkDestinations(db, chainWork, accountId, checked);
-  return checked;
+  const valid = parsed as Entry[];
+  await checkDestinations(db, chainWork, accountId, valid);
+  return { ok: valid };
 }
 
 /** Stores the settlements checkNewSettlements answered, all or none. */
-export async function createSettlements(db: Db, accountId: string, merchantId: string, checked: Entry[]) {
+export async function createSettlements(db: Db, accountId: string, merchantId: string, check: Checked<Entry[]>) {
+  const entries = checked(check);
   await ownedMerchant(db, accountId, merchantId);
-  const assets = checked.map((p) => p.a.id);
+  const assets = entries.map((p) => p.a.id);
   const dup = assets.find((a, i) => assets.indexOf(a) !== i);
   if (dup) throw new AppError('settlement_asset_conflict', `The request names ${dup} twice; nothing was stored.`);
   const existing = new Set(await repo.settlementAssets(db, merchantId));
   const taken = assets.find((a) => existing.has(a));
   if (taken) throw new AppError('settlement_asset_conflict', `A settlement for ${taken} is already registered; nothing was stored.`);
 
-  const rows = checked.map((p) => ({ id: newId('crypto'), asset: p.a.id, destination: p.d.id, chainId: p.a.chain.id }));
+  const rows = entries.map((p) => ({ id: newId('crypto'), asset: p.a.id, destination: p.d.id, chainId: p.a.chain.id }));
   try {
     await inTransaction(db, (trx) => repo.insertSettlements(trx, merchantId, rows));
   } catch (e) {
@@ -94,8 +115,10 @@ export async function checkNewDestination(
   merchantId: string,
   id: string,
   destination: string,
-): Promise<string> {
-  const s = await ownedSettlement(db, accountId, merchantId, id);
+): Promise<Checked<string>> {
+  const owned = await ownership(() => ownedSettlement(db, accountId, merchantId, id));
+  if ('refused' in owned) return owned;
+  const s = owned.ok;
   let d;
   try {
     d = parseAccountId(destination);
@@ -112,14 +135,15 @@ export async function checkNewDestination(
     if (e instanceof AppError && e.issues) for (const i of e.issues) i.field = '/destination';
     throw e;
   });
-  return d.id;
+  return { ok: d.id };
 }
 
 /**
  * Stores the destination checkNewDestination answered. Settlements of the merchant's payments in the asset that
  * were held after their attempts are sent again, to it (an operator's hold stays).
  */
-export async function changeDestination(db: Db, accountId: string, merchantId: string, id: string, destination: string) {
+export async function changeDestination(db: Db, accountId: string, merchantId: string, id: string, check: Checked<string>) {
+  const destination = checked(check);
   const s = await ownedSettlement(db, accountId, merchantId, id);
   await inTransaction(db, async (trx) => {
     await repo.updateDestination(trx, id, destination);

@@ -4,9 +4,9 @@ import { eventually, flow, useChainSuite } from '../support/chainSuite';
 import { merchantWithSettlement } from '../support/fixtures';
 
 // A settlement whose destination the token refuses (blacklisted after the settlement was registered) is tried, shown
-// as `settlement.pending` while its next attempt waits (4 s here), held after its attempts, and shown to the partner in payment details as `settlement.failed` on both versions, with
-// what to do: change the destination. The change sends it again, to the new destination, and it settles there
-// (docs/api.md, "Settlement in payment details").
+// in payment details as `settlement.pending` while its next attempt waits (4 s here), then held after its attempts
+// and shown as `settlement.failed`, on both versions, with what to do: change the destination. The change sends it
+// again, to the new destination, and it settles there (docs/api.md, "Settlement in payment details").
 
 useChainSuite();
 

@@ -985,7 +985,7 @@ export interface components {
          *     | `destination_permit2` | 422 | Settlements: the destination is the Permit2 contract. |
          *     | `destination_instance_key` | 422 | Settlements: the destination is one of this service's collector or relayer addresses. |
          *     | `destination_blacklisted` | 422 | Settlements: the token's issuer blacklists the destination, so the transfer would revert. |
-         *     | `chain_not_served` | 422 | Settlements: the asset is on a chain this service does not settle on (for the key's mode). |
+         *     | `chain_not_served` | 422 | Settlements: the asset is on a chain this service does not settle on (`CHAINS`, the development chains). |
          *     | `asset_not_served` | 422 | Settlements: the asset is not one this service serves on its chain. Payment creation (409 `invalid_state`, `reason: asset_not_served`): none of the merchant's settlements in the payment's currency is on a chain that takes payments. |
          *     | `rate_limited` | 429 | Too many requests; see `Retry-After`. |
          *     | `too_many_reverts` | 429 | Confirm: too many of the buyer address's, the credential's or the account's payments' submissions reverted on chain in the last 24 hours or are still in flight; see `Retry-After`. |
@@ -2653,7 +2653,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unprocessable: a settlement that can never work. Its asset is on a chain this service does not settle on (for the key's mode: `chain_not_served`) or is not one it serves there (`asset_not_served`); or its destination is the zero address, the token contract itself, Permit2, one of this service's collector or relayer addresses, or an address the token's issuer blacklists (`destination_*`). `issues` names each refused entry; nothing is stored. On a destination change the issue's field is `/destination`. */
+        /** @description Unprocessable: a settlement that can never work. Its asset is on a chain this service does not settle on (`chain_not_served`) or is not one it serves there (`asset_not_served`); or its destination is the zero address, the token contract itself, Permit2, one of this service's collector or relayer addresses, or an address the token's issuer blacklists (`destination_*`). `issues` names each refused entry; nothing is stored. On a destination change the issue's field is `/destination`. */
         SettlementRefused: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];

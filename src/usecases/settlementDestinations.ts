@@ -3,11 +3,11 @@ import { findAssets } from '../db/assetsRepo';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
 import type { AccountId, AssetId } from '../domain/caip';
 import { AppError, ERRORS, type ErrorCode, type Issue } from '../domain/errors';
-import { modeOfScope } from '../domain/mode';
 import { destinationRefusal } from '../domain/settlementDestination';
 
 // Settlements that can never work are refused before they are stored (docs/api.md, "Settlements"): an asset on a
-// chain this instance does not settle on (for the caller's mode), an asset it does not serve there, and a destination
+// chain this instance does not settle on (in either mode: which mode's payments a chain takes is for options and
+// payment creation to say), an asset it does not serve there, and a destination
 // the transfer would lose the funds to or the token would refuse (src/domain/settlementDestination.ts, and the
 // token's blacklist read now). Each refusal is 422 with its code; every refused entry is an issue. Run outside any
 // database transaction (a handler's `prepare`): the blacklist is read from the chain.
@@ -34,8 +34,8 @@ function servedRefusal(e: Entry, chains: Set<string>, served: Set<string>, chain
 }
 
 /** Refuses the request (422, the first refused entry's code) unless every entry can settle. */
-export async function checkDestinations(db: Db, chainWork: ChainWork, scope: string, entries: Entry[]): Promise<void> {
-  const chains = new Set(chainWork.settlingChains(modeOfScope(scope)).map((c) => c.chainId));
+export async function checkDestinations(db: Db, chainWork: ChainWork, entries: Entry[]): Promise<void> {
+  const chains = new Set(chainWork.settlingChains().map((c) => c.chainId));
   const served = new Set((await findAssets(db, [...new Set(entries.map((e) => e.a.id))])).keys());
   const refusals: (Refusal | null)[] = entries.map((e) => servedRefusal(e, chains, served, chainWork));
   const asked = await Promise.all(

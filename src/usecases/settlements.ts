@@ -65,7 +65,7 @@ export async function checkNewSettlements(
   const parsed = entries.map((e, i) => ({ ...parseEntry(e.asset, e.destination, `/settlements/${i}`, issues), at: `/settlements/${i}` }));
   if (issues.length) throw new AppError('params_validation', 'Some settlements are invalid; nothing was stored.', issues);
   const valid = parsed as Entry[];
-  await checkDestinations(db, chainWork, accountId, valid);
+  await checkDestinations(db, chainWork, valid);
   return { ok: valid };
 }
 
@@ -131,7 +131,7 @@ export async function checkNewDestination(
     ]);
   }
   // The asset's own fields are the settlement's: a refusal of them names the destination, the only field sent.
-  await checkDestinations(db, chainWork, accountId, [{ a: parseAssetId(s.asset), d, at: '' }]).catch((e) => {
+  await checkDestinations(db, chainWork, [{ a: parseAssetId(s.asset), d, at: '' }]).catch((e) => {
     if (e instanceof AppError && e.issues) for (const i of e.issues) i.field = '/destination';
     throw e;
   });

@@ -16,7 +16,11 @@ const RATE = Number(process.env.RATE || 50);
 const DURATION = Number(process.env.DURATION || 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS || 10);
 const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
-const ACCOUNT = `eip155:8453:${buyer.address}`;
+// The development chain `make start` serves (settlements on a chain it does not serve are refused).
+const { devnetAssetId } = await import(path.join(root, 'dist/src/chain/devnet.js'));
+const ASSET = devnetAssetId('USDC');
+const CHAIN = ASSET.split('/')[0];
+const ACCOUNT = `${CHAIN}:${buyer.address}`;
 
 const admin = (...args) =>
   JSON.parse(execFileSync('node', [path.join(root, 'dist/src/cli/admin.js'), ...args], { cwd: root, encoding: 'utf8' }));
@@ -47,12 +51,7 @@ await call(
   `/v1/merchants/${merchantId}/settlements/crypto`,
   { ...partner, 'Idempotency-Key': `bench-s-${Date.now()}` },
   {
-    settlements: [
-      {
-        asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-        destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
-      },
-    ],
+    settlements: [{ asset: ASSET, destination: `${CHAIN}:0x52908400098527886E0F7030069857D2E4169EE7` }],
   },
 );
 const newPayment = async () =>

@@ -3,9 +3,23 @@
 // GET /v1/payments/{id}/status. Prints requests/s, p50/p99 and the ratio to the baseline.
 // Run: make bench   (BENCH_SECONDS=10 by default)
 import pgLib from 'pg';
-import { LIFTED_LIMITS, benchMerchant, fmt, freePort, load, node, root, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import {
+  LIFTED_LIMITS,
+  benchMerchant,
+  fmt,
+  freePort,
+  load,
+  node,
+  root,
+  serviceEnv,
+  startBenchChain,
+  startChild,
+  startPostgres,
+  stopChild,
+} from './lib.mjs';
 
 const pg = await startPostgres();
+const chain = await startBenchChain();
 const children = [];
 try {
   node('dist/src/cli/migrate.js', { DATABASE_URL: pg.url });
@@ -16,11 +30,11 @@ try {
   // One credential sends everything: its per-second rate limits (not what is measured here) are lifted, as the
   // baseline has none; counting each request against them still runs.
   children.push(
-    await startChild('dist/src/main.js', { ...serviceEnv(pg.url, svcPort), ...LIFTED_LIMITS }, `http://127.0.0.1:${svcPort}/readyz`),
+    await startChild('dist/src/main.js', { ...serviceEnv(pg.url, svcPort, chain), ...LIFTED_LIMITS }, `http://127.0.0.1:${svcPort}/readyz`),
   );
   children.push(await startChild('bench/baseline-server.mjs', { ...env, PORT: String(basePort) }, `http://127.0.0.1:${basePort}/`));
   const svc = `http://127.0.0.1:${svcPort}`;
-  const { headers: mh, body, paymentId } = await benchMerchant(svc, acct.apiKey);
+  const { headers: mh, body, paymentId } = await benchMerchant(svc, acct.apiKey, chain);
 
   // Warm both servers up, then measure each pair back to back.
   await load({ url: `${svc}/v1/payments/${paymentId}/status`, headers: mh, duration: 2 });
@@ -54,6 +68,7 @@ try {
   }
 } finally {
   for (const c of children) await stopChild(c);
+  await chain.stop();
   await pg.stop();
 }
 void root;

@@ -2,6 +2,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -58,15 +59,40 @@ export async function load(opts) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors };
 }
 
-/** The service's environment in benchmarks: production mode (no response validation), quiet logs. */
-export const serviceEnv = (databaseUrl, port) => ({
+/**
+ * The service's environment in benchmarks: production mode (no response validation), quiet logs. With `chain`
+ * (startBenchChain), the service settles on that development chain, which production would not attach to:
+ * development mode with response validation off, the closest (as bench/chain/service.mjs has it).
+ */
+export const serviceEnv = (databaseUrl, port, chain) => ({
   DATABASE_URL: databaseUrl,
   PORT: String(port),
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
   DATA_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
   METRICS_TOKEN: crypto.randomBytes(24).toString('hex'),
+  ...(chain ? { NODE_ENV: 'development', VALIDATE_RESPONSES: 'false', DEVNET_RPC_URL: chain.rpcUrl, DEVNET_DIR: chain.dir } : {}),
 });
+
+/**
+ * A development chain (anvil, the devnet's tokens deployed) for a benchmarked service to settle on: payments are
+ * taken only for a merchant settling an asset of a chain the service serves. `asset`: its USDC.
+ */
+export async function startBenchChain() {
+  const { startDevnetChain } = await import(path.join(root, 'dist/src/chain/devnetTokens.js'));
+  const { devnetAssetId } = await import(path.join(root, 'dist/src/chain/devnet.js'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-chain-'));
+  const anvil = await startDevnetChain({ dir, port: await freePort() });
+  return {
+    rpcUrl: anvil.rpcUrl,
+    dir,
+    asset: devnetAssetId('USDC'),
+    stop: async () => {
+      await anvil.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 /** Per-second rate limits lifted, for loads from one credential (the limits are not what a bench measures). */
 export const LIFTED_LIMITS = { RATE_LIMIT_CREDENTIAL_PER_S: '1000000', RATE_LIMIT_ACCOUNT_PER_S: '1000000' };
@@ -74,10 +100,10 @@ export const LIFTED_LIMITS = { RATE_LIMIT_CREDENTIAL_PER_S: '1000000', RATE_LIMI
 export const fmt = (x) => (Math.round(x * 100) / 100).toString();
 
 /**
- * A merchant of the account behind `apiKey` that settles USDC on Base, and what creating and reading its
- * payments takes: the headers, a creation body and one payment id.
+ * A merchant of the account behind `apiKey` that settles the bench chain's USDC (startBenchChain), and what
+ * creating and reading its payments takes: the headers, a creation body and one payment id.
  */
-export async function benchMerchant(svc, apiKey) {
+export async function benchMerchant(svc, apiKey, chain) {
   const h = { 'Api-Key': apiKey, 'content-type': 'application/json' };
   const m = await (
     await fetch(`${svc}/v1/merchants`, {
@@ -91,12 +117,7 @@ export async function benchMerchant(svc, apiKey) {
     method: 'POST',
     headers: { ...h, 'Idempotency-Key': `bench-s-${crypto.randomUUID()}` },
     body: JSON.stringify({
-      settlements: [
-        {
-          asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-          destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
-        },
-      ],
+      settlements: [{ asset: chain.asset, destination: `${chain.asset.split('/')[0]}:0x52908400098527886E0F7030069857D2E4169EE7` }],
     }),
   });
   const headers = { ...h, 'Merchant-Id': merchantId };
@@ -105,6 +126,8 @@ export async function benchMerchant(svc, apiKey) {
     amount: { unit: 'iso4217/USD', value: '1000' },
     expiresAt: Math.floor(Date.now() / 1000) + 86400,
   });
-  const pay = await (await fetch(`${svc}/v1/payments`, { method: 'POST', headers, body })).json();
+  const created = await fetch(`${svc}/v1/payments`, { method: 'POST', headers, body });
+  const pay = await created.json();
+  if (created.status !== 201) throw new Error(`bench merchant: POST /v1/payments ${created.status} ${JSON.stringify(pay)}`);
   return { merchantId, headers, body, paymentId: pay.paymentId };
 }

@@ -33,6 +33,7 @@ import {
   root,
   rssMb,
   serviceEnv,
+  startBenchChain,
   startChild,
   startPostgres,
   stopChild,
@@ -61,6 +62,7 @@ async function untilHeld(count, n = N) {
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 const pg = await startPostgres();
+const chain = await startBenchChain();
 let child;
 const baselines = [];
 try {
@@ -68,7 +70,7 @@ try {
   const acct = JSON.parse(node('dist/src/cli/admin.js', { DATABASE_URL: pg.url }, ['accounts', 'create', '--name', 'Bench']));
   const port = await freePort();
   // N requests arrive within a second or two: the per-second rate limits (not measured here) are lifted.
-  const env = { ...serviceEnv(pg.url, port), ...LIFTED_LIMITS };
+  const env = { ...serviceEnv(pg.url, port, chain), ...LIFTED_LIMITS };
   const nodeArgs = PROF ? ['--cpu-prof', `--cpu-prof-dir=${PROF}`] : [];
   child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, { nodeArgs });
   // The baselines: bare Koa, a bare node:http handler, and raw socket writes (the machine's floor), holding the
@@ -80,7 +82,7 @@ try {
     baselines.push({ server, port: basePort, url, proc });
   }
   const svc = `http://127.0.0.1:${port}`;
-  const { headers: mh } = await benchMerchant(svc, acct.apiKey);
+  const { headers: mh } = await benchMerchant(svc, acct.apiKey, chain);
   const newPayment = async () => {
     const body = JSON.stringify({
       referenceId: 'order-lp',
@@ -286,5 +288,6 @@ try {
 } finally {
   if (child) await stopChild(child);
   for (const b of baselines) await stopChild(b.proc);
+  await chain.stop();
   await pg.stop();
 }

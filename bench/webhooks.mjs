@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import knex from 'knex';
 import { ensureTestTls } from '../scripts/test-tls.mjs';
-import { LIFTED_LIMITS, fmt, freePort, node, serviceEnv, startChild, startPostgres, stopChild } from './lib.mjs';
+import { LIFTED_LIMITS, fmt, freePort, node, serviceEnv, startBenchChain, startChild, startPostgres, stopChild } from './lib.mjs';
 
 const N = Number(process.env.BENCH_EVENTS || 2000);
 const CONCURRENCY = 16; // the baseline's sockets, and the service's in-flight caps unless set in the environment
@@ -85,9 +85,10 @@ async function main() {
   arrivals.clear();
 
   const pg = await startPostgres();
+  const chain = await startBenchChain();
   const port = await freePort();
   const env = {
-    ...serviceEnv(pg.url, port),
+    ...serviceEnv(pg.url, port, chain),
     ...LIFTED_LIMITS,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_CA_FILE: tls.cert,
@@ -120,8 +121,8 @@ async function main() {
       {
         settlements: [
           {
-            asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-            destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
+            asset: chain.asset,
+            destination: `${chain.asset.split('/')[0]}:0x52908400098527886E0F7030069857D2E4169EE7`,
           },
         ],
       },
@@ -217,6 +218,7 @@ async function main() {
   } finally {
     await stopChild(child);
     server.close();
+    await chain.stop();
     await pg.stop();
   }
 }

@@ -129,7 +129,7 @@ export interface paths {
         put?: never;
         /**
          * Add crypto settlements
-         * @description Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description Adds 1 to 50 crypto settlements, all or none. Each asset must be known to the service and its destination on the same chain. An asset the merchant already has fails with 409 `settlement_asset_conflict`. A settlement that can never work is refused with 422 (`SettlementRefused`): an asset on a chain this service does not settle on (`chain_not_served`) or that it does not serve (`asset_not_served`), and a destination that is the zero address, the token contract, Permit2, one of this service's collector or relayer addresses, or blacklisted by the token (`destination_*`; the blacklist is read from the chain, and a node that cannot be asked is 503 `service_unavailable`). Requires `Idempotency-Key`. (2026-02-19.preview) Each settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["createCryptoSettlements"];
         delete?: never;
@@ -148,7 +148,7 @@ export interface paths {
         get?: never;
         /**
          * Change a settlement's destination
-         * @description Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description Changes where the settlement's asset is forwarded. The new destination must be a CAIP-10 account on the same chain as the asset, and one a settlement can reach: refused as on creation with 422 (`destination_*`, `chain_not_served`, `asset_not_served`; 503 when the chain's node cannot be asked). Settlements of the merchant's payments in the asset that are held after their attempts (payment details' `settlement.failed`) are sent again at once, to the new destination. (2026-02-19.preview) The settlement carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         put: operations["updateCryptoSettlement"];
         post?: never;
@@ -177,7 +177,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment
-         * @description Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
+         * @description Creates a payment of a fiat amount for the merchant named in `Merchant-Id`. Hand the returned `gatewayUrl` to the buyer (link or QR code) and follow the outcome with the status endpoint. The payment expires at `expiresAt` (default 5 minutes). A merchant without crypto settlements, or deleted, cannot take payments (409 `invalid_state`); nor can one whose settlements in the payment's currency are all on chains this service does not take payments on (409 `invalid_state`, `reason: asset_not_served`). (2026-02-19.preview) With `checkout`, the hosted buyer page redirects the buyer to `successUrl` or `errorUrl` once the payment is final. (2026-02-19.preview) The created payment carries `livemode`: true for live mode, false for test mode (docs/testmode.md).
          */
         post: operations["createPayment"];
         delete?: never;
@@ -1004,6 +1004,13 @@ export interface components {
          *     | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). |
          *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
          *     | `contract_wallet_not_accepted` | 422 | Confirm: the signer is a smart-contract wallet (ERC-1271, or ERC-6492 not deployed yet) whose signatures this service does not accept. |
+         *     | `destination_zero_address` | 422 | Settlements: the destination is the zero address (tokens sent there are lost). |
+         *     | `destination_token_contract` | 422 | Settlements: the destination is the asset's own token contract. |
+         *     | `destination_permit2` | 422 | Settlements: the destination is the Permit2 contract. |
+         *     | `destination_instance_key` | 422 | Settlements: the destination is one of this service's collector or relayer addresses. |
+         *     | `destination_blacklisted` | 422 | Settlements: the token's issuer blacklists the destination, so the transfer would revert. |
+         *     | `chain_not_served` | 422 | Settlements: the asset is on a chain this service does not settle on (`CHAINS`, the development chains). |
+         *     | `asset_not_served` | 422 | Settlements: the asset is not one this service serves on its chain. Payment creation (409 `invalid_state`, `reason: asset_not_served`): none of the merchant's settlements in the payment's currency is on a chain that takes payments. |
          *     | `rate_limited` | 429 | Too many requests; see `Retry-After`. |
          *     | `too_many_reverts` | 429 | Confirm: too many of the buyer address's, the credential's or the account's payments' submissions reverted on chain in the last 24 hours or are still in flight; see `Retry-After`. |
          *     | `internal_error` | 500 | Unexpected server error (never carries internals). |
@@ -1615,7 +1622,7 @@ export interface components {
         };
         /**
          * PaymentSettlement
-         * @description Settlement of the received funds to the merchant's destination. Only the `successful` variant is defined; clients must tolerate other keys.
+         * @description Settlement of the received funds to the merchant's destination: one key, its variant. `successful` once the transfer is confirmed; `pending` once an attempt failed and another is due; `failed` once the settlement is held (after its last allowed attempt, or by the operator): the funds wait at the collector, nothing is lost, and `action` says what the partner can do. A destination change of the merchant's settlement for the asset (`PUT /v1/merchants/{merchantId}/settlements/crypto/{id}`) sends every settlement held by its attempts again, to the new destination. A settlement on its first attempt, or waiting for its account's settlement schedule, is null, as are payments settled without an intermediate transfer. Clients must tolerate other keys.
          */
         PaymentSettlement: {
             successful?: {
@@ -1633,6 +1640,52 @@ export interface components {
                  * @example 0x9a1f0c3b7e2d4a6f8b0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a
                  */
                 txId: string;
+            };
+            /** @description An attempt to send the settlement failed; the next one is due at `nextAttemptAt`. */
+            pending?: {
+                /** @constant */
+                status: "pending";
+                /** @constant */
+                code: "retrying";
+                /** @example An attempt to send the settlement failed; it is tried again. */
+                message: string;
+                /**
+                 * @description Failed attempts so far.
+                 * @example 2
+                 */
+                attempts: number;
+                /**
+                 * @description When the next attempt is due (null when it is due now).
+                 * @example 2026-02-18T10:05:20.000Z
+                 */
+                nextAttemptAt: string | null;
+            };
+            /** @description The settlement is held: nothing is sent until the partner changes the destination (`action: change_destination`; the service then sends it again) or the operator releases it (`action: contact_operator`). */
+            failed?: {
+                /** @constant */
+                status: "failed";
+                /**
+                 * @description Why: `token_refused` (the token refuses the destination: blacklisted, or the token is paused), `transaction_reverted` (the transfer reverted for another reason), `insufficient_funds`, or `held_by_operator`. New codes may be added.
+                 * @example token_refused
+                 */
+                code: string;
+                /** @example The token refuses transfers to the destination (blacklisted, or the token is paused): change the destination and it is sent again. */
+                message: string;
+                /**
+                 * @description Failed attempts before the hold.
+                 * @example 5
+                 */
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-02-18T10:06:00.000Z
+                 */
+                heldAt: string;
+                /**
+                 * @description What the partner can do.
+                 * @enum {string}
+                 */
+                action: "change_destination" | "contact_operator";
             };
         };
         /**
@@ -1681,7 +1734,7 @@ export interface components {
             amount?: components["schemas"]["FiatAmount"];
             /** @description Set when `status` is `succeeded`; null otherwise. */
             info?: components["schemas"]["PaymentInfo"] | null;
-            /** @description Null until settlement has completed. */
+            /** @description Null until settlement has completed, unless it is not going well: then its `pending` or `failed` variant (PaymentSettlement). */
             settlement?: components["schemas"]["PaymentSettlement"] | null;
             /**
              * Format: date-time
@@ -2658,6 +2711,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Unprocessable: a settlement that can never work. Its asset is on a chain this service does not settle on (`chain_not_served`) or is not one it serves there (`asset_not_served`); or its destination is the zero address, the token contract itself, Permit2, one of this service's collector or relayer addresses, or an address the token's issuer blacklists (`destination_*`). `issues` names each refused entry; nothing is stored. On a destination change the issue's field is `/destination`. */
+        SettlementRefused: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "PAY-Version": components["headers"]["PayVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Conflict: the payment's state does not allow this, the option's quote expired, or the `Idempotency-Key` was used with another request (`reason: idempotency_in_progress`: that request is still running; retry after `Retry-After`). */
         PaymentConflict: {
             headers: {
@@ -3055,6 +3119,7 @@ export type ResponseValidationFailed = components['responses']['ValidationFailed
 export type ResponseResourceNotFound = components['responses']['ResourceNotFound'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseSettlementConflict = components['responses']['SettlementConflict'];
+export type ResponseSettlementRefused = components['responses']['SettlementRefused'];
 export type ResponsePaymentConflict = components['responses']['PaymentConflict'];
 export type ResponsePaymentNotFound = components['responses']['PaymentNotFound'];
 export type ResponseNotFound = components['responses']['NotFound'];
@@ -4051,6 +4116,7 @@ export interface operations {
             409: components["responses"]["SettlementConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SettlementRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4142,6 +4208,7 @@ export interface operations {
             404: components["responses"]["ResourceNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["SettlementRefused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -3,6 +3,7 @@ import { CURRENCIES, majorUnits } from '../../src/domain/money';
 import type { ListStats } from '../../src/usecases/paymentLists';
 import { effectiveStatus, isFinal, Payment, POLL_IN_MS } from '../../src/domain/payment';
 import type { ApiVersion } from '../../src/domain/versions';
+import { settlementProblem } from '../../src/domain/settlementState';
 import { jsonNumber } from '../../src/wire/jsonNumber';
 import { livemodeOf } from '../../src/wire/livemode';
 import type { components } from '../../generated/2026-02-18/types';
@@ -64,6 +65,22 @@ export function createdView(p: Payment, publicBaseUrl: string, version: ApiVersi
   };
 }
 
+/** Payment details' `settlement`: `successful` once settled, `pending` or `failed` while it is not going well (settlementState.ts). */
+function settlementView(p: Payment, asset: Asset | null) {
+  if (p.settlementTxHash && asset)
+    return {
+      successful: {
+        amount: { unit: `caip19/${asset.id}`, value: (p.settlementAmount ?? p.tokenAmount ?? 0n).toString() },
+        txId: p.settlementTxHash,
+      },
+    };
+  const problem = settlementProblem(p);
+  if (!problem) return null;
+  if (problem.status === 'pending')
+    return { pending: { ...problem, nextAttemptAt: problem.nextAttemptAt ? problem.nextAttemptAt.toISOString() : null } };
+  return { failed: { ...problem, heldAt: problem.heldAt.toISOString() } };
+}
+
 export function detailsView(p: Payment, asset: Asset | null, version: ApiVersion) {
   const s = statusView(p, asset, version);
   return {
@@ -74,15 +91,7 @@ export function detailsView(p: Payment, asset: Asset | null, version: ApiVersion
     failureCode: s.failureCode,
     amount: { unit: `iso4217/${p.currency}`, value: p.amountMinor.toString() },
     info: s.info,
-    settlement:
-      p.settlementTxHash && asset
-        ? {
-            successful: {
-              amount: { unit: `caip19/${asset.id}`, value: (p.settlementAmount ?? p.tokenAmount ?? 0n).toString() },
-              txId: p.settlementTxHash,
-            },
-          }
-        : null,
+    settlement: settlementView(p, asset),
     createdAt: p.createdAt.toISOString(),
     expiresAt: unix(p.expiresAt),
     refundedAt: p.refundedAt?.toISOString() ?? null,

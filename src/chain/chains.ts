@@ -14,7 +14,7 @@ import { startDepthMining } from './devnetDepth';
 
 // The chains this instance settles on: the configured ones (CHAINS), and the development chains when none is
 // configured outside production or, for test mode, beside configured ones (docs/testmode.md). Options are
-// offered only on these, each to payments of the modes it serves; settlements may name any asset.
+// offered only on these, each to payments of the modes it serves; settlements name an asset of one of them.
 
 export class Chains {
   private readonly byId: Map<string, EvmChain>;
@@ -100,7 +100,8 @@ export interface StartedChains {
  */
 export async function startChains(config: Config, db: Db, log: Logger): Promise<StartedChains> {
   const list = config.chains.map(configured);
-  if (!list.length && !config.devnet) log.warn('no chain is configured (CHAINS): payments can be created but not paid');
+  if (!list.length && !config.devnet)
+    log.warn('no chain is configured (CHAINS): no settlement or payment can be created (422 chain_not_served)');
   // An unreachable node does not stop the start (payments wait and retry); an empty gas wallet is said at once.
   for (const chain of list)
     for (const relayer of chain.held) {

@@ -16,8 +16,16 @@ import { TOKEN_ABI, type ChainCall, type EvmChain } from './evm';
 // revert's text, which a contract wallet's signature check could write. The state is the block's last: a pause mined
 // before the submission in its block shows (an issuer's pause goes first with its higher fee); so does a pause after
 // it in the same block, which nobody but the issuer can time. A token without these functions never refuses here.
+// The same flags, read now, refuse a settlement destination the token would never pay (blacklistedNow).
 
-const TOKEN_STATE = parseAbi(['function paused() view returns (bool)', 'function isBlacklisted(address account) view returns (bool)']);
+const TOKEN_STATE = parseAbi([
+  'function paused() view returns (bool)',
+  'function isBlacklisted(address account) view returns (bool)',
+  'function isBlackListed(address account) view returns (bool)',
+  'function getBlackListStatus(address account) view returns (bool)',
+]);
+
+type StateQuery = { functionName: 'paused' } | { functionName: 'isBlacklisted' | 'isBlackListed' | 'getBlackListStatus'; args: [Address] };
 
 /** What nodes answer when they no longer keep a block's state. */
 const STATE_GONE = /missing trie node|state (is )?not available|historical state|pruned/i;
@@ -35,28 +43,46 @@ function transferOf(call: ChainCall): { token: Address; parties: Address[] } | n
   }
 }
 
-/** True when the token refused any transfer of `call`'s parties at the end of block `blockNumber`. */
-export async function tokenRefusedAt(chain: EvmChain, call: ChainCall, blockNumber: bigint): Promise<boolean> {
-  const t = transferOf(call);
-  if (!t) return false;
-  const read = (q: { functionName: 'paused' } | { functionName: 'isBlacklisted'; args: [Address] }): Promise<boolean> =>
-    chain.pub.readContract({ address: t.token, abi: TOKEN_STATE, blockNumber, ...q } as never).then(
+/**
+ * One of the token's refusal flags, at `blockNumber` (the latest block without). A token without the function does
+ * not refuse for that reason; nor, at a past block, does one whose node no longer keeps that block's state (pruned):
+ * a revert then stays the payer's rather than being asked for forever. Throws ChainUnavailable when the node cannot be asked.
+ */
+function tokenFlag(chain: EvmChain, token: Address, q: StateQuery, blockNumber?: bigint): Promise<boolean> {
+  return chain.pub
+    .readContract({ address: token, abi: TOKEN_STATE, ...(blockNumber === undefined ? {} : { blockNumber }), ...q } as never)
+    .then(
       (r) => r === true,
       (e) => {
-        // The token has no such function: it does not refuse for that reason. A node that no longer keeps the block's
-        // state (pruned) cannot prove it either: the revert stays the payer's rather than being asked for forever.
         if (
           e instanceof BaseError &&
           e.walk((x) => x instanceof ContractFunctionRevertedError || x instanceof ContractFunctionZeroDataError)
         )
           return false;
-        if (STATE_GONE.test((e as Error).message)) return false;
+        if (blockNumber !== undefined && STATE_GONE.test((e as Error).message)) return false;
         throw new ChainUnavailable((e as Error).message);
       },
     );
+}
+
+/** True when the token refused any transfer of `call`'s parties at the end of block `blockNumber`. */
+export async function tokenRefusedAt(chain: EvmChain, call: ChainCall, blockNumber: bigint): Promise<boolean> {
+  const t = transferOf(call);
+  if (!t) return false;
   const answers = await Promise.all([
-    read({ functionName: 'paused' }),
-    ...t.parties.map((a) => read({ functionName: 'isBlacklisted', args: [a] })),
+    tokenFlag(chain, t.token, { functionName: 'paused' }, blockNumber),
+    ...t.parties.map((a) => tokenFlag(chain, t.token, { functionName: 'isBlacklisted', args: [a] }, blockNumber)),
   ]);
+  return answers.some(Boolean);
+}
+
+/**
+ * Whether the token's issuer has blacklisted `account` now: FiatToken's (USDC, EURC) isBlacklisted, Tether's
+ * isBlackListed or getBlackListStatus, whichever the token has. Throws ChainUnavailable when the node cannot be asked.
+ */
+export async function blacklistedNow(chain: EvmChain, token: string, account: string): Promise<boolean> {
+  const [t, a] = [getAddress(token), getAddress(account)];
+  const names = ['isBlacklisted', 'isBlackListed', 'getBlackListStatus'] as const;
+  const answers = await Promise.all(names.map((functionName) => tokenFlag(chain, t, { functionName, args: [a] })));
   return answers.some(Boolean);
 }

@@ -1,3 +1,4 @@
+import { OPERATOR_HOLD } from '../domain/settlementState';
 import { Db, knexOf } from './knex';
 import { IN_BATCH, PAID_TO_COLLECTOR, standing, type TxStatus } from './relayer';
 
@@ -164,6 +165,20 @@ export async function retrySettlement(db: Db, paymentId: string): Promise<boolea
     .whereNull('settled_at')
     .update({ settlement_held_at: null, settlement_hold_reason: null, settlement_attempts: 0, settlement_next_at: knex.fn.now() });
   return n > 0;
+}
+
+/**
+ * The merchant's destination for `asset` changed: its payments' settlements in the asset held after their attempts
+ * start again from zero, at once, to the destination read when they are sent (an operator's hold stays). How many.
+ */
+export async function releaseHeldSettlements(db: Db, merchantId: string, asset: string): Promise<number> {
+  const knex = knexOf(db);
+  return knex('payments')
+    .where({ merchant_id: merchantId, token_asset: asset, status: 'succeeded' })
+    .whereNull('settled_at')
+    .whereNotNull('settlement_held_at')
+    .whereRaw(`coalesce(settlement_hold_reason, '') !~ ?`, [OPERATOR_HOLD.source])
+    .update({ settlement_held_at: null, settlement_hold_reason: null, settlement_attempts: 0, settlement_next_at: knex.fn.now() });
 }
 
 /** Held settlements (a metric). */

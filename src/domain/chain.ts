@@ -83,6 +83,13 @@ export interface ChainWork {
    * ChainUnavailable when the node cannot be asked.
    */
   fees(chainId: string): Promise<Fees>;
+  /**
+   * Every address this instance holds keys of on the chain (collectors and relayers, retired ones included), EIP-55;
+   * null when this instance does not settle on the chain.
+   */
+  instanceAddresses(chainId: string): string[] | null;
+  /** Whether the token's issuer blacklists `account` now. Throws ChainUnavailable when the node cannot be asked. */
+  blacklisted(chainId: string, token: string, account: string): Promise<boolean>;
   /** Permit2 options: the owner's allowance of `token` to Permit2 now. Throws ChainUnavailable when the node cannot be asked. */
   permit2Allowance(chainId: string, token: string, owner: string): Promise<bigint>;
   /** "This payment was confirmed: move it on the chain": the submission starts here and now, or on the job queue. */

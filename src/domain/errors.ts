@@ -60,6 +60,16 @@ export const ERRORS = {
     status: 422,
     message: 'Signatures of this smart-contract wallet (ERC-1271, ERC-6492) are not accepted here.',
   },
+  destination_zero_address: { status: 422, message: 'A settlement destination cannot be the zero address: tokens sent there are lost.' },
+  destination_token_contract: { status: 422, message: "A settlement destination cannot be the asset's own token contract." },
+  destination_permit2: { status: 422, message: 'A settlement destination cannot be the Permit2 contract.' },
+  destination_instance_key: {
+    status: 422,
+    message: "A settlement destination cannot be one of this service's own collector or relayer addresses.",
+  },
+  destination_blacklisted: { status: 422, message: 'The token refuses transfers to this destination (blacklisted by its issuer).' },
+  chain_not_served: { status: 422, message: 'This service does not settle on that chain.' },
+  asset_not_served: { status: 422, message: 'This service does not serve that asset.' },
   rate_limited: { status: 429, message: 'Too many requests.' },
   too_many_reverts: {
     status: 429,

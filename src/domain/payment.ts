@@ -77,6 +77,14 @@ export interface Payment {
   /** Collector mode: the service's fee and what was sent to the merchant (token units), once settling. */
   feeAmount: bigint | null;
   settlementAmount: bigint | null;
+  /**
+   * Collector mode: the settlement transfer's failed attempts so far (0 while none failed), when the next is due,
+   * and when and why it was held (after its last allowed attempt, or by an operator).
+   */
+  settlementAttempts: number;
+  settlementNextAt: Date | null;
+  settlementHeldAt: Date | null;
+  settlementHoldReason: string | null;
   /** The gateway option the buyer confirmed. */
   optionId: string | null;
   /**

@@ -21,6 +21,8 @@ const PAYMENT: Mapping = {
   option_not_found: 'invalid_params',
   invalid_account: 'params_validation',
   collect_data_required: 'invalid_params',
+  // Payment creation for a merchant whose settlements no served chain takes: a state of the merchant's.
+  asset_not_served: 'invalid_state',
 };
 
 const BY_OPERATION: Record<string, Mapping> = {

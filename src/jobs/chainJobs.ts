@@ -19,6 +19,7 @@ import { waitingRefunds } from '../db/refundsRepo';
 import { Submissions } from '../usecases/relayerSubmissions';
 import { batches } from '../lib/batches';
 import { developmentChain } from '../chain/devnetCheats';
+import { blacklistedNow } from '../chain/tokenRefusal';
 
 // Chain work on the PostgreSQL job queue (pg-boss: SKIP LOCKED, so any number of processes work the same
 // queues; a job is retried if its process dies). Requests only enqueue. The queues use pg-boss's `short`
@@ -200,6 +201,12 @@ export async function startChainJobs(
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
       return chain.fees();
+    },
+    instanceAddresses: (chainId) => chains.get(chainId)?.held ?? null,
+    blacklisted: (chainId, token, account) => {
+      const chain = chains.get(chainId);
+      if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
+      return blacklistedNow(chain, token, account);
     },
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);

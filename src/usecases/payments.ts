@@ -28,6 +28,8 @@ export async function createPayment(
   accountId: string,
   merchantId: string,
   input: CreatePaymentInput,
+  /** The chains (CAIP-2) that take payments of the caller's mode (ChainWork.settlingChains). */
+  servedChains: string[],
 ): Promise<Payment> {
   let amount;
   try {
@@ -63,6 +65,10 @@ export async function createPayment(
     settledAt: null,
     feeAmount: null,
     settlementAmount: null,
+    settlementAttempts: 0,
+    settlementNextAt: null,
+    settlementHeldAt: null,
+    settlementHoldReason: null,
     optionId: null,
     asOf: new Date(0),
   };
@@ -71,6 +77,7 @@ export async function createPayment(
     expiresAt: input.expiresAt ?? null,
     ttlSeconds: config.defaultPaymentTtlSeconds,
     maxTtlSeconds: MAX_TTL_SECONDS,
+    servedChains,
   });
   if (outcome.created) return outcome.created;
   throw REFUSALS[outcome.refusal](outcome.merchantStatus, amount.currency);
@@ -88,6 +95,12 @@ const REFUSALS: Record<repo.CreationRefusal, (merchantStatus: string | null, cur
   merchant_inactive: (status) => new AppError('invalid_state', `The merchant is ${status} and cannot take payments.`),
   no_settlement: (_, currency) =>
     new AppError('invalid_state', `The merchant has no crypto settlement for an asset pegged to ${currency}.`),
+  // 409 invalid_state on the hosted contract's createPayment (reason asset_not_served: src/http/hostedCodes.ts).
+  not_served: (_, currency) =>
+    new AppError(
+      'asset_not_served',
+      `None of the merchant's crypto settlements pegged to ${currency} is on a chain this service takes payments on: nobody could pay it.`,
+    ),
 };
 
 /** The payment as the caller's merchant sees it, with a stale non-final status brought up to date. */

@@ -112,7 +112,9 @@ async function fundRefund(trx: Tx, p: Funded, refund: RefundRow): Promise<string
   const minor = fundingMinor(refund.tokenAmount - best, p.decimals, CURRENCIES[p.currency]);
   const amount = { unit: `iso4217/${p.currency}`, value: minor.toString() };
   const ttl = { defaultPaymentTtlSeconds: FUNDING_TTL_S };
-  const funding = await createPayment(trx, ttl, p.accountId, p.merchantId, { referenceId: `refund:${refund.id}`, amount }).catch(
+  // Paid in the refund's token only (src/usecases/gatewayOptions.ts), on the chain the refunded payment was paid on.
+  const chain = refund.tokenAsset.split('/')[0];
+  const funding = await createPayment(trx, ttl, p.accountId, p.merchantId, { referenceId: `refund:${refund.id}`, amount }, [chain]).catch(
     (e: unknown) => {
       if (e instanceof AppError) return null;
       throw e;

@@ -217,6 +217,7 @@ export async function settle(
   if (!key) return refused({ reason: REASON.payloadType, message: 'no EIP-3009 authorization' });
   const a = c.authorization;
   const scope = revertScope(accountId, a.from, callerKeyId);
+  const served = chainWork.settlingChains(modeOfScope(accountId)).map((x) => x.chainId);
   let paymentId: string;
   try {
     paymentId = await inTransaction(db, async (trx) => {
@@ -225,7 +226,7 @@ export async function settle(
       if (late) throw new OverBudget(late);
       const reference = req.paymentPayload.resource?.url?.slice(0, 255) || `x402:${a.nonce}`;
       const amount = { unit: `iso4217/${c.asset.pegCurrency}`, value: c.amountMinor.toString() };
-      const payment = await createPayment(trx, config, accountId, c.payee.merchantId, { referenceId: reference, amount });
+      const payment = await createPayment(trx, config, accountId, c.payee.merchantId, { referenceId: reference, amount }, served);
       await confirmAuthorization(trx, payment.id, c, key, callerKeyId);
       return payment.id;
     });

@@ -1,5 +1,6 @@
 import { admin, client, Res } from '../support/service';
 import { merchantWithSettlement, uniqueKey, WALLET } from '../support/fixtures';
+import { DEVNET_USDC } from '../support/chain';
 import { BUYER_BASE, confirm, firstOption, gw, m, newPayment, signAction, svc, useGatewaySuite } from '../support/gatewaySuite';
 
 // On the hosted contract's operations, the status and code its documents give are answered, ours in `reason`
@@ -80,11 +81,11 @@ describe.each(['2026-02-18', '2026-02-19.preview'])('PAY-Version %s', (version) 
     const settlementKey = uniqueKey('reuse');
     const settle = (destination: string) =>
       api('POST', `/v1/merchants/${created.body.merchant.id}/settlements/crypto`, {
-        body: { settlements: [{ asset: 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination }] },
+        body: { settlements: [{ asset: DEVNET_USDC, destination }] },
         headers: { 'Idempotency-Key': settlementKey },
       });
-    expect((await settle(`eip155:8453:${WALLET}`)).status).toBe(201);
-    expect(answer(await settle('eip155:8453:0xde709f2102306220921060314715629080e2fb77'))).toEqual(conflict);
+    expect((await settle(`eip155:31337:${WALLET}`)).status).toBe(201);
+    expect(answer(await settle('eip155:31337:0xde709f2102306220921060314715629080e2fb77'))).toEqual(conflict);
 
     const paymentKey = uniqueKey('reuse');
     const pay = (referenceId: string) =>

@@ -1,4 +1,6 @@
 import { client } from '../support/service';
+import { devnetAssetId } from '../../src/chain/devnet';
+import { DEVNET2_CHAIN_ID } from '../support/chain';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { paySucceeded, svc, usd, usePaymentsSuite } from '../support/paymentsSuite';
@@ -42,8 +44,8 @@ describe('payment lists in the hosted forms', () => {
       body: {
         settlements: [
           {
-            asset: 'eip155:10/erc20:0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
-            destination: 'eip155:10:0x52908400098527886E0F7030069857D2E4169EE7',
+            asset: devnetAssetId('USDC', DEVNET2_CHAIN_ID),
+            destination: `eip155:${DEVNET2_CHAIN_ID}:0x52908400098527886E0F7030069857D2E4169EE7`,
           },
         ],
       },

@@ -1,5 +1,15 @@
 import { client, newAccount, startTestService, TestService } from '../support/service';
 import { EURC_BASE, USDC_BASE, USDC_ETH, WALLET, WALLET2, uniqueKey } from '../support/fixtures';
+import { devnetAssetId } from '../../src/chain/devnet';
+import { DEVNET2_CHAIN_ID } from '../support/chain';
+
+// Settlements name assets of chains this instance serves (settlementDestinations.test.ts has the refusals): the
+// development chains' tokens here; the registry's other assets (Base, Ethereum) are on chains it does not serve.
+const USDC = devnetAssetId('USDC');
+const EURC = devnetAssetId('EURC');
+const USDC2 = devnetAssetId('USDC', DEVNET2_CHAIN_ID);
+const C = 'eip155:31337';
+const C2 = `eip155:${DEVNET2_CHAIN_ID}`;
 
 let svc: TestService;
 let api: ReturnType<typeof client>;
@@ -53,13 +63,13 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
   it('creates entries in bulk with canonical (EIP-55) addresses; the merchant shows them', async () => {
     const mid = await newMerchant();
     const r = await post(mid, [
-      { asset: USDC_BASE.toLowerCase().replace('erc20:0x', 'erc20:0x'), destination: `eip155:8453:${WALLET.toLowerCase()}` },
-      { asset: USDC_ETH, destination: `eip155:1:${WALLET2}` },
+      { asset: USDC.toLowerCase().replace('eip155:31337/erc20:0x', 'eip155:31337/erc20:0x'), destination: `${C}:${WALLET.toLowerCase()}` },
+      { asset: USDC2, destination: `${C2}:${WALLET2}` },
     ]);
     expect(r.status).toBe(201);
     expect(r.body.settlements).toEqual([
-      { id: expect.stringMatching(/^crypto_/), asset: USDC_BASE, destination: `eip155:8453:${WALLET}` },
-      { id: expect.stringMatching(/^crypto_/), asset: USDC_ETH, destination: 'eip155:1:0xde709f2102306220921060314715629080e2fb77' },
+      { id: expect.stringMatching(/^crypto_/), asset: USDC, destination: `${C}:${WALLET}` },
+      { id: expect.stringMatching(/^crypto_/), asset: USDC2, destination: `${C2}:0xde709f2102306220921060314715629080e2fb77` },
     ]);
     const m = await api('GET', `/v1/merchants/${mid}`);
     expect(m.body.merchant.settlements.crypto).toHaveLength(2);
@@ -71,34 +81,29 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
   });
 
   it.each([
-    [
-      'an unknown asset',
-      [{ asset: 'eip155:8453/erc20:0x0000000000000000000000000000000000000001', destination: `eip155:8453:${WALLET}` }],
-      '/settlements/0/asset',
-    ],
-    ['a destination on another chain', [{ asset: USDC_BASE, destination: `eip155:1:${WALLET}` }], '/settlements/0/destination'],
+    ['a destination on another chain', [{ asset: USDC, destination: `${C2}:${WALLET}` }], '/settlements/0/destination'],
     [
       'a bad EIP-55 checksum',
-      [{ asset: USDC_BASE, destination: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169Ee7' }],
+      [{ asset: USDC, destination: `${C}:0x52908400098527886E0F7030069857D2E4169Ee7` }],
       '/settlements/0/destination',
     ],
-    ['a malformed asset', [{ asset: 'eip155:8453/erc20:0x12', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
-    ['a non-erc20 EVM asset', [{ asset: 'eip155:8453/slip44:60', destination: `eip155:8453:${WALLET}` }], '/settlements/0/asset'],
+    ['a malformed asset', [{ asset: 'eip155:31337/erc20:0x12', destination: `${C}:${WALLET}` }], '/settlements/0/asset'],
+    ['a non-erc20 EVM asset', [{ asset: 'eip155:31337/slip44:60', destination: `${C}:${WALLET}` }], '/settlements/0/asset'],
     [
       'a chain reference with a leading zero',
-      [{ asset: 'eip155:08453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `eip155:8453:${WALLET}` }],
+      [{ asset: 'eip155:031337/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `${C}:${WALLET}` }],
       '/settlements/0/asset',
     ],
     [
       'a good entry followed by a bad one',
       [
-        { asset: USDC_BASE, destination: `eip155:8453:${WALLET}` },
-        { asset: USDC_ETH, destination: 'eip155:1:nope' },
+        { asset: USDC, destination: `${C}:${WALLET}` },
+        { asset: USDC2, destination: `${C2}:nope` },
       ],
       '/settlements/1/destination',
     ],
     ['no entries', [], '/settlements'],
-    ['51 entries', Array.from({ length: 51 }, () => ({ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` })), '/settlements'],
+    ['51 entries', Array.from({ length: 51 }, () => ({ asset: USDC, destination: `${C}:${WALLET}` })), '/settlements'],
   ])('refuses %s with 400 and stores nothing', async (_w, entries, field) => {
     const mid = await newMerchant();
     const r = await post(mid, entries, uniqueKey(), direct);
@@ -110,17 +115,17 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
 
   it('an asset already registered -> 409 settlement_asset_conflict, and nothing from that request is stored', async () => {
     const mid = await newMerchant();
-    expect((await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).status).toBe(201);
+    expect((await post(mid, [{ asset: USDC, destination: `${C}:${WALLET}` }])).status).toBe(201);
     const r = await post(mid, [
-      { asset: USDC_ETH, destination: `eip155:1:${WALLET}` },
-      { asset: USDC_BASE, destination: `eip155:8453:${WALLET2}` },
+      { asset: USDC2, destination: `${C2}:${WALLET}` },
+      { asset: USDC, destination: `${C}:${WALLET2}` },
     ]);
     expect(r.status).toBe(409);
     expect(r.body.code).toBe('settlement_asset_conflict');
-    expect((await stored(mid)).map((s: { asset: string }) => s.asset)).toEqual([USDC_BASE]);
+    expect((await stored(mid)).map((s: { asset: string }) => s.asset)).toEqual([USDC]);
     const twice = await post(mid, [
-      { asset: EURC_BASE, destination: `eip155:8453:${WALLET}` },
-      { asset: EURC_BASE, destination: `eip155:8453:${WALLET2}` },
+      { asset: EURC, destination: `${C}:${WALLET}` },
+      { asset: EURC, destination: `${C}:${WALLET2}` },
     ]);
     expect(twice.status).toBe(409);
     expect(await stored(mid)).toHaveLength(1);
@@ -129,21 +134,21 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
   it('requires an Idempotency-Key and replays on retry', async () => {
     const mid = await newMerchant();
     const noKey = await direct('POST', `/v1/merchants/${mid}/settlements/crypto`, {
-      body: { settlements: [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }] },
+      body: { settlements: [{ asset: USDC, destination: `${C}:${WALLET}` }] },
     });
     expect(noKey.body.code).toBe('missing_idempotency_key');
     const key = uniqueKey();
-    const a = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], key);
-    const b = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], key);
+    const a = await post(mid, [{ asset: USDC, destination: `${C}:${WALLET}` }], key);
+    const b = await post(mid, [{ asset: USDC, destination: `${C}:${WALLET}` }], key);
     expect(b.text).toBe(a.text);
     expect(await stored(mid)).toHaveLength(1);
   });
 
   it('another account gets 403; an unknown merchant 404', async () => {
     const mid = await newMerchant();
-    const r = await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }], uniqueKey(), other);
+    const r = await post(mid, [{ asset: USDC, destination: `${C}:${WALLET}` }], uniqueKey(), other);
     expect(r.status).toBe(403);
-    const unknown = await post('mrch_nope', [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }]);
+    const unknown = await post('mrch_nope', [{ asset: USDC, destination: `${C}:${WALLET}` }]);
     expect([unknown.status, unknown.body.code, unknown.body.reason]).toEqual([404, 'not_found', 'merchant_not_found']);
     expect(await stored(mid)).toEqual([]);
   });
@@ -152,16 +157,16 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
 describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
   it('changes the destination on the same chain only, and removes entries', async () => {
     const mid = await newMerchant();
-    const [s] = (await post(mid, [{ asset: USDC_BASE, destination: `eip155:8453:${WALLET}` }])).body.settlements;
-    const moved = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:8453:${WALLET2}` } });
+    const [s] = (await post(mid, [{ asset: USDC, destination: `${C}:${WALLET}` }])).body.settlements;
+    const moved = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `${C}:${WALLET2}` } });
     expect(moved.status).toBe(200);
-    expect(moved.body).toEqual({ id: s.id, asset: USDC_BASE, destination: 'eip155:8453:0xde709f2102306220921060314715629080e2fb77' });
-    const wrongChain = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:1:${WALLET}` } });
+    expect(moved.body).toEqual({ id: s.id, asset: USDC, destination: `${C}:0xde709f2102306220921060314715629080e2fb77` });
+    const wrongChain = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `${C2}:${WALLET}` } });
     expect(wrongChain.status).toBe(400);
     expect(wrongChain.body.issues[0].field).toBe('/destination');
-    expect((await stored(mid))[0].destination).toBe('eip155:8453:0xde709f2102306220921060314715629080e2fb77');
+    expect((await stored(mid))[0].destination).toBe(`${C}:0xde709f2102306220921060314715629080e2fb77`);
     expect(
-      (await other('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `eip155:8453:${WALLET}` } })).status,
+      (await other('PUT', `/v1/merchants/${mid}/settlements/crypto/${s.id}`, { body: { destination: `${C}:${WALLET}` } })).status,
     ).toBe(403);
 
     expect((await other('DELETE', `/v1/merchants/${mid}/settlements/crypto/${s.id}`)).status).toBe(403);
@@ -173,7 +178,7 @@ describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
   });
   it('a settlement id with a NUL (schema-valid) is an unknown settlement: 404, not 400', async () => {
     const mid = await newMerchant();
-    const put = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/crypto_%00`, { body: { destination: `eip155:8453:${WALLET}` } });
+    const put = await api('PUT', `/v1/merchants/${mid}/settlements/crypto/crypto_%00`, { body: { destination: `${C}:${WALLET}` } });
     expect([put.status, put.body.code, put.body.reason]).toEqual([404, 'not_found', 'settlement_not_found']);
     const del = await api('DELETE', `/v1/merchants/${mid}/settlements/crypto/%00`);
     expect([del.status, del.body.code, del.body.reason]).toEqual([404, 'not_found', 'settlement_not_found']);
@@ -183,7 +188,8 @@ describe('PUT and DELETE /v1/merchants/{id}/settlements/crypto/{id}', () => {
 describe('operators add assets without code changes', () => {
   it('admin assets add registers an asset that settlements can use at once', async () => {
     const { admin } = await import('../support/service');
-    const asset = 'eip155:8453/erc20:0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb'; // DAI on Base
+    // Base's DAI address, on the development chain (a chain this instance serves): no token answers there.
+    const asset = 'eip155:31337/erc20:0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb';
     const added = await admin(
       'assets',
       'add',
@@ -196,13 +202,13 @@ describe('operators add assets without code changes', () => {
       '--decimals',
       '18',
       '--network-name',
-      'Base',
+      'paygate devnet',
       '--peg',
       'USD',
     );
     expect(added).toMatchObject({ id: asset, symbol: 'DAI', decimals: 18, pegCurrency: 'USD' });
     const mid = await newMerchant();
-    expect((await post(mid, [{ asset, destination: `eip155:8453:${WALLET}` }])).status).toBe(201);
+    expect((await post(mid, [{ asset, destination: `${C}:${WALLET}` }])).status).toBe(201);
     await expect(
       admin('assets', 'add', '--asset', 'nope', '--symbol', 'X', '--name', 'X', '--decimals', '6', '--network-name', 'X'),
     ).rejects.toMatchObject({ code: 2 });

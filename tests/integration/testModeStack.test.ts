@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { admin, newAccount, newKey, startTestService, TestService, describeOwn } from '../support/service';
+import { admin, client, newAccount, newKey, startTestService, TestService, describeOwn } from '../support/service';
 import { DEVNET2_CHAIN_ID, DEVNET_USDC, freePort, rpcUrl, USDC_TOKEN } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
@@ -166,7 +167,18 @@ describeOwn('test mode beside a live chain, with production settings', () => {
 });
 
 // When a production service has no embedded test chains: a configured test chain takes test mode instead, and
-// TEST_MODE=off leaves test payments without a chain.
+// TEST_MODE=off leaves test mode without a chain: a settlement there is refused, and so is a payment no chain of its
+// mode could be paid on (docs/api.md, "Settlements").
+/** A new merchant of the key's account (and mode), through the API. */
+async function merchantOf(svc: TestService, apiKey: string): Promise<string> {
+  const m = await client(svc.url, { 'Api-Key': apiKey })('POST', '/v1/merchants', {
+    body: { merchantName: 'Stack', merchantEmail: 'm@x.io' },
+    headers: { 'Idempotency-Key': `k-${randomBytes(8).toString('hex')}` },
+  });
+  if (m.status !== 201) throw new Error(m.text);
+  return m.body.merchant.id as string;
+}
+
 describeOwn('a production service without the embedded test chains', () => {
   const PROD = { NODE_ENV: 'production', DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'), METRICS_PUBLIC: 'true' };
   let live: Record<string, string>;
@@ -195,10 +207,26 @@ describeOwn('a production service without the embedded test chains', () => {
     try {
       const acct = await newAccount('Configured test chain');
       const key = (type: 'partner' | 'wallet', mode: 'live' | 'test') => newKey(acct.accountId, type, undefined, mode);
-      const [testKey, testWallet, liveWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test'), key('wallet', 'live')]);
-      const settlements = [LIVE_USDC, DEVNET_USDC];
-      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url, settlements });
-      const liveSide = await side(svc.url, { apiKey: acct.apiKey, walletKey: liveWallet.apiKey }, { hooksUrl: rx.url, settlements });
+      const [testKey, testWallet] = await Promise.all([key('partner', 'test'), key('wallet', 'test')]);
+      await admin(
+        ...['assets', 'add', '--asset', LIVE_USDC, '--symbol', 'USDC', '--name', 'USD Coin', '--decimals', '6', '--peg', 'USD'],
+        ...['--network-name', 'Live chain', '--eip712-name', 'USD Coin', '--eip712-version', '2'],
+      );
+      // The embedded chain does not run: a settlement on it is refused.
+      const refused = await client(svc.url, { 'Api-Key': testKey.apiKey })(
+        'POST',
+        `/v1/merchants/${await merchantOf(svc, testKey.apiKey)}/settlements/crypto`,
+        {
+          body: { settlements: [{ asset: DEVNET_USDC, destination: `eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}` }] },
+          headers: { 'Idempotency-Key': `k-${randomBytes(8).toString('hex')}` },
+        },
+      );
+      expect([refused.status, refused.body.code]).toEqual([422, 'chain_not_served']);
+      const test = await side(
+        svc.url,
+        { apiKey: testKey.apiKey, walletKey: testWallet.apiKey },
+        { hooksUrl: rx.url, settlements: [LIVE_USDC] },
+      );
       const buyer = privateKeyToAccount(generatePrivateKey()).address;
       const accounts = [`eip155:${DEVNET2_CHAIN_ID}:${buyer}`, `eip155:31337:${buyer}`];
       const offered = async (s: Side) =>
@@ -206,7 +234,19 @@ describeOwn('a production service without the embedded test chains', () => {
           (o: { account: string }) => o.account,
         );
       expect(await offered(test)).toEqual([accounts[0]]);
-      expect(await offered(liveSide)).toEqual([]);
+      // A live merchant settling only on the test chain: a live payment nobody could pay is refused.
+      const liveMerchant = await merchantOf(svc, acct.apiKey);
+      const liveApi = client(svc.url, { 'Api-Key': acct.apiKey });
+      const settled = await liveApi('POST', `/v1/merchants/${liveMerchant}/settlements/crypto`, {
+        body: { settlements: [{ asset: LIVE_USDC, destination: `eip155:${DEVNET2_CHAIN_ID}:${buyer}` }] },
+        headers: { 'Idempotency-Key': `k-${randomBytes(8).toString('hex')}` },
+      });
+      expect(settled.status).toBe(201);
+      const livePayment = await liveApi('POST', '/v1/payments', {
+        body: { referenceId: 'live-1', amount: { unit: 'iso4217/USD', value: '100' } },
+        headers: { 'Merchant-Id': liveMerchant },
+      });
+      expect([livePayment.status, livePayment.body.code, livePayment.body.reason]).toEqual([409, 'invalid_state', 'asset_not_served']);
       // Not a development chain of this instance: the helpers are not there.
       expect((await test.partner('POST', `/v1/test-helpers/payments/${test.paymentId}/expire`)).status).toBe(404);
     } finally {
@@ -216,18 +256,40 @@ describeOwn('a production service without the embedded test chains', () => {
     }
   }, 60_000);
 
-  it('TEST_MODE=off leaves them out: a test payment is offered no chain and the test helpers are not there', async () => {
+  it('TEST_MODE=off leaves them out: settling there is refused, so is a test payment nobody could pay, and no test helper is there', async () => {
     // The suite's development chain is still named (DEVNET_RPC_URL): only the setting keeps it out.
     const svc = await startTestService({ ...PROD, ...live, TEST_MODE: 'off' });
     try {
       const acct = await newAccount('Test mode off');
-      const key = (type: 'partner' | 'wallet') => newKey(acct.accountId, type, undefined, 'test');
-      const [testKey, testWallet] = await Promise.all([key('partner'), key('wallet')]);
-      const test = await side(svc.url, { apiKey: testKey.apiKey, walletKey: testWallet.apiKey }, { hooksUrl: rx.url });
-      const accounts = [`eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}`];
-      const o = await test.wallet('POST', `/v1/gateway/payment/${test.paymentId}/options`, { body: { accounts } });
-      expect(o).toMatchObject({ status: 200, body: { options: [] } });
-      expect(await test.partner('POST', `/v1/test-helpers/payments/${test.paymentId}/expire`)).toMatchObject({
+      const testKey = await newKey(acct.accountId, 'partner', undefined, 'test');
+      const partner = client(svc.url, { 'Api-Key': testKey.apiKey, 'PAY-Version': '2026-02-19.preview' });
+      const merchantId = await merchantOf(svc, testKey.apiKey);
+      const wallet = `0x${randomBytes(20).toString('hex')}`;
+      const settle = (asset: string, chain: string) =>
+        partner('POST', `/v1/merchants/${merchantId}/settlements/crypto`, {
+          body: { settlements: [{ asset, destination: `${chain}:${wallet}` }] },
+          headers: { 'Idempotency-Key': `k-${randomBytes(8).toString('hex')}` },
+        });
+      // The embedded chain does not run: a settlement there is refused.
+      const refused = await settle(DEVNET_USDC, 'eip155:31337');
+      expect([refused.status, refused.body.code]).toEqual([422, 'chain_not_served']);
+      // The live chain's node is never reached here: its blacklist cannot be read, so a settlement there is not taken.
+      const base = 'eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+      expect([(await settle(base, 'eip155:8453')).status]).toEqual([503]);
+      // One stored before (as it stands): no chain takes test payments, so a payment nobody could pay is refused.
+      await svc.db('crypto_settlements').insert({
+        id: `crypto_${randomBytes(8).toString('hex')}`,
+        merchant_id: merchantId,
+        asset: base,
+        chain_id: 'eip155:8453',
+        destination: `eip155:8453:${getAddress(wallet)}`,
+      });
+      const p = await partner('POST', '/v1/payments', {
+        body: { referenceId: 'test-1', amount: { unit: 'iso4217/USD', value: '100' } },
+        headers: { 'Merchant-Id': merchantId },
+      });
+      expect([p.status, p.body.code, p.body.reason]).toEqual([409, 'invalid_state', 'asset_not_served']);
+      expect(await partner('POST', '/v1/test-helpers/blacklist', { body: { account: `eip155:31337:${wallet}` } })).toMatchObject({
         status: 404,
         body: { code: 'not_found' },
       });

@@ -208,7 +208,7 @@ export function startLoad(stack: SoakStack, dbUrl: string, actors: number) {
     if (Math.random() < 0.5)
       for (const until = Date.now() + 30_000; !stopping && Date.now() < until; await sleep(1000)) {
         const d = await call('GET', `/v1/payments/${paymentId}`, 'payment', account.headers);
-        if (d.body?.settlement) break;
+        if (d.body?.settlement?.successful) break; // left (a pending or failed settlement has not)
       }
     const r = await call(
       'POST',

@@ -13,7 +13,7 @@ const description = read('spec/shared/info-description.md');
 
 /** Rows `| `code` | 400 | meaning |` of the markdown table that follows `heading`. */
 function errorRows(text: string): [string, number, string][] {
-  return [...text.matchAll(/^\s*\| `([a-z_]+)` \| (\d{3}) \| (.+) \|$/gm)].map((m) => [m[1], Number(m[2]), m[3]]);
+  return [...text.matchAll(/^\s*\| `([a-z][a-z0-9_]*)` \| (\d{3}) \| (.+) \|$/gm)].map((m) => [m[1], Number(m[2]), m[3]]);
 }
 
 describe('the error catalogue in the docs', () => {

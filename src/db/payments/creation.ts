@@ -16,6 +16,8 @@ export interface CreationTerms {
   expiresAt: number | null;
   ttlSeconds: number;
   maxTtlSeconds: number;
+  /** The chains (CAIP-2) that take payments of the payment's mode: a settlement elsewhere cannot be paid. */
+  servedChains: string[];
 }
 
 /** A payment to create, on its terms. */
@@ -42,13 +44,14 @@ const INPUT: [name: string, type: string, value: (c: Creation) => unknown][] = [
   ['expires', 'bigint', ({ terms }) => terms.expiresAt],
   ['ttl', 'int', ({ terms }) => terms.ttlSeconds],
   ['max_ttl', 'bigint', ({ terms }) => terms.maxTtlSeconds],
+  ['served', 'text', ({ terms }) => terms.servedChains.join(',')],
   ['event_id', 'text', () => newId('evt')],
 ];
 const INPUT_NAMES = INPUT.map(([name]) => name).join(', ');
 
 /** Why the statement refused a creation: the first failed condition, in the order clients are told. */
 export type CreationRefusal =
-  'expires_at' | 'merchant_not_found' | 'other_account' | 'merchant_deleted' | 'merchant_inactive' | 'no_settlement';
+  'expires_at' | 'merchant_not_found' | 'other_account' | 'merchant_deleted' | 'merchant_inactive' | 'no_settlement' | 'not_served';
 
 /**
  * Payment creation in one statement (one round trip, one plan) for one or several payments, each row of `r` one
@@ -74,6 +77,10 @@ const createPaymentsStatement = preparedStatement(
       WHEN NOT EXISTS (
         SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
         WHERE s.merchant_id = m.id AND a.peg_currency = r.currency AND a.enabled) THEN 'no_settlement'
+      WHEN NOT EXISTS (
+        SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
+        WHERE s.merchant_id = m.id AND a.peg_currency = r.currency AND a.enabled
+          AND a.chain_id = ANY (string_to_array(r.served, ','))) THEN 'not_served'
     END AS refusal
     FROM r LEFT JOIN merchants m ON m.id = r.merchant_id
   ), p AS (

@@ -34,6 +34,10 @@ export const fromRow = (r: Row): Payment => ({
   settledAt: r.settled_at,
   feeAmount: r.fee_amount === null || r.fee_amount === undefined ? null : BigInt(r.fee_amount),
   settlementAmount: r.settlement_amount === null || r.settlement_amount === undefined ? null : BigInt(r.settlement_amount),
+  settlementAttempts: Number(r.settlement_attempts ?? 0),
+  settlementNextAt: r.settlement_next_at ?? null,
+  settlementHeldAt: r.settlement_held_at ?? null,
+  settlementHoldReason: r.settlement_hold_reason ?? null,
   optionId: r.option_id ?? null,
   asOf: readAt(r),
 });
@@ -70,6 +74,10 @@ export const PAYMENT_COLUMNS = [
   'settled_at',
   'fee_amount',
   'settlement_amount',
+  'settlement_attempts',
+  'settlement_next_at',
+  'settlement_held_at',
+  'settlement_hold_reason',
   'option_id',
 ] as const;
 

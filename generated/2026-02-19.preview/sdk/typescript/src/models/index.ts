@@ -78,6 +78,8 @@ export * from './PaymentOption';
 export * from './PaymentOptionsRequest';
 export * from './PaymentOptionsResponse';
 export * from './PaymentSettlement';
+export * from './PaymentSettlementFailed';
+export * from './PaymentSettlementPending';
 export * from './PaymentSettlementSuccessful';
 export * from './PaymentSettlementSuccessfulAmount';
 export * from './PaymentStats';

@@ -316,6 +316,23 @@ describe('admin testmode reset', () => {
     const neighbourKey = (await newKey(neighbour.accountId, 'partner', undefined, 'test')).apiKey;
     const theirs = await side(svc.directUrl, { apiKey: neighbourKey, walletKey: neighbourKey }, { hooksUrl: rx.url });
     const theirsBefore = await snapshot(theirs);
+    // The reset refuses while a test payment's transaction is still moving (an earlier test's x402 settlement may be
+    // settling on to its merchant): wait until every one of them is final, as an operator would.
+    await eventually(
+      async () =>
+        Number(
+          (
+            await svc
+              .db('chain_transactions as t')
+              .join('payments as p', 'p.id', 't.payment_id')
+              .where('p.account_id', scope)
+              .whereIn('t.status', ['pending', 'mined'])
+              .count({ n: '*' })
+          )[0].n,
+        ),
+      (n) => n === 0,
+      60_000,
+    );
     const out = await admin('testmode', 'reset', '--account', acct.accountId);
     expect(out).toMatchObject({ accountId: acct.accountId, deleted: held });
 

@@ -8,18 +8,19 @@ import type { StoredOption } from '../db/optionsRepo';
 // database connection meanwhile (issue 28, finding 8; tests/integration/confirmChecks.test.ts). A wallet that
 // confirms in a loop costs the node little: a refusal is remembered per option and signature for
 // CONFIRM_REFUSAL_CACHE_MS and answered again from memory; the same check already running is joined, not repeated;
-// and the checks that do ask the node are limited per payment and per credential (429 rate_limited).
+// and the checks that do ask the node are limited per payment and per credential (429 rate_limited). The gateway's
+// confirm remembers a pass too (`rememberPass`): it only lets a racing confirm of the same option reach the
+// transaction, where one conditional UPDATE decides, and the relayer simulates again before it sends. x402's
+// verify does not: a payload passed a moment ago may have been settled since, and verify must say so.
 
 /** Takes one check of `paymentId` by `credential` from the shared limits; throws 429 rate_limited beyond them. */
 export type TakeCheck = (credential: string, paymentId: string) => Promise<void>;
 
-type Refusal = Extract<AuthorizationCheck, { ok: false }>;
-
-/** Refusals remembered at most; the oldest is forgotten first. */
+/** Verdicts remembered at most; the oldest is forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
 export class ConfirmChecks {
-  private readonly refused = new Map<string, { refusal: Refusal; until: number }>();
+  private readonly verdicts = new Map<string, { verdict: AuthorizationCheck; until: number }>();
   private readonly running = new Map<string, Promise<AuthorizationCheck>>();
 
   constructor(
@@ -36,21 +37,21 @@ export class ConfirmChecks {
     opt: Pick<StoredOption, 'id' | 'paymentId' | 'chainId' | 'typedData'> & { relayer: string },
     signature: string,
     credential: string,
-    permit?: PermitContext,
+    { permit, rememberPass = false }: { permit?: PermitContext; rememberPass?: boolean } = {},
   ) {
     // The approve's hash is part of the question: an allowance refused without it may suffice with it.
     const key = `${opt.id} ${createHash('sha256')
       .update(`${signature} ${permit?.approveTx ?? ''}`)
       .digest('base64url')}`;
-    const known = this.refused.get(key);
-    if (known && known.until > Date.now()) return known.refusal;
-    if (known) this.refused.delete(key);
+    const known = this.verdicts.get(key);
+    if (known && known.until > Date.now()) return known.verdict;
+    if (known) this.verdicts.delete(key);
     let check = this.running.get(key);
     if (!check) {
       check = (async () => {
         await this.take(credential, opt.paymentId);
         const r = await this.chainWork.checkAuthorization(opt.chainId, opt.typedData, signature, opt.relayer, permit);
-        if (!r.ok && r.refusal !== 'approval_pending') this.remember(key, r);
+        if (r.ok ? rememberPass : r.refusal !== 'approval_pending') this.remember(key, r);
         return r;
       })().finally(() => this.running.delete(key));
       this.running.set(key, check);
@@ -66,9 +67,9 @@ export class ConfirmChecks {
     }
   }
 
-  private remember(key: string, refusal: Refusal): void {
+  private remember(key: string, verdict: AuthorizationCheck): void {
     if (this.refusalTtlMs <= 0) return;
-    if (this.refused.size >= MAX_REMEMBERED) this.refused.delete(this.refused.keys().next().value!);
-    this.refused.set(key, { refusal, until: Date.now() + this.refusalTtlMs });
+    if (this.verdicts.size >= MAX_REMEMBERED) this.verdicts.delete(this.verdicts.keys().next().value!);
+    this.verdicts.set(key, { verdict, until: Date.now() + this.refusalTtlMs });
   }
 }

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import type { Db } from '../db/knex';
 import type { Config } from '../config';
-import type { AuthorizationCheck, PermitContext } from '../domain/chain';
+import type { AuthorizationCheck } from '../domain/chain';
 import { AppError } from '../domain/errors';
 import type { Payment } from '../domain/payment';
 import { collectThreshold } from '../db/accountsRepo';
@@ -84,7 +84,7 @@ export function chainCheck(
   q: ChainQuestion,
   signature: string,
   credential: string,
-  permit?: PermitContext,
+  how: Parameters<ConfirmChecks['check']>[3] = {},
 ): Promise<AuthorizationCheck> {
-  return checks.check({ ...q, relayer: getAddress(q.relayer) }, signature, credential, permit);
+  return checks.check({ ...q, relayer: getAddress(q.relayer) }, signature, credential, how);
 }

@@ -104,7 +104,10 @@ export async function checkConfirm(
     chain: async () => {
       const permit =
         opt.permitTo === null ? undefined : { owner: parseAccountId(opt.account).address, to: opt.permitTo, approveTx: given.approveTx };
-      const check = await chainCheck(checks, { ...opt, relayer: opt.relayer! }, given.signature, caller.keyId, permit);
+      const check = await chainCheck(checks, { ...opt, relayer: opt.relayer! }, given.signature, caller.keyId, {
+        permit,
+        rememberPass: true,
+      });
       // The catalogue's message; an approve not mined yet is worth retrying at once.
       if (!check.ok)
         throw new AppError(check.refusal, undefined, undefined, check.refusal === 'approval_pending' ? { 'Retry-After': '2' } : undefined);

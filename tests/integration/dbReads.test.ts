@@ -43,10 +43,31 @@ describeOwn('independent reads', () => {
   });
 
   it('run side by side on the pool', async () => {
-    let got: number[] = [];
-    const most = await mostInFlight(async () => {
-      got = await readsOf(db, [sleepy(db, 1), sleepy(db, 2), sleepy(db, 3)]);
-    });
+    // Each read waits for a lock this test holds until all three are in flight (or 10 s have passed: reads one
+    // after another would then count 1), so the count does not depend on how fast the machine opens connections.
+    const gate = await db.client.acquireConnection();
+    const query = (sql: string) => new Promise((ok, ko) => gate.query(sql, (e: unknown, r: unknown) => (e ? ko(e) : ok(r))));
+    await query('select pg_advisory_lock(4711)');
+    const gated = (value: number) => async () =>
+      (await db.raw('select pg_advisory_xact_lock_shared(4711), ?::int AS v', [value])).rows[0].v as number;
+    let got: number[];
+    let now = 0;
+    let most = 0;
+    const ours = (q: { sql?: string }) => q.sql?.startsWith('select pg_advisory_xact_lock_shared') === true;
+    const sent = (q: { sql?: string }) => {
+      if (ours(q)) most = Math.max(most, ++now);
+      if (most === 3) void query('select pg_advisory_unlock(4711)');
+    };
+    const answered = (_e: unknown, q: { sql?: string }) => void (ours(q) && now--);
+    db.on('query', sent).on('query-response', answered).on('query-error', answered);
+    const fallback = setTimeout(() => void query('select pg_advisory_unlock(4711)'), 10_000);
+    try {
+      got = await readsOf(db, [gated(1), gated(2), gated(3)]);
+    } finally {
+      clearTimeout(fallback);
+      db.off('query', sent).off('query-response', answered).off('query-error', answered);
+      await db.client.releaseConnection(gate);
+    }
     expect(got).toEqual([1, 2, 3]);
     expect(most).toBe(3);
   });

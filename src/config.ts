@@ -60,7 +60,7 @@ export interface Config {
    * baseMs, doubling; the maxAttempts-th revert fails the payment transaction_reverted.
    */
   submitRetry: { maxAttempts: number; baseMs: number };
-  /** Fee-raising replacements of one transaction at most (src/usecases/relayerFees.ts). */
+  /** Fee-raising replacements of one transaction at most (src/usecases/relayer/fees.ts). */
   chainMaxFeeBumps: number;
   /** Whose ERC-1271 signatures confirm accepts (CONTRACT_WALLETS, CONTRACT_WALLETS_ALLOWLIST). */
   contractWallets: ContractWalletSettings;

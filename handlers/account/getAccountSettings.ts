@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { accountSettings } from '../../src/usecases/accountSettings';
+import { accountSettings } from '../../src/usecases/account/settings';
 
 export const getAccountSettings: Handler<'getAccountSettings'> = async ({ db, caller, config }) => ({
   status: 200,

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { changeAccountSettings } from '../../src/usecases/accountSettings';
+import { changeAccountSettings } from '../../src/usecases/account/settings';
 
 export const updateAccountSettings: Handler<'updateAccountSettings'> = async ({ db, caller, config, body }) => ({
   status: 200,

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { balances } from '../../src/usecases/ledger';
+import { balances } from '../../src/usecases/ledger/records';
 
 export const getBalance: Handler<'getBalance'> = async ({ db, caller }) => ({
   status: 200,

@@ -1,6 +1,6 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { balanceTransactions } from '../../src/usecases/ledger';
-import { balanceTransactionsCsv, exportRow } from '../../src/usecases/ledgerExport';
+import { balanceTransactions } from '../../src/usecases/ledger/records';
+import { balanceTransactionsCsv, exportRow } from '../../src/usecases/ledger/export';
 
 /** JSON pages, or with `Accept: text/csv` every row of the range as CSV, streamed. */
 export const listBalanceTransactions: Handler<'listBalanceTransactions'> = async ({ db, caller, query, headers }) => {

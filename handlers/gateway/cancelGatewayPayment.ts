@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { cancelByBuyer } from '../../src/usecases/gatewayPayments';
+import { cancelByBuyer } from '../../src/usecases/gateway/payments';
 import { cancelledView } from '../payments/present';
 
 export const cancelGatewayPayment: Handler<'cancelGatewayPayment'> = async ({ db, config, path, version }) => {

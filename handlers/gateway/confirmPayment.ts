@@ -1,7 +1,7 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { CheckedConfirm, checkConfirm, confirmPayment as confirm } from '../../src/usecases/gatewayConfirm';
-import { gatewayPayment } from '../../src/usecases/gatewayPayments';
-import { pollStatus } from '../../src/usecases/payments';
+import { CheckedConfirm, checkConfirm, confirmPayment as confirm } from '../../src/usecases/gateway/confirm';
+import { gatewayPayment } from '../../src/usecases/gateway/payments';
+import { pollStatus } from '../../src/usecases/payments/payments';
 import { statusView } from '../payments/present';
 import { callerInfo } from './present';
 

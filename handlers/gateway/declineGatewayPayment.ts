@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { declineByBuyer } from '../../src/usecases/gatewayPayments';
+import { declineByBuyer } from '../../src/usecases/gateway/payments';
 import { statusView } from '../payments/present';
 
 export const declineGatewayPayment: Handler<'declineGatewayPayment'> = async ({ db, config, path, version }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { fetchActions } from '../../src/usecases/gatewayOptions';
+import { fetchActions } from '../../src/usecases/gateway/options';
 import { optionActions } from './present';
 
 export const fetchPaymentActions: Handler<'fetchPaymentActions'> = async ({ db, config, chainWork, path, body }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { gatewayPaymentWithMerchant } from '../../src/usecases/gatewayPayments';
+import { gatewayPaymentWithMerchant } from '../../src/usecases/gateway/payments';
 import { gatewayPaymentView } from './present';
 
 export const getGatewayPayment: Handler<'getGatewayPayment'> = async ({ db, config, path, version }) => {

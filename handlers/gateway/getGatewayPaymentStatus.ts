@@ -1,7 +1,7 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { resolveGatewayPaymentId } from '../../src/domain/gatewayId';
-import { gatewayPayment } from '../../src/usecases/gatewayPayments';
-import { pollStatus } from '../../src/usecases/payments';
+import { gatewayPayment } from '../../src/usecases/gateway/payments';
+import { pollStatus } from '../../src/usecases/payments/payments';
 import { sharedBody } from '../../src/http/sharedBody';
 import { statusView } from '../payments/present';
 

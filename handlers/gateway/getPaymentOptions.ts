@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { offerOptions } from '../../src/usecases/gatewayOptions';
+import { offerOptions } from '../../src/usecases/gateway/options';
 import { collectDataView, gatewayPaymentView, optionView } from './present';
 
 // `refresh` is accepted and needs no special handling: every call quotes afresh (new ids, nonces, expiry).

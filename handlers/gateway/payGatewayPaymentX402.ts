@@ -1,6 +1,6 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { payByX402 } from '../../src/usecases/gatewayX402';
-import { SETTLE_WAIT_MS } from '../../src/usecases/x402';
+import { payByX402 } from '../../src/usecases/x402/paymentLink';
+import { SETTLE_WAIT_MS } from '../../src/usecases/x402/facilitator';
 import { statusView } from '../payments/present';
 
 export const payGatewayPaymentX402: Handler<'payGatewayPaymentX402'> = async ({

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { createMerchant as create } from '../../src/usecases/merchants';
+import { createMerchant as create } from '../../src/usecases/merchants/merchants';
 import { merchantCore } from './present';
 
 export const createMerchant: Handler<'createMerchant'> = async ({ db, caller, body, version }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { getMerchantWithSettlements } from '../../src/usecases/merchants';
+import { getMerchantWithSettlements } from '../../src/usecases/merchants/merchants';
 import { merchantFull } from './present';
 import { settlementsView } from '../settlements/present';
 

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listMerchants as list } from '../../src/usecases/merchants';
+import { listMerchants as list } from '../../src/usecases/merchants/merchants';
 import { merchantFull } from './present';
 
 export const listMerchants: Handler<'listMerchants'> = async ({ db, caller, query, version }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { updateMerchant as update } from '../../src/usecases/merchants';
+import { updateMerchant as update } from '../../src/usecases/merchants/merchants';
 import { merchantFull } from './present';
 
 export const updateMerchant: Handler<'updateMerchant'> = async ({ db, caller, path, body, version }) => {

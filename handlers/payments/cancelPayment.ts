@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { cancelByMerchant } from '../../src/usecases/payments';
+import { cancelByMerchant } from '../../src/usecases/payments/payments';
 import { cancelledView } from './present';
 
 export const cancelPayment: Handler<'cancelPayment'> = async ({ db, caller, headers, path, version }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { createPayment as create } from '../../src/usecases/payments';
+import { createPayment as create } from '../../src/usecases/payments/payments';
 import { createdView } from './present';
 import { modeOfScope } from '../../src/domain/mode';
 

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { createRefund as create } from '../../src/usecases/refunds';
+import { createRefund as create } from '../../src/usecases/payments/refunds';
 import { refundBody } from './refundPresent';
 
 export const createRefund: Handler<'createRefund'> = async ({

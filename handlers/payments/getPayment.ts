@@ -2,8 +2,8 @@ import type { Handler, HandlerContext } from '../../src/http/handlerTypes';
 import type { Asset } from '../../src/domain/asset';
 import type { Payment } from '../../src/domain/payment';
 import { STABLE_VERSION } from '../../src/domain/versions';
-import { paymentForMerchant } from '../../src/usecases/payments';
-import { refundsOfPayment } from '../../src/usecases/refunds';
+import { paymentForMerchant } from '../../src/usecases/payments/payments';
+import { refundsOfPayment } from '../../src/usecases/payments/refunds';
 import { detailsView, tokenAmount } from './present';
 import { refundBody } from './refundPresent';
 

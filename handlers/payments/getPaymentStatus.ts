@@ -1,6 +1,6 @@
 import type { Handler } from '../../src/http/handlerTypes';
 import { sharedBody } from '../../src/http/sharedBody';
-import { paymentForMerchant, pollStatus } from '../../src/usecases/payments';
+import { paymentForMerchant, pollStatus } from '../../src/usecases/payments/payments';
 import { statusView } from './present';
 
 export const getPaymentStatus: Handler<'getPaymentStatus'> = async ({ db, hub, caller, headers, path, query, version }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { refundForMerchant } from '../../src/usecases/refunds';
+import { refundForMerchant } from '../../src/usecases/payments/refunds';
 import { refundBody } from './refundPresent';
 
 export const getRefund: Handler<'getRefund'> = async ({ db, config, caller, headers, path, version }) => {

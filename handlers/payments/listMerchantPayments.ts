@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listPaymentsPage } from '../../src/usecases/paymentLists';
+import { listPaymentsPage } from '../../src/usecases/payments/lists';
 import { listBody } from './present';
 
 export const listMerchantPayments: Handler<'listMerchantPayments'> = async ({ db, caller, headers, query, version }) => ({

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listPaymentsPage } from '../../src/usecases/paymentLists';
+import { listPaymentsPage } from '../../src/usecases/payments/lists';
 import { legacyListItem, statsView } from './present';
 
 const SORT = { created_at: 'createdAt', date: 'createdAt', last_updated_at: 'lastUpdatedAt', amount: 'amount' } as const;

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listPaymentsPage } from '../../src/usecases/paymentLists';
+import { listPaymentsPage } from '../../src/usecases/payments/lists';
 import { listBody } from './present';
 
 export const listPayments: Handler<'listPayments'> = async ({ db, caller, query, version }) => ({

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listRefunds as list } from '../../src/usecases/refunds';
+import { listRefunds as list } from '../../src/usecases/payments/refunds';
 import { refundBody } from './refundPresent';
 
 export const listRefunds: Handler<'listRefunds'> = async ({ db, config, caller, headers, query, version }) => {

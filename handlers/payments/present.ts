@@ -1,6 +1,6 @@
 import type { Asset } from '../../src/domain/asset';
 import { CURRENCIES, majorUnits } from '../../src/domain/money';
-import type { ListStats } from '../../src/usecases/paymentLists';
+import type { ListStats } from '../../src/usecases/payments/lists';
 import { effectiveStatus, isFinal, Payment, POLL_IN_MS } from '../../src/domain/payment';
 import type { ApiVersion } from '../../src/domain/versions';
 import { settlementProblem } from '../../src/domain/settlementState';

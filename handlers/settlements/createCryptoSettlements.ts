@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { checkNewSettlements, createSettlements } from '../../src/usecases/settlements';
+import { checkNewSettlements, createSettlements } from '../../src/usecases/merchants/settlements';
 import { settlementView } from './present';
 
 type Prepared = Awaited<ReturnType<typeof checkNewSettlements>>;

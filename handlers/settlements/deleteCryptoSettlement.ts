@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { removeSettlement } from '../../src/usecases/settlements';
+import { removeSettlement } from '../../src/usecases/merchants/settlements';
 
 export const deleteCryptoSettlement: Handler<'deleteCryptoSettlement'> = async ({ db, caller, path }) => ({
   status: 200,

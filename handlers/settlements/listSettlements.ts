@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listSettlements as list } from '../../src/usecases/settlements';
+import { listSettlements as list } from '../../src/usecases/merchants/settlements';
 import { settlementsView } from './present';
 
 export const listSettlements: Handler<'listSettlements'> = async ({ db, caller, path, version }) => ({

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { changeDestination, checkNewDestination } from '../../src/usecases/settlements';
+import { changeDestination, checkNewDestination } from '../../src/usecases/merchants/settlements';
 import { settlementView } from './present';
 
 type Prepared = Awaited<ReturnType<typeof checkNewDestination>>;

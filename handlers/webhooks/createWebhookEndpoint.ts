@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { CheckedUrl, createEndpoint, prepareCreateEndpoint } from '../../src/usecases/webhookEndpoints';
+import { CheckedUrl, createEndpoint, prepareCreateEndpoint } from '../../src/usecases/webhooks/endpoints';
 import { endpointBody } from './present';
 
 export const createWebhookEndpoint: Handler<'createWebhookEndpoint'> = async ({ db, config, caller, version, body, prepared }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { deleteEndpoint } from '../../src/usecases/webhookEndpoints';
+import { deleteEndpoint } from '../../src/usecases/webhooks/endpoints';
 
 export const deleteWebhookEndpoint: Handler<'deleteWebhookEndpoint'> = async ({ db, caller, path }) => {
   await deleteEndpoint(db, caller.accountId, path.endpointId);

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { eventOfAccount } from '../../src/usecases/webhookEvents';
+import { eventOfAccount } from '../../src/usecases/webhooks/events';
 import { renderEvent } from '../../src/wire/events';
 
 export const getEvent: Handler<'getEvent'> = async ({ db, caller, version, path }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { endpointOfAccount } from '../../src/usecases/webhookEndpoints';
+import { endpointOfAccount } from '../../src/usecases/webhooks/endpoints';
 import { endpointBody } from './present';
 
 export const getWebhookEndpoint: Handler<'getWebhookEndpoint'> = async ({ db, caller, path }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { deliveriesOfEvent } from '../../src/usecases/webhookEvents';
+import { deliveriesOfEvent } from '../../src/usecases/webhooks/events';
 import { attemptBody, deliveryBody } from './present';
 
 export const listEventAttempts: Handler<'listEventAttempts'> = async ({ db, caller, path }) => {

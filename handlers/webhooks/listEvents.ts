@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { listEvents as list } from '../../src/usecases/webhookEvents';
+import { listEvents as list } from '../../src/usecases/webhooks/events';
 import { renderEvent } from '../../src/wire/events';
 
 export const listEvents: Handler<'listEvents'> = async ({ db, caller, version, query }) => {

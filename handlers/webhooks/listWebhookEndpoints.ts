@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { endpointsOfAccount } from '../../src/usecases/webhookEndpoints';
+import { endpointsOfAccount } from '../../src/usecases/webhooks/endpoints';
 import { endpointBody } from './present';
 
 export const listWebhookEndpoints: Handler<'listWebhookEndpoints'> = async ({ db, caller }) => {

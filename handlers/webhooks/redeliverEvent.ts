@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { redeliver } from '../../src/usecases/webhookEvents';
+import { redeliver } from '../../src/usecases/webhooks/events';
 import { deliveryBody } from './present';
 
 export const redeliverEvent: Handler<'redeliverEvent'> = async ({ db, caller, path, body, webhookWork, afterCommit }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { rotateSecret } from '../../src/usecases/webhookEndpoints';
+import { rotateSecret } from '../../src/usecases/webhooks/endpoints';
 import { endpointBody } from './present';
 
 export const rotateWebhookEndpointSecret: Handler<'rotateWebhookEndpointSecret'> = async ({ db, config, caller, path, body }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { CheckedUrl, prepareUpdateEndpoint, updateEndpoint } from '../../src/usecases/webhookEndpoints';
+import { CheckedUrl, prepareUpdateEndpoint, updateEndpoint } from '../../src/usecases/webhooks/endpoints';
 import { endpointBody } from './present';
 
 export const updateWebhookEndpoint: Handler<'updateWebhookEndpoint'> = async ({ db, config, caller, path, body, prepared }) => {

@@ -1,5 +1,5 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { settlementStatus } from '../../src/usecases/x402';
+import { settlementStatus } from '../../src/usecases/x402/facilitator';
 
 export const getX402Settlement: Handler<'getX402Settlement'> = async ({ db, hub, caller, path, query }) => ({
   status: 200,

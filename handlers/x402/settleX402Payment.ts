@@ -1,6 +1,6 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { decideSettle, settle, SETTLE_WAIT_MS, type X402Decision } from '../../src/usecases/x402';
-import type { X402Request } from '../../src/usecases/x402Check';
+import { decideSettle, settle, SETTLE_WAIT_MS, type X402Decision } from '../../src/usecases/x402/facilitator';
+import type { X402Request } from '../../src/usecases/x402/check';
 
 export const settleX402Payment: Handler<'settleX402Payment'> = async ({
   db,

@@ -1,6 +1,6 @@
 import type { Handler } from '../../src/http/handlerTypes';
-import { verify } from '../../src/usecases/x402';
-import type { X402Request } from '../../src/usecases/x402Check';
+import { verify } from '../../src/usecases/x402/facilitator';
+import type { X402Request } from '../../src/usecases/x402/check';
 
 export const verifyX402Payment: Handler<'verifyX402Payment'> = async ({ prepared }) => ({
   status: 200,

@@ -88,7 +88,7 @@ const COMMANDS: Record<string, Command> = {
     const batch = v['batch-size']?.trim() ?? '500';
     if (!/^[1-9][0-9]{0,4}$/.test(batch)) throw new UsageError('--batch-size must be an integer from 1 to 99999');
     return async (db, config) => {
-      const resealAll = await import('../usecases/dataKeyRotation').then((m) => m.resealAll);
+      const resealAll = await import('../usecases/security/dataKeyRotation').then((m) => m.resealAll);
       const report = await resealAll(db, config.dataKeys, Number(batch));
       if (report.unreadable > 0) {
         // The counts still go to stdout; the exit status says the old keys cannot be dropped yet.
@@ -200,7 +200,7 @@ const COMMANDS: Record<string, Command> = {
     const payment = need(v, 'payment');
     const reason = `operator${v.reason ? `: ${v.reason}` : ''}`;
     return async (db) =>
-      (await import('../usecases/settlementHolds').then((m) => m.holdSettlement(db, payment, reason)))
+      (await import('../usecases/relayer/settlementHolds').then((m) => m.holdSettlement(db, payment, reason)))
         ? { paymentId: payment, held: true }
         : Promise.reject(new Error(`no unsettled succeeded payment ${payment}`));
   },

@@ -29,13 +29,13 @@ async function chainsOf(config: Config, only?: string): Promise<EvmChain[]> {
 export const LEDGER_QUERIES: Record<string, Command> = {
   'ledger balance': (v) => {
     const account = need(v, 'account');
-    return (db) => import('../usecases/ledger').then((m) => m.balances(db, account));
+    return (db) => import('../usecases/ledger/records').then((m) => m.balances(db, account));
   },
   'ledger check': (v) => {
     const wait = v.wait?.trim() ?? String(DEFAULT_WAIT_S);
     if (!/^\d{1,3}$/.test(wait) || Number(wait) > MAX_WAIT_S) throw new UsageError(`--wait must be whole seconds, 0 to ${MAX_WAIT_S}`);
     return async (db, config) => {
-      const checkLedger = await import('../usecases/ledgerCheck').then((m) => m.checkLedger);
+      const checkLedger = await import('../usecases/ledger/check').then((m) => m.checkLedger);
       const report = await checkLedger(db, await chainsOf(config, v.chain?.trim()), { waitMs: Number(wait) * 1000 });
       if (report.differences.length || report.negative.length || report.chains.some((c) => c.unrecorded.length)) process.exitCode = 1;
       return report;
@@ -46,6 +46,6 @@ export const LEDGER_QUERIES: Record<string, Command> = {
     const range = { from: need(v, 'from'), to: need(v, 'to') };
     if (need(v, 'format') !== 'csv') throw new UsageError('--format must be csv');
     const out = need(v, 'out');
-    return (db) => import('../usecases/ledgerExport').then((m) => m.writeBalanceTransactionsCsv(db, account, range, out));
+    return (db) => import('../usecases/ledger/export').then((m) => m.writeBalanceTransactionsCsv(db, account, range, out));
   },
 };

@@ -34,7 +34,7 @@ export const RELAYER_QUERIES: Record<string, Command> = {
     const address = await addressOf(v, 'address');
     return async (db, config) => {
       const chain = await chainIn(config, caip2);
-      return import('../usecases/relayerRetirement').then((m) => m.relayerStatus(db, chain, address));
+      return import('../usecases/relayer/retirement').then((m) => m.relayerStatus(db, chain, address));
     };
   },
 };
@@ -59,7 +59,7 @@ export const RELAYER_COMMANDS: Record<string, Command> = {
         chainIn(config, caip2),
         import('../logger').then((m) => m.createLogger('warn', 'stderr')),
       ]);
-      return import('../usecases/relayerRetirement').then((m) => m.sweepRetired(db, logger, chain, address, to, asset));
+      return import('../usecases/relayer/retirement').then((m) => m.sweepRetired(db, logger, chain, address, to, asset));
     };
   },
 };

@@ -4,7 +4,7 @@ import { TX_OPEN } from '../domain/chainTx';
 
 // What a relayer key still has to do, by the payments whose option names it (`payment_options.relayer`: the
 // key that submits the authorization and, in collector mode, receives the buyer's funds), and the check a sweep
-// of the key makes under its nonce lock (src/usecases/relayerRetirement.ts).
+// of the key makes under its nonce lock (src/usecases/relayer/retirement.ts).
 
 type Row = Record<string, any>;
 

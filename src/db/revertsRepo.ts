@@ -2,7 +2,7 @@ import { Db, knexOf } from './knex';
 import { PAYING_PURPOSES } from '../domain/chainTx';
 import { inSet } from './stateSql';
 
-// What the budget of reverted submissions counts (src/usecases/revertBudget.ts), per buyer address (on any chain),
+// What the budget of reverted submissions counts (src/usecases/gateway/revertBudget.ts), per buyer address (on any chain),
 // per credential that confirmed (key id or app id) and per account: collect and direct transactions that reverted at
 // depth in the last 24 hours through the buyer's doing (their revert_cause: not the token's, not an outbid copy's, not
 // congestion's), through a partial index (migration 20261204090100); and submissions still in flight, which may yet

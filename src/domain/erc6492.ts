@@ -4,7 +4,7 @@ import { getAddress, isErc6492Signature, parseErc6492Signature, type Address, ty
 // (ERC-1271's, once deployed) with the factory call that deploys the wallet at its counterfactual address, and ends
 // with the magic suffix 0x6492…6492. Checked before anything moves by the universal validator (the factory call,
 // then isValidSignature, in one call that changes nothing; src/chain/evm.ts); before the token or Permit2 can check
-// it on chain, the relayer sends the factory call (src/usecases/relayer.ts), and the transfer carries the inner
+// it on chain, the relayer sends the factory call (src/usecases/relayer/paymentSteps.ts), and the transfer carries the inner
 // signature.
 
 export interface Counterfactual {

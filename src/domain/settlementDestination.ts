@@ -4,7 +4,7 @@ import { PERMIT2_ADDRESS } from './permit2';
 
 // Where a settlement may not send: destinations a transfer to would lose the funds or never arrive. The one rule
 // of what a destination is refused for without asking the chain; the token's blacklist is asked beside it
-// (src/usecases/settlementDestinations.ts). docs/api.md, "Settlements".
+// (src/usecases/merchants/settlementDestinations.ts). docs/api.md, "Settlements".
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 

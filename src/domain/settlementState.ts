@@ -3,7 +3,7 @@ import type { Payment } from './payment';
 // What a partner is told of a settlement not done (payment details' `settlement`, docs/api.md "Settlement in
 // payment details"): `pending` once an attempt failed and another is due, `failed` once it is held (after its last
 // allowed attempt, or by an operator). A first attempt, or one waiting for its schedule's slot, shows nothing, as
-// the hosted contract has it (null until settled). Hold reasons are written by src/usecases/settlementHolds.ts's
+// the hosted contract has it (null until settled). Hold reasons are written by src/usecases/relayer/settlementHolds.ts's
 // callers: `reverted:<refusal>`, `simulation:<refusal>` (a ChainRefusal of src/domain/chain.ts), `operator[: text]`.
 
 export type SettlementProblem =

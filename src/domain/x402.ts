@@ -30,7 +30,7 @@ export const REASON = {
   balance: 'invalid_exact_evm_insufficient_balance',
   simulation: 'invalid_exact_evm_transaction_simulation_failed',
   transactionFailed: 'invalid_exact_evm_transaction_failed',
-  /** x402's shared settle error: here, the budget of reverted submissions is used up (src/usecases/revertBudget.ts). */
+  /** x402's shared settle error: here, the budget of reverted submissions is used up (src/usecases/gateway/revertBudget.ts). */
   transactionState: 'invalid_transaction_state',
   payloadType: 'unsupported_payload_type',
   /** x402's shared error: here, the payment needs buyer data, which a payload cannot carry. */

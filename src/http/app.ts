@@ -18,7 +18,7 @@ import { RequestLimits } from './pipeline/limits';
 import { pages } from './pipeline/pages';
 import type { RequestState } from './pipeline/state';
 import { AppError } from '../domain/errors';
-import { ConfirmChecks } from '../usecases/confirmChecks';
+import { ConfirmChecks } from '../usecases/gateway/confirmChecks';
 
 export interface AppDeps {
   config: Config;

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { ApiVersion } from '../domain/versions';
 import type { Mode } from '../domain/mode';
 import type { ChainWork } from '../domain/chain';
-import type { ConfirmChecks } from '../usecases/confirmChecks';
+import type { ConfirmChecks } from '../usecases/gateway/confirmChecks';
 import type { WebhookWork } from '../jobs/webhooks/queue';
 import type { operations as PreviewOps } from '../../generated/2026-02-19.preview/types';
 import type { operations as StableOps } from '../../generated/2026-02-18/types';

@@ -9,14 +9,14 @@ import { permit2Allowance } from '../chain/permit2Proofs';
 import type { ContractWalletSettings } from '../config/chains';
 import { strandedPayments } from '../db/strandedRepo';
 import { monitorLease, releaseMonitorLease } from '../db/chainMonitorsRepo';
-import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer';
-import { authorizationChecker } from '../usecases/authorizationCheck';
-import { monitorChain } from '../usecases/relayerMonitor';
-import { sendRefund } from '../usecases/refundSends';
-import { settleOnSchedule } from '../usecases/scheduledSettlements';
-import { releaseReserves } from '../usecases/reserveReleases';
+import { NotYetVisible, settlePayment, submitPayment, type RelayerDeps } from '../usecases/relayer/paymentSteps';
+import { authorizationChecker } from '../usecases/gateway/authorizationCheck';
+import { monitorChain } from '../usecases/relayer/monitor';
+import { sendRefund } from '../usecases/relayer/refundSends';
+import { settleOnSchedule } from '../usecases/relayer/scheduledSettlements';
+import { releaseReserves } from '../usecases/relayer/reserveReleases';
 import { waitingRefunds } from '../db/refundsRepo';
-import { Submissions } from '../usecases/relayerSubmissions';
+import { Submissions } from '../usecases/relayer/submissions';
 import { batches } from '../lib/batches';
 import { developmentChain } from '../chain/devnetCheats';
 import { blacklistedNow } from '../chain/tokenRefusal';
@@ -45,9 +45,9 @@ interface Job {
 export interface ChainJobs extends ChainWork {
   /** Steps whose work was lost (its job, or its process): submissions, settlements and refunds found idle, started again. */
   rescueStranded(): Promise<void>;
-  /** Scheduled settlements due: their batches formed and sent (src/usecases/scheduledSettlements.ts). */
+  /** Scheduled settlements due: their batches formed and sent (src/usecases/relayer/scheduledSettlements.ts). */
   settleScheduled(): Promise<void>;
-  /** Refund reserves whose window ended: what is left of them settled on (src/usecases/reserveReleases.ts). */
+  /** Refund reserves whose window ended: what is left of them settled on (src/usecases/relayer/reserveReleases.ts). */
   releaseReserves(): Promise<void>;
   stop(): Promise<void>;
 }

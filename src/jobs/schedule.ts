@@ -2,8 +2,8 @@ import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import type { Config } from '../config';
 import { purgeExpired } from '../db/idempotencyRepo';
-import { expireOverduePayments } from '../usecases/paymentExpiry';
-import { purgeExpiredQuotes } from '../usecases/optionRoom';
+import { expireOverduePayments } from '../usecases/payments/expiry';
+import { purgeExpiredQuotes } from '../usecases/gateway/optionRoom';
 import type { ChainJobs } from './chainJobs';
 import { startPeriodic, type Periodic, type PeriodicTask } from './periodic';
 

@@ -9,7 +9,7 @@ import { describeOwn, proxiedStack, refundShop, refundReaching, send, usdPayment
 // A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
 // collected: also when the collect was sent by another holder of the collector's key. The service's own collect cannot
 // reach the node (broadcasts refused) while the other holder's takes its nonce; then the relayer finds its transaction
-// dropped, the authorization used by that one, and succeeds the payment with it (src/usecases/relayer.ts,
+// dropped, the authorization used by that one, and succeeds the payment with it (src/usecases/relayer/paymentSteps.ts,
 // usedElsewhere). The reconciler's idle (CHAIN_STRANDED_AFTER_MS) is set far beyond the test, so only the wake-up on
 // that success can send the refund in time.
 

@@ -3,7 +3,7 @@ import { eventually } from '../support/eventually';
 import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out when the relayer's collect
-// of that payment is final: the step after a collect looks at the account's waiting refunds (src/usecases/relayer.ts,
+// of that payment is final: the step after a collect looks at the account's waiting refunds (src/usecases/relayer/paymentSteps.ts,
 // afterCollected). The reconciler's idle (CHAIN_STRANDED_AFTER_MS) is set far beyond the test, so only that wake-up
 // can send the refund in time. (fundedElsewhere: the same when another holder of the collector's key collected it.)
 

@@ -8,11 +8,11 @@ import { configuredChain } from '../../src/chain/chains';
 import { parseAssetId } from '../../src/domain/caip';
 import { createLogger } from '../../src/logger';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
-import { InsufficientBalance } from '../../src/usecases/ledger';
-import { Submissions, type Submission } from '../../src/usecases/relayerSubmissions';
+import { InsufficientBalance } from '../../src/usecases/ledger/records';
+import { Submissions, type Submission } from '../../src/usecases/relayer/submissions';
 import { describeOwn, gatewayPay, partner, proxiedStack, usdPayment } from './kit';
 
-// A relayer key's transfers are stored in batches (one nonce lock, one commit: src/usecases/relayerSubmissions.ts), and
+// A relayer key's transfers are stored in batches (one nonce lock, one commit: src/usecases/relayer/submissions.ts), and
 // each reserves what it sends from its account's balance at the key. When one of a batch is short, the others are
 // stored all the same (each tried alone), not failed with it. Three refund transfers of one account's payments are
 // submitted at once from the collector: the first goes alone, the other two wait and go together as the next batch,

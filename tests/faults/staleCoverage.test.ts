@@ -7,7 +7,7 @@ import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send
 // settlement that read the payment before the refund existed may reserve and send the payment's share in between
 // (seen in CI: a refund made right after its payment succeeded failed with insufficient_funds). The node's
 // "transfer amount exceeds balance" is then a verdict on a stale reading, not the token refusing the refund: the
-// refund waits for funds as if it had read the balance after the settlement (src/usecases/refundSends.ts). Here both
+// refund waits for funds as if it had read the balance after the settlement (src/usecases/relayer/refundSends.ts). Here both
 // simulations are held at the RPC proxy, so that the settlement's transfer is on chain when the node judges the refund.
 
 jest.setTimeout(120_000);

@@ -3,11 +3,11 @@ import { eventually } from '../support/eventually';
 import { createLogger } from '../../src/logger';
 import { findRefund } from '../../src/db/refundsRepo';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
-import { waitForFunds } from '../../src/usecases/refundSends';
+import { waitForFunds } from '../../src/usecases/relayer/refundSends';
 import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
 
 // A refund step that read the account's balance as short acts on that reading only after checking it again under the
-// refund's row lock (src/usecases/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
+// refund's row lock (src/usecases/relayer/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
 // of the account are confirmed together (each starts the account's waiting refunds): the one that read before a
 // funding was credited must not undo what the other did with it. Here the other step has stored the refund's
 // transaction (its broadcast held back by the RPC proxy, so it stays on its way), and the stale verdict arrives then:

@@ -9,7 +9,7 @@ import { startRpcProxy } from '../support/rpcProxy';
 import { NETWORK, payingFetch, signedBody } from '../support/x402';
 import { PREVIEW } from '../support/refundsSuite';
 
-// One rulebook for every door into a confirm (src/usecases/confirmRules.ts; issue 44): the rules the gateway's
+// One rulebook for every door into a confirm (src/usecases/gateway/confirmRules.ts; issue 44): the rules the gateway's
 // confirm keeps hold at the x402 payment link and at x402 verify and settle too. Each test names the rule and the
 // door; the gateway's own refusals are in gateway.test.ts, gatewayCollectData.test.ts and confirmChecks.test.ts.
 

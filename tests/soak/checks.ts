@@ -49,7 +49,7 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
     );
 
   // Every acknowledged write is stored exactly once. A refund's funding payments are the service's, not a client's
-  // write: a refund still short after its funding gets another of the same reference (src/usecases/refunds.ts).
+  // write: a refund still short after its funding gets another of the same reference (src/usecases/payments/refunds.ts).
   const byRef = new Map<string, number>();
   for (const p of payments) if (!p.funds_refund) byRef.set(p.reference_id, (byRef.get(p.reference_id) ?? 0) + 1);
   for (const [ref, n] of byRef) if (n > 1) bad(`payment reference ${ref} stored ${n} times`);

@@ -15,7 +15,7 @@ import {
   permitTransferCall,
   verifyPermit,
 } from '../../src/domain/permit2';
-import { resultsOf } from '../../src/usecases/gatewayConfirm';
+import { resultsOf } from '../../src/usecases/gateway/confirm';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const buyer = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');

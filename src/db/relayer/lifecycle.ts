@@ -144,7 +144,7 @@ export async function resyncNonce(db: Db, chainId: string, sender: string, chain
 
 /**
  * The payment's last reverted submission was outbid: another transaction used its authorization and paid this payment
- * (src/usecases/relayer.ts, usedElsewhere). Unless the token caused that revert, it is not the payer's.
+ * (src/usecases/relayer/paymentSteps.ts, usedElsewhere). Unless the token caused that revert, it is not the payer's.
  */
 export async function markOutbid(db: Db, paymentId: string): Promise<void> {
   const knex = knexOf(db);

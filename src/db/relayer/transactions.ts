@@ -10,7 +10,7 @@ export type { TxPurpose, TxStatus } from '../../domain/chainTx';
  * What the chain proves caused a reverted collect or direct transaction: the token (it refused the transfer at that
  * block: src/chain/tokenRefusal.ts), another transaction that used the authorization and paid the payment (`outbid`),
  * congestion (mined past the authorization's deadline although it left time when sent, or its nonce being taken back:
- * src/usecases/revertCause.ts), or, without such proof, the payer (its wallet or balance): the budget of reverts
+ * src/usecases/relayer/revertCause.ts), or, without such proof, the payer (its wallet or balance): the budget of reverts
  * counts only these.
  */
 export type { RevertCause } from '../../domain/chainTx';

@@ -5,7 +5,7 @@ import type { HandlerMap, OperationId } from '../handlerTypes';
 import type { KeyCache } from '../keyCache';
 import type { ApiVersion } from '../../domain/versions';
 import { AfterCommit } from './afterCommit';
-import { checkGatewayMode } from '../../usecases/gatewayPayments';
+import { checkGatewayMode } from '../../usecases/gateway/payments';
 import { authenticateCaller, authorize, isGatewayOperation, isPublicOperation, publicCaller } from './authenticate';
 import { requestBody } from './body';
 import { runDirect } from './direct';

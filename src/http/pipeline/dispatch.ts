@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex';
 import type { Config } from '../../config';
 import type { ChainWork } from '../../domain/chain';
-import type { ConfirmChecks } from '../../usecases/confirmChecks';
+import type { ConfirmChecks } from '../../usecases/gateway/confirmChecks';
 import type { ApiVersion } from '../../domain/versions';
 import type { ChangeHub } from '../../events/changeHub';
 import type { WebhookWork } from '../../jobs/webhooks/queue';

@@ -44,7 +44,7 @@ export class RequestLimits {
     return { ...perWindow(this.config, this.config.authFailuresPerIpPerSecond), what: 'failed authentications from this address' };
   }
 
-  /** One confirm check that asks the chain (usecases/confirmChecks.ts): per payment, then per credential. */
+  /** One confirm check that asks the chain (usecases/gateway/confirmChecks.ts): per payment, then per credential. */
   takeConfirmCheck = async (credential: string, paymentId: string): Promise<void> => {
     const { confirmChecksPerPaymentPerSecond: perPayment, confirmChecksPerCredentialPerSecond: perCredential } = this.config;
     await this.limiter.take(`confirm-payment:${paymentId}`, {

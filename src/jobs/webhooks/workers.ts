@@ -5,7 +5,7 @@ import type { Logger } from '../../logger';
 import type { ChangeHub } from '../../events/changeHub';
 import * as repo from '../../db/webhooks';
 import type { WebhookDeliveryRef } from '../../domain/webhook';
-import { attemptDelivery, DeliveryDeps } from '../../usecases/webhookDelivery';
+import { attemptDelivery, DeliveryDeps } from '../../usecases/webhooks/delivery';
 import { successRecorder } from './recorder';
 import { createWebhookSender, WebhookSender } from './sender';
 import { BATCH, JobData, QUEUE, WebhookJobs, webhookQueue } from './queue';
@@ -19,7 +19,7 @@ import { Dispatcher } from './dispatcher';
 //     per subscribed endpoint, in one transaction (woken by payment change notifications, and on a timer);
 //  2. the dispatching process hands the new deliveries' accounts to its claimers; a retry (due later) and a
 //     redelivery get a pg-boss job, which hands its delivery to its account's claimer. A claimer claims
-//     deliveries with a lease, and runs one attempt each (src/usecases/webhookDelivery.ts: the delivery policy,
+//     deliveries with a lease, and runs one attempt each (src/usecases/webhooks/delivery.ts: the delivery policy,
 //     which signs, sends, and records the attempt and the next due time);
 //  3. rescue: a due delivery with no live job or lease (its process died mid-attempt, or before sending
 //     the job; a new delivery beyond its dispatching process's slots) is claimed, by any process. The delivery

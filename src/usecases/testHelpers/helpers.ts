@@ -4,7 +4,7 @@ import type { ChainWork } from '../../domain/chain';
 import { effectiveStatus } from '../../domain/payment';
 import { findPayment, type PaymentWithAsset } from '../../db/payments';
 import { expiryNow, minedTransaction, onlyTransactionsOf, requestStall } from '../../db/testHelpersRepo';
-import { expireOverduePayments } from '../paymentExpiry';
+import { expireOverduePayments } from '../payments/expiry';
 import { testHelperChain, type Principal } from './gate';
 
 // The test helpers (docs/testmode.md, "Test helpers"): each makes one rare event happen on a development chain, or in

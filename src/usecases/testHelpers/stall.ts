@@ -5,7 +5,7 @@ import { stallsAsked, stallTaken } from '../../db/testHelpersRepo';
 import type { ChainTx } from '../../db/relayer';
 import type { Fees } from '../../domain/fees';
 
-/** What of a submission (src/usecases/relayerSubmissions.ts) a stall changes: its fees, and what runs as it is stored. */
+/** What of a submission (src/usecases/relayer/submissions.ts) a stall changes: its fees, and what runs as it is stored. */
 interface Stallable {
   tx: { paymentId?: string | null } & Partial<Fees>;
   fees: Fees;
@@ -13,10 +13,10 @@ interface Stallable {
 }
 
 /**
- * The stall test helper, where the relayer signs (src/usecases/relayerSubmissions.ts): on a development chain, the
+ * The stall test helper, where the relayer signs (src/usecases/relayer/submissions.ts): on a development chain, the
  * submissions of a payment whose stall was asked offer fees no block takes (half the base fee), recorded as offered,
  * and the request is taken in the transaction that stores them. The relayer's stuck-transaction handling does the rest
- * (src/usecases/relayerFees.ts). On any other chain nothing is read.
+ * (src/usecases/relayer/fees.ts). On any other chain nothing is read.
  */
 export async function withStalls<S extends Stallable>(db: Db, chain: EvmChain, subs: S[]): Promise<S[]> {
   if (!chain.development) return subs;

@@ -16,6 +16,7 @@ import { refusalOfCall, submissionPlan, type SubmissionPlan } from './submission
 import { settlementFailed } from './settlementHolds';
 import type { RelayerDeps } from './deps';
 import * as ledger from '../ledger/records';
+import { planTransfer, withHeadroom } from './transfer';
 
 export type { RelayerDeps } from './deps';
 
@@ -36,9 +37,6 @@ export class NotYetVisible extends Error {}
  * later, with the step's backoff, for as long as the authorization is valid; the payment fails only after that.
  */
 class RefusedForNow extends Error {}
-
-/** Gas estimates get headroom: state may change between simulation and inclusion. */
-export const withHeadroom = (gas: bigint) => (gas * 13n) / 10n + 10_000n;
 
 export async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Db) {
   const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failureCode: code });
@@ -209,26 +207,15 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   // A refund of this payment was reserved since its amount was read: the next attempt sends what refunds leave.
   const waits = () => new Error("settlement waits: a refund took part of the payment's share since its amount was read");
   if (await shareTaken()) throw waits();
-  const call = chain.transferCall(parseAssetId(asset).assetReference, parseAccountId(destination).address, amount);
-  const fees = await chain.fees();
-  const sim = await chain.simulate(sender, call, fees);
+  const to = parseAccountId(destination).address;
+  const t = await planTransfer(chain, { sender, token: parseAssetId(asset).assetReference, to, amount, purpose: 'settle', paymentId });
   // Short on chain because such a refund went out since the check above: not a failed attempt.
-  if (!sim.ok && sim.refusal === 'insufficient_funds' && (await shareTaken())) throw waits();
-  if (!sim.ok) {
-    await settlementFailed(deps, db, paymentId, `simulation:${sim.refusal}`);
+  if (!t.ok && t.sim.refusal === 'insufficient_funds' && (await shareTaken())) throw waits();
+  if (!t.ok) {
+    await settlementFailed(deps, db, paymentId, `simulation:${t.sim.refusal}`);
     return null;
   }
-  const tx = {
-    chainId: chain.caip2,
-    sender,
-    purpose: 'settle' as const,
-    paymentId,
-    to: call.to,
-    calldata: call.data,
-    gasLimit: withHeadroom(sim.gas),
-    ...fees,
-  };
-  const r = await deps.submissions.submit(chain, sender, { tx, call, fees, plan: { fee, amount, destination }, reserve });
+  const r = await deps.submissions.submit(chain, sender, { ...t, plan: { fee, amount, destination }, reserve });
   if (r.kind === 'held')
     log.warn({ paymentId }, 'settlement not sent: it was held, or another attempt failed, while this one was prepared');
   if (r.kind !== 'stored') return null;

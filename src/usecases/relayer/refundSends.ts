@@ -9,7 +9,8 @@ import { parseAssetId } from '../../domain/caip';
 import { refundableByHolder } from '../../db/ledger';
 import { InsufficientBalance, recordTransferOutcome, releaseRefundFunding } from '../ledger/records';
 import { fundShortRefund } from '../payments/refunds';
-import { withHeadroom, type RelayerDeps } from './paymentSteps';
+import type { RelayerDeps } from './paymentSteps';
+import { planTransfer } from './transfer';
 import { refusalOfCall } from './submissionPlan';
 import type { RefundRow } from '../../domain/refund';
 
@@ -41,11 +42,17 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   const fits = await fitting(db);
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
   if (!holder) return waitForFunds(deps, refund, covered);
-  const call = chain.transferCall(parseAssetId(refund.tokenAsset).assetReference, refund.recipient, refund.tokenAmount);
-  const fees = await chain.fees();
-  const sim = await chain.simulate(holder, call, fees);
-  if (!sim.ok) {
-    const { refusal } = await refusalOfCall(chain, call, sim);
+  const token = parseAssetId(refund.tokenAsset).assetReference;
+  const t = await planTransfer(chain, {
+    sender: holder,
+    token,
+    to: refund.recipient,
+    amount: refund.tokenAmount,
+    purpose: 'refund',
+    paymentId,
+  });
+  if (!t.ok) {
+    const { refusal } = await refusalOfCall(chain, t.call, t.sim);
     // Short on chain at a holder the ledger said covers it: a settlement or another refund reserved and sent from it
     // since this step read the balance. The step runs again on a fresh reading (which may wait for funds), not failed.
     if (refusal === 'insufficient_funds' && !(await fitting(db)).includes(holder)) {
@@ -58,12 +65,9 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
     await deps.startRefund(paymentId);
     return null;
   }
-  const tx = { chainId: chain.caip2, sender: holder, purpose: 'refund' as const, paymentId, to: call.to, calldata: call.data };
   try {
     const r = await deps.submissions.submit(chain, holder, {
-      tx: { ...tx, gasLimit: withHeadroom(sim.gas), ...fees },
-      call,
-      fees,
+      ...t,
       reserve: {
         kind: 'refund_reserved',
         accountId: refund.accountId,

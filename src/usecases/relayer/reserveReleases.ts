@@ -6,7 +6,8 @@ import type { ChainTx } from '../../db/relayer';
 import { holdSettlement } from '../../db/settlementTransfersRepo';
 import { parseAccountId, parseAssetId } from '../../domain/caip';
 import { InsufficientBalance, recordTransferOutcome } from '../ledger/records';
-import { withHeadroom, type RelayerDeps } from './paymentSteps';
+import type { RelayerDeps } from './paymentSteps';
+import { BATCH, planTransfer } from './transfer';
 import { GuardRefused } from './submissions';
 
 interface Mined {
@@ -47,30 +48,18 @@ async function sendRelease(deps: RelayerDeps, b: reserves.DueRelease): Promise<s
   const sender = getAddress(b.collector);
   if (!chain || !chain.holds(sender)) return null; // another process holds the key
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
-  const call = chain.transferCall(parseAssetId(b.asset).assetReference, parseAccountId(b.destination).address, amount);
-  const fees = await chain.fees();
-  const sim = await chain.simulate(sender, call, fees);
-  if (!sim.ok) {
+  const to = parseAccountId(b.destination).address;
+  const t = await planTransfer(chain, { sender, token: parseAssetId(b.asset).assetReference, to, amount, ...BATCH });
+  if (!t.ok) {
     log.warn(
-      { merchantId: b.merchantId, asset: b.asset, refusal: sim.refusal },
+      { merchantId: b.merchantId, asset: b.asset, refusal: t.sim.refusal },
       'reserve release refused at simulation; tried again later',
     );
     return null;
   }
-  const tx = {
-    chainId: chain.caip2,
-    sender,
-    purpose: 'settle_batch' as const,
-    paymentId: null,
-    to: call.to,
-    calldata: call.data,
-    gasLimit: withHeadroom(sim.gas),
-    ...fees,
-  };
+  const { call } = t;
   const r = await deps.submissions.submit(chain, sender, {
-    tx,
-    call,
-    fees,
+    ...t,
     reserve: {
       kind: 'settle_reserved',
       accountId: b.accountId,

@@ -6,10 +6,10 @@ import { parseAssetId } from '../../domain/caip';
 import { settlementSplit } from '../../domain/money';
 import { listAssets } from '../../db/assetsRepo';
 import { findPayment } from '../../db/payments';
-import { openTransactions, type NewTx } from '../../db/relayer';
+import { openTransactions } from '../../db/relayer';
 import { databaseNow, relayerPayments, senderBusySince } from '../../db/relayerWorkRepo';
 import { settlementInput } from '../../db/settlementTransfersRepo';
-import { withHeadroom } from './paymentSteps';
+import { planTransfer } from './transfer';
 import { Submissions } from './submissions';
 
 // Retiring a relayer key (docs/chain.md, "Retiring a relayer key"). A retired key is held by the service, which
@@ -126,21 +126,9 @@ export async function sweepRetired(db: Db, log: Logger, chain: EvmChain, address
   };
   const subs = [];
   for (const x of due) {
-    const call = chain.transferCall(x.token, dest, x.sweepable);
-    const fees = await chain.fees();
-    const sim = await chain.simulate(from, call, fees);
-    if (!sim.ok) throw new SweepRefused(`a transfer of ${x.sweepable} ${x.symbol} from ${from} would fail: ${sim.reason}`);
-    const tx: NewTx = {
-      chainId: chain.caip2,
-      sender: from,
-      purpose: 'sweep',
-      paymentId: null,
-      to: call.to,
-      calldata: call.data,
-      gasLimit: withHeadroom(sim.gas),
-      ...fees,
-    };
-    subs.push({ tx, call, fees, guard });
+    const t = await planTransfer(chain, { sender: from, token: x.token, to: dest, amount: x.sweepable, purpose: 'sweep', paymentId: null });
+    if (!t.ok) throw new SweepRefused(`a transfer of ${x.sweepable} ${x.symbol} from ${from} would fail: ${t.sim.reason}`);
+    subs.push({ ...t, guard });
   }
   const outcomes = await new Submissions(db, log).submitAll(chain, from, subs);
   const transactions = outcomes.map((o, i) => {

@@ -6,7 +6,8 @@ import type { ChainTx } from '../../db/relayer';
 import * as batches from '../../db/settlementBatchesRepo';
 import { holdSettlement } from '../../db/settlementTransfersRepo';
 import { InsufficientBalance, recordTransferOutcome } from '../ledger/records';
-import { withHeadroom, type RelayerDeps } from './paymentSteps';
+import type { RelayerDeps } from './paymentSteps';
+import { BATCH, planTransfer } from './transfer';
 import { GuardRefused } from './submissions';
 import { releaseOutcome } from './reserveReleases';
 import { settlementFailed } from './settlementHolds';
@@ -51,28 +52,16 @@ async function sendBatch(deps: RelayerDeps, due: batches.DueBatch, unitMs: numbe
   const b = { ...due, members: due.members.filter((m) => m.amount > 0n) };
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
   if (amount <= 0n) return null;
-  const call = chain.transferCall(parseAssetId(b.asset).assetReference, parseAccountId(b.destination).address, amount);
-  const fees = await chain.fees();
-  const sim = await chain.simulate(sender, call, fees);
-  if (!sim.ok) {
+  const to = parseAccountId(b.destination).address;
+  const t = await planTransfer(chain, { sender, token: parseAssetId(b.asset).assetReference, to, amount, ...BATCH });
+  if (!t.ok) {
     // Counted per payment, as for a settlement of its own: each waits before its next batch, and is held at the bound.
-    for (const m of b.members) await settlementFailed(deps, db, m.paymentId, `simulation:${sim.refusal}`);
+    for (const m of b.members) await settlementFailed(deps, db, m.paymentId, `simulation:${t.sim.refusal}`);
     return null;
   }
-  const tx = {
-    chainId: chain.caip2,
-    sender,
-    purpose: 'settle_batch' as const,
-    paymentId: null,
-    to: call.to,
-    calldata: call.data,
-    gasLimit: withHeadroom(sim.gas),
-    ...fees,
-  };
+  const { call } = t;
   const r = await deps.submissions.submit(chain, sender, {
-    tx,
-    call,
-    fees,
+    ...t,
     reserve: {
       kind: 'settle_reserved',
       accountId: b.accountId,

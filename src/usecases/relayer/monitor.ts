@@ -2,23 +2,19 @@ import { inTransaction } from '../../db/knex';
 import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
 import type { EvmChain } from '../../chain/evm';
 import { canonicalHash, head, isFinal, whoTookNonce } from '../../chain/proofs';
-import { ChainUnavailable, type ChainRefusal } from '../../domain/chain';
-import * as payments from '../../db/payments';
+import { ChainUnavailable } from '../../domain/chain';
 import * as relayer from '../../db/relayer';
-import { afterCollected, failPayment, type RelayerDeps } from './paymentSteps';
+import { failPayment, type RelayerDeps } from './paymentSteps';
 import { unstick } from './fees';
-import { refusalOfCall } from './submissionPlan';
-import { revertCauseOf } from './revertCause';
-import { settlementFailed } from './settlementHolds';
-import { afterRevert, authorizationTaken, type AfterRevert } from './submissionRetry';
+import { authorizationTaken } from './submissionRetry';
 import * as ledger from '../ledger/records';
-import { refundOutcome } from './refundSends';
-import { batchOutcome } from './scheduledSettlements';
+import { OUTCOMES } from './outcomes';
 
 // The monitor: per relayer key on a chain, one process at a time, one pass after another. Receipts, the
 // confirmation depth and the block re-checked (reorgs); re-broadcast of what the node lost; what is stuck
 // replaced or cancelled (src/usecases/relayer/fees.ts). Nothing is concluded from an absence: a transaction
-// without a receipt is final only by what the chain proves (src/chain/proofs.ts).
+// without a receipt is final only by what the chain proves (src/chain/proofs.ts). What a final outcome does is
+// its purpose's entry in src/usecases/relayer/outcomes.ts, run in the database transaction that records the outcome.
 
 const REBROADCAST_MS = 15_000;
 const FRESH_MS = 3_000;
@@ -57,16 +53,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       trx,
       ours.map(({ tx, receipt }) => [tx, receipt]),
     );
-    for (const { tx, receipt } of ours) {
-      if (tx.purpose === 'settle_batch') await batchOutcome(deps, trx, tx, { sent: receipt });
-      if (!relayer.ofPayment(tx) || tx.purpose === 'deploy') continue; // a sweep, a wallet's deployment: no payment moves
-      if (tx.purpose === 'settle') {
-        await payments.markSettled(trx, tx.paymentId, receipt.transactionHash);
-        await ledger.recordTransferOutcome(trx, 'settle', tx, { sent: receipt });
-      } else if (tx.purpose === 'refund') await refundOutcome(trx, tx, { sent: receipt });
-      else if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
-        await ledger.recordCollected(trx, tx.paymentId, receipt, tx, deps.refundReserve);
-    }
+    for (const { tx, receipt } of ours) await OUTCOMES[tx.purpose].confirmed(deps, trx, tx, receipt);
     return ours;
   });
   for (const { tx, receipt } of mine) {
@@ -74,8 +61,7 @@ async function finalizeConfirmed(deps: RelayerDeps, done: { tx: relayer.ChainTx;
       { paymentId: tx.paymentId, purpose: tx.purpose, txHash: receipt.transactionHash, block: receipt.blockNumber.toString() },
       'transaction confirmed',
     );
-    if (tx.purpose === 'collect' && relayer.ofPayment(tx)) await afterCollected(deps, tx.paymentId);
-    if (tx.purpose === 'refund' && relayer.ofPayment(tx)) await deps.startRefund(tx.paymentId);
+    await OUTCOMES[tx.purpose].afterConfirmed(deps, tx);
   }
 }
 
@@ -105,71 +91,18 @@ async function finalizeCancelled(deps: RelayerDeps, chain: EvmChain, tx: relayer
 }
 
 /**
- * A reverted final receipt of a collect or direct transaction is submitted again while its authorization is unused
- * and valid (src/usecases/relayer/submissionRetry.ts); otherwise the payment fails, in the transaction that records the
- * revert, unless its authorization was used by another transaction. A settlement is tried again later (a revert
- * moved nothing), up to its bound (src/usecases/relayer/settlementHolds.ts), and so is each payment of a reverted scheduled
- * settlement, in a later slot. A reverted sweep moved nothing either: the
- * operator sweeps again. A wallet's reverted deployment (ERC-6492) moves no payment: the transfer after it decides.
+ * A reverted final receipt: its purpose's entry decides what follows, asking the chain first where it must
+ * (src/usecases/relayer/outcomes.ts), then the revert is recorded with what it does, in one transaction.
  */
 async function finalizeReverted(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<void> {
-  const { db, log } = deps;
-  if (tx.purpose === 'settle_batch') {
-    const released = await inTransaction(db, async (trx) => {
-      if (!(await relayer.finish(trx, tx.id, 'reverted', receipt))) return false;
-      await ledger.recordGas(trx, [[tx, receipt]]);
-      await batchOutcome(deps, trx, tx, { reverted: receipt });
-      return true;
-    });
-    if (released) log.warn({ txHash: receipt.transactionHash }, 'a scheduled settlement reverted: its payments wait for a later slot');
-    return;
-  }
-  if (!relayer.ofPayment(tx)) {
-    if (await relayer.finish(db, tx.id, 'reverted', receipt))
-      log.error({ sender: tx.sender, txHash: receipt.transactionHash }, 'sweep reverted: nothing moved (admin relayer sweep again)');
-    return;
-  }
-  if (tx.purpose === 'deploy') {
-    // The wallet's deployment before a transfer: the wallet was deployed meanwhile by another transaction (then the
-    // transfer succeeds), or not (then the transfer reverts too, and its revert decides as any other's).
-    if (await relayer.finish(db, tx.id, 'reverted', receipt))
-      log.warn({ paymentId: tx.paymentId, txHash: receipt.transactionHash }, "a buyer wallet's deployment reverted");
-    return;
-  }
-  // Why it reverted, as far as the chain can tell now (the same call, simulated again); a transaction whose nonce was
-  // being taken back had an expired authorization (the row describes the cancellation now).
-  const call = { to: tx.to, data: tx.calldata };
-  const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
-  const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
-  const refusal: ChainRefusal = sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
-  const transfer = tx.purpose === 'settle' || tx.purpose === 'refund';
-  const next: AfterRevert | null = transfer ? null : await afterRevert(deps, chain, tx, refusal);
-  // Charged to the payer's budget of reverts unless the chain proves the token or congestion caused it.
-  const cause: relayer.RevertCause | undefined = transfer ? undefined : await revertCauseOf(chain, tx, receipt);
-  const finished = await inTransaction(db, async (trx) => {
-    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt, cause))) return false;
-    await ledger.recordGas(trx, [[tx, receipt]]);
-    if (tx.purpose === 'refund') {
-      await refundOutcome(trx, tx, { reverted: receipt });
-      return true;
-    }
-    if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: receipt });
-    else await ledger.recordCollectUnmined(trx, tx);
-    if (!next) await settlementFailed(deps, trx, tx.paymentId, `reverted:${refusal}`, receipt.transactionHash);
-    else if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
+  const reverted = await OUTCOMES[tx.purpose].reverted(deps, chain, tx, receipt);
+  const finished = await inTransaction(deps.db, async (trx) => {
+    if (!(await relayer.finish(trx, tx.id, 'reverted', receipt, reverted.cause))) return false;
+    if (reverted.gas) await ledger.recordGas(trx, [[tx, receipt]]);
+    await reverted.record(trx);
     return true;
   });
-  if (finished && tx.purpose === 'refund') await deps.startRefund(tx.paymentId);
-  if (!finished || !next) return;
-  // Another transaction used the authorization first (a copy outbid ours): the submit step finds it on the
-  // token and the payment follows it (src/usecases/relayer/paymentSteps.ts, usedElsewhere).
-  if (next.kind === 'elsewhere') await deps.startSubmit(tx.paymentId);
-  if (next.kind !== 'retry') return;
-  log.warn(
-    { paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal, cause, attempt: next.attempt, retryInMs: next.delayMs },
-    'submission reverted with its authorization unused and valid; submitted again',
-  );
-  await deps.submitLater(tx.paymentId, next.delayMs);
+  if (finished) await reverted.after();
 }
 
 /** An open transaction without a receipt: waits, re-broadcasts, is unstuck, or finds out where its nonce went. */
@@ -275,9 +208,7 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
   if (!(await isFinal(chain, took))) return;
   const dropped = await inTransaction(db, async (trx) => {
     if (!(await relayer.finish(trx, tx.id, 'dropped'))) return false;
-    if (tx.purpose === 'settle') await ledger.recordTransferOutcome(trx, 'settle', tx, { released: null });
-    if (tx.purpose === 'settle_batch') await batchOutcome(deps, trx, tx, { dropped: true });
-    if (tx.purpose === 'refund') await refundOutcome(trx, tx, { dropped: true });
+    await OUTCOMES[tx.purpose].dropped(deps, trx, tx);
     await ledger.recordCollectUnmined(trx, tx);
     return true;
   });
@@ -287,8 +218,5 @@ async function nonceTaken(deps: RelayerDeps, chain: EvmChain, tx: relayer.ChainT
     { paymentId: tx.paymentId, purpose: tx.purpose, nonce: tx.nonce, sender: tx.sender, takenBy: took.hash },
     'relayer nonce taken by a transaction the relayer did not sign (is the key used elsewhere?); its step runs again, a sweep does not',
   );
-  if (!relayer.ofPayment(tx)) return;
-  if (tx.purpose === 'settle') await deps.startSettle(tx.paymentId);
-  else if (tx.purpose === 'refund') await deps.startRefund(tx.paymentId);
-  else await deps.startSubmit(tx.paymentId);
+  await OUTCOMES[tx.purpose].afterDropped(deps, tx);
 }

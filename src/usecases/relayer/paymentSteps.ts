@@ -1,5 +1,5 @@
-import { inTransaction, type Db } from '../../db/knex';
-import { getAddress, type Address, type Hex } from 'viem';
+import { inTransaction, type Db, type Tx } from '../../db/knex';
+import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { authorizationDeadline, type ChainCall, type EvmChain, type Simulation } from '../../chain/evm';
 import type { Fees } from '../../domain/fees';
 import { isFinal } from '../../chain/proofs';
@@ -147,6 +147,20 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
 }
 
 /**
+ * A collect or direct transaction of the relayer's is final and succeeded (in the monitor's database transaction): the
+ * payment succeeds with it, and in collector mode the ledger records what was collected.
+ */
+export async function submissionConfirmed(
+  deps: RelayerDeps,
+  trx: Tx,
+  tx: relayer.ChainTx & { paymentId: string },
+  receipt: TransactionReceipt,
+) {
+  if (await payments.applyTransition(trx, tx.paymentId, 'chain_confirmed', { txHash: receipt.transactionHash }))
+    await ledger.recordCollected(trx, tx.paymentId, receipt, tx, deps.refundReserve);
+}
+
+/**
  * A collect is final and its payment succeeded (by the relayer's transaction or another's): its settlement starts, and
  * the account's refunds waiting for funds are looked at again (its balance at the collector grew).
  */
@@ -221,4 +235,26 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   if (r.kind !== 'stored') return null;
   log.info({ paymentId, txHash: r.tx.hash, amount: amount.toString(), fee: fee.toString() }, 'settlement submitted');
   return r.tx.hash;
+}
+
+/**
+ * A settlement transaction is final (in the monitor's database transaction): sent, the payment is settled with it and
+ * the reservation leaves for the merchant; reverted or dropped, the reservation goes back to available. A revert
+ * moved nothing: it counts as a failed attempt (`refusal`: why the chain refuses the transfer now), tried again up to
+ * its bound (src/usecases/relayer/settlementHolds.ts); a dropped one is sent again (its nonce went to another).
+ */
+export async function settleOutcome(
+  deps: Pick<RelayerDeps, 'log' | 'settlementRetry'>,
+  trx: Tx,
+  tx: relayer.ChainTx & { paymentId: string },
+  outcome: { sent: TransactionReceipt } | { reverted: TransactionReceipt; refusal: ChainRefusal } | { dropped: true },
+): Promise<void> {
+  if ('sent' in outcome) {
+    await payments.markSettled(trx, tx.paymentId, outcome.sent.transactionHash);
+    await ledger.recordTransferOutcome(trx, 'settle', tx, { sent: outcome.sent });
+    return;
+  }
+  if (!('reverted' in outcome)) return ledger.recordTransferOutcome(trx, 'settle', tx, { released: null });
+  await ledger.recordTransferOutcome(trx, 'settle', tx, { released: outcome.reverted });
+  await settlementFailed(deps, trx, tx.paymentId, `reverted:${outcome.refusal}`, outcome.reverted.transactionHash);
 }

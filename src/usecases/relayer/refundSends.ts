@@ -19,7 +19,7 @@ import type { RefundRow } from '../../domain/refund';
 // sends is reserved from the account's available balance at that collector as the transaction is stored signed
 // (under the collector's nonce lock), so a refund never spends another account's money: short, it waits in
 // `requires_funding`. The transaction then has the relayer's guarantees (stored before broadcast, one nonce from
-// PostgreSQL, re-broadcast, reorgs and replacements handled by the monitor). Its outcome: src/usecases/relayer/monitor.ts.
+// PostgreSQL, re-broadcast, reorgs and replacements handled by the monitor). Its outcome: src/usecases/relayer/outcomes.ts.
 
 /** Sends the payment's next waiting refund; the transaction hash, or null when there is nothing to send now. */
 export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<string | null> {

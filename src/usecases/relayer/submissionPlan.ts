@@ -5,7 +5,8 @@ import { authorizationUse, type AuthorizationUse } from '../../chain/proofs';
 import type { TransferAuthorization } from '../../domain/eip3009';
 import { counterfactualOf } from '../../domain/erc6492';
 import { isPermit, permitNonceHex, permitOfCall, permitTerms, permitTransferCall, type PermitTypedData } from '../../domain/permit2';
-import type { Authorization, SubmissionInput, TxPurpose } from '../../db/relayer';
+import type { ChainRefusal } from '../../domain/chain';
+import type { Authorization, ChainTx, SubmissionInput, TxPurpose } from '../../db/relayer';
 
 // What the relayer sends for a confirmed payment, whichever way the buyer signed: an EIP-3009 authorization (the
 // token's `receiveWithAuthorization` to the relayer, or `transferWithAuthorization` to the merchant) or a Permit2
@@ -77,4 +78,16 @@ export async function refusalOfCall(chain: EvmChain, call: ChainCall, sim: Extra
   const permit = permitOfCall(call.data);
   if (!permit) return sim;
   return (await permitRefusal(chain, permit.permit, permit.owner)) ?? sim;
+}
+
+/**
+ * Why the reverted transaction `tx` fails now, as far as the chain can tell (the same call, simulated again):
+ * transaction_reverted when it simulates without a revert; authorization_expired for a transaction whose nonce was
+ * being taken back (the row describes the cancellation now).
+ */
+export async function refusalNow(chain: EvmChain, tx: ChainTx): Promise<ChainRefusal> {
+  const call = { to: tx.to, data: tx.calldata };
+  const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
+  const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
+  return sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
 }

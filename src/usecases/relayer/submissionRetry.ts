@@ -1,10 +1,13 @@
-import type { Hex } from 'viem';
+import type { Hex, TransactionReceipt } from 'viem';
 import { authorizationDeadline, type EvmChain } from '../../chain/evm';
 import type { ChainRefusal } from '../../domain/chain';
+import type { Tx } from '../../db/knex';
 import * as relayer from '../../db/relayer';
 import { revertedSubmissions } from '../../db/revertsRepo';
-import type { RelayerDeps } from './paymentSteps';
-import { submissionPlan } from './submissionPlan';
+import * as ledger from '../ledger/records';
+import { failPayment, type RelayerDeps } from './paymentSteps';
+import { revertCauseOf } from './revertCause';
+import { refusalNow, submissionPlan } from './submissionPlan';
 
 // A collect or direct transaction that reverted at depth moved nothing: the buyer signed and was not charged. When
 // the revert was passing (a token paused for the block that mined it), the authorization can still pay: so before
@@ -27,7 +30,7 @@ const PASSING: ChainRefusal[] = ['transaction_reverted', 'token_refused'];
  * Decides what follows the reverted submission `tx` of a payment, given why the chain refuses its call now
  * (`refusal`: transaction_reverted when the same call simulates without a revert).
  */
-export async function afterRevert(
+async function afterRevert(
   deps: RelayerDeps,
   chain: EvmChain,
   tx: relayer.ChainTx & { paymentId: string },
@@ -46,6 +49,42 @@ export async function afterRevert(
   // A token that refuses the call hides whether the authorization is used: the chain's own record says.
   if (use.kind !== 'unused') return { kind: 'elsewhere' };
   return { kind: 'retry', attempt, delayMs: deps.submitRetry.baseMs * 2 ** (attempt - 1) };
+}
+
+/**
+ * A collect or direct transaction reverted at depth (src/usecases/relayer/outcomes.ts): what follows it and who it is
+ * charged to, asked of the chain before the monitor's database transaction records the revert. In that transaction
+ * (`record`) its pending journals are reversed and, unless it is submitted again or its authorization was used by
+ * another transaction, the payment fails; once committed (`after`), the submit step runs again: at once when another
+ * transaction used the authorization (the submit step finds it on the token and the payment follows it,
+ * src/usecases/relayer/paymentSteps.ts, usedElsewhere), after a backoff when it was unused and valid.
+ */
+export async function submissionReverted(
+  deps: RelayerDeps,
+  chain: EvmChain,
+  tx: relayer.ChainTx & { paymentId: string },
+  receipt: TransactionReceipt,
+) {
+  const refusal = await refusalNow(chain, tx);
+  const next = await afterRevert(deps, chain, tx, refusal);
+  // Charged to the payer's budget of reverts unless the chain proves the token or congestion caused it.
+  const cause = await revertCauseOf(chain, tx, receipt);
+  return {
+    cause,
+    record: async (trx: Tx) => {
+      await ledger.recordCollectUnmined(trx, tx);
+      if (next.kind === 'fail') await failPayment(deps, tx.paymentId, next.code, `transaction ${receipt.transactionHash} reverted`, trx);
+    },
+    after: async () => {
+      if (next.kind === 'elsewhere') await deps.startSubmit(tx.paymentId);
+      if (next.kind !== 'retry') return;
+      deps.log.warn(
+        { paymentId: tx.paymentId, txHash: receipt.transactionHash, refusal, cause, attempt: next.attempt, retryInMs: next.delayMs },
+        'submission reverted with its authorization unused and valid; submitted again',
+      );
+      await deps.submitLater(tx.paymentId, next.delayMs);
+    },
+  };
 }
 
 /**

@@ -144,6 +144,32 @@ describeOwn('refunds paid from the reserve', () => {
     await ledgerClean();
   });
 
+  it('a refund beyond the part not reserved, before that part settled: the release settles the payment', async () => {
+    // The soak's seed 3601536499 found this: the payment's own settlement had nothing left to send (5.00 not
+    // reserved, 6.00 refunded) and the release of the rest did not count as its settlement, so it never settled.
+    const f = await newShop();
+    const before = await balanceOf(shop.wallet);
+    const buyer = await newBuyer(100_000_000n);
+    const id = await f.pay('1000');
+    // Its own settlement waits (as after a failed attempt) until the refund is sent.
+    await svc
+      .db('payments')
+      .where({ id })
+      .update({ settlement_next_at: svc.db.raw("now() + interval '1 hour'") });
+    const { opt, td } = await f.option(id, buyer);
+    expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
+    await f.until(id, (x) => x.status === 'succeeded');
+    await refunded((await refund(id, '600')).body.refund.id);
+    expect(await balanceOf(buyer.address)).toBe(96_000_000n);
+    await svc.db('payments').where({ id }).update({ settlement_next_at: null });
+    await svc.db('refund_reserves').where({ payment_id: id }).update({ release_at: svc.db.fn.now() });
+    const d = await f.until(id, (x) => x.settlement !== null, 30_000);
+    expect(d.settlement.successful.amount).toMatchObject({ value: '4000000' });
+    expect((await balanceOf(shop.wallet)) - before).toBe(4_000_000n);
+    await eventually(async () => expect(await usdc()).toMatchObject({ available: '0', reserve: '0', reserved: '0' }));
+    await ledgerClean();
+  });
+
   it('on a settlement schedule: the batch sends the part not reserved, a refund draws on the reserve, the release the rest', async () => {
     const f = await newShop();
     await admin('accounts', 'set-settlement-schedule', '--account', shop.accountId, '--every-minutes', '1');

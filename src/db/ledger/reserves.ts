@@ -9,11 +9,15 @@ import { availableForPayment } from './reads';
 type Row = Record<string, any>;
 
 /**
- * SQL: the release settles the payment aliased `p`: it is not settled and its collection reserved the whole share
- * (nothing of it went to `available`, so no settlement of its own goes out). Otherwise its own settlement settles it.
+ * SQL: the release settles the payment aliased `p`: it is not settled and no settlement of its own goes out, because
+ * its collection reserved the whole share (nothing went to `available`) or its refunds (not failed) add up to at
+ * least what did: its own settlement sends what went to `available` less what was refunded
+ * (src/usecases/relayer/paymentSteps.ts, settlePayment), nothing then. Otherwise its own settlement settles it.
  */
-const SETTLES = (p: string) => `(${p}.settled_at IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_journals cj
-  JOIN ledger_entries ce ON ce.journal_id = cj.id WHERE cj.ref = 'collected:' || ${p}.id AND ce.bucket = 'available'))`;
+const SETTLES = (p: string) => `(${p}.settled_at IS NULL
+  AND (SELECT coalesce(sum(ce.amount), 0) FROM ledger_journals cj JOIN ledger_entries ce ON ce.journal_id = cj.id
+       WHERE cj.ref = 'collected:' || ${p}.id AND ce.bucket = 'available')
+   <= (SELECT coalesce(sum(rf.token_amount), 0) FROM refunds rf WHERE rf.payment_id = ${p}.id AND rf.status <> 'failed'))`;
 
 /** SQL: what is left of the reserve of the refund_reserves row aliased `r`. */
 const LEFT = (r: string) => `(SELECT coalesce(sum(x.amount), 0) FROM ledger_journals k JOIN ledger_entries x ON x.journal_id = k.id

@@ -96,11 +96,15 @@ describeOwn('requests that fail authentication', () => {
     expect(neighbour.status).toBe(401);
   });
 
-  it('a burst of readiness checks costs one query', async () => {
+  it('a burst of readiness checks costs one query per second it lasts', async () => {
     await sleep(1500); // no readiness answer to reuse
     const before = queries.pings;
+    const started = Date.now();
     const rs = await Promise.all(Array.from({ length: 40 }, () => client(svc.directUrl)('GET', '/readyz')));
+    // An answer is reused for a second (READY_REUSE_MS): on a loaded machine the 40 may take longer than that.
+    const periods = 1 + Math.floor((Date.now() - started) / 1000);
     expect(rs.map((r) => r.status)).toEqual(Array(40).fill(200));
-    expect(queries.pings - before).toBe(1);
+    expect(queries.pings - before).toBeGreaterThanOrEqual(1);
+    expect(queries.pings - before).toBeLessThanOrEqual(periods);
   });
 });

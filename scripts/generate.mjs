@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// make generate: spec/<version>/openapi.yaml -> generated/<version>/{openapi.json,types.ts}.
+// make generate: spec/<version>/openapi.yaml -> generated/<version>/{openapi.json,types.ts}, and the internal
+// documents, spec/internal/<name>.yaml -> generated/internal/<name>.json (bundled only: no types, SDKs or docs).
 // make check-generated (--check): regenerate into a temporary folder and fail if generated/ differs.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,20 +9,30 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const VERSIONS = ['2026-02-18', '2026-02-19.preview'];
+// Documents the service validates requests against that are not API versions (spec/internal/hosted.yaml).
+const INTERNAL = ['hosted'];
 const check = process.argv.includes('--check');
 const outRoot = check ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-gen-')) : path.join(root, 'generated');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/** Bundles one root document to `bundled`, fenced with where it came from. */
+function bundle(source, bundled, from) {
+  execFileSync(bin('redocly'), ['bundle', source, '-o', bundled, '--ext', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const doc = JSON.parse(fs.readFileSync(bundled, 'utf8'));
+  const fenced = { 'x-generated': `Generated from ${from} by \`make generate\`. Do not edit.`, ...doc };
+  fs.writeFileSync(bundled, JSON.stringify(fenced, null, 2) + '\n');
+}
+
+for (const name of INTERNAL) {
+  fs.mkdirSync(path.join(outRoot, 'internal'), { recursive: true });
+  bundle(path.join(root, 'spec', 'internal', `${name}.yaml`), path.join(outRoot, 'internal', `${name}.json`), `spec/internal/${name}.yaml`);
+}
 
 for (const v of VERSIONS) {
   const dir = path.join(outRoot, v);
   fs.mkdirSync(dir, { recursive: true });
   const bundled = path.join(dir, 'openapi.json');
-  execFileSync(bin('redocly'), ['bundle', path.join(root, 'spec', v, 'openapi.yaml'), '-o', bundled, '--ext', 'json'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const doc = JSON.parse(fs.readFileSync(bundled, 'utf8'));
-  const fenced = { 'x-generated': `Generated from spec/${v}/ by \`make generate\`. Do not edit.`, ...doc };
-  fs.writeFileSync(bundled, JSON.stringify(fenced, null, 2) + '\n');
+  bundle(path.join(root, 'spec', v, 'openapi.yaml'), bundled, `spec/${v}/`);
   const types = path.join(dir, 'types.ts');
   // Run from the output folder: at the repo root openapi-typescript would read redocly.yaml's apis instead.
   execFileSync(bin('openapi-typescript'), [bundled, '-o', types, '--root-types'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -31,12 +42,11 @@ for (const v of VERSIONS) {
 
 if (check) {
   let stale = [];
-  for (const v of VERSIONS) {
-    for (const f of ['openapi.json', 'types.ts']) {
-      const want = fs.readFileSync(path.join(outRoot, v, f), 'utf8');
-      const have = fs.existsSync(path.join(root, 'generated', v, f)) ? fs.readFileSync(path.join(root, 'generated', v, f), 'utf8') : null;
-      if (want !== have) stale.push(`generated/${v}/${f}`);
-    }
+  const files = [...VERSIONS.flatMap((v) => [`${v}/openapi.json`, `${v}/types.ts`]), ...INTERNAL.map((n) => `internal/${n}.json`)];
+  for (const f of files) {
+    const want = fs.readFileSync(path.join(outRoot, f), 'utf8');
+    const have = fs.existsSync(path.join(root, 'generated', f)) ? fs.readFileSync(path.join(root, 'generated', f), 'utf8') : null;
+    if (want !== have) stale.push(`generated/${f}`);
   }
   fs.rmSync(outRoot, { recursive: true, force: true });
   if (stale.length) {

@@ -4,7 +4,7 @@ import type { Db } from './db/knex';
 import { runsWorkers, servesApi, type Config } from './config';
 import type { Logger } from './logger';
 import { createApp, createWorkerApp } from './http/app';
-import { createBackends } from './http/backends';
+import { createBackends, createHostedBackend } from './http/backends';
 import { ChangeHub } from './events/changeHub';
 import { startSchedule } from './jobs/schedule';
 import { handlers } from '../handlers';
@@ -82,6 +82,7 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
         db,
         log,
         backends: await createBackends(config.precompileValidators),
+        hostedBackend: await createHostedBackend(config.precompileValidators),
         handlers,
         hub,
         chainWork: chainJobs,

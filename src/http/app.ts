@@ -3,7 +3,9 @@ import type { Db } from '../db/knex';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { ChainWork } from '../domain/chain';
+import type OpenAPIBackend from 'openapi-backend';
 import type { Backends } from './backends';
+import { HostedContract } from './hosted/contract';
 import type { HandlerMap } from './handlerTypes';
 import { KeyCache } from './keyCache';
 import type { ConcurrencyCap, SharedRateLimiter } from './rateLimit';
@@ -25,6 +27,8 @@ export interface AppDeps {
   db: Db;
   log: Logger;
   backends: Backends;
+  /** The hosted pages' JSON routes' document (spec/internal/hosted.yaml): createHostedBackend. */
+  hostedBackend: OpenAPIBackend;
   handlers: HandlerMap;
   hub: ChangeHub;
   chainWork: ChainWork;
@@ -53,7 +57,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(envelope({ log, metrics, draining }));
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
   const confirmChecks = new ConfirmChecks(chainWork, limits.takeConfirmCheck, config.limits.confirmRefusalCacheMs);
-  app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls, chainWork, confirmChecks }));
+  const contract = new HostedContract(deps.hostedBackend, config.bodyLimitBytes, config.validateResponses ? log : null);
+  app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls, chainWork, confirmChecks, contract }));
   app.use(
     api({
       db,

@@ -15,9 +15,9 @@ class OpenAPI31Backend extends OpenAPIBackend {
   }
 }
 
-function loadDocument(version: ApiVersion): Document {
-  const file = path.join(projectRoot, 'generated', version, 'openapi.json');
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as Document;
+/** A bundled document of generated/: an API version's, or an internal one's (`internal/hosted.json`). */
+function loadDocument(file: string): Document {
+  return JSON.parse(fs.readFileSync(path.join(projectRoot, 'generated', file), 'utf8')) as Document;
 }
 
 // openapi-backend asks for an Ajv per validator (hundreds). Checking each schema against the 2020-12 meta-schema
@@ -55,8 +55,8 @@ const ajvOpts = { strict: false, useDefaults: true };
  * compiled on first use, and only where replies are checked (VALIDATE_RESPONSES: development and tests); the
  * response-header validators, which nothing here uses, never. openapi-backend compiled all three at start.
  */
-async function createBackend(version: ApiVersion, precompile: boolean): Promise<OpenAPIBackend> {
-  const backend = new OpenAPI31Backend({ definition: loadDocument(version), strict: true, coerceTypes: true, validate: false });
+async function createBackend(file: string, precompile: boolean): Promise<OpenAPIBackend> {
+  const backend = new OpenAPI31Backend({ definition: loadDocument(file), strict: true, coerceTypes: true, validate: false });
   await backend.init();
   backend.validator = new OpenAPIValidator({
     definition: backend.definition,
@@ -73,8 +73,16 @@ async function createBackend(version: ApiVersion, precompile: boolean): Promise<
 export type Backends = Record<ApiVersion, OpenAPIBackend>;
 
 export async function createBackends(precompile = true): Promise<Backends> {
-  const entries = await Promise.all(VERSIONS.map(async (v) => [v, await createBackend(v, precompile)] as const));
+  const entries = await Promise.all(VERSIONS.map(async (v) => [v, await createBackend(`${v}/openapi.json`, precompile)] as const));
   return Object.fromEntries(entries) as Backends;
+}
+
+/**
+ * The hosted pages' JSON routes (spec/internal/hosted.yaml): not an API version, so no router of the API's
+ * serves them, but their requests are validated by the same validator, with the same Ajv and its settings.
+ */
+export function createHostedBackend(precompile = true): Promise<OpenAPIBackend> {
+  return createBackend('internal/hosted.json', precompile);
 }
 
 export type { Operation };

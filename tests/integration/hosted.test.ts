@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config';
 import { unseal } from '../../src/domain/sealed';
 
 // The non-API routes over HTTP: the rendered docs and the hosted buyer pages (their browser behaviour is
-// in tests/browser). They are not contract operations, so they go to the service directly (svc.directUrl).
+// in tests/browser). They are not operations of the API's versions, so they go to the service directly
+// (svc.directUrl); the pages' JSON routes are operations of spec/internal/hosted.yaml, validated as the API's are.
 
 const DATA = { fullName: 'Ada Lovelace', dob: '1815-12-10', porCountry: 'GB', porAddress: '12 St James Sq, London', tosConfirmed: true };
 
@@ -164,6 +165,66 @@ describe("the pay page's wallet routes (no API key: the link is the capability)"
       status: 200,
       body: { options: null, status: 'cancelled', statusText: 'This payment was cancelled.' },
     });
+  });
+});
+
+describe("the pages' JSON routes answer bad input as the API does (spec/internal/hosted.yaml)", () => {
+  /** Status, code and the issues' fields of a reply: the API's 400 body, `issues` of {field, message}. */
+  const refusal = async (r: Promise<{ status: number; body: any }>) => {
+    const { status, body } = await r;
+    expect(body.issues?.every((i: any) => typeof i.field === 'string' && typeof i.message === 'string')).not.toBe(false);
+    expect(body.requestId).toMatch(/^req_/);
+    return { status, code: body.code, fields: body.issues?.map((i: any) => i.field) };
+  };
+  const invalid = (...fields: string[]) => ({ status: 400, code: 'params_validation', fields });
+
+  it('options: accounts missing, not an array, or of the wrong items are 400 params_validation naming /accounts', async () => {
+    const id = await newPayment('100');
+    const options = (body: unknown) => refusal(web('POST', `/pay/${id}/options`, { body }));
+    expect(await options({})).toEqual(invalid('/accounts'));
+    expect(await options({ accounts: BUYER_BASE })).toEqual(invalid('/accounts'));
+    expect(await options({ accounts: [] })).toEqual(invalid('/accounts'));
+    expect(await options({ accounts: ['x'.repeat(201)] })).toEqual(invalid('/accounts/0'));
+    expect(await options({ accounts: [BUYER_BASE], refresh: 'all' })).toEqual(invalid('/refresh'));
+    // The same answer as the gateway's operation gives for the same body (its 400 lists params_validation too).
+    const api = await gw('POST', `/v1/gateway/payment/${id}/options`, { body: { accounts: BUYER_BASE } });
+    expect({ status: api.status, code: api.body.code, fields: api.body.issues.map((i: any) => i.field) }).toEqual(invalid('/accounts'));
+    expect((await web('POST', `/pay/${id}/options`, { body: { accounts: [BUYER_BASE], unknown: 1 } })).status).toBe(200);
+  });
+
+  it('confirm: an optionId too long, results missing or malformed are 400 params_validation naming the field', async () => {
+    const id = await newPayment('100');
+    const opt = (await web('POST', `/pay/${id}/options`, { body: { accounts: [BUYER_BASE] } })).body.options[0];
+    const confirm = (body: unknown) => refusal(web('POST', `/pay/${id}/confirm`, { body }));
+    const results = [{ type: 'walletRpc', data: ['0x00'] }];
+    expect(await confirm({ optionId: 'o'.repeat(65), results })).toEqual(invalid('/optionId'));
+    expect(await confirm({ optionId: opt.id })).toEqual(invalid('/results'));
+    expect(await confirm({ optionId: opt.id, results: 'sig' })).toEqual(invalid('/results'));
+    expect(await confirm({ optionId: opt.id, results: [{ data: ['0x00'] }] })).toEqual(invalid('/results/0/type'));
+    expect(await confirm({ results })).toEqual(invalid('/optionId'));
+    // Well-formed but not this option's signature: past validation, to the gateway's checks.
+    expect((await confirm({ optionId: opt.id, results })).code).not.toBe('params_validation');
+    expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
+  });
+
+  it('status: a maxPollMs that is no integer is 400 naming it; the body limit and media type are the API’s', async () => {
+    const id = await newPayment('100');
+    for (const q of ['-1', 'soon', '1e3', '1.5'])
+      expect(await refusal(web('GET', `/pay/${id}/status?maxPollMs=${q}`))).toEqual(invalid('maxPollMs'));
+    expect((await web('GET', `/pay/${id}/status?maxPollMs=0`)).body).toMatchObject({ status: 'requires_action', isFinal: false });
+    const big = await web('POST', `/pay/${id}/options`, { body: { accounts: ['x'.repeat(300 * 1024)] } });
+    expect({ status: big.status, code: big.body.code }).toEqual({ status: 413, code: 'payload_too_large' });
+    const none = await web('POST', `/pay/${id}/options`);
+    expect({ status: none.status, code: none.body.code }).toEqual({ status: 400, code: 'params_validation' });
+  });
+
+  it('collect: pid missing or not text, accounts or data of the wrong type are 400 params_validation naming the field', async () => {
+    const post = (body: unknown) => refusal(web('POST', '/collect', { body }));
+    expect(await post({ data: DATA })).toEqual(invalid('/pid'));
+    expect(await post({ pid: 7, data: DATA })).toEqual(invalid('/pid'));
+    expect(await post({ pid: 'pay_nope', accounts: [BUYER_BASE], data: DATA })).toEqual(invalid('/accounts'));
+    expect(await post({ pid: 'pay_nope', data: 'Ada' })).toEqual(invalid('/data'));
+    expect((await post({ pid: 'pay_nope', data: DATA })).code).toBe('payment_not_found');
   });
 });
 

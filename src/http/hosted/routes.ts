@@ -10,7 +10,6 @@ import { gatewayPayment, gatewayPaymentWithMerchant } from '../../usecases/gatew
 import { needsBuyerData } from '../../usecases/gateway/confirmRules';
 import { pollStatus } from '../../usecases/payments/payments';
 import { collectLinkKnown, submitCollected } from '../../usecases/gateway/hostedCollect';
-import { readJsonBody } from '../body';
 import { clientAddress } from '../clientAddress';
 import type { ConcurrencyCap, SharedRateLimiter } from '../rateLimit';
 import { sendJson } from '../render';
@@ -18,10 +17,13 @@ import { collectClosedBody, collectFormBody } from './collectPage';
 import { sendNotFoundPage, sendPage } from './html';
 import { payPageBody, redirectFor, STATUS_TEXT } from './payPage';
 import { payWalletRoutes, type PayWalletDeps } from './payWallet';
+import type { HostedContract, HostedInput, HostedOperations } from './contract';
 
 // Non-API routes of the hosted buyer pages. No API key: the payment id in the link is the capability,
 // and these routes reveal only what the page shows (merchant, amount, status, the checkout redirect), and what a
-// wallet on the page needs to pay (its options, and confirm: payWallet.ts).
+// wallet on the page needs to pay (its options, and confirm: payWallet.ts). The JSON routes the pages' scripts
+// call are operations of spec/internal/hosted.yaml, validated as the API's are (contract.ts); the HTML pages
+// and the assets are not.
 
 const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
@@ -39,13 +41,21 @@ export interface HostedDeps extends PayWalletDeps {
   hub: ChangeHub;
   limiter: SharedRateLimiter;
   longPolls: ConcurrencyCap;
+  /** The hosted pages' internal document (spec/internal/hosted.yaml) and its validator. */
+  contract: HostedContract;
 }
 
-export function hostedRoutes({ root, config, db, hub, limiter, longPolls, ...wallet }: HostedDeps) {
+export function hostedRoutes({ root, config, db, hub, limiter, longPolls, contract, ...wallet }: HostedDeps) {
   const payWallet = payWalletRoutes({ config, db, ...wallet });
   const ipKey = (ctx: Context) => `ip:${clientAddress(ctx, config.limits.trustedProxyHops)}`;
   const assets = loadAssets(path.join(root, 'public', 'hosted'));
   const paymentId = (raw: unknown) => (typeof raw === 'string' ? resolveGatewayPaymentId(raw, config.publicBaseUrl) : null);
+  /** The payment id of a JSON route's link; 404 payment_not_found when it is none. */
+  const knownId = (raw: unknown): string => {
+    const id = paymentId(raw);
+    if (!id) throw new AppError('payment_not_found');
+    return id;
+  };
   const accountsOf = (raw: unknown) =>
     typeof raw === 'string'
       ? raw
@@ -79,14 +89,9 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls, ...wal
     );
   }
 
-  async function statusJson(ctx: Context, rawId: string) {
-    const id = paymentId(rawId);
-    if (!id) throw new AppError('payment_not_found');
-    const raw = ctx.query.maxPollMs;
-    if (raw !== undefined && (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw))) {
-      throw new AppError('params_validation', undefined, [{ field: 'maxPollMs', message: `must be an integer from 0 to ${MAX_POLL_MS}` }]);
-    }
-    const wait = raw ? Math.min(Number(raw), MAX_POLL_MS) : 0;
+  async function statusJson(ctx: Context, { path, query }: HostedInput<'hostedPayStatus'>) {
+    const id = knownId(path.id);
+    const wait = Math.min(query.maxPollMs ?? 0, MAX_POLL_MS);
     const release = wait > 0 ? longPolls.acquire(ipKey(ctx), config.limits.longPollsPerIp) : null;
     let payment;
     try {
@@ -126,43 +131,37 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls, ...wal
     });
   }
 
-  async function collectSubmit(ctx: Context) {
-    const body = (await readJsonBody(ctx, config.bodyLimitBytes)) as
-      { pid?: unknown; accounts?: unknown; token?: unknown; data?: unknown } | undefined;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.pid !== 'string') {
-      throw new AppError('params_validation', undefined, [{ field: '/pid', message: 'is required' }]);
-    }
-    const id = paymentId(body.pid);
-    if (!id) throw new AppError('payment_not_found');
-    await submitCollected(db, config, id, { token: body.token, accounts: accountsOf(body.accounts) }, body.data);
+  async function collectSubmit(ctx: Context, { body }: HostedInput<'hostedCollectSubmit'>) {
+    await submitCollected(db, config, knownId(body.pid), { token: body.token, accounts: accountsOf(body.accounts) }, body.data);
     sendJson(ctx, 200, '{"stored":true}', { 'Cache-Control': 'no-store' });
   }
 
-  /** True when it answered the request (or threw an AppError for it). */
   // Anyone with a link may call these: a limit per client IP, shared by all processes (pages, status, collect).
   const perIp = perWindow(config.limits, config.limits.ipPerSecond);
   const limited = (ctx: Context) => limiter.take(ipKey(ctx), perIp);
 
+  const payOptions = (ctx: Context, { path, body }: HostedInput<'hostedPayOptions'>) =>
+    payWallet.options(ctx, knownId(path.id), ipKey(ctx), body.accounts);
+  const payConfirm = (ctx: Context, { path, body }: HostedInput<'hostedPayConfirm'>) =>
+    payWallet.confirm(ctx, knownId(path.id), ipKey(ctx), body);
+  const operations: HostedOperations = {
+    hostedPayStatus: statusJson,
+    hostedPayOptions: payOptions,
+    hostedPayConfirm: payConfirm,
+    hostedCollectSubmit: collectSubmit,
+  };
+
+  /** True when it answered the request (or threw an AppError for it). */
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';
-    const walletStep = ctx.method === 'POST' ? /^\/pay\/([^/]{1,600})\/(options|confirm)$/.exec(ctx.path) : null;
-    const hosted =
-      (ctx.path === '/' && get) ||
-      (ctx.path === '/collect' && (get || ctx.method === 'POST')) ||
-      /^\/pay\/[^/]{1,600}\/status$/.test(ctx.path) ||
-      walletStep !== null;
+    const pay = /^\/pay\/[^/]{1,600}\/(status|options|confirm)$/.exec(ctx.path);
+    // The JSON routes (spec/internal/hosted.yaml); a method they do not have goes on to the API, as before.
+    const json = (pay !== null && (pay[1] === 'status' || ctx.method === 'POST')) || (ctx.path === '/collect' && ctx.method === 'POST');
+    const hosted = (ctx.path === '/' && get) || (ctx.path === '/collect' && get) || json;
     if (hosted) await limited(ctx);
-    if (walletStep) {
-      const id = paymentId(walletStep[1]);
-      if (!id) throw new AppError('payment_not_found');
-      await payWallet[walletStep[2] as 'options' | 'confirm'](ctx, id, ipKey(ctx));
-      return true;
-    }
+    if (json) return contract.serve(ctx, operations);
     if (ctx.path === '/' && get) return payPage(ctx).then(() => true);
     if (ctx.path === '/collect' && get) return collectPage(ctx).then(() => true);
-    if (ctx.path === '/collect' && ctx.method === 'POST') return collectSubmit(ctx).then(() => true);
-    const status = /^\/pay\/([^/]{1,600})\/status$/.exec(ctx.path);
-    if (status && get) return statusJson(ctx, status[1]).then(() => true);
     if (ctx.path.startsWith('/assets/hosted/') && get) {
       const a = assets.get(ctx.path.slice('/assets/hosted/'.length));
       if (!a) throw new AppError('not_found');

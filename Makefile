@@ -69,7 +69,7 @@ generate: install
 	node scripts/generate.mjs
 
 check-generated: $(STAMPS)/check-generated
-$(STAMPS)/check-generated: $(NPM_STAMP) $(SPEC_FILES) $(shell find generated -type f) scripts/generate.mjs
+$(STAMPS)/check-generated: $(NPM_STAMP) $(SPEC_FILES) $(shell find generated -type f) scripts/generate.mjs scripts/preview-schemas.mjs
 	node scripts/generate.mjs --check
 	@mkdir -p $(STAMPS) && touch $@
 

@@ -1,17 +1,27 @@
 #!/usr/bin/env node
-// make generate: spec/<version>/openapi.yaml -> generated/<version>/{openapi.json,types.ts}, and the internal
-// documents, spec/internal/<name>.yaml -> generated/internal/<name>.json (bundled only: no types, SDKs or docs).
-// make check-generated (--check): regenerate into a temporary folder and fail if generated/ differs.
+// make generate: the preview's flat schema copies from base + overlay (scripts/preview-schemas.mjs), then
+// spec/<version>/openapi.yaml -> generated/<version>/{openapi.json,types.ts}, and the internal documents,
+// spec/internal/<name>.yaml -> generated/internal/<name>.json (bundled only: no types, SDKs or docs).
+// make check-generated (--check): fail if a flat copy differs from base + overlay; regenerate into a temporary folder
+// and fail if generated/ differs.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { syncPreviewFiles } from './preview-schemas.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const VERSIONS = ['2026-02-18', '2026-02-19.preview'];
 // Documents the service validates requests against that are not API versions (spec/internal/hosted.yaml).
 const INTERNAL = ['hosted'];
 const check = process.argv.includes('--check');
+// The bundles read the flat copies: checked (or written) first.
+const stalePreviews = syncPreviewFiles(root, check);
+if (check && stalePreviews.length) {
+  console.error(`flat preview schemas differ from base + overlay (edit those, then make generate): ${stalePreviews.join(', ')}`);
+  process.exit(1);
+}
+
 const outRoot = check ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-gen-')) : path.join(root, 'generated');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 

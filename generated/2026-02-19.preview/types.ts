@@ -2421,7 +2421,9 @@ export interface components {
                 x402Version: number;
                 scheme: string;
                 network: string;
-                extra?: Record<string, never>;
+                extra?: {
+                    [key: string]: unknown;
+                };
             }[];
             extensions: string[];
             signers: {
@@ -2461,7 +2463,9 @@ export interface components {
              *       "assetTransferMethod": "eip3009"
              *     }
              */
-            extra?: Record<string, never>;
+            extra?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * X402PaymentPayload
@@ -2476,8 +2480,12 @@ export interface components {
                 mimeType?: string;
             };
             accepted: components["schemas"]["X402PaymentRequirements"];
-            payload: Record<string, never>;
-            extensions?: Record<string, never>;
+            payload: {
+                [key: string]: unknown;
+            };
+            extensions?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * X402FacilitatorRequest

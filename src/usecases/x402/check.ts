@@ -1,4 +1,5 @@
 import { modeOfScope, type Mode } from '../../domain/mode';
+import type { components } from '../../../generated/2026-02-19.preview/types';
 import type { Db } from '../../db/knex';
 import { createHash } from 'node:crypto';
 import { getAddress, type Hex } from 'viem';
@@ -29,10 +30,16 @@ import { chainCheck } from '../gateway/confirmRules';
 // transfer simulated as the relayer will send it (src/usecases/gateway/authorizationCheck.ts: EOA or ERC-1271, balance,
 // nonce, validity window on chain).
 
-export interface X402Request {
-  paymentPayload: X402Payload;
-  paymentRequirements: X402Requirements;
-}
+/** The body of `POST /x402/verify` and `POST /x402/settle`, as the preview's generated types give it. */
+export type X402Request = components['schemas']['X402FacilitatorRequest'];
+
+// The generated wire shapes are the domain's (src/domain/x402.ts, which may not import generated code): a spec change
+// that makes them differ fails to compile here, not at run time.
+type Assignable<T extends U, U> = T;
+export type X402WireIsDomain = [
+  Assignable<X402Request['paymentPayload'], X402Payload>,
+  Assignable<X402Request['paymentRequirements'], X402Requirements>,
+];
 
 /** Who is paid: a merchant's own destination (direct), or the account's collector (collector mode) for a merchant. */
 export interface Payee {

@@ -26,7 +26,7 @@ import { checkRevertBudget, revertScopeOf, type RevertCaller } from '../gateway/
 import type { ConfirmChecks } from '../gateway/confirmChecks';
 import { checkBudget, fundingAssetOf, refuseWithoutBuyerData, requireFundingTerms, requireOpen, runRules } from '../gateway/confirmRules';
 import { fundingCollector } from '../gateway/options';
-import { askThrough, checkX402, type Checked, type Payee } from './check';
+import { askThrough, checkX402, type Checked, type Payee, type X402Request } from './check';
 import { AlreadySettled, confirmAuthorization, settlementAnswer, settlementKey } from './facilitator';
 
 // Preview: a payment link paid over x402 (docs/x402.md), so that an agent pays a partner's checkout with no wallet UI.
@@ -120,7 +120,8 @@ export async function payByX402(
   const { db, config, chainWork, hub } = deps;
   const p = (await gatewayPayment(db, config.publicBaseUrl, rawId)).payment;
   const payload = header === undefined ? undefined : decoded(header);
-  const key = payload && settlementKey(p.accountId, { paymentPayload: payload, paymentRequirements: payload.accepted });
+  const asRequest = (q: X402Payload): X402Request => ({ x402Version: X402_VERSION, paymentPayload: q, paymentRequirements: q.accepted });
+  const key = payload && settlementKey(p.accountId, asRequest(payload));
   const earlier = key && (await findSettlement(db, key));
   if (earlier && earlier.paymentId === p.id) return answer(db, config, hub, p.id, waitMs);
   let offered: Offer[] = [];
@@ -144,7 +145,7 @@ export async function payByX402(
     buyerData: () => refuseWithoutBuyerData(db, config, p),
     revertBudget: () => checkBudget(db, config, p.accountId, payer, caller),
     chain: async () => {
-      const req = { paymentPayload: payload!, paymentRequirements: offer.requirements };
+      const req: X402Request = { x402Version: X402_VERSION, paymentPayload: payload!, paymentRequirements: offer.requirements };
       const ask = askThrough(deps.checks, caller.keyId, p.id);
       const checked = await checkX402(
         db,

@@ -54,16 +54,16 @@ export interface X402PaymentPayload {
     accepted: X402PaymentRequirements;
     /**
      * 
-     * @type {object}
+     * @type {{ [key: string]: any; }}
      * @memberof X402PaymentPayload
      */
-    payload: object;
+    payload: { [key: string]: any; };
     /**
      * 
-     * @type {object}
+     * @type {{ [key: string]: any; }}
      * @memberof X402PaymentPayload
      */
-    extensions?: object;
+    extensions?: { [key: string]: any; };
 }
 
 /**

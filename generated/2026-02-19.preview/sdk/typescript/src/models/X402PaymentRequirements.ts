@@ -57,10 +57,10 @@ export interface X402PaymentRequirements {
     maxTimeoutSeconds: number;
     /**
      * 
-     * @type {object}
+     * @type {{ [key: string]: any; }}
      * @memberof X402PaymentRequirements
      */
-    extra?: object;
+    extra?: { [key: string]: any; };
 }
 
 /**

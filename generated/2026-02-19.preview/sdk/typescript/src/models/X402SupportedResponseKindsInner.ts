@@ -39,10 +39,10 @@ export interface X402SupportedResponseKindsInner {
     network: string;
     /**
      * 
-     * @type {object}
+     * @type {{ [key: string]: any; }}
      * @memberof X402SupportedResponseKindsInner
      */
-    extra?: object;
+    extra?: { [key: string]: any; };
 }
 
 /**

@@ -3,8 +3,11 @@ import type { RefundRow, RefundStatus, Refunded } from '../domain/refund';
 import { Db, knexOf } from './knex';
 import { PAID_TO_COLLECTOR } from './relayer';
 import { TX_OPEN } from '../domain/chainTx';
-import { REFUND_OPEN } from '../domain/refund';
+import { REFUND_COUNTED, REFUND_OPEN } from '../domain/refund';
 import { inSet } from './stateSql';
+
+/** SQL: the refund is counted as refunded (not failed). */
+const COUNTED = inSet('status', REFUND_COUNTED);
 
 // Refunds (migration 20261207090100): their rows, what creating one needs under the payment's lock, and what the
 // relayer's refund step reads and records.
@@ -69,7 +72,7 @@ export async function lockRefundable(db: Db, paymentId: string): Promise<Refunda
        t.refunded_minor, t.refunded_tokens, t.refund_count
      FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id,
        LATERAL (SELECT coalesce(sum(amount_minor), 0) AS refunded_minor, coalesce(sum(token_amount), 0) AS refunded_tokens,
-         count(*) AS refund_count FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') t
+         count(*) AS refund_count FROM refunds r WHERE r.payment_id = p.id AND ${inSet('r.status', REFUND_COUNTED)}) t
      WHERE p.id = ?`,
     [paymentId],
   );
@@ -141,8 +144,8 @@ export async function latestRefundsOfPayment(db: Db, paymentId: string, limit: n
   const knex = knexOf(db);
   const rows = await withFunding(db)
     .select(
-      knex.raw(`coalesce(sum(amount_minor) FILTER (WHERE status <> 'failed') OVER (), 0) AS refunded_minor`),
-      knex.raw(`coalesce(sum(token_amount) FILTER (WHERE status <> 'failed') OVER (), 0) AS refunded_tokens`),
+      knex.raw(`coalesce(sum(amount_minor) FILTER (WHERE ${COUNTED}) OVER (), 0) AS refunded_minor`),
+      knex.raw(`coalesce(sum(token_amount) FILTER (WHERE ${COUNTED}) OVER (), 0) AS refunded_tokens`),
     )
     .where('refunds.payment_id', paymentId)
     .orderBy([
@@ -235,7 +238,7 @@ export async function waitingRefunds(db: Db, idleSeconds: number, limit = 200): 
 export async function refundTotals(db: Db, paymentId: string): Promise<Refunded> {
   const { rows } = await knexOf(db).raw(
     `SELECT coalesce(sum(amount_minor), 0) AS minor, coalesce(sum(token_amount), 0) AS tokens FROM refunds
-     WHERE payment_id = ? AND status <> 'failed'`,
+     WHERE payment_id = ? AND ${COUNTED}`,
     [paymentId],
   );
   return { minor: BigInt(rows[0].minor), tokens: BigInt(rows[0].tokens) };

@@ -1,6 +1,7 @@
 import { Db, knexOf } from './knex';
 import { IN_BATCH, PAID_TO_COLLECTOR, standing } from './relayer';
 import { recordSettlementPlans } from './payments';
+import { refundedSql } from './stateSql';
 
 // Scheduled settlement (docs/ledger.md, "Settlement on a schedule"): an account with `settlement_every_minutes` N > 0
 // settles every N minutes, in slots aligned on the epoch; at a slot's start, the shares of a merchant's payments
@@ -65,7 +66,7 @@ async function duePayments(db: Db, unitMs: number, only?: string[]): Promise<Row
          j.created_at AS collected_at, e.amount AS share,
          (SELECT coalesce(sum(f.amount), 0) FROM ledger_entries f WHERE f.journal_id = j.id AND f.owner = 'operator'
            AND f.bucket = 'fees') AS fee,
-         (SELECT coalesce(sum(r.token_amount), 0) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed') AS refunded
+         ${refundedSql('p.id', 'token_amount')} AS refunded
        FROM payments p JOIN accounts a ON a.id = p.account_id AND a.settlement_every_minutes > 0
          JOIN payment_options o ON o.id = p.option_id
          JOIN ledger_journals j ON j.ref = 'collected:' || p.id

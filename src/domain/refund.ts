@@ -7,6 +7,9 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 /** Not ended: waiting for funds, or on its way (its tokens reserved, its transfer to be sent or sent). */
 export const REFUND_OPEN = ['pending', 'requires_funding'] as const satisfies readonly RefundStatus[];
 
+/** What counts as refunded (or on its way back): every refund but a failed one. */
+export const REFUND_COUNTED = ['requires_funding', 'pending', 'succeeded'] as const satisfies readonly RefundStatus[];
+
 export interface Refunded {
   /** Of the refunds not failed: their amounts in minor units and in tokens. */
   minor: bigint;

@@ -1,5 +1,6 @@
 import { Db, knexOf } from '../knex';
 import { availableForPayment } from './reads';
+import { refundedSql } from '../stateSql';
 
 // The refund reserve (docs/ledger.md "Refund reserve"; migration 20261227090200): the share of a collected payment
 // held in the account's `reserve` bucket at its collector until `release_at`. What is left of a payment's reserve is
@@ -17,7 +18,7 @@ type Row = Record<string, any>;
 const SETTLES = (p: string) => `(${p}.settled_at IS NULL
   AND (SELECT coalesce(sum(ce.amount), 0) FROM ledger_journals cj JOIN ledger_entries ce ON ce.journal_id = cj.id
        WHERE cj.ref = 'collected:' || ${p}.id AND ce.bucket = 'available')
-   <= (SELECT coalesce(sum(rf.token_amount), 0) FROM refunds rf WHERE rf.payment_id = ${p}.id AND rf.status <> 'failed'))`;
+   <= ${refundedSql(`${p}.id`, 'token_amount')})`;
 
 /** SQL: what is left of the reserve of the refund_reserves row aliased `r`. */
 const LEFT = (r: string) => `(SELECT coalesce(sum(x.amount), 0) FROM ledger_journals k JOIN ledger_entries x ON x.journal_id = k.id

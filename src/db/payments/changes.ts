@@ -4,6 +4,7 @@ import { Transition, TransitionChanges, TRANSITIONS, lapses } from '../../domain
 import { preparedByText } from '../prepared';
 import { Db, knexOf } from '../knex';
 import { PAYMENT_COLUMNS, PAYMENT_WITH_ASSET, PaymentWithAsset, QUEUE_EVENT, effectiveStatusSql, isoSql, lapsedSql, split } from './rows';
+import { refundedSql } from '../stateSql';
 
 export const CHANGE_CHANNEL = 'payment_changed';
 
@@ -115,9 +116,7 @@ export async function unmarkRefunded(db: Db, id: string): Promise<boolean> {
   const n = await knex('payments')
     .where({ id })
     .whereNotNull('refunded_at')
-    .whereRaw(
-      `amount_minor > (SELECT coalesce(sum(r.amount_minor), 0) FROM refunds r WHERE r.payment_id = payments.id AND r.status <> 'failed')`,
-    )
+    .whereRaw(`amount_minor > ${refundedSql('payments.id', 'amount_minor')}`)
     .update({ refunded_at: null, ...newVersion(knex) });
   return n > 0;
 }

@@ -2,6 +2,7 @@ import { Payment, PaymentStatus } from '../../domain/payment';
 import { ASSET_COLUMNS } from '../assetsRepo';
 import { Db, knexOf, readsOf } from '../knex';
 import { PaymentWithAsset, Row, effectiveStatusSql, split } from './rows';
+import { refundedSql } from '../stateSql';
 
 /** Payments per status, for the metrics: one grouped query. */
 export async function countPaymentsByStatus(db: Db): Promise<Record<string, number>> {
@@ -114,7 +115,7 @@ export async function listStats(db: Db, f: ListFilter): Promise<ListStats> {
   const sales = filtered(db, f)
     .andWhere('p.status', 'succeeded')
     .whereNotExists(knex('refund_fundings as rf').whereRaw('rf.payment_id = p.id').select(knex.raw('1')));
-  const refunded = `coalesce((SELECT sum(r.amount_minor) FROM refunds r WHERE r.payment_id = p.id AND r.status <> 'failed'), 0)`;
+  const refunded = refundedSql('p.id', 'amount_minor');
   const [revenue, [sold], [matched]] = await readsOf(db, [
     () =>
       sales

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // make generate: the preview's flat schema copies from base + overlay (scripts/preview-schemas.mjs), then
 // spec/<version>/openapi.yaml -> generated/<version>/{openapi.json,types.ts}, and the internal documents,
-// spec/internal/<name>.yaml -> generated/internal/<name>.json (bundled only: no types, SDKs or docs).
+// spec/internal/<name>.yaml -> generated/internal/<name>.{json,ts} (bundled and typed: no SDKs or docs).
 // make check-generated (--check): fail if a flat copy differs from base + overlay; regenerate into a temporary folder
 // and fail if generated/ differs.
 import { execFileSync } from 'node:child_process';
@@ -33,9 +33,22 @@ function bundle(source, bundled, from) {
   fs.writeFileSync(bundled, JSON.stringify(fenced, null, 2) + '\n');
 }
 
+/** The TypeScript types of a bundled document, next to it, fenced with where they came from. */
+function typesOf(bundled, types, from) {
+  // Run from the output folder: at the repo root openapi-typescript would read redocly.yaml's apis instead.
+  execFileSync(bin('openapi-typescript'), [bundled, '-o', types, '--root-types'], {
+    cwd: path.dirname(types),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const text = fs.readFileSync(types, 'utf8');
+  fs.writeFileSync(types, `// Generated from ${from} by \`make generate\`. Do not edit.\n${text}`);
+}
+
 for (const name of INTERNAL) {
   fs.mkdirSync(path.join(outRoot, 'internal'), { recursive: true });
-  bundle(path.join(root, 'spec', 'internal', `${name}.yaml`), path.join(outRoot, 'internal', `${name}.json`), `spec/internal/${name}.yaml`);
+  const bundled = path.join(outRoot, 'internal', `${name}.json`);
+  bundle(path.join(root, 'spec', 'internal', `${name}.yaml`), bundled, `spec/internal/${name}.yaml`);
+  typesOf(bundled, path.join(outRoot, 'internal', `${name}.ts`), `spec/internal/${name}.yaml`);
 }
 
 for (const v of VERSIONS) {
@@ -43,16 +56,15 @@ for (const v of VERSIONS) {
   fs.mkdirSync(dir, { recursive: true });
   const bundled = path.join(dir, 'openapi.json');
   bundle(path.join(root, 'spec', v, 'openapi.yaml'), bundled, `spec/${v}/`);
-  const types = path.join(dir, 'types.ts');
-  // Run from the output folder: at the repo root openapi-typescript would read redocly.yaml's apis instead.
-  execFileSync(bin('openapi-typescript'), [bundled, '-o', types, '--root-types'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  const text = fs.readFileSync(types, 'utf8');
-  fs.writeFileSync(types, `// Generated from spec/${v}/ by \`make generate\`. Do not edit.\n${text}`);
+  typesOf(bundled, path.join(dir, 'types.ts'), `spec/${v}/`);
 }
 
 if (check) {
   let stale = [];
-  const files = [...VERSIONS.flatMap((v) => [`${v}/openapi.json`, `${v}/types.ts`]), ...INTERNAL.map((n) => `internal/${n}.json`)];
+  const files = [
+    ...VERSIONS.flatMap((v) => [`${v}/openapi.json`, `${v}/types.ts`]),
+    ...INTERNAL.flatMap((n) => [`internal/${n}.json`, `internal/${n}.ts`]),
+  ];
   for (const f of files) {
     const want = fs.readFileSync(path.join(outRoot, f), 'utf8');
     const have = fs.existsSync(path.join(root, 'generated', f)) ? fs.readFileSync(path.join(root, 'generated', f), 'utf8') : null;

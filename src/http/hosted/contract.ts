@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type OpenAPIBackend from 'openapi-backend';
+import type { operations } from '../../../generated/internal/hosted';
 import type { ConfirmInput } from '../../usecases/gateway/confirm';
 import type { Logger } from '../../logger';
 import { requestBody } from '../pipeline/body';
@@ -14,13 +15,14 @@ import { Router } from '../router';
 // answer bad input as the API does. What comes out is the operation's input, of the shapes that document declares;
 // in development and tests (VALIDATE_RESPONSES) the reply is checked against it too, as the API's are.
 
-/** What each operation's validated request body is (spec/internal/hosted.yaml). */
-interface HostedBodies {
-  hostedPayStatus: undefined;
-  hostedPayOptions: { accounts: string[] };
-  hostedPayConfirm: Pick<ConfirmInput, 'optionId' | 'results'>;
-  hostedCollectSubmit: { pid: string; accounts?: string; token?: string; data?: Record<string, unknown> };
-}
+type JsonBody<K extends keyof operations> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : undefined;
+/** What each operation's validated request body is: the types generated from spec/internal/hosted.yaml. */
+type HostedBodies = { [K in keyof operations]: JsonBody<K> };
+// The confirm page hands its body to the gateway's confirm: the document's shape must be what that use case takes.
+type Assignable<A extends B, B> = A;
+export type HostedConfirmFits = Assignable<HostedBodies['hostedPayConfirm'], Pick<ConfirmInput, 'optionId' | 'results'>>;
 
 export type HostedOperationId = keyof HostedBodies;
 
@@ -67,7 +69,7 @@ export class HostedContract {
     (ctx as RequestContext).state.operationId = operationId; // logged and counted under its operation, as the API's
     const body = await requestBody(ctx as RequestContext, op, this.bodyLimitBytes);
     const input = validatedInput(this.backend, op, ctx as RequestContext, body);
-    // Validated against the document above: the shapes HostedBodies restates.
+    // Validated against the document above: the shapes HostedBodies has from it.
     await (operations[operationId] as (ctx: Context, input: unknown) => Promise<void>)(ctx, input);
     if (this.checkReplies && typeof ctx.body === 'string') {
       responseCheck(this.backend, op, this.checkReplies)({ status: ctx.status, body: JSON.parse(ctx.body) as unknown });

@@ -229,7 +229,7 @@ def before_call(ctx, case, **kwargs):
             and _positive(case, ParameterLocation.QUERY):
         # The undo of a blacklisting: a fresh account of the development chain, as for the blacklisting itself (the
         # gate's buyer would be another account's address). It was never blacklisted by the gate's test key, so the
-        # answer is 403 forbidden (the undo itself is tested by tests/integration/testHelperScope.test.ts).
+        # answer is 403 forbidden (the undo itself is tested by tests/integration/testHelperScope.own.test.ts).
         query["account"] = f"{BUYER_ACCOUNT.rsplit(':', 1)[0]}:0x{uuid.uuid4().hex}{uuid.uuid4().hex[:8]}"
     if query and "cursor" in query and _positive(case, ParameterLocation.QUERY):
         if path == "/v1/merchants":

@@ -3,8 +3,8 @@
 //   schemathesis (make contract, the default): the database seeded, Schemathesis against each version's bundled
 //     document (all checks, all phases incl. stateful);
 //   prism (make test, scripts/test-jest.mjs): the HTTP integration suite once, each request through the Prism
-//     validating proxy of its version (zero violations); the tests tagged [own service] skip there, make test
-//     runs them in process;
+//     validating proxy of its version (zero violations); the files named *.own.test.ts are not among them, make
+//     test runs them in process (scripts/jest-parts.mjs);
 // then a short summary. Redocly lint and the version diff run from the Makefile around this script.
 // Reports go to CONTRACT_REPORTS (contract-tests/reports by default), emptied first.
 // Everything it starts is stopped at the end, also on failure or Ctrl-C.
@@ -12,6 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { timed } from '../scripts/ci-times.mjs';
+import { prismFiles } from '../scripts/jest-parts.mjs';
 import { notImplemented } from './notImplemented.mjs';
 import { failureTexts, readJsonReport } from './schemathesisReport.mjs';
 import { seed } from './seed.mjs';
@@ -292,7 +293,7 @@ async function throughPrism() {
   const jestJson = path.join(reports, 'integration-through-prism.json');
   const jestCode = await run(
     path.join(root, 'node_modules/.bin/jest'),
-    ['--runInBand', '--json', `--outputFile=${jestJson}`, ...(process.env.CONTRACT_PRISM_TESTS ?? 'tests/integration').split(',')],
+    ['--runInBand', '--json', `--outputFile=${jestJson}`, ...(process.env.CONTRACT_PRISM_TESTS?.split(',') ?? prismFiles(root))],
     {
       env: {
         ...process.env,

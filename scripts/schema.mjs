@@ -1,6 +1,6 @@
 // make schema: db/schema.sql, the schema of a fresh database migrated to the latest migration (from the built
 // service: make build first, which make schema does). --check compares instead of writing, and fails on drift;
-// tests/integration/schema.test.ts makes the same comparison in make test.
+// tests/integration/schema.own.test.ts makes the same comparison in make test.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';

@@ -1,15 +1,14 @@
 // make test's jest run, in parts, one report: coverage/jest-results.json (the summary lines read it). Every
-// integration test runs once: in process when it needs a service, database, chain or environment of its own
-// (tagged [own service]: describeOwn/itOwn in tests/support/service.ts), else through Prism.
-//  1. own, and beside it the unit, SDK and browser suites: the [own service] tests of tests/integration (jest -t)
+// integration test file runs in one part, declared by its name: in process when it needs a service, database,
+// chain or environment of its own (`<name>.own.test.ts`, scripts/jest-parts.mjs), else through Prism.
+//  1. own, and beside it the unit, SDK and browser suites: the tests/integration/*.own.test.ts files
 //     in parallel workers, each with a database of its own (tests/support/workerDatabase.ts); a file that changes
-//     the chain for everyone (tests/integration/chain.test.ts: snapshots, automine off, reorgs) runs on a chain of
+//     the chain for everyone (tests/integration/chain.own.test.ts: snapshots, automine off, reorgs) runs on a chain of
 //     its own. They mostly wait on the chain and on their services (about 1.1 cores of 2 over their minutes), so
 //     the idle core runs meanwhile the unit tests (tests/unit, one worker, no PostgreSQL or chain), the SDK suite
 //     (sdk-tests/run.mjs) and the browser tests (jest.browser.config.js, Chromium), each against a stack of its own.
-//  2. prism: the rest of tests/integration once, against the built service behind the Prism validating proxy
-//     of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part. Files
-//     whose every test ran in part 1 are left out.
+//  2. prism: the other tests/integration files once, against the built service behind the Prism validating
+//     proxy of each version (contract-tests/run.mjs, CONTRACT_PARTS=prism): a Prism violation fails the part.
 //  3. faults and soak, side by side (each with its own PostgreSQL and chain): the fault suite (tests/faults) in
 //     parallel workers, but for the scenarios that measure latencies, and the chaos soak (tests/soak): two minutes
 //     (SOAK_MINUTES) with a seed derived from the commit. The soak mostly waits (about a third of a core over its
@@ -18,8 +17,8 @@
 //  4. faults-alone: the scenarios that measure latencies, one file at a time, nothing beside them: their
 //     assertions compare a latency under load with an unloaded baseline measured in the same test, which a
 //     neighbouring test file would skew.
-// Every part always runs. The report counts each test once (an integration file's tests are in two parts, each
-// skipped in one) and lists every part; a part that wrote no report counts as a failed suite. The SDK and browser
+// Every part always runs. The report counts each test once (an integration file in a part other than its name
+// declares fails) and lists every part; a part that wrote no report counts as a failed suite. The SDK and browser
 // suites keep reports of their own (sdk-tests/reports/counts.json, coverage/browser-results.json: their summary
 // lines read those) and their output is printed whole after their step, not interleaved with the jest parts'.
 // Exits non-zero when anything failed.
@@ -36,7 +35,7 @@ const jest = (args, env = {}) => ({ cmd: path.join(root, 'node_modules/.bin/jest
 const prismReports = path.join(root, 'coverage/prism');
 const faults = faultFiles(root);
 const unit = { name: 'unit', ...jest(['--maxWorkers=1', '-c', 'jest.unit.config.js']) };
-const own = { name: 'own', ...jest([workers, '-t', '\\[own service\\]', ...ownServiceFiles(root)]) };
+const own = { name: 'own', ...jest([workers, ...ownServiceFiles(root)]) };
 const prism = {
   name: 'prism',
   cmd: process.execPath,
@@ -44,7 +43,7 @@ const prism = {
   env: () => ({
     CONTRACT_PARTS: 'prism',
     CONTRACT_REPORTS: prismReports,
-    CONTRACT_PRISM_TESTS: prismFiles(root, reports.find((r) => r.name === 'own')?.report).join(','),
+    CONTRACT_PRISM_TESTS: prismFiles(root).join(','),
     CI_TIMES_DEPTH: String(Number(process.env.CI_TIMES_DEPTH || '1') + 1),
   }),
   report: path.join(prismReports, 'integration-through-prism.json'),

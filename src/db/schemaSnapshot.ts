@@ -1,7 +1,7 @@
 import { Db, knexOf } from './knex';
 
 // The schema the migrations make, as one readable text (db/schema.sql: make schema writes it, and
-// tests/integration/schema.test.ts fails when a migration changes the schema without it). Read from the
+// tests/integration/schema.own.test.ts fails when a migration changes the schema without it). Read from the
 // catalog rather than by pg_dump: the embedded PostgreSQL ships no pg_dump, and a system one of another major
 // version refuses the server. Everything is sorted by name, except columns, which keep the table's order.
 

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 // right (the leftmost, when there are fewer: the request met fewer proxies). With none (the default) the
 // header is ignored and the socket's peer is the client. An entry that is not an IP address (node:net isIP;
 // at most 45 characters, which also refuses IPv6 zone ids) is not believed either: the socket address
-// stands in, so a limiter key is never text of the client's choosing (tests/integration/clientAddress.test.ts).
+// stands in, so a limiter key is never text of the client's choosing (tests/integration/clientAddress.own.test.ts).
 
 /** The longest IP address text: ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255. */
 const MAX_ADDRESS_CHARS = 45;

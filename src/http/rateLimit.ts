@@ -19,7 +19,7 @@ import { addRateCounts, purgeRateCounts, sharedRateCount } from '../db/rateLimit
 // key, and a key PostgreSQL refuses on its own is counted in this process only (tried again a minute after
 // the last refusal). A counter is freed when its window ends, whatever became of its counts. Failures are
 // logged (a warning at most once a minute per scope) and counted in paygate_rate_limit_sync_failures_total;
-// paygate_rate_limit_counters is what this process holds (tests/integration/clientAddress.test.ts).
+// paygate_rate_limit_counters is what this process holds (tests/integration/clientAddress.own.test.ts).
 
 export interface RateLimit {
   /** Requests per window. */

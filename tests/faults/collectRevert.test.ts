@@ -1,12 +1,12 @@
 import { createWalletClient, http, parseAbiItem, parseEther, parseGwei, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { newKey } from '../support/service';
-import { anvil, balanceOf, chainClient, newBuyer, newWallet, rpcUrl, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { devnetChain } from '../../src/chain/devnet';
 import { TOKEN_ABI } from '../../src/chain/evm';
-import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
+import { anvil, balanceOf, chainClient, newBuyer, newWallet, rpcUrl, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { newKey } from '../support/service';
+import { figures, ownStack, partner, send } from './kit';
 
 // A collect that reverts is not the end of a payment (issue 28, seen in the soak): a token paused for the one block
 // that mines a collect made it revert, and the payment failed transaction_reverted although the buyer's authorization
@@ -20,7 +20,7 @@ useOwnChain();
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-describeOwn('a collect that reverts', () => {
+describe('a collect that reverts', () => {
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let url: string;
   let db: ReturnType<typeof createDb>;

@@ -1,10 +1,10 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { newKey } from '../support/service';
-import { anvil, balanceOf, newBuyer } from '../support/chain';
 import { createDb } from '../../src/db/knex';
+import { anvil, balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
+import { newKey } from '../support/service';
 import type { ServiceProcess } from '../support/serviceProcess';
-import { acknowledged, describeOwn, figures, inPool, type Outcome, ownStack, partner, send, sendUntilAcknowledged } from './kit';
+import { acknowledged, figures, inPool, type Outcome, ownStack, partner, send, sendUntilAcknowledged } from './kit';
 
 // SIGKILL under write load: a client that got a 2xx must find its write after the restart, and a client
 // that got no answer retries with the same Idempotency-Key and gets exactly one resource. Merchants,
@@ -32,7 +32,7 @@ interface Write {
   final?: Outcome & { tries: number };
 }
 
-describeOwn('a service process killed (SIGKILL) under write load', () => {
+describe('a service process killed (SIGKILL) under write load', () => {
   it('every acknowledged write is there after the restart; retried with its key, none is stored twice', async () => {
     const stack = await ownStack('paygate_faults_crash');
     const db = createDb(stack.dbUrl, 2);

@@ -1,8 +1,8 @@
 import { generatePrivateKey } from 'viem/accounts';
 import { createDb } from '../../src/db/knex';
-import { stoppablePostgres } from '../support/stoppablePostgres';
 import { spawnService, type ServiceProcess } from '../support/serviceProcess';
-import { acknowledged, describeOwn, figures, inPool, type Outcome, partner, send, sendUntilAcknowledged, sleep } from './kit';
+import { stoppablePostgres } from '../support/stoppablePostgres';
+import { acknowledged, figures, inPool, partner, send, sendUntilAcknowledged, sleep, type Outcome } from './kit';
 
 // PostgreSQL stopped for 10 s under load, under the built service as its own process: every answer in the
 // outage is 503 service_unavailable with Retry-After (never a 500, never a dropped connection, the process
@@ -24,7 +24,7 @@ interface Call extends Outcome {
   retry?: Outcome;
 }
 
-describeOwn('PostgreSQL stopped for 10 s under load', () => {
+describe('PostgreSQL stopped for 10 s under load', () => {
   it('answers only 503 service_unavailable meanwhile, 200 within 5 s of its return, loses and duplicates nothing', async () => {
     const pg = await stoppablePostgres('paygate_faults_outage');
     const db = createDb(pg.url, 2);

@@ -1,13 +1,12 @@
-import { getAddress, type Hex } from 'viem';
-import { privateKeyToAccount, generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
-import { createWalletClient, http, parseGwei } from 'viem';
-import { adminOn, newKey } from '../support/service';
-import { anvil, balanceOf, chainClient, newBuyer, useOwnChain } from '../support/chain';
-import { eventually } from '../support/eventually';
-import { createDb } from '../../src/db/knex';
+import { createWalletClient, getAddress, http, parseGwei, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { devnetChain } from '../../src/chain/devnet';
 import { authorizationCall } from '../../src/chain/evm';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
+import { createDb } from '../../src/db/knex';
+import { anvil, balanceOf, chainClient, newBuyer, useOwnChain } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { adminOn, newKey } from '../support/service';
+import { figures, ownStack, partner, send } from './kit';
 
 // Direct mode (issue 28, finding 5): the buyer's TransferWithAuthorization pays the merchant's destination, and
 // anyone holding the signature may submit it. A copy sent with a higher fee is mined first; the relayer's own
@@ -90,7 +89,7 @@ async function paidByCopy(p: Awaited<ReturnType<typeof confirmedDirect>>, copy: 
   expect([g.status, g.body.status, g.body.info?.txId]).toEqual([200, 'succeeded', copy]);
 }
 
-describeOwn('direct mode: the authorization submitted by someone else first', () => {
+describe('direct mode: the authorization submitted by someone else first', () => {
   afterAll(closeOpened);
   it('succeeds with the transaction that used the authorization; the buyer is charged once, nothing fails', async () => {
     const p = await confirmedDirect('outbid');
@@ -116,7 +115,7 @@ describeOwn('direct mode: the authorization submitted by someone else first', ()
 // The same copy while the relayer's own transaction is stuck below the network's fees (issue 44): past validBefore
 // the relayer takes its nonce back, and the token, asked for why, says "expired" before it would say "used". The
 // payment follows the token's record of the authorization (used by the copy, in time), not the expiry.
-describeOwn('direct mode: a copy mined while the relayer is stuck, then its nonce taken back past validBefore', () => {
+describe('direct mode: a copy mined while the relayer is stuck, then its nonce taken back past validBefore', () => {
   afterAll(closeOpened);
   it('succeeds with the copy: the cancellation does not fail a payment whose authorization paid', async () => {
     const p = await confirmedDirect('outbid_stuck', {

@@ -1,4 +1,4 @@
-import { describeOwn, figures, latency, type Outcome, ownStack, partner, send, sleep } from './kit';
+import { figures, latency, type Outcome, ownStack, partner, send, sleep } from './kit';
 
 // A flood from one credential: it is answered 429 rate_limited with Retry-After beyond its limit, and
 // another account's requests, sent at a steady pace, keep the latency they have alone.
@@ -10,7 +10,7 @@ const FLOOD_CONCURRENCY = 8; // back to back on each connection: the service's C
 const VICTIM_REQUESTS = 40;
 const VICTIM_PACE_MS = 50; // 20 requests a second, well under its own limits
 
-describeOwn('a flood from one credential', () => {
+describe('a flood from one credential', () => {
   it('gets 429 rate_limited with Retry-After; another account keeps its latency', async () => {
     const stack = await ownStack('paygate_faults_flood', {
       RATE_LIMIT_CREDENTIAL_PER_S: String(CREDENTIAL_PER_S),

@@ -1,10 +1,10 @@
 import { createWalletClient, getAddress, http, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { balanceOf, chainClient, newBuyer } from '../support/chain';
-import { eventually } from '../support/eventually';
 import { devnetChain } from '../../src/chain/devnet';
 import { authorizationCall } from '../../src/chain/evm';
-import { describeOwn, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
+import { balanceOf, chainClient, newBuyer } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { proxiedStack, refundReaching, refundShop, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out as soon as that payment is
 // collected: also when the collect was sent by another holder of the collector's key. The service's own collect cannot
@@ -15,7 +15,7 @@ import { describeOwn, proxiedStack, refundShop, refundReaching, send, usdPayment
 
 jest.setTimeout(120_000);
 
-describeOwn('a refund whose funding another holder of the collector key collected', () => {
+describe('a refund whose funding another holder of the collector key collected', () => {
   const stacked = proxiedStack('paygate_faults_funded_elsewhere', { CHAIN_STRANDED_AFTER_MS: '600000' });
 
   it('goes out as soon as the funding payment succeeds with that transaction', async () => {

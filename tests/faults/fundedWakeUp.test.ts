@@ -1,6 +1,6 @@
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
+import { gatewayPay, proxiedStack, refundReaching, refundShop, send, usdPayment } from './kit';
 
 // A refund short of funds waits in requires_funding for its funding payment, and goes out when the relayer's collect
 // of that payment is final: the step after a collect looks at the account's waiting refunds (src/usecases/relayer/paymentSteps.ts,
@@ -9,7 +9,7 @@ import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send
 
 jest.setTimeout(120_000);
 
-describeOwn('a refund waiting for its funding payment', () => {
+describe('a refund waiting for its funding payment', () => {
   const stacked = proxiedStack('paygate_faults_funded_wakeup', { CHAIN_STRANDED_AFTER_MS: '600000' });
 
   it('goes out when the relayer has collected the funding, not at the reconciler’s next look', async () => {

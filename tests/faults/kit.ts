@@ -1,11 +1,11 @@
 import { generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
-import { client, newAccount, newKey } from '../support/service';
-import { DEVNET_USDC, newWallet } from '../support/chain';
-import { freshDatabase } from '../support/freshDb';
-import { eventually } from '../support/eventually';
-import { spawnService, type ServiceProcess } from '../support/serviceProcess';
-import { startRpcProxy } from '../support/rpcProxy';
 import { createDb } from '../../src/db/knex';
+import { DEVNET_USDC, newWallet } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { freshDatabase } from '../support/freshDb';
+import { startRpcProxy } from '../support/rpcProxy';
+import { client, newAccount, newKey } from '../support/service';
+import { spawnService, type ServiceProcess } from '../support/serviceProcess';
 
 // What the fault scenarios share: the built service as OS processes on a database of the scenario's own (so
 // its counts are exact and no other test's queue runs in them), callers that see every outcome (a status or
@@ -13,7 +13,6 @@ import { createDb } from '../../src/db/knex';
 // figures each scenario prints.
 
 // The scenarios need processes and databases of their own: skipped against an external service.
-export { describeOwn } from '../support/service';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

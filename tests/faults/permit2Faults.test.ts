@@ -1,14 +1,14 @@
 import { getAddress, pad, parseAbiItem, parseGwei, type Address, type Hex } from 'viem';
 import { privateKeyToAddress, type PrivateKeyAccount } from 'viem/accounts';
-import { adminOn, externalService } from '../support/service';
+import { createDb } from '../../src/db/knex';
 import { anvil, balanceOf, chainClient, DEVNET_USDC, fund, newWallet, useOwnChain } from '../support/chain';
-import { newSmartWallet } from '../support/smartWallet';
+import { eventually } from '../support/eventually';
 import { newUsdtBuyer, sendAction, signOf, USDT } from '../support/permit2';
 import { startRpcProxy } from '../support/rpcProxy';
-import { eventually } from '../support/eventually';
+import { adminOn } from '../support/service';
 import type { ServiceProcess } from '../support/serviceProcess';
-import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
+import { newSmartWallet } from '../support/smartWallet';
+import { figures, ownStack, partner, send } from './kit';
 
 // The relayer's guarantees for Permit2's permitTransferFrom (issue 29), under the faults the EIP-3009 path is tested
 // with (stuckFees, crash, receiptGap): a submission stuck while the network asks more is replaced with higher fees
@@ -18,14 +18,14 @@ import { describeOwn, figures, ownStack, partner, send } from './kit';
 // transfer stored with it. The chain is this file's own (mining stops and fees rise under the test's hand); the service
 // processes talk to it through an RPC proxy that can hide receipts.
 
-if (!externalService) useOwnChain();
+useOwnChain();
 jest.setTimeout(180_000);
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const AMOUNT = 20_000_000n; // USD 20.00 in USDT
 
-describeOwn('Permit2 submissions under faults', () => {
+describe('Permit2 submissions under faults', () => {
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let svc: ServiceProcess;

@@ -1,11 +1,11 @@
 import { getAddress, pad, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminWith, newKey } from '../support/service';
-import { balanceOf, chainClient, fund, newBuyer, USDC_TOKEN } from '../support/chain';
-import { startRpcProxy, type Hider } from '../support/rpcProxy';
-import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send, sleep } from './kit';
+import { balanceOf, chainClient, fund, newBuyer, USDC_TOKEN } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { startRpcProxy, type Hider } from '../support/rpcProxy';
+import { adminWith, newKey } from '../support/service';
+import { figures, ownStack, partner, send, sleep } from './kit';
 
 // The receipt gap (issue 28, finding 1): the RPC node answers no receipt for a transaction that is mined (a
 // receipt index that lags, a load-balanced provider whose backends disagree). The relayer must never take that
@@ -34,7 +34,7 @@ const receiptsOfTransfers =
 const transfers = async (from: Address, to: Address) =>
   chainClient().getLogs({ address: USDC_TOKEN, event: TRANSFER, args: { from, to }, fromBlock: 0n });
 
-describeOwn('receipts the RPC node does not show for a while', () => {
+describe('receipts the RPC node does not show for a while', () => {
   const proxyP = startRpcProxy(process.env.DEVNET_RPC_URL!);
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let url: string;

@@ -1,8 +1,8 @@
-import { adminOn, adminWith } from '../support/service';
-import { balanceOf, newBuyer, receiptOf, tokenAdmin } from '../support/chain';
 import { createDb } from '../../src/db/knex';
+import { balanceOf, newBuyer, receiptOf, tokenAdmin } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { acknowledged, describeOwn, figures, inPool, ownStack, partner, send, sendUntilAcknowledged, type Outcome } from './kit';
+import { adminOn, adminWith } from '../support/service';
+import { acknowledged, figures, inPool, ownStack, partner, send, sendUntilAcknowledged, type Outcome } from './kit';
 
 // SIGKILL while refunds are being created and sent: after the restart every refund a client was told about (or
 // retried with its Idempotency-Key) exists once, each is sent once, and every buyer has exactly what they paid
@@ -14,7 +14,7 @@ jest.setTimeout(180_000); // two service processes, chain confirmations, and the
 const PAYMENTS = 8;
 const KILL_AFTER_ACKS = PAYMENTS + 2; // all first refunds and two second ones
 
-describeOwn('a service process killed (SIGKILL) while refunds are created and sent', () => {
+describe('a service process killed (SIGKILL) while refunds are created and sent', () => {
   it('no refund is lost or sent twice: each buyer gets back exactly what they paid', async () => {
     // Partial refunds of 0.40: below the default minimum (tests/integration/refundLimits.test.ts), so at its floor here.
     const stack = await ownStack('paygate_faults_refunds', { REFUND_MIN_USD_MINOR: '1', CHAIN_31337_NATIVE_PRICE_USD: '1' });

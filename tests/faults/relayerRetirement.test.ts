@@ -1,10 +1,10 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { adminOn, adminWith, newKey } from '../support/service';
+import { createDb } from '../../src/db/knex';
 import { anvil, balanceOf, chainClient, DEVNET_USDC, newBuyer, newWallet, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
+import { adminOn, adminWith, newKey } from '../support/service';
+import { figures, ownStack, partner, send } from './kit';
 
 // Retiring a relayer key (issue 28, finding 7). Taking a key out of the configuration stranded what it was doing:
 // its processing payments, the settlements of what it collected, and the fees left in its collector. Here key A
@@ -18,7 +18,7 @@ useOwnChain();
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const CHAIN = 'eip155:31337';
 
-describeOwn('retiring a relayer key', () => {
+describe('retiring a relayer key', () => {
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let db: ReturnType<typeof createDb>;
   const keyB = generatePrivateKey();

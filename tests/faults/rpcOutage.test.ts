@@ -1,10 +1,10 @@
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { newKey } from '../support/service';
-import { anvil, balanceOf, newBuyer } from '../support/chain';
-import { startRpcProxy } from '../support/rpcProxy';
-import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, inPool, latency, type Outcome, ownStack, partner, send, sendUntilAcknowledged, sleep } from './kit';
+import { anvil, balanceOf, newBuyer } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { startRpcProxy } from '../support/rpcProxy';
+import { newKey } from '../support/service';
+import { figures, inPool, latency, type Outcome, ownStack, partner, send, sendUntilAcknowledged, sleep } from './kit';
 
 // The chain's RPC node stopped while payments are being submitted: the service process reaches the chain
 // only through a proxy the test stops. A quarter of the payments have their transfers broadcast and are
@@ -25,7 +25,7 @@ interface Pay {
   final?: Outcome & { tries: number };
 }
 
-describeOwn("the chain's RPC node stopped during submissions", () => {
+describe("the chain's RPC node stopped during submissions", () => {
   it('payments wait while it is down, then all succeed; none fails, none is charged twice', async () => {
     const proxy = await startRpcProxy(process.env.DEVNET_RPC_URL!);
     const stack = await ownStack('paygate_faults_rpc', { DEVNET_RPC_URL: proxy.url, DEVNET_CONFIRMATIONS: '5' });

@@ -1,11 +1,11 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminOn, adminWith, newKey } from '../support/service';
-import { balanceOf, chainClient, newBuyer, USDC_TOKEN } from '../support/chain';
-import { startRpcProxy } from '../support/rpcProxy';
-import { eventually } from '../support/eventually';
 import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
+import { balanceOf, chainClient, newBuyer, USDC_TOKEN } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { startRpcProxy } from '../support/rpcProxy';
+import { adminOn, adminWith, newKey } from '../support/service';
+import { figures, ownStack, partner, send } from './kit';
 
 // A service process killed (SIGKILL) after it stored a scheduled settlement's batch signed and before the transfer
 // reached the chain (its broadcasts refused by the RPC proxy in front of the node): the next process broadcasts the
@@ -17,7 +17,7 @@ jest.setTimeout(150_000);
 const PAYMENTS = 4;
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-describeOwn('a process killed between storing and sending a scheduled settlement', () => {
+describe('a process killed between storing and sending a scheduled settlement', () => {
   it('the stored batch is sent by the next process: paid once, nothing lost', async () => {
     const proxy = await startRpcProxy(process.env.DEVNET_RPC_URL!);
     const schedule = { SETTLEMENT_SCHEDULE_UNIT_MS: '1000', SWEEP_INTERVAL_MS: '200', CHAIN_POLL_INTERVAL_MS: '100' };

@@ -1,13 +1,13 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminOn } from '../support/service';
+import { createDb } from '../../src/db/knex';
+import { loggablePaymentId } from '../../src/domain/gatewayId';
 import { anvil, balanceOf, chainClient, newBuyer, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
 import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
+import { adminOn } from '../support/service';
 import type { ServiceProcess } from '../support/serviceProcess';
-import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
-import { loggablePaymentId } from '../../src/domain/gatewayId';
+import { figures, ownStack, partner, send } from './kit';
 
 // A settlement held after its last attempt, then settled without an operator (issue 28, seen once in the soak). Two
 // attempts of one settlement ran at once (the reconciler starts one at every pass while it is due, and a slow RPC
@@ -23,7 +23,7 @@ useOwnChain();
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const TRANSFER_SELECTOR = '0xa9059cbb';
 
-describeOwn('a settlement attempt that fails while another one sends', () => {
+describe('a settlement attempt that fails while another one sends', () => {
   let proxy: Awaited<ReturnType<typeof startRpcProxy>>;
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let svc: ServiceProcess;

@@ -1,11 +1,11 @@
 import { getAddress, parseAbiItem, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { adminOn, newKey } from '../support/service';
+import { createDb } from '../../src/db/knex';
 import { anvil, balanceOf, chainClient, newBuyer, tokenAdmin, USDC_TOKEN, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
+import { adminOn, newKey } from '../support/service';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
-import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send } from './kit';
+import { figures, ownStack, partner, send } from './kit';
 
 // Settlement transfers (collector mode). One that fails (issue 28, finding 2) is tried again, and after its
 // bound held for an operator, never left unpaid in silence; what it sends follows the fee terms of the
@@ -19,7 +19,7 @@ useOwnChain();
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-describeOwn('settlement transfers that fail', () => {
+describe('settlement transfers that fail', () => {
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let url: string;
   let db: ReturnType<typeof createDb>;

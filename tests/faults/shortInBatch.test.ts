@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { getAddress } from 'viem';
-import { newKey } from '../support/service';
-import { balanceOf, DEVNET_USDC, newBuyer, newWallet } from '../support/chain';
-import { eventually } from '../support/eventually';
-import { loadConfig } from '../../src/config';
 import { configuredChain } from '../../src/chain/chains';
+import { loadConfig } from '../../src/config';
+import { setSchedule } from '../../src/db/settlementBatchesRepo';
 import { parseAssetId } from '../../src/domain/caip';
 import { createLogger } from '../../src/logger';
-import { setSchedule } from '../../src/db/settlementBatchesRepo';
 import { InsufficientBalance } from '../../src/usecases/ledger/records';
 import { Submissions, type Submission } from '../../src/usecases/relayer/submissions';
-import { describeOwn, gatewayPay, partner, proxiedStack, usdPayment } from './kit';
+import { balanceOf, DEVNET_USDC, newBuyer, newWallet } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { newKey } from '../support/service';
+import { gatewayPay, partner, proxiedStack, usdPayment } from './kit';
 
 // A relayer key's transfers are stored in batches (one nonce lock, one commit: src/usecases/relayer/submissions.ts), and
 // each reserves what it sends from its account's balance at the key. When one of a batch is short, the others are
@@ -20,7 +20,7 @@ import { describeOwn, gatewayPay, partner, proxiedStack, usdPayment } from './ki
 
 jest.setTimeout(120_000);
 
-describeOwn('a batch of transfers with one short of funds', () => {
+describe('a batch of transfers with one short of funds', () => {
   const stacked = proxiedStack('paygate_faults_short_in_batch');
 
   it('stores the transfers the balance covers and refuses only the short one', async () => {

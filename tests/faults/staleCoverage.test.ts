@@ -1,7 +1,7 @@
-import type { RpcCall } from '../support/rpcProxy';
 import { balanceOf, newBuyer } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
+import type { RpcCall } from '../support/rpcProxy';
+import { gatewayPay, proxiedStack, refundReaching, refundShop, send, usdPayment } from './kit';
 
 // A refund step reads the account's balance at the collector as covering it, then simulates its transfer; a
 // settlement that read the payment before the refund existed may reserve and send the payment's share in between
@@ -16,7 +16,7 @@ const TRANSFER = '0xa9059cbb';
 const transferSimulation = (to: (data: string) => boolean) => (c: RpcCall) =>
   c.method === 'eth_estimateGas' && String(c.params?.[0]?.data ?? '').startsWith(TRANSFER) && to(String(c.params?.[0]?.data));
 
-describeOwn("a refund whose collector's balance a settlement took since it was read", () => {
+describe("a refund whose collector's balance a settlement took since it was read", () => {
   const stacked = proxiedStack('paygate_faults_stale_coverage');
 
   it('waits for funds instead of failing, and succeeds once funded', async () => {

@@ -1,10 +1,10 @@
-import { balanceOf, newBuyer } from '../support/chain';
-import { eventually } from '../support/eventually';
-import { createLogger } from '../../src/logger';
 import { findRefund } from '../../src/db/refundsRepo';
 import { setSchedule } from '../../src/db/settlementBatchesRepo';
+import { createLogger } from '../../src/logger';
 import { waitForFunds } from '../../src/usecases/relayer/refundSends';
-import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send, usdPayment } from './kit';
+import { balanceOf, newBuyer } from '../support/chain';
+import { eventually } from '../support/eventually';
+import { gatewayPay, proxiedStack, refundReaching, refundShop, send, usdPayment } from './kit';
 
 // A refund step that read the account's balance as short acts on that reading only after checking it again under the
 // refund's row lock (src/usecases/relayer/refundSends.ts, waitForFunds). Two steps of one payment run at once when two collects
@@ -15,7 +15,7 @@ import { describeOwn, gatewayPay, proxiedStack, refundShop, refundReaching, send
 
 jest.setTimeout(120_000);
 
-describeOwn('a refund step whose short reading went stale', () => {
+describe('a refund step whose short reading went stale', () => {
   const stacked = proxiedStack('paygate_faults_stale_short');
 
   it('leaves a refund whose transaction is on its way as it is, and asks for no funding', async () => {

@@ -1,11 +1,11 @@
 import { getAddress, parseGwei, type Hex } from 'viem';
 import { privateKeyToAddress, type PrivateKeyAccount } from 'viem/accounts';
-import { externalService, newKey } from '../support/service';
+import { createDb } from '../../src/db/knex';
+import { loggablePaymentId } from '../../src/domain/gatewayId';
 import { anvil, balanceOf, chainClient, newBuyer, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { createDb } from '../../src/db/knex';
-import { describeOwn, figures, ownStack, partner, send, sleep } from './kit';
-import { loggablePaymentId } from '../../src/domain/gatewayId';
+import { newKey } from '../support/service';
+import { figures, ownStack, partner, send, sleep } from './kit';
 
 // A transaction stuck in the pool (issue 28, finding 3): the relayer used to raise its fees 12.5 % every time it
 // counted as stuck, forever, with no ceiling on the development chain, also after the authorization's validBefore
@@ -16,14 +16,14 @@ import { loggablePaymentId } from '../../src/domain/gatewayId';
 // further; and once the chain is past validBefore, replace the transaction by a 0-value transfer to itself at the
 // same nonce, failing the payment with authorization_expired when that is final.
 
-if (!externalService) useOwnChain();
+useOwnChain();
 jest.setTimeout(240_000);
 
 const CEILING = parseGwei('20');
 const BOUND = 2;
 const bumped = (wei: bigint) => (wei * 1125n) / 1000n + 1n;
 
-describeOwn('a transaction stuck in the pool while fees rise, then past its validBefore', () => {
+describe('a transaction stuck in the pool while fees rise, then past its validBefore', () => {
   it('fees follow the network within the bound and the ceiling; past validBefore the nonce is cancelled and the payment fails', async () => {
     const stack = await ownStack('paygate_faults_fees', {
       CHAIN_STUCK_AFTER_MS: '1000',

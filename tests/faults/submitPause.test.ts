@@ -1,9 +1,9 @@
-import { newKey } from '../support/service';
+import { createDb } from '../../src/db/knex';
 import { anvil, balanceOf, chainClient, newBuyer, tokenAdmin, useOwnChain } from '../support/chain';
 import { eventually } from '../support/eventually';
-import { createDb } from '../../src/db/knex';
+import { newKey } from '../support/service';
 import type { ServiceProcess } from '../support/serviceProcess';
-import { describeOwn, ownStack, partner, send } from './kit';
+import { ownStack, partner, send } from './kit';
 
 // A token paused while a confirmed payment's submission is simulated (seen in the soak: a one-block pause between
 // confirm and submission) failed the payment token_refused at once: the buyer was not charged, but the payment was
@@ -17,7 +17,7 @@ useOwnChain();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describeOwn('a submission while the token is paused', () => {
+describe('a submission while the token is paused', () => {
   let stack: Awaited<ReturnType<typeof ownStack>>;
   let db: ReturnType<typeof createDb>;
   let url: string;

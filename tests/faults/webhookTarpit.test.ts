@@ -1,7 +1,7 @@
-import { client } from '../support/service';
 import { eventually } from '../support/eventually';
+import { client } from '../support/service';
 import { maxOpenAtOnce, type Receiver, startReceiver } from '../support/webhookReceiver';
-import { describeOwn, figures, latency, ownStack, partner, send } from './kit';
+import { figures, latency, ownStack, partner, send } from './kit';
 
 // One tenant whose webhook receivers are tarpits (two accept the connection and never answer, one answers
 // after 10 s) and a backlog of deliveries to them; another tenant's deliveries keep the latency they have
@@ -17,7 +17,7 @@ const ATTACKER_PAYMENTS = 30; // x 3 endpoints: 90 deliveries queued
 
 const paymentOf = (r: { body: any }) => r.body?.data?.payment?.paymentId as string;
 
-describeOwn("one tenant's tarpit webhook receivers", () => {
+describe("one tenant's tarpit webhook receivers", () => {
   it("another tenant's deliveries keep their normal latency", async () => {
     const stack = await ownStack('paygate_faults_tarpit', { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
     const receivers: Receiver[] = [];

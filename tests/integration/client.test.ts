@@ -1,8 +1,6 @@
-import { createPaygateClient, idempotencyKey, PREVIEW_VERSION, runActions, STABLE_VERSION, type Schemas } from '@paygate/client';
-import { startTestService, TestService, itOwn } from '../support/service';
+import { createPaygateClient, idempotencyKey, PREVIEW_VERSION, STABLE_VERSION, type Schemas } from '@paygate/client';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { balanceOf } from '../support/chain';
-import { newUsdtBuyer, USDT, usdtShop, walletOf } from '../support/permit2';
+import { startTestService, TestService } from '../support/service';
 
 // @paygate/client (clients/typescript) against the real service: the headers it sets, the version it pins,
 // and the typed results. The quickstart (make test-sdks) runs the whole payment flow with it.
@@ -65,41 +63,6 @@ describe('@paygate/client', () => {
     // @ts-expect-error `checkout` is not in the stable CreatePaymentRequest
     const stableBody: Schemas['CreatePaymentRequest'] = { referenceId: 'x', amount: { unit: 'iso4217/USD', value: '500' }, checkout: {} };
     expect(stableBody.referenceId).toBe('x');
-  });
-
-  // Like permit2.test.ts: the buyer's gas and tokens come from the run's own development chain.
-  itOwn('runActions: a Permit2 option paid in order (the approve mined, then the permit signed), USDT moving', async () => {
-    const shop = await usdtShop(svc, 'Client USDT Shop', 'direct');
-    const gateway = createPaygateClient({ baseUrl: svc.url, apiKey: shop.walletKey });
-    const buyer = await newUsdtBuyer(4_000_000n);
-    const id = await shop.pay('400');
-    const path = { id };
-    const options = await gateway.POST('/v1/gateway/payment/{id}/options', {
-      params: { path },
-      body: { accounts: [`eip155:31337:${buyer.address}`] },
-    });
-    const option = options.data!.options!.find((o) => o.amount.unit === `caip19/${USDT}`)!;
-    expect(option.actions.map((a) => a.type === 'walletRpc' && a.data.method)).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
-    const ran: string[] = [];
-    const results = await runActions(option.actions, async (request) => {
-      ran.push(request.method);
-      return walletOf(buyer)(request);
-    });
-    expect(ran).toEqual(['eth_sendTransaction', 'eth_signTypedData_v4']);
-    expect(results).toEqual([
-      { type: 'walletRpc', data: [expect.stringMatching(/^0x[0-9a-f]{64}$/)] },
-      { type: 'walletRpc', data: [expect.stringMatching(/^0x[0-9a-f]{130}$/)] },
-    ]);
-    const confirmed = await gateway.POST('/v1/gateway/payment/{id}/confirm', { params: { path }, body: { optionId: option.id, results } });
-    expect(confirmed.response.status).toBe(200);
-    expect((await shop.until(id, (d) => d.status === 'succeeded')).status).toBe('succeeded');
-    expect(await balanceOf(buyer.address, 'USDT')).toBe(0n);
-    expect(await balanceOf(shop.wallet, 'USDT')).toBe(4_000_000n);
-
-    // A build action has no wallet request: runActions refuses it before running anything.
-    await expect(runActions([{ type: 'build', data: { data: 'opaque' } }], () => Promise.reject(new Error('ran')))).rejects.toThrow(
-      /fetch/,
-    );
   });
 
   it('derives Idempotency-Keys from the operation, or draws a UUID', () => {

@@ -1,9 +1,8 @@
 import { createDb } from '../../src/db/knex';
 import { eventually } from '../support/eventually';
-import { creationsWaitingOnLocks } from '../support/locks';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { client, Res, startTestService, TestService, itOwn } from '../support/service';
-import { spawnService } from '../support/serviceProcess';
+import { creationsWaitingOnLocks } from '../support/locks';
+import { client, Res, startTestService, TestService } from '../support/service';
 
 // An Idempotency-Key's claim lives exactly as long as the request holding it: however long the first
 // request runs, a retry is 409 (on payment creation the hosted contract's idempotency_conflict, with reason
@@ -97,43 +96,6 @@ describe('Idempotency-Key claims', () => {
       reason: undefined,
     });
   });
-
-  itOwn(
-    'of a holder that died are free at once: the retry runs the work, once',
-    async () => {
-      const key = uniqueKey('dead');
-      const ref = uniqueKey('order');
-      const doomed = await spawnService({ NODE_ENV: 'test' });
-      const trx = await lockMerchant();
-      let killedAt: number;
-      try {
-        void createPayment(doomed.url, key, ref).catch(() => undefined); // its answer never comes
-        await insertWaiting();
-        await doomed.kill('SIGKILL');
-        killedAt = Date.now();
-      } finally {
-        await trx.rollback();
-      }
-      // The dead process's transaction is rolled back as soon as PostgreSQL notices the closed connection:
-      // its claim and its half-made payment go with it (the previous release answered 409 for 60 s).
-      const retry = await eventually(
-        () => createPayment(svc.url, key, ref),
-        (r) => r.status !== 409,
-        15_000,
-        200,
-      );
-      expect(retry.status).toBe(201);
-      expect(Date.now() - killedAt).toBeLessThan(15_000);
-      expect(await paymentsOf(ref)).toEqual([{ id: retry.body.paymentId }]);
-      expect(await svc.db('idempotency_keys').where({ key }).select('state', 'response_status')).toEqual([
-        { state: 'done', response_status: 201 },
-      ]);
-      expect(await svc.db('payment_events').where({ payment_id: retry.body.paymentId }).select('type')).toEqual([
-        { type: 'payment.created' },
-      ]);
-    },
-    60_000,
-  );
 
   it('a refusal is stored with the claim and replayed', async () => {
     const key = uniqueKey('refused');

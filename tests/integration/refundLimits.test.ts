@@ -1,6 +1,6 @@
 import { startTestService, TestService } from '../support/service';
 import { balanceOf, chainClient, tokenAdmin } from '../support/chain';
-import { flow, setup, Shop, useChainSuite } from '../support/chainSuite';
+import { flow, setup, Shop } from '../support/chainSuite';
 import { refundHelpers } from '../support/refundsSuite';
 
 // What refunds may make the relayer spend (docs/limits.md "Refunds"), with the service's default settings: a partial
@@ -8,7 +8,8 @@ import { refundHelpers } from '../support/refundsSuite';
 // (the last of them of all that is left, else 409 too_many_refunds), and a refund of all that is left is never refused
 // for either. The merchant's destination is blacklisted on the token, so the payments' shares stay at the collector.
 
-useChainSuite();
+// Real processes, a real chain and block waits: generous limits on a shared 2-core machine (not timings).
+jest.setTimeout(120_000);
 
 /** The gas a refund transfer is priced at, as docs/limits.md states it. */
 const TRANSFER_GAS = 65_000n;

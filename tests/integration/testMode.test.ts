@@ -1,12 +1,12 @@
-import { admin, client, newAccount, newKey, startTestService, itOwn } from '../support/service';
-import { uniqueKey } from '../support/fixtures';
 import { createKey } from '../../src/db/accountsRepo';
 import { createDb, ping } from '../../src/db/knex';
 import { balanceOf, newBuyer } from '../support/chain';
-import { signedBody } from '../support/x402';
-import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
 import { eventually } from '../support/eventually';
+import { uniqueKey } from '../support/fixtures';
+import { admin, client, newAccount, newKey } from '../support/service';
+import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
 import { forPayment, partner, Partner, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
+import { signedBody } from '../support/x402';
 
 // Test mode (docs/testmode.md): the key alone chooses the mode. For one account, a live key and a test key each
 // see only their own mode's objects: the other mode's ids answer exactly as ids that do not exist, in every
@@ -129,33 +129,6 @@ describe('lists, counts and searches', () => {
     expect(b.body.merchant.id).not.toBe(a.body.merchant.id);
     expect(b.headers.get('idempotent-replayed')).toBeNull();
   });
-});
-
-describe('rate limits', () => {
-  // Its own service with a low limit: not against an external one (the contract gate's).
-  itOwn(
-    "test traffic has its own account limit: a test key beyond it leaves the live key's untouched",
-    async () => {
-      const limited = await startTestService({ RATE_LIMIT_ACCOUNT_PER_S: '5' });
-      try {
-        // An account of its own: the counters live in the database, and this file's other tests spend the shared one's.
-        const own = await newAccount('Rate limited');
-        const ownTest = await newKey(own.accountId, 'partner', undefined, 'test');
-        const as = (apiKey: string) => client(limited.directUrl, { 'Api-Key': apiKey });
-        // 15 test requests and 4 live ones at once: beyond 5 a second for the test scope, within it for the live one.
-        // On a loaded machine one burst can spread over several windows: bursts until the test scope meets its limit.
-        const keys = [...Array(15).fill(ownTest.apiKey), ...Array(4).fill(own.apiKey)] as string[];
-        let burst: (readonly [string, number])[] = [];
-        for (let i = 0; i < 10 && !burst.some(([k, s]) => k === ownTest.apiKey && s === 429); i++)
-          burst = await Promise.all(keys.map(async (k) => [k, (await as(k)('GET', '/v1/merchants')).status] as const));
-        expect(burst.filter(([k, s]) => k === ownTest.apiKey && s === 429).length).toBeGreaterThan(0);
-        expect(burst.filter(([k]) => k === own.apiKey).map(([, s]) => s)).toEqual([200, 200, 200, 200]);
-      } finally {
-        await limited.close();
-      }
-    },
-    30_000,
-  );
 });
 
 describe('livemode on the wire (2026-02-19.preview)', () => {

@@ -1,13 +1,13 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createDb } from '../../src/db/knex';
+import { latency, sleep } from '../faults/kit';
 import { eventually } from '../support/eventually';
-import { describeOwn, latency, sleep } from '../faults/kit';
 import { checkAll, checkWebhooks } from './checks';
-import { settlementHolds } from './holds';
-import { checkLedger } from './ledgerChecks';
 import { DIAGNOSIS_FILE, writeDiagnosis } from './diagnose';
 import { FAULT_KINDS, inject, schedule } from './faults';
+import { settlementHolds } from './holds';
+import { checkLedger } from './ledgerChecks';
 import { startLoad } from './load';
 import { seeded, seedOf } from './rng';
 import { startSoakStack } from './stack';
@@ -35,7 +35,7 @@ const DRAIN_MS = 150_000;
 
 jest.setTimeout(MINUTES * 60_000 + DRAIN_MS + 300_000);
 
-describeOwn(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
+describe(`soak (seed ${SEED}, ${MINUTES} min)`, () => {
   it('keeps every invariant under seeded faults', async () => {
     console.log(`soak: seed ${SEED} (SOAK_SEED=${SEED} replays this schedule), ${MINUTES} min`);
     fs.rmSync(DIAGNOSIS_FILE, { force: true });

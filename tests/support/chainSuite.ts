@@ -1,8 +1,8 @@
 import { type PrivateKeyAccount } from 'viem/accounts';
-import { client, externalService, newKey, TestService } from './service';
-import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { useOwnChain } from './chain';
+import { merchantWithSettlement, uniqueKey } from './fixtures';
 import { useOwnDatabase } from './freshDb';
+import { client, newKey, TestService } from './service';
 
 // The money path on a real chain (the run's anvil): what is refused before anything moves, what happens
 // when the chain misbehaves (expiry before inclusion, reorgs), fees and destinations at settlement, direct
@@ -27,10 +27,8 @@ export const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364
 export function useChainSuite(): void {
   // Snapshots and reverts, automine off, reorgs: on a chain of each file's own, not the one other test files share,
   // and with a database of its own (no later file's service picks up a submission left on this chain).
-  if (!externalService) {
-    useOwnChain();
-    useOwnDatabase('paygate_chain');
-  }
+  useOwnChain();
+  useOwnDatabase('paygate_chain');
   // Real processes, a real chain and block waits: generous limits on a shared 2-core machine (not timings).
   jest.setTimeout(120_000);
 }

@@ -2,7 +2,7 @@ import { client, type TestService } from './service';
 import { DEVNET_USDC, newBuyer, receiptOf } from './chain';
 import { eventually, type flow, type Shop } from './chainSuite';
 
-// What tests/integration/refunds.test.ts does again and again, over the service and shop its beforeAll makes.
+// What tests/integration/refunds.own.test.ts does again and again, over the service and shop its beforeAll makes.
 
 export const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 /**

@@ -31,26 +31,14 @@ export interface TestService {
 }
 
 /** True when the tests run against a service started elsewhere (TEST_BASE_URL: the suite through Prism). */
-export const externalService = Boolean(process.env.TEST_BASE_URL);
-
-/**
- * Every integration test runs once, in one of two modes (scripts/test-jest.mjs): tests that need a service,
- * database, chain or environment of their own are tagged ` [own service]` and run in process (its `own` part
- * selects them with `-t '\[own service\]'`); the others run against the external service through Prism, where
- * the tagged ones skip.
- */
-const own = (name: string) => `${name} [own service]`;
-/** A describe block of tests that need a service (or database, chain, environment) of their own. */
-export const describeOwn = (name: string, fn: () => void): void => (externalService ? describe.skip : describe)(own(name), fn);
-/** A test that needs a service (or database, chain, environment) of its own. */
-export const itOwn = (name: string, fn: jest.ProvidesCallback, timeout?: number): void =>
-  (externalService ? it.skip : it)(own(name), fn, timeout);
+const externalService = Boolean(process.env.TEST_BASE_URL);
 
 /**
  * The real service (Koa + openapi-backend + PostgreSQL) on a free port, with response validation on.
  * With TEST_BASE_URL set (the contract gate), no server is started: tests talk to that URL (Prism in front
  * of the gate's service), TEST_DIRECT_URL (default: the same) for contract-breaking requests, and read the
- * gate's database through DATABASE_URL. Tests that need their own service environment are describeOwn/itOwn.
+ * gate's database through DATABASE_URL. Tests that need a service environment of their own are in files named
+ * *.own.test.ts (scripts/jest-parts.mjs), which run only in process.
  */
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   if (externalService) {

@@ -4,7 +4,7 @@ import { DEVNET_USDC, newWallet } from './chain';
 import { PREVIEW } from './webhooksSuite';
 
 // Test mode (docs/testmode.md): the operations that take an id, run with the other mode's ids, for
-// tests/integration/testMode.test.ts (in-process service) and testModeStack.test.ts (production settings).
+// tests/integration/testMode.test.ts (in-process service) and testModeStack.own.test.ts (production settings).
 
 type Api = ReturnType<typeof client>;
 export interface Side {

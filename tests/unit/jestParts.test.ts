@@ -1,5 +1,5 @@
-// scripts/jest-parts.mjs: which integration files make test runs in process, and the one report of its parts,
-// in which every integration test ran exactly once (in process or through Prism).
+// scripts/jest-parts.mjs: which integration files make test runs in process (each declares its part by its name),
+// and the one report of its parts, in which every integration file ran exactly once (in process or through Prism).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,76 +33,64 @@ const counts = (r: any) => ({
   suites: [r.numTotalTestSuites, r.numPassedTestSuites, r.numFailedTestSuites, r.numRuntimeErrorTestSuites],
 });
 
+const OWN = path.join(root, 'tests/integration/x.own.test.ts');
+
 describe('mergeReports', () => {
-  it('counts each integration test once, with the outcome of the part that ran it', () => {
-    const own = { name: 'own', code: 0, report: report([test('a [own service]', 'passed'), test('b', 'pending'), test('b', 'pending')]) };
-    const prism = {
-      name: 'prism',
-      code: 0,
-      report: report([test('a [own service]', 'pending'), test('b', 'passed'), test('b', 'passed')]),
-    };
+  it('counts each test once, with the outcome of the part that ran its file', () => {
+    const own = { name: 'own', code: 0, report: report([test('a', 'passed'), test('b', 'pending')], OWN) };
+    const prism = { name: 'prism', code: 0, report: report([test('c', 'passed'), test('c', 'passed')]) };
     const r = call('mergeReports', [unit, own, prism]);
-    expect(counts(r)).toEqual({ success: true, tests: [4, 4, 0, 0], suites: [2, 2, 0, 0] });
-    expect(r.testResults[1].assertionResults.map((t: any) => t.status)).toEqual(['passed', 'passed', 'passed']);
+    expect(counts(r)).toEqual({ success: true, tests: [5, 4, 0, 1], suites: [3, 3, 0, 0] });
+    expect(r.testResults.map((f: any) => [path.basename(f.name), f.assertionResults.map((t: any) => t.status)])).toEqual([
+      ['a.test.ts', ['passed']],
+      ['x.own.test.ts', ['passed', 'pending']],
+      ['x.test.ts', ['passed', 'passed']],
+    ]);
     expect(r.parts.map((p: any) => [p.name, p.passed, p.skipped])).toEqual([
       ['unit', 1, 0],
-      ['own', 1, 2],
-      ['prism', 2, 1],
+      ['own', 1, 1],
+      ['prism', 2, 0],
     ]);
   });
 
-  it('fails an integration test that ran in neither part, or in both', () => {
-    const own = { name: 'own', code: 0, report: report([test('never', 'pending'), test('twice', 'passed')]) };
-    const prism = { name: 'prism', code: 0, report: report([test('never', 'pending'), test('twice', 'passed')]) };
-    const r = call('mergeReports', [own, prism]);
-    expect(counts(r)).toEqual({ success: false, tests: [2, 0, 2, 0], suites: [1, 0, 1, 0] });
-    expect(r.testResults[0].assertionResults.map((t: any) => t.failureMessages[0])).toEqual([
-      expect.stringMatching(/^ran in 0 modes: .*\[own service\]/),
-      expect.stringMatching(/^ran in 2 modes/),
-    ]);
+  it('fails an integration file run by a part its name does not declare, or by two parts', () => {
+    const own = { name: 'own', code: 0, report: report([test('plain', 'passed')]) };
+    const prism = { name: 'prism', code: 0, report: report([test('plain', 'passed')]) };
+    const twice = call('mergeReports', [own, prism]);
+    expect(counts(twice)).toEqual({ success: false, tests: [2, 0, 2, 0], suites: [1, 0, 1, 0] });
+    expect(twice.testResults[0].assertionResults[0].failureMessages[0]).toMatch(/^ran in own and prism; its name declares prism/);
+    const wrong = call('mergeReports', [{ name: 'prism', code: 0, report: report([test('a', 'passed')], OWN) }]);
+    expect(counts(wrong)).toEqual({ success: false, tests: [1, 0, 1, 0], suites: [1, 0, 1, 0] });
+    expect(wrong.testResults[0].message).toMatch(/ran in prism; its name declares own/);
   });
 
   it('keeps a failure of either part, and counts a part without a report as a suite that could not run', () => {
-    const own = { name: 'own', code: 1, report: report([test('a [own service]', 'failed'), test('b', 'pending')]) };
-    const prism = { name: 'prism', code: 0, report: report([test('a [own service]', 'pending'), test('b', 'passed')]) };
-    expect(counts(call('mergeReports', [own, prism]))).toEqual({ success: false, tests: [2, 1, 1, 0], suites: [1, 0, 1, 0] });
+    const own = { name: 'own', code: 1, report: report([test('a', 'failed'), test('b', 'passed')], OWN) };
+    const prism = { name: 'prism', code: 0, report: report([test('c', 'passed')]) };
+    expect(counts(call('mergeReports', [own, prism]))).toEqual({ success: false, tests: [3, 2, 1, 0], suites: [2, 1, 1, 0] });
     const crashed = { name: 'prism', code: 1, report: null };
-    const r = call('mergeReports', [
-      unit,
-      { ...own, code: 0, report: report([test('a [own service]', 'passed'), test('b', 'pending')]) },
-      crashed,
-    ]);
-    expect(counts(r)).toEqual({ success: false, tests: [3, 2, 0, 1], suites: [2, 2, 0, 1] });
+    const r = call('mergeReports', [unit, { ...own, code: 0, report: report([test('a', 'passed')], OWN) }, crashed]);
+    expect(counts(r)).toEqual({ success: false, tests: [2, 2, 0, 0], suites: [2, 2, 0, 1] });
   });
 });
 
-describe('the two modes of the integration suite', () => {
-  it('ownServiceFiles lists the files with tests tagged [own service], and only those', () => {
-    const files: string[] = call('ownServiceFiles', root);
-    expect(files).toEqual(expect.arrayContaining(['tests/integration/clock.test.ts', 'tests/integration/dbOutage.test.ts']));
-    expect(files).not.toContain('tests/integration/foundation.test.ts');
-    for (const f of fs.readdirSync(path.join(root, 'tests/integration')))
-      expect({ f, own: files.includes(`tests/integration/${f}`) }).toEqual({
-        f,
-        own: /\b(describeOwn|itOwn)\(/.test(fs.readFileSync(path.join(root, 'tests/integration', f), 'utf8')),
-      });
+describe('the two parts of the integration suite', () => {
+  const all = fs
+    .readdirSync(path.join(root, 'tests/integration'))
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `tests/integration/${f}`);
+
+  it('each file is in exactly one part, the one its name declares: *.own.test.ts in process, the rest through Prism', () => {
+    const own: string[] = call('ownServiceFiles', root);
+    const prism: string[] = call('prismFiles', root);
+    expect(own).toEqual(expect.arrayContaining(['tests/integration/clock.own.test.ts', 'tests/integration/dbOutage.own.test.ts']));
+    expect(prism).toEqual(expect.arrayContaining(['tests/integration/foundation.test.ts', 'tests/integration/x402.test.ts']));
+    expect([...own, ...prism].sort()).toEqual(all.sort());
+    for (const f of own) expect(f).toMatch(/\.own\.test\.ts$/);
+    for (const f of prism) expect(f).not.toMatch(/\.own\.test\.ts$/);
   });
 
-  it('prismFiles leaves out only the files whose every test ran in process', () => {
-    const clock = path.join(root, 'tests/integration/clock.test.ts');
-    const x402 = path.join(root, 'tests/integration/x402.test.ts');
-    const own = {
-      testResults: [
-        { name: clock, assertionResults: [test('a [own service]', 'passed'), test('b [own service]', 'failed')] },
-        { name: x402, assertionResults: [test('a [own service]', 'passed'), test('b', 'pending')] },
-      ],
-    };
-    const all = fs.readdirSync(path.join(root, 'tests/integration')).map((f) => `tests/integration/${f}`);
-    expect(call('prismFiles', root, own)).toEqual(all.filter((f) => f !== 'tests/integration/clock.test.ts').sort());
-    expect(call('prismFiles', root, null)).toEqual(all.sort());
-  });
-
-  it('no test skips against the external service but through describeOwn/itOwn (it would run in neither mode)', () => {
+  it('no test skips itself against the external service (it would run in neither part)', () => {
     const ts = (dir: string): string[] =>
       fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
         const p = path.join(dir, e.name);
@@ -110,7 +98,7 @@ describe('the two modes of the integration suite', () => {
       });
     const adHoc = ts(path.join(root, 'tests'))
       .filter((f) => !f.endsWith(path.join('support', 'service.ts')))
-      .filter((f) => /externalService\s*\?|if \(externalService\)/.test(fs.readFileSync(f, 'utf8')));
+      .filter((f) => /externalService\s*\?|if \(!?externalService\)|\.skip\(|\b(xit|xdescribe)\(/.test(fs.readFileSync(f, 'utf8')));
     expect(adHoc).toEqual([]);
   });
 });

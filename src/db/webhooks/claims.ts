@@ -9,7 +9,7 @@ import { toDelivery, toEndpoint, toEvent } from './rows';
 
 // A delivery named by id is still pending: written so that the planner finds it by its primary key, not through a
 // partial index of pending deliveries, which stale statistics (taken while delivery kept up) make look empty and
-// which then gets read whole on every call (migration 20261201090200; tests/integration/webhookPlans.test.ts).
+// which then gets read whole on every call (migration 20261201090200; tests/integration/webhookPlans.own.test.ts).
 export const STILL_PENDING = "status IS NOT DISTINCT FROM 'pending'";
 
 export interface Claimed {

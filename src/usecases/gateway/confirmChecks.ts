@@ -5,7 +5,7 @@ import type { StoredOption } from '../../db/optionsRepo';
 
 // Confirm's checks on the chain (the signature, and the submission simulated), in this process. They ask the RPC
 // node, which may take seconds, so they run before the request's transaction (a handler's `prepare`) and hold no
-// database connection meanwhile (issue 28, finding 8; tests/integration/confirmChecks.test.ts). A wallet that
+// database connection meanwhile (issue 28, finding 8; tests/integration/confirmChecks.own.test.ts). A wallet that
 // confirms in a loop costs the node little: a refusal is remembered per option and signature for
 // CONFIRM_REFUSAL_CACHE_MS and answered again from memory; the same check already running is joined, not repeated;
 // and the checks that do ask the node are limited per payment and per credential (429 rate_limited). The gateway's

@@ -15,7 +15,7 @@ import { checkRevertBudget, revertScopeOf, type RevertCaller } from './revertBud
 // the x402 payment link (x402/paymentLink.ts), x402 verify and settle (x402.ts). Each door runs CONFIRM_RULES in their
 // order through `runRules`, whose argument must name a step for every rule, so a new door cannot leave one out
 // without saying so in its own code; a door may check more inside a step. The rules themselves are below, written
-// once. tests/integration/confirmDoors.test.ts holds each rule at each door.
+// once. tests/integration/confirmDoors.own.test.ts holds each rule at each door.
 
 const CONFIRM_RULES = ['state', 'quote', 'funding', 'buyerData', 'revertBudget', 'chain'] as const;
 export type ConfirmRule = (typeof CONFIRM_RULES)[number];

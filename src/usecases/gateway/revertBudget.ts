@@ -32,7 +32,7 @@ import { recentReverts, type RecentReverts, type RevertDimension, type RevertSco
 // payments at once: all simulations pass, all but one submission revert), a one-party credential's once it has a
 // revert in the window. The check before the confirm's transaction refuses early; the one in it (`lock`) decides, one
 // confirm of a buyer, credential or account at a time, so confirms at once never go past a budget that counts them
-// (tests/integration/revertBudget.test.ts, revertBlame.test.ts, contractWallets.test.ts).
+// (tests/integration/revertBudget.own.test.ts, revertBlame.own.test.ts, contractWallets.own.test.ts).
 
 /** When a refusal is for submissions in flight: they are mined within a few blocks. */
 const IN_FLIGHT_RETRY_S = 5;

@@ -251,6 +251,7 @@ CREATE TABLE payment_options (
   collect_scope bytea,
   quoted_by text,
   permit_to text,
+  deposit_signature text,
   CONSTRAINT payment_options_asset_foreign FOREIGN KEY (asset) REFERENCES assets(id),
   CONSTRAINT payment_options_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT payment_options_pkey PRIMARY KEY (id)
@@ -483,6 +484,16 @@ CREATE TABLE webhook_endpoints (
   CONSTRAINT webhook_endpoints_account_id_foreign FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT webhook_endpoints_payload_format_check CHECK ((payload_format = ANY (ARRAY['paygate'::text, '2026-05-18'::text]))),
   CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE x402_deposit_keys (
+  scope text NOT NULL,
+  address text NOT NULL,
+  private_key bytea NOT NULL,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT x402_deposit_keys_address_key UNIQUE (address),
+  CONSTRAINT x402_deposit_keys_pkey PRIMARY KEY (scope),
+  CONSTRAINT x402_deposit_keys_scope_fkey FOREIGN KEY (scope) REFERENCES accounts(id)
 );
 
 CREATE TABLE x402_settlements (

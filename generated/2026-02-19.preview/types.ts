@@ -1870,12 +1870,21 @@ export interface components {
             overridden: boolean;
         };
         /**
+         * X402AccountSettings
+         * @description How x402 pays this account. `payTo`: in collector mode, the account's own deposit address, the `payTo` its x402 payment requirements name on every chain (the same address for every merchant of the account, which `extra.merchantId` names). An authorization signed to it can be settled by this account only; the relayer passes what it is paid on to the collector in the same transaction, so it never holds anything. Null in direct mode, where `payTo` is the merchant's own settlement destination. The test mode has an address of its own.
+         */
+        X402AccountSettings: {
+            /** @example 0x5aEda56215b167893e80B4fE645BA6d5Bab767DE */
+            payTo: string | null;
+        };
+        /**
          * AccountSettingsResponse
          * @description The account's settings.
          */
         AccountSettingsResponse: {
             settings: {
                 refundReserve: components["schemas"]["RefundReserve"];
+                x402: components["schemas"]["X402AccountSettings"];
             };
             livemode: components["schemas"]["Livemode"];
         };
@@ -3060,6 +3069,7 @@ export type SchemaRefundResponse = components['schemas']['RefundResponse'];
 export type SchemaBalance = components['schemas']['Balance'];
 export type SchemaBalanceResponse = components['schemas']['BalanceResponse'];
 export type SchemaRefundReserve = components['schemas']['RefundReserve'];
+export type SchemaX402AccountSettings = components['schemas']['X402AccountSettings'];
 export type SchemaAccountSettingsResponse = components['schemas']['AccountSettingsResponse'];
 export type SchemaUpdateAccountSettingsRequest = components['schemas']['UpdateAccountSettingsRequest'];
 export type SchemaBalanceTransaction = components['schemas']['BalanceTransaction'];

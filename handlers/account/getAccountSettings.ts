@@ -3,5 +3,5 @@ import { accountSettings } from '../../src/usecases/account/settings';
 
 export const getAccountSettings: Handler<'getAccountSettings'> = async ({ db, caller, config }) => ({
   status: 200,
-  body: { ...(await accountSettings(db, caller.accountId, config.refundReserve)), livemode: caller.mode === 'live' },
+  body: { ...(await accountSettings(db, config.dataKeys, caller.accountId, config.refundReserve)), livemode: caller.mode === 'live' },
 });

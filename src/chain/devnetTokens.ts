@@ -25,6 +25,7 @@ import {
 } from './devnet';
 import { DEVNET_CHAINS, isDevnetChainId } from './devnetChains';
 import { ensurePermit2 } from './permit2';
+import { ensureMulticall3 } from './multicall3';
 
 // Deploys the development chains' tokens and Permit2 (src/chain/devnet.ts says which and where), and mints.
 
@@ -129,6 +130,7 @@ export async function ensureDevnetTokens(rpcUrl: string): Promise<void> {
     );
   }
   await ensurePermit2(rpcUrl, chainId);
+  await ensureMulticall3(rpcUrl);
 }
 
 /**

@@ -24,6 +24,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { ChainUnavailable, refusalOf, type ChainRefusal } from '../domain/chain';
 import type { TransferAuthorization } from '../domain/eip3009';
 import { PERMIT2_ABI, PERMIT2_ADDRESS, permitOfCall } from '../domain/permit2';
+import { callsOf } from '../domain/multicall3';
 import type { Fees } from '../domain/fees';
 import { signHash } from '../domain/secp256k1';
 
@@ -96,6 +97,9 @@ function revertText(e: unknown): string | null {
 
 /** When the authorization a call executes expires (unix seconds): EIP-3009 validBefore, Permit2 deadline; else null. */
 export function authorizationDeadline(data: Hex): bigint | null {
+  // An all-or-none call (x402 paid to a deposit address): the buyer's authorization, its first call, expires first.
+  const first = callsOf(data)?.[0];
+  if (first) return authorizationDeadline(first.data);
   const permit = permitOfCall(data);
   if (permit) return permit.permit.deadline;
   try {

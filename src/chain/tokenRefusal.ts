@@ -9,6 +9,7 @@ import {
 } from 'viem';
 import { ChainUnavailable } from '../domain/chain';
 import { permitOfCall } from '../domain/permit2';
+import { callsOf, MULTICALL3_ADDRESS } from '../domain/multicall3';
 import { TOKEN_ABI, type ChainCall, type EvmChain } from './evm';
 
 // Whether the token itself refused a submission that reverted, from the token's own state at the block that mined it:
@@ -32,6 +33,13 @@ const STATE_GONE = /missing trie node|state (is )?not available|historical state
 
 /** The token a submission moves, and its payer and payee (EIP-3009 or a Permit2 permit); null for any other call. */
 function transferOf(call: ChainCall): { token: Address; parties: Address[] } | null {
+  // An all-or-none call (x402 paid to a deposit address): the token its calls move, and every party of them.
+  const inner = getAddress(call.to) === MULTICALL3_ADDRESS ? callsOf(call.data) : null;
+  if (inner) {
+    const each = inner.map(transferOf);
+    if (each.some((t) => t === null || t.token !== each[0]!.token)) return null;
+    return { token: each[0]!.token, parties: [...new Set(each.flatMap((t) => t!.parties))] };
+  }
   const permit = permitOfCall(call.data);
   if (permit) return { token: permit.permit.token, parties: [permit.owner, permit.to] };
   try {

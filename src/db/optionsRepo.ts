@@ -21,6 +21,8 @@ export interface StoredOption {
   relayer: string | null;
   /** Permit2 options: where the permit's tokens go (the relayer in collector mode, else the destination); else null. */
   permitTo: string | null;
+  /** x402 paid to a deposit address: that address's signature of its onward authorization (src/domain/x402Deposit.ts). */
+  depositSignature?: string | null;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function insertOptions(db: Db, opts: StoredOption[], quotedBy: stri
       expires_at: o.expiresAt,
       relayer: o.relayer,
       permit_to: o.permitTo,
+      deposit_signature: o.depositSignature ?? null,
     })),
   );
 }

@@ -27,8 +27,16 @@ export const OPTION_DATA = sealedColumn('payment_options', 'collected_data');
 export const WEBHOOK_SECRET = sealedColumn('webhook_endpoints', 'secret');
 export const WEBHOOK_PREVIOUS_SECRET = sealedColumn('webhook_endpoints', 'previous_secret');
 export const IDEMPOTENT_RESPONSE = sealedColumn('idempotency_keys', 'response_body', ['scope', 'key'], 'text');
+export const DEPOSIT_KEY = sealedColumn('x402_deposit_keys', 'private_key', ['scope']);
 
-export const SEALED_COLUMNS: SealedColumn[] = [PAYMENT_DATA, OPTION_DATA, WEBHOOK_SECRET, WEBHOOK_PREVIOUS_SECRET, IDEMPOTENT_RESPONSE];
+export const SEALED_COLUMNS: SealedColumn[] = [
+  PAYMENT_DATA,
+  OPTION_DATA,
+  WEBHOOK_SECRET,
+  WEBHOOK_PREVIOUS_SECRET,
+  IDEMPOTENT_RESPONSE,
+  DEPOSIT_KEY,
+];
 
 /** The place a value of column `c` in the row with primary key `row` is sealed for. */
 export function sealedAt(c: SealedColumn, ...row: string[]): SealedAt {

@@ -43,13 +43,15 @@ const addressOf = (column: string) => `lower(split_part(${column}, ':', 3))`;
 
 /**
  * Who besides `accountId` the address is something to: `instance` when a relayer key of this instance ever sent from
- * it (on any chain, retired keys included), `account` when another account (another test scope, or a live one) uses it
- * as a settlement destination, or as the buyer of a payment or a quote; else null.
+ * it (on any chain, retired keys included) or it is an account's x402 deposit address, `account` when another account
+ * (another test scope, or a live one) uses it as a settlement destination, or as the buyer of a payment or a quote;
+ * else null.
  */
 export async function addressUse(db: Db, address: string, accountId: string): Promise<'instance' | 'account' | null> {
   const bindings = { a: address.toLowerCase(), acct: accountId };
   const { rows } = await knexOf(db).raw(
-    `SELECT EXISTS (SELECT 1 FROM relayer_nonces WHERE lower(sender) = :a) AS instance,
+    `SELECT EXISTS (SELECT 1 FROM relayer_nonces WHERE lower(sender) = :a)
+         OR EXISTS (SELECT 1 FROM x402_deposit_keys WHERE lower(address) = :a) AS instance,
             EXISTS (SELECT 1 FROM crypto_settlements s JOIN merchants m ON m.id = s.merchant_id
                     WHERE ${addressOf('s.destination')} = :a AND m.account_id <> :acct)
          OR EXISTS (SELECT 1 FROM settlement_batches WHERE ${addressOf('destination')} = :a AND account_id <> :acct)

@@ -7,7 +7,7 @@ import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { PREVIEW } from '../support/refundsSuite';
 import { startRpcProxy } from '../support/rpcProxy';
 import { admin, client, newKey, startTestService, type TestService } from '../support/service';
-import { NETWORK, payingFetch, signedBody } from '../support/x402';
+import { NETWORK, payingFetch, signedBody, x402PayTo } from '../support/x402';
 
 // One rulebook for every door into a confirm (src/usecases/gateway/confirmRules.ts; issue 44): the rules the gateway's
 // confirm keeps hold at the x402 payment link and at x402 verify and settle too. Each test names the rule and the
@@ -61,7 +61,9 @@ describe('every door runs the confirm rules', () => {
     // The merchant also settles USDC of the second chain: before, it was offered too, and paying it there was spent as
     // the refund's token of the first chain (out of other accounts' tokens at the collector).
     expect(accepts).toEqual([expect.objectContaining({ network: NETWORK, asset: USDC_TOKEN, amount: '1000000' })]);
-    expect(collectors).toContain(getAddress(accepts[0].payTo));
+    // Paid to the account's deposit address, which passes the tokens on to the collector in the same transaction.
+    expect(getAddress(accepts[0].payTo)).toBe(getAddress((await x402PayTo(client(svc.url, { 'Api-Key': shop.apiKey })))!));
+    expect(collectors).not.toContain(getAddress(accepts[0].payTo));
 
     // A payload for the second chain's USDC, as an agent reading an older answer would send it: refused before the chain.
     const other = await signedBody(buyer, { ...accepts[0], network: `eip155:${DEVNET2_CHAIN_ID}`, amount: '1000000' });
@@ -99,7 +101,11 @@ describe('every door runs the confirm rules', () => {
 
     // The facilitator creates the payment itself: of 1.00, at this account's threshold, it needs data x402 cannot carry.
     const x402 = client(svc.url, { 'Api-Key': m.apiKey });
-    const body = await signedBody(buyer, { payTo: collectors[0], amount: '1000000', extra: { ...domainOf(), merchantId: m.merchantId } });
+    const body = await signedBody(buyer, {
+      payTo: (await x402PayTo(x402))!,
+      amount: '1000000',
+      extra: { ...domainOf(), merchantId: m.merchantId },
+    });
     const verified = await x402('POST', '/x402/verify', { body });
     expect(verified.body).toMatchObject({ isValid: false, invalidReason: 'invalid_payment_requirements' });
     expect(verified.body.invalidMessage).toMatch(/^collect_data_required/);
@@ -108,7 +114,11 @@ describe('every door runs the confirm rules', () => {
     expect(await svc.db('x402_settlements').where({ nonce: body.paymentPayload.payload.authorization.nonce })).toEqual([]);
     expect(await balanceOf(buyer.address)).toBe(2_000_000n);
     // Below the threshold the same door pays.
-    const small = await signedBody(buyer, { payTo: collectors[0], amount: '990000', extra: { ...domainOf(), merchantId: m.merchantId } });
+    const small = await signedBody(buyer, {
+      payTo: (await x402PayTo(x402))!,
+      amount: '990000',
+      extra: { ...domainOf(), merchantId: m.merchantId },
+    });
     expect((await x402('POST', '/x402/settle', { body: small })).body).toMatchObject({ success: true });
   });
 
@@ -116,7 +126,11 @@ describe('every door runs the confirm rules', () => {
     const m = await merchantWithSettlement(svc, 'Cache Shop');
     const x402 = client(svc.url, { 'Api-Key': m.apiKey });
     const unfunded = privateKeyToAccount(generatePrivateKey());
-    const body = await signedBody(unfunded, { payTo: collectors[0], amount: '10000', extra: { ...domainOf(), merchantId: m.merchantId } });
+    const body = await signedBody(unfunded, {
+      payTo: (await x402PayTo(x402))!,
+      amount: '10000',
+      extra: { ...domainOf(), merchantId: m.merchantId },
+    });
     const first = await x402('POST', '/x402/verify', { body });
     expect(first.body).toMatchObject({ isValid: false, invalidReason: 'invalid_exact_evm_insufficient_balance' });
     const asked = rpc.calls('eth_call') + rpc.calls('eth_estimateGas');
@@ -128,7 +142,11 @@ describe('every door runs the confirm rules', () => {
     const m = await merchantWithSettlement(svc, 'Slow Node Shop');
     const x402 = client(svc.url, { 'Api-Key': m.apiKey });
     const buyer = await newBuyer(10_000n);
-    const body = await signedBody(buyer, { payTo: collectors[0], amount: '10000', extra: { ...domainOf(), merchantId: m.merchantId } });
+    const body = await signedBody(buyer, {
+      payTo: (await x402PayTo(x402))!,
+      amount: '10000',
+      extra: { ...domainOf(), merchantId: m.merchantId },
+    });
     const openTransactions = async () =>
       Number(
         (

@@ -7,7 +7,7 @@ import { useOwnDatabase } from '../support/freshDb';
 import { startRpcProxy, type RpcCall } from '../support/rpcProxy';
 import { client, newKey, startTestService, type TestService } from '../support/service';
 import { newSmartWallet } from '../support/smartWallet';
-import { signedBody } from '../support/x402';
+import { signedBody, x402PayTo } from '../support/x402';
 
 // Smart-contract wallets that make the relayer pay for reverts (issue 28, finding 4): confirm verified the wallet's
 // ERC-1271 answer and simulated the transfer at gas price 0, so a wallet that answers "valid" only when tx.gasprice is 0
@@ -177,10 +177,13 @@ describe('contract wallets at confirm', () => {
   it('x402: reverted settlements answer their transaction and use up the wallet budget; then verify and settle refuse', async () => {
     const shop = await merchantWithSettlement(svc, 'x402 Reverts');
     const x402 = client(svc.directUrl, { 'Api-Key': shop.apiKey });
-    const collector = (await x402('GET', '/x402/supported')).body.signers['eip155:*'][0];
     const wallet = await contractWallet(0);
     const signer = { address: wallet, signTypedData: async () => SIGNATURE } as unknown as PrivateKeyAccount;
-    const terms = { payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId: shop.merchantId } };
+    const terms = {
+      payTo: (await x402PayTo(x402))!,
+      amount: '10000',
+      extra: { name: 'USD Coin', version: '2', merchantId: shop.merchantId },
+    };
     const reverted: string[] = [];
     await anvil().setAutomine(false);
     try {

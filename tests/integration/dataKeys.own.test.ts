@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { createCipheriv, randomBytes } from 'node:crypto';
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { verifyWebhook } from '../../clients/typescript/src/webhooks';
 import { createDb } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
@@ -52,6 +54,7 @@ async function sealedValues(db: Knex): Promise<{ where: string; header: string |
     ['payment_options', 'collected_data'],
     ['webhook_endpoints', 'secret'],
     ['webhook_endpoints', 'previous_secret'],
+    ['x402_deposit_keys', 'private_key'],
   ]) {
     for (const r of await db(table).whereNotNull(column).select(column))
       out.push({ where: `${table}.${column}`, header: idOf(r[column]), layout: layoutOf(r[column]) });
@@ -70,6 +73,8 @@ describe('data encryption keys', () => {
   let apiKey: string;
   let walletKey: string;
   let merchantId: string;
+  let accountId: string;
+  let depositAddress: string;
   const secrets = new Map<string, string>(); // endpoint id -> its signing secret
   let firstCreate: { key: string; body: unknown; response: any };
 
@@ -132,6 +137,7 @@ describe('data encryption keys', () => {
     await start({ DATA_ENCRYPTION_KEY: hex(KEY_A) });
     const acct = await newAccount('Keys', fresh.url);
     apiKey = acct.apiKey;
+    accountId = acct.accountId;
     walletKey = (await newKey(acct.accountId, 'wallet', fresh.url)).apiKey;
     const m = await api()('POST', '/v1/merchants', {
       body: { merchantName: 'Sealed', merchantEmail: 's@x.io' },
@@ -143,6 +149,9 @@ describe('data encryption keys', () => {
       headers: { 'Idempotency-Key': uniqueKey() },
     });
     expect(s.status).toBe(201);
+    // The account's x402 deposit address: its key is made now, sealed.
+    depositAddress = (await api(PREVIEW)('GET', '/v1/account/settings')).body.settings.x402.payTo;
+    expect(depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
     firstCreate = await newEndpoint();
     const legacy = await newEndpoint();
@@ -175,6 +184,7 @@ describe('data encryption keys', () => {
       { where: 'payment_options.collected_data', header: null, layout: null },
       { where: 'webhook_endpoints.secret', header: idA, layout: 3 },
       { where: 'webhook_endpoints.secret', header: null, layout: null },
+      { where: 'x402_deposit_keys.private_key', header: idA, layout: 3 },
     ]);
     // The legacy secret still signs.
     await deliveredToAll();
@@ -209,7 +219,7 @@ describe('data encryption keys', () => {
     expect(first.out).toEqual({
       keyId: 'new',
       batchSize: 1,
-      resealed: 6,
+      resealed: 7,
       unreadable: 0,
       columns: {
         'payments.collected_data': zero,
@@ -218,20 +228,24 @@ describe('data encryption keys', () => {
         'webhook_endpoints.secret': { ...zero, resealed: 3 },
         'webhook_endpoints.previous_secret': zero,
         'idempotency_keys.response_body': { ...zero, resealed: 2 },
+        'x402_deposit_keys.private_key': { ...zero, resealed: 1 },
       },
     });
     const values = await sealedValues(svc!.db);
-    expect(values).toHaveLength(7);
+    expect(values).toHaveLength(8);
     expect(values.every((v) => v.header === 'new' && v.layout === 3)).toBe(true);
     const ring = new DataKeyring([{ id: 'new', key: KEY_B }]);
     const opt = await svc!.db('payment_options').whereNotNull('collected_data').first('id', 'collected_data');
     const place = { table: 'payment_options', column: 'collected_data', row: [opt.id] };
     expect(JSON.parse(unseal(ring, opt.collected_data, place))).toEqual(DATA);
+    const deposit = await svc!.db('x402_deposit_keys').where({ scope: accountId }).first();
+    const depositPlace = { table: 'x402_deposit_keys', column: 'private_key', row: [accountId] };
+    expect(privateKeyToAccount(unseal(ring, deposit.private_key, depositPlace) as Hex).address).toBe(depositAddress);
 
     const again = await adminWith(env, 'keys', 'rotate-data');
     expect(again.code).toBe(0);
     expect(again.out).toMatchObject({ keyId: 'new', batchSize: 500, resealed: 0, unreadable: 0 });
-    expect(Object.values(again.out.columns)).toEqual(Array(5).fill(zero));
+    expect(Object.values(again.out.columns)).toEqual(Array(6).fill(zero));
   }, 60_000);
 
   it('after the rotation the old key can go: deliveries and replays work with the new key alone', async () => {
@@ -242,6 +256,7 @@ describe('data encryption keys', () => {
       headers: { 'Idempotency-Key': firstCreate.key },
     });
     expect({ status: replay.status, body: replay.body }).toEqual({ status: 201, body: firstCreate.response });
+    expect((await api(PREVIEW)('GET', '/v1/account/settings')).body.settings.x402.payTo).toBe(depositAddress);
     await svc!.close();
     svc = undefined;
   }, 60_000);

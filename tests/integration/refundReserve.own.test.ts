@@ -196,7 +196,13 @@ describe('refunds paid from the reserve', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/--bps must be an integer from 0 to 10000/);
     const settings = await preview()('GET', '/v1/account/settings');
-    expect(settings.body).toEqual({ settings: { refundReserve: { bps: 10000, windowMinutes: 60, overridden: true } }, livemode: true });
+    expect(settings.body).toEqual({
+      settings: {
+        refundReserve: { bps: 10000, windowMinutes: 60, overridden: true },
+        x402: { payTo: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) },
+      },
+      livemode: true,
+    });
     const before = await balanceOf(shop.wallet);
     const p = await paid(f, '1000');
     await eventually(async () => expect(await usdc()).toMatchObject({ available: '0', reserve: '10000000' }));
@@ -228,10 +234,11 @@ describe('refunds paid from the reserve', () => {
     expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 400, code: 'params_validation' });
     const stable = await client(svc.url, { 'Api-Key': shop.apiKey })('GET', '/v1/account/settings');
     expect(stable.status).toBe(404);
+    const { settings } = (await preview()('GET', '/v1/account/settings')).body;
     const off = await put({ refundReserve: { bps: 0, windowMinutes: 60 } });
     expect({ status: off.status, body: off.body }).toEqual({
       status: 200,
-      body: { settings: { refundReserve: { bps: 0, windowMinutes: 60, overridden: true } }, livemode: true },
+      body: { settings: { refundReserve: { bps: 0, windowMinutes: 60, overridden: true }, x402: settings.x402 }, livemode: true },
     });
     const p = await paid(f, '1000');
     const d = await f.until(p.id, (x) => x.settlement !== null);

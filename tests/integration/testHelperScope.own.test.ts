@@ -7,6 +7,7 @@ import { anvil, chainClient, newBuyer, receiptOf } from '../support/chain';
 import { eventually, flow, useChainSuite, type Shop } from '../support/chainSuite';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { client, newKey, startTestService, type TestService } from '../support/service';
+import { x402PayTo } from '../support/x402';
 
 // What a test key's helpers may touch (issue 44, finding 7): a token's blacklist and a reorg act on the chain for every
 // account, so a test key may blacklist only an address that is nobody else's, take back only its own blacklisting, and
@@ -75,13 +76,22 @@ describe('test helper scope (own chain, DEVNET_CONFIRMATIONS=6, a retired relaye
     expect(r.body.message).toMatch(/test helper/);
   };
 
-  it("blacklist refuses this instance's addresses: the relayer and collector, a retired key, the tokens, Permit2, the deployer", async () => {
+  it("blacklist refuses this instance's addresses: relayer, collector, retired key, deposit addresses, tokens, Permit2, deployer", async () => {
     const { m, helpers } = await shop('Scope Instance');
     const x402 = client(svc.url, { 'Api-Key': m.apiKey });
     const collector = (await x402('GET', '/x402/supported')).body.signers['eip155:*'][0];
     expect(collector).toBe(privateKeyToAccount(RELAYER).address);
     const sent = await deployerSent();
-    const own = [collector, privateKeyToAccount(RETIRED).address, devnetTokenAddress('USDC'), PERMIT2_ADDRESS, devnetDeployer.address];
+    // x402 deposit addresses (collector mode's payTo): the caller's own and another account's.
+    const deposits = [(await x402PayTo(x402))!, (await x402PayTo(client(svc.url, { 'Api-Key': (await shop('Scope Deposit')).m.apiKey })))!];
+    const own = [
+      collector,
+      privateKeyToAccount(RETIRED).address,
+      devnetTokenAddress('USDC'),
+      PERMIT2_ADDRESS,
+      devnetDeployer.address,
+      ...deposits,
+    ];
     for (const address of own) {
       const before = await listed(address); // FiatToken lists its own contract from its initialisation on
       expectForbidden(await blacklist(helpers, address.toLowerCase()));

@@ -5,7 +5,7 @@ import { eventually, flow, useChainSuite, type Shop } from '../support/chainSuit
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { client, newAccount, newKey, startTestService, type TestService } from '../support/service';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
-import { signedBody } from '../support/x402';
+import { signedBody, x402PayTo } from '../support/x402';
 
 // The test helpers (docs/testmode.md, "Test helpers") through HTTP: each makes its event happen on the file's own
 // development chain (reorgs and stalls change the chain for everyone), and the payment, its long-polls, its events
@@ -90,9 +90,8 @@ describe('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTER_MS=
     const { m } = await shop();
     const x402 = client(svc.url, { 'Api-Key': m.apiKey });
     const helpers = client(svc.url, { 'Api-Key': m.apiKey, ...PREVIEW });
-    const collector = (await x402('GET', '/x402/supported')).body.signers['eip155:*'][0];
     const buyer = await newBuyer(10_000n);
-    const terms = { payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId: m.merchantId } };
+    const terms = { payTo: (await x402PayTo(x402))!, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId: m.merchantId } };
     const pending = await x402('POST', '/x402/settle?maxPollMs=0', { body: await signedBody(buyer, terms) });
     expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
     const id = pending.body.paymentId;

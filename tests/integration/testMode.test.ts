@@ -6,7 +6,7 @@ import { uniqueKey } from '../support/fixtures';
 import { admin, client, newAccount, newKey } from '../support/service';
 import { describeIsolation, side, snapshot, type Side } from '../support/testMode';
 import { forPayment, partner, Partner, rx, svc, useWebhooksSuite } from '../support/webhooksSuite';
-import { signedBody } from '../support/x402';
+import { signedBody, x402PayTo } from '../support/x402';
 
 // Test mode (docs/testmode.md): the key alone chooses the mode. For one account, a live key and a test key each
 // see only their own mode's objects: the other mode's ids answer exactly as ids that do not exist, in every
@@ -229,9 +229,9 @@ describe('refunds and the ledger', () => {
 
 describe('x402', () => {
   it('a settlement made with a test key is a test payment: to a live key its id and its merchant are as unknown ones', async () => {
-    const collector = (await client(svc.directUrl)('GET', '/x402/supported')).body.signers['eip155:*'][0];
+    const payTo = (await x402PayTo(test.partner))!;
     const buyer = await newBuyer(20_000n);
-    const terms = (merchantId: string) => ({ payTo: collector, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId } });
+    const terms = (merchantId: string) => ({ payTo, amount: '10000', extra: { name: 'USD Coin', version: '2', merchantId } });
     // A test key naming the live merchant is answered as for a merchant that does not exist, and nothing moves.
     for (const op of ['verify', 'settle']) {
       const unknown = await test.partner('POST', `/x402/${op}`, { body: await signedBody(buyer, terms(NO_MERCHANT)) });

@@ -4,7 +4,7 @@ import { merchantWithSettlement } from '../support/fixtures';
 import { startRpcProxy } from '../support/rpcProxy';
 import { adminWith, client, setAccountFee, setAccountMode, startTestService, type TestService } from '../support/service';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
-import { ledgerRowsOf, settledRows, signedBody } from '../support/x402';
+import { ledgerRowsOf, settledRows, signedBody, x402PayTo } from '../support/x402';
 
 // The x402 v2 facilitator at <base>/x402 (docs/x402.md), paid through by the official packages on the development
 // chain: tokens move on chain to payTo, each settlement is a payment with its events, one authorization moves tokens
@@ -72,7 +72,9 @@ it('one book: a collector settlement is collected with the fee and settled, a di
   const d = await partner('direct');
   const buyer = await newBuyer(30_000n);
   const extra = { name: 'USD Coin', version: '2', merchantId: c.merchantId };
-  const collected = await c.x402('POST', '/x402/settle', { body: await signedBody(buyer, { payTo: collector, amount: '20000', extra }) });
+  const collected = await c.x402('POST', '/x402/settle', {
+    body: await signedBody(buyer, { payTo: (await x402PayTo(c.x402))!, amount: '20000', extra }),
+  });
   expect(collected.body).toMatchObject({ success: true, amount: '20000' });
   const direct = await d.x402('POST', '/x402/settle', { body: await signedBody(buyer, { payTo: d.wallet, amount: '10000' }) });
   expect(direct.body).toMatchObject({ success: true, amount: '10000' });

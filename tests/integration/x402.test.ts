@@ -5,7 +5,7 @@ import { eventually } from '../support/chainSuite';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
 import { client, newKey, setAccountMode, startTestService, type TestService } from '../support/service';
 import { startReceiver, type Receiver } from '../support/webhookReceiver';
-import { ledgerRowsOf, NETWORK, payingFetch, resourceServer, signedBody } from '../support/x402';
+import { ledgerRowsOf, NETWORK, payingFetch, resourceServer, signedBody, x402PayTo } from '../support/x402';
 
 // The x402 v2 facilitator at <base>/x402 (docs/x402.md), paid through by the official packages on the development
 // chain: tokens move on chain to payTo, each settlement is a payment with its events, one authorization moves tokens
@@ -22,11 +22,10 @@ type Partner = Awaited<ReturnType<typeof partner>>;
 async function partner(mode: 'collector' | 'direct') {
   const m = await merchantWithSettlement(svc, `x402 ${mode}`);
   if (mode === 'direct') await setAccountMode(m.accountId, mode);
-  return {
-    ...m,
-    x402: client(svc.directUrl, { 'Api-Key': m.apiKey }),
-    preview: client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW }),
-  };
+  const x402 = client(svc.directUrl, { 'Api-Key': m.apiKey });
+  // Collector mode pays the account's own deposit address; direct mode the merchant's wallet.
+  const payTo = (await x402PayTo(x402)) ?? m.wallet;
+  return { ...m, x402, payTo, preview: client(svc.directUrl, { 'Api-Key': m.apiKey, ...PREVIEW }) };
 }
 
 async function subscribe(p: Partner, event: string) {
@@ -98,11 +97,11 @@ it('@x402/fetch pays an @x402/express server through it: tokens move to payTo, a
   }
 });
 
-it('collector mode: payTo is the collector, extra names the merchant, who is then settled', async () => {
+it("collector mode: payTo is the account's deposit address, extra names the merchant, who is then settled", async () => {
   const p = await partner('collector');
   await subscribe(p, 'payment.settled');
   const buyer = await newBuyer(20_000n);
-  const shop = await resourceServer(svc.directUrl, p.apiKey, collector, '20000', { merchantId: p.merchantId });
+  const shop = await resourceServer(svc.directUrl, p.apiKey, p.payTo, '20000', { merchantId: p.merchantId });
   try {
     const res = await payingFetch(buyer)(shop.url);
     expect(res.status).toBe(200);
@@ -126,7 +125,7 @@ it('a USD 0.001 resource: tokens move, a payment of 1000 token units (amount rou
   const p = await partner('collector');
   await subscribe(p, 'payment.succeeded');
   const buyer = await newBuyer(2_500n);
-  const shop = await resourceServer(svc.directUrl, p.apiKey, collector, '1000', { merchantId: p.merchantId });
+  const shop = await resourceServer(svc.directUrl, p.apiKey, p.payTo, '1000', { merchantId: p.merchantId });
   try {
     const res = await payingFetch(buyer)(shop.url);
     expect(res.status).toBe(200);
@@ -280,8 +279,9 @@ it('refuses strangers: 401 without a key, 403 for a payTo of no merchant of the 
     const bad = await p.x402('POST', `/x402/${op}`, { body: { x402Version: 1, paymentPayload: {} } });
     expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'params_validation' });
   }
-  const collectorWithoutMerchant = await signedBody(buyer, { payTo: collector, amount: '10000' });
-  const r = await (await partner('collector')).x402('POST', '/x402/verify', { body: collectorWithoutMerchant });
+  const c = await partner('collector');
+  const collectorWithoutMerchant = await signedBody(buyer, { payTo: c.payTo, amount: '10000' });
+  const r = await c.x402('POST', '/x402/verify', { body: collectorWithoutMerchant });
   expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 'params_validation' });
   const direct = await signedBody(buyer, {
     payTo: collector,
@@ -303,7 +303,7 @@ it('a payment link is paid over x402: 402 with its requirements, then the paid r
   const unpaid = await client(svc.directUrl, agent)('GET', `/v1/gateway/payment/${id}/x402`);
   expect({ status: unpaid.status, code: unpaid.body.code }).toEqual({ status: 402, code: 'payment_required' });
   const required = JSON.parse(Buffer.from(unpaid.headers.get('payment-required')!, 'base64').toString());
-  expect(required).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: NETWORK, amount: '50000', payTo: collector }] });
+  expect(required).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: NETWORK, amount: '50000', payTo: p.payTo }] });
 
   const refusedWith = async (header: string) => {
     const r = await client(svc.directUrl, { ...agent, 'PAYMENT-SIGNATURE': header })('GET', `/v1/gateway/payment/${id}/x402`);

@@ -146,3 +146,10 @@ export function settledRows<R extends { type: string; amount: string }>(rows: R[
   expect(pendings.reduce((sum, r) => sum + BigInt(r.amount), 0n)).toBe(0n);
   return rows.filter((r) => !pendings.includes(r));
 }
+
+/** The account's x402 `payTo` (its deposit address in collector mode, null in direct mode), as a partner reads it. */
+export async function x402PayTo(call: ReturnType<typeof client>): Promise<string | null> {
+  const r = await call('GET', '/v1/account/settings', { headers: { 'PAY-Version': '2026-02-19.preview' } });
+  if (r.status !== 200) throw new Error(`GET /v1/account/settings: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.settings.x402.payTo;
+}

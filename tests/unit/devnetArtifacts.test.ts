@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { mnemonicToAccount } from 'viem/accounts';
-import { toHex } from 'viem';
+import { getContractAddress, parseTransaction, recoverTransactionAddress, toHex, type TransactionSerialized } from 'viem';
 import { DEVNET_MNEMONIC_KEYS, devnetDeployer, proxyAdmin, tetherCreator } from '../../src/chain/devnet';
 import { permit2Code, permit2DomainSeparator } from '../../src/chain/permit2';
+import { MULTICALL3_ADDRESS } from '../../src/domain/multicall3';
 
 // The committed contract artifacts the development chains deploy are what their sources give.
 
@@ -49,6 +50,16 @@ describe('development chain artifacts', () => {
       expect(code).toContain(permit2DomainSeparator(chainId).slice(2));
       expect(code).not.toContain(artifact.cachedDomainSeparator31337.slice(2));
     }
+  });
+
+  it('Multicall3 is its pre-signed deployment: signed by its deployer at nonce 0, so deployed at the canonical address', async () => {
+    const artifact = JSON.parse(fs.readFileSync(path.join(root, 'contracts/multicall3/Multicall3.json'), 'utf8'));
+    const raw = artifact.rawTransaction as TransactionSerialized;
+    const deployer = await recoverTransactionAddress({ serializedTransaction: raw });
+    const tx = parseTransaction(raw);
+    expect({ deployer, nonce: tx.nonce ?? 0, to: tx.to ?? null }).toEqual({ deployer: artifact.deployer, nonce: 0, to: null });
+    expect(getContractAddress({ from: deployer, nonce: 0n })).toBe(MULTICALL3_ADDRESS);
+    expect(artifact.address).toBe(MULTICALL3_ADDRESS);
   });
 
   it("the written-out development keys are those of anvil's mnemonic, and the deployers use them", () => {

@@ -1,6 +1,7 @@
 import { Db, knexOf } from '../knex';
 import { availableForPayment } from './reads';
-import { refundedSql } from '../stateSql';
+import { inSet, refundedSql } from '../stateSql';
+import { TX_OPEN } from '../../domain/chainTx';
 
 // The refund reserve (docs/ledger.md "Refund reserve"; migration 20261227090200): the share of a collected payment
 // held in the account's `reserve` bucket at its collector until `release_at`. What is left of a payment's reserve is
@@ -126,7 +127,7 @@ export async function dueReleases(db: Db): Promise<{ due: DueRelease[]; emptied:
      WHERE r.released_at IS NULL AND r.release_tx_id IS NULL AND r.release_at <= now()
        -- A refund's draw on it still on its way may come back (its transaction reverts or is dropped): released after it.
        AND NOT EXISTS (SELECT 1 FROM ledger_journals k JOIN chain_transactions c ON c.id = k.chain_tx_id
-         WHERE k.payment_id = r.payment_id AND k.kind = 'refund_reserved' AND c.purpose = 'refund' AND c.status IN ('pending', 'mined'))
+         WHERE k.payment_id = r.payment_id AND k.kind = 'refund_reserved' AND c.purpose = 'refund' AND ${inSet('c.status', TX_OPEN)})
      ORDER BY p.merchant_id, r.asset, r.holder, r.payment_id LIMIT 500`,
   );
   const empty = rows.filter((r: Row) => BigInt(r.n) <= 0n);

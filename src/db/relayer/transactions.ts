@@ -19,10 +19,11 @@ export const standing = (alias: string) => `${alias}.status NOT IN ${sqlList(TX_
 /**
  * SQL: the payment option aliased `o` was paid to the collector (ReceiveWithAuthorization, an x402
  * TransferWithAuthorization whose `to` is the relayer, or a Permit2 permit whose tokens go to the relayer that
- * submits it): a settlement is due.
+ * submits it, or x402 paid to a deposit address, which passes it on to the relayer in the same transaction): a
+ * settlement is due.
  */
 export const PAID_TO_COLLECTOR = `((o.typed_data::jsonb ->> 'primaryType') = 'ReceiveWithAuthorization' OR o.permit_to = o.relayer
-  OR (o.typed_data::jsonb #>> '{message,to}') = o.relayer)`;
+  OR (o.typed_data::jsonb #>> '{message,to}') = o.relayer OR o.deposit_signature IS NOT NULL)`;
 
 /** SQL: the payment aliased `alias` is in a scheduled settlement's batch not released (on its way, or sent). */
 export const IN_BATCH = (alias: string) =>
@@ -278,6 +279,8 @@ export interface SubmissionInput {
   /** The option's buyer account (CAIP-10), and where a Permit2 permit's tokens go (null for EIP-3009). */
   account: string | null;
   permitTo: string | null;
+  /** x402 paid to a deposit address: its onward authorization's signature (src/domain/x402Deposit.ts); else null. */
+  depositSignature: string | null;
   /** The hash of the payment's collect or direct transaction that is not dropped, if there is one. */
   liveHash: `0x${string}` | null;
 }
@@ -285,7 +288,7 @@ export interface SubmissionInput {
 export async function submissionInput(db: Db, paymentId: string): Promise<SubmissionInput | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer, o.account, o.permit_to,
+    `SELECT p.status, p.signature, o.chain_id, o.typed_data, o.relayer, o.account, o.permit_to, o.deposit_signature,
        (SELECT c.tx_hash FROM chain_transactions c WHERE c.payment_id = p.id AND ${inSet('c.purpose', PAYING_PURPOSES)} AND ${standing('c')}
         LIMIT 1) AS live_hash
      FROM payments p LEFT JOIN payment_options o ON o.id = p.option_id WHERE p.id = ?`,
@@ -301,6 +304,7 @@ export async function submissionInput(db: Db, paymentId: string): Promise<Submis
       relayer: r.relayer ?? null,
       account: r.account ?? null,
       permitTo: r.permit_to ?? null,
+      depositSignature: r.deposit_signature ?? null,
       liveHash: r.live_hash,
     }
   );

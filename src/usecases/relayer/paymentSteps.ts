@@ -58,12 +58,18 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     return null;
   }
   const plan = submissionPlan(chain, paymentId, opt, signature as Hex);
-  const { purpose, sender, call } = plan;
-  if (!chain.holds(sender)) {
-    log.error({ paymentId, relayer: sender }, 'this process holds no key for the relayer that must submit; another process may');
-    throw new ChainUnavailable(`no key for ${sender}`);
+  if (!chain.holds(plan.sender)) {
+    log.error({ paymentId, relayer: plan.sender }, 'this process holds no key for the relayer that must submit; another process may');
+    throw new ChainUnavailable(`no key for ${plan.sender}`);
   }
   if (opt.liveHash) return opt.liveHash;
+  return sendPlan(deps, chain, paymentId, plan);
+}
+
+/** Simulates, stores and sends what `plan` says; the transaction hash, or null when there is nothing to do. */
+async function sendPlan(deps: RelayerDeps, chain: EvmChain, paymentId: string, plan: SubmissionPlan): Promise<string | null> {
+  const { db, log } = deps;
+  const { purpose, sender, call } = plan;
   const fees = await chain.fees();
   // An ERC-6492 wallet without code yet: its deployment goes first, in the same commit under the nonce before; never
   // a call that would act with the relayer's authority (confirm refuses those; this holds for any stored before).
@@ -78,7 +84,7 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     // payment follows that transaction, not this simulation.
     const sent = await relayer.liveTransaction(db, paymentId, purpose);
     if (sent) return sent.hash;
-    const sim = await refusalOfCall(chain, call, simulated);
+    const sim = await refusalOfCall(chain, call, simulated, { sender, fees });
     // Past its deadline a token says expired before it says used: its record says whether a copy paid in time.
     if (sim.refusal === 'authorization_used' || (sim.refusal === 'authorization_expired' && (await plan.use()).kind !== 'unused'))
       return usedElsewhere(deps, chain, paymentId, plan);
@@ -129,6 +135,12 @@ async function usedElsewhere(deps: RelayerDeps, chain: EvmChain, paymentId: stri
   if (use.kind === 'cancelled') {
     await failPayment(deps, paymentId, 'authorization_used', `the buyer cancelled the authorization in ${use.hash}`);
     return null;
+  }
+  // Paid to a deposit address by a transaction that did not pass the tokens on: the deposit address's own
+  // authorization, sent alone, takes them to the collector; the payment succeeds with that transaction.
+  if (plan.onward && (await plan.onward.use()).kind === 'unused') {
+    deps.log.warn({ paymentId, txHash: use.hash }, 'authorization used without its onward transfer; sending that transfer alone');
+    return sendPlan(deps, chain, paymentId, plan.onward);
   }
   const done = await inTransaction(deps.db, async (trx) => {
     const moved = await payments.applyTransition(trx, paymentId, 'chain_confirmed', { txHash: use.hash });

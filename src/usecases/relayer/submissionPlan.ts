@@ -6,6 +6,9 @@ import type { TransferAuthorization } from '../../domain/eip3009';
 import { counterfactualOf } from '../../domain/erc6492';
 import { isPermit, permitNonceHex, permitOfCall, permitTerms, permitTransferCall, type PermitTypedData } from '../../domain/permit2';
 import type { ChainRefusal } from '../../domain/chain';
+import { allOrNone, callsOf, MULTICALL3_ADDRESS } from '../../domain/multicall3';
+import type { Fees } from '../../domain/fees';
+import { depositAuthorization } from '../../domain/x402Deposit';
 import type { Authorization, ChainTx, SubmissionInput, TxPurpose } from '../../db/relayer';
 
 // What the relayer sends for a confirmed payment, whichever way the buyer signed: an EIP-3009 authorization (the
@@ -26,6 +29,8 @@ export interface SubmissionPlan {
   use(): Promise<AuthorizationUse>;
   /** An ERC-6492 signer: its wallet's deployment, sent first while the wallet has no code (src/usecases/relayer/paymentSteps.ts). */
   deploy: { wallet: Address; call: ChainCall } | null;
+  /** x402 paid to a deposit address: its onward authorization alone, for when the buyer's was used without it. */
+  onward?: SubmissionPlan;
 }
 
 /** The wallet's deployment an ERC-6492 signature carries, and the wallet's own signature the transfer carries. */
@@ -52,6 +57,7 @@ export function submissionPlan(chain: EvmChain, paymentId: string, opt: Submissi
       deploy,
     };
   }
+  if (opt.depositSignature) return depositPlan(chain, paymentId, opt, td as TransferAuthorization, signature);
   // Paid to the collector: a ReceiveWithAuthorization, or a TransferWithAuthorization (x402) to the relayer itself.
   const toRelayer = opt.relayer !== null && getAddress(td.message.to) === getAddress(opt.relayer);
   const purpose: TxPurpose = td.primaryType === 'ReceiveWithAuthorization' || toRelayer ? 'collect' : 'direct';
@@ -70,11 +76,56 @@ export function submissionPlan(chain: EvmChain, paymentId: string, opt: Submissi
 }
 
 /**
+ * x402 paid to the account's deposit address: the buyer's authorization (buyer to deposit address) and the deposit
+ * address's (on to the collector that sends them) in one all-or-none call, so the tokens reach the collector in one
+ * transaction. The buyer's authorization is the one claimed and read back, as for any payment.
+ */
+function depositPlan(chain: EvmChain, paymentId: string, opt: SubmissionInput, td: TransferAuthorization, signature: Hex): SubmissionPlan {
+  if (!opt.relayer) throw new Error(`payment ${paymentId}: a deposit address's payment without its collector`);
+  const sender = getAddress(opt.relayer);
+  const from = getAddress(td.message.from);
+  const { signature: inner, deploy } = unwrapped(signature, from);
+  const buyer = authorizationCall(td, inner, deploy !== null);
+  const next = depositAuthorization(td, sender);
+  const onward = authorizationCall(next, opt.depositSignature as Hex);
+  const deposit = getAddress(next.message.from);
+  // The payment claims the buyer's authorization (one per payment), whichever of the two calls goes.
+  const authorization = { chainId: chain.caip2, token: buyer.to, from, nonce: td.message.nonce.toLowerCase() };
+  return {
+    purpose: 'collect',
+    sender,
+    call: allOrNone([buyer, onward]),
+    authorization,
+    use: () => authorizationUse(chain, buyer.to, from, td.message.nonce),
+    deploy,
+    onward: {
+      purpose: 'collect',
+      sender,
+      call: onward,
+      authorization,
+      use: () => authorizationUse(chain, onward.to, deposit, next.message.nonce),
+      deploy: null,
+    },
+  };
+}
+
+/**
  * Why a failed simulation of `call` fails, as precisely as the chain's state says: Permit2 reverts with one
  * `TRANSFER_FROM_FAILED` whether the allowance or the balance is short, so a permit's state is read; any other
  * call keeps the simulation's reason.
  */
-export async function refusalOfCall(chain: EvmChain, call: ChainCall, sim: Extract<Simulation, { ok: false }>) {
+export async function refusalOfCall(
+  chain: EvmChain,
+  call: ChainCall,
+  sim: Extract<Simulation, { ok: false }>,
+  from?: { sender: Address; fees: Fees },
+): Promise<Extract<Simulation, { ok: false }>> {
+  // An all-or-none call says only that one of its calls failed: the buyer's (the first), simulated alone, says why.
+  const inner = from && getAddress(call.to) === MULTICALL3_ADDRESS ? callsOf(call.data)?.[0] : undefined;
+  if (inner) {
+    const alone = await chain.simulate(from!.sender, inner, from!.fees);
+    return alone.ok ? sim : refusalOfCall(chain, inner, alone);
+  }
   const permit = permitOfCall(call.data);
   if (!permit) return sim;
   return (await permitRefusal(chain, permit.permit, permit.owner)) ?? sim;
@@ -87,7 +138,8 @@ export async function refusalOfCall(chain: EvmChain, call: ChainCall, sim: Extra
  */
 export async function refusalNow(chain: EvmChain, tx: ChainTx): Promise<ChainRefusal> {
   const call = { to: tx.to, data: tx.calldata };
-  const simulated = tx.cancelledAt ? null : await chain.simulate(getAddress(tx.sender), call, await chain.fees());
-  const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated) : simulated;
+  const from = { sender: getAddress(tx.sender), fees: await chain.fees() };
+  const simulated = tx.cancelledAt ? null : await chain.simulate(from.sender, call, from.fees);
+  const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated, from) : simulated;
   return sim === null ? 'authorization_expired' : sim.ok ? 'transaction_reverted' : sim.refusal;
 }

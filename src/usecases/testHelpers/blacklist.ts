@@ -38,7 +38,9 @@ export async function blacklistTestAccount(deps: TestHelperDeps, account: string
   );
   const use = own.has(address) ? 'instance' : await addressUse(deps.db, address, deps.caller.accountId);
   if (use === 'instance')
-    throw refused("an address of this instance (a relayer or collector key, a token, Permit2 or the chain's deployer)");
+    throw refused(
+      "an address of this instance (a relayer or collector key, an x402 deposit address, a token, Permit2 or the chain's deployer)",
+    );
   if (use === 'account') throw refused("an address another account uses (a settlement destination, or a payment's buyer)");
   if ((await claimBlacklisting(deps.db, chainId, address, deps.caller.accountId)) !== deps.caller.accountId)
     throw refused('an address another account blacklisted');

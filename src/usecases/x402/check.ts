@@ -20,10 +20,13 @@ import {
   type X402Payload,
   type X402Requirements,
 } from '../../domain/x402';
+import { depositAuthorization, type Deposit } from '../../domain/x402Deposit';
+import type { DataKeyring } from '../../domain/sealed';
 import { settlementTerms } from '../../db/accountsRepo';
 import { assetAt, merchantsSettling } from '../../db/x402Repo';
 import type { ConfirmChecks } from '../gateway/confirmChecks';
 import { chainCheck } from '../gateway/confirmRules';
+import { depositOf } from './deposit';
 
 // What verify checks and settle checks again, moving nothing: the payload's form, the `exact` scheme's terms
 // (src/domain/x402.ts), whose merchant `payTo` pays (403 for anyone else's address), then the signature and the
@@ -47,6 +50,8 @@ export interface Payee {
   collector: boolean;
   /** The relayer key that submits the transfer (the collector itself in collector mode). */
   relayer: string;
+  /** Collector mode: the account's deposit address, which `payTo` names and which passes the tokens on to `relayer`. */
+  deposit?: Deposit;
 }
 
 export type Checked =
@@ -61,6 +66,8 @@ export type Checked =
       typedData: string;
       payee: Payee;
       amountMinor: bigint;
+      /** Paid to a deposit address: its signature of the onward authorization to the collector (x402Deposit.ts). */
+      depositSignature: Hex | null;
     };
 
 /** The last second a Date (and so the option's expiry) can hold: ECMAScript's 8.64e15 ms. */
@@ -71,28 +78,45 @@ const refuse = (reason: string, message: string, payer?: string): Checked => ({ 
 /** Settlements of anyone else's `payTo` are refused: this service relays for its accounts' merchants only. */
 const notOurs = (what: string) => new AppError('forbidden', `${what}: this facilitator settles only to its account's merchants.`);
 
+/** The collector that takes what the account's deposit address is paid on `asset`'s chain, and that deposit address. */
+async function depositPayee(db: Db, keys: DataKeyring, chainWork: ChainWork, accountId: string, asset: Asset) {
+  const relayer = chainWork.relayerFor(asset.chainId, `x402-deposit/${accountId}`, modeOfScope(accountId));
+  if (!relayer) throw new Error(`no relayer on ${asset.chainId}, which this instance settles on`);
+  return { relayer, deposit: await depositOf(db, keys, accountId) };
+}
+
 /** The payee of the facilitator's requirements: whose merchant of the account `payTo` is (403 for anyone else's address). */
-export async function payeeOf(db: Db, chainWork: ChainWork, accountId: string, asset: Asset, r: X402Requirements): Promise<Payee> {
+export async function payeeOf(
+  db: Db,
+  keys: DataKeyring,
+  chainWork: ChainWork,
+  accountId: string,
+  asset: Asset,
+  r: X402Requirements,
+): Promise<Payee> {
   const payTo = getAddress(r.payTo);
   const named = typeof r.extra?.merchantId === 'string' ? r.extra.merchantId : undefined;
   const mode = modeOfScope(accountId);
   const relayers = chainWork.settlingChains(mode).find((c) => c.chainId === asset.chainId)?.relayers ?? [];
   // The operator sets the account's mode (and with collector mode its fee): payTo cannot choose the other one.
   const collectorMode = (await settlementTerms(db, accountId)).mode === 'collector';
-  if (relayers.includes(payTo) !== collectorMode)
+  if (relayers.includes(payTo))
     throw notOurs(
       collectorMode
-        ? 'this account settles through its collector, payTo must be one'
+        ? "payTo is the collector every account shares: collector mode pays the account's x402 deposit address (GET /v1/account/settings)"
         : 'payTo is a collector, and this account settles directly',
     );
   if (collectorMode) {
+    const { relayer, deposit } = await depositPayee(db, keys, chainWork, accountId, asset);
+    if (getAddress(deposit.address) !== payTo)
+      throw notOurs(`collector mode pays this account's x402 deposit address ${deposit.address}, not ${payTo}`);
     if (!named)
       throw new AppError('params_validation', undefined, [
         { field: '/paymentRequirements/extra/merchantId', message: 'collector mode names the merchant paid' },
       ]);
     if (!(await merchantsSettling(db, accountId, asset.id)).includes(named))
       throw notOurs(`${named} is no merchant of this account settling ${asset.id}`);
-    return { merchantId: named, collector: true, relayer: payTo };
+    return { merchantId: named, collector: true, relayer, deposit };
   }
   const merchants = await merchantsSettling(db, accountId, asset.id, `${asset.chainId}:${payTo}`);
   const merchantId = named ? merchants.find((m) => m === named) : merchants[0];
@@ -148,22 +172,22 @@ export async function x402Terms(
   const amountMinor = asset.pegCurrency ? tokenUnitsToPegMinor(a.value, asset.pegCurrency, asset.decimals) : null;
   if (!amountMinor) return no(REASON.value, `the amount must be more than 0 of a token pegged to a currency (a payment's amount)`);
   const to = await payee(asset);
-  const typedData = serialiseTypedData(
-    buildTransferAuthorization({
-      kind: 'TransferWithAuthorization',
-      domainName: asset.eip712Name!,
-      domainVersion: asset.eip712Version!,
-      chainId: Number(r.network.split(':')[1]),
-      token: parseAssetId(asset.id).assetReference,
-      from: a.from,
-      to: a.to,
-      value: a.value,
-      validAfter: Number(a.validAfter),
-      validBefore: Number(a.validBefore),
-      nonce: a.nonce,
-    }),
-  );
-  return { ok: true, payer, asset, authorization: a, rawSignature: parsed.signature, typedData, payee: to, amountMinor };
+  const td = buildTransferAuthorization({
+    kind: 'TransferWithAuthorization',
+    domainName: asset.eip712Name!,
+    domainVersion: asset.eip712Version!,
+    chainId: Number(r.network.split(':')[1]),
+    token: parseAssetId(asset.id).assetReference,
+    from: a.from,
+    to: a.to,
+    value: a.value,
+    validAfter: Number(a.validAfter),
+    validBefore: Number(a.validBefore),
+    nonce: a.nonce,
+  });
+  const depositSignature = to.deposit ? await to.deposit.sign(depositAuthorization(td, to.relayer)) : null;
+  const typedData = serialiseTypedData(td);
+  return { ok: true, payer, asset, authorization: a, rawSignature: parsed.signature, typedData, payee: to, amountMinor, depositSignature };
 }
 
 /** The chain step for x402: the signature and the transfer simulated (`ask`: ConfirmChecks' limits and refusal cache). */

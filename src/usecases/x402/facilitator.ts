@@ -96,7 +96,7 @@ async function decideX402(deps: X402Deps, callerKeyId: string, accountId: string
     state: () => undefined,
     quote: async () => {
       t = await x402Terms(db, chainWork, modeOfScope(accountId), req, Math.floor(Date.now() / 1000), (asset) =>
-        payeeOf(db, chainWork, accountId, asset, r),
+        payeeOf(db, config.dataKeys, chainWork, accountId, asset, r),
       );
       return t.ok ? undefined : refuse(t.refusal);
     },
@@ -171,6 +171,7 @@ export async function confirmAuthorization(trx: Db, paymentId: string, c: Extrac
     expiresAt: new Date(Number(a.validBefore) * 1000),
     relayer: c.payee.relayer,
     permitTo: null,
+    depositSignature: c.depositSignature,
   };
   await insertOptions(trx, [option], callerKeyId, null);
   if (!(await recordSettlement(trx, { ...key, paymentId }))) throw new AlreadySettled();

@@ -28,6 +28,8 @@ import { checkBudget, fundingAssetOf, refuseWithoutBuyerData, requireFundingTerm
 import { fundingCollector } from '../gateway/options';
 import { askThrough, checkX402, type Checked, type Payee, type X402Request } from './check';
 import { AlreadySettled, confirmAuthorization, settlementAnswer, settlementKey } from './facilitator';
+import { depositOf } from './deposit';
+import type { DataKeyring } from '../../domain/sealed';
 
 // Preview: a payment link paid over x402 (docs/x402.md), so that an agent pays a partner's checkout with no wallet UI.
 // Without PAYMENT-SIGNATURE: 402 payment_required, the payment's requirements in PAYMENT-REQUIRED (one per EIP-3009
@@ -46,7 +48,7 @@ interface Offer {
 }
 
 /** The payment's x402 requirements: each EIP-3009 settlement asset it may be paid in, on a chain this instance settles on. */
-async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]> {
+async function offers(db: Db, keys: DataKeyring, chainWork: ChainWork, p: Payment): Promise<Offer[]> {
   const [settlements, terms, fundsAsset] = await readsOf(db, [
     () => payableSettlements(db, p.merchantId, p.currency),
     () => settlementTerms(db, p.accountId),
@@ -58,6 +60,8 @@ async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]
   const collector = terms.mode === 'collector' || fundsAsset !== null;
   const fundingAt = fundsAsset === null ? null : await fundingCollector(db, chainWork, p.id);
   const secondsLeft = Math.floor((p.expiresAt.getTime() - p.asOf.getTime()) / 1000);
+  // Collector mode is paid to the account's deposit address, which passes the tokens on to the collector (x402Deposit.ts).
+  const deposit = collector ? await depositOf(db, keys, p.accountId) : undefined;
   return settlements
     .filter(({ asset }) => asset.transferMethod === 'eip3009' && chains.has(asset.chainId))
     .filter(({ asset }) => fundsAsset === null || asset.id === fundsAsset)
@@ -68,12 +72,12 @@ async function offers(db: Db, chainWork: ChainWork, p: Payment): Promise<Offer[]
         network: asset.chainId,
         asset: parseAssetId(asset.id).assetReference,
         amount: pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals).toString(),
-        payTo: collector ? relayer : parseAccountId(destination).address,
+        payTo: deposit ? deposit.address : parseAccountId(destination).address,
         maxTimeoutSeconds: Math.max(1, Math.min(MAX_TIMEOUT_S, secondsLeft)),
         // assetTransferMethod: current x402 specs name it; @x402/evm clients sign EIP-3009 for it (and when absent).
         extra: { name: asset.eip712Name, version: asset.eip712Version, assetTransferMethod: ASSET_TRANSFER_METHOD },
       };
-      return { requirements, payee: { merchantId: p.merchantId, collector, relayer }, asset };
+      return { requirements, payee: { merchantId: p.merchantId, collector, relayer, deposit }, asset };
     });
 }
 
@@ -132,7 +136,7 @@ export async function payByX402(
   await runRules({
     state: () => requireOpen(p),
     quote: async () => {
-      offered = await offers(db, chainWork, p);
+      offered = await offers(db, config.dataKeys, chainWork, p);
       if (payload === undefined) throw paymentRequired(config, p, offered);
       if (payload === null) throw refused("PAYMENT-SIGNATURE is not x402's PaymentPayload (base64-encoded JSON)");
       if (earlier) throw refused(`${REASON.nonceUsed}: this authorization paid another payment`);

@@ -151,6 +151,7 @@ __all__ = [
     "WebhookEventData",
     "WebhookEventType",
     "WebhookPayloadFormat",
+    "X402AccountSettings",
     "X402FacilitatorRequest",
     "X402PaymentPayload",
     "X402PaymentPayloadResource",
@@ -299,6 +300,7 @@ from paygate_client.models.webhook_event import WebhookEvent as WebhookEvent
 from paygate_client.models.webhook_event_data import WebhookEventData as WebhookEventData
 from paygate_client.models.webhook_event_type import WebhookEventType as WebhookEventType
 from paygate_client.models.webhook_payload_format import WebhookPayloadFormat as WebhookPayloadFormat
+from paygate_client.models.x402_account_settings import X402AccountSettings as X402AccountSettings
 from paygate_client.models.x402_facilitator_request import X402FacilitatorRequest as X402FacilitatorRequest
 from paygate_client.models.x402_payment_payload import X402PaymentPayload as X402PaymentPayload
 from paygate_client.models.x402_payment_payload_resource import X402PaymentPayloadResource as X402PaymentPayloadResource

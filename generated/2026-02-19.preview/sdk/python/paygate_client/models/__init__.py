@@ -128,6 +128,7 @@ from paygate_client.models.webhook_event import WebhookEvent
 from paygate_client.models.webhook_event_data import WebhookEventData
 from paygate_client.models.webhook_event_type import WebhookEventType
 from paygate_client.models.webhook_payload_format import WebhookPayloadFormat
+from paygate_client.models.x402_account_settings import X402AccountSettings
 from paygate_client.models.x402_facilitator_request import X402FacilitatorRequest
 from paygate_client.models.x402_payment_payload import X402PaymentPayload
 from paygate_client.models.x402_payment_payload_resource import X402PaymentPayloadResource

@@ -20,6 +20,7 @@ import json
 from pydantic import BaseModel, ConfigDict, Field
 from typing import Any, ClassVar, Dict, List
 from paygate_client.models.refund_reserve import RefundReserve
+from paygate_client.models.x402_account_settings import X402AccountSettings
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -29,7 +30,8 @@ class AccountSettingsResponseSettings(BaseModel):
     AccountSettingsResponseSettings
     """ # noqa: E501
     refund_reserve: RefundReserve = Field(alias="refundReserve")
-    __properties: ClassVar[List[str]] = ["refundReserve"]
+    x402: X402AccountSettings
+    __properties: ClassVar[List[str]] = ["refundReserve", "x402"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -73,6 +75,9 @@ class AccountSettingsResponseSettings(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of refund_reserve
         if self.refund_reserve:
             _dict['refundReserve'] = self.refund_reserve.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of x402
+        if self.x402:
+            _dict['x402'] = self.x402.to_dict()
         return _dict
 
     @classmethod
@@ -85,7 +90,8 @@ class AccountSettingsResponseSettings(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
-            "refundReserve": RefundReserve.from_dict(obj["refundReserve"]) if obj.get("refundReserve") is not None else None
+            "refundReserve": RefundReserve.from_dict(obj["refundReserve"]) if obj.get("refundReserve") is not None else None,
+            "x402": X402AccountSettings.from_dict(obj["x402"]) if obj.get("x402") is not None else None
         })
         return _obj
 

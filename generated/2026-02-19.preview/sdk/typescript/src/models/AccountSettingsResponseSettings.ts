@@ -13,6 +13,13 @@
  */
 
 import { mapValues } from '../runtime';
+import type { X402AccountSettings } from './X402AccountSettings';
+import {
+    X402AccountSettingsFromJSON,
+    X402AccountSettingsFromJSONTyped,
+    X402AccountSettingsToJSON,
+    X402AccountSettingsToJSONTyped,
+} from './X402AccountSettings';
 import type { RefundReserve } from './RefundReserve';
 import {
     RefundReserveFromJSON,
@@ -33,6 +40,12 @@ export interface AccountSettingsResponseSettings {
      * @memberof AccountSettingsResponseSettings
      */
     refundReserve: RefundReserve;
+    /**
+     * 
+     * @type {X402AccountSettings}
+     * @memberof AccountSettingsResponseSettings
+     */
+    x402: X402AccountSettings;
 }
 
 /**
@@ -40,6 +53,7 @@ export interface AccountSettingsResponseSettings {
  */
 export function instanceOfAccountSettingsResponseSettings(value: object): value is AccountSettingsResponseSettings {
     if (!('refundReserve' in value) || value['refundReserve'] === undefined) return false;
+    if (!('x402' in value) || value['x402'] === undefined) return false;
     return true;
 }
 
@@ -54,6 +68,7 @@ export function AccountSettingsResponseSettingsFromJSONTyped(json: any, ignoreDi
     return {
         
         'refundReserve': RefundReserveFromJSON(json['refundReserve']),
+        'x402': X402AccountSettingsFromJSON(json['x402']),
     };
 }
 
@@ -69,6 +84,7 @@ export function AccountSettingsResponseSettingsToJSONTyped(value?: AccountSettin
     return {
         
         'refundReserve': RefundReserveToJSON(value['refundReserve']),
+        'x402': X402AccountSettingsToJSON(value['x402']),
     };
 }
 

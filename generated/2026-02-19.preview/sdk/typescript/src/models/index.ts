@@ -115,6 +115,7 @@ export * from './WebhookEvent';
 export * from './WebhookEventData';
 export * from './WebhookEventType';
 export * from './WebhookPayloadFormat';
+export * from './X402AccountSettings';
 export * from './X402FacilitatorRequest';
 export * from './X402PaymentPayload';
 export * from './X402PaymentPayloadResource';

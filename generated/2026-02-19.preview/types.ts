@@ -361,7 +361,7 @@ export interface paths {
         };
         /**
          * Get the account's settings
-         * @description The key's account's settings: its refund reserve (docs/ledger.md "Refund reserve"), its own terms or the operator's defaults.
+         * @description The key's account's settings: its refund reserve (docs/ledger.md "Refund reserve"), its own terms or the operator's defaults; and x402's `payTo` in collector mode, the account's own deposit address (docs/x402.md).
          */
         get: operations["getAccountSettings"];
         /**
@@ -5488,6 +5488,9 @@ export interface operations {
                      *           "bps": 2500,
                      *           "windowMinutes": 1440,
                      *           "overridden": true
+                     *         },
+                     *         "x402": {
+                     *           "payTo": "0x5aEda56215b167893e80B4fE645BA6d5Bab767DE"
                      *         }
                      *       },
                      *       "livemode": true
@@ -5572,6 +5575,9 @@ export interface operations {
                      *           "bps": 2500,
                      *           "windowMinutes": 1440,
                      *           "overridden": true
+                     *         },
+                     *         "x402": {
+                     *           "payTo": "0x5aEda56215b167893e80B4fE645BA6d5Bab767DE"
                      *         }
                      *       },
                      *       "livemode": true

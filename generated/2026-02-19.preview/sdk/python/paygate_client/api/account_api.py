@@ -63,7 +63,7 @@ class AccountApi:
     ) -> AccountSettingsResponse:
         """Get the account's settings
 
-        The key's account's settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator's defaults.
+        The key's account's settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator's defaults; and x402's `payTo` in collector mode, the account's own deposit address (docs/x402.md).
 
         :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
         :type pay_version: str
@@ -156,7 +156,7 @@ class AccountApi:
     ) -> ApiResponse[AccountSettingsResponse]:
         """Get the account's settings
 
-        The key's account's settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator's defaults.
+        The key's account's settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator's defaults; and x402's `payTo` in collector mode, the account's own deposit address (docs/x402.md).
 
         :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
         :type pay_version: str
@@ -249,7 +249,7 @@ class AccountApi:
     ) -> RESTResponseType:
         """Get the account's settings
 
-        The key's account's settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator's defaults.
+        The key's account's settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator's defaults; and x402's `payTo` in collector mode, the account's own deposit address (docs/x402.md).
 
         :param pay_version: API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
         :type pay_version: str

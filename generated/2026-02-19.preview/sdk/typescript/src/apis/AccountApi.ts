@@ -101,7 +101,7 @@ export class AccountApi extends runtime.BaseAPI {
     }
 
     /**
-     * The key\'s account\'s settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator\'s defaults.
+     * The key\'s account\'s settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator\'s defaults; and x402\'s `payTo` in collector mode, the account\'s own deposit address (docs/x402.md).
      * Get the account\'s settings
      */
     async getAccountSettingsRaw(requestParameters: GetAccountSettingsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountSettingsResponse>> {
@@ -112,7 +112,7 @@ export class AccountApi extends runtime.BaseAPI {
     }
 
     /**
-     * The key\'s account\'s settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator\'s defaults.
+     * The key\'s account\'s settings: its refund reserve (docs/ledger.md \"Refund reserve\"), its own terms or the operator\'s defaults; and x402\'s `payTo` in collector mode, the account\'s own deposit address (docs/x402.md).
      * Get the account\'s settings
      */
     async getAccountSettings(requestParameters: GetAccountSettingsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountSettingsResponse> {

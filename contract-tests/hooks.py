@@ -219,6 +219,10 @@ def before_call(ctx, case, **kwargs):
             params["merchantId"], settlement = _DATA.merchant_with_settlement("Contract hooks throwaway") if deletes else _DATA.settlement_target()
             if "id" in params:
                 params["id"] = settlement
+    if path == "/v1/api-keys/{keyId}" and not stateful and "keyId" in (case.path_parameters or {}) \
+            and _positive(case, ParameterLocation.PATH):
+        # A revocation revokes a key made for it: an id the fuzzer saw in a list may be the gate's own wallet key.
+        case.path_parameters["keyId"] = _DATA.throwaway_key()
     if query and "maxPollMs" in query and _positive(case, ParameterLocation.QUERY):
         value = query["maxPollMs"]
         if isinstance(value, str) and value.strip().isdigit():
@@ -259,6 +263,9 @@ def before_call(ctx, case, **kwargs):
             _hosted_types_only(body, case.method)
         elif path.startswith("/v1/webhook-endpoints") and ("enabledEvents" in body or "payloadFormat" in body):
             _hosted_types_only(body, case.method)
+        elif path == "/v1/api-keys" and "expiresAt" in body:
+            # A key's expiry must be ahead (and within 10 years), which a date-time schema cannot say.
+            body["expiresAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 86400))
         elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:
@@ -295,7 +302,9 @@ def after_call(ctx, case, response):
         return
     if not isinstance(body, dict):
         return
-    if case.operation.path.endswith("/options") and case.path_parameters:
+    if case.operation.path == "/v1/api-keys" and case.method.upper() == "POST" and isinstance(body.get("apiKey"), dict):
+        _DATA.revoke_key(body["apiKey"]["id"])
+    elif case.operation.path.endswith("/options") and case.path_parameters:
         _DATA.remember_options(case.path_parameters.get("id"), body)
     elif not _remember_ids(body) and isinstance(body.get("paymentId"), str):
         _DATA.saw(body["paymentId"])

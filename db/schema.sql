@@ -35,6 +35,10 @@ CREATE TABLE api_keys (
   secret_hash bytea NOT NULL,
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   revoked_at timestamp(3) with time zone,
+  name text,
+  read_only boolean DEFAULT false NOT NULL,
+  expires_at timestamp(3) with time zone,
+  created_by text,
   CONSTRAINT api_keys_account_id_foreign FOREIGN KEY (account_id) REFERENCES accounts(id),
   CONSTRAINT api_keys_pkey PRIMARY KEY (id),
   CONSTRAINT api_keys_type_check CHECK ((type = ANY (ARRAY['partner'::text, 'wallet'::text])))
@@ -69,6 +73,19 @@ CREATE TABLE assets (
   CONSTRAINT assets_eip3009_domain_check CHECK (((transfer_method <> 'eip3009'::text) OR ((eip712_name IS NOT NULL) AND (eip712_version IS NOT NULL)))),
   CONSTRAINT assets_pkey PRIMARY KEY (id),
   CONSTRAINT assets_transfer_method_check CHECK ((transfer_method = ANY (ARRAY['eip3009'::text, 'permit2'::text])))
+);
+
+CREATE TABLE audit_events (
+  id text NOT NULL,
+  account_id text NOT NULL,
+  actor_type text NOT NULL,
+  actor_id text,
+  action text NOT NULL,
+  target text NOT NULL,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT audit_events_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT audit_events_actor_type_check CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'operator'::text]))),
+  CONSTRAINT audit_events_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE chain_monitors (
@@ -525,6 +542,8 @@ CREATE SEQUENCE payment_event_outbox_seq_seq;
 CREATE SEQUENCE settlement_failures_id_seq;
 
 CREATE INDEX api_keys_account_id_index ON public.api_keys USING btree (account_id);
+
+CREATE INDEX audit_events_account_idx ON public.audit_events USING btree (account_id, created_at DESC, id DESC);
 
 CREATE INDEX chain_transactions_open_idx ON public.chain_transactions USING btree (chain_id, sender, nonce) WHERE (status = ANY (ARRAY['pending'::text, 'mined'::text]));
 

@@ -44,6 +44,10 @@ import { settleX402Payment } from './x402/settleX402Payment';
 import { getX402Settlement } from './x402/getX402Settlement';
 import { getAccountSettings } from './account/getAccountSettings';
 import { updateAccountSettings } from './account/updateAccountSettings';
+import { createApiKey } from './keys/createApiKey';
+import { listApiKeys } from './keys/listApiKeys';
+import { revokeApiKey } from './keys/revokeApiKey';
+import { listAuditEvents } from './keys/listAuditEvents';
 import { getBalance } from './balance/getBalance';
 import { listBalanceTransactions } from './balance/listBalanceTransactions';
 import { reorgTestPayment } from './testHelpers/reorgTestPayment';
@@ -93,6 +97,11 @@ export const handlers: HandlerMap = {
   // Account settings (2026-02-19.preview)
   getAccountSettings,
   updateAccountSettings,
+  // API keys and the audit log
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  listAuditEvents,
   // Webhooks (2026-02-19.preview)
   createWebhookEndpoint,
   listWebhookEndpoints,

@@ -141,6 +141,15 @@ class Data:
                 self.events.add(current[0])
         return current[0]
 
+    def throwaway_key(self):
+        """A fresh API key of the gate's account (preview) for a revocation case: never a key the gate calls with, which a
+        revocation would lock out (the service refuses only a key revoking itself)."""
+        return self.ok("POST", "/v1/api-keys", {"name": "Contract hooks throwaway"}, merchant=False)["apiKey"]["id"]
+
+    def revoke_key(self, key_id):
+        """Revokes a key a case created, so that the fuzzer's keys never fill the account's 100 (409 api_key_limit)."""
+        self.api("DELETE", f"/v1/api-keys/{key_id}", merchant=False)
+
     def redelivery_endpoint(self):
         """An enabled endpoint of the hooks' account that takes every event type, so that a redelivery case has
         somewhere to go: the fuzzer may have disabled or deleted it, or filled the account's endpoints."""

@@ -376,6 +376,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The account's API keys of the caller's mode, newest first, revoked ones included (the 200 newest). Secrets are never listed: only a key's id, which is also the part of the key after `pgk_` (or `pgk_test_`).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates an API key of the account, in the mode of the key that calls (a test key makes test keys). The key is in `secret`, shown here only: store it. `readOnly: true` makes a key that may call GET operations only (any other operation is 403 `key_restricted`); `expiresAt` a key that is 401 `invalid_api_key` from then on. An account may have at most 100 keys not revoked (409 `api_key_limit`). A read-only key cannot create keys. Each creation is written to the account's audit log (`GET /v1/audit-events`). With an `Idempotency-Key`, a retry answers the same key (the answer is stored sealed, as a secret is).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the account's key: from the next request on (in every process of the service) it is 401 `invalid_api_key`. Revoking again answers the same key, with the first revocation's time. A key cannot revoke itself (409 `invalid_state`: use another key), and a key of another account or mode is 404 `api_key_not_found`. Each revocation is written to the account's audit log.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's audit events
+         * @description What was changed in the account (in the caller's mode) and by whom, newest first: API keys created and revoked, through this API or by the operator's CLI.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/balance-transactions": {
         parameters: {
             query?: never;
@@ -969,6 +1033,7 @@ export interface components {
          *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
          *     | `payment_required` | 402 | (Preview) `GET /v1/gateway/payment/{id}/x402`: pay over x402; the `PAYMENT-REQUIRED` header holds the payment's requirements, and its `error` why a payload was refused. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
+         *     | `key_restricted` | 403 | (Preview) The key is restricted (read-only) and may not call this operation: GET operations only. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
@@ -977,8 +1042,10 @@ export interface components {
          *     | `refund_not_found` | 404 | Preview: no such refund of this merchant. |
          *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
          *     | `event_not_found` | 404 | No such event. |
+         *     | `api_key_not_found` | 404 | (Preview) No such API key of this account and mode. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
          *     | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. |
+         *     | `api_key_limit` | 409 | (Preview) The account has 100 API keys not revoked: revoke one first. |
          *     | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. |
          *     | `invalid_state` | 409 | The payment or merchant state does not allow this operation. |
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
@@ -1899,6 +1966,91 @@ export interface components {
             } | null;
         };
         /**
+         * ApiKeyId
+         * @description API key id (`key_…`), the part of a key that is not secret.
+         * @example key_7QmT2xVbN9cLp4Rs
+         */
+        ApiKeyId: string;
+        /**
+         * ApiKey
+         * @description (2026-02-19.preview) An API key of the account, without its secret (shown once, when it is created). `readOnly`: the key may call GET operations only; any other is 403 `key_restricted`. `expiresAt`: from then on the key is 401 `invalid_api_key`, as a revoked one. `name` is null for the keys the operator's CLI made.
+         */
+        ApiKey: {
+            id: components["schemas"]["ApiKeyId"];
+            /** @example Reporting */
+            name: string | null;
+            /**
+             * @description `partner`: the partner API; `wallet`: the gateway API only (a wallet).
+             * @enum {string}
+             */
+            type: "partner" | "wallet";
+            readOnly: boolean;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            livemode: components["schemas"]["Livemode"];
+        };
+        /** ListApiKeysResponse */
+        ListApiKeysResponse: {
+            /** @description The account's keys of this mode, newest first (the 200 newest, revoked ones included). */
+            data: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * CreateApiKeyRequest
+         * @description A key to create. `type` defaults to `partner`, `readOnly` to false. `expiresAt` must be in the future and at most 10 years ahead; without it the key lasts until revoked. The key is of the mode of the key that creates it.
+         */
+        CreateApiKeyRequest: {
+            /** @example Reporting */
+            name: string;
+            /**
+             * @default partner
+             * @enum {string}
+             */
+            type: "partner" | "wallet";
+            /** @default false */
+            readOnly: boolean;
+            /**
+             * Format: date-time
+             * @example 2027-06-30T00:00:00.000Z
+             */
+            expiresAt?: string;
+        };
+        /** ApiKeyWithSecretResponse */
+        ApiKeyWithSecretResponse: {
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key itself (`pgk_…`, `pgk_test_…`), to send as `Api-Key`. Shown here only; stored as a hash. */
+            secret: string;
+        };
+        /** ApiKeyResponse */
+        ApiKeyResponse: {
+            apiKey: components["schemas"]["ApiKey"];
+        };
+        /**
+         * AuditEvent
+         * @description (2026-02-19.preview) A change to the account, and who made it: `actor.type` `api_key` (its `id`) or `operator` (the operator's CLI, `id` null). Actions: `api_key.created`, `api_key.revoked` (`target`: the key's id).
+         */
+        AuditEvent: {
+            id: string;
+            /** @example api_key.created */
+            action: string;
+            actor: {
+                /** @enum {string} */
+                type: "api_key" | "operator";
+                id: string | null;
+            };
+            target: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** ListAuditEventsResponse */
+        ListAuditEventsResponse: {
+            /** @description The account's audit events of this mode, newest first. */
+            data: components["schemas"]["AuditEvent"][];
+        };
+        /**
          * BalanceTransaction
          * @description (2026-02-19.preview) One entry of the account's ledger.
          */
@@ -2805,8 +2957,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Gone: the payment expired. */
-        Gone: {
+        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
+        Conflict: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2816,8 +2968,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict: an idempotent request with the same key is still running, or the resource's state does not allow the operation. */
-        Conflict: {
+        /** @description Gone: the payment expired. */
+        Gone: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "PAY-Version": components["headers"]["PayVersion"];
@@ -2968,6 +3120,10 @@ export interface components {
          * @example 10000
          */
         MaxPollMs: number;
+        /** @description API key id (`key_…`). */
+        ApiKeyId: components["schemas"]["ApiKeyId"];
+        /** @description How many events, 1 to 100 (newest first). */
+        AuditEventsLimit: number;
         /**
          * @description Payment id (`pay_` prefix). The URL-encoded buyer link of this service (`gatewayUrl`, whose `pid` query parameter holds the payment id) is accepted in its place.
          * @example pay_01JKX8R4D6F8H0K2M4P6R8T0VW
@@ -3072,6 +3228,14 @@ export type SchemaRefundReserve = components['schemas']['RefundReserve'];
 export type SchemaX402AccountSettings = components['schemas']['X402AccountSettings'];
 export type SchemaAccountSettingsResponse = components['schemas']['AccountSettingsResponse'];
 export type SchemaUpdateAccountSettingsRequest = components['schemas']['UpdateAccountSettingsRequest'];
+export type SchemaApiKeyId = components['schemas']['ApiKeyId'];
+export type SchemaApiKey = components['schemas']['ApiKey'];
+export type SchemaListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
+export type SchemaCreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type SchemaApiKeyWithSecretResponse = components['schemas']['ApiKeyWithSecretResponse'];
+export type SchemaApiKeyResponse = components['schemas']['ApiKeyResponse'];
+export type SchemaAuditEvent = components['schemas']['AuditEvent'];
+export type SchemaListAuditEventsResponse = components['schemas']['ListAuditEventsResponse'];
 export type SchemaBalanceTransaction = components['schemas']['BalanceTransaction'];
 export type SchemaListBalanceTransactionsResponse = components['schemas']['ListBalanceTransactionsResponse'];
 export type SchemaBuyer = components['schemas']['Buyer'];
@@ -3144,8 +3308,8 @@ export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseRefundBadRequest = components['responses']['RefundBadRequest'];
 export type ResponseRefundConflictPreview = components['responses']['RefundConflictPreview'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
-export type ResponseGone = components['responses']['Gone'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseGone = components['responses']['Gone'];
 export type ParameterMerchantStatusFilter = components['parameters']['MerchantStatusFilter'];
 export type ParameterMerchantSearch = components['parameters']['MerchantSearch'];
 export type ParameterMerchantsCursor = components['parameters']['MerchantsCursor'];
@@ -3180,6 +3344,8 @@ export type ParameterMerchantIdFilter = components['parameters']['MerchantIdFilt
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterPaymentId = components['parameters']['PaymentId'];
 export type ParameterMaxPollMs = components['parameters']['MaxPollMs'];
+export type ParameterApiKeyId = components['parameters']['ApiKeyId'];
+export type ParameterAuditEventsLimit = components['parameters']['AuditEventsLimit'];
 export type ParameterGatewayPaymentId = components['parameters']['GatewayPaymentId'];
 export type ParameterIncludePaymentInfo = components['parameters']['IncludePaymentInfo'];
 export type ParameterWebhookEndpointId = components['parameters']['WebhookEndpointId'];
@@ -5591,6 +5757,333 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_7QmT2xVbN9cLp4Rs",
+                     *           "name": "Reporting",
+                     *           "type": "partner",
+                     *           "readOnly": true,
+                     *           "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *           "createdAt": "2026-12-03T10:00:00.000Z",
+                     *           "revokedAt": null,
+                     *           "livemode": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen key (e.g. a UUID) that makes the request safe to retry. A retry with the same key and the same request within 24 hours returns the stored response (with `Idempotent-Replayed: true`); the same key with a different request fails with `idempotency_conflict` (409 on the hosted contract's operations, 422 on ours), and while the first request is still running with 409 `idempotency_in_progress` (on the hosted contract's operations but refunds: 409 `idempotency_conflict`, `reason: idempotency_in_progress`).
+                 * @example 5f0c8a3e-2b7d-4c1e-9a4f-8d6b2e1c0a97
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The key to create. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reporting",
+                 *       "readOnly": true,
+                 *       "expiresAt": "2027-06-30T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret (shown once). */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": {
+                     *         "id": "key_7QmT2xVbN9cLp4Rs",
+                     *         "name": "Reporting",
+                     *         "type": "partner",
+                     *         "readOnly": true,
+                     *         "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *         "createdAt": "2026-12-03T10:00:00.000Z",
+                     *         "revokedAt": null,
+                     *         "livemode": true
+                     *       },
+                     *       "secret": "pgk_7QmT2xVbN9cLp4Rs_Yk3vQ8nW2pLr6Tz9Hc4Ms1Bd7Fg5Jx0Ka2Ne8Pu3Wq6"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path: {
+                /** @description API key id (`key_…`). */
+                keyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "apiKey": {
+                     *         "id": "key_7QmT2xVbN9cLp4Rs",
+                     *         "name": "Reporting",
+                     *         "type": "partner",
+                     *         "readOnly": true,
+                     *         "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *         "createdAt": "2026-12-03T10:00:00.000Z",
+                     *         "revokedAt": "2026-12-04T09:00:00.000Z",
+                     *         "livemode": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description How many events, 1 to 100 (newest first). */
+                limit?: components["parameters"]["AuditEventsLimit"];
+            };
+            header?: {
+                /**
+                 * @description API version to use, e.g. `2026-02-18` or `2026-02-19.preview`. `WCP-Version` and `Api-Version` are accepted synonyms; if several are sent and differ the request fails with 400 `conflicting_api_versions`. Without any of them the account's default version is used (a `.preview` version is never a default and must be sent on every request). Unknown versions fail with 400 `unknown_api_version`, malformed ones with 400 `invalid_api_version`.
+                 * @example 2026-02-18
+                 */
+                "PAY-Version"?: components["parameters"]["PayVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by existing wallet SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersion"];
+                /**
+                 * @description Synonym of `PAY-Version`, sent by some SDKs. See `PAY-Version`.
+                 * @example 2026-02-18
+                 */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /**
+                 * @description Name of the calling SDK, for diagnostics.
+                 * @example paygate-node
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkName"];
+                /**
+                 * @description Version of the calling SDK, for diagnostics.
+                 * @example 1.4.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersion"];
+                /**
+                 * @description Platform of the calling SDK (e.g. `node`, `ios`, `android`, `web`), for diagnostics.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatform"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "PAY-Version": components["headers"]["PayVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_3pWq8ZbV2mXr8HcN1pLs3d",
+                     *           "action": "api_key.created",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": "key_2bLm9QxT4vNc7Rs1"
+                     *           },
+                     *           "target": "key_7QmT2xVbN9cLp4Rs",
+                     *           "createdAt": "2026-12-03T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListAuditEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -157,6 +157,7 @@ export interface components {
          *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
          *     | `payment_required` | 402 | (Preview) `GET /v1/gateway/payment/{id}/x402`: pay over x402; the `PAYMENT-REQUIRED` header holds the payment's requirements, and its `error` why a payload was refused. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
+         *     | `key_restricted` | 403 | (Preview) The key is restricted (read-only) and may not call this operation: GET operations only. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
@@ -165,8 +166,10 @@ export interface components {
          *     | `refund_not_found` | 404 | Preview: no such refund of this merchant. |
          *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
          *     | `event_not_found` | 404 | No such event. |
+         *     | `api_key_not_found` | 404 | (Preview) No such API key of this account and mode. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
          *     | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. |
+         *     | `api_key_limit` | 409 | (Preview) The account has 100 API keys not revoked: revoke one first. |
          *     | `settlement_asset_conflict` | 409 | The merchant already has a settlement for this asset. |
          *     | `invalid_state` | 409 | The payment or merchant state does not allow this operation. |
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |

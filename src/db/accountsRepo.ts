@@ -2,6 +2,7 @@ import { issueClientId, issueKey, KeyType } from '../domain/apiKeys';
 import { newId } from '../domain/ids';
 import { Mode, testScopeOf } from '../domain/mode';
 import { STABLE_VERSION } from '../domain/versions';
+import { recordAudit } from './auditRepo';
 import { Db, knexOf } from './knex';
 
 /**
@@ -15,6 +16,9 @@ export interface StoredKey {
   type: KeyType;
   secretHash: Buffer;
   revokedAt: Date | null;
+  /** Read-only keys may call GET operations only (403 key_restricted); a key past `expiresAt` is invalid (401). */
+  readOnly: boolean;
+  expiresAt: Date | null;
   defaultVersion: string;
 }
 
@@ -71,7 +75,11 @@ async function scopeFor(db: Db, accountId: string, mode: Mode): Promise<string |
 export async function createKey(db: Db, accountId: string, type: KeyType, mode: Mode) {
   const scope = await scopeFor(db, accountId, mode);
   if (!scope) return null;
-  return { ...(await insertKey(db, scope, type, mode)), mode };
+  return knexOf(db).transaction(async (trx) => {
+    const key = await insertKey(trx, scope, type, mode);
+    await recordAudit(trx, scope, { type: 'operator' }, 'api_key.created', key.keyId);
+    return { ...key, mode };
+  });
 }
 
 /**
@@ -84,11 +92,14 @@ export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
 export async function revokeKey(db: Db, keyId: string): Promise<boolean> {
   const knex = knexOf(db);
   return knex.transaction(async (trx) => {
-    const n = await trx('api_keys')
+    const [before] = await trx('api_keys').where({ id: keyId }).forUpdate().select('account_id', 'revoked_at');
+    if (!before) return false;
+    await trx('api_keys')
       .where({ id: keyId })
       .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
-    if (n) await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
-    return n > 0;
+    await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
+    if (!before.revoked_at) await recordAudit(trx, before.account_id, { type: 'operator' }, 'api_key.revoked', keyId);
+    return true;
   });
 }
 
@@ -97,7 +108,17 @@ export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefi
   const r = await knex('api_keys as k')
     .join('accounts as a', 'a.id', 'k.account_id')
     .where('k.id', keyId)
-    .first('k.id', 'k.account_id', 'k.type', 'k.secret_hash', 'k.revoked_at', 'a.default_version', 'a.livemode');
+    .first(
+      'k.id',
+      'k.account_id',
+      'k.type',
+      'k.secret_hash',
+      'k.revoked_at',
+      'k.read_only',
+      'k.expires_at',
+      'a.default_version',
+      'a.livemode',
+    );
   return (
     r && {
       id: r.id,
@@ -106,6 +127,8 @@ export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefi
       type: r.type,
       secretHash: r.secret_hash,
       revokedAt: r.revoked_at,
+      readOnly: r.read_only,
+      expiresAt: r.expires_at,
       defaultVersion: r.default_version,
     }
   );
@@ -152,6 +175,8 @@ export async function findApp(db: Db, appId: string): Promise<StoredApp | undefi
       mode: r.livemode ? 'live' : 'test',
       clientHash: r.client_hash,
       revokedAt: r.revoked_at,
+      readOnly: r.read_only,
+      expiresAt: r.expires_at,
       defaultVersion: r.default_version,
     }
   );

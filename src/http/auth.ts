@@ -13,8 +13,8 @@ export interface Authenticated extends Caller {
 export type BeforeLookup = () => Promise<void>;
 
 /**
- * Resolves the Api-Key header to its account. Unknown, malformed and revoked keys are indistinguishable to
- * the caller (401 invalid_api_key); the secret is compared in constant time against its stored hash. Keys
+ * Resolves the Api-Key header to its account. Unknown, malformed, revoked and expired keys are indistinguishable
+ * to the caller (401 invalid_api_key); the secret is compared in constant time against its stored hash. Keys
  * verified, and ids found unknown or revoked, are remembered a while (keyCache.ts): only a key id new to this
  * process costs a query, after `beforeLookup`.
  */
@@ -35,10 +35,18 @@ export async function authenticate(
     if (key && !key.revokedAt) cache.set(key, ticket);
     else cache.setUnknown(parsed.keyId);
   }
-  if (!key || key.revokedAt || key.mode !== parsed.mode || !secretMatches(parsed.secret, key.secretHash)) {
+  const expired = key?.expiresAt != null && key.expiresAt.getTime() <= Date.now();
+  if (!key || key.revokedAt || expired || key.mode !== parsed.mode || !secretMatches(parsed.secret, key.secretHash)) {
     throw new AppError('invalid_api_key');
   }
-  return { accountId: key.accountId, mode: key.mode, keyId: key.id, keyType: key.type, defaultVersion: key.defaultVersion };
+  return {
+    accountId: key.accountId,
+    mode: key.mode,
+    keyId: key.id,
+    keyType: key.type,
+    readOnly: key.readOnly,
+    defaultVersion: key.defaultVersion,
+  };
 }
 
 /**

@@ -47,6 +47,8 @@ export interface Caller {
    * an operation open to anyone, called without credentials (accountId and keyId then name the client address).
    */
   keyType: 'partner' | 'wallet' | 'app' | 'public';
+  /** A read-only API key (preview /v1/api-keys): GET operations only, else 403 key_restricted. */
+  readOnly?: boolean;
 }
 
 /** What the contract validated of a request, typed as operation K declares it (src/http/pipeline/validate.ts). */

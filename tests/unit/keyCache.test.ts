@@ -11,6 +11,8 @@ const key = (id: string): StoredKey => ({
   type: 'partner',
   secretHash: Buffer.alloc(32),
   revokedAt: null,
+  readOnly: false,
+  expiresAt: null,
   defaultVersion: '2026-02-18',
 });
 

@@ -38,10 +38,13 @@ export async function authenticateCaller(
   }
 }
 
-/** Wallet keys and apps reach the gateway operations only (403). */
+/** Wallet keys and apps reach the gateway operations only (403); read-only keys reach GET operations only (403). */
 export function authorize(caller: Authenticated, op: Operation): void {
   if (caller.keyType !== 'partner' && !isGatewayOperation(op)) {
     throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
+  }
+  if (caller.readOnly && op.method.toLowerCase() !== 'get') {
+    throw new AppError('key_restricted', `This key is read-only: ${op.method.toUpperCase()} ${op.path} changes something.`);
   }
 }
 

@@ -1,6 +1,7 @@
 # flake8: noqa
 
 # import apis into api package
+from paygate_client.api.api_keys_api import APIKeysApi
 from paygate_client.api.account_api import AccountApi
 from paygate_client.api.balance_api import BalanceApi
 from paygate_client.api.gateway_api import GatewayApi

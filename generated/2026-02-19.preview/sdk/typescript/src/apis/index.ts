@@ -1,5 +1,6 @@
 /* tslint:disable */
 /* eslint-disable */
+export * from './APIKeysApi';
 export * from './AccountApi';
 export * from './BalanceApi';
 export * from './GatewayApi';

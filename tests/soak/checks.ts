@@ -102,6 +102,9 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
   // of its batch's). Paid to a collector (a gateway confirm's ReceiveWithAuthorization, or an x402 link's transfer to
   // it), its tokens count at that collector on the payment's chain.
   const collected = new Map<string, bigint>();
+  // x402 in collector mode pays the account's deposit address, which passes the tokens on to a collector in the
+  // payment's own transaction (docs/x402.md): followed to that collector; a deposit address holds nothing after.
+  const deposits = new Set<string>((await db('x402_deposit_keys').pluck('address')).map((a: string) => getAddress(a)));
   for (const p of payments.filter((x) => x.buyer_account)) {
     const buyer = addressOf(p.buyer_account);
     const paid = transfers.filter((t) => getAddress(t.args.from!) === buyer);
@@ -114,7 +117,14 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
       bad(
         `succeeded payment ${p.id}: ${paid.length} transfers from its buyer (${paid.map((t) => `${t.args.value} in ${t.transactionHash}`)}), expected ${want} in ${p.tx_hash}`,
       );
-    const to = paid.length === 1 ? getAddress(paid[0].args.to!) : null;
+    let to = paid.length === 1 ? getAddress(paid[0].args.to!) : null;
+    if (to && deposits.has(to)) {
+      const from = to;
+      const onward = transfers.filter((t) => t.transactionHash === p.tx_hash && getAddress(t.args.from!) === from);
+      if (onward.length !== 1 || onward[0].args.value !== want || !relayers.includes(getAddress(onward[0].args.to!)))
+        bad(`succeeded payment ${p.id}: paid to deposit address ${from}, not passed on to a collector in ${p.tx_hash}`);
+      to = onward.length === 1 ? getAddress(onward[0].args.to!) : null;
+    }
     if (to && relayers.includes(to)) {
       const collector = to;
       const key = at(paid[0].caip2, collector);
@@ -169,6 +179,11 @@ export async function checkAll(db: Knex, chains: { chainId: number; rpcUrl: stri
       const balance = await c.pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [r] });
       const want = collected.get(at(c.caip2, r)) ?? 0n;
       if (balance !== want) bad(`collector ${r} holds ${balance} on ${c.caip2}, the payments say ${want}`);
+    }
+  for (const c of clients)
+    for (const d of deposits) {
+      const balance = await c.pub.readContract({ address: USDC, abi: TOKEN_ABI, functionName: 'balanceOf', args: [d as `0x${string}`] });
+      if (balance !== 0n) bad(`x402 deposit address ${d} holds ${balance} on ${c.caip2}`);
     }
 
   // Relayer nonces, per chain: every transaction final, nonces 0..n-1 each once, n the chain's count; one final

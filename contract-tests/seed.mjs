@@ -106,7 +106,7 @@ export async function seed({ url, env, version = '2026-02-18' }) {
 
 /**
  * An x402 settlement of the account (preview), for `GET /x402/settlements/{id}`: the buyer pays 0.01 USDC to the
- * collector for the merchant (the account's collector mode, docs/x402.md), signed by the official x402 client
+ * account's deposit address for the merchant (the account's collector mode, docs/x402.md), signed by the official x402 client
  * scheme and settled through the gate's facilitator. Its id.
  */
 async function x402Settlement(url, apiKey, buyerKey, usdc, rpcUrl, merchantId) {
@@ -117,13 +117,15 @@ async function x402Settlement(url, apiKey, buyerKey, usdc, rpcUrl, merchantId) {
   const [name, version] = await Promise.all(
     ['name', 'version'].map((functionName) => chain.readContract({ address: token, abi, functionName })),
   );
-  const supported = await (await fetch(`${url}/x402/supported`)).json();
+  // Collector mode pays the account's own deposit address (docs/x402.md "Whose payTo"), read from its settings.
+  const settings = await fetch(`${url}/v1/account/settings`, { headers: { 'Api-Key': apiKey, 'PAY-Version': '2026-02-19.preview' } });
+  const { payTo } = (await settings.json()).settings.x402;
   const requirements = {
     scheme: 'exact',
     network,
     asset: token,
     amount: '10000',
-    payTo: supported.signers['eip155:*'][0],
+    payTo,
     maxTimeoutSeconds: 60,
     extra: { name, version, merchantId },
   };

@@ -80,7 +80,7 @@ const COMMANDS: Record<string, Command> = {
   'keys revoke': (v) => {
     const key = need(v, 'key');
     return async (db) =>
-      (await import('../db/accountsRepo').then((m) => m.revokeKey(db, key)))
+      (await import('../db/apiKeysRepo').then((m) => m.revokeKey(db, key, { type: 'operator' })))
         ? { keyId: key, revoked: true }
         : Promise.reject(new Error(`no key ${key}`));
   },

@@ -42,10 +42,25 @@ export async function createAccount(db: Db, name: string) {
   });
 }
 
-async function insertKey(db: Db, scope: string, type: KeyType, mode: Mode) {
+/** What a partner may set on a key it makes (src/db/apiKeysRepo.ts); the operator's keys have none of it. */
+export interface KeyTerms {
+  name: string;
+  readOnly: boolean;
+  expiresAt: Date | null;
+  createdBy: string | null;
+}
+
+/** Issues a key of the scope and stores its hashed secret: the key, shown once. */
+export async function insertKey(db: Db, scope: string, type: KeyType, mode: Mode, terms?: KeyTerms) {
   const knex = knexOf(db);
   const k = issueKey(mode);
-  await knex('api_keys').insert({ id: k.keyId, account_id: scope, type, secret_hash: k.secretHash });
+  await knex('api_keys').insert({
+    id: k.keyId,
+    account_id: scope,
+    type,
+    secret_hash: k.secretHash,
+    ...(terms && { name: terms.name, read_only: terms.readOnly, expires_at: terms.expiresAt, created_by: terms.createdBy }),
+  });
   return { keyId: k.keyId, apiKey: k.apiKey };
 }
 
@@ -87,21 +102,6 @@ export async function createKey(db: Db, accountId: string, type: KeyType, mode: 
  * credential from its cache at once.
  */
 export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
-
-/** False when no such key. Revoking twice keeps the first revocation time. */
-export async function revokeKey(db: Db, keyId: string): Promise<boolean> {
-  const knex = knexOf(db);
-  return knex.transaction(async (trx) => {
-    const [before] = await trx('api_keys').where({ id: keyId }).forUpdate().select('account_id', 'revoked_at');
-    if (!before) return false;
-    await trx('api_keys')
-      .where({ id: keyId })
-      .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') });
-    await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
-    if (!before.revoked_at) await recordAudit(trx, before.account_id, { type: 'operator' }, 'api_key.revoked', keyId);
-    return true;
-  });
-}
 
 export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefined> {
   const knex = knexOf(db);

@@ -1,7 +1,7 @@
-import { issueKey, type KeyType } from '../domain/apiKeys';
+import type { KeyType } from '../domain/apiKeys';
 import type { Mode } from '../domain/mode';
 import { recordAudit, type AuditActor } from './auditRepo';
-import { KEY_REVOKED_CHANNEL } from './accountsRepo';
+import { insertKey, KEY_REVOKED_CHANNEL, type KeyTerms } from './accountsRepo';
 import { Db, knexOf } from './knex';
 
 // An account scope's API keys as a partner manages them (preview /v1/api-keys, docs/keys.md): never their secrets,
@@ -17,11 +17,9 @@ export interface ApiKeyRow {
   revokedAt: Date | null;
 }
 
-export interface NewKey {
-  name: string;
+/** A partner's new key: its type and terms (who makes it is the audit actor). */
+export interface NewKey extends Omit<KeyTerms, 'createdBy'> {
   type: KeyType;
-  readOnly: boolean;
-  expiresAt: Date | null;
 }
 
 const toRow = (r: Record<string, any>): ApiKeyRow => ({
@@ -57,37 +55,31 @@ export async function insertScopedKey(db: Db, scope: string, mode: Mode, k: NewK
   return knexOf(db).transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`api_keys/${scope}`]);
     if ((await liveKeys(trx, scope)) >= max) return null;
-    const issued = issueKey(mode);
-    const [row] = await trx('api_keys')
-      .insert({
-        id: issued.keyId,
-        account_id: scope,
-        type: k.type,
-        secret_hash: issued.secretHash,
-        name: k.name,
-        read_only: k.readOnly,
-        expires_at: k.expiresAt,
-        created_by: actor.type === 'api_key' ? actor.id : null,
-      })
-      .returning('*');
+    const createdBy = actor.type === 'api_key' ? actor.id : null;
+    const issued = await insertKey(trx, scope, k.type, mode, { ...k, createdBy });
+    const row = await trx('api_keys').where({ id: issued.keyId }).first();
     await recordAudit(trx, scope, actor, 'api_key.created', issued.keyId);
     return { key: toRow(row), apiKey: issued.apiKey };
   });
 }
 
-/** Revokes the scope's key (a second time keeps the first time, and writes no audit event); null when it has none such. */
-export async function revokeScopedKey(db: Db, scope: string, keyId: string, actor: AuditActor): Promise<ApiKeyRow | null> {
+/**
+ * Revokes a key: of `scope` only when given (a partner's), any key for the operator. A second time keeps the first
+ * time and writes no audit event. Null when there is no such key. Every process drops it from its key cache at once.
+ */
+export async function revokeKey(db: Db, keyId: string, actor: AuditActor, scope?: string): Promise<ApiKeyRow | null> {
   return knexOf(db).transaction(async (trx) => {
-    const [before] = await trx('api_keys').where({ id: keyId, account_id: scope }).forUpdate().select('revoked_at');
+    const [before] = await trx('api_keys')
+      .where({ id: keyId, ...(scope && { account_id: scope }) })
+      .forUpdate()
+      .select('account_id', 'revoked_at');
     if (!before) return null;
     const [row] = await trx('api_keys')
       .where({ id: keyId })
       .update({ revoked_at: trx.raw('coalesce(revoked_at, now())') })
       .returning('*');
-    if (!before.revoked_at) {
-      await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
-      await recordAudit(trx, scope, actor, 'api_key.revoked', keyId);
-    }
+    await trx.raw('SELECT pg_notify(?, ?)', [KEY_REVOKED_CHANNEL, keyId]);
+    if (!before.revoked_at) await recordAudit(trx, before.account_id, actor, 'api_key.revoked', keyId);
     return toRow(row);
   });
 }

@@ -1,4 +1,4 @@
-import { insertScopedKey, keysOf, revokeScopedKey, type ApiKeyRow } from '../../db/apiKeysRepo';
+import { insertScopedKey, keysOf, revokeKey, type ApiKeyRow } from '../../db/apiKeysRepo';
 import { auditEventsOf } from '../../db/auditRepo';
 
 export type { ApiKeyRow } from '../../db/apiKeysRepo';
@@ -59,7 +59,7 @@ export const listApiKeys = (db: Db, caller: KeyCaller) => keysOf(db, caller.acco
 
 export async function revokeApiKey(db: Db, caller: KeyCaller, keyId: string): Promise<ApiKeyRow> {
   if (keyId === caller.keyId) throw new AppError('invalid_state', 'A key cannot revoke itself: revoke it with another key.');
-  const revoked = canBeStoredId(keyId) ? await revokeScopedKey(db, caller.accountId, keyId, actor(caller)) : null;
+  const revoked = canBeStoredId(keyId) ? await revokeKey(db, keyId, actor(caller), caller.accountId) : null;
   if (!revoked) throw new AppError('api_key_not_found');
   return revoked;
 }

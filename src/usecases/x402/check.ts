@@ -66,8 +66,8 @@ export type Checked =
       typedData: string;
       payee: Payee;
       amountMinor: bigint;
-      /** Paid to a deposit address: its signature of the onward authorization to the collector (x402Deposit.ts). */
-      depositSignature: Hex | null;
+      /** Paid to a deposit address: signs its onward authorization to the collector (x402Deposit.ts), at settle only. */
+      signDeposit: (() => Promise<Hex>) | null;
     };
 
 /** The last second a Date (and so the option's expiry) can hold: ECMAScript's 8.64e15 ms. */
@@ -185,9 +185,10 @@ export async function x402Terms(
     validBefore: Number(a.validBefore),
     nonce: a.nonce,
   });
-  const depositSignature = to.deposit ? await to.deposit.sign(depositAuthorization(td, to.relayer)) : null;
+  const deposit = to.deposit;
+  const signDeposit = deposit ? () => deposit.sign(depositAuthorization(td, to.relayer)) : null;
   const typedData = serialiseTypedData(td);
-  return { ok: true, payer, asset, authorization: a, rawSignature: parsed.signature, typedData, payee: to, amountMinor, depositSignature };
+  return { ok: true, payer, asset, authorization: a, rawSignature: parsed.signature, typedData, payee: to, amountMinor, signDeposit };
 }
 
 /** The chain step for x402: the signature and the transfer simulated (`ask`: ConfirmChecks' limits and refusal cache). */

@@ -171,7 +171,7 @@ export async function confirmAuthorization(trx: Db, paymentId: string, c: Extrac
     expiresAt: new Date(Number(a.validBefore) * 1000),
     relayer: c.payee.relayer,
     permitTo: null,
-    depositSignature: c.depositSignature,
+    depositSignature: c.signDeposit ? await c.signDeposit() : null,
   };
   await insertOptions(trx, [option], callerKeyId, null);
   if (!(await recordSettlement(trx, { ...key, paymentId }))) throw new AlreadySettled();

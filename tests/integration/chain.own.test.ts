@@ -77,7 +77,7 @@ describe('on the development chain', () => {
         ).status,
       ).toBe(200);
       expect((await f.confirm(id, opt.id, await buyer.signTypedData(td))).status).toBe(200);
-      const d = await f.until(id, (x) => x.settlement !== null);
+      const d = await f.until(id, (x) => x.settlement?.successful !== undefined, 40_000);
       expect(d.settlement.successful.amount).toEqual({ unit: `caip19/${DEVNET_USDC}`, value: '9750000' });
       expect(await balanceOf(moved)).toBe(9_750_000n);
       const item = (await shop.api('GET', `/v1/payments?merchantId=${shop.merchantId}&status=succeeded`)).body.data.find(

@@ -47,7 +47,7 @@ describe('the ledger', () => {
 
   it('a settled payment: collected (share + fee), reserved, settled, and each transaction’s gas, every journal balanced', async () => {
     const { id, collector } = await paid('1000'); // USD 10.00, fee USD 0.10
-    const d = await f.until(id, (x) => x.settlement !== null);
+    const d = await f.until(id, (x) => x.settlement?.successful !== undefined, 40_000);
     const rows = await eventually(async () => {
       const r = await entriesOf(id);
       if (!r.some((e) => e.kind === 'settled') || r.filter((e) => e.kind === 'gas').length < 4) throw new Error(JSON.stringify(r));

@@ -50,7 +50,7 @@ describe('Permit2 payments on the development chain', () => {
     const sig = await signOf(buyer, actions[1]);
     const r = await collector.confirm(id, opt.id, [[approveTx], [sig]]);
     expect({ status: r.status, body: r.body.status }).toEqual({ status: 200, body: 'processing' });
-    const d = await collector.until(id, (x) => x.status === 'succeeded' && x.settlement !== null);
+    const d = await collector.until(id, (x) => x.status === 'succeeded' && x.settlement?.successful !== undefined);
     expect({ status: d.status, settled: d.settlement !== null }).toEqual({ status: 'succeeded', settled: true });
     expect(d.settlement.successful.amount).toEqual({ unit: `caip19/${USDT}`, value: '10000000' });
     expect(await balanceOf(buyer.address, 'USDT')).toBe(15_000_000n);

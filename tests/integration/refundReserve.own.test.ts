@@ -54,7 +54,7 @@ describe('refunds paid from the reserve', () => {
   const paidAndSettled = async (f: Flow) => {
     const before = await balanceOf(shop.wallet);
     const p = await paid(f, '1000');
-    const d = await f.until(p.id, (x) => x.settlement !== null);
+    const d = await f.until(p.id, (x) => x.settlement?.successful !== undefined, 40_000);
     expect(d.settlement.successful.amount).toMatchObject({ value: '5000000' });
     await eventually(async () => expect((await balanceOf(shop.wallet)) - before).toBe(5_000_000n));
     return p;
@@ -163,7 +163,7 @@ describe('refunds paid from the reserve', () => {
     expect(await balanceOf(buyer.address)).toBe(96_000_000n);
     await svc.db('payments').where({ id }).update({ settlement_next_at: null });
     await svc.db('refund_reserves').where({ payment_id: id }).update({ release_at: svc.db.fn.now() });
-    const d = await f.until(id, (x) => x.settlement !== null, 30_000);
+    const d = await f.until(id, (x) => x.settlement?.successful !== undefined, 40_000);
     expect(d.settlement.successful.amount).toMatchObject({ value: '4000000' });
     expect((await balanceOf(shop.wallet)) - before).toBe(4_000_000n);
     await eventually(async () => expect(await usdc()).toMatchObject({ available: '0', reserve: '0', reserved: '0' }));
@@ -208,7 +208,7 @@ describe('refunds paid from the reserve', () => {
     await eventually(async () => expect(await usdc()).toMatchObject({ available: '0', reserve: '10000000' }));
     expect((await f.details(p.id)).settlement).toBeNull();
     await svc.db('refund_reserves').where({ payment_id: p.id }).update({ release_at: svc.db.fn.now() });
-    const d = await f.until(p.id, (x) => x.settlement !== null, 30_000);
+    const d = await f.until(p.id, (x) => x.settlement?.successful !== undefined, 40_000);
     expect(d.settlement.successful.amount).toMatchObject({ value: '10000000' });
     expect((await balanceOf(shop.wallet)) - before).toBe(10_000_000n);
     expect(await admin('accounts', 'set-reserve', '--account', shop.accountId, '--bps', 'default', '--window-minutes', 'default')).toEqual({
@@ -241,7 +241,7 @@ describe('refunds paid from the reserve', () => {
       body: { settings: { refundReserve: { bps: 0, windowMinutes: 60, overridden: true }, x402: settings.x402 }, livemode: true },
     });
     const p = await paid(f, '1000');
-    const d = await f.until(p.id, (x) => x.settlement !== null);
+    const d = await f.until(p.id, (x) => x.settlement?.successful !== undefined, 40_000);
     expect(d.settlement.successful.amount).toMatchObject({ value: '10000000' });
     expect(await usdc()).toMatchObject({ available: '0', reserve: '0' });
     expect(await svc.db('refund_reserves').where({ payment_id: p.id })).toHaveLength(0);

@@ -70,7 +70,7 @@ describe('ROLE=api and ROLE=worker over one database', () => {
     // The worker takes the queued submission: on chain, succeeded, settled, and both webhooks delivered.
     const settled = await eventually(
       async () => (await shop.asMerchant('GET', `/v1/payments/${id}`)).body,
-      (d) => d.status === 'succeeded' && d.settlement !== null,
+      (d) => d.status === 'succeeded' && d.settlement?.successful !== undefined,
       60_000,
     );
     expect(settled.status).toBe('succeeded');

@@ -112,7 +112,7 @@ describe('settlement on a schedule', () => {
     const all = [...ids, otherId];
     const flowOf = (id: string) => (id === otherId ? fOther : s.f);
     for (const id of all) await flowOf(id).until(id, (d) => d.status === 'succeeded');
-    const immediate = await fNow.until(immediateId, (d) => d.settlement !== null);
+    const immediate = await fNow.until(immediateId, (d) => d.settlement?.successful !== undefined, 40_000);
     expect(await balanceOf(now.shop.wallet)).toBe(3_000_000n);
     expect(await transfersIn(immediate.settlement.successful.txId)).toHaveLength(1);
     // Scheduled: collected and available, nothing sent.
@@ -124,7 +124,7 @@ describe('settlement on a schedule', () => {
 
     await collectedBeforeThisSlot(all);
     await schedule(s.shop.accountId, '1');
-    const settled = await Promise.all(all.map((id) => flowOf(id).until(id, (d) => d.settlement !== null)));
+    const settled = await Promise.all(all.map((id) => flowOf(id).until(id, (d) => d.settlement?.successful !== undefined, 40_000)));
     const [a, b, c, d] = settled.map((x) => x.settlement.successful);
     // One transaction per destination: the first merchant's three payments share one, the second's has its own.
     expect(new Set([a.txId, b.txId, c.txId]).size).toBe(1);

@@ -48,7 +48,7 @@ describe('a strict EIP-1193 wallet paying the actions as they are', () => {
       headers,
     });
     expect({ status: c.status, paid: c.body.status }).toEqual({ status: 200, paid: expect.stringMatching(/^(processing|succeeded)$/) });
-    const done = await shop.until(id, (d) => d.status === 'succeeded' && d.settlement !== null);
+    const done = await shop.until(id, (d) => d.status === 'succeeded' && d.settlement?.successful !== undefined);
     expect((await receiptOf(done.info.txId)).status).toBe('success');
     return { actions: opt.actions as Action[], asked, done };
   }

@@ -164,7 +164,7 @@ describe('test helpers (own chain, DEVNET_CONFIRMATIONS=2, CHAIN_STUCK_AFTER_MS=
     expect(await receiptOf(first.tx_hash).catch(() => null)).toBeNull();
     expect((await receiptOf(done.info.txId)).status).toBe('success');
     // Only the next transaction stalls: the settlement goes out at the network's fees.
-    const settled = await mineUntil(f, id, (d) => d.settlement !== null);
+    const settled = await mineUntil(f, id, (d) => d.settlement?.successful !== undefined);
     expect((await receiptOf(settled.settlement.successful.txId)).status).toBe('success');
     expect((await svc.db('chain_transactions').where({ payment_id: id, purpose: 'settle' }).first()).fee_bumps).toBe(0);
     await rx.until(() => hooks(id, 'payment.succeeded').length > 0 && hooks(id, 'payment.processing').length > 0);

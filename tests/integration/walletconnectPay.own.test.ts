@@ -54,7 +54,7 @@ describe('the published @walletconnect/pay SDK, pointed at this service', () => 
     const results: string[] = [];
     for (const action of actions) results.push(await runAction(buyer, action.walletRpc));
     const confirmed = await sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: results });
-    const done = await shop.until(created.body.paymentId, (d) => d.status === 'succeeded' && d.settlement !== null);
+    const done = await shop.until(created.body.paymentId, (d) => d.status === 'succeeded' && d.settlement?.successful !== undefined);
     const params = actions.map((a) => JSON.parse(a.walletRpc.params) as unknown[]);
     return {
       option,

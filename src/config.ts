@@ -80,6 +80,8 @@ export interface Config {
   metricsToken: string | null;
   /** How long a metric read from the database (payment counts) is reused by later scrapes. */
   metricsDbCacheMs: number;
+  /** How long the metrics' ledger check (every holding's balance read from the chain) is reused by later scrapes. */
+  metricsLedgerCheckMs: number;
   /**
    * Connections of this process's query pool (at least 2: migrations hold one for their lock), plus 1 LISTEN
    * and up to 4 job-queue ones.
@@ -328,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     webhooks: webhookConfig(env, projectRoot),
     metricsToken: metricsToken(env, nodeEnv),
     metricsDbCacheMs: int(env, 'METRICS_DB_CACHE_MS', 5000, 0, 3_600_000),
+    metricsLedgerCheckMs: int(env, 'METRICS_LEDGER_CHECK_MS', 60_000, 0, 3_600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 2, 1000),
     processes: int(env, 'PROCESSES', 1, 1, 64),
     role: role(env),

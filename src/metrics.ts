@@ -123,13 +123,13 @@ export class Metrics {
     return this.registry.metrics();
   }
 
-  /** Single-flight and cached for dbCacheMs; undefined when the read failed. */
-  private cached<T>(name: string, read: () => Promise<T>): () => Promise<T | undefined> {
+  /** Single-flight and cached for `ms` (dbCacheMs by default); undefined when the read failed (logged, retried next). */
+  cached<T>(name: string, read: () => Promise<T>, ms = this.src.dbCacheMs): () => Promise<T | undefined> {
     let at = -Infinity;
     let last: Promise<T | undefined> | null = null;
     return () => {
       const now = Date.now();
-      if (last && now - at < this.src.dbCacheMs) return last;
+      if (last && now - at < ms) return last;
       at = now;
       last = read().catch((e) => {
         this.src.log.warn({ metric: name, err: (e as Error).message }, 'metric read failed');

@@ -17,6 +17,7 @@ import { startWebhookJobs } from './jobs/webhooks/workers';
 import { Metrics } from './metrics';
 import { pendingDeliveryCount } from './db/webhooks';
 import { addChainMetrics } from './chain/chainMetrics';
+import { addOperatorMetrics } from './operatorMetrics';
 import { describeHolder, PortTaken } from './lib/ports';
 
 export interface RunningServer {
@@ -74,6 +75,14 @@ export async function startServer(config: Config, db: Db, dbUrl: string, log: Lo
   metrics.addCollector('paygate_webhook_delivery_backlog', 'Webhook deliveries waiting for their next attempt (status pending).', () =>
     pendingDeliveryCount(db),
   );
+  addOperatorMetrics(metrics, {
+    db,
+    chains: chains.chains,
+    longPolls: limits.longPolls,
+    dbCacheMs: config.metricsDbCacheMs,
+    ledgerCheckMs: config.metricsLedgerCheckMs,
+    stuckAfterMs: config.chainStuckAfterMs,
+  });
   let draining = false;
   let closing: Promise<void> | null = null; // close() twice waits for the same shutdown
   const app = serving

@@ -69,3 +69,16 @@ export async function pendingStats(
     feeLimited: Number(r.fee_limited),
   }));
 }
+
+/** Relayer transactions signed over the last `hours`, per chain, purpose and status (pending to confirmed, reverted, dropped). */
+export async function transactionsSince(
+  db: Db,
+  hours: number,
+): Promise<{ chainId: string; purpose: string; status: string; count: number }[]> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT chain_id, purpose, status, count(*)::int AS n FROM chain_transactions
+      WHERE created_at > now() - make_interval(hours => ?) GROUP BY chain_id, purpose, status`,
+    [hours],
+  );
+  return rows.map((r: Row) => ({ chainId: r.chain_id, purpose: r.purpose, status: r.status, count: Number(r.n) }));
+}

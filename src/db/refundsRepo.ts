@@ -301,3 +301,12 @@ export async function fundedRefundAsset(db: Db, paymentId: string): Promise<stri
     .first('r.token_asset');
   return r?.token_asset ?? null;
 }
+
+/** Refunds waiting for funding, and the age of the oldest, in seconds (for metrics). */
+export async function awaitingFunding(db: Db): Promise<{ count: number; oldestS: number }> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT count(*)::int AS n, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 AS oldest
+       FROM refunds WHERE status = 'requires_funding'`,
+  );
+  return { count: Number(rows[0].n), oldestS: Number(rows[0].oldest) };
+}

@@ -230,24 +230,34 @@ function refusal(key: string, rule: RateLimit, now: number): AppError {
  * is per process, like the connections themselves.
  */
 export class ConcurrencyCap {
-  private readonly open = new Map<string, number>();
+  private readonly open = new Map<string, { n: number; max: number }>();
 
   /** Reserves one of `max` slots for `key` or throws 429; call the returned release when the request ends. */
   acquire(key: string, max: number): () => void {
-    const n = this.open.get(key) ?? 0;
+    const n = this.open.get(key)?.n ?? 0;
     if (n >= max) {
       throw new AppError('rate_limited', `Too many concurrent long-polls for this ${key.split(':')[0]}.`, undefined, {
         'Retry-After': '1',
       });
     }
-    this.open.set(key, n + 1);
+    this.open.set(key, { n: n + 1, max });
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.open.get(key) ?? 1) - 1;
-      if (left <= 0) this.open.delete(key);
-      else this.open.set(key, left);
+      const left = this.open.get(key);
+      if (!left || left.n <= 1) this.open.delete(key);
+      else left.n -= 1;
     };
+  }
+
+  /** Per kind of key (`credential`, `ip`): the largest share of its cap any one key holds now, 0 to 1 (metrics). */
+  fullest(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [key, { n, max }] of this.open) {
+      const kind = key.slice(0, key.indexOf(':'));
+      out.set(kind, Math.max(out.get(kind) ?? 0, n / max));
+    }
+    return out;
   }
 }

@@ -243,3 +243,19 @@ export async function collectInput(db: Db, paymentId: string): Promise<CollectIn
     }
   );
 }
+
+/** Gas each relayer key paid over the last `hours` (the ledger's gas journals), in wei, per chain and key. */
+export async function gasSpentSince(db: Db, hours: number): Promise<{ chainId: string; holder: string; wei: bigint }[]> {
+  const { rows } = await knexOf(db).raw(
+    `SELECT j.chain_id, e.holder, sum(e.amount)::text AS wei
+       FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id
+      WHERE j.kind = 'gas' AND j.created_at > now() - make_interval(hours => ?) AND e.bucket = 'gas'
+      GROUP BY j.chain_id, e.holder`,
+    [hours],
+  );
+  return rows.map((r: { chain_id: string; holder: string; wei: string }) => ({
+    chainId: r.chain_id,
+    holder: r.holder,
+    wei: BigInt(r.wei),
+  }));
+}

@@ -133,3 +133,17 @@ export async function cancelPendingDeliveries(db: Db, endpointId: string): Promi
   );
   return rowCount ?? 0;
 }
+
+/** Live endpoints whose deliveries are failing now, and how long the one failing longest has been (for metrics). */
+export async function failingEndpoints(db: Db): Promise<{ failing: number; longestS: number }> {
+  const knex = knexOf(db);
+  const [r] = await knex('webhook_endpoints')
+    .whereNull('deleted_at')
+    .where({ status: 'enabled' })
+    .whereNotNull('failing_since')
+    .select(
+      knex.raw('count(*)::int AS failing'),
+      knex.raw('coalesce(extract(epoch from now() - min(failing_since)), 0)::float8 AS longest'),
+    );
+  return { failing: Number(r.failing), longestS: Number(r.longest) };
+}

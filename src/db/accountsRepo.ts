@@ -19,6 +19,8 @@ export interface StoredKey {
   /** Read-only keys may call GET operations only (403 key_restricted); a key past `expiresAt` is invalid (401). */
   readOnly: boolean;
   expiresAt: Date | null;
+  /** The merchants the key is limited to (403 key_restricted for any other operation); null: not limited. */
+  merchantIds: string[] | null;
   defaultVersion: string;
 }
 
@@ -47,6 +49,7 @@ export interface KeyTerms {
   name: string;
   readOnly: boolean;
   expiresAt: Date | null;
+  merchantIds: string[] | null;
   createdBy: string | null;
 }
 
@@ -59,7 +62,13 @@ export async function insertKey(db: Db, scope: string, type: KeyType, mode: Mode
     account_id: scope,
     type,
     secret_hash: k.secretHash,
-    ...(terms && { name: terms.name, read_only: terms.readOnly, expires_at: terms.expiresAt, created_by: terms.createdBy }),
+    ...(terms && {
+      name: terms.name,
+      read_only: terms.readOnly,
+      expires_at: terms.expiresAt,
+      merchant_ids: terms.merchantIds,
+      created_by: terms.createdBy,
+    }),
   });
   return { keyId: k.keyId, apiKey: k.apiKey };
 }
@@ -68,7 +77,7 @@ export async function insertKey(db: Db, scope: string, type: KeyType, mode: Mode
  * The scope a credential of `mode` acts in (the account, or its test scope, made at the first test credential
  * with the account's settings); null when there is no such (live) account.
  */
-async function scopeFor(db: Db, accountId: string, mode: Mode): Promise<string | null> {
+export async function scopeFor(db: Db, accountId: string, mode: Mode): Promise<string | null> {
   const knex = knexOf(db);
   const account = await knex('accounts').where({ id: accountId, livemode: true }).first('id');
   if (!account) return null;
@@ -116,6 +125,7 @@ export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefi
       'k.revoked_at',
       'k.read_only',
       'k.expires_at',
+      'k.merchant_ids',
       'a.default_version',
       'a.livemode',
     );
@@ -129,6 +139,7 @@ export async function findKey(db: Db, keyId: string): Promise<StoredKey | undefi
       revokedAt: r.revoked_at,
       readOnly: r.read_only,
       expiresAt: r.expires_at,
+      merchantIds: r.merchant_ids,
       defaultVersion: r.default_version,
     }
   );

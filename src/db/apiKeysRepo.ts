@@ -12,7 +12,9 @@ export interface ApiKeyRow {
   name: string | null;
   type: KeyType;
   readOnly: boolean;
+  merchantIds: string[] | null;
   expiresAt: Date | null;
+  lastUsedAt: Date | null;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -27,7 +29,9 @@ const toRow = (r: Record<string, any>): ApiKeyRow => ({
   name: r.name,
   type: r.type,
   readOnly: r.read_only,
+  merchantIds: r.merchant_ids,
   expiresAt: r.expires_at,
+  lastUsedAt: r.last_used_at,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
 });
@@ -82,4 +86,17 @@ export async function revokeKey(db: Db, keyId: string, actor: AuditActor, scope?
     if (!before.revoked_at) await recordAudit(trx, before.account_id, actor, 'api_key.revoked', keyId);
     return toRow(row);
   });
+}
+
+/**
+ * Records that the key was used now, unless its last use was recorded less than a minute ago (then nothing is
+ * written): `lastUsedAt` has a minute's granularity, and a key in constant use costs one write a minute, not one a
+ * request (src/http/keyUsage.ts asks at most once a minute per process).
+ */
+export async function recordKeyUse(db: Db, keyId: string): Promise<void> {
+  await knexOf(db).raw(
+    `UPDATE api_keys SET last_used_at = now()
+     WHERE id = ? AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [keyId],
+  );
 }

@@ -8,6 +8,7 @@ import type { Backends } from './backends';
 import { HostedContract } from './hosted/contract';
 import type { HandlerMap } from './handlerTypes';
 import { KeyCache } from './keyCache';
+import { KeyUsage } from './keyUsage';
 import type { ConcurrencyCap, SharedRateLimiter } from './rateLimit';
 import type { ChangeHub } from '../events/changeHub';
 import type { WebhookWork } from '../jobs/webhooks/queue';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Koa {
       webhookWork,
       backends,
       keys,
+      usage: new KeyUsage(db, log),
       limits,
     }),
   );

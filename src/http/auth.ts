@@ -45,6 +45,7 @@ export async function authenticate(
     keyId: key.id,
     keyType: key.type,
     readOnly: key.readOnly,
+    merchantIds: key.merchantIds,
     defaultVersion: key.defaultVersion,
   };
 }

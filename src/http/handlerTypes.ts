@@ -49,6 +49,13 @@ export interface Caller {
   keyType: 'partner' | 'wallet' | 'app' | 'public';
   /** A read-only API key (preview /v1/api-keys): GET operations only, else 403 key_restricted. */
   readOnly?: boolean;
+  /**
+   * An API key limited to these merchants (preview /v1/api-keys `merchantIds`): the operations naming one of them
+   * (and the gateway's) only, else 403 key_restricted (src/http/pipeline/authenticate.ts). Absent or null: not limited.
+   */
+  merchantIds?: readonly string[] | null;
+  /** A dashboard user calling through /dashboard/api (src/http/dashboard/routes.ts): the audit log names them. */
+  dashboardUserId?: string;
 }
 
 /** What the contract validated of a request, typed as operation K declares it (src/http/pipeline/validate.ts). */

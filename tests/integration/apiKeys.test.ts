@@ -5,7 +5,7 @@ import { admin, client, newAccount, newKey, startTestService, type TestService }
 // A partner's own API keys (preview /v1/api-keys, docs/keys.md): created without the operator, the secret shown
 // once, listed without it, read-only keys refused outside GET (403 key_restricted), expiring keys refused once
 // expired, revoked keys refused at once (401), every change in the account's audit log, and nothing across accounts
-// or modes.
+// or modes. Keys limited to merchants, and when a key was last used: apiKeysScope.test.ts.
 
 const PREVIEW = { 'PAY-Version': '2026-02-19.preview' };
 let svc: TestService;
@@ -36,7 +36,9 @@ it('creates a key whose secret is shown once and works; the list shows it withou
     name: 'Server',
     type: 'partner',
     readOnly: false,
+    merchantIds: null,
     expiresAt: null,
+    lastUsedAt: null,
     createdAt: expect.any(String),
     revokedAt: null,
     livemode: true,
@@ -155,4 +157,18 @@ it('modes and types: a test key makes and sees test keys only; a wallet key it m
   expect({ status: partnerApi.status, code: partnerApi.body.code }).toEqual({ status: 403, code: 'forbidden' });
   const gateway = await wallet('GET', '/v1/gateway/payment/pay_0000000000000000000000');
   expect(gateway.status).toBe(404);
+});
+
+it("a key's name with a control character is 400 params_validation at /name (a NUL, which PostgreSQL refuses, too)", async () => {
+  const a = await account();
+  const direct = client(svc.directUrl, { 'Api-Key': a.apiKey, ...PREVIEW });
+  for (const name of ['a\u0000b', 'two\nlines']) {
+    const r = await direct('POST', '/v1/api-keys', { body: { name } });
+    expect({ status: r.status, code: r.body.code, field: r.body.issues?.[0]?.field }).toEqual({
+      status: 400,
+      code: 'params_validation',
+      field: '/name',
+    });
+  }
+  expect(await svc.db('api_keys').where({ account_id: a.accountId }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '1' }]);
 });

@@ -13,6 +13,7 @@ const key = (id: string): StoredKey => ({
   revokedAt: null,
   readOnly: false,
   expiresAt: null,
+  merchantIds: null,
   defaultVersion: '2026-02-18',
 });
 

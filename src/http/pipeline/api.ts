@@ -3,6 +3,7 @@ import type { Authenticated } from '../auth';
 import type { Backends, Operation } from '../backends';
 import type { HandlerMap, OperationId } from '../handlerTypes';
 import type { KeyCache } from '../keyCache';
+import type { KeyUsage } from '../keyUsage';
 import type { ApiVersion } from '../../domain/versions';
 import { AfterCommit } from './afterCommit';
 import { checkGatewayMode } from '../../usecases/gateway/payments';
@@ -22,6 +23,8 @@ import { effectiveVersion, requestedVersion } from './version';
 export interface ApiDeps extends DispatchDeps {
   backends: Backends;
   keys: KeyCache;
+  /** Records when API keys were last used, at most once a minute per key (keyUsage.ts). */
+  usage: KeyUsage;
   limits: RequestLimits;
 }
 
@@ -31,9 +34,11 @@ export interface ApiDeps extends DispatchDeps {
  *   route.ts           method + path -> the operation (404 / 405)
  *   authenticate.ts    credentials -> the caller (401; 429 per client address beyond a limit of failures),
  *                      re-routed at the account's default version; operations open to anyone (`security: []`)
- *                      take no credentials and are limited per client address
+ *                      take no credentials and are limited per client address; an API key's use is recorded
+ *                      beside the request, at most once a minute per key (keyUsage.ts)
  *   limits.ts          per account and per credential (429)
- *   authenticate.ts    wallet keys and apps reach the gateway only (403)
+ *   authenticate.ts    wallet keys and apps reach the gateway only (403); restricted keys (read-only, limited
+ *                      to merchants) what they may call (403 key_restricted)
  *   headers.ts         Merchant-Id / Idempotency-Key where the operation requires them (400)
  *   body.ts            the JSON body (415 / 413 / 400)
  *   validate.ts        contract validation -> the operation's typed input (400 params_validation)
@@ -57,13 +62,14 @@ export function api(deps: ApiDeps): Middleware<RequestState> {
     const gateway = isGatewayOperation(routed);
     const open = isPublicOperation(routed);
     const caller = open ? publicCaller(ctx, deps.limits) : await authenticateCaller(deps.db, deps.keys, deps.limits, ctx, gateway);
+    if (caller.keyType === 'partner' || caller.keyType === 'wallet') deps.usage.used(caller.keyId);
     const version = effectiveVersion(requested, caller.defaultVersion);
     ctx.state.version = version;
     const op = version === requested.provisional ? routed : routes.match(version, ctx.method, ctx.path);
     const operationId = operationIdOf(op, deps.handlers);
     ctx.state.operationId = operationId;
     await deps.limits.take(caller);
-    if (!open) authorize(caller, op);
+    if (!open) authorize(caller, op, ctx);
     requireHeaders(ctx, op);
     const body = await requestBody(ctx, op, deps.config.bodyLimitBytes);
     await runOperation(deps, ctx, { op, operationId, version, caller, gateway, body });

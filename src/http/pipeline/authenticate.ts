@@ -1,3 +1,4 @@
+import { params as pathParamsOf } from 'bath-es5';
 import type { Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import { STABLE_VERSION } from '../../domain/versions';
@@ -7,6 +8,7 @@ import { clientAddress } from '../clientAddress';
 import type { KeyCache } from '../keyCache';
 import type { RequestLimits } from './limits';
 import type { RequestContext } from './state';
+import { trimmedPath } from './validate';
 
 /**
  * The caller from the request's credentials (401): an Api-Key, or for gateway operations App-Id + Client-Id
@@ -38,14 +40,72 @@ export async function authenticateCaller(
   }
 }
 
-/** Wallet keys and apps reach the gateway operations only (403); read-only keys reach GET operations only (403). */
-export function authorize(caller: Authenticated, op: Operation): void {
+/**
+ * Wallet keys and apps reach the gateway operations only (403 forbidden). Restricted keys (403 key_restricted, before
+ * anything runs; docs/keys.md): a read-only key reaches GET operations only; a key limited to merchants reaches the
+ * operations that name one of its merchants, and none that names another, besides the gateway's (open to any key:
+ * the payment id is the capability there). An operation naming no merchant acts on the whole account (creating or
+ * listing merchants, lists across merchants, keys, webhooks, events, balance, settings, x402, test helpers), so it
+ * is refused to such a key, as is any operation added later that names none. Both restrictions apply together.
+ */
+export function authorize(caller: Authenticated, op: Operation, ctx: RequestContext): void {
   if (caller.keyType !== 'partner' && !isGatewayOperation(op)) {
     throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
   }
   if (caller.readOnly && op.method.toLowerCase() !== 'get') {
     throw new AppError('key_restricted', `This key is read-only: ${op.method.toUpperCase()} ${op.path} changes something.`);
   }
+  if (caller.merchantIds && !isGatewayOperation(op)) {
+    const named = merchantsNamed(op, ctx);
+    if (named === null) {
+      throw new AppError('key_restricted', `This key is limited to merchants: ${op.method.toUpperCase()} ${op.path} acts on the account.`);
+    }
+    if (!named.every((id) => caller.merchantIds!.includes(id))) {
+      throw new AppError('key_restricted', 'This key is limited to merchants, and this request names another one.');
+    }
+  }
+}
+
+/** Where an operation names the merchant it acts for: the Merchant-Id header, path parameters (`{merchantId}`). */
+interface MerchantParameters {
+  header: boolean;
+  inPath: string[];
+  pathParams: (path: string) => Record<string, string> | null;
+}
+
+const MERCHANT_PATH_PARAMETERS = new Set(['merchantId', 'merchant_id']);
+const merchantParameters = new WeakMap<Operation, MerchantParameters>();
+
+function merchantParametersOf(op: Operation): MerchantParameters {
+  let m = merchantParameters.get(op);
+  if (!m) {
+    const params = (op.parameters ?? []) as { name: string; in: string }[];
+    m = {
+      header: params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'merchant-id'),
+      inPath: params.filter((p) => p.in === 'path' && MERCHANT_PATH_PARAMETERS.has(p.name)).map((p) => p.name),
+      pathParams: pathParamsOf(op.path),
+    };
+    merchantParameters.set(op, m);
+  }
+  return m;
+}
+
+/**
+ * The merchants a request names, as its handler will read them (the Merchant-Id header; path parameters decoded as
+ * validation decodes them, validate.ts); null when its operation names none. A path that cannot be decoded names
+ * `''`, a merchant no key is limited to.
+ */
+function merchantsNamed(op: Operation, ctx: RequestContext): string[] | null {
+  const m = merchantParametersOf(op);
+  if (!m.header && !m.inPath.length) return null;
+  const header = m.header ? ctx.get('merchant-id') : '';
+  let path: Record<string, string> | null = null;
+  try {
+    if (m.inPath.length) path = m.pathParams(trimmedPath(ctx.path));
+  } catch {
+    path = null; // a malformed escape
+  }
+  return [...(header ? [header] : []), ...m.inPath.map((name) => path?.[name] ?? '')];
 }
 
 /** Gateway operations accept App-Id/Client-Id credentials too; those are the ones open to wallet keys. */

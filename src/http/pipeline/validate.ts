@@ -148,7 +148,7 @@ export function validInput(
 }
 
 /** openapi-backend's normalised path: trimmed, with a leading slash and no trailing ones. */
-function trimmedPath(raw: string): string {
+export function trimmedPath(raw: string): string {
   let path = raw.trim();
   if (!path.startsWith('/')) path = `/${path}`;
   path = path.split('?')[0].trim();

@@ -97,6 +97,25 @@ export default defineConfig(
       globals: { window: 'readonly', document: 'readonly', location: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
     },
   },
+  // The partner dashboard (public/dashboard/): ES modules in the partner's browser.
+  {
+    files: ['public/dashboard/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        navigator: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        Intl: 'readonly',
+        Node: 'readonly',
+      },
+    },
+  },
   // Tests poke at untyped JSON bodies and process handles.
   { files: ['tests/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   // Rows from Knex are untyped until the repositories turn them into domain types.

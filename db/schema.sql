@@ -39,7 +39,10 @@ CREATE TABLE api_keys (
   read_only boolean DEFAULT false NOT NULL,
   expires_at timestamp(3) with time zone,
   created_by text,
+  merchant_ids text[],
+  last_used_at timestamp(3) with time zone,
   CONSTRAINT api_keys_account_id_foreign FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT api_keys_merchant_ids_check CHECK (((merchant_ids IS NULL) OR ((cardinality(merchant_ids) >= 1) AND (cardinality(merchant_ids) <= 20)))),
   CONSTRAINT api_keys_pkey PRIMARY KEY (id),
   CONSTRAINT api_keys_type_check CHECK ((type = ANY (ARRAY['partner'::text, 'wallet'::text])))
 );
@@ -84,7 +87,7 @@ CREATE TABLE audit_events (
   target text NOT NULL,
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   CONSTRAINT audit_events_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
-  CONSTRAINT audit_events_actor_type_check CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'operator'::text]))),
+  CONSTRAINT audit_events_actor_type_check CHECK ((actor_type = ANY (ARRAY['api_key'::text, 'operator'::text, 'dashboard_user'::text]))),
   CONSTRAINT audit_events_pkey PRIMARY KEY (id)
 );
 
@@ -152,6 +155,57 @@ CREATE TABLE crypto_settlements (
   CONSTRAINT crypto_settlements_merchant_id_asset_unique UNIQUE (merchant_id, asset),
   CONSTRAINT crypto_settlements_merchant_id_foreign FOREIGN KEY (merchant_id) REFERENCES merchants(id),
   CONSTRAINT crypto_settlements_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE dashboard_invites (
+  id text NOT NULL,
+  token_hash text NOT NULL,
+  account_id text NOT NULL,
+  email text NOT NULL,
+  role text NOT NULL,
+  totp_secret bytea NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  used_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT dashboard_invites_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT dashboard_invites_email_check CHECK ((email = lower(email))),
+  CONSTRAINT dashboard_invites_pkey PRIMARY KEY (id),
+  CONSTRAINT dashboard_invites_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'developer'::text, 'viewer'::text]))),
+  CONSTRAINT dashboard_invites_token_hash_key UNIQUE (token_hash)
+);
+
+CREATE TABLE dashboard_sessions (
+  token_hash text NOT NULL,
+  user_id text NOT NULL,
+  csrf_token text NOT NULL,
+  mode text NOT NULL,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  last_seen_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT dashboard_sessions_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'test'::text]))),
+  CONSTRAINT dashboard_sessions_pkey PRIMARY KEY (token_hash),
+  CONSTRAINT dashboard_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES dashboard_users(id) ON DELETE CASCADE
+);
+
+CREATE TABLE dashboard_totp_uses (
+  user_id text NOT NULL,
+  step bigint NOT NULL,
+  CONSTRAINT dashboard_totp_uses_pkey PRIMARY KEY (user_id, step),
+  CONSTRAINT dashboard_totp_uses_user_id_fkey FOREIGN KEY (user_id) REFERENCES dashboard_users(id) ON DELETE CASCADE
+);
+
+CREATE TABLE dashboard_users (
+  id text NOT NULL,
+  account_id text NOT NULL,
+  email text NOT NULL,
+  role text NOT NULL,
+  password_hash text NOT NULL,
+  totp_secret bytea,
+  created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
+  CONSTRAINT dashboard_users_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id),
+  CONSTRAINT dashboard_users_email_check CHECK ((email = lower(email))),
+  CONSTRAINT dashboard_users_pkey PRIMARY KEY (id),
+  CONSTRAINT dashboard_users_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'developer'::text, 'viewer'::text])))
 );
 
 CREATE TABLE idempotency_keys (
@@ -545,6 +599,8 @@ CREATE INDEX api_keys_account_id_index ON public.api_keys USING btree (account_i
 
 CREATE INDEX audit_events_account_idx ON public.audit_events USING btree (account_id, created_at DESC, id DESC);
 
+CREATE INDEX chain_transactions_created_idx ON public.chain_transactions USING btree (created_at);
+
 CREATE INDEX chain_transactions_open_idx ON public.chain_transactions USING btree (chain_id, sender, nonce) WHERE (status = ANY (ARRAY['pending'::text, 'mined'::text]));
 
 CREATE UNIQUE INDEX chain_transactions_payment_refund_idx ON public.chain_transactions USING btree (payment_id) WHERE ((purpose = 'refund'::text) AND (status = ANY (ARRAY['pending'::text, 'mined'::text])));
@@ -552,6 +608,16 @@ CREATE UNIQUE INDEX chain_transactions_payment_refund_idx ON public.chain_transa
 CREATE UNIQUE INDEX chain_transactions_payment_step_idx ON public.chain_transactions USING btree (payment_id, purpose) WHERE ((status <> ALL (ARRAY['dropped'::text, 'reverted'::text])) AND (purpose <> 'refund'::text));
 
 CREATE INDEX chain_transactions_reverted_idx ON public.chain_transactions USING btree (finished_at) WHERE ((status = 'reverted'::text) AND (purpose = ANY (ARRAY['collect'::text, 'direct'::text])));
+
+CREATE INDEX dashboard_invites_account_idx ON public.dashboard_invites USING btree (account_id);
+
+CREATE INDEX dashboard_sessions_expires_at_idx ON public.dashboard_sessions USING btree (expires_at);
+
+CREATE INDEX dashboard_sessions_user_idx ON public.dashboard_sessions USING btree (user_id);
+
+CREATE INDEX dashboard_users_account_idx ON public.dashboard_users USING btree (account_id, created_at);
+
+CREATE UNIQUE INDEX dashboard_users_email_idx ON public.dashboard_users USING btree (email);
 
 CREATE INDEX idempotency_keys_expires_at_index ON public.idempotency_keys USING btree (expires_at);
 
@@ -562,6 +628,8 @@ CREATE INDEX ledger_entries_journal_idx ON public.ledger_entries USING btree (jo
 CREATE INDEX ledger_entries_owner_idx ON public.ledger_entries USING btree (owner, id);
 
 CREATE INDEX ledger_journals_chain_tx_idx ON public.ledger_journals USING btree (chain_tx_id) WHERE (chain_tx_id IS NOT NULL);
+
+CREATE INDEX ledger_journals_gas_idx ON public.ledger_journals USING btree (created_at) WHERE (kind = 'gas'::text);
 
 CREATE INDEX ledger_journals_payment_idx ON public.ledger_journals USING btree (payment_id) WHERE (payment_id IS NOT NULL);
 

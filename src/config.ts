@@ -13,6 +13,7 @@ import {
   type ContractWalletSettings,
   type DevnetSettings,
 } from './config/chains';
+import { dashboardSettings, type DashboardSettings } from './config/dashboard';
 import { bool, ConfigError, int } from './config/env';
 import { LimitsConfig, limitsConfig } from './config/limits';
 import { refundSettings, reserveSettings, type RefundSettings, type ReserveSettings } from './config/refunds';
@@ -97,6 +98,8 @@ export interface Config {
   processes: number;
   /** What this process does (ROLE): `all` serves the API and works the queues, `api` only serves, `worker` only works. */
   role: ServiceRole;
+  /** The partner dashboard's sessions and sign-in limits (docs/dashboard.md). */
+  dashboard: DashboardSettings;
 }
 
 /** `api` answers requests and enqueues work; `worker` runs the queues, the chain monitors and the sweeper; `all` both. */
@@ -337,5 +340,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, projectRoot = p
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5000, 100, 600_000),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
     shutdownDelayMs: int(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    dashboard: dashboardSettings(env, publicBaseUrl),
   };
 }

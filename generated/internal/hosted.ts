@@ -155,9 +155,14 @@ export interface components {
          *     | `invalid_api_key` | 401 | The API key is unknown or revoked. |
          *     | `missing_merchant_id` | 401 | This operation requires the `Merchant-Id` header. |
          *     | `invalid_token` | 401 | An operational endpoint (`/metrics` with `METRICS_TOKEN` set) needs `Authorization: Bearer <token>`. |
+         *     | `session_required` | 401 | The partner dashboard's routes (`/dashboard/auth/*`, `/dashboard/api/*`, not API operations): no session cookie, or its session has expired or ended. |
+         *     | `invalid_credentials` | 401 | Dashboard sign-in: the email or the password is wrong (the same answer for both). |
+         *     | `totp_required` | 401 | Dashboard sign-in: this user signs in with a TOTP code too; send `totpCode`. Answered with 400 when an owner's invitation is accepted without one. |
+         *     | `invalid_totp` | 401 | Dashboard sign-in or invitation: the TOTP code is wrong. |
          *     | `payment_required` | 402 | (Preview) `GET /v1/gateway/payment/{id}/x402`: pay over x402; the `PAYMENT-REQUIRED` header holds the payment's requirements, and its `error` why a payload was refused. |
          *     | `forbidden` | 403 | The key is valid but may not act on this account, merchant or payment. |
          *     | `key_restricted` | 403 | (Preview) The key is restricted and may not call this operation: a read-only key calls GET operations only, a key limited to merchants (`merchantIds`) only the operations naming one of them. |
+         *     | `csrf_failed` | 403 | The partner dashboard: a request that changes something lacks `X-CSRF-Token`, or it is not the session's. |
          *     | `not_found` | 404 | No such route or resource. |
          *     | `payment_not_found` | 404 | No such payment. |
          *     | `merchant_not_found` | 404 | No such merchant (or it was deleted). |
@@ -167,6 +172,7 @@ export interface components {
          *     | `webhook_endpoint_not_found` | 404 | No such webhook endpoint (or it was deleted). |
          *     | `event_not_found` | 404 | No such event. |
          *     | `api_key_not_found` | 404 | (Preview) No such API key of this account and mode. |
+         *     | `invite_not_found` | 404 | The partner dashboard: the invitation is unknown, used or expired. |
          *     | `method_not_allowed` | 405 | The path exists but not with this method; see the `Allow` header. |
          *     | `idempotency_in_progress` | 409 | A request with the same `Idempotency-Key` is still running. |
          *     | `api_key_limit` | 409 | (Preview) The account has 100 API keys not revoked: revoke one first. |

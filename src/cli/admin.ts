@@ -11,6 +11,7 @@ import { projectRoot } from '../paths';
 import { credentialMode, need, OPTIONS, UsageError, type Command, type Values } from './adminArgs';
 import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 import { LEDGER_QUERIES } from './ledgerCommands';
+import { DASHBOARD_COMMANDS } from './dashboardCommands';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
 // Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
@@ -32,6 +33,8 @@ import { LEDGER_QUERIES } from './ledgerCommands';
 //         every N minutes, one transfer per merchant, asset and collector (docs/ledger.md)
 //   admin accounts set-reserve --account <id> --bps N --window-minutes M -> the refund reserve: N basis points of each
 //         collected payment's share held M minutes for refunds (docs/ledger.md); both `default`: the operator's again
+//   admin dashboard invite --account <id> --email <e> [--role owner|developer|viewer] -> {"inviteUrl","expiresAt"}
+//         (src/cli/dashboardCommands.ts; docs/dashboard.md)
 //   admin devnet info      -> {"chainId","rpcUrl","assets":[...],"chains":[{"chainId","rpcUrl","assets"}, ...]}
 //         (the first development chain's fields, then every development chain, first chain first)
 //   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units of a
@@ -64,6 +67,7 @@ const QUERIES: Record<string, Command> = {
 /** These write: they migrate first. */
 const COMMANDS: Record<string, Command> = {
   ...RELAYER_COMMANDS,
+  ...DASHBOARD_COMMANDS,
   'accounts create': (v) => {
     const name = need(v, 'name');
     if (name.length > 256) throw new UsageError('--name is at most 256 characters');

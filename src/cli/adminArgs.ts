@@ -40,6 +40,8 @@ export const OPTIONS = {
   format: { type: 'string' },
   out: { type: 'string' },
   wait: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
 } as const;
 
 export type Values = Partial<Record<keyof typeof OPTIONS, string>>;

@@ -3,7 +3,7 @@ import { Db, knexOf } from './knex';
 
 // audit_events (migration 20261229090000): what was changed in an account scope, by whom (docs/keys.md).
 
-export type AuditActor = { type: 'api_key'; id: string } | { type: 'operator' };
+export type AuditActor = { type: 'api_key'; id: string } | { type: 'dashboard_user'; id: string } | { type: 'operator' };
 
 export interface AuditEvent {
   id: string;
@@ -18,7 +18,7 @@ export async function recordAudit(db: Db, scope: string, actor: AuditActor, acti
     id: newId('aud'),
     account_id: scope,
     actor_type: actor.type,
-    actor_id: actor.type === 'api_key' ? actor.id : null,
+    actor_id: actor.type === 'operator' ? null : actor.id,
     action,
     target,
   });

@@ -28,6 +28,8 @@ export const WEBHOOK_SECRET = sealedColumn('webhook_endpoints', 'secret');
 export const WEBHOOK_PREVIOUS_SECRET = sealedColumn('webhook_endpoints', 'previous_secret');
 export const IDEMPOTENT_RESPONSE = sealedColumn('idempotency_keys', 'response_body', ['scope', 'key'], 'text');
 export const DEPOSIT_KEY = sealedColumn('x402_deposit_keys', 'private_key', ['scope']);
+export const DASHBOARD_INVITE_TOTP = sealedColumn('dashboard_invites', 'totp_secret');
+export const DASHBOARD_USER_TOTP = sealedColumn('dashboard_users', 'totp_secret');
 
 export const SEALED_COLUMNS: SealedColumn[] = [
   PAYMENT_DATA,
@@ -36,6 +38,8 @@ export const SEALED_COLUMNS: SealedColumn[] = [
   WEBHOOK_PREVIOUS_SECRET,
   IDEMPOTENT_RESPONSE,
   DEPOSIT_KEY,
+  DASHBOARD_INVITE_TOTP,
+  DASHBOARD_USER_TOTP,
 ];
 
 /** The place a value of column `c` in the row with primary key `row` is sealed for. */

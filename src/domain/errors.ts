@@ -14,9 +14,14 @@ export const ERRORS = {
   invalid_api_key: { status: 401, message: 'The API key is not valid.' },
   missing_merchant_id: { status: 401, message: 'The Merchant-Id header is missing.' },
   invalid_token: { status: 401, message: 'A valid bearer token is required.' },
+  session_required: { status: 401, message: 'Sign in to the dashboard: no session, or it has expired.' },
+  invalid_credentials: { status: 401, message: 'The email or the password is wrong.' },
+  totp_required: { status: 401, message: 'This user signs in with a TOTP code too: send totpCode.' },
+  invalid_totp: { status: 401, message: 'The TOTP code is wrong.' },
   payment_required: { status: 402, message: 'Pay over x402: the PAYMENT-REQUIRED header holds what this payment accepts.' },
   forbidden: { status: 403, message: 'This key may not act on that resource.' },
   key_restricted: { status: 403, message: 'This key is restricted: it may not call this operation.' },
+  csrf_failed: { status: 403, message: "The X-CSRF-Token header is missing or is not the session's." },
   not_found: { status: 404, message: 'Not found.' },
   payment_not_found: { status: 404, message: 'Payment not found.' },
   merchant_not_found: { status: 404, message: 'Merchant not found.' },
@@ -26,6 +31,7 @@ export const ERRORS = {
   webhook_endpoint_not_found: { status: 404, message: 'Webhook endpoint not found.' },
   event_not_found: { status: 404, message: 'Event not found.' },
   api_key_not_found: { status: 404, message: 'API key not found.' },
+  invite_not_found: { status: 404, message: 'The invitation is unknown, used or expired.' },
   method_not_allowed: { status: 405, message: 'Method not allowed on this path.' },
   idempotency_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still being processed.' },
   settlement_asset_conflict: { status: 409, message: 'A settlement for this asset is already registered.' },
@@ -99,8 +105,10 @@ export class AppError extends Error {
     message?: string,
     readonly issues?: Issue[],
     readonly headers?: Record<string, string>,
+    /** Where one code is answered with another status than the catalogue's (documented beside the code). */
+    status?: number,
   ) {
     super(message ?? ERRORS[code].message);
-    this.status = ERRORS[code].status;
+    this.status = status ?? ERRORS[code].status;
   }
 }

@@ -27,7 +27,8 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'mrch' | 'pay' | 'opt' | 'crypto' | 'evt' | 'we' | 'whd' | 'wha' | 'req' | 'acct' | 'key' | 'app' | 'ref' | 'aud';
+export type IdPrefix =
+  'mrch' | 'pay' | 'opt' | 'crypto' | 'evt' | 'we' | 'whd' | 'wha' | 'req' | 'acct' | 'key' | 'app' | 'ref' | 'aud' | 'dsu' | 'dsi';
 
 /** 22 base62 characters carry ~131 bits of randomness. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(22)}`;

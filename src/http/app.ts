@@ -14,11 +14,13 @@ import type { ChangeHub } from '../events/changeHub';
 import type { WebhookWork } from '../jobs/webhooks/queue';
 import { projectRoot } from '../paths';
 import type { Metrics } from '../metrics';
+import { dashboardRoutes } from './dashboard/routes';
 import { opsRoutes } from './ops';
 import { api } from './pipeline/api';
 import { envelope } from './pipeline/envelope';
 import { RequestLimits } from './pipeline/limits';
 import { pages } from './pipeline/pages';
+import { dashboardPages } from './dashboard/pages';
 import type { RequestState } from './pipeline/state';
 import { AppError } from '../domain/errors';
 import { ConfirmChecks } from '../usecases/gateway/confirmChecks';
@@ -42,7 +44,8 @@ export interface AppDeps {
 
 /**
  * The request pipeline, in order: the envelope (request id, the one error body, log and metrics) -> the
- * operational routes (ops.ts) -> docs and hosted pages -> the API stages (src/http/pipeline/api.ts lists
+ * operational routes (ops.ts) -> docs and hosted pages -> the dashboard's JSON routes (dashboard/routes.ts: its
+ * /dashboard/api/ goes on to the API stages with the session's caller) -> the API stages (src/http/pipeline/api.ts lists
  * them, one file each).
  */
 export function createApp(deps: AppDeps): Koa {
@@ -59,7 +62,9 @@ export function createApp(deps: AppDeps): Koa {
   app.use(opsRoutes({ db, metrics, metricsToken: config.metricsToken, draining }));
   const confirmChecks = new ConfirmChecks(chainWork, limits.takeConfirmCheck, config.limits.confirmRefusalCacheMs);
   const contract = new HostedContract(deps.hostedBackend, config.bodyLimitBytes, config.validateResponses ? log : null);
+  app.use(dashboardPages(projectRoot));
   app.use(pages({ root: projectRoot, config, db, hub, limiter, longPolls, chainWork, confirmChecks, contract }));
+  app.use(dashboardRoutes({ config, db, limiter }));
   app.use(
     api({
       db,

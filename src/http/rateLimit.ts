@@ -110,6 +110,24 @@ export class SharedRateLimiter {
    */
   async take(key: string, rule: RateLimit, now = Date.now()): Promise<void> {
     key = bounded(key);
+    const c = await this.counterOf(key, rule, now);
+    if (c.shared + c.flushing + c.pending >= rule.limit) throw refusal(key, rule, now);
+    c.pending++;
+  }
+
+  /**
+   * Throws 429 rate_limited (with Retry-After) when `key` is over its limit across all processes, counting nothing:
+   * unlike `check`, a key new to this process in this window costs a read of the shared total (sign-in limits:
+   * src/http/dashboard/loginLimits.ts).
+   */
+  async checkShared(key: string, rule: RateLimit, now = Date.now()): Promise<void> {
+    key = bounded(key);
+    const c = await this.counterOf(key, rule, now);
+    if (c.shared + c.flushing + c.pending >= rule.limit) throw refusal(key, rule, now);
+  }
+
+  /** The key's counter of the current window, its shared total read (once per window and process). */
+  private async counterOf(key: string, rule: RateLimit, now: number): Promise<Counter> {
     const window = Math.floor(now / rule.windowMs);
     let c = this.counters.get(key);
     if (!c || c.window !== window) {
@@ -123,8 +141,7 @@ export class SharedRateLimiter {
       this.counters.set(key, (c = fresh));
     }
     await c.ready;
-    if (c.shared + c.flushing + c.pending >= rule.limit) throw refusal(key, rule, now);
-    c.pending++;
+    return c;
   }
 
   /**

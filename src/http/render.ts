@@ -19,7 +19,8 @@ export function rendered(err: AppError, requestId: string, operationId?: string)
   const body: ErrorBody = { code, message: err.message, requestId };
   if (code !== err.code) body.reason = err.code;
   if (err.issues?.length) body.issues = err.issues;
-  return { status, body };
+  // An error raised with a status of its own (AppError's last argument) keeps it; else the (hosted) catalogue's.
+  return { status: err.status !== ERRORS[err.code].status ? err.status : status, body };
 }
 
 /** Writes a JSON body already serialised, so that what is stored for idempotent replay is what was sent. */

@@ -229,6 +229,8 @@ describe('data encryption keys', () => {
         'webhook_endpoints.previous_secret': zero,
         'idempotency_keys.response_body': { ...zero, resealed: 2 },
         'x402_deposit_keys.private_key': { ...zero, resealed: 1 },
+        'dashboard_invites.totp_secret': zero,
+        'dashboard_users.totp_secret': zero,
       },
     });
     const values = await sealedValues(svc!.db);
@@ -245,7 +247,7 @@ describe('data encryption keys', () => {
     const again = await adminWith(env, 'keys', 'rotate-data');
     expect(again.code).toBe(0);
     expect(again.out).toMatchObject({ keyId: 'new', batchSize: 500, resealed: 0, unreadable: 0 });
-    expect(Object.values(again.out.columns)).toEqual(Array(6).fill(zero));
+    expect(Object.values(again.out.columns)).toEqual(Array(8).fill(zero));
   }, 60_000);
 
   it('after the rotation the old key can go: deliveries and replays work with the new key alone', async () => {

@@ -62,7 +62,7 @@ export function api(deps: ApiDeps): Middleware<RequestState> {
     const gateway = isGatewayOperation(routed);
     const open = isPublicOperation(routed);
     const caller = open ? publicCaller(ctx, deps.limits) : await authenticateCaller(deps.db, deps.keys, deps.limits, ctx, gateway);
-    if (caller.keyType === 'partner' || caller.keyType === 'wallet') deps.usage.used(caller.keyId);
+    if ((caller.keyType === 'partner' || caller.keyType === 'wallet') && !caller.dashboardUserId) deps.usage.used(caller.keyId);
     const version = effectiveVersion(requested, caller.defaultVersion);
     ctx.state.version = version;
     const op = version === requested.provisional ? routed : routes.match(version, ctx.method, ctx.path);

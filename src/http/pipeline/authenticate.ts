@@ -23,6 +23,11 @@ export async function authenticateCaller(
   ctx: RequestContext,
   gateway: boolean,
 ): Promise<Authenticated> {
+  const session = ctx.state.dashboardCaller; // /dashboard/api: the session is the credential (src/http/dashboard/)
+  if (session) {
+    if (gateway) throw new AppError('forbidden', 'The dashboard does not call the gateway API.');
+    return session;
+  }
   const address = clientAddress(ctx, limits.trustedProxyHops);
   const beforeLookup = () => limits.checkAuthFailures(address);
   try {

@@ -1,4 +1,5 @@
-import type { Db } from '../../db/knex';
+import { recordAudit, type AuditActor } from '../../db/auditRepo';
+import { inTransaction, type Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import { ownedBy } from '../../domain/mode';
 import { newId } from '../../domain/ids';
@@ -13,6 +14,7 @@ export async function createMerchant(
   db: Db,
   accountId: string,
   input: { name: string; email: string; iconUrl?: string | null },
+  actor: AuditActor,
 ): Promise<Merchant> {
   const m: Merchant = {
     id: newId('mrch'),
@@ -24,7 +26,10 @@ export async function createMerchant(
     createdAt: new Date(),
     deletedAt: null,
   };
-  await repo.insertMerchant(db, m);
+  await inTransaction(db, async (trx) => {
+    await repo.insertMerchant(trx, m);
+    await recordAudit(trx, accountId, actor, 'merchant.created', m.id);
+  });
   return m;
 }
 

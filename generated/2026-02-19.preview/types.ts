@@ -2052,7 +2052,7 @@ export interface components {
         };
         /**
          * AuditEvent
-         * @description (2026-02-19.preview) A change to the account, and who made it: `actor.type` `api_key` (its `id`), `dashboard_user` (a person of the partner dashboard, `id` the user's) or `operator` (the operator's CLI, `id` null). Actions: `api_key.created`, `api_key.revoked` (`target`: the key's id), `merchant.created` (the merchant's id); in the live log, the dashboard's `dashboard_user.invited` (the invitation's id), `dashboard_user.joined`, `dashboard_user.removed`, `dashboard.login` and `dashboard.login_failed` (the user's id).
+         * @description (2026-02-19.preview) A change to the account, and who made it: `actor.type` `api_key` (its `id`), `dashboard_user` (a person of the partner dashboard, `id` the user's) or `operator` (the operator's CLI, `id` null). Actions: `api_key.created`, `api_key.revoked` (`target`: the key's id); `merchant.created`, `merchant.updated`, `merchant.deleted`, `settlement.created`, `settlement.updated`, `settlement.deleted`, `payment.canceled`, `refund.created`, `webhook_endpoint.created`, `webhook_endpoint.updated`, `webhook_endpoint.deleted`, `webhook_endpoint.secret_rotated`, `event.redelivered`, `account_settings.updated` (`target`: the object made or changed); in the live log, the dashboard's `dashboard_user.invited` (the invitation's id), `dashboard_user.joined`, `dashboard_user.removed`, `dashboard.login` and `dashboard.login_failed` (the user's id).
          */
         AuditEvent: {
             id: string;

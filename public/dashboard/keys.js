@@ -1,5 +1,5 @@
 // API keys: create (a name, read-only, limited to some merchants, an expiry; the secret is shown once), the list with
-// when each was last used, revoke. And the account's audit log.
+// when each was last used, rotate (a new key with the same access, then the old one revoked), revoke. And the account's audit log.
 import { api, canWrite } from './api.js';
 import { h, field, input, form, table, when, title, notice, button, mono, secretBox } from './ui.js';
 
@@ -37,17 +37,7 @@ export async function keysPage() {
               k.revokedAt
                 ? h('span', { class: 'badge badge-revoked' }, 'revoked ' + when(k.revokedAt))
                 : write
-                  ? button(
-                      'Revoke',
-                      async () => {
-                        if (!window.confirm('Revoke the key “' + k.name + '”? Requests with it fail from now on.')) return;
-                        await api('DELETE', '/v1/api-keys/' + encodeURIComponent(k.id));
-                        msg.ok('Key “' + k.name + '” revoked.');
-                        await load();
-                      },
-                      { class: 'danger revoke-key', 'aria-label': 'Revoke ' + k.name },
-                      msg,
-                    )
+                  ? h('span', { class: 'actions' }, rotateButton(k), ' ', revokeButton(k))
                   : '',
           ],
         ],
@@ -56,6 +46,45 @@ export async function keysPage() {
       ),
     );
   }
+
+  /** A new key with the same name and access, its secret shown once; then this one is revoked. */
+  const rotateButton = (k) =>
+    button(
+      'Rotate',
+      async () => {
+        if (!window.confirm('Rotate the key “' + k.name + '”? A new key with the same access replaces it; this one is revoked.')) return;
+        const body = { name: k.name, readOnly: k.readOnly };
+        if (k.type === 'wallet') body.type = 'wallet';
+        if (k.merchantIds?.length) body.merchantIds = k.merchantIds;
+        if (k.expiresAt) body.expiresAt = k.expiresAt;
+        const r = await api('POST', '/v1/api-keys', { body, idempotent: true });
+        await api('DELETE', '/v1/api-keys/' + encodeURIComponent(k.id));
+        secret.replaceChildren(
+          secretBox(
+            'The new key “' + r.apiKey.name + '”; the old one is revoked. It is shown only now: copy it to your server.',
+            r.secret,
+            'key-secret-value',
+          ),
+        );
+        secret.querySelector('button')?.focus();
+        await load();
+      },
+      { class: 'rotate-key', 'aria-label': 'Rotate ' + k.name },
+      msg,
+    );
+
+  const revokeButton = (k) =>
+    button(
+      'Revoke',
+      async () => {
+        if (!window.confirm('Revoke the key “' + k.name + '”? Requests with it fail from now on.')) return;
+        await api('DELETE', '/v1/api-keys/' + encodeURIComponent(k.id));
+        msg.ok('Key “' + k.name + '” revoked.');
+        await load();
+      },
+      { class: 'danger revoke-key', 'aria-label': 'Revoke ' + k.name },
+      msg,
+    );
 
   let create = null;
   if (write) {

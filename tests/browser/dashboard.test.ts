@@ -197,7 +197,7 @@ describe('the partner dashboard', () => {
     await shots(page, 'merchants');
   });
 
-  it('creates an API key (shown once) and revokes it: the key then gets 401', async () => {
+  it('creates an API key (shown once), rotates and revokes it: each old secret then gets 401', async () => {
     await open(page, '#/keys', 'API keys');
     const name = uniqueKey('checkout');
     await page.getByLabel('Name').fill(name);
@@ -207,14 +207,22 @@ describe('the partner dashboard', () => {
     const withKey = client(svc.url, { 'Api-Key': secret });
     expect((await withKey('GET', '/v1/merchants')).status).toBe(200);
     await shots(page, 'keys');
+    // Rotated: a new secret with the same access works, the old one gets 401.
+    await page.click(`.rotate-key[aria-label="Rotate ${name}"]`);
+    await page.waitForFunction((old) => document.querySelector('#key-secret-value')?.textContent?.trim() !== old, secret);
+    const rotated = client(svc.url, { 'Api-Key': (await page.innerText('#key-secret-value')).trim() });
+    expect((await rotated('GET', '/v1/merchants')).status).toBe(200);
+    const refused = (api: typeof withKey) =>
+      eventually(
+        () => api('GET', '/v1/merchants'),
+        (r) => r.status === 401,
+        10_000,
+        100,
+      );
+    await refused(withKey);
     await page.click(`.revoke-key[aria-label="Revoke ${name}"]`);
-    await page.waitForSelector('#keys-list .badge-revoked');
-    await eventually(
-      () => withKey('GET', '/v1/merchants'),
-      (r) => r.status === 401,
-      10_000,
-      100,
-    );
+    await page.waitForFunction(() => document.querySelectorAll('#keys-list .badge-revoked').length >= 2);
+    await refused(rotated);
   });
 
   it('shows the balance and exports the balance transactions as CSV; switches to test data and back', async () => {

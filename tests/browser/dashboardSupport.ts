@@ -4,11 +4,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
+import { SHOTS } from './browser';
 
 const code = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate();
 
-/** docs/dashboard/: the screenshots docs/dashboard.md shows. */
-const DOC_SHOTS = path.resolve(__dirname, '../../docs/dashboard');
+/**
+ * Where the screenshots go: coverage/browser/dashboard/, so that a test run changes no file of the tree; with
+ * DASHBOARD_SHOTS_DIR=docs/dashboard (docs/dashboard.md says how) they refresh the ones docs/dashboard.md shows.
+ */
+const DOC_SHOTS = path.resolve(process.env.DASHBOARD_SHOTS_DIR ?? path.join(SHOTS, 'dashboard'));
 
 /** The invite link's path on the test service (the link names PUBLIC_BASE_URL, which is not this service). */
 export const onService = (serviceUrl: string, inviteUrl: string) => {

@@ -10,6 +10,8 @@ import type { Caller, Handler, HandlerContext, HandlerMap, OperationId, RequestI
 import { serialise } from '../sharedBody';
 import type { AfterCommit } from './afterCommit';
 import type { ResponseCheck } from './responseCheck';
+import { auditedAction, recordChange } from '../../usecases/audit/changes';
+import { auditActorOf } from '../../usecases/keys/apiKeys';
 
 export interface DispatchDeps {
   db: Db;
@@ -100,6 +102,13 @@ export function dispatcher<K extends OperationId>(
       const text = serialise(reply.body);
       // The text is checked, not the object: a number written from a decimal (src/wire/jsonNumber.ts) is one only there.
       checkResponse?.({ status: reply.status, body: JSON.parse(text) });
+      // A change to the account goes to its audit log, on the same `db` (the request's transaction when it has one).
+      const action = reply.status < 300 ? auditedAction(request.operationId) : null;
+      if (action) {
+        const { caller, input } = request;
+        const change = { action, scope: caller.accountId, actor: auditActorOf(caller), path: input.path ?? {}, body: reply.body };
+        await recordChange(db, change);
+      }
       return { status: reply.status, text, headers: reply.headers ?? {}, secret: Boolean(reply.secret) };
     },
   };

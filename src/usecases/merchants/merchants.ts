@@ -1,5 +1,4 @@
-import { recordAudit, type AuditActor } from '../../db/auditRepo';
-import { inTransaction, type Db } from '../../db/knex';
+import type { Db } from '../../db/knex';
 import { AppError } from '../../domain/errors';
 import { ownedBy } from '../../domain/mode';
 import { newId } from '../../domain/ids';
@@ -14,7 +13,6 @@ export async function createMerchant(
   db: Db,
   accountId: string,
   input: { name: string; email: string; iconUrl?: string | null },
-  actor: AuditActor,
 ): Promise<Merchant> {
   const m: Merchant = {
     id: newId('mrch'),
@@ -26,10 +24,7 @@ export async function createMerchant(
     createdAt: new Date(),
     deletedAt: null,
   };
-  await inTransaction(db, async (trx) => {
-    await repo.insertMerchant(trx, m);
-    await recordAudit(trx, accountId, actor, 'merchant.created', m.id);
-  });
+  await repo.insertMerchant(db, m);
   return m;
 }
 

@@ -213,6 +213,27 @@ export async function touchSession(db: Db, tokenHash: string, idleMs: number): P
   return r && { user: toUser(r), csrfToken: rows[0].csrf_token, mode: rows[0].mode };
 }
 
+/**
+ * Deletes the sessions that ended unseen (past their absolute expiry, or unused for `idleMs`), the TOTP steps that
+ * left the validation window, and invitations a day past their expiry: a batch of each per call.
+ */
+export async function purgeEnded(db: Db, idleMs: number): Promise<void> {
+  const k = knexOf(db);
+  await k.raw(
+    `DELETE FROM dashboard_sessions WHERE token_hash IN (SELECT token_hash FROM dashboard_sessions
+      WHERE expires_at <= now() OR last_seen_at <= now() - ? * interval '1 millisecond' LIMIT 1000)`,
+    [idleMs],
+  );
+  await k.raw(
+    `DELETE FROM dashboard_totp_uses WHERE (user_id, step) IN (SELECT user_id, step FROM dashboard_totp_uses
+      WHERE step < floor(extract(epoch from now()) / 30) - 2 LIMIT 1000)`,
+  );
+  await k.raw(
+    `DELETE FROM dashboard_invites WHERE id IN (SELECT id FROM dashboard_invites
+      WHERE expires_at < now() - interval '1 day' LIMIT 1000)`,
+  );
+}
+
 export async function setSessionMode(db: Db, tokenHash: string, mode: Mode): Promise<void> {
   await knexOf(db)('dashboard_sessions').where({ token_hash: tokenHash }).update({ mode });
 }

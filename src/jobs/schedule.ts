@@ -2,6 +2,7 @@ import type { Db } from '../db/knex';
 import type { Logger } from '../logger';
 import type { Config } from '../config';
 import { purgeExpired } from '../db/idempotencyRepo';
+import { purgeEnded } from '../db/dashboardRepo';
 import { expireOverduePayments } from '../usecases/payments/expiry';
 import { purgeExpiredQuotes } from '../usecases/gateway/optionRoom';
 import type { ChainJobs } from './chainJobs';
@@ -14,7 +15,7 @@ import { startPeriodic, type Periodic, type PeriodicTask } from './periodic';
 export interface ScheduleDeps {
   db: Db;
   log: Logger;
-  config: Pick<Config, 'sweepIntervalMs' | 'limits'>;
+  config: Pick<Config, 'sweepIntervalMs' | 'limits' | 'dashboard'>;
   chainJobs: ChainJobs;
   /** The shared rate limiter (src/http/rateLimit.ts): its spent counts are purged here. */
   limiter: { purge(): Promise<unknown> };
@@ -35,6 +36,8 @@ function backgroundTasks({ db, config, chainJobs, limiter }: ScheduleDeps): Peri
     { name: 'purge-idempotency', everyMs: every, run: () => purgeExpired(db) },
     { name: 'purge-rate-limits', everyMs: every, run: () => limiter.purge() },
     { name: 'purge-quotes', everyMs: every, run: () => purgeExpiredQuotes(db, config.limits) },
+    // Dashboard sessions that ended unseen, TOTP steps out of their window, invitations long expired.
+    { name: 'purge-dashboard', everyMs: every, run: () => purgeEnded(db, config.dashboard.sessionIdleMs) },
   ];
 }
 

@@ -78,6 +78,11 @@ it('a read-only key reads and is refused every change with 403 key_restricted; n
     expect(r.body.message).toMatch(/read-only/);
   }
   expect(await svc.db('merchants').where({ account_id: a.accountId })).toEqual([]);
+  // The gateway's operations are any key's (the payment id is the capability): not refused, an unknown payment is 404.
+  const gateway = await reader('POST', '/v1/gateway/payment/pay_0000000000000000000000/options', {
+    body: { accounts: ['eip155:31337:0x0000000000000000000000000000000000000001'] },
+  });
+  expect({ status: gateway.status, code: gateway.body.code }).toEqual({ status: 404, code: 'payment_not_found' });
   expect(await svc.db('api_keys').where({ account_id: a.accountId }).count<{ n: string }[]>({ n: '*' })).toEqual(before);
   expect((await svc.db('api_keys').where({ id: a.keyId }).first()).revoked_at).toBeNull();
 });

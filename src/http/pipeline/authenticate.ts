@@ -47,9 +47,10 @@ export async function authenticateCaller(
 
 /**
  * Wallet keys and apps reach the gateway operations only (403 forbidden). Restricted keys (403 key_restricted, before
- * anything runs; docs/keys.md): a read-only key reaches GET operations only; a key limited to merchants reaches the
- * operations that name one of its merchants, and none that names another, besides the gateway's (open to any key:
- * the payment id is the capability there). An operation naming no merchant acts on the whole account (creating or
+ * anything runs; docs/keys.md) reach the gateway's operations as any key does (the payment id is the capability
+ * there, and the buyer's signature what moves money; those operations document no 403). Elsewhere a read-only key
+ * reaches GET operations only; a key limited to merchants reaches the operations that name one of its merchants, and
+ * none that names another. An operation naming no merchant acts on the whole account (creating or
  * listing merchants, lists across merchants, keys, webhooks, events, balance, settings, x402, test helpers), so it
  * is refused to such a key, as is any operation added later that names none. Both restrictions apply together.
  */
@@ -57,10 +58,11 @@ export function authorize(caller: Authenticated, op: Operation, ctx: RequestCont
   if (caller.keyType !== 'partner' && !isGatewayOperation(op)) {
     throw new AppError('forbidden', 'A wallet key may only call the gateway API.');
   }
+  if (isGatewayOperation(op)) return;
   if (caller.readOnly && op.method.toLowerCase() !== 'get') {
     throw new AppError('key_restricted', `This key is read-only: ${op.method.toUpperCase()} ${op.path} changes something.`);
   }
-  if (caller.merchantIds && !isGatewayOperation(op)) {
+  if (caller.merchantIds) {
     const named = merchantsNamed(op, ctx);
     if (named === null) {
       throw new AppError('key_restricted', `This key is limited to merchants: ${op.method.toUpperCase()} ${op.path} acts on the account.`);

@@ -74,8 +74,9 @@ CREATE TABLE assets (
   created_at timestamp(3) with time zone DEFAULT CURRENT_TIMESTAMP NOT NULL,
   transfer_method text DEFAULT 'eip3009'::text NOT NULL,
   CONSTRAINT assets_eip3009_domain_check CHECK (((transfer_method <> 'eip3009'::text) OR ((eip712_name IS NOT NULL) AND (eip712_version IS NOT NULL)))),
+  CONSTRAINT assets_native_id_check CHECK (((transfer_method = 'native'::text) = (id ~~ '%/slip44:%'::text))),
   CONSTRAINT assets_pkey PRIMARY KEY (id),
-  CONSTRAINT assets_transfer_method_check CHECK ((transfer_method = ANY (ARRAY['eip3009'::text, 'permit2'::text])))
+  CONSTRAINT assets_transfer_method_check CHECK ((transfer_method = ANY (ARRAY['eip3009'::text, 'permit2'::text, 'native'::text])))
 );
 
 CREATE TABLE audit_events (

@@ -1,7 +1,9 @@
 // Compiles the development chains' own contracts with solc 0.4.18 from npm (its soljson.js is inside the package:
 // no download) and writes each one's artifact beside its source, so no test compiles them: the development USDT
-// (contracts/tether/DevTetherToken.sol, deployed by the devnet) and a minimal smart-contract wallet
-// (contracts/wallet/DevSmartWallet.sol, deployed counterfactually by the ERC-6492 tests). `--check` only compares:
+// (contracts/tether/DevTetherToken.sol, deployed by the devnet), a minimal smart-contract wallet
+// (contracts/wallet/DevSmartWallet.sol, deployed counterfactually by the ERC-6492 tests), the router of payments in
+// the native coin (contracts/router/PaygateRouter.sol) and a Chainlink-like price feed (contracts/pricefeed/
+// DevPriceFeed.sol), both deployed by the devnet (src/chain/devnetNative.ts). `--check` only compares:
 // exit 1 when a committed artifact is not what its source and the compiler give (tests/unit/devnetArtifacts.test.ts
 // runs the same comparison).
 import fs from 'node:fs';
@@ -14,6 +16,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CONTRACTS = [
   { dir: 'contracts/tether', name: 'DevTetherToken' },
   { dir: 'contracts/wallet', name: 'DevSmartWallet' },
+  { dir: 'contracts/router', name: 'PaygateRouter' },
+  { dir: 'contracts/pricefeed', name: 'DevPriceFeed' },
 ];
 const files = ({ dir, name }) => ({ source: path.join(root, dir, `${name}.sol`), artifact: path.join(root, dir, `${name}.json`) });
 

@@ -180,6 +180,9 @@ export interface components {
          *     | `invalid_state` | 409 | The payment or merchant state does not allow this operation. |
          *     | `quote_expired` | 409 | The payment option expired; fetch options again. |
          *     | `approval_pending` | 409 | Confirm: the buyer's approve of Permit2 (its hash in the results) is not mined yet; confirm again after `Retry-After`. |
+         *     | `transaction_not_found` | 409 | Confirm of a native-coin option: the chain's node does not know the transaction hash in the results yet (waited for a few seconds); confirm again after `Retry-After`. |
+         *     | `price_stale` | 409 | Fetch of a native-coin option: the chain's price feed has not been updated within its heartbeat; ask for options again later. |
+         *     | `price_moved` | 409 | Fetch of a native-coin option: the feed's price moved beyond the quote's tolerance since the option was quoted; ask for options again. |
          *     | `already_refunded` | 409 | The payment was already refunded. |
          *     | `refund_exceeds_payment` | 409 | Preview: the refund's `amount` is larger than what is left of the payment to refund (refunds not failed count). |
          *     | `too_many_refunds` | 409 | Preview: a payment takes at most 10 refunds not failed (the operator's `REFUND_MAX_PER_PAYMENT`), the last of them a refund of all that is left; a partial refund that would be the last is refused (a refund of all that is left never is). |
@@ -200,6 +203,7 @@ export interface components {
          *     | `authorization_not_yet_valid` | 422 | Confirm: the authorization's `validAfter` is in the future. |
          *     | `token_refused` | 422 | Confirm: the token refuses the transfer (blacklisted account or paused token). |
          *     | `transaction_reverted` | 422 | Confirm: the token would revert the authorization for another reason. |
+         *     | `transaction_mismatch` | 422 | Confirm of a native-coin option: the transaction is not the option's pay call (another chain, sender, recipient, value or calldata). |
          *     | `contract_wallet_not_accepted` | 422 | Confirm: the signer is a smart-contract wallet (ERC-1271, or ERC-6492 not deployed yet) whose signatures this service does not accept. |
          *     | `destination_zero_address` | 422 | Settlements: the destination is the zero address (tokens sent there are lost). |
          *     | `destination_token_contract` | 422 | Settlements: the destination is the asset's own token contract. |

@@ -8,6 +8,8 @@ import type { Caller } from '../../src/http/handlerTypes';
 import type { components } from '../../generated/2026-02-19.preview/types';
 import type { collectDataFor } from '../../src/domain/collectData';
 import { fiatAmount, tokenAmount } from '../payments/present';
+import { nativeQuoteOf } from '../../src/domain/nativeQuote';
+import { NATIVE_BUILD_DATA, nativeTransaction } from '../../src/usecases/gateway/nativeOption';
 
 type CollectData = components['schemas']['CollectData'];
 
@@ -32,9 +34,17 @@ type ActionSource = Pick<OfferedOption, 'chainId' | 'account' | 'typedData' | 'a
 /**
  * The option's wallet actions, in order: a Permit2 option whose buyer has not approved Permit2 first sends the
  * approve (`eth_sendTransaction` of the transaction object `{from, to, value, data}`), then every option's typed
- * data is signed (`eth_signTypedData_v4` of `[address, typed data JSON string]`).
+ * data is signed (`eth_signTypedData_v4` of `[address, typed data JSON string]`). A native-coin option's one action is
+ * the buyer's own transaction to the router, built on fetch.
  */
-export function optionActions(o: ActionSource) {
+export function optionActions(o: ActionSource, stage: 'options' | 'fetch') {
+  // The chain's own coin: a build action in the options, whose fetch (the price checked again) gives the transaction.
+  const native = nativeQuoteOf(o.typedData);
+  if (native && stage === 'options') return [{ type: 'build' as const, data: { data: NATIVE_BUILD_DATA } }];
+  if (native) {
+    const tx = nativeTransaction(native);
+    return [{ type: 'walletRpc' as const, data: { chain_id: o.chainId, method: 'eth_sendTransaction', params: [tx] } }];
+  }
   const sign = {
     type: 'walletRpc' as const,
     data: { chain_id: o.chainId, method: 'eth_signTypedData_v4', params: [o.account.slice(o.account.lastIndexOf(':') + 1), o.typedData] },
@@ -52,7 +62,7 @@ export function optionView(o: OfferedOption, etaS: number, collectData: CollectD
     id: o.id,
     account: o.account,
     amount: tokenAmount(o.assetInfo, o.tokenAmount),
-    actions: optionActions(o),
+    actions: optionActions(o, 'options'),
     etaS,
     expiresAt: Math.floor(o.expiresAt.getTime() / 1000),
     ...(collectData ? { collectData } : {}),

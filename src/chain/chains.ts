@@ -11,6 +11,7 @@ import { devnetSetBalance, startAnvil, type RunningAnvil } from './anvil';
 import { ensureDevnetTokens } from './devnetTokens';
 import { EvmChain } from './evm';
 import { startDepthMining } from './devnetDepth';
+import { devnetNativeCoin, nativeAsset } from './devnetNative';
 
 // The chains this instance settles on: the configured ones (CHAINS), and the development chains when none is
 // configured outside production or, for test mode, beside configured ones (docs/testmode.md). Options are
@@ -136,10 +137,16 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
         const { asset, pegCurrency, ...rest } = a;
         await upsertAsset(db, { ...rest, id: asset, chainId: chain.caip2, networkName, iconUrl: null, networkIconUrl: null, pegCurrency });
       }
+      // ETH, through the development router, priced by the development feeds (`admin devnet set-price` moves them).
+      chain.native = devnetNativeCoin();
+      await upsertAsset(db, { ...nativeAsset(chain.caip2), networkName });
       list.push(chain);
       devnetEnv[`${env}RPC_URL`] = rpcUrl;
       used.push({ chainId: dc.chainId, rpcUrl });
-      log.info({ chainId: chain.caip2, rpcUrl, relayers: chain.relayers }, 'development chain ready (anvil: USDC, EURC, USDT, Permit2)');
+      log.info(
+        { chainId: chain.caip2, rpcUrl, relayers: chain.relayers },
+        'development chain ready (anvil: ETH, USDC, EURC, USDT, Permit2)',
+      );
       logRetired(log, chain);
     }
   } catch (e) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defineChain, getContractAddress, type Address, type Hex } from 'viem';
-import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { createPublicClient, createWalletClient, defineChain, getContractAddress, http, type Address, type Hex } from 'viem';
+import { privateKeyToAccount, generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
 import type { TransferMethod } from '../domain/asset';
 import { PERMIT2_ADDRESS } from '../domain/permit2';
 import { DEVNET_CHAIN_ID, DEVNET_CHAINS, type DevnetInfo } from './devnetChains';
@@ -24,6 +24,7 @@ import { DEVNET_CHAIN_ID, DEVNET_CHAINS, type DevnetInfo } from './devnetChains'
  */
 export const DEVNET_MNEMONIC_KEYS = {
   0: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  7: '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356',
   8: '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97',
   9: '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
 } as const satisfies Record<number, Hex>;
@@ -35,6 +36,14 @@ export const devnetDeployer = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[0]);
 export const proxyAdmin = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[9]);
 /** Creates USDT (its first transaction, so its address is fixed), then hands the token to the deployer. */
 export const tetherCreator = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[8]);
+/**
+ * Deploys the contracts of payments in the native coin (src/chain/devnetNative.ts) and owns the price feeds:
+ * src/chain/nativeRouter.ts and src/chain/priceFeed.ts export it with the addresses below.
+ */
+export const nativeDeployer = privateKeyToAccount(DEVNET_MNEMONIC_KEYS[7]);
+/** nativeDeployer's nonces: the router's, then the ETH price feed's of each currency (deployed in this order). */
+export const NATIVE_NONCES = { router: 0n, feeds: { USD: 1n, EUR: 2n } as Readonly<Record<string, bigint>> } as const;
+export const nativeContractAddress = (nonce: bigint): Address => getContractAddress({ from: nativeDeployer.address, nonce });
 
 export interface DevnetToken {
   symbol: string;
@@ -67,12 +76,15 @@ export const devnetTokenAddress = (symbol: string): Address => {
 
 /**
  * What the development chains' deployment holds, the same on each: the keys that deployed and administer the tokens,
- * FiatToken's library, implementations and proxies, USDT and Permit2.
+ * FiatToken's library, implementations and proxies, USDT and Permit2; the native coin's router and price feeds and
+ * their deployer.
  */
 export const devnetOwnAddresses = (): Address[] => [
   devnetDeployer.address,
   proxyAdmin.address,
   tetherCreator.address,
+  nativeDeployer.address,
+  ...[NATIVE_NONCES.router, ...Object.values(NATIVE_NONCES.feeds)].map(nativeContractAddress),
   ...[LIBRARY_NONCE, ...FIAT_TOKENS.flatMap((_, i) => [implNonce(i), proxyNonce(i)])].map((nonce) =>
     getContractAddress({ from: proxyAdmin.address, nonce }),
   ),
@@ -112,6 +124,47 @@ export const devnetChain = (rpcUrl: string, chainId: number = DEVNET_CHAIN_ID) =
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
+
+/** A public client of the development chain at `rpcUrl`, wallets of its keys, and `wait`: a receipt, or a throw if reverted. */
+export const devnetClients = async (rpcUrl: string) => {
+  const pub = createPublicClient({ transport: http(rpcUrl) });
+  const chain = devnetChain(rpcUrl, await pub.getChainId());
+  const wait = (hash: Hex) =>
+    pub.waitForTransactionReceipt({ hash, pollingInterval: 50 }).then((r) => {
+      if (r.status !== 'success') throw new Error(`devnet transaction ${hash} reverted`);
+      return r;
+    });
+  const wallet = (account: PrivateKeyAccount) => createWalletClient({ chain, transport: http(rpcUrl), account });
+  return { pub, wait, wallet, chainId: chain.id };
+};
+
+type DevnetClients = Awaited<ReturnType<typeof devnetClients>>;
+export type DevnetWallet = ReturnType<DevnetClients['wallet']>;
+
+export const hasCode = async (pub: DevnetClients['pub'], address: Address) => ((await pub.getCode({ address })) ?? '0x') !== '0x';
+
+/**
+ * Sends one transaction of `account` (a deployer's) and waits for it to be mined. Another process sending at the
+ * same moment (parallel test files, an operator's admin command) can take the account's nonce between our read of
+ * it and our send: the node refuses ours, nothing was sent, send again.
+ */
+export async function fromDevnetAccount(rpcUrl: string, account: PrivateKeyAccount, send: (w: DevnetWallet) => Promise<Hex>): Promise<Hex> {
+  const { wait, wallet } = await devnetClients(rpcUrl);
+  const w = wallet(account);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const hash = await send(w);
+      await wait(hash);
+      return hash;
+    } catch (e) {
+      if (
+        attempt >= 8 ||
+        !/nonce too low|lower than the current nonce|already known|replacement transaction underpriced/i.test(String((e as Error).message))
+      )
+        throw e;
+    }
+  }
+}
 
 /** `used`: the development chains this instance runs on, first chain first. */
 export function devnetInfo(used: { chainId: number; rpcUrl: string }[]): DevnetInfo {

@@ -1,21 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  createPublicClient,
-  createWalletClient,
-  getAddress,
-  getContractAddress,
-  http,
-  parseAbi,
-  type Abi,
-  type Address,
-  type Hex,
-} from 'viem';
+import { getAddress, getContractAddress, parseAbi, type Abi, type Address, type Hex } from 'viem';
 import { projectRoot } from '../paths';
 import { startAnvil, type RunningAnvil } from './anvil';
 import {
-  devnetChain,
+  devnetClients,
   devnetDeployer,
+  fromDevnetAccount,
+  hasCode,
+  type DevnetWallet,
   devnetTokenAddress,
   FIAT_TOKENS,
   implNonce,
@@ -26,8 +19,10 @@ import {
 import { DEVNET_CHAINS, isDevnetChainId } from './devnetChains';
 import { ensurePermit2 } from './permit2';
 import { ensureMulticall3 } from './multicall3';
+import { ensureDevnetNative } from './devnetNative';
 
-// Deploys the development chains' tokens and Permit2 (src/chain/devnet.ts says which and where), and mints.
+// Deploys the development chains' tokens and Permit2 (src/chain/devnet.ts says which and where), and mints; then the
+// native coin's router and price feeds (src/chain/devnetNative.ts).
 
 type LinkReferences = Record<string, Record<string, { start: number; length: number }[]>>;
 const fiatArtifact = (rel: string): { abi: Abi; bytecode: Hex; linkReferences: LinkReferences } =>
@@ -59,22 +54,7 @@ function linked(bytecode: Hex, refs: LinkReferences, lib: Address): Hex {
   return `0x${code}`;
 }
 
-const clients = async (rpcUrl: string) => {
-  const pub = createPublicClient({ transport: http(rpcUrl) });
-  const chain = devnetChain(rpcUrl, await pub.getChainId());
-  const wait = (hash: Hex) =>
-    pub.waitForTransactionReceipt({ hash, pollingInterval: 50 }).then((r) => {
-      if (r.status !== 'success') throw new Error(`devnet transaction ${hash} reverted`);
-      return r;
-    });
-  const wallet = (account: typeof devnetDeployer) => createWalletClient({ chain, transport: http(rpcUrl), account });
-  return { pub, wait, wallet, chainId: chain.id };
-};
-
-type Clients = Awaited<ReturnType<typeof clients>>;
-type Wallet = ReturnType<Clients['wallet']>;
-
-const hasCode = async (pub: Clients['pub'], address: Address) => ((await pub.getCode({ address })) ?? '0x') !== '0x';
+type Wallet = DevnetWallet;
 
 /**
  * On the development chain at `rpcUrl`: FiatToken USDC and EURC (library, then per token an implementation and a
@@ -83,7 +63,7 @@ const hasCode = async (pub: Clients['pub'], address: Address) => ((await pub.get
  * nothing else, so that the addresses are the expected ones.
  */
 export async function ensureDevnetTokens(rpcUrl: string): Promise<void> {
-  const { pub, wait, wallet, chainId } = await clients(rpcUrl);
+  const { pub, wait, wallet, chainId } = await devnetClients(rpcUrl);
   if (!isDevnetChainId(chainId)) throw new Error(`${rpcUrl} is chain ${chainId}, not a development chain`);
   const fresh = async (account: Address) => {
     const sent = await pub.getTransactionCount({ address: account });
@@ -131,30 +111,12 @@ export async function ensureDevnetTokens(rpcUrl: string): Promise<void> {
   }
   await ensurePermit2(rpcUrl, chainId);
   await ensureMulticall3(rpcUrl);
+  await ensureDevnetNative(rpcUrl);
 }
 
-/**
- * Sends one deployer transaction and waits for it to be mined. Another process sending at the same moment
- * (parallel test files, an operator's admin command) can take the deployer's nonce between our read of it and
- * our send: the node refuses ours, nothing was sent, send again.
- */
-async function fromDeployer(rpcUrl: string, send: (owner: Wallet) => Promise<Hex>): Promise<Hex> {
-  const { wait, wallet } = await clients(rpcUrl);
-  const owner = wallet(devnetDeployer);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const hash = await send(owner);
-      await wait(hash);
-      return hash;
-    } catch (e) {
-      if (
-        attempt >= 8 ||
-        !/nonce too low|lower than the current nonce|already known|replacement transaction underpriced/i.test(String((e as Error).message))
-      )
-        throw e;
-    }
-  }
-}
+/** One deployer transaction, mined (src/chain/devnet.ts, fromDevnetAccount). */
+const fromDeployer = (rpcUrl: string, send: (owner: Wallet) => Promise<Hex>): Promise<Hex> =>
+  fromDevnetAccount(rpcUrl, devnetDeployer, send);
 
 /** Mints `amount` (smallest units) of a devnet token to `to`; resolves with the (last) mined transaction's hash. */
 export async function devnetMint(rpcUrl: string, token: Address, to: Address, amount: bigint): Promise<Hex> {

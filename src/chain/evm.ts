@@ -27,6 +27,7 @@ import { PERMIT2_ABI, PERMIT2_ADDRESS, permitOfCall } from '../domain/permit2';
 import { callsOf } from '../domain/multicall3';
 import type { Fees } from '../domain/fees';
 import { signHash } from '../domain/secp256k1';
+import type { NativeCoin } from '../domain/nativeQuote';
 
 // One EVM chain as the relayer sees it: an RPC node (requests batched per tick, bounded by a timeout) and
 // the relayer keys. Reads and simulations only; nonces and the record of what was signed live in
@@ -136,6 +137,8 @@ export class EvmChain {
   /** The relayer keys' bytes by address, retired ones included. */
   private readonly accounts = new Map<Address, Uint8Array>();
   private readonly retiredSet = new Set<Address>();
+  /** The chain's own coin, where it is offered: its router and price feeds (src/chain/nativeCoin.ts). */
+  native: NativeCoin | null = null;
 
   constructor(
     readonly caip2: string,

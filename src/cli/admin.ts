@@ -1,10 +1,8 @@
 import { parseArgs } from 'node:util';
-import fs from 'node:fs';
 import { inReadOnlyTransaction } from '../db/knex';
 import { loadConfig } from '../config';
 import { connect } from '../db/connect';
 import { migrateLatest, pendingMigrations } from '../db/migrate';
-import { devnetInfoFile, type DevnetInfo } from '../chain/devnetChains';
 import { TRANSFER_METHODS, type TransferMethod } from '../domain/asset';
 import { CURRENCIES } from '../domain/money';
 import { projectRoot } from '../paths';
@@ -12,6 +10,7 @@ import { credentialMode, need, OPTIONS, UsageError, type Command, type Values } 
 import { RELAYER_COMMANDS, RELAYER_QUERIES } from './relayerCommands';
 import { LEDGER_QUERIES } from './ledgerCommands';
 import { DASHBOARD_COMMANDS } from './dashboardCommands';
+import { DEVNET_COMMANDS } from './devnetCommands';
 
 // Operators' and tests' command line. JSON on stdout; errors as JSON on stderr, exit 1 (usage: exit 2).
 // Commands that write migrate the database first; `assets list`, `settlements list` and `relayer status` only
@@ -39,6 +38,10 @@ import { DASHBOARD_COMMANDS } from './dashboardCommands';
 //         (the first development chain's fields, then every development chain, first chain first)
 //   admin devnet fund --address 0x… --asset <caip19> --amount N  -> {"txHash"} (mints N smallest units of a
 //         development token on its chain; --asset eip155:<id>/slip44:60 sends N wei of the native coin)
+//   admin devnet set-price --currency USD --price 3000.5 [--chain eip155:31337]  -> {"currency","answer",
+//         "chains":[{"chainId","txHash"}]}: a new round of the development ETH price feed in the currency (USD, EUR),
+//         answer = the price with the feed's 8 decimals; every running development chain unless --chain
+//         (the devnet commands are in src/cli/devnetCommands.ts; no database involved)
 //   admin settlements list [--account <id>]                 -> held settlements: [{paymentId, attempts, reason, heldAt, ...}]
 //   admin settlements retry --payment <id>                  -> {"paymentId","retried":true}: attempts from zero, at once
 //   admin settlements hold --payment <id> [--reason TEXT]   -> {"paymentId","held":true}: nothing is sent until retried
@@ -243,47 +246,6 @@ const COMMANDS: Record<string, Command> = {
     return async (db) => {
       await import('../db/assetsRepo').then((m) => m.upsertAsset(db, asset));
       return asset;
-    };
-  },
-};
-
-function runningDevnet(): DevnetInfo {
-  const config = loadConfig(process.env, projectRoot);
-  if (!config.devnet) throw new Error('no development chain: chains are configured (CHAINS) or NODE_ENV is production');
-  const file = devnetInfoFile(config.devnet.dir);
-  if (!fs.existsSync(file)) throw new Error('the development chain has not been started here: run make start first');
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
-}
-
-/** Commands on the development chain: no database involved. */
-const DEVNET_COMMANDS: Record<string, (v: Values) => Promise<() => Promise<unknown>>> = {
-  'devnet info': async () => async () => runningDevnet(),
-  'devnet fund': async (v) => {
-    const address = need(v, 'address');
-    const [getAddress, isAddress] = await import('viem').then((m) => [m.getAddress, m.isAddress] as const);
-    if (!isAddress(address, { strict: false })) throw new UsageError('--address must be a 0x-prefixed 20-byte hex address');
-    const asset = need(v, 'asset');
-    const amount = need(v, 'amount');
-    if (!/^[1-9][0-9]{0,40}$/.test(amount))
-      throw new UsageError('--amount must be a positive integer (smallest units, wei for the native coin)');
-    return async () => {
-      const info = runningDevnet();
-      const chains = info.chains ?? [info]; // a devnet.json written before the second chain
-      const native = (c: { chainId: string }) => `${c.chainId}/slip44:60`;
-      const chain = chains.find((c) => native(c) === asset || c.assets.some((a) => a.asset === asset));
-      if (!chain)
-        throw new UsageError(`--asset must be one of ${chains.flatMap((c) => [...c.assets.map((a) => a.asset), native(c)]).join(', ')}`);
-      const to = getAddress(address);
-      const [devnetMint, devnetSendNative] = await import('../chain/devnetTokens').then((m) => [m.devnetMint, m.devnetSendNative] as const);
-      if (native(chain) === asset) return { txHash: await devnetSendNative(chain.rpcUrl, to, BigInt(amount)) };
-      return {
-        txHash: await devnetMint(
-          chain.rpcUrl,
-          getAddress(await import('../domain/caip').then((m) => m.parseAssetId(asset).assetReference)),
-          to,
-          BigInt(amount),
-        ),
-      };
     };
   },
 };

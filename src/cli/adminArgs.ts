@@ -42,6 +42,8 @@ export const OPTIONS = {
   wait: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
+  currency: { type: 'string' },
+  price: { type: 'string' },
 } as const;
 
 export type Values = Partial<Record<keyof typeof OPTIONS, string>>;

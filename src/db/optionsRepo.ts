@@ -91,7 +91,9 @@ export async function payableSettlements(db: Db, merchantId: string, currency: s
   const knex = knexOf(db);
   const rows = await knex('crypto_settlements as s')
     .join('assets as a', 'a.id', 's.asset')
-    .where({ 's.merchant_id': merchantId, 'a.peg_currency': currency, 'a.enabled': true })
+    .where({ 's.merchant_id': merchantId, 'a.enabled': true })
+    // A chain's own coin pegs to no currency: its price feed prices it in the payment's (src/usecases/gateway/nativeOption.ts).
+    .andWhere((q) => q.where('a.peg_currency', currency).orWhere('a.transfer_method', 'native'))
     .orderBy('s.created_at')
     .select('s.destination', ...ASSET_COLUMNS.map((c) => `a.${c} as asset_${c}`));
   return rows.map((r) => ({ asset: assetFromRow(r, 'asset_'), destination: r.destination }));

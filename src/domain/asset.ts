@@ -11,9 +11,12 @@ export interface Asset {
   pegCurrency: string | null;
   eip712Name: string | null;
   eip712Version: string | null;
-  /** How a buyer pays it: an EIP-3009 authorization (eip712Name and eip712Version set), or through Permit2. */
+  /**
+   * How a buyer pays it: an EIP-3009 authorization (eip712Name and eip712Version set), through Permit2, or (the chain's
+   * own coin, `slip44:60`) by the buyer's own transaction to the router contract.
+   */
   transferMethod: TransferMethod;
 }
 
-export const TRANSFER_METHODS = ['eip3009', 'permit2'] as const;
+export const TRANSFER_METHODS = ['eip3009', 'permit2', 'native'] as const;
 export type TransferMethod = (typeof TRANSFER_METHODS)[number];

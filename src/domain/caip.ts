@@ -63,6 +63,19 @@ export interface AssetId {
   id: string;
 }
 
+/** SLIP-44's coin type of ether, which names the native coin of every EVM chain in CAIP-19 (`eip155:1/slip44:60`). */
+const EVM_COIN_TYPE = 60;
+
+/** The native coin of an EVM chain, CAIP-19. */
+export const nativeAssetId = (chainId: string) => `${chainId}/slip44:${EVM_COIN_TYPE}`;
+
+/** The token contract of an erc20 asset; throws on a native coin, which has none. */
+export function tokenAddressOf(assetId: string): string {
+  const a = parseAssetId(assetId);
+  if (a.assetNamespace !== 'erc20') throw new Error(`${assetId} is no token: it has no contract`);
+  return a.assetReference;
+}
+
 export function parseAssetId(text: string): AssetId {
   const parts = text.split('/');
   if (parts.length !== 2) throw new CaipError('is not a CAIP-19 asset id (chain_id/asset_namespace:asset_reference)');
@@ -73,8 +86,11 @@ export function parseAssetId(text: string): AssetId {
   }
   let assetReference = assetRef;
   if (chain.namespace === 'eip155') {
-    if (assetNamespace !== 'erc20') throw new CaipError('only erc20 assets are supported on eip155 chains');
-    assetReference = canonicalEvmAddress(assetRef);
+    if (assetNamespace === 'slip44') {
+      if (assetRef !== String(EVM_COIN_TYPE)) throw new CaipError('the native coin of eip155 chains is slip44:60');
+    } else if (assetNamespace !== 'erc20')
+      throw new CaipError('only erc20 tokens and the native coin (slip44:60) are supported on eip155 chains');
+    else assetReference = canonicalEvmAddress(assetRef);
   }
   return { chain, assetNamespace, assetReference, id: `${chain.id}/${assetNamespace}:${assetReference}` };
 }

@@ -44,7 +44,21 @@ export class ChainUnavailable extends Error {}
 /** Why confirm refuses an authorization: what the chain would say, or a contract wallet the operator does not accept. */
 export type AuthorizationCheck =
   | { ok: true; signature: `0x${string}` }
-  | { ok: false; refusal: ChainRefusal | 'contract_wallet_not_accepted' | 'approval_pending'; reason: string };
+  | {
+      ok: false;
+      /** Native-coin options: the buyer's transaction is unknown to the node yet, or is not this option's pay call. */
+      refusal: ChainRefusal | 'contract_wallet_not_accepted' | 'approval_pending' | 'transaction_not_found' | 'transaction_mismatch';
+      reason: string;
+    };
+
+/** Where and at what price the chain's own coin is paid on a chain (src/chain/nativeCoin.ts). */
+export interface NativeTerms {
+  router: string;
+  /** How far (basis points) the price may move between the quote and fetch. */
+  toleranceBps: number;
+  /** The feed's latest round; `stale` when it is older than the feed's heartbeat. */
+  price: { feed: string; roundId: bigint; answer: bigint; decimals: number; updatedAt: bigint; stale: boolean };
+}
 
 /** What a Permit2 option's check needs beyond its typed data: who signed, where the tokens go, the approve sent. */
 export interface PermitContext {
@@ -92,6 +106,11 @@ export interface ChainWork {
   blacklisted(chainId: string, token: string, account: string): Promise<boolean>;
   /** Permit2 options: the owner's allowance of `token` to Permit2 now. Throws ChainUnavailable when the node cannot be asked. */
   permit2Allowance(chainId: string, token: string, owner: string): Promise<bigint>;
+  /**
+   * The chain's own coin where this instance offers it: its router and its price in `currency` now; null when the chain
+   * has no router or no feed for the currency. Throws ChainUnavailable when the node cannot be asked.
+   */
+  nativeTerms(chainId: string, currency: string): Promise<NativeTerms | null>;
   /** "This payment was confirmed: move it on the chain": the submission starts here and now, or on the job queue. */
   startSubmit(paymentId: string): Promise<void>;
   /** "A refund of this payment was created": its refunds are sent, here and now or from the job queue. */

@@ -38,6 +38,9 @@ export const ERRORS = {
   invalid_state: { status: 409, message: 'The current state does not allow this.' },
   quote_expired: { status: 409, message: 'The payment option has expired; fetch options again.' },
   approval_pending: { status: 409, message: "The buyer's approve transaction to Permit2 is not mined yet; confirm again shortly." },
+  transaction_not_found: { status: 409, message: "The chain's node does not know the buyer's transaction yet; confirm again shortly." },
+  price_stale: { status: 409, message: "The chain's price feed has not been updated within its heartbeat: ask for options again later." },
+  price_moved: { status: 409, message: 'The price moved beyond the quote tolerance since the option was quoted: ask for options again.' },
   already_refunded: { status: 409, message: 'The payment has already been refunded.' },
   refund_exceeds_payment: { status: 409, message: 'The refund is larger than what is left of the payment to refund.' },
   too_many_refunds: {
@@ -65,6 +68,10 @@ export const ERRORS = {
   authorization_not_yet_valid: { status: 422, message: 'The authorization is not valid yet.' },
   token_refused: { status: 422, message: 'The token refuses this transfer (blacklisted account or paused token).' },
   transaction_reverted: { status: 422, message: 'The token would revert this authorization.' },
+  transaction_mismatch: {
+    status: 422,
+    message: "The transaction is not this option's payment: its chain, sender, recipient, value or calldata differ.",
+  },
   contract_wallet_not_accepted: {
     status: 422,
     message: 'Signatures of this smart-contract wallet (ERC-1271, ERC-6492) are not accepted here.',

@@ -17,10 +17,10 @@ export type DestinationRefusal = Extract<
  * Why `address` (EIP-55) cannot receive a settlement of the token at `token` on a chain where this instance holds
  * the keys `instanceAddresses` (collectors and relayers, retired ones too), or null when nothing here refuses it.
  */
-export function destinationRefusal(address: string, token: string, instanceAddresses: readonly string[]): DestinationRefusal | null {
+export function destinationRefusal(address: string, token: string | null, instanceAddresses: readonly string[]): DestinationRefusal | null {
   const a = getAddress(address);
   if (a === ZERO) return 'destination_zero_address';
-  if (a === getAddress(token)) return 'destination_token_contract';
+  if (token !== null && a === getAddress(token)) return 'destination_token_contract';
   if (a === PERMIT2_ADDRESS) return 'destination_permit2';
   if (instanceAddresses.some((k) => getAddress(k) === a)) return 'destination_instance_key';
   return null;

@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import type { Chains } from '../chain/chains';
 import { ChainUnavailable, type ChainWork } from '../domain/chain';
 import { permit2Allowance } from '../chain/permit2Proofs';
+import { nativePrice } from '../chain/nativeCoin';
 import type { ContractWalletSettings } from '../config/chains';
 import { strandedPayments } from '../db/strandedRepo';
 import { monitorLease, releaseMonitorLease } from '../db/chainMonitorsRepo';
@@ -207,6 +208,12 @@ export async function startChainJobs(
       const chain = chains.get(chainId);
       if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
       return blacklistedNow(chain, token, account);
+    },
+    nativeTerms: async (chainId, currency) => {
+      const chain = chains.get(chainId);
+      if (!chain?.native) return null;
+      const price = await nativePrice(chain, currency);
+      return price && { router: chain.native.router, toleranceBps: chain.native.toleranceBps, price };
     },
     permit2Allowance: (chainId, token, owner) => {
       const chain = chains.get(chainId);

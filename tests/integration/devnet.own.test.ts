@@ -16,6 +16,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { devnetSetBalance } from '../../src/chain/anvil';
 import { devnetAssetId, devnetChain, devnetTokenAddress } from '../../src/chain/devnet';
 import { DEVNET_CHAIN_ID } from '../../src/chain/devnetChains';
+import { devnetFeedAddress, readFeed } from '../../src/chain/priceFeed';
 import { PERMIT2_ADDRESS as PERMIT2 } from '../../src/domain/permit2';
 import { balanceOf, chainClient, DEVNET2_CHAIN_ID, freePort, fund, newWallet, rpcUrl } from '../support/chain';
 import { admin, adminWith, startTestService, type TestService } from '../support/service';
@@ -201,6 +202,42 @@ describe('admin devnet and the asset registry', () => {
       const r = await adminWith({}, 'devnet', 'fund', '--address', holder, '--asset', asset, '--amount', '1');
       expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--asset must be one of') });
     }
+  });
+
+  it("devnet set-price moves a development ETH feed's price, on one chain or on every chain", async () => {
+    const eur = devnetFeedAddress('EUR')!;
+    const answerOn = async (chainId: number) => (await readFeed(chainClient(chainId), eur)).answer;
+    try {
+      const one = await admin('devnet', 'set-price', '--currency', 'eur', '--price', '2801.25', '--chain', 'eip155:31338');
+      expect(one).toEqual({
+        currency: 'EUR',
+        answer: '280125000000',
+        chains: [{ chainId: 'eip155:31338', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }],
+      });
+      expect(await answerOn(DEVNET2_CHAIN_ID)).toBe(2801_25000000n);
+      expect(await admin('devnet', 'set-price', '--currency', 'EUR', '--price', '0.00000001', '--chain', 'eip155:31338')).toMatchObject({
+        answer: '1',
+      });
+      expect(await answerOn(DEVNET2_CHAIN_ID)).toBe(1n);
+
+      for (const [flags, message] of [
+        [['--price', '1.123456789'], 'at most 8 decimals'],
+        [['--price', '0.00000000'], 'more than 0'],
+        [['--price=-5'], 'must be a decimal number'], // (`--price -5` is refused by the argument parser already)
+        [['--price', '3e3'], 'must be a decimal number'],
+        [['--price', '1,5'], 'must be a decimal number'],
+        [['--price', '3000', '--currency', 'GBP'], '--currency must be one of USD, EUR'],
+        [['--price', '3000', '--chain', 'eip155:1'], '--chain must be one of eip155:31337, eip155:31338'],
+      ] as const) {
+        const r = await adminWith({}, 'devnet', 'set-price', '--currency', 'EUR', ...flags);
+        expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining(message) });
+      }
+    } finally {
+      // Every chain back at the deployed price (other test files read it).
+      const all = await admin('devnet', 'set-price', '--currency', 'EUR', '--price', '2750');
+      expect((all as any).chains.map((c: any) => c.chainId)).toEqual(['eip155:31337', 'eip155:31338']);
+    }
+    for (const chainId of CHAINS) expect(await answerOn(chainId)).toBe(2750_00000000n);
   });
 
   it('the registry says how each token is paid; assets add takes --transfer-method', async () => {

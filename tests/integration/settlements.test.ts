@@ -88,7 +88,13 @@ describe('POST /v1/merchants/{id}/settlements/crypto', () => {
       '/settlements/0/destination',
     ],
     ['a malformed asset', [{ asset: 'eip155:31337/erc20:0x12', destination: `${C}:${WALLET}` }], '/settlements/0/asset'],
-    ['a non-erc20 EVM asset', [{ asset: 'eip155:31337/slip44:60', destination: `${C}:${WALLET}` }], '/settlements/0/asset'],
+    [
+      'a non-erc20 EVM asset',
+      [{ asset: 'eip155:31337/erc721:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `${C}:${WALLET}` }],
+      '/settlements/0/asset',
+    ],
+    // The chain's own coin is slip44:60 (ETH's coin type) on every EVM chain; another coin type is no asset there.
+    ['a native coin of another coin type', [{ asset: 'eip155:31337/slip44:61', destination: `${C}:${WALLET}` }], '/settlements/0/asset'],
     [
       'a chain reference with a leading zero',
       [{ asset: 'eip155:031337/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', destination: `${C}:${WALLET}` }],

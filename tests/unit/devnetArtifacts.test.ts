@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { mnemonicToAccount } from 'viem/accounts';
 import { getContractAddress, parseTransaction, recoverTransactionAddress, toHex, type TransactionSerialized } from 'viem';
 import { DEVNET_MNEMONIC_KEYS, devnetDeployer, proxyAdmin, tetherCreator } from '../../src/chain/devnet';
+import { nativeDeployer } from '../../src/chain/nativeRouter';
 import { permit2Code, permit2DomainSeparator } from '../../src/chain/permit2';
 import { MULTICALL3_ADDRESS } from '../../src/domain/multicall3';
 
@@ -16,11 +17,16 @@ const run = promisify(execFile);
 
 describe('development chain artifacts', () => {
   // Two Solidity compilations beside the integration suite on two cores: a minute was not always enough.
-  it('contracts/tether/DevTetherToken.json and contracts/wallet/DevSmartWallet.json are what their sources compile to', async () => {
+  it('the DevTetherToken, DevSmartWallet, PaygateRouter and DevPriceFeed artifacts are what their sources compile to', async () => {
     await expect(run('node', ['scripts/build-tether.mjs', '--check'], { cwd: root })).resolves.toBeDefined();
-    const wallet = JSON.parse(fs.readFileSync(path.join(root, 'contracts/wallet/DevSmartWallet.json'), 'utf8'));
-    const artifact = JSON.parse(fs.readFileSync(path.join(root, 'contracts/tether/DevTetherToken.json'), 'utf8'));
-    expect([artifact.compiler, wallet.compiler]).toEqual([expect.stringMatching(/^solc 0\.4\.18\+/), artifact.compiler]);
+    const read = (rel: string) => JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8'));
+    const artifact = read('contracts/tether/DevTetherToken.json');
+    const others = ['contracts/wallet/DevSmartWallet.json', 'contracts/router/PaygateRouter.json', 'contracts/pricefeed/DevPriceFeed.json'];
+    expect([artifact.compiler, ...others.map((rel) => read(rel).compiler)]).toEqual([
+      expect.stringMatching(/^solc 0\.4\.18\+/),
+      ...others.map(() => artifact.compiler),
+    ]);
+    expect(others.map((rel) => read(rel).contract)).toEqual(['DevSmartWallet', 'PaygateRouter', 'DevPriceFeed']);
     // The check can fail: a copy of the script beside a changed artifact refuses it.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tether-check-'));
     fs.mkdirSync(path.join(tmp, 'scripts'));
@@ -68,7 +74,9 @@ describe('development chain artifacts', () => {
       const derived = mnemonicToAccount(mnemonic, { addressIndex: Number(index) });
       expect(toHex(derived.getHdKey().privateKey!)).toBe(key);
     }
+    expect(Object.keys(DEVNET_MNEMONIC_KEYS)).toEqual(['0', '7', '8', '9']);
     expect(devnetDeployer.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 0 }).address);
+    expect(nativeDeployer.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 7 }).address);
     expect(tetherCreator.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 8 }).address);
     expect(proxyAdmin.address).toBe(mnemonicToAccount(mnemonic, { addressIndex: 9 }).address);
   });

@@ -76,10 +76,10 @@ const createPaymentsStatement = preparedStatement(
       WHEN m.status <> 'active' THEN 'merchant_inactive'
       WHEN NOT EXISTS (
         SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
-        WHERE s.merchant_id = m.id AND a.peg_currency = r.currency AND a.enabled) THEN 'no_settlement'
+        WHERE s.merchant_id = m.id AND (a.peg_currency = r.currency OR a.transfer_method = 'native') AND a.enabled) THEN 'no_settlement'
       WHEN NOT EXISTS (
         SELECT 1 FROM crypto_settlements s JOIN assets a ON a.id = s.asset
-        WHERE s.merchant_id = m.id AND a.peg_currency = r.currency AND a.enabled
+        WHERE s.merchant_id = m.id AND (a.peg_currency = r.currency OR a.transfer_method = 'native') AND a.enabled
           AND a.chain_id = ANY (string_to_array(r.served, ','))) THEN 'not_served'
     END AS refusal
     FROM r LEFT JOIN merchants m ON m.id = r.merchant_id

@@ -46,7 +46,10 @@ export function payWalletRoutes({ config, db, chainWork, confirmChecks }: PayWal
         return sendJson(ctx, 200, JSON.stringify({ options: null, status, statusText: STATUS_TEXT[status] }), NO_STORE);
       }
       const collectData = r.collectData ?? undefined;
-      const options = r.options.map((o) => optionView(o, r.etaS, collectData as Parameters<typeof optionView>[2]));
+      // The page signs typed data and sends approves; it does not send a native-coin payment yet (docs/native.md).
+      const options = r.options
+        .filter((o) => o.assetInfo.transferMethod !== 'native')
+        .map((o) => optionView(o, r.etaS, collectData as Parameters<typeof optionView>[2]));
       sendJson(ctx, 200, JSON.stringify({ options }), NO_STORE);
     },
     /** The option and its results, as ConfirmPaymentRequest has them (validated: contract.ts); no collectedData. */

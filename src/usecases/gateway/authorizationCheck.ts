@@ -7,6 +7,8 @@ import type { Fees } from '../../domain/fees';
 import { ChainUnavailable, type AuthorizationCheck, type ChainWork, type PermitContext } from '../../domain/chain';
 import { canonicalSignature, verifyTransferAuthorization, type TransferAuthorization } from '../../domain/eip3009';
 import { counterfactualOf } from '../../domain/erc6492';
+import { isNativeQuote, type NativeQuote } from '../../domain/nativeQuote';
+import { checkNativeTransaction } from '../../chain/nativeCoin';
 import { isPermit, permitDigest, permitTerms, permitTransferCall, verifyPermit, type PermitTypedData } from '../../domain/permit2';
 
 // Confirm's check of an authorization, before anything moves: the signature (an EOA's, normalised to the form tokens
@@ -106,7 +108,9 @@ export function authorizationChecker(chains: Chains, contractWallets: ContractWa
   return async (chainId, typedDataJson, signature, submitter, permit): Promise<AuthorizationCheck> => {
     const chain = chains.get(chainId);
     if (!chain) throw new ChainUnavailable(`chain ${chainId} is not configured`);
-    const td = JSON.parse(typedDataJson) as TransferAuthorization | PermitTypedData;
+    const td = JSON.parse(typedDataJson) as TransferAuthorization | PermitTypedData | NativeQuote;
+    // The chain's own coin: the "signature" is the buyer's transaction, checked as it is on the chain.
+    if (isNativeQuote(td)) return checkNativeTransaction(chain, td, signature);
     const relayer = getAddress(submitter);
     if (isPermit(td)) {
       if (!permit) throw new Error('a permit is checked with its owner and recipient');

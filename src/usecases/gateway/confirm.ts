@@ -6,6 +6,7 @@ import { parseAccountId } from '../../domain/caip';
 import { AppError } from '../../domain/errors';
 import type { ConfirmedOption } from '../../domain/payment';
 import { seal } from '../../domain/sealed';
+import { nativeQuoteOf } from '../../domain/nativeQuote';
 import * as repo from '../../db/payments';
 import { isOptionReferenceViolation, StoredOption } from '../../db/optionsRepo';
 import { PAYMENT_DATA, sealedAt } from '../../db/sealedColumnsRepo';
@@ -46,6 +47,8 @@ async function alreadyConfirmed(db: Db, config: Config, paymentId: string, opt: 
 }
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** Refusals a confirm a moment later may pass (an approve not mined yet, a transaction the node does not show yet). */
+const RETRY_SOON = new Set<string>(['approval_pending', 'transaction_not_found']);
 
 /**
  * The signature (the last result), and a Permit2 option's approve transaction hash (a result before it), from the
@@ -81,13 +84,15 @@ export async function checkConfirm(
 ): Promise<CheckedConfirm> {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const p = pw.payment;
+  const native = nativeQuoteOf(opt.typedData) !== null;
   let given!: ReturnType<typeof resultsOf>;
   let collectedJson: string | null = null;
   let signature!: Hex;
   const ran = await runRules({
     state: () => (p.status === 'requires_action' ? undefined : 'stop'),
     quote: () => {
-      checkQuote(opt);
+      // A native option's quote is bounded on the chain: the router refuses its transaction after the deadline.
+      if (!native) checkQuote(opt);
       given = resultsOf(input, opt.permitTo !== null);
       if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
     },
@@ -110,7 +115,7 @@ export async function checkConfirm(
       });
       // The catalogue's message; an approve not mined yet is worth retrying at once.
       if (!check.ok)
-        throw new AppError(check.refusal, undefined, undefined, check.refusal === 'approval_pending' ? { 'Retry-After': '2' } : undefined);
+        throw new AppError(check.refusal, undefined, undefined, RETRY_SOON.has(check.refusal) ? { 'Retry-After': '2' } : undefined);
       signature = check.signature;
     },
   });
@@ -137,7 +142,7 @@ export async function confirmPayment(
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
   if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);
-  checkQuote(opt);
+  if (nativeQuoteOf(opt.typedData) === null) checkQuote(opt);
   // An open payment was open when checked too (no state leads back to requires_action), with this very input.
   if (!checked.open || checked.optionId !== opt.id) throw new Error('confirm: the checks did not run for this option');
   if (opt.collectData && checked.collectedJson === null) throw new AppError('collect_data_required');

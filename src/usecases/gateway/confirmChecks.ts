@@ -16,6 +16,9 @@ import type { StoredOption } from '../../db/optionsRepo';
 /** Takes one check of `paymentId` by `credential` from the shared limits; throws 429 rate_limited beyond them. */
 export type TakeCheck = (credential: string, paymentId: string) => Promise<void>;
 
+/** Refusals that may pass a moment later (a transaction not mined, or not seen by the node, yet): never remembered. */
+const WORTH_ASKING_AGAIN = new Set<string>(['approval_pending', 'transaction_not_found']);
+
 /** Verdicts remembered at most; the oldest is forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
@@ -51,7 +54,7 @@ export class ConfirmChecks {
       check = (async () => {
         await this.take(credential, opt.paymentId);
         const r = await this.chainWork.checkAuthorization(opt.chainId, opt.typedData, signature, opt.relayer, permit);
-        if (r.ok ? rememberPass : r.refusal !== 'approval_pending') this.remember(key, r);
+        if (r.ok ? rememberPass : !WORTH_ASKING_AGAIN.has(r.refusal)) this.remember(key, r);
         return r;
       })().finally(() => this.running.delete(key));
       this.running.set(key, check);

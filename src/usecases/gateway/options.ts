@@ -22,6 +22,8 @@ import { collectedByAccount, findOption, payableSettlements, StoredOption, store
 import { gatewayPayment, gatewayPaymentWithMerchant, notOpen } from './payments';
 import { storeQuotes } from './optionRoom';
 import { needsBuyerData } from './confirmRules';
+import { checkNativePrice, nativeOffer, nativeTermsReader } from './nativeOption';
+import { nativeQuoteOf } from '../../domain/nativeQuote';
 
 // Options: one per (buyer account, merchant settlement asset on that account's chain) that can be paid by
 // an EIP-3009 authorization or a Permit2 permit, priced by peg, on a chain this instance settles on. Each is stored as offered;
@@ -173,6 +175,8 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
   const fundingAt = fundsAsset === null ? null : await fundingCollector(db, chainWork, p.id);
   const now = Math.floor(p.asOf.getTime() / 1000); // the database's clock, which checkQuote judges by
   const expiresAt = Math.min(now + config.quoteTtlSeconds, Math.floor(p.expiresAt.getTime() / 1000));
+  const paymentExpiresAt = Math.floor(p.expiresAt.getTime() / 1000);
+  const nativeTerms = nativeTermsReader(chainWork);
   const seen = new Set<string>();
   const offered: OfferedOption[] = [];
   // Data the buyer already gave to this caller (hosted collect page, or fetch) carries over to a fresh quote.
@@ -193,10 +197,20 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
       if (fundsAsset !== null && asset.id !== fundsAsset) continue;
       const relayer = fundingAt ?? chainWork.relayerFor(asset.chainId, `${p.id}/${account.id}`, modeOfScope(p.accountId));
       if (!relayer) continue; // not a chain this instance settles on for this payment's mode
-      const value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       const nonce = randomNonce();
       const quote = { collector: terms.mode === 'collector' || fundsAsset !== null, relayer, destination, expiresAt };
-      const { typedData, permitTo } = offeredTypedData(asset, account, value, nonce, quote);
+      let value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
+      let offeredData: { typedData: string; permitTo: string | null };
+      if (asset.transferMethod === 'native') {
+        // Direct mode only for now: a collector's coin is not settled onward yet (nativeOption.ts).
+        const to = parseAccountId(destination).address;
+        const input = { paymentId: p.id, currency: p.currency, amountMinor: p.amountMinor, account, to, expiresAt, now };
+        const offer = quote.collector ? null : nativeOffer(await nativeTerms(asset.chainId, p.currency), { ...input, paymentExpiresAt });
+        if (!offer) continue;
+        value = offer.wei;
+        offeredData = { typedData: JSON.stringify(offer.quote), permitTo: null };
+      } else offeredData = offeredTypedData(asset, account, value, nonce, quote);
+      const { typedData, permitTo } = offeredData;
       const id = newId('opt');
       const inherited = given.get(account.id);
       const data = inherited ? openedOptionData(config, { id: inherited.optionId, collectedData: inherited.sealed }) : null;
@@ -297,6 +311,8 @@ export async function fetchActions(db: Db, config: Config, chainWork: ChainWork,
     if (hasData(data)) await storeCollected(db, opt.id, sealOptionData(config, opt.id, validCollectedJson(data, '/data')));
     else if (openedOptionData(config, opt) === null) throw new AppError('collect_data_required');
   }
+  const native = nativeQuoteOf(opt.typedData);
+  if (native) await checkNativePrice(chainWork, opt.chainId, native);
   const owner = parseAccountId(opt.account).address;
   return {
     ...opt,

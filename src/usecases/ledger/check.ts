@@ -6,7 +6,7 @@ import { TOKEN_ABI } from '../../chain/evm';
 import { nonceCountAt } from '../../chain/proofs';
 import { holdingsAt, negativeBalances } from '../../db/ledger';
 import { lowestOpenNonces } from '../../db/relayer';
-import { parseAssetId } from '../../domain/caip';
+import { tokenAddressOf } from '../../domain/caip';
 
 // `admin ledger check`: what the ledger says each address holds of each token, against what the chain says, at the
 // block at confirmation depth. The ledger's side counts only the movements mined at or below that block (and
@@ -89,7 +89,7 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
       all.map((h) =>
         chain.call(() =>
           chain.pub.readContract({
-            address: getAddress(parseAssetId(h.asset).assetReference),
+            address: getAddress(tokenAddressOf(h.asset)),
             abi: TOKEN_ABI,
             functionName: 'balanceOf',
             args: [getAddress(h.holder)],

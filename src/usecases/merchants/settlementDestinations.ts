@@ -19,6 +19,9 @@ export interface Entry {
   at: string;
 }
 
+/** The asset's token contract; null for a chain's own coin, which has none (and no issuer to blacklist anyone). */
+const tokenOf = (a: AssetId): string | null => (a.assetNamespace === 'erc20' ? a.assetReference : null);
+
 interface Refusal {
   code: ErrorCode;
   issue: Issue;
@@ -29,7 +32,7 @@ function servedRefusal(e: Entry, chains: Set<string>, served: Set<string>, chain
   const refuse = (code: ErrorCode, field: string, message: string): Refusal => ({ code, issue: { field: `${e.at}/${field}`, message } });
   if (!chains.has(e.a.chain.id)) return refuse('chain_not_served', 'asset', `this service does not settle on ${e.a.chain.id}`);
   if (!served.has(e.a.id)) return refuse('asset_not_served', 'asset', `this service does not serve ${e.a.id} on ${e.a.chain.id}`);
-  const code = destinationRefusal(e.d.address, e.a.assetReference, chainWork.instanceAddresses(e.a.chain.id) ?? []);
+  const code = destinationRefusal(e.d.address, tokenOf(e.a), chainWork.instanceAddresses(e.a.chain.id) ?? []);
   return code ? refuse(code, 'destination', ERRORS[code].message) : null;
 }
 
@@ -39,7 +42,9 @@ export async function checkDestinations(db: Db, chainWork: ChainWork, entries: E
   const served = new Set((await findAssets(db, [...new Set(entries.map((e) => e.a.id))])).keys());
   const refusals: (Refusal | null)[] = entries.map((e) => servedRefusal(e, chains, served, chainWork));
   const asked = await Promise.all(
-    entries.map(async (e, i) => (refusals[i] ? false : blacklisted(chainWork, e.a.chain.id, e.a.assetReference, e.d.address))),
+    entries.map(async (e, i) =>
+      refusals[i] || tokenOf(e.a) === null ? false : blacklisted(chainWork, e.a.chain.id, e.a.assetReference, e.d.address),
+    ),
   );
   asked.forEach((listed, i) => {
     if (listed)

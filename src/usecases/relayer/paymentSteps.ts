@@ -1,10 +1,10 @@
-import { inTransaction, type Db, type Tx } from '../../db/knex';
+import { inTransaction, type Tx } from '../../db/knex';
 import { getAddress, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { authorizationDeadline, type ChainCall, type EvmChain, type Simulation } from '../../chain/evm';
 import type { Fees } from '../../domain/fees';
 import { isFinal } from '../../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../../domain/chain';
-import { parseAccountId, parseAssetId } from '../../domain/caip';
+import { parseAccountId, tokenAddressOf } from '../../domain/caip';
 import { settlementSplit } from '../../domain/money';
 import * as payments from '../../db/payments';
 import * as relayer from '../../db/relayer';
@@ -17,8 +17,12 @@ import { settlementFailed } from './settlementHolds';
 import type { RelayerDeps } from './deps';
 import * as ledger from '../ledger/records';
 import { planTransfer, withHeadroom } from './transfer';
+import { nativeQuoteOf } from '../../domain/nativeQuote';
+import { watchNativePayment } from './nativeWatch';
 
 export type { RelayerDeps } from './deps';
+export { failPayment, NotYetVisible } from './stepOutcomes';
+import { failPayment, NotYetVisible } from './stepOutcomes';
 
 // What the relayer does with a confirmed payment, in three steps that each survive a crash:
 //   submit:  simulate the authorization with the fees it will offer, sign it under a nonce from PostgreSQL, store,
@@ -30,18 +34,11 @@ export type { RelayerDeps } from './deps';
 //            for an account on a schedule, in its slot's batch (src/usecases/relayer/scheduledSettlements.ts).
 // The payment moves only on final outcomes, each in the transaction that records the outcome.
 
-export class NotYetVisible extends Error {}
-
 /**
  * The token refuses the transfer for now (paused, or an account blacklisted): the submission is simulated again
  * later, with the step's backoff, for as long as the authorization is valid; the payment fails only after that.
  */
 class RefusedForNow extends Error {}
-
-export async function failPayment(deps: RelayerDeps, paymentId: string, code: ChainRefusal, reason: string, trx?: Db) {
-  const done = await payments.applyTransition(trx ?? deps.db, paymentId, 'chain_failed', { failureCode: code });
-  if (done) deps.log.warn({ paymentId, failureCode: code, reason }, 'payment failed on chain');
-}
 
 /** Submits a processing payment's authorization; the transaction hash, or null when there is nothing to do. */
 export async function submitPayment(deps: RelayerDeps, paymentId: string): Promise<string | null> {
@@ -57,6 +54,9 @@ export async function submitPayment(deps: RelayerDeps, paymentId: string): Promi
     log.error({ paymentId, chainId: opt.chainId }, 'a confirmed payment is on a chain this instance is not configured for');
     return null;
   }
+  // The chain's own coin: the buyer's transaction paid; the step watches the chain decide (nativeWatch.ts).
+  const quote = nativeQuoteOf(opt.typedData);
+  if (quote) return watchNativePayment(deps, chain, paymentId, quote);
   const plan = submissionPlan(chain, paymentId, opt, signature as Hex);
   if (!chain.holds(plan.sender)) {
     log.error({ paymentId, relayer: plan.sender }, 'this process holds no key for the relayer that must submit; another process may');
@@ -234,7 +234,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const waits = () => new Error("settlement waits: a refund took part of the payment's share since its amount was read");
   if (await shareTaken()) throw waits();
   const to = parseAccountId(destination).address;
-  const t = await planTransfer(chain, { sender, token: parseAssetId(asset).assetReference, to, amount, purpose: 'settle', paymentId });
+  const t = await planTransfer(chain, { sender, token: tokenAddressOf(asset), to, amount, purpose: 'settle', paymentId });
   // Short on chain because such a refund went out since the check above: not a failed attempt.
   if (!t.ok && t.sim.refusal === 'insufficient_funds' && (await shareTaken())) throw waits();
   if (!t.ok) {

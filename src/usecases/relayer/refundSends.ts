@@ -5,7 +5,7 @@ import * as refunds from '../../db/refundsRepo';
 import { findPayment, unmarkRefunded } from '../../db/payments';
 import type { ChainTx } from '../../db/relayer';
 import { settlementInput } from '../../db/settlementTransfersRepo';
-import { parseAssetId } from '../../domain/caip';
+import { tokenAddressOf } from '../../domain/caip';
 import { refundableByHolder } from '../../db/ledger';
 import { InsufficientBalance, recordTransferOutcome, releaseRefundFunding } from '../ledger/records';
 import { fundShortRefund } from '../payments/refunds';
@@ -42,7 +42,7 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   const fits = await fitting(db);
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
   if (!holder) return waitForFunds(deps, refund, covered);
-  const token = parseAssetId(refund.tokenAsset).assetReference;
+  const token = tokenAddressOf(refund.tokenAsset);
   const t = await planTransfer(chain, {
     sender: holder,
     token,

@@ -4,7 +4,7 @@ import * as reserves from '../../db/ledger/reserves';
 import * as payments from '../../db/payments';
 import type { ChainTx } from '../../db/relayer';
 import { holdSettlement } from '../../db/settlementTransfersRepo';
-import { parseAccountId, parseAssetId } from '../../domain/caip';
+import { parseAccountId, tokenAddressOf } from '../../domain/caip';
 import { InsufficientBalance, recordTransferOutcome } from '../ledger/records';
 import type { RelayerDeps } from './paymentSteps';
 import { BATCH, planTransfer } from './transfer';
@@ -49,7 +49,7 @@ async function sendRelease(deps: RelayerDeps, b: reserves.DueRelease): Promise<s
   if (!chain || !chain.holds(sender)) return null; // another process holds the key
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
   const to = parseAccountId(b.destination).address;
-  const t = await planTransfer(chain, { sender, token: parseAssetId(b.asset).assetReference, to, amount, ...BATCH });
+  const t = await planTransfer(chain, { sender, token: tokenAddressOf(b.asset), to, amount, ...BATCH });
   if (!t.ok) {
     log.warn(
       { merchantId: b.merchantId, asset: b.asset, refusal: t.sim.refusal },

@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex';
 import { getAddress, type Address } from 'viem';
 import type { Logger } from '../../logger';
 import type { EvmChain } from '../../chain/evm';
-import { parseAssetId } from '../../domain/caip';
+import { tokenAddressOf } from '../../domain/caip';
 import { settlementSplit } from '../../domain/money';
 import { listAssets } from '../../db/assetsRepo';
 import { findPayment } from '../../db/payments';
@@ -35,11 +35,13 @@ interface Holding {
 
 async function holdings(db: Db, chain: EvmChain, address: Address, onlyAsset?: string) {
   const since = await databaseNow(db);
-  const assets = (await listAssets(db)).filter((a) => a.chainId === chain.caip2 && (!onlyAsset || a.id === onlyAsset));
+  const assets = (await listAssets(db)).filter(
+    (a) => a.chainId === chain.caip2 && a.transferMethod !== 'native' && (!onlyAsset || a.id === onlyAsset),
+  );
   const native = await chain.nativeBalance(address);
   const balances = await Promise.all(
     assets.map((a) =>
-      chain.tokenBalance(parseAssetId(a.id).assetReference, address).then(
+      chain.tokenBalance(tokenAddressOf(a.id), address).then(
         (b) => ({ balance: b as bigint | null }),
         (e: Error) => ({ balance: null, error: e.message.slice(0, 200) }),
       ),
@@ -63,7 +65,7 @@ async function holdings(db: Db, chain: EvmChain, address: Address, onlyAsset?: s
     return {
       asset: a.id,
       symbol: a.symbol,
-      token: parseAssetId(a.id).assetReference,
+      token: tokenAddressOf(a.id),
       balance,
       owed: due,
       sweepable,

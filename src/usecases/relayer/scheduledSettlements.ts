@@ -1,6 +1,6 @@
 import { getAddress } from 'viem';
 import type { Tx } from '../../db/knex';
-import { parseAccountId, parseAssetId } from '../../domain/caip';
+import { parseAccountId, tokenAddressOf } from '../../domain/caip';
 import * as payments from '../../db/payments';
 import type { ChainTx } from '../../db/relayer';
 import * as batches from '../../db/settlementBatchesRepo';
@@ -53,7 +53,7 @@ async function sendBatch(deps: RelayerDeps, due: batches.DueBatch, unitMs: numbe
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
   if (amount <= 0n) return null;
   const to = parseAccountId(b.destination).address;
-  const t = await planTransfer(chain, { sender, token: parseAssetId(b.asset).assetReference, to, amount, ...BATCH });
+  const t = await planTransfer(chain, { sender, token: tokenAddressOf(b.asset), to, amount, ...BATCH });
   if (!t.ok) {
     // Counted per payment, as for a settlement of its own: each waits before its next batch, and is held at the bound.
     for (const m of b.members) await settlementFailed(deps, db, m.paymentId, `simulation:${t.sim.refusal}`);

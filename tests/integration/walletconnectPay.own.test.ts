@@ -1,6 +1,9 @@
 import { WalletConnectPay, type WalletRpcAction } from '@walletconnect/pay';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { balanceOf, DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
+import { getAddress } from 'viem';
+import { devnetRouterAddress } from '../../src/chain/nativeRouter';
+import { balanceOf, chainClient, DEVNET_USDC, newBuyer, receiptOf } from '../support/chain';
+import { ethAsset, ethShop, newEthBuyer, type EthShop } from '../support/native';
 import { uniqueKey } from '../support/fixtures';
 import { newUsdtBuyer, USDT, usdtShop, type UsdtShop } from '../support/permit2';
 import { startTestService, type TestService } from '../support/service';
@@ -136,5 +139,40 @@ describe('the published @walletconnect/pay SDK, pointed at this service', () => 
         const o = await sdk.getPaymentOptions({ paymentLink: link, accounts: [`eip155:31337:${buyer.address}`], includePaymentInfo });
         expect({ status: o.info?.status, options: o.options }).toEqual({ status, options: [] });
       }
+  });
+});
+
+describe('the published @walletconnect/pay SDK pays an ETH option (issue 49)', () => {
+  let svc: TestService;
+  let shop: EthShop;
+  let sdk: InstanceType<typeof WalletConnectPay>;
+
+  beforeAll(async () => {
+    svc = await startTestService();
+    shop = await ethShop(svc, 'WalletConnect Pay ETH Shop', 'direct');
+    sdk = new WalletConnectPay({ apiKey: shop.walletKey, baseUrl: svc.directUrl, logger: 'silent' });
+  });
+  afterAll(() => svc.close());
+
+  it("follows the option's build action to one eth_sendTransaction; the wallet's hash confirms it; ETH moves", async () => {
+    const buyer = await newEthBuyer();
+    const created = await shop.asMerchant('POST', '/v1/payments', {
+      body: { referenceId: uniqueKey('order'), amount: { unit: 'iso4217/USD', value: '1500' } },
+    });
+    const options = await sdk.getPaymentOptions({ paymentLink: created.body.gatewayUrl, accounts: [`eip155:31337:${buyer.address}`] });
+    const option = options.options.find((o) => o.amount.unit === `caip19/${ethAsset()}`);
+    if (!option) throw new Error(`no ETH option in ${JSON.stringify(options.options)}`);
+    expect(option.amount.display).toMatchObject({ assetSymbol: 'ETH', decimals: 18 });
+    const actions = await sdk.getRequiredPaymentActions({ paymentId: options.paymentId, optionId: option.id });
+    expect(actions.map((a) => a.walletRpc.method)).toEqual(['eth_sendTransaction']);
+    const [tx] = JSON.parse(actions[0].walletRpc.params) as { to: string; value: string }[];
+    expect({ to: tx.to, value: BigInt(tx.value) }).toEqual({ to: devnetRouterAddress, value: BigInt(option.amount.value) });
+    const before = await chainClient().getBalance({ address: getAddress(shop.wallet) });
+    const hash = await runAction(buyer, actions[0].walletRpc);
+    const confirmed = await sdk.confirmPayment({ paymentId: options.paymentId, optionId: option.id, signatures: [hash] });
+    expect(confirmed.status).toMatch(/^(processing|succeeded)$/);
+    const done = await shop.until(created.body.paymentId, (d) => d.status === 'succeeded');
+    expect(done.info.txId).toBe(hash);
+    expect((await chainClient().getBalance({ address: getAddress(shop.wallet) })) - before).toBe(BigInt(option.amount.value));
   });
 });

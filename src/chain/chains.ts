@@ -4,14 +4,16 @@ import type { Config } from '../config';
 import { chainModes, type ChainSettings, type DevnetSettings } from '../config/chains';
 import type { Mode } from '../domain/mode';
 import type { Logger } from '../logger';
-import { upsertAsset } from '../db/assetsRepo';
+import { getAddress } from 'viem';
+import { listAssets, upsertAsset } from '../db/assetsRepo';
 import { devnetAssets, devnetInfo, devnetRelayerKeys } from './devnet';
 import { DEVNET_CHAINS, devnetInfoFile, type DevnetInfo } from './devnetChains';
 import { devnetSetBalance, startAnvil, type RunningAnvil } from './anvil';
 import { ensureDevnetTokens } from './devnetTokens';
 import { EvmChain } from './evm';
 import { startDepthMining } from './devnetDepth';
-import { devnetNativeCoin, nativeAsset } from './devnetNative';
+import { devnetNativeCoin } from './devnetNative';
+import { nativeAsset } from '../domain/asset';
 
 // The chains this instance settles on: the configured ones (CHAINS), and the development chains when none is
 // configured outside production or, for test mode, beside configured ones (docs/testmode.md). Options are
@@ -41,8 +43,8 @@ export class Chains {
   }
 }
 
-const configured = (c: ChainSettings) =>
-  new EvmChain(
+function configured(c: ChainSettings): EvmChain {
+  const chain = new EvmChain(
     c.caip2,
     c.chainId,
     c.rpcUrl,
@@ -52,6 +54,12 @@ const configured = (c: ChainSettings) =>
     c.relayerBalanceFloorWei,
     c.retiredRelayerKeys,
   );
+  if (c.native) {
+    const feeds = Object.entries(c.native.feeds).map(([cur, f]) => [cur, { ...f, address: getAddress(f.address) }]);
+    chain.native = { router: getAddress(c.native.router), feeds: Object.fromEntries(feeds), toleranceBps: c.native.toleranceBps };
+  }
+  return chain;
+}
 
 const devnet = (d: DevnetSettings, chainId: number, rpcUrl: string, createKeys: boolean) =>
   new EvmChain(
@@ -112,6 +120,14 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
         log.warn({ chainId: chain.caip2, relayer, balanceWei: wei.toString() }, 'relayer balance is under its floor: fund it');
     }
   for (const chain of list) logRetired(log, chain);
+  for (const c of config.chains)
+    if (c.native)
+      await registerNative(
+        db,
+        c,
+        log,
+        list.find((x) => x.caip2 === c.caip2)!,
+      );
   if (!config.devnet) return { chains: new Chains(list, config.chains), devnetEnv: {}, stop: async () => {} };
   const d = config.devnet;
   const started: RunningAnvil[] = [];
@@ -164,6 +180,18 @@ export async function startChains(config: Config, db: Db, log: Logger): Promise<
       for (const a of started) await a.stop();
     },
   };
+}
+
+/**
+ * A configured chain's own coin (CHAIN_<id>_NATIVE_*) in the asset registry, named as the chain's other assets name
+ * their network. A router without code is said at once: its options would only be refused by the wallet's node.
+ */
+async function registerNative(db: Db, c: ChainSettings, log: Logger, chain: EvmChain): Promise<void> {
+  const code = await chain.pub.getCode({ address: chain.native!.router }).catch(() => undefined);
+  if (code === '0x' || code === null)
+    log.warn({ chainId: c.caip2, router: chain.native!.router }, 'CHAIN_<id>_NATIVE_ROUTER has no code on the chain: deploy the router');
+  const networkName = (await listAssets(db)).find((a) => a.chainId === c.caip2)?.networkName ?? c.caip2;
+  await upsertAsset(db, { ...nativeAsset(c.caip2), symbol: c.native!.symbol, name: c.native!.symbol, networkName });
 }
 
 function logRetired(log: Logger, chain: EvmChain): void {

@@ -7,8 +7,6 @@ import { devnetClients, fromDevnetAccount, hasCode, NATIVE_NONCES, nativeContrac
 import { devnetRouterAddress } from './nativeRouter';
 import { DEVNET_FEEDS, devnetFeedAddress, FEED_ABI } from './priceFeed';
 import type { NativeCoin } from '../domain/nativeQuote';
-import type { Asset } from '../domain/asset';
-import { nativeAssetId } from '../domain/caip';
 
 // Deploys the contracts of payments in the native coin on a development chain, from nativeDeployer: PaygateRouter
 // at its nonce 0, then DevPriceFeed for ETH / USD (nonce 1) and ETH / EUR (nonce 2), so their addresses are known
@@ -85,19 +83,4 @@ export const devnetNativeCoin = (): NativeCoin => ({
   router: devnetRouterAddress,
   feeds: Object.fromEntries(DEVNET_FEEDS.map((f) => [f.currency, { address: feedOf(f.currency), heartbeatS: DEVNET_HEARTBEAT_S }])),
   toleranceBps: DEVNET_TOLERANCE_BPS,
-});
-
-/** The chain's own coin as the asset registry holds it (18 decimals, no token contract, no currency peg). */
-export const nativeAsset = (caip2: string): Omit<Asset, 'networkName'> => ({
-  id: nativeAssetId(caip2),
-  chainId: caip2,
-  symbol: 'ETH',
-  name: 'Ether',
-  decimals: 18,
-  iconUrl: null,
-  networkIconUrl: null,
-  pegCurrency: null,
-  eip712Name: null,
-  eip712Version: null,
-  transferMethod: 'native',
 });

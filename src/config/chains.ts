@@ -1,5 +1,6 @@
 import { DEVNET_CHAINS } from '../chain/devnetChains';
 import { ConfigError, int } from './env';
+import { nativeSettings, type NativeSettings } from './nativeCoin';
 import type { Mode } from '../domain/mode';
 
 // The EVM chains this instance settles on (CHAINS, CHAIN_<id>_*), or the development chain (DEVNET_*).
@@ -21,6 +22,8 @@ export interface ChainSettings {
   relayerBalanceFloorWei: bigint;
   /** Whose payments the chain takes (CHAIN_<id>_MODE): live ones (the default) or test ones (docs/testmode.md). */
   mode: Mode;
+  /** The chain's own coin, where offered (CHAIN_<id>_NATIVE_*: src/config/nativeCoin.ts). */
+  native: NativeSettings | null;
 }
 
 export interface DevnetChainSettings {
@@ -134,6 +137,7 @@ export function chainSettings(env: NodeJS.ProcessEnv): ChainSettings[] {
       confirmations: int(env, `${p}CONFIRMATIONS`, defaultConfirmations(Number(id)), 1, 1000),
       maxFeePerGasWei,
       relayerBalanceFloorWei: wei(env, `${p}RELAYER_BALANCE_FLOOR_WEI`) ?? 10n ** 16n,
+      native: nativeSettings(env, p),
     };
   });
 }

@@ -1,3 +1,5 @@
+import { nativeAssetId } from './caip';
+
 // An asset of the registry (table `assets`): what the service can take, and how to show and price it.
 export interface Asset {
   id: string;
@@ -20,3 +22,18 @@ export interface Asset {
 
 export const TRANSFER_METHODS = ['eip3009', 'permit2', 'native'] as const;
 export type TransferMethod = (typeof TRANSFER_METHODS)[number];
+
+/** The chain's own coin as the asset registry holds it (18 decimals, no token contract, no currency peg). */
+export const nativeAsset = (caip2: string): Omit<Asset, 'networkName'> => ({
+  id: nativeAssetId(caip2),
+  chainId: caip2,
+  symbol: 'ETH',
+  name: 'Ether',
+  decimals: 18,
+  iconUrl: null,
+  networkIconUrl: null,
+  pegCurrency: null,
+  eip712Name: null,
+  eip712Version: null,
+  transferMethod: 'native',
+});

@@ -7,7 +7,8 @@ import { devnetRouterAddress, paymentRef, ROUTER_ABI } from '../../src/chain/nat
 import { devnetFeedAddress, readFeed } from '../../src/chain/priceFeed';
 import { chainClient, DEVNET2_CHAIN_ID, rpcUrl } from '../support/chain';
 import { ethAsset, ethShop, newEthBuyer, type EthShop } from '../support/native';
-import { startTestService, type TestService } from '../support/service';
+import { generatePrivateKey } from 'viem/accounts';
+import { client, startTestService, type TestService } from '../support/service';
 import { strictProvider, strictWallet } from '../support/strictWallet';
 
 // Paying in the chain's own coin (issue 49), through HTTP as a wallet does: the options price ETH from the chain's
@@ -175,6 +176,40 @@ describe('native coin (ETH) options', () => {
       expect(BigInt(fresh.opt!.amount.value)).toBe(wei(500n, answer - answer / 20n));
     } finally {
       await devnetSetPrice(rpcUrl(chainId), 'USD', answer);
+    }
+  });
+
+  it('a configured chain (CHAINS) offers ETH where CHAIN_<id>_NATIVE_ROUTER and _NATIVE_FEEDS name its router and feed', async () => {
+    // The first development chain, configured as an operator configures a real one (its feed's round refreshed: 1 h heartbeat).
+    await devnetSetPrice(rpcUrl(), 'USD', await feedAnswer(DEVNET_CHAIN_ID));
+    const env = {
+      CHAINS: '31337',
+      CHAIN_31337_RPC_URL: rpcUrl(),
+      CHAIN_31337_RELAYER_KEYS: generatePrivateKey(),
+      CHAIN_31337_MAX_FEE_PER_GAS_WEI: '100000000000',
+      TEST_MODE: 'off',
+    };
+    const real = await startTestService({
+      ...env,
+      CHAIN_31337_NATIVE_ROUTER: devnetRouterAddress,
+      CHAIN_31337_NATIVE_FEEDS: `USD:${devnetFeedAddress('USD')}:3600`,
+    });
+    const buyer = await newEthBuyer();
+    try {
+      const id = await shop.pay('700');
+      const o = await client(real.url, { 'Api-Key': shop.walletKey })('POST', `/v1/gateway/payment/${id}/options`, {
+        body: { accounts: [`eip155:31337:${buyer.address}`] },
+      });
+      const eth = o.body.options.find((x: any) => x.amount.unit === `caip19/${ethAsset()}`);
+      expect(eth?.amount.value).toBe(wei(700n, await feedAnswer(DEVNET_CHAIN_ID)).toString());
+      // EUR has no feed there: a EUR payment is offered no ETH.
+      const eur = await shop.pay('700', 'EUR');
+      const e = await client(real.url, { 'Api-Key': shop.walletKey })('POST', `/v1/gateway/payment/${eur}/options`, {
+        body: { accounts: [`eip155:31337:${buyer.address}`] },
+      });
+      expect(e.body.options.filter((x: any) => x.amount.unit === `caip19/${ethAsset()}`)).toEqual([]);
+    } finally {
+      await real.close();
     }
   });
 

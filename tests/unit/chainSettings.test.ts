@@ -50,6 +50,7 @@ describe('chain confirmation depths', () => {
       maxFeePerGasWei: 2_000_000_000n,
       relayerBalanceFloorWei: 10n ** 16n,
       mode: 'live',
+      native: null,
     });
     expect(loadConfig({}).chains).toEqual([]);
     // Development (no NODE_ENV, `make start`): 3 blocks deep, an empty block every 2 s until then; else 1 and none.
@@ -102,5 +103,42 @@ describe('retired relayer keys', () => {
     expect(() => loadConfig({ DEVNET_RELAYER_KEYS: KEY, DEVNET_RETIRED_RELAYER_KEYS: KEY })).toThrow(
       /DEVNET_RETIRED_RELAYER_KEYS lists a key/,
     );
+  });
+});
+
+describe("a configured chain's own coin (CHAIN_<id>_NATIVE_*)", () => {
+  const ROUTER = '0x' + 'ab'.repeat(20);
+  const FEED = '0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419';
+  const native = (extra: Record<string, string>) => loadConfig(chainsEnv([1], extra)).chains[0].native;
+
+  it('is offered only with a router and at least one feed: currency, feed and heartbeat per entry', () => {
+    expect(native({})).toBeNull();
+    expect(native({ CHAIN_1_NATIVE_ROUTER: ROUTER, CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:3600, EUR:${FEED}:86400` })).toEqual({
+      router: ROUTER,
+      feeds: { USD: { address: FEED, heartbeatS: 3600 }, EUR: { address: FEED, heartbeatS: 86400 } },
+      toleranceBps: 100,
+      symbol: 'ETH',
+    });
+    expect(
+      native({
+        CHAIN_1_NATIVE_ROUTER: ROUTER,
+        CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:60`,
+        CHAIN_1_NATIVE_TOLERANCE_BPS: '50',
+        CHAIN_1_NATIVE_SYMBOL: 'POL',
+      }),
+    ).toMatchObject({ toleranceBps: 50, symbol: 'POL' });
+  });
+
+  it.each([
+    [{ CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:3600` }, /without CHAIN_1_NATIVE_ROUTER/],
+    [{ CHAIN_1_NATIVE_ROUTER: ROUTER }, /CHAIN_1_NATIVE_FEEDS is required/],
+    [{ CHAIN_1_NATIVE_ROUTER: '0x12', CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:3600` }, /NATIVE_ROUTER must be/],
+    [{ CHAIN_1_NATIVE_ROUTER: ROUTER, CHAIN_1_NATIVE_FEEDS: `usd:${FEED}:3600` }, /entries are CURRENCY/],
+    [{ CHAIN_1_NATIVE_ROUTER: ROUTER, CHAIN_1_NATIVE_FEEDS: `USD:${FEED}` }, /entries are CURRENCY/],
+    [{ CHAIN_1_NATIVE_ROUTER: ROUTER, CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:0` }, /entries are CURRENCY/],
+    [{ CHAIN_1_NATIVE_ROUTER: ROUTER, CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:1,USD:${FEED}:2` }, /names USD twice/],
+    [{ CHAIN_1_NATIVE_ROUTER: ROUTER, CHAIN_1_NATIVE_FEEDS: `USD:${FEED}:1`, CHAIN_1_NATIVE_TOLERANCE_BPS: '1.5' }, /basis points/],
+  ])('refuses %p', (extra, message) => {
+    expect(() => loadConfig(chainsEnv([1], extra))).toThrow(message);
   });
 });

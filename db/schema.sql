@@ -136,12 +136,14 @@ CREATE TABLE chain_transactions (
   cancelled_at timestamp(3) with time zone,
   receipt_reverted boolean,
   revert_cause text,
+  value numeric(78,0) DEFAULT 0 NOT NULL,
   CONSTRAINT chain_transactions_chain_id_sender_nonce_unique UNIQUE (chain_id, sender, nonce),
   CONSTRAINT chain_transactions_payment_id_foreign FOREIGN KEY (payment_id) REFERENCES payments(id),
   CONSTRAINT chain_transactions_pkey PRIMARY KEY (id),
   CONSTRAINT chain_transactions_purpose_check CHECK (((purpose = ANY (ARRAY['collect'::text, 'direct'::text, 'settle'::text, 'refund'::text, 'sweep'::text, 'deploy'::text, 'settle_batch'::text])) AND ((payment_id IS NULL) = (purpose = ANY (ARRAY['sweep'::text, 'settle_batch'::text]))))),
   CONSTRAINT chain_transactions_revert_cause_check CHECK ((revert_cause = ANY (ARRAY['payer'::text, 'token'::text, 'outbid'::text, 'congestion'::text]))),
-  CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text])))
+  CONSTRAINT chain_transactions_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'mined'::text, 'confirmed'::text, 'reverted'::text, 'dropped'::text]))),
+  CONSTRAINT chain_transactions_value_check CHECK ((value >= (0)::numeric))
 );
 
 CREATE TABLE crypto_settlements (

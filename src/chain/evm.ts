@@ -57,10 +57,8 @@ const CALL_GAS_LIMIT = 500_000n;
 /** The gas a counterfactual wallet's deployment may take (ERC-6492): the relayer pays it, so it is bounded too. */
 const DEPLOY_GAS_LIMIT = 1_000_000n;
 
-export interface ChainCall {
-  to: Address;
-  data: Hex;
-}
+/** A transaction's recipient and calldata, and the wei it carries (the chain's own coin sent onward; none when absent). */
+export type ChainCall = { to: Address; data: Hex; value?: bigint };
 
 export type Simulation = { ok: true; gas: bigint } | { ok: false; refusal: ChainRefusal; reason: string };
 
@@ -209,12 +207,13 @@ export class EvmChain {
   }
 
   /**
-   * Runs the call from `sender` as it would be submitted: offering `fees` (what the submission will offer: a contract
-   * wallet may answer differently to another tx.gasprice), against the pending block, within CALL_GAS_LIMIT. The gas
-   * it needs, or why it would fail.
+   * Runs the call from `sender` as it would be submitted, with its value: offering `fees` (what the submission will
+   * offer: a contract wallet may answer differently to another tx.gasprice), against the pending block, within
+   * CALL_GAS_LIMIT. The gas it needs, or why it would fail.
    */
   async simulate(sender: Address, call: ChainCall, fees: Fees): Promise<Simulation> {
-    const request = { account: sender, to: call.to, data: call.data, gas: CALL_GAS_LIMIT, ...fees, blockTag: 'pending' } as const;
+    const { to, data, value } = call;
+    const request = { account: sender, to, data, value, gas: CALL_GAS_LIMIT, ...fees, blockTag: 'pending' } as const;
     try {
       const gas = await this.pub.estimateGas(request);
       return { ok: true, gas };
@@ -352,7 +351,8 @@ export class EvmChain {
     if (!key) throw new Error(`this process holds no key for relayer ${sender}`);
     // What viem's signTransaction does (sign the hash of the unsigned serialisation, serialise with the
     // signature), with the faster signer (domain/secp256k1.ts).
-    const tx = { type: 'eip1559', chainId: this.chainId, nonce, to: call.to, data: call.data, gas, value: 0n, ...fees } as const;
+    const { to, data, value = 0n } = call;
+    const tx = { type: 'eip1559', chainId: this.chainId, nonce, to, data, gas, value, ...fees } as const;
     const raw = serializeTransaction(tx, signHash(keccak256(serializeTransaction(tx)), key));
     return { raw, hash: keccak256(raw) };
   }

@@ -69,6 +69,9 @@ const EVM_COIN_TYPE = 60;
 /** The native coin of an EVM chain, CAIP-19. */
 export const nativeAssetId = (chainId: string) => `${chainId}/slip44:${EVM_COIN_TYPE}`;
 
+/** Whether a CAIP-19 asset is a chain's own coin (slip44), which moves as a transaction's value, not by a contract. */
+export const isNativeAsset = (assetId: string) => /\/slip44:/.test(assetId);
+
 /** The token contract of an erc20 asset; throws on a native coin, which has none. */
 export function tokenAddressOf(assetId: string): string {
   const a = parseAssetId(assetId);

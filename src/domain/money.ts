@@ -71,9 +71,19 @@ export function formatFiat(amount: FiatAmount): string {
 /**
  * The service's fee on a payment of `amount` token units: a base (minor units of the payment currency,
  * converted by the token's peg) plus `bps` basis points of the amount, rounded down, never above the amount.
+ * `pricedMinor`: the payment's amount in minor units when `amount` was priced from a feed (the chain's own coin, which
+ * pegs to nothing): the base is converted at the payment's own rate instead, rounded down.
  */
-export function feeInTokenUnits(amount: bigint, currency: string, tokenDecimals: number, baseMinor: bigint, bps: number): bigint {
-  const base = baseMinor > 0n ? pegToTokenUnits({ currency, minor: baseMinor }, tokenDecimals) : 0n;
+export function feeInTokenUnits(
+  amount: bigint,
+  currency: string,
+  tokenDecimals: number,
+  baseMinor: bigint,
+  bps: number,
+  pricedMinor?: bigint,
+): bigint {
+  const pegged = () => pegToTokenUnits({ currency, minor: baseMinor }, tokenDecimals);
+  const base = baseMinor <= 0n ? 0n : pricedMinor && pricedMinor > 0n ? (baseMinor * amount) / pricedMinor : pegged();
   const fee = base + (amount * BigInt(bps)) / 10_000n;
   return fee > amount ? amount : fee;
 }
@@ -87,8 +97,10 @@ export function settlementSplit(
   currency: string,
   tokenDecimals: number,
   terms: { feeBaseMinor: bigint; feeBps: number },
+  /** The payment's amount (minor units) when paid in the chain's own coin, priced from a feed (feeInTokenUnits). */
+  pricedMinor?: bigint,
 ): { fee: bigint; amount: bigint } {
-  const fee = feeInTokenUnits(tokenAmount, currency, tokenDecimals, terms.feeBaseMinor, terms.feeBps);
+  const fee = feeInTokenUnits(tokenAmount, currency, tokenDecimals, terms.feeBaseMinor, terms.feeBps, pricedMinor);
   return { fee, amount: tokenAmount - fee };
 }
 

@@ -213,13 +213,16 @@ describe('native coin (ETH) options', () => {
     }
   });
 
-  it('a collector-mode account is offered no ETH option yet (its coin would not be settled onward)', async () => {
+  it('a collector-mode account is offered ETH beside its tokens: the router pays the collector, not the merchant', async () => {
     const collector = await ethShop(svc, 'ETH Collector Shop', 'collector');
     const buyer = await newEthBuyer();
     const id = await collector.pay('100');
     const { all, opt } = await collector.ethOption(id, buyer);
-    expect(opt).toBeUndefined();
-    expect(all.length).toBeGreaterThan(0);
-    expect(all.every((o) => o.amount.unit.includes('/erc20:'))).toBe(true);
+    expect(opt).toBeDefined();
+    expect(all.some((o) => o.amount.unit.includes('/erc20:'))).toBe(true);
+    const tx = (await collector.fetchActions(id, opt!.id)).body.actions[0].data.params[0];
+    const call = decodeFunctionData({ abi: ROUTER_ABI, data: tx.data });
+    // Settled onward, refunded and booked in the ledger: tests/integration/nativeCollector.own.test.ts.
+    expect(call.args[1]).not.toBe(getAddress(collector.wallet));
   });
 });

@@ -1,3 +1,4 @@
+import { settlementSplit } from '../../src/domain/money';
 import { isStale, movedBeyond, weiForMinor } from '../../src/domain/nativePrice';
 
 // What a payment costs in the native coin at a feed's price, worked out by hand: minor * 10^18 * 10^decimals /
@@ -72,5 +73,18 @@ describe('movedBeyond', () => {
     expect(movedBeyond(3333333333333334n, 3333333333333334n + 33333333333333n, 100)).toBe(false);
     expect(movedBeyond(3333333333333334n, 3333333333333334n + 33333333333334n, 100)).toBe(true);
     expect(() => movedBeyond(1n, 1n, -1)).toThrow(RangeError);
+  });
+});
+
+describe('the fee on a payment in the native coin (collector mode)', () => {
+  it('converts the base fee at the payment’s own rate, not at a peg (the coin pegs to nothing)', () => {
+    const wei = weiForMinor(1000n, 2, USD_3000); // USD 10.00
+    const terms = { feeBaseMinor: 10n, feeBps: 100 }; // USD 0.10 + 1 %
+    const fee = (10n * wei) / 1000n + (wei * 100n) / 10_000n;
+    expect(settlementSplit(wei, 'USD', 18, terms, 1000n)).toEqual({ fee, amount: wei - fee });
+    // At a peg, USD 0.10 would be 0.1 ETH: the whole payment.
+    expect(settlementSplit(wei, 'USD', 18, terms)).toEqual({ fee: wei, amount: 0n });
+    // No base fee: the percentage alone, either way.
+    expect(settlementSplit(wei, 'USD', 18, { feeBaseMinor: 0n, feeBps: 100 }, 1000n).fee).toBe(wei / 100n);
   });
 });

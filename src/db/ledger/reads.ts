@@ -147,16 +147,20 @@ export interface Holding {
 
 /**
  * What the ledger says each address holds of each token of a chain as of `atBlock`: entries of movements mined at or
- * below it, and of those that move nothing on chain (reservations).
+ * below it, and of those that move nothing on chain (reservations). `native`: the chain's own coin instead, what the
+ * ledger says the address holds for others and as fees (collected, less what was settled and refunded), without the
+ * operator's gas entries (`native` → `gas` at the key, which sum to zero there: the key's funding is not recorded,
+ * docs/native.md); only addresses with such entries.
  */
-export async function holdingsAt(db: Db, chainId: string, atBlock: bigint): Promise<Holding[]> {
+export async function holdingsAt(db: Db, chainId: string, atBlock: bigint, native = false): Promise<Holding[]> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
     `SELECT e.asset, e.holder, e.owner, e.bucket, sum(e.amount) AS amount
      FROM ledger_entries e JOIN ledger_journals j ON j.id = e.journal_id
      WHERE e.holder IS NOT NULL AND e.asset LIKE ? AND (j.block_number IS NULL OR j.block_number <= ?)
+       AND NOT (e.owner = 'operator' AND e.bucket IN ('native', 'gas'))
      GROUP BY e.asset, e.holder, e.owner, e.bucket ORDER BY e.asset, e.holder, e.owner, e.bucket`,
-    [`${chainId}/erc20:%`, atBlock.toString()],
+    [native ? `${chainId}/slip44:60` : `${chainId}/erc20:%`, atBlock.toString()],
   );
   const out = new Map<string, Holding>();
   for (const r of rows as Row[]) {
@@ -173,8 +177,8 @@ export async function holdingsAt(db: Db, chainId: string, atBlock: bigint): Prom
  * Every owner's bucket of a token of a chain at one holder whose entries sum below zero, over the whole ledger (no
  * block cut: each movement is written whole with the state change it belongs to, so the ledger as it stands is never
  * short anywhere, while at an earlier block a reservation may count before the collection it spends). Only tokens
- * this service holds: the world's entries (no holder) and the gas paid from unrecorded native funding are below
- * zero by design.
+ * this service holds and the chain's own coin: the world's entries (no holder) and the gas paid from unrecorded native
+ * funding (the operator's `native`) are below zero by design.
  */
 export async function negativeBalances(
   db: Db,
@@ -182,9 +186,10 @@ export async function negativeBalances(
 ): Promise<{ asset: string; holder: string; owner: string; bucket: string; amount: bigint }[]> {
   const { rows } = await knexOf(db).raw(
     `SELECT asset, holder, owner, bucket, sum(amount) AS amount FROM ledger_entries
-     WHERE holder IS NOT NULL AND asset LIKE ? GROUP BY asset, holder, owner, bucket HAVING sum(amount) < 0
+     WHERE holder IS NOT NULL AND (asset LIKE ? OR (asset = ? AND NOT (owner = 'operator' AND bucket = 'native')))
+     GROUP BY asset, holder, owner, bucket HAVING sum(amount) < 0
      ORDER BY asset, holder, owner, bucket`,
-    [`${chainId}/erc20:%`],
+    [`${chainId}/erc20:%`, `${chainId}/slip44:60`],
   );
   return rows.map((r: Row) => ({ asset: r.asset, holder: r.holder, owner: r.owner, bucket: r.bucket, amount: BigInt(r.amount) }));
 }
@@ -194,6 +199,8 @@ export interface CollectInput {
   accountId: string;
   asset: string;
   tokenAmount: bigint;
+  /** The payment's amount in its currency's minor units (a native coin's fixed fee converts at its rate). */
+  amountMinor: bigint;
   currency: string;
   decimals: number;
   feeBaseMinor: bigint;
@@ -213,7 +220,7 @@ export interface CollectInput {
 export async function collectInput(db: Db, paymentId: string): Promise<CollectInput | undefined> {
   const knex = knexOf(db);
   const { rows } = await knex.raw(
-    `SELECT p.account_id, p.token_asset, p.token_amount, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer, f.refund_id, fr.token_asset AS refund_asset,
+    `SELECT p.account_id, p.token_asset, p.token_amount, p.amount_minor, p.currency, s.decimals, ${PAID_TO_COLLECTOR} AS collected, o.relayer, f.refund_id, fr.token_asset AS refund_asset,
        a.refund_reserve_bps, a.refund_reserve_window_minutes,
        -- A refund's funding is the account's own money: no fee.
        CASE WHEN f.payment_id IS NULL THEN coalesce(p.fee_base_minor, a.fee_base_minor) ELSE 0 END AS fee_base_minor,
@@ -230,6 +237,7 @@ export async function collectInput(db: Db, paymentId: string): Promise<CollectIn
       accountId: r.account_id,
       asset: r.token_asset,
       tokenAmount: BigInt(r.token_amount),
+      amountMinor: BigInt(r.amount_minor),
       currency: r.currency,
       decimals: Number(r.decimals),
       feeBaseMinor: BigInt(r.fee_base_minor ?? 0),

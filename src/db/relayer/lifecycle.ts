@@ -120,7 +120,13 @@ export async function replace(
       fee_bumps: knex.raw('fee_bumps + 1'),
       fee_limited_at: null,
       ...(cancel
-        ? { cancelled_at: knex.fn.now(), to_address: cancel.to, calldata: cancel.calldata, gas_limit: cancel.gasLimit.toString() }
+        ? {
+            cancelled_at: knex.fn.now(),
+            to_address: cancel.to,
+            calldata: cancel.calldata,
+            value: '0', // a cancellation never carries value
+            gas_limit: cancel.gasLimit.toString(),
+          }
         : {}),
     });
 }

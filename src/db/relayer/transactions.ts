@@ -39,6 +39,8 @@ export interface ChainTx {
   paymentId: string | null;
   to: `0x${string}`;
   calldata: `0x${string}`;
+  /** Wei it carries (a settlement or refund of the chain's own coin); 0 for every other, a cancellation included. */
+  value: bigint;
   gasLimit: bigint;
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
@@ -70,6 +72,7 @@ const fromRow = (r: Row): ChainTx => ({
   paymentId: r.payment_id,
   to: r.to_address,
   calldata: r.calldata,
+  value: BigInt(r.value ?? 0),
   gasLimit: BigInt(r.gas_limit),
   maxFeePerGas: BigInt(r.max_fee_per_gas),
   maxPriorityFeePerGas: BigInt(r.max_priority_fee_per_gas),
@@ -93,7 +96,7 @@ export const ofPayment = <T extends { paymentId: string | null }>(tx: T): tx is 
 export type NewTx = Pick<
   ChainTx,
   'chainId' | 'sender' | 'purpose' | 'paymentId' | 'to' | 'calldata' | 'gasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas'
->;
+> & { value?: bigint };
 
 export interface Authorization {
   chainId: string;
@@ -226,6 +229,7 @@ export async function storeSignedTxs(
         payment_id: tx.paymentId,
         to_address: tx.to,
         calldata: tx.calldata,
+        value: (tx.value ?? 0n).toString(),
         gas_limit: tx.gasLimit.toString(),
         max_fee_per_gas: tx.maxFeePerGas.toString(),
         max_priority_fee_per_gas: tx.maxPriorityFeePerGas.toString(),

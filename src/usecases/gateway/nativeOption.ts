@@ -11,7 +11,8 @@ import { buildNativeQuote, type NativeQuote } from '../../domain/nativeQuote';
 // up: the merchant never receives less), paid by the buyer's own transaction to the router, which forwards the coin
 // to `to`. The option carries one `build` action; fetch checks the price again (409 price_stale, price_moved) and
 // answers the `eth_sendTransaction` the wallet sends. Offered where the chain has a router and a fresh feed for the
-// currency, in direct mode (collector-mode native settlement is not built yet: docs/native.md).
+// currency, in either mode: in collector mode the router forwards the coin to the collector, and the relayer settles it
+// onward, refunds it and the ledger books it like a token (docs/native.md).
 
 /** Room left between the router's deadline and the payment's expiry, for the confirm of a transaction mined just in time. */
 const CONFIRM_ROOM_S = 120;

@@ -202,10 +202,10 @@ export async function offerOptions(db: Db, config: Config, chainWork: ChainWork,
       let value = pegToTokenUnits({ currency: p.currency, minor: p.amountMinor }, asset.decimals);
       let offeredData: { typedData: string; permitTo: string | null };
       if (asset.transferMethod === 'native') {
-        // Direct mode only for now: a collector's coin is not settled onward yet (nativeOption.ts).
-        const to = parseAccountId(destination).address;
+        // The router forwards the coin to the collector (collector mode, a refund's funding) or the merchant's wallet.
+        const to = quote.collector ? relayer : parseAccountId(destination).address;
         const input = { paymentId: p.id, currency: p.currency, amountMinor: p.amountMinor, account, to, expiresAt, now };
-        const offer = quote.collector ? null : nativeOffer(await nativeTerms(asset.chainId, p.currency), { ...input, paymentExpiresAt });
+        const offer = nativeOffer(await nativeTerms(asset.chainId, p.currency), { ...input, paymentExpiresAt });
         if (!offer) continue;
         value = offer.wei;
         offeredData = { typedData: JSON.stringify(offer.quote), permitTo: null };

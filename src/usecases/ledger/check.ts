@@ -6,7 +6,7 @@ import { TOKEN_ABI } from '../../chain/evm';
 import { nonceCountAt } from '../../chain/proofs';
 import { holdingsAt, negativeBalances } from '../../db/ledger';
 import { lowestOpenNonces } from '../../db/relayer';
-import { tokenAddressOf } from '../../domain/caip';
+import { isNativeAsset, tokenAddressOf } from '../../domain/caip';
 
 // `admin ledger check`: what the ledger says each address holds of each token, against what the chain says, at the
 // block at confirmation depth. The ledger's side counts only the movements mined at or below that block (and
@@ -21,6 +21,11 @@ import { tokenAddressOf } from '../../domain/caip';
 // gone from the address's total either way (a refund reserved from funding in another asset than its own left the
 // account's bucket of its token below zero, the address's total right). So every owner's bucket of every token held
 // is also checked on its own: none may be below zero (`negative`).
+//
+// The chain's own coin (collector mode, docs/native.md) cannot be compared exactly: a key's ETH is also the operator's
+// funding for gas, which the ledger does not record (only the gas spent, as `native` → `gas` at the key). So for each
+// address the ledger says holds coin for others or as fees, its eth_getBalance at the block must be at least that
+// (`atLeast`): less means gas, or something else, spent money that was not the operator's.
 
 export interface Difference {
   chainId: string;
@@ -56,7 +61,7 @@ export interface CheckReport {
   differences: Difference[];
   negative: Negative[];
   /** Every holding compared, equal or not: what the ledger and the chain say the address holds (smallest units). */
-  compared: { chainId: string; asset: string; holder: string; ledger: string; chain: string }[];
+  compared: { chainId: string; asset: string; holder: string; ledger: string; chain: string; atLeast?: true }[];
 }
 
 const POLL_MS = 250;
@@ -88,13 +93,15 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
     const onChain = await Promise.all(
       all.map((h) =>
         chain.call(() =>
-          chain.pub.readContract({
-            address: getAddress(tokenAddressOf(h.asset)),
-            abi: TOKEN_ABI,
-            functionName: 'balanceOf',
-            args: [getAddress(h.holder)],
-            blockNumber: block,
-          }),
+          isNativeAsset(h.asset)
+            ? chain.pub.getBalance({ address: getAddress(h.holder), blockNumber: block })
+            : chain.pub.readContract({
+                address: getAddress(tokenAddressOf(h.asset)),
+                abi: TOKEN_ABI,
+                functionName: 'balanceOf',
+                args: [getAddress(h.holder)],
+                blockNumber: block,
+              }),
         ),
       ),
     );
@@ -102,8 +109,10 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
     all.forEach((h, i) => {
       const got = onChain[i] as bigint;
       const holder = getAddress(h.holder);
-      report.compared.push({ chainId: chain.caip2, asset: h.asset, holder, ledger: h.amount.toString(), chain: got.toString() });
-      if (got === h.amount) return;
+      const atLeast = isNativeAsset(h.asset);
+      const c = { chainId: chain.caip2, asset: h.asset, holder, ledger: h.amount.toString(), chain: got.toString() };
+      report.compared.push(atLeast ? { ...c, atLeast: true } : c);
+      if (got === h.amount || (atLeast && got > h.amount)) return;
       report.differences.push({
         chainId: chain.caip2,
         asset: h.asset,
@@ -120,16 +129,19 @@ export async function checkLedger(db: Db, chains: EvmChain[], { waitMs }: { wait
   return report;
 }
 
-/** The holdings compared on `chain`: the ledger's at `block`, and this configuration's relayer keys for its tokens. */
+/**
+ * The holdings compared on `chain`: the ledger's at `block`, this configuration's relayer keys for its tokens, and the
+ * chain's own coin at the addresses the ledger says hold some for others.
+ */
 async function compared(db: Db, chain: EvmChain, block: bigint) {
-  const held = await holdingsAt(db, chain.caip2, block);
+  const [held, native] = await Promise.all([holdingsAt(db, chain.caip2, block), holdingsAt(db, chain.caip2, block, true)]);
   const seen = new Set(held.map((h) => `${h.asset}|${getAddress(h.holder)}`));
   // A relayer key of this configuration holding a token the ledger knows on this chain, with no entries of its own.
   const tokens = [...new Set(held.map((h) => h.asset))];
   const extra = tokens.flatMap((asset) =>
     chain.held.filter((a) => !seen.has(`${asset}|${a}`)).map((holder) => ({ asset, holder, amount: 0n, owners: [] })),
   );
-  return [...held, ...extra];
+  return [...held, ...extra, ...native];
 }
 
 /**

@@ -7,10 +7,11 @@ import { collectedEntries, move, nativeAsset, OPERATOR, reserveShare, WORLD, typ
 import { settlementSplit } from '../../domain/money';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { AppError } from '../../domain/errors';
+import { isNativeAsset } from '../../domain/caip';
 
 // What the relayer's steps record in the ledger (docs/ledger.md), each in the database transaction of the state
-// change it belongs to. Collector mode only for tokens: in direct mode the buyer pays the merchant straight, and
-// only the relayer's gas is recorded.
+// change it belongs to. Collector mode only for tokens and the chain's own coin (docs/native.md): in direct mode the
+// buyer pays the merchant straight, and only the relayer's gas is recorded.
 
 interface Mined {
   transactionHash: string;
@@ -82,7 +83,7 @@ export async function recordCollected(
   const c = await ledger.collectInput(trx, paymentId);
   if (!c?.collected || !c.collector) return;
   if (tx) await recordCollectUnmined(trx, { ...tx, paymentId });
-  const { fee } = settlementSplit(c.tokenAmount, c.currency, c.decimals, c);
+  const { fee } = settlementSplit(c.tokenAmount, c.currency, c.decimals, c, isNativeAsset(c.asset) ? c.amountMinor : undefined);
   // A refund's funding is earmarked for its refund while that refund waits (read under the refund's row lock, which
   // its final state change takes too: funding is never earmarked for a refund whose leftovers were released), and only
   // when it is in the refund's token: the refund sends that token, from that token's balance. Paid in another asset

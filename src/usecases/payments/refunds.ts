@@ -3,7 +3,7 @@ import * as repo from '../../db/refundsRepo';
 import { writeRefundEvent } from '../../db/refundEvents';
 import { findPayment, markRefunded } from '../../db/payments';
 import { refundableByHolder } from '../../db/ledger';
-import { parseAccountId, parseAssetId } from '../../domain/caip';
+import { isNativeAsset, parseAccountId, parseAssetId } from '../../domain/caip';
 import { ChainUnavailable, type ChainWork } from '../../domain/chain';
 import { refundLimitRefusal, refundMinimumMinor } from '../../domain/refundLimits';
 import type { RefundSettings } from '../../config/refunds';
@@ -96,7 +96,7 @@ async function partialMinimum(rules: RefundRules, tokenAsset: string, currency: 
 const FUNDING_TTL_S = 24 * 3600;
 
 /** What funding a refund needs of its payment: the merchant that takes the funding payment, its currency, the token's decimals. */
-type Funded = Pick<repo.RefundablePayment, 'accountId' | 'merchantId' | 'currency' | 'decimals'>;
+type Funded = Pick<repo.RefundablePayment, 'accountId' | 'merchantId' | 'currency' | 'decimals' | 'amountMinor' | 'tokenAmount'>;
 
 /**
  * A refund the account's balance does not cover: a payment of the missing amount (the largest the refund may spend
@@ -109,7 +109,13 @@ async function fundRefund(trx: Tx, p: Funded, refund: RefundRow): Promise<string
   if (p.decimals === null) return null;
   const best = (await refundableByHolder(trx, p.accountId, refund.tokenAsset, refund.paymentId, { refundId: refund.id }))[0]?.amount ?? 0n;
   if (best >= refund.tokenAmount) return null;
-  const minor = fundingMinor(refund.tokenAmount - best, p.decimals, CURRENCIES[p.currency]);
+  const short = refund.tokenAmount - best;
+  // The chain's own coin pegs to nothing: what is missing converts at the refunded payment's own rate, rounded up (the
+  // funding is priced from the feed when paid; a price moved down since leaves it short, and another is asked then).
+  const minor =
+    isNativeAsset(refund.tokenAsset) && p.tokenAmount
+      ? (short * p.amountMinor + p.tokenAmount - 1n) / p.tokenAmount
+      : fundingMinor(short, p.decimals, CURRENCIES[p.currency]);
   const amount = { unit: `iso4217/${p.currency}`, value: minor.toString() };
   const ttl = { defaultPaymentTtlSeconds: FUNDING_TTL_S };
   // Paid in the refund's token only (src/usecases/gateway/options.ts), on the chain the refunded payment was paid on.

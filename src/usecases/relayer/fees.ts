@@ -73,7 +73,8 @@ async function replaceWith(
   fees: Fees,
   cancel?: { to: Hex; calldata: Hex; gasLimit: bigint },
 ): Promise<void> {
-  const call = cancel ? { to: cancel.to, data: cancel.calldata } : { to: tx.to, data: tx.calldata };
+  // A replacement carries the value the transaction was signed with; a cancellation never carries any.
+  const call = cancel ? { to: cancel.to, data: cancel.calldata } : { to: tx.to, data: tx.calldata, value: tx.value };
   const signed = await chain.sign(getAddress(tx.sender), tx.nonce, call, cancel?.gasLimit ?? tx.gasLimit, fees);
   await relayer.replace(deps.db, tx.id, signed, fees, cancel);
   try {

@@ -3,6 +3,7 @@ import type { EvmChain } from '../../chain/evm';
 import { nativeOutcome } from '../../chain/nativeCoin';
 import type { NativeQuote } from '../../domain/nativeQuote';
 import * as payments from '../../db/payments';
+import { awaitingFunds } from '../../db/refundsRepo';
 import * as ledger from '../ledger/records';
 import type { RelayerDeps } from './deps';
 import { failPayment, NotYetVisible } from './stepOutcomes';
@@ -13,7 +14,9 @@ import { failPayment, NotYetVisible } from './stepOutcomes';
 // succeeds with the transaction its Paid log names (the one confirm was given, or the wallet's replacement of it),
 // and in collector mode the ledger records what the collector received; the deadline passed unpaid at depth, it
 // fails (the router refuses any later transaction, so no coin can move for it); else it is looked at again, backing
-// off. A reorg that takes the payment out before the depth only makes it wait longer.
+// off. A reorg that takes the payment out before the depth only makes it wait longer. Paid to a collector (a key of
+// this instance), the coin is settled onward like a token (src/usecases/relayer/paymentSteps.ts settlePayment), and
+// the account's refunds waiting for funds are looked at again.
 
 export async function watchNativePayment(deps: RelayerDeps, chain: EvmChain, paymentId: string, q: NativeQuote): Promise<string | null> {
   const outcome = await nativeOutcome(chain, q);
@@ -40,5 +43,9 @@ export async function watchNativePayment(deps: RelayerDeps, chain: EvmChain, pay
   });
   if (!done) return null;
   deps.log.info({ paymentId, chainId: chain.caip2, txHash: outcome.hash }, 'native payment final');
+  if (chain.holds(q.message.to)) {
+    await deps.startSettle(paymentId);
+    for (const id of await awaitingFunds(deps.db, paymentId)) await deps.startRefund(id);
+  }
   return outcome.hash;
 }

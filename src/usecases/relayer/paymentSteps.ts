@@ -4,7 +4,7 @@ import { authorizationDeadline, type ChainCall, type EvmChain, type Simulation }
 import type { Fees } from '../../domain/fees';
 import { isFinal } from '../../chain/proofs';
 import { ChainUnavailable, type ChainRefusal } from '../../domain/chain';
-import { parseAccountId, tokenAddressOf } from '../../domain/caip';
+import { parseAccountId } from '../../domain/caip';
 import { settlementSplit } from '../../domain/money';
 import * as payments from '../../db/payments';
 import * as relayer from '../../db/relayer';
@@ -206,7 +206,9 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
     log.warn({ paymentId, asset: found.asset.id }, 'settlement held: the merchant has no destination for this asset any more');
     return null;
   }
-  const { fee, amount: share } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input);
+  // The chain's own coin was priced from a feed: its fixed fee converts at the payment's own rate (money.ts).
+  const priced = found.asset.transferMethod === 'native' ? p.amountMinor : undefined;
+  const { fee, amount: share } = settlementSplit(p.tokenAmount, p.currency, found.asset.decimals, input, priced);
   // What was refunded (or is on its way back) before the settlement left the collector is not the merchant's.
   const refunded = await refundedTokens(db, paymentId);
   // The refund reserve's part of the share stays at the collector until its window ends; its release settles it then
@@ -234,7 +236,7 @@ export async function settlePayment(deps: RelayerDeps, paymentId: string): Promi
   const waits = () => new Error("settlement waits: a refund took part of the payment's share since its amount was read");
   if (await shareTaken()) throw waits();
   const to = parseAccountId(destination).address;
-  const t = await planTransfer(chain, { sender, token: tokenAddressOf(asset), to, amount, purpose: 'settle', paymentId });
+  const t = await planTransfer(chain, { sender, asset, to, amount, purpose: 'settle', paymentId });
   // Short on chain because such a refund went out since the check above: not a failed attempt.
   if (!t.ok && t.sim.refusal === 'insufficient_funds' && (await shareTaken())) throw waits();
   if (!t.ok) {

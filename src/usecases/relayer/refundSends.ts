@@ -5,7 +5,6 @@ import * as refunds from '../../db/refundsRepo';
 import { findPayment, unmarkRefunded } from '../../db/payments';
 import type { ChainTx } from '../../db/relayer';
 import { settlementInput } from '../../db/settlementTransfersRepo';
-import { tokenAddressOf } from '../../domain/caip';
 import { refundableByHolder } from '../../db/ledger';
 import { InsufficientBalance, recordTransferOutcome, releaseRefundFunding } from '../ledger/records';
 import { fundShortRefund } from '../payments/refunds';
@@ -42,10 +41,10 @@ export async function sendRefund(deps: RelayerDeps, paymentId: string): Promise<
   const fits = await fitting(db);
   const holder = fits.find((h) => h === preferred) ?? fits[0] ?? null;
   if (!holder) return waitForFunds(deps, refund, covered);
-  const token = tokenAddressOf(refund.tokenAsset);
+  // A token's transfer(), or the chain's own coin sent back as the transaction's value (transfer.ts transferCallOf).
   const t = await planTransfer(chain, {
     sender: holder,
-    token,
+    asset: refund.tokenAsset,
     to: refund.recipient,
     amount: refund.tokenAmount,
     purpose: 'refund',

@@ -4,10 +4,10 @@ import * as reserves from '../../db/ledger/reserves';
 import * as payments from '../../db/payments';
 import type { ChainTx } from '../../db/relayer';
 import { holdSettlement } from '../../db/settlementTransfersRepo';
-import { parseAccountId, tokenAddressOf } from '../../domain/caip';
+import { parseAccountId } from '../../domain/caip';
 import { InsufficientBalance, recordTransferOutcome } from '../ledger/records';
 import type { RelayerDeps } from './paymentSteps';
-import { BATCH, planTransfer } from './transfer';
+import { BATCH, isCallOf, planTransfer } from './transfer';
 import { GuardRefused } from './submissions';
 
 interface Mined {
@@ -49,7 +49,7 @@ async function sendRelease(deps: RelayerDeps, b: reserves.DueRelease): Promise<s
   if (!chain || !chain.holds(sender)) return null; // another process holds the key
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
   const to = parseAccountId(b.destination).address;
-  const t = await planTransfer(chain, { sender, token: tokenAddressOf(b.asset), to, amount, ...BATCH });
+  const t = await planTransfer(chain, { sender, asset: b.asset, to, amount, ...BATCH });
   if (!t.ok) {
     log.warn(
       { merchantId: b.merchantId, asset: b.asset, refusal: t.sim.refusal },
@@ -69,7 +69,7 @@ async function sendRelease(deps: RelayerDeps, b: reserves.DueRelease): Promise<s
       fromReserve: true,
     },
     guard: async (trx, stored) => {
-      const mine = stored.find((t) => t.purpose === 'settle_batch' && t.calldata === call.data);
+      const mine = stored.find((t) => t.purpose === 'settle_batch' && isCallOf(t, call));
       const changed = mine ? await reserves.attachRelease(trx, mine.id, b.members) : null;
       if (changed) throw new GuardRefused(`the reserve of ${changed} changed since its release was read: it waits for the next tick`);
       // A payment whose share was all reserved is settled by its release: its details show this transfer.

@@ -54,7 +54,8 @@ async function holdings(db: Db, chain: EvmChain, address: Address, onlyAsset?: s
     const found = await findPayment(db, id);
     if (!found?.asset || found.payment.tokenAmount === null) continue;
     const terms = await settlementInput(db, found.payment, found.asset.id);
-    const { amount } = settlementSplit(found.payment.tokenAmount, found.payment.currency, found.asset.decimals, terms);
+    const priced = found.asset.transferMethod === 'native' ? found.payment.amountMinor : undefined;
+    const { amount } = settlementSplit(found.payment.tokenAmount, found.payment.currency, found.asset.decimals, terms, priced);
     const o = owed.get(found.asset.id) ?? { payments: 0, amount: 0n };
     owed.set(found.asset.id, { payments: o.payments + 1, amount: o.amount + (amount > 0n ? amount : 0n) });
   }
@@ -128,7 +129,7 @@ export async function sweepRetired(db: Db, log: Logger, chain: EvmChain, address
   };
   const subs = [];
   for (const x of due) {
-    const t = await planTransfer(chain, { sender: from, token: x.token, to: dest, amount: x.sweepable, purpose: 'sweep', paymentId: null });
+    const t = await planTransfer(chain, { sender: from, asset: x.asset, to: dest, amount: x.sweepable, purpose: 'sweep', paymentId: null });
     if (!t.ok) throw new SweepRefused(`a transfer of ${x.sweepable} ${x.symbol} from ${from} would fail: ${t.sim.reason}`);
     subs.push({ ...t, guard });
   }

@@ -36,7 +36,7 @@ async function lateOnChain(chain: EvmChain, tx: relayer.ChainTx, receipt: Transa
 }
 
 export async function revertCauseOf(chain: EvmChain, tx: relayer.ChainTx, receipt: TransactionReceipt): Promise<relayer.RevertCause> {
-  const call = { to: tx.to, data: tx.calldata };
+  const call = { to: tx.to, data: tx.calldata, value: tx.value };
   if (await tokenRefusedAt(chain, call, receipt.blockNumber)) return 'token';
   if (tx.cancelledAt || (await lateOnChain(chain, tx, receipt))) return 'congestion';
   return 'payer';

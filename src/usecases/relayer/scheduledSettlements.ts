@@ -1,13 +1,13 @@
 import { getAddress } from 'viem';
 import type { Tx } from '../../db/knex';
-import { parseAccountId, tokenAddressOf } from '../../domain/caip';
+import { parseAccountId } from '../../domain/caip';
 import * as payments from '../../db/payments';
 import type { ChainTx } from '../../db/relayer';
 import * as batches from '../../db/settlementBatchesRepo';
 import { holdSettlement } from '../../db/settlementTransfersRepo';
 import { InsufficientBalance, recordTransferOutcome } from '../ledger/records';
 import type { RelayerDeps } from './paymentSteps';
-import { BATCH, planTransfer } from './transfer';
+import { BATCH, isCallOf, planTransfer } from './transfer';
 import { GuardRefused } from './submissions';
 import { releaseOutcome } from './reserveReleases';
 import { settlementFailed } from './settlementHolds';
@@ -53,7 +53,7 @@ async function sendBatch(deps: RelayerDeps, due: batches.DueBatch, unitMs: numbe
   const amount = b.members.reduce((s, m) => s + m.amount, 0n);
   if (amount <= 0n) return null;
   const to = parseAccountId(b.destination).address;
-  const t = await planTransfer(chain, { sender, token: tokenAddressOf(b.asset), to, amount, ...BATCH });
+  const t = await planTransfer(chain, { sender, asset: b.asset, to, amount, ...BATCH });
   if (!t.ok) {
     // Counted per payment, as for a settlement of its own: each waits before its next batch, and is held at the bound.
     for (const m of b.members) await settlementFailed(deps, db, m.paymentId, `simulation:${t.sim.refusal}`);
@@ -70,7 +70,7 @@ async function sendBatch(deps: RelayerDeps, due: batches.DueBatch, unitMs: numbe
       shares: b.members.map((m) => ({ paymentId: m.paymentId, amount: m.amount })),
     },
     guard: async (trx, stored) => {
-      const mine = stored.find((t) => t.purpose === 'settle_batch' && t.calldata === call.data);
+      const mine = stored.find((t) => t.purpose === 'settle_batch' && isCallOf(t, call));
       const changed = mine ? await batches.storeBatch(trx, mine.id, b, unitMs) : null;
       if (changed) throw new GuardRefused(`payment ${changed} changed since its batch was read: the batch waits for the next tick`);
     },

@@ -137,7 +137,7 @@ export async function refusalOfCall(
  * being taken back (the row describes the cancellation now).
  */
 export async function refusalNow(chain: EvmChain, tx: ChainTx): Promise<ChainRefusal> {
-  const call = { to: tx.to, data: tx.calldata };
+  const call = { to: tx.to, data: tx.calldata, value: tx.value };
   const from = { sender: getAddress(tx.sender), fees: await chain.fees() };
   const simulated = tx.cancelledAt ? null : await chain.simulate(from.sender, call, from.fees);
   const sim = simulated && !simulated.ok ? await refusalOfCall(chain, call, simulated, from) : simulated;

@@ -1,3 +1,4 @@
+import { isNativeAsset } from '../../domain/caip';
 import { isLivemode } from '../../domain/mode';
 import { feeInTokenUnits, pegToTokenUnits } from '../../domain/money';
 import type { HostedFacts, PaymentEvent, PaymentEventRecord } from '../../domain/paymentEvent';
@@ -62,9 +63,12 @@ function processingStage(r: PaymentEventRecord, f: HostedFacts, at: string): Dat
   const unit = `caip19/${r.tokenAsset}`;
   const amount = BigInt(r.tokenAmount);
   const decimals = f.decimals ?? 0;
-  const base = f.fee.baseMinor > 0n ? pegToTokenUnits({ currency: r.currency, minor: f.fee.baseMinor }, decimals) : 0n;
+  // The chain's own coin pegs to nothing: its base fee converts at the payment's own rate (src/domain/money.ts).
+  const priced = isNativeAsset(r.tokenAsset) ? BigInt(r.amountMinor) : undefined;
+  const pegged = () => pegToTokenUnits({ currency: r.currency, minor: f.fee.baseMinor }, decimals);
+  const base = f.fee.baseMinor > 0n ? (priced ? (f.fee.baseMinor * amount) / priced : pegged()) : 0n;
   const percent = (amount * BigInt(f.fee.bps)) / 10_000n;
-  const total = feeInTokenUnits(amount, r.currency, decimals, f.fee.baseMinor, f.fee.bps);
+  const total = feeInTokenUnits(amount, r.currency, decimals, f.fee.baseMinor, f.fee.bps, priced);
   const of = (v: bigint): Amount => ({ unit, value: v.toString() });
   return {
     processing_at: at,

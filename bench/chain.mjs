@@ -14,7 +14,10 @@
 //      BENCH_CHAIN_PROFILE=1: in part 2, the service's RPC calls through a counting proxy, its database
 //      sessions sampled every 10 ms (what they wait on), and a CPU profile of the service process;
 //      BENCH_CHAIN_STATEMENTS=20: how many of the most frequent SQL statements the profile lists;
-//      BENCH_CHAIN_BATCH_N=50: part 4, gas per payment settled on a schedule, one transfer for that many; 0 skips it)
+//      BENCH_CHAIN_BATCH_N=50: part 4, gas per payment settled on a schedule, one transfer for that many; 0 skips it;
+//      BENCH_CHAIN_NATIVE=0 skips part 5)
+//   5. native ETH: the same as 2 paid in the chain's own coin (docs/native.md) by a direct-mode merchant: each buyer's
+//      own transaction to the router, confirmed with its hash; the relayer only watches. Same baseline as 2.
 import os from 'node:os';
 import { fmt, startPostgres } from './lib.mjs';
 import { CONCURRENCY, LAT_CONCURRENCY, LAT_N, N, PERMIT2_TOKEN, POLL_MS, PROFILE } from './chain/config.mjs';
@@ -23,6 +26,7 @@ import { latency } from './chain/latency.mjs';
 import { printProfile } from './chain/profile.mjs';
 import { throughput } from './chain/throughput.mjs';
 import { batched, BATCH_N } from './chain/batched.mjs';
+import { ETH, nativeThroughput } from './chain/native.mjs';
 
 async function main() {
   const pg = await startPostgres(PROFILE ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []);
@@ -101,9 +105,28 @@ async function main() {
       console.log(`  the merchant received ${bt.received} units in that one transfer; ${bt.sound ? 'ok' : 'FAILED'}`);
     }
 
+    const nt = process.env.BENCH_CHAIN_NATIVE === '0' ? null : await nativeThroughput(pg);
+    if (nt) {
+      console.log(
+        `\n5. native ETH (${ETH}), direct mode: ${N} payments, ${CONCURRENCY} buyers sending and confirming at a time, monitor tick ${POLL_MS} ms; options and fetch before the run`,
+      );
+      console.log(`  baseline (${N} ERC-20 transfers, one key): ${fmt(nt.baseRate)} tx/s (${nt.baseOk}/${N} succeeded)`);
+      console.log(
+        `  paygate: ${nt.succeeded}/${N} succeeded (${nt.failed} failed) in ${fmt(nt.totalS)} s = ${fmt(nt.rate)} payments/s; sends + confirms done at ${fmt(nt.confirmsS)} s; ${nt.sameTx}/${N} paid by the buyer's transaction; the merchant received ${nt.received} wei of ${nt.quoted} quoted`,
+      );
+      const cpuT = Object.values(nt.cpu).reduce((a, b) => a + b, 0);
+      console.log(
+        `  CPU during the run: ${Object.entries(nt.cpu)
+          .map(([k, v]) => `${k} ${fmt((1000 * v) / Math.max(1, nt.succeeded))} ms`)
+          .join(', ')} per payment; ${fmt((1000 * cpuT) / Math.max(1, nt.succeeded))} ms in all`,
+      );
+      console.log("gas per payment (mean of receipts) | plain ERC-20 transfer | plain ETH transfer | the buyer's pay transaction");
+      console.log(`native ETH | ${fmt(nt.gas.transfer)} | ${fmt(nt.gas.plainEth)} | ${fmt(nt.gas.pay)} (relayer: none)`);
+    }
+
     const sound = (x) =>
       x.gaps === 0 && x.duplicates === 0 && x.dupSettles === 0 && x.chainSent === x.dbNonces && x.settled === N && x.shown === N;
-    const ok = sound(tp) && (!p2 || sound(p2)) && (!bt || bt.sound);
+    const ok = sound(tp) && (!p2 || sound(p2)) && (!bt || bt.sound) && (!nt || nt.sound);
     console.log('\nmeasure | baseline | paygate | ratio');
     console.log(
       `succeeded latency p50 (ms) | ${fmt(pct(lat.base, 50))} | ${fmt(pct(lat.ours, 50))} | ${fmt(pct(lat.ours, 50) / pct(lat.base, 50))}`,
@@ -121,6 +144,24 @@ async function main() {
       console.log(
         `Permit2 settled payments/s, one key (baseline: transfers/s) | ${fmt(p2.baseRate)} | ${fmt(p2.rate)} | ${fmt(p2.rate / p2.baseRate)}`,
       );
+    if (nt) {
+      console.log(
+        `native ETH settled payments/s (baseline: transfers/s) | ${fmt(nt.baseRate)} | ${fmt(nt.rate)} | ${fmt(nt.rate / nt.baseRate)}`,
+      );
+      console.log(
+        `native ETH settled payments/s (baseline: part 2's EIP-3009 payments/s) | ${fmt(tp.rate)} | ${fmt(nt.rate)} | ${fmt(nt.rate / tp.rate)}`,
+      );
+      const tokenGas = tp.gas.collect + tp.gas.settle;
+      console.log(
+        `gas per payment: native ETH (baseline: plain ERC-20 transfer) | ${fmt(nt.gas.transfer)} | ${fmt(nt.gas.pay)} | ${fmt(nt.gas.pay / nt.gas.transfer)}`,
+      );
+      console.log(
+        `gas per payment: native ETH (baseline: EIP-3009 collect + settle) | ${fmt(tokenGas)} | ${fmt(nt.gas.pay)} | ${fmt(nt.gas.pay / tokenGas)}`,
+      );
+      console.log(
+        `native ETH succeeded / paid by the buyer's tx / merchant received the quotes | - | ${nt.succeeded}/${N} / ${nt.sameTx}/${N} / ${nt.received === nt.quoted} | ${nt.sound ? 'ok' : 'FAILED'}`,
+      );
+    }
     console.log(
       `settled / nonce gaps / duplicate submissions | - | ${tp.settled}/${N} / ${tp.gaps} / ${tp.duplicates + tp.dupSettles} | ${ok ? 'ok' : 'FAILED'}`,
     );

@@ -41,7 +41,7 @@ export async function localSender(rpcUrl, account) {
   const maxFeePerGas = fees.maxFeePerGas * 4n; // headroom for base-fee swings while many blocks are made
   return {
     pub,
-    async send(to, data, gas = 120_000n) {
+    async send(to, data, gas = 120_000n, value = 0n) {
       const raw = await account.signTransaction({
         type: 'eip1559',
         chainId: devnet.DEVNET_CHAIN_ID,
@@ -49,7 +49,7 @@ export async function localSender(rpcUrl, account) {
         to,
         data,
         gas,
-        value: 0n,
+        value,
         maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });

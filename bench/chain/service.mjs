@@ -9,9 +9,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { freePort, node, startChild, stopChild } from '../lib.mjs';
 import { AMOUNT, devnet } from './config.mjs';
 
-/** The service on `dbUrl`, attached to the anvil at `rpcUrl` with one relayer key; an account, a merchant settling USDC, a wallet key. */
-export async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts = {}, symbol = 'USDC') {
-  const asset = devnet.devnetAssetId(symbol);
+/**
+ * The service on `dbUrl`, attached to the anvil at `rpcUrl` with one relayer key; an account (settling in `mode`), a
+ * merchant settling USDC (or the devnet token `symbol`, or the CAIP-19 asset `symbol`: the chain's ETH), a wallet key.
+ */
+export async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, childOpts = {}, symbol = 'USDC', mode = 'collector') {
+  const asset = symbol.includes('/') ? symbol : devnet.devnetAssetId(symbol);
   const url = await newDatabase(pg.url, dbName);
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-devnet-'));
@@ -39,6 +42,7 @@ export async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, chi
   try {
     node('dist/src/cli/migrate.js', env);
     acct = JSON.parse(node('dist/src/cli/admin.js', env, ['accounts', 'create', '--name', 'Bench']));
+    if (mode !== 'collector') node('dist/src/cli/admin.js', env, ['accounts', 'set-mode', '--account', acct.accountId, '--mode', mode]);
     wallet = JSON.parse(node('dist/src/cli/admin.js', env, ['keys', 'create', '--account', acct.accountId, '--type', 'wallet']));
     child = await startChild('dist/src/main.js', env, `http://127.0.0.1:${port}/readyz`, childOpts);
   } catch (e) {
@@ -80,6 +84,7 @@ export async function startService(pg, dbName, rpcUrl, relayerKey, extraEnv, chi
     /** The service's environment (for the admin command) and its account. */
     env,
     accountId: acct.accountId,
+    asset,
     merchantWallet,
     merchant: (method, p, b) => call(method, p, acct.apiKey, b, { 'Merchant-Id': merchantId }),
     gateway: (method, p, b) => call(method, p, wallet.apiKey, b),

@@ -10,6 +10,28 @@ import { fundedKey, localSender, meanGas, newBuyers, pool, rpc, sleep, transferD
 import { cpuByKind, rpcProxy, sampleSessions } from './profile.mjs';
 import { startService } from './service.mjs';
 
+/**
+ * The baseline of parts 2, 3 and 5: N ERC-20 transfers from one key, nonces allocated here, CONCURRENCY sends in
+ * flight, until the chain has them all; transfers/s, how many succeeded, their hashes and the sender.
+ */
+export async function transferBaseline(rpcUrl) {
+  const key = await fundedKey(rpcUrl);
+  const s = await localSender(rpcUrl, key);
+  const start = await s.pub.getTransactionCount({ address: key.address });
+  const hashes = [];
+  const b0 = performance.now();
+  await pool(N, CONCURRENCY, async () => hashes.push(await s.send(USDC, transferData())));
+  // (With a deadline: a transfer the chain dropped would otherwise leave this wait, and the bench, hanging.)
+  const baseDeadline = Date.now() + 180_000;
+  for (let mined; (mined = (await s.pub.getTransactionCount({ address: key.address })) - start) < N; await sleep(5))
+    if (Date.now() > baseDeadline) throw new Error(`baseline: the chain mined ${mined} of ${N} transfers in 180 s`);
+  const baseRate = N / ((performance.now() - b0) / 1000);
+  const baseOk = (await Promise.all(hashes.map((h) => rpc(rpcUrl, 'eth_getTransactionReceipt', [h])))).filter(
+    (r) => r?.status === '0x1',
+  ).length;
+  return { s, hashes, baseRate, baseOk };
+}
+
 /** Part 2 (and 3, with `symbol` USDT: Permit2): settled payments per second on one relayer key, automine. */
 export async function throughput(pg, symbol = 'USDC') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-anvil-'));
@@ -17,22 +39,7 @@ export async function throughput(pg, symbol = 'USDC') {
   let svc;
   let proxy = null;
   try {
-    // Baseline: N transfers from one key, nonces allocated here, CONCURRENCY sends in flight, until the
-    // chain has them all.
-    const key = await fundedKey(chain.rpcUrl);
-    const s = await localSender(chain.rpcUrl, key);
-    const start = await s.pub.getTransactionCount({ address: key.address });
-    const hashes = [];
-    const b0 = performance.now();
-    await pool(N, CONCURRENCY, async () => hashes.push(await s.send(USDC, transferData())));
-    // (With a deadline: a transfer the chain dropped would otherwise leave this wait, and the bench, hanging.)
-    const baseDeadline = Date.now() + 180_000;
-    for (let mined; (mined = (await s.pub.getTransactionCount({ address: key.address })) - start) < N; await sleep(5))
-      if (Date.now() > baseDeadline) throw new Error(`baseline: the chain mined ${mined} of ${N} transfers in 180 s`);
-    const baseRate = N / ((performance.now() - b0) / 1000);
-    const baseOk = (await Promise.all(hashes.map((h) => rpc(chain.rpcUrl, 'eth_getTransactionReceipt', [h])))).filter(
-      (r) => r?.status === '0x1',
-    ).length;
+    const { s, hashes, baseRate, baseOk } = await transferBaseline(chain.rpcUrl);
 
     const relayerKey = generatePrivateKey();
     const relayer = privateKeyToAccount(relayerKey).address;

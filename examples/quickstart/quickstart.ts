@@ -83,6 +83,9 @@ async function pay(
     step(`admin devnet fund: sent ${GAS_WEI} wei to the buyer for the approve's gas`);
   }
   const before = await balanceOf(devnet, token.asset, buyer.address);
+  // Token options' actions are all walletRpc. An ETH option (a direct-mode account settling `eip155:<id>/slip44:60`,
+  // docs/native.md) has a build action instead: payOption(gatewayClient, paymentId, option, wallet) of @paygate/client
+  // fetches it into the router transaction and runs that (the result is its hash).
   const results = await runActions(option.actions, buyerWallet(buyer, devnet));
   const confirmed = await wallet.confirm(payment.paymentId, option.id, results);
   step(`the buyer's wallet ran the actions as ${buyer.address} and confirmed with their results: ${confirmed.status}`);

@@ -45,6 +45,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pay/{id}/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The actions of the option's build action, for the page's wallet
+         * @description The gateway's fetch (fetchPaymentActions) of an option whose action is `build` (the chain's own coin: the price is read again, 409 `price_stale` or `price_moved`), answering the actions to run in its place (one `eth_sendTransaction` to the router), checked by the same rules.
+         */
+        post: operations["hostedPayFetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pay/{id}/confirm": {
         parameters: {
             query?: never;
@@ -441,6 +461,20 @@ export interface components {
             collectData?: components["schemas"]["CollectData"];
         };
         /**
+         * FetchActionsRequest
+         * @description Unknown fields are ignored.
+         */
+        FetchActionsRequest: {
+            /** @example opt_01JKX9A1C3E5G7J9L1N3Q5S7UX */
+            optionId: string;
+            /** @description Any JSON value; for a `build` action, its `data.data`. */
+            data: unknown;
+        };
+        /** FetchActionsResponse */
+        FetchActionsResponse: {
+            actions: components["schemas"]["Action"][];
+        };
+        /**
          * ActionResult
          * @description The result of one action, in the same order as the option's `actions`: for a Permit2 option with an approve, first the approve's transaction hash, then the signature. All results packed into one entry (`data: [txHash, signature]`) are accepted too.
          */
@@ -628,6 +662,8 @@ export type SchemaAction = components['schemas']['Action'];
 export type SchemaUnixTimestamp = components['schemas']['UnixTimestamp'];
 export type SchemaCollectData = components['schemas']['CollectData'];
 export type SchemaPaymentOption = components['schemas']['PaymentOption'];
+export type SchemaFetchActionsRequest = components['schemas']['FetchActionsRequest'];
+export type SchemaFetchActionsResponse = components['schemas']['FetchActionsResponse'];
 export type SchemaActionResult = components['schemas']['ActionResult'];
 export type SchemaCollectedData = components['schemas']['CollectedData'];
 export type SchemaConfirmPaymentRequest = components['schemas']['ConfirmPaymentRequest'];
@@ -705,6 +741,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PageOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    hostedPayFetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment id of the page's link (`pid`), or the URL-encoded buyer link itself. */
+                id: components["parameters"]["PagePaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FetchActionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The actions to carry out, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FetchActionsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -2,7 +2,9 @@
 // gateway status operation) and, on a final state, sends the buyer to the shop's checkout URL if it gave one.
 // With a browser wallet (EIP-1193, window.ethereum) it also pays: the wallet's account, the payment's options for
 // it (POST /pay/<id>/options), each action of the chosen option run by the wallet in order (a Permit2 approve with
-// eth_sendTransaction, mined before the signature; then eth_signTypedData_v4), and confirm (POST /pay/<id>/confirm).
+// eth_sendTransaction, mined before the signature; then eth_signTypedData_v4; an ETH option's build action fetched,
+// POST /pay/<id>/fetch, into the one eth_sendTransaction to the router, whose hash is the result), and confirm
+// (POST /pay/<id>/confirm).
 'use strict';
 (function () {
   var el = document.getElementById('pay');
@@ -89,10 +91,34 @@
     }
     throw new Error('The approval transaction is not mined yet; try again shortly.');
   }
+  /** A build action's actions (an ETH option: its transaction to the router, the price read again). */
+  async function fetched(option, action) {
+    var f = await post('fetch', { optionId: option.id, data: action.data.data });
+    if (f.status === 409 && (f.body.code === 'price_moved' || f.body.code === 'price_stale'))
+      throw new Error('The price moved since it was quoted: connect your wallet again for a new quote.');
+    if (f.status !== 200) throw new Error(f.body.message || 'The payment could not be prepared.');
+    return f.body.actions;
+  }
+  /** The payment in the chain's own coin: the buyer's own transaction, sent by the wallet as fetched; its hash. */
+  async function sendPayment(actions) {
+    if (actions.length !== 1 || actions[0].type !== 'walletRpc' || actions[0].data.method !== 'eth_sendTransaction')
+      throw new Error('The payment could not be prepared.');
+    // The coin moves on whichever network the wallet is on: only on the option's (the wallet may have switched).
+    var want = actions[0].data.chain_id;
+    if ('eip155:' + parseInt(await eth.request({ method: 'eth_chainId' }), 16) !== want)
+      throw new Error('Your wallet is on another network: switch it to chain ' + want.split(':')[1] + ', then pay again.');
+    say('Send the payment in your wallet (you pay its gas)…');
+    return { type: 'walletRpc', data: [await eth.request({ method: 'eth_sendTransaction', params: actions[0].data.params })] };
+  }
   /** Runs each action in order: the results, one per action, as confirm takes them. */
   async function run(option) {
     var results = [];
     for (var i = 0; i < option.actions.length; i++) {
+      if (option.actions[i].type === 'build') {
+        say('Preparing the payment…');
+        results.push(await sendPayment(await fetched(option, option.actions[i])));
+        continue;
+      }
       var a = option.actions[i].data;
       if (a.method === 'eth_sendTransaction') {
         say('Approve the token in your wallet (once per token; you pay its gas)…');
@@ -115,7 +141,9 @@
       say('Confirming…');
       for (var tries = 0; ; tries++) {
         var c = await post('confirm', { optionId: option.id, results: results });
-        if (c.status === 409 && c.body.code === 'approval_pending' && tries < 30) {
+        // An approve not mined yet, or a payment transaction the node does not show yet: ask again when told.
+        var later = c.body.code === 'approval_pending' || c.body.code === 'transaction_not_found';
+        if (c.status === 409 && later && tries < 30) {
           await sleep(Math.max(c.retryAfter, 1) * 1000);
           continue;
         }

@@ -6,8 +6,11 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import type { Page } from 'playwright-core';
 import { admin, client, newKey, startTestService, TestService } from '../support/service';
 import { merchantWithSettlement, uniqueKey } from '../support/fixtures';
-import { balanceOf, newBuyer } from '../support/chain';
+import { balanceOf, chainClient, newBuyer } from '../support/chain';
 import { newUsdtBuyer, USDT } from '../support/permit2';
+import { ethAsset, ethShop, newEthBuyer } from '../support/native';
+import { devnetRouterAddress } from '../../src/chain/nativeRouter';
+import { getAddress } from 'viem';
 import { Browser, launch, SHOTS } from './browser';
 import { injectWallet } from './eip1193';
 
@@ -184,6 +187,64 @@ describe('paying on the page with a browser wallet (EIP-1193)', () => {
     await page.goto(`${svc.directUrl}/?pid=${id}`);
     expect(await page.isHidden('#wallet')).toBe(true);
     await page.close();
+  });
+});
+
+describe('paying on the page in ETH with a browser wallet (direct mode)', () => {
+  let shop: Awaited<ReturnType<typeof ethShop>>;
+  beforeAll(async () => {
+    shop = await ethShop(svc, 'Wallet Page ETH Shop', 'direct');
+  });
+
+  it('fetches the build action, the wallet sends the router transaction unchanged, confirm takes its hash; the ETH moves', async () => {
+    const wallet = await newEthBuyer();
+    const id = await shop.pay('1250');
+    const page = await browser.page();
+    const asked = await injectWallet(page, wallet);
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.click('#pay-wallet');
+    await page.waitForSelector(`#wallet-options button[data-unit="caip19/${ethAsset()}"]`);
+    expect(await page.locator('#wallet-options button').allInnerTexts()).toContainEqual(expect.stringMatching(/^Pay 0\.\d+ ETH$/));
+    const merchantBefore = await chainClient().getBalance({ address: getAddress(shop.wallet) });
+    await page.click(`#wallet-options button[data-unit="caip19/${ethAsset()}"]`);
+    await page.waitForFunction(() => document.getElementById('status')!.dataset.status === 'succeeded', undefined, { timeout: 30_000 });
+    expect(await page.innerText('#status')).toBe('Paid. Thank you!');
+    await page.screenshot({ path: `${SHOTS}/pay-wallet-ETH.png`, fullPage: true });
+    await page.close();
+    expect(asked.map((a) => a.method).filter((x) => x !== 'eth_getTransactionReceipt')).toEqual([
+      'eth_requestAccounts',
+      'eth_chainId',
+      'eth_chainId', // the wallet still on the option's chain, checked before the coin is sent
+      'eth_sendTransaction',
+    ]);
+    const tx = asked.find((a) => a.method === 'eth_sendTransaction')!.params[0] as { from: string; to: string; value: string };
+    expect(tx).toMatchObject({ from: wallet.address, to: devnetRouterAddress });
+    const stored = await svc.db('payments').where({ id }).first();
+    expect([stored.status, stored.token_asset]).toEqual(['succeeded', ethAsset()]);
+    expect(stored.caller_info).toMatchObject({ keyType: 'page' });
+    expect((await chainClient().getBalance({ address: getAddress(shop.wallet) })) - merchantBefore).toBe(BigInt(tx.value));
+  });
+
+  it('a wallet switched to another network after the options is told so; nothing is sent', async () => {
+    const wallet = await newEthBuyer();
+    const id = await shop.pay('300');
+    const page = await browser.page();
+    const asked = await injectWallet(page, wallet);
+    await page.goto(`${svc.directUrl}/?pid=${id}`);
+    await page.click('#pay-wallet');
+    const eth = `#wallet-options button[data-unit="caip19/${ethAsset()}"]`;
+    await page.waitForSelector(eth);
+    await page.evaluate(() => {
+      const provider = (window as unknown as { ethereum: { request: (a: { method: string }) => Promise<unknown> } }).ethereum;
+      const request = provider.request;
+      provider.request = (a) => (a.method === 'eth_chainId' ? Promise.resolve('0x7a6a') : request(a)); // 31338
+    });
+    await page.click(eth);
+    await page.waitForFunction(() => /another network/.test(document.getElementById('wallet-note')!.textContent ?? ''));
+    expect(await page.innerText('#wallet-note')).toBe('Your wallet is on another network: switch it to chain 31337, then pay again.');
+    await page.close();
+    expect(asked.map((a) => a.method)).toEqual(['eth_requestAccounts', 'eth_chainId']);
+    expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
   });
 });
 

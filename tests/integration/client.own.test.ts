@@ -1,5 +1,9 @@
-import { createPaygateClient, runActions } from '@paygate/client';
-import { balanceOf } from '../support/chain';
+import { createPaygateClient, FetchActionsError, payOption, runActions } from '@paygate/client';
+import { getAddress } from 'viem';
+import { devnetRouterAddress } from '../../src/chain/nativeRouter';
+import { balanceOf, chainClient } from '../support/chain';
+import { ethAsset, ethShop, newEthBuyer } from '../support/native';
+import { strictProvider, strictWallet } from '../support/strictWallet';
 import { newUsdtBuyer, USDT, usdtShop, walletOf } from '../support/permit2';
 import { startTestService, TestService } from '../support/service';
 
@@ -47,5 +51,44 @@ describe('@paygate/client', () => {
     await expect(runActions([{ type: 'build', data: { data: 'opaque' } }], () => Promise.reject(new Error('ran')))).rejects.toThrow(
       /fetch/,
     );
+  });
+
+  it('payOption: an ETH option (direct mode) fetched into its transaction, sent by a strict EIP-1193 wallet, confirmed', async () => {
+    const shop = await ethShop(svc, 'Client ETH Shop', 'direct');
+    const gateway = createPaygateClient({ baseUrl: svc.url, apiKey: shop.walletKey });
+    const buyer = await newEthBuyer();
+    const id = await shop.pay('700');
+    const path = { id };
+    const options = await gateway.POST('/v1/gateway/payment/{id}/options', {
+      params: { path },
+      body: { accounts: [`eip155:31337:${buyer.address}`] },
+    });
+    const option = options.data!.options!.find((o) => o.amount.unit === `caip19/${ethAsset()}`)!;
+    expect(option.actions).toEqual([{ type: 'build', data: { data: 'native' } }]);
+    // runActions alone still refuses it, naming the way on.
+    await expect(runActions(option.actions, () => Promise.reject(new Error('ran')))).rejects.toThrow(/payOption/);
+
+    const pub = chainClient();
+    const merchantBefore = await pub.getBalance({ address: getAddress(shop.wallet) });
+    const { provider, asked } = strictProvider(buyer);
+    const results = await payOption(gateway, id, option, strictWallet(provider));
+    // The wallet was asked for exactly the router transaction of the quote, params as fetch answered them.
+    expect(asked[0]).toEqual({
+      method: 'eth_sendTransaction',
+      params: [
+        { from: buyer.address, to: devnetRouterAddress, value: `0x${BigInt(option.amount.value).toString(16)}`, data: expect.any(String) },
+      ],
+    });
+    expect(results).toEqual([{ type: 'walletRpc', data: [expect.stringMatching(/^0x[0-9a-f]{64}$/)] }]);
+    const confirmed = await gateway.POST('/v1/gateway/payment/{id}/confirm', { params: { path }, body: { optionId: option.id, results } });
+    expect(confirmed.response.status).toBe(200);
+    expect((await shop.until(id, (d) => d.status === 'succeeded')).status).toBe('succeeded');
+    expect((await pub.getBalance({ address: getAddress(shop.wallet) })) - merchantBefore).toBe(BigInt(option.amount.value));
+
+    // The gateway's refusal of the fetch reaches the caller with its status and code, before the wallet is asked.
+    const other = await shop.pay('700');
+    const refused = payOption(gateway, other, option, () => Promise.reject(new Error('ran')));
+    await expect(refused).rejects.toBeInstanceOf(FetchActionsError);
+    await expect(refused).rejects.toMatchObject({ status: expect.any(Number), code: expect.any(String) });
   });
 });

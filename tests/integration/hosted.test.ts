@@ -210,6 +210,21 @@ describe("the pages' JSON routes answer bad input as the API does (spec/internal
     expect((await svc.db('payments').where({ id }).first()).status).toBe('requires_action');
   });
 
+  it("fetch: optionId or data missing is 400 naming it; else the gateway's fetch, answered as its operation answers", async () => {
+    const id = await newPayment('100');
+    const opt = (await web('POST', `/pay/${id}/options`, { body: { accounts: [BUYER_BASE] } })).body.options[0];
+    const fetchActions = (body: unknown) => refusal(web('POST', `/pay/${id}/fetch`, { body }));
+    expect(await fetchActions({ data: 'native' })).toEqual(invalid('/optionId'));
+    expect(await fetchActions({ optionId: opt.id })).toEqual(invalid('/data'));
+    const page = await web('POST', `/pay/${id}/fetch`, { body: { optionId: opt.id, data: 'x' } });
+    const api = await gwDirect('POST', `/v1/gateway/payment/${id}/fetch`, { body: { optionId: opt.id, data: 'x' } });
+    expect([page.status, page.headers.get('cache-control'), page.body]).toEqual([200, 'no-store', { actions: api.body.actions }]);
+    const none = await web('POST', `/pay/${id}/fetch`, { body: { optionId: 'opt_nope', data: 'x' } });
+    const apiNone = await gwDirect('POST', `/v1/gateway/payment/${id}/fetch`, { body: { optionId: 'opt_nope', data: 'x' } });
+    // The page answers the service's own code; the API version, its contract's code with that one as the reason.
+    expect([none.status, none.body.code, apiNone.body.reason ?? apiNone.body.code]).toEqual([404, 'option_not_found', 'option_not_found']);
+  });
+
   it('status: a maxPollMs that is no integer is 400 naming it; the body limit and media type are the API’s', async () => {
     const id = await newPayment('100');
     for (const q of ['-1', 'soon', '1e3', '1.5'])

@@ -14,7 +14,7 @@ const versions = ['2026-02-18', '2026-02-19.preview'].map((v) => read(`${v}/open
 describe('the hosted pages internal document', () => {
   it('has only routes of the hosted pages, none of which is in an API version', () => {
     const paths = Object.keys(hosted.paths);
-    expect(paths.sort()).toEqual(['/collect', '/pay/{id}/confirm', '/pay/{id}/options', '/pay/{id}/status']);
+    expect(paths.sort()).toEqual(['/collect', '/pay/{id}/confirm', '/pay/{id}/fetch', '/pay/{id}/options', '/pay/{id}/status']);
     for (const doc of versions) {
       expect(Object.keys(doc.paths).filter((p) => paths.includes(p) || p.startsWith('/pay/'))).toEqual([]);
       expect(JSON.stringify(doc)).not.toContain('hostedPay');

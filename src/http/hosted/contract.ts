@@ -37,6 +37,7 @@ export type HostedOperations = { [K in HostedOperationId]: (ctx: Context, input:
 const OPERATIONS: Record<HostedOperationId, true> = {
   hostedPayStatus: true,
   hostedPayOptions: true,
+  hostedPayFetch: true,
   hostedPayConfirm: true,
   hostedCollectSubmit: true,
 };

@@ -6,14 +6,15 @@ import type { ChainWork } from '../../domain/chain';
 import { effectiveStatus } from '../../domain/payment';
 import type { ConfirmChecks } from '../../usecases/gateway/confirmChecks';
 import { checkConfirm, confirmPayment, type CallerInfo, type ConfirmInput } from '../../usecases/gateway/confirm';
-import { offerOptions } from '../../usecases/gateway/options';
-import { optionView } from '../../../handlers/gateway/present';
+import { fetchActions, offerOptions } from '../../usecases/gateway/options';
+import { optionActions, optionView } from '../../../handlers/gateway/present';
 import { STATUS_TEXT } from './payPage';
 import { sendJson } from '../render';
 
 // "Pay with wallet" on the hosted pay page (public/hosted/pay.js with the browser's EIP-1193 wallet): the page asks
-// for the payment's options for the wallet's account and confirms the results of the option's actions, through
-// routes of its own (POST /pay/<id>/options, POST /pay/<id>/confirm, operations of spec/internal/hosted.yaml whose
+// for the payment's options for the wallet's account, fetches an ETH option's build action into its transaction, and
+// confirms the results of the option's actions, through routes of its own (POST /pay/<id>/options,
+// POST /pay/<id>/fetch, POST /pay/<id>/confirm, operations of spec/internal/hosted.yaml whose
 // requests contract.ts validates) that need no API key: the payment link is the capability, as for the page itself.
 // They run the gateway's use cases, so every check is the gateway's (accounts, quote, signature, simulation, revert
 // budget), and answer in its wire shapes (an option's `actions`). The caller is the page, one per client address
@@ -46,11 +47,16 @@ export function payWalletRoutes({ config, db, chainWork, confirmChecks }: PayWal
         return sendJson(ctx, 200, JSON.stringify({ options: null, status, statusText: STATUS_TEXT[status] }), NO_STORE);
       }
       const collectData = r.collectData ?? undefined;
-      // The page signs typed data and sends approves; it does not send a native-coin payment yet (docs/native.md).
-      const options = r.options
-        .filter((o) => o.assetInfo.transferMethod !== 'native')
-        .map((o) => optionView(o, r.etaS, collectData as Parameters<typeof optionView>[2]));
+      const options = r.options.map((o) => optionView(o, r.etaS, collectData as Parameters<typeof optionView>[2]));
       sendJson(ctx, 200, JSON.stringify({ options }), NO_STORE);
+    },
+    /**
+     * The actions of an option's build action (an ETH option's transaction to the router, its price read again), as
+     * the gateway's fetch answers them (FetchActionsRequest: validated, contract.ts).
+     */
+    async fetch(ctx: Context, paymentId: string, { optionId, data }: { optionId: string; data?: unknown }) {
+      const opt = await fetchActions(db, config, chainWork, paymentId, optionId, data);
+      sendJson(ctx, 200, JSON.stringify({ actions: optionActions(opt, 'fetch') }), NO_STORE);
     },
     /** The option and its results, as ConfirmPaymentRequest has them (validated: contract.ts); no collectedData. */
     async confirm(ctx: Context, paymentId: string, clientKey: string, { optionId, results }: ConfirmInput) {

@@ -21,9 +21,9 @@ import type { HostedContract, HostedInput, HostedOperations } from './contract';
 
 // Non-API routes of the hosted buyer pages. No API key: the payment id in the link is the capability,
 // and these routes reveal only what the page shows (merchant, amount, status, the checkout redirect), and what a
-// wallet on the page needs to pay (its options, and confirm: payWallet.ts). The JSON routes the pages' scripts
-// call are operations of spec/internal/hosted.yaml, validated as the API's are (contract.ts); the HTML pages
-// and the assets are not.
+// wallet on the page needs to pay (its options, a build action's fetch, and confirm: payWallet.ts). The JSON routes
+// the pages' scripts call are operations of spec/internal/hosted.yaml, validated as the API's are (contract.ts); the
+// HTML pages and the assets are not.
 
 const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
@@ -142,11 +142,13 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls, contra
 
   const payOptions = (ctx: Context, { path, body }: HostedInput<'hostedPayOptions'>) =>
     payWallet.options(ctx, knownId(path.id), ipKey(ctx), body.accounts);
+  const payFetch = (ctx: Context, { path, body }: HostedInput<'hostedPayFetch'>) => payWallet.fetch(ctx, knownId(path.id), body);
   const payConfirm = (ctx: Context, { path, body }: HostedInput<'hostedPayConfirm'>) =>
     payWallet.confirm(ctx, knownId(path.id), ipKey(ctx), body);
   const operations: HostedOperations = {
     hostedPayStatus: statusJson,
     hostedPayOptions: payOptions,
+    hostedPayFetch: payFetch,
     hostedPayConfirm: payConfirm,
     hostedCollectSubmit: collectSubmit,
   };
@@ -154,7 +156,7 @@ export function hostedRoutes({ root, config, db, hub, limiter, longPolls, contra
   /** True when it answered the request (or threw an AppError for it). */
   return async function serveHosted(ctx: Context): Promise<boolean> {
     const get = ctx.method === 'GET' || ctx.method === 'HEAD';
-    const pay = /^\/pay\/[^/]{1,600}\/(status|options|confirm)$/.exec(ctx.path);
+    const pay = /^\/pay\/[^/]{1,600}\/(status|options|fetch|confirm)$/.exec(ctx.path);
     // The JSON routes (spec/internal/hosted.yaml); a method they do not have goes on to the API, as before.
     const json = (pay !== null && (pay[1] === 'status' || ctx.method === 'POST')) || (ctx.path === '/collect' && ctx.method === 'POST');
     const hosted = (ctx.path === '/' && get) || (ctx.path === '/collect' && get) || json;

@@ -209,3 +209,53 @@ def test_an_unknown_key_raises_with_the_error_body():
     assert caught.value.status == 401
     assert caught.value.data is None or caught.value.data.code == "invalid_api_key"
     assert '"invalid_api_key"' in caught.value.body
+
+
+def test_a_wallet_holding_only_eth_pays_an_eth_option_through_its_build_action(partner, wallet, devnet, key):
+    """The chain's own coin (docs/native.md): the option's one action is a build; fetch answers the router transaction,
+    which the wallet signs and broadcasts unchanged; confirm carries its hash; the merchant is settled in ETH."""
+    payout = Account.create().address
+    merchant = new_merchant(partner, key, "Python Ether Shop")
+    eth = f"{devnet['chainId']}/slip44:60"
+    entry = pg.CryptoSettlementInput(asset=eth, destination=f"{devnet['chainId']}:{payout}")
+    pg.SettlementsApi(partner).create_crypto_settlements(
+        merchant_id=merchant.id, idempotency_key=f"{key}-settlement-eth",
+        create_crypto_settlements_request=pg.CreateCryptoSettlementsRequest(settlements=[entry]),
+    )
+    created = pg.PaymentsApi(partner).create_payment(
+        merchant_id=merchant.id, idempotency_key=f"{key}-payment",
+        create_payment_request=pg.CreatePaymentRequest(reference_id="py-eth-1", amount=pg.FiatAmount(unit="iso4217/USD", value="500")),
+    )
+    buyer = Account.create()
+    admin("devnet", "fund", "--address", buyer.address, "--asset", eth, "--amount", str(10**18))
+    gateway = pg.GatewayApi(wallet)
+    offered = gateway.get_payment_options(id=created.payment_id, payment_options_request=pg.PaymentOptionsRequest(accounts=[f"{devnet['chainId']}:{buyer.address}"]))
+    [option] = offered.options
+    assert (option.amount.unit, option.amount.display.asset_symbol, option.amount.display.decimals) == (f"caip19/{eth}", "ETH", 18)
+    [build] = [a.actual_instance for a in option.actions]
+    assert isinstance(build, pg.BuildAction)
+    fetched = gateway.fetch_payment_actions(
+        id=created.payment_id, fetch_actions_request=pg.FetchActionsRequest(option_id=option.id, data=build.data.data),
+    )
+    [action] = [a.actual_instance for a in fetched.actions]
+    assert isinstance(action, pg.WalletRpcAction) and action.data.method == "eth_sendTransaction"
+    assert int(action.data.params[0]["value"], 16) == int(option.amount.value)
+
+    tx_hash = run_action(devnet, buyer, action)
+    confirmed = gateway.confirm_payment(
+        id=created.payment_id,
+        confirm_payment_request=pg.ConfirmPaymentRequest(option_id=option.id, results=[pg.ActionResult(type="walletRpc", data=[tx_hash])]),
+    )
+    assert confirmed.status in (pg.PaymentStatus.PROCESSING, pg.PaymentStatus.SUCCEEDED)
+    status = confirmed
+    deadline = time.time() + 60
+    while not status.is_final and time.time() < deadline:
+        status = gateway.get_gateway_payment_status(id=created.payment_id, max_poll_ms=5000)
+    assert (status.status, status.info.tx_id) == (pg.PaymentStatus.SUCCEEDED, tx_hash)
+    details = pg.PaymentsApi(partner).get_payment(id=created.payment_id, merchant_id=merchant.id)
+    while details.settlement is None and time.time() < deadline:
+        time.sleep(0.5)
+        details = pg.PaymentsApi(partner).get_payment(id=created.payment_id, merchant_id=merchant.id)
+    settled = details.settlement.successful
+    assert settled.amount.unit == f"caip19/{eth}"
+    assert int(rpc(devnet, "eth_getBalance", [payout, "latest"]), 16) == int(settled.amount.value) > 0

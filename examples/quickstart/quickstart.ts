@@ -1,6 +1,7 @@
 // paygate quickstart: the whole flow of a payment against a running service (`make start`), with the
 // TypeScript clients, paid with real tokens on the service's development chain (anvil): USDC by an EIP-3009
-// signature, then USDT through Permit2 (the buyer's approve transaction, then the permit's signature).
+// signature, then USDT through Permit2 (the buyer's approve transaction, then the permit's signature), then ETH
+// through the router contract (the buyer's own transaction).
 // Run: npm run --silent quickstart [-- --variant thin|sdk|sdk-only]
 //   thin (default): the merchant side on @paygate/client, the wallet on the generated typescript-fetch SDK
 //   sdk:            the merchant side on the generated SDK, the wallet on @paygate/client
@@ -83,9 +84,7 @@ async function pay(
     step(`admin devnet fund: sent ${GAS_WEI} wei to the buyer for the approve's gas`);
   }
   const before = await balanceOf(devnet, token.asset, buyer.address);
-  // Token options' actions are all walletRpc. An ETH option (a direct-mode account settling `eip155:<id>/slip44:60`,
-  // docs/native.md) has a build action instead: payOption(gatewayClient, paymentId, option, wallet) of @paygate/client
-  // fetches it into the router transaction and runs that (the result is its hash).
+  // Token options' actions are all walletRpc; an ETH option's is a build action (payEther below).
   const results = await runActions(option.actions, buyerWallet(buyer, devnet));
   const confirmed = await wallet.confirm(payment.paymentId, option.id, results);
   step(`the buyer's wallet ran the actions as ${buyer.address} and confirmed with their results: ${confirmed.status}`);
@@ -118,6 +117,43 @@ async function pay(
   expect(TX_HASH.test(seen.settlementTxId ?? ''), `the payment to be settled, got ${JSON.stringify(seen)}`);
   step(`settled to ${devnet.chainId}:${MERCHANT_ADDRESS} in transaction ${seen.settlementTxId}`);
   return { paymentId: payment.paymentId, buyer: buyer.address };
+}
+
+/**
+ * A payment of `fiat` US cents paid in the chain's own coin (docs/native.md): the merchant settles ETH too, the buyer
+ * holds only ETH, the option's one action is a build, whose fetch answers the transaction to the router contract; the
+ * buyer's wallet sends it and confirm carries its hash. Collector mode: the service then settles the coin onward.
+ */
+async function payEther(shop: Shop, fiat: string): Promise<string> {
+  const { devnet, merchant, wallet, merchantId, run } = shop;
+  const eth = `${devnet.chainId}/slip44:60`;
+  const settlementId = await merchant.addSettlement(merchantId, eth, `${devnet.chainId}:${MERCHANT_ADDRESS}`);
+  step(`settlement ${settlementId}: ETH on the development chain to ${MERCHANT_ADDRESS}`);
+  const payment = await merchant.createPayment(merchantId, `order-${run}-ETH`, { unit: 'iso4217/USD', value: fiat });
+  const buyer = privateKeyToAccount(generatePrivateKey());
+  step(`admin devnet fund: ${devnetFund(buyer.address, eth, GAS_WEI)} sent ${GAS_WEI} wei to a buyer holding only ETH`);
+  const option = await wallet.option(payment.paymentId, `${devnet.chainId}:${buyer.address}`, eth);
+  const [build] = option.actions;
+  expect(option.actions.length === 1 && build.type === 'build', `one build action, got ${JSON.stringify(option.actions)}`);
+  step(`option ${option.id}: ${option.amount.value} wei (priced from the chain's ETH/USD feed); actions build`);
+  const actions = await wallet.fetch(payment.paymentId, option.id, build.data.data);
+  const tx = actions[0]?.type === 'walletRpc' ? actions[0].data : undefined;
+  expect(tx?.method === 'eth_sendTransaction' && actions.length === 1, `one eth_sendTransaction, got ${JSON.stringify(actions)}`);
+  step(`fetch: send ${option.amount.value} wei to the router ${(tx.params[0] as { to: string }).to}`);
+  const results = await runActions(actions, buyerWallet(buyer, devnet));
+  let status = await wallet.confirm(payment.paymentId, option.id, results);
+  for (let i = 0; !status.isFinal && i < 20; i++) status = await wallet.status(payment.paymentId, 5000);
+  expect(status.status === 'succeeded' && status.txId === results[0].data[0], `the ETH payment to succeed with the buyer's transaction`);
+  step(`status ${status.status}: the buyer's own transaction ${status.txId} paid it`);
+  if (shop.reserve.bps === 10_000) return payment.paymentId;
+  let seen = await merchant.getPayment(merchantId, payment.paymentId);
+  for (let i = 0; !seen.settlementTxId && i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    seen = await merchant.getPayment(merchantId, payment.paymentId);
+  }
+  expect(TX_HASH.test(seen.settlementTxId ?? ''), `the ETH payment to be settled, got ${JSON.stringify(seen)}`);
+  step(`settled in ETH to ${devnet.chainId}:${MERCHANT_ADDRESS} in transaction ${seen.settlementTxId}`);
+  return payment.paymentId;
 }
 
 /** The account's refund reserve (preview `GET /v1/account/settings`): how much of each payment is held, how long. */
@@ -182,7 +218,10 @@ async function main() {
   const withApprove = `eth_sendTransaction, then ${permitOnly}`;
   const methods = process.env.BUYER_PRIVATE_KEY ? [withApprove, permitOnly] : [withApprove];
   const permit2 = await pay(shop, usdt, '500', { value: '5000000', methods });
-  console.log(`quickstart (${variant}): ok, paid USDC (payment ${paid.paymentId}) and USDT through Permit2 (payment ${permit2.paymentId})`);
+  const ether = await payEther(shop, '500');
+  console.log(
+    `quickstart (${variant}): ok, paid USDC (payment ${paid.paymentId}), USDT through Permit2 (payment ${permit2.paymentId}) and ETH (payment ${ether})`,
+  );
 }
 
 main().catch((e) => {

@@ -19,6 +19,8 @@ export interface WalletSide {
   show(paymentId: string): Promise<{ status: string; amount: string; merchant: string }>;
   /** The option in `asset` (CAIP-19) for the buyer's CAIP-10 account, with its actions. */
   option(paymentId: string, account: string, asset: string): Promise<Option>;
+  /** A build action's actions (an ETH option's router transaction): fetch with the action's `data.data`. */
+  fetch(paymentId: string, optionId: string, data: string): Promise<Schemas['Action'][]>;
   /** Confirms with the actions' results, one per action in their order. */
   confirm(paymentId: string, optionId: string, results: Schemas['ActionResult'][]): Promise<Status>;
   /** Long-polls (up to maxPollMs) until the payment changes. */
@@ -58,6 +60,10 @@ export function sdkWallet(baseUrl: string, walletKey: string, version: string): 
       const r = await gateway.getPaymentOptions({ id, paymentOptionsRequest: { accounts: [account] } });
       return optionIn(r, account, asset);
     },
+    async fetch(id, optionId, data) {
+      const r = await gateway.fetchPaymentActions({ id, fetchActionsRequest: { optionId, data } });
+      return r.actions as Schemas['Action'][];
+    },
     async confirm(id, optionId, results) {
       const r = await gateway.confirmPayment({ id, confirmPaymentRequest: { optionId, results } });
       return { status: r.status, isFinal: r.isFinal, txId: r.info?.txId ?? undefined };
@@ -87,6 +93,13 @@ export function thinWallet(baseUrl: string, walletKey: string): WalletSide {
         'getPaymentOptions',
       );
       return optionIn(r, account, asset);
+    },
+    async fetch(id, optionId, data) {
+      const r = must(
+        await gateway.POST('/v1/gateway/payment/{id}/fetch', { params: { path: { id } }, body: { optionId, data } }),
+        'fetchPaymentActions',
+      );
+      return r.actions;
     },
     async confirm(id, optionId, results) {
       const r = must(

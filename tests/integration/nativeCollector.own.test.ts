@@ -120,6 +120,20 @@ describe('native coin (ETH) in collector mode', () => {
       reserved: '0',
       reserve: '0',
     });
+    // The ledger export carries the coin's rows like a token's: in JSON and streamed as CSV.
+    const range = `from=${encodeURIComponent('2000-01-01T00:00:00Z')}&to=${encodeURIComponent('2100-01-01T00:00:00Z')}`;
+    const q = `/v1/reports/balance-transactions?${range}&limit=100`;
+    const page = await client(svc.url, { 'Api-Key': shop.apiKey, ...PREVIEW })('GET', q);
+    const mine = page.body.data.filter((x: { paymentId: string | null; asset: string }) => x.paymentId === p.id);
+    expect(mine.map((x: { type: string; asset: string; amount: string }) => [x.type, x.asset, x.amount])).toEqual(
+      expect.arrayContaining([
+        ['collected', ethAsset(), (p.wei - fee).toString()],
+        ['settled', ethAsset(), (-(p.wei - fee)).toString()],
+      ]),
+    );
+    const csv = await fetch(`${svc.url}${q}`, { headers: { 'Api-Key': shop.apiKey, ...PREVIEW, Accept: 'text/csv' } });
+    const text = await csv.text();
+    expect(text.split('\n').filter((l) => l.includes(p.id) && l.includes(ethAsset()))).toHaveLength(mine.length);
   });
 
   it('the ledger check reports a collector holding less ETH than it owes (its gas funding spent past what was its own)', async () => {

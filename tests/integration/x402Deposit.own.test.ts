@@ -124,7 +124,8 @@ it("a third party sends the buyer's authorization alone: the deposit address's o
   );
   const wallet = createWalletClient({ chain: devnetChain(rpcUrl()), transport: http(rpcUrl()), account: stranger });
   const frontRun = await wallet.sendTransaction({ to: call.to, data: call.data } as never);
-  expect((await receiptOf(frontRun)).status).toBe('success');
+  // Its receipt once mined (a node under load indexes it a moment after it answers the send).
+  expect((await chainClient().waitForTransactionReceipt({ hash: frontRun, pollingInterval: 50 })).status).toBe('success');
   expect(await balanceOf(a.payTo)).toBe(10_000n);
 
   rpc.up();

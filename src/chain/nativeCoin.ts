@@ -1,5 +1,5 @@
 import { getAddress, TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hex } from 'viem';
-import type { AuthorizationCheck } from '../domain/chain';
+import { ChainUnavailable, type AuthorizationCheck } from '../domain/chain';
 import type { NativeCoin, NativeQuote } from '../domain/nativeQuote';
 
 export type { NativeCoin };
@@ -31,24 +31,20 @@ export async function nativePrice(chain: EvmChain, currency: string): Promise<(F
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function transactionOf(chain: EvmChain, hash: Hex) {
-  for (const until = Date.now() + SEEN_WAIT_MS; ;) {
-    try {
-      return await chain.pub.getTransaction({ hash });
-    } catch (e) {
-      if (!(e instanceof TransactionNotFoundError)) return chain.call(() => Promise.reject(e));
-      if (Date.now() >= until) return null;
-      await sleep(SEEN_POLL_MS);
-    }
+/** The node's answer, or null when it says it has no such transaction or receipt (yet); ChainUnavailable otherwise. */
+async function orNotFound<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof TransactionNotFoundError || e instanceof TransactionReceiptNotFoundError) return null;
+    throw new ChainUnavailable(e instanceof Error ? e.message : String(e));
   }
 }
 
-async function receiptOf(chain: EvmChain, hash: Hex) {
-  try {
-    return await chain.pub.getTransactionReceipt({ hash });
-  } catch (e) {
-    if (e instanceof TransactionReceiptNotFoundError) return null;
-    return chain.call(() => Promise.reject(e));
+async function transactionOf(chain: EvmChain, hash: Hex) {
+  for (const until = Date.now() + SEEN_WAIT_MS; ; await sleep(SEEN_POLL_MS)) {
+    const tx = await orNotFound(() => chain.pub.getTransaction({ hash }));
+    if (tx || Date.now() >= until) return tx;
   }
 }
 
@@ -74,7 +70,7 @@ export async function checkNativeTransaction(chain: EvmChain, q: NativeQuote, ha
   if (!tx.to || getAddress(tx.to) !== m.router) return mismatch(`${h} is not sent to the router ${m.router}`);
   if (tx.value !== BigInt(m.value)) return mismatch(`${h} sends ${tx.value} wei, the option ${m.value}`);
   if (tx.input.toLowerCase() !== data) return mismatch(`${h} is not this option's pay call`);
-  const receipt = await receiptOf(chain, h);
+  const receipt = await orNotFound(() => chain.pub.getTransactionReceipt({ hash: h }));
   if (receipt && receipt.status !== 'success')
     return { ok: false, refusal: 'transaction_reverted', reason: `${h} reverted in block ${receipt.blockNumber}` };
   // Not mined, and the chain is past its deadline: the router would refuse it now (the payment stays payable).
@@ -117,9 +113,7 @@ export async function nativeOutcome(chain: EvmChain, q: NativeQuote): Promise<Na
   );
   const log = logs[0];
   if (!log?.blockHash || log.blockNumber === null || !log.transactionHash)
-    return chain.call(() =>
-      Promise.reject(new Error(`${m.ref} is paid by ${m.from} and no Paid log within ${LOG_LOOKBACK} blocks says how`)),
-    );
+    throw new ChainUnavailable(`${m.ref} is paid by ${m.from} and no Paid log within ${LOG_LOOKBACK} blocks says how`);
   // The log's block is at or below the depth block, which was read from the chain just now; still the chain's?
   if ((await canonicalHash(chain, log.blockNumber)) !== log.blockHash) return { kind: 'waiting', reason: 'a reorg is under way' };
   const [e] = paidEvents([{ address: log.address, topics: log.topics as Hex[], data: log.data }], m.router);

@@ -84,15 +84,13 @@ export async function checkConfirm(
 ): Promise<CheckedConfirm> {
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const p = pw.payment;
-  const native = nativeQuoteOf(opt.typedData) !== null;
   let given!: ReturnType<typeof resultsOf>;
   let collectedJson: string | null = null;
   let signature!: Hex;
   const ran = await runRules({
     state: () => (p.status === 'requires_action' ? undefined : 'stop'),
     quote: () => {
-      // A native option's quote is bounded on the chain: the router refuses its transaction after the deadline.
-      if (!native) checkQuote(opt);
+      confirmableQuote(opt);
       given = resultsOf(input, opt.permitTo !== null);
       if (!opt.relayer) throw new AppError('quote_expired', 'This option predates on-chain settlement: ask for options again.');
     },
@@ -123,6 +121,14 @@ export async function checkConfirm(
   return { open: true, optionId: opt.id, signature, collectedJson };
 }
 
+/**
+ * The quote's expiry as confirm judges it (409 quote_expired). A native option's quote is bounded on the chain
+ * instead: the router refuses its transaction after the deadline, so one mined in time confirms after the expiry.
+ */
+function confirmableQuote(opt: StoredOption & { asOf: Date }): void {
+  if (nativeQuoteOf(opt.typedData) === null) checkQuote(opt);
+}
+
 /** Whether the option's tokens go to the relayer that submits it (collector mode, or a refund's funding), not to a merchant. */
 function paysRelayer(opt: StoredOption): boolean {
   const to = opt.permitTo ?? (JSON.parse(opt.typedData) as { message: { to: string } }).message.to;
@@ -142,7 +148,7 @@ export async function confirmPayment(
   const { pw, opt } = await openOption(db, config, rawId, input.optionId);
   const paymentId = pw.payment.id;
   if (pw.payment.status !== 'requires_action') return alreadyConfirmed(db, config, paymentId, opt);
-  if (nativeQuoteOf(opt.typedData) === null) checkQuote(opt);
+  confirmableQuote(opt);
   // An open payment was open when checked too (no state leads back to requires_action), with this very input.
   if (!checked.open || checked.optionId !== opt.id) throw new Error('confirm: the checks did not run for this option');
   if (opt.collectData && checked.collectedJson === null) throw new AppError('collect_data_required');
